@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "iapsim",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "iapsim", targets: ["iapsim"]),
+        .library(name: "IAPSimCore", targets: ["IAPSimCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        // The world: engine, App Store, app, network, merchant server, auditor, policies.
+        // Standard library and swift-collections only: no I/O, no clock, no threads.
+        .target(
+            name: "IAPSimCore",
+            dependencies: [.product(name: "Collections", package: "swift-collections")]
+        ),
+        // Scenario format v1: parse with line/column errors, run, expectations, exports.
+        .target(
+            name: "IAPSimScenario",
+            dependencies: ["IAPSimCore", .product(name: "Yams", package: "Yams")]
+        ),
+        // Terminal UI as pure functions: model, update(message), render -> cell grid.
+        .target(name: "IAPSimTUI", dependencies: ["IAPSimCore", "IAPSimScenario"]),
+        // C shim for the ncurses macros Swift cannot import, and the signal handlers.
+        .target(
+            name: "CNcurses",
+            linkerSettings: [.linkedLibrary("ncursesw")]
+        ),
+        // The only code that talks to ncurses.
+        .target(name: "IAPSimCurses", dependencies: ["CNcurses", "IAPSimTUI"]),
+        .executableTarget(
+            name: "iapsim",
+            dependencies: [
+                "IAPSimCore", "IAPSimScenario", "IAPSimTUI", "IAPSimCurses",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "IAPSimCoreTests", dependencies: ["IAPSimCore"]),
+        .testTarget(name: "IAPSimScenarioTests", dependencies: ["IAPSimScenario", "IAPSimCore"]),
+        .testTarget(name: "IAPSimTUITests", dependencies: ["IAPSimTUI", "IAPSimCore", "IAPSimScenario"]),
+        .testTarget(name: "EndToEndTests", dependencies: []),
+    ]
+)

@@ -1,0 +1,96 @@
+/// Why a policy value was refused; the text names the key and lists what it accepts.
+public struct PolicyValueError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var key: String
+    public var value: String
+    public var accepted: String
+    public var description: String {
+        "invalid value '\(value)' for policy key '\(key)'; accepted: \(accepted)"
+    }
+}
+
+extension Policy {
+    /// Reads a key's value as the text a scenario or the UI would write it.
+    public func value(of key: PolicyKey) -> String {
+        switch key {
+        case .observer: return observer.rawValue
+        case .finish: return finish.rawValue
+        case .finishFailed: return String(finishFailed)
+        case .persist: return persist.rawValue
+        case .retryImmediate: return String(retryImmediate)
+        case .retryInterval: return retryIntervalMs.map(DurationText.format) ?? "off"
+        case .resendOn:
+            return resendOn.isEmpty ? "none" : resendOn.map(\.rawValue).joined(separator: ",")
+        case .match: return match.rawValue
+        case .serverDedup: return String(serverDedup)
+        case .serverBindOrder: return String(serverBindOrder)
+        case .creditTo: return creditTo.rawValue
+        }
+    }
+
+    /// Sets one key from its text form. Throws a `PolicyValueError` listing what is accepted.
+    public mutating func set(_ key: PolicyKey, to text: String) throws(PolicyValueError) {
+        let fail = PolicyValueError(key: key.rawValue, value: text, accepted: key.acceptedValues)
+        let v = text.trimmingSpaces()
+        switch key {
+        case .observer: observer = try Self.parse(v, fail)
+        case .finish: finish = try Self.parse(v, fail)
+        case .persist: persist = try Self.parse(v, fail)
+        case .match: match = try Self.parse(v, fail)
+        case .creditTo: creditTo = try Self.parse(v, fail)
+        case .finishFailed: finishFailed = try Self.bool(v, fail)
+        case .serverDedup: serverDedup = try Self.bool(v, fail)
+        case .serverBindOrder: serverBindOrder = try Self.bool(v, fail)
+        case .retryImmediate:
+            guard let n = Int(v), (0...10).contains(n) else { throw fail }
+            retryImmediate = n
+        case .retryInterval:
+            if v == "off" { retryIntervalMs = nil; return }
+            guard let ms = DurationText.parse(v), ms > 0 else { throw fail }
+            retryIntervalMs = ms
+        case .resendOn:
+            resendOn = try Self.triggers(v, fail)
+        }
+    }
+
+    /// The preset this policy equals, if any.
+    public var matchingPreset: PolicyPreset? {
+        PolicyPreset.allCases.first { $0.policy == self }
+    }
+
+    /// A short name for headers: the preset's name, or "custom".
+    public var displayName: String { matchingPreset?.rawValue ?? "custom" }
+
+    /// The keys on which this policy differs from `other`.
+    public func differences(from other: Policy) -> [PolicyKey] {
+        PolicyKey.allCases.filter { value(of: $0) != other.value(of: $0) }
+    }
+
+    static func parse<T: RawRepresentable>(_ v: String, _ fail: PolicyValueError)
+        throws(PolicyValueError) -> T where T.RawValue == String
+    {
+        guard let parsed = T(rawValue: v) else { throw fail }
+        return parsed
+    }
+
+    static func bool(_ v: String, _ fail: PolicyValueError) throws(PolicyValueError) -> Bool {
+        switch v {
+        case "true": return true
+        case "false": return false
+        default: throw fail
+        }
+    }
+
+    static func triggers(_ v: String, _ fail: PolicyValueError)
+        throws(PolicyValueError) -> [ResendTrigger]
+    {
+        if v == "none" || v.isEmpty || v == "[]" { return [] }
+        var body = Substring(v)
+        if body.hasPrefix("[") && body.hasSuffix("]") { body = body.dropFirst().dropLast() }
+        var out: [ResendTrigger] = []
+        for part in body.split(separator: ",") {
+            guard let t = ResendTrigger(rawValue: String(part).trimmingSpaces()) else { throw fail }
+            if !out.contains(t) { out.append(t) }
+        }
+        return ResendTrigger.allCases.filter(out.contains)
+    }
+}

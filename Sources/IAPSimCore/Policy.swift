@@ -1,0 +1,163 @@
+/// When the app registers its `SKPaymentTransactionObserver`.
+public enum ObserverTiming: String, Sendable, Hashable, CaseIterable {
+    case launch
+    case storeScreen = "store-screen"
+}
+
+/// When the app calls `finishTransaction` for a purchased transaction.
+public enum FinishTiming: String, Sendable, Hashable, CaseIterable {
+    case afterCredit = "after-credit"
+    case onPurchase = "on-purchase"
+}
+
+/// Where the app keeps a pending receipt before it sends it.
+public enum PersistTier: String, Sendable, Hashable, CaseIterable {
+    case none, file, keychain
+}
+
+/// Moments at which the app resends its pending receipts.
+public enum ResendTrigger: String, Sendable, Hashable, CaseIterable {
+    case launch, login, network, purchase
+}
+
+/// How the app pairs a purchased transaction with an order.
+public enum MatchRule: String, Sendable, Hashable, CaseIterable {
+    case first, token
+}
+
+/// Whom the merchant server credits.
+public enum CreditTarget: String, Sendable, Hashable, CaseIterable {
+    case currentUser = "current-user"
+    case orderOwner = "order-owner"
+}
+
+/// Every toggle of DOMAIN.md: the app's rules and the merchant server's rules.
+/// `presetName` is the preset the policy started from, or "custom" once a key differs.
+public struct Policy: Sendable, Hashable {
+    public var observer: ObserverTiming
+    public var finish: FinishTiming
+    public var finishFailed: Bool
+    public var persist: PersistTier
+    public var retryImmediate: Int
+    /// Periodic retry interval in virtual milliseconds; nil means `off`.
+    public var retryIntervalMs: VirtualTime?
+    /// Resend triggers in the fixed order launch, login, network, purchase.
+    public var resendOn: [ResendTrigger]
+    public var match: MatchRule
+    public var serverDedup: Bool
+    public var serverBindOrder: Bool
+    public var creditTo: CreditTarget
+
+    public init(
+        observer: ObserverTiming, finish: FinishTiming, finishFailed: Bool, persist: PersistTier,
+        retryImmediate: Int, retryIntervalMs: VirtualTime?, resendOn: [ResendTrigger],
+        match: MatchRule, serverDedup: Bool, serverBindOrder: Bool, creditTo: CreditTarget
+    ) {
+        self.observer = observer
+        self.finish = finish
+        self.finishFailed = finishFailed
+        self.persist = persist
+        self.retryImmediate = retryImmediate
+        self.retryIntervalMs = retryIntervalMs
+        self.resendOn = ResendTrigger.allCases.filter(resendOn.contains)
+        self.match = match
+        self.serverDedup = serverDedup
+        self.serverBindOrder = serverBindOrder
+        self.creditTo = creditTo
+    }
+
+    public func resends(on trigger: ResendTrigger) -> Bool { resendOn.contains(trigger) }
+}
+
+/// A named policy preset.
+public enum PolicyPreset: String, Sendable, Hashable, CaseIterable {
+    case naive, hardened
+    case localTable = "local-table"
+    case retransmit
+    case retryFile = "retry-file"
+
+    public var policy: Policy {
+        switch self {
+        case .naive:
+            return Policy(observer: .storeScreen, finish: .onPurchase, finishFailed: false,
+                          persist: .none, retryImmediate: 0, retryIntervalMs: nil, resendOn: [],
+                          match: .first, serverDedup: false, serverBindOrder: false,
+                          creditTo: .currentUser)
+        case .hardened:
+            return Policy(observer: .launch, finish: .afterCredit, finishFailed: true,
+                          persist: .keychain, retryImmediate: 3, retryIntervalMs: 300_000,
+                          resendOn: ResendTrigger.allCases, match: .token, serverDedup: true,
+                          serverBindOrder: true, creditTo: .orderOwner)
+        case .localTable:
+            // A local table of transactions (paid / credited) in a file, the observer at
+            // launch, and a server that deduplicates and binds orders. No retries: a row
+            // marked paid is only looked at again when StoreKit redelivers at launch.
+            return Policy(observer: .launch, finish: .afterCredit, finishFailed: false,
+                          persist: .file, retryImmediate: 0, retryIntervalMs: nil,
+                          resendOn: [.launch], match: .token, serverDedup: true,
+                          serverBindOrder: true, creditTo: .currentUser)
+        case .retransmit:
+            // Store the request before sending; resend at launch, when the network returns
+            // and when a new purchase starts; finish after the server answers.
+            return Policy(observer: .storeScreen, finish: .afterCredit, finishFailed: false,
+                          persist: .file, retryImmediate: 0, retryIntervalMs: nil,
+                          resendOn: [.launch, .network, .purchase], match: .first,
+                          serverDedup: false, serverBindOrder: false, creditTo: .currentUser)
+        case .retryFile:
+            // Three immediate retries, then a file per user and order, retried every 5m
+            // and at launch and login.
+            return Policy(observer: .storeScreen, finish: .afterCredit, finishFailed: false,
+                          persist: .file, retryImmediate: 3, retryIntervalMs: 300_000,
+                          resendOn: [.launch, .login], match: .first, serverDedup: false,
+                          serverBindOrder: false, creditTo: .currentUser)
+        }
+    }
+}
+
+/// The policy keys of DOMAIN.md, in the order people read them.
+public enum PolicyKey: String, Sendable, Hashable, CaseIterable {
+    case observer, finish
+    case finishFailed = "finish-failed"
+    case persist
+    case retryImmediate = "retry-immediate"
+    case retryInterval = "retry-interval"
+    case resendOn = "resend-on"
+    case match
+    case serverDedup = "server-dedup"
+    case serverBindOrder = "server-bind-order"
+    case creditTo = "credit-to"
+
+    /// What the key accepts, in words fit for an error message.
+    public var acceptedValues: String {
+        switch self {
+        case .observer: return ObserverTiming.allCases.map(\.rawValue).joined(separator: ", ")
+        case .finish: return FinishTiming.allCases.map(\.rawValue).joined(separator: ", ")
+        case .finishFailed, .serverDedup, .serverBindOrder: return "true, false"
+        case .persist: return PersistTier.allCases.map(\.rawValue).joined(separator: ", ")
+        case .retryImmediate: return "a whole number from 0 to 10"
+        case .retryInterval: return "a duration such as 30s or 5m, or off"
+        case .resendOn:
+            return "a list of " + ResendTrigger.allCases.map(\.rawValue).joined(separator: ", ")
+                + " (comma-separated), or none"
+        case .match: return MatchRule.allCases.map(\.rawValue).joined(separator: ", ")
+        case .creditTo: return CreditTarget.allCases.map(\.rawValue).joined(separator: ", ")
+        }
+    }
+
+    /// The values a picker offers for this key, in order (a sample for open-ended keys).
+    public var choices: [String] {
+        switch self {
+        case .observer: return ObserverTiming.allCases.map(\.rawValue)
+        case .finish: return FinishTiming.allCases.map(\.rawValue)
+        case .finishFailed, .serverDedup, .serverBindOrder: return ["true", "false"]
+        case .persist: return PersistTier.allCases.map(\.rawValue)
+        case .retryImmediate: return (0...10).map(String.init)
+        case .retryInterval: return ["off", "30s", "1m", "5m", "15m"]
+        case .resendOn:
+            return ["none", "launch", "launch,login", "launch,network",
+                    "launch,network,purchase", "launch,login,network,purchase"]
+        case .match: return MatchRule.allCases.map(\.rawValue)
+        case .creditTo: return CreditTarget.allCases.map(\.rawValue)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+/// Virtual time in integer milliseconds since the start of a run.
+///
+/// The simulation never reads a wall clock; every duration in the world is one of these.
+public typealias VirtualTime = Int
+
+/// Durations as written in scenario files and shown to people: `250ms`, `3s`, `5m`, `2h`.
+public enum DurationText {
+    public static let units: [(suffix: String, millis: Int)] = [
+        ("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000),
+    ]
+
+    /// Parses `250ms`, `3s`, `5m`, `2h` (a whole non-negative number and a unit).
+    /// Returns nil for anything else; callers word the error, since they know the context.
+    public static func parse(_ text: String) -> VirtualTime? {
+        let trimmed = text.trimmingSpaces()
+        // Longest suffix first, so "ms" is not read as "m" + "s".
+        for (suffix, millis) in units.sorted(by: { $0.suffix.count > $1.suffix.count }) {
+            guard trimmed.hasSuffix(suffix) else { continue }
+            let number = trimmed.dropLast(suffix.count)
+            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let value = Int(number), value <= 100_000_000
+            else { return nil }
+            return value * millis
+        }
+        return nil
+    }
+
+    /// The shortest exact spelling: `90s` -> "1m30s" is not used; we pick the largest unit
+    /// that divides evenly, so the text parses back to the same value.
+    public static func format(_ millis: VirtualTime) -> String {
+        for (suffix, unit) in units.reversed() where millis != 0 && millis % unit == 0 {
+            return "\(millis / unit)\(suffix)"
+        }
+        return millis == 0 ? "0s" : "\(millis)ms"
+    }
+
+    /// A clock face for logs and headers: `0:01:02.345`.
+    public static func clock(_ millis: VirtualTime) -> String {
+        let ms = millis % 1000
+        let totalSeconds = millis / 1000
+        let s = totalSeconds % 60
+        let m = (totalSeconds / 60) % 60
+        let h = totalSeconds / 3600
+        return "\(h):\(pad2(m)):\(pad2(s)).\(pad3(ms))"
+    }
+
+    /// A short age such as `12s`, `4m`, `2h` for panels.
+    public static func age(_ millis: VirtualTime) -> String {
+        if millis < 1000 { return "\(millis)ms" }
+        if millis < 60_000 { return "\(millis / 1000)s" }
+        if millis < 3_600_000 { return "\(millis / 60_000)m" }
+        return "\(millis / 3_600_000)h"
+    }
+
+    static func pad2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    static func pad3(_ v: Int) -> String { v < 10 ? "00\(v)" : v < 100 ? "0\(v)" : "\(v)" }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return String(s)
+    }
+}
