@@ -1,0 +1,74 @@
+/// What a scenario expects once its run has settled. A key the file leaves out is not
+/// checked (nil, or an empty collection).
+public struct Expectations: Sendable, Equatable {
+    /// Payments the App Store charged.
+    public var charged: Int?
+    /// Final coin balance per merchant account; accounts not named are not checked.
+    public var credited: [String: Int]
+    /// Anomaly counts, in file order.
+    public var anomalies: [AnomalyExpectation]
+    /// Anomalies whose status is `open` or `permanent`.
+    public var unresolved: Int?
+    /// Unfinished transactions left in the App Store queue.
+    public var queue: Int?
+
+    public init(
+        charged: Int? = nil, credited: [String: Int] = [:],
+        anomalies: [AnomalyExpectation] = [], unresolved: Int? = nil, queue: Int? = nil
+    ) {
+        self.charged = charged
+        self.credited = credited
+        self.anomalies = anomalies
+        self.unresolved = unresolved
+        self.queue = queue
+    }
+
+    /// True when the file expects nothing at all.
+    public var isEmpty: Bool {
+        charged == nil && credited.isEmpty && anomalies.isEmpty && unresolved == nil
+            && queue == nil
+    }
+
+    /// The keys of an `expect` map, in the order files write them.
+    public static let keys = ["charged", "credited", "anomalies", "unresolved", "queue"]
+}
+
+/// One item of `expect.anomalies`: it holds when the anomalies of `type` (and `status`, if
+/// given) number exactly `count`, or at least one when `count` is nil.
+public struct AnomalyExpectation: Sendable, Hashable {
+    public var type: ScenarioAnomalyType
+    public var status: ScenarioAnomalyStatus?
+    public var count: Int?
+
+    public init(type: ScenarioAnomalyType, status: ScenarioAnomalyStatus? = nil, count: Int? = nil) {
+        self.type = type
+        self.status = status
+        self.count = count
+    }
+
+    /// Whether `actual` anomalies of this type and status satisfy the expectation.
+    public func holds(actual: Int) -> Bool {
+        count.map { $0 == actual } ?? (actual >= 1)
+    }
+
+    /// The keys of an anomaly item, in the order files write them.
+    public static let keys = ["type", "status", "count"]
+}
+
+// The lead defines `AnomalyType` and `AnomalyStatus` in IAPSimCore with these exact raw
+// values; once they land, these two give way to them.
+
+/// The anomaly types of DOMAIN.md, as scenario files name them.
+public enum ScenarioAnomalyType: String, Sendable, Hashable, CaseIterable {
+    case lostOrder = "lost-order"
+    case missedOrder = "missed-order"
+    case replayFraud = "replay-fraud"
+    case duplicateReceipt = "duplicate-receipt"
+    case doubleCredit = "double-credit"
+    case wrongAccount = "wrong-account"
+}
+
+/// The statuses an anomaly can have, as scenario files name them.
+public enum ScenarioAnomalyStatus: String, Sendable, Hashable, CaseIterable {
+    case open, resolved, blocked, permanent
+}

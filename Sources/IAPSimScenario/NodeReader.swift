@@ -1,0 +1,137 @@
+import Yams
+
+/// One key of a YAML map with its value, in file order.
+struct Entry {
+    var key: String
+    var keyNode: Node
+    var value: Node
+}
+
+/// Reads Yams nodes into Swift values, throwing a `ScenarioError` at the node's position
+/// when a value has the wrong shape. `what` names the value in messages (`'users'`).
+struct NodeReader {
+    let file: String
+    /// The source, line by line, to place errors on the offending word of a value.
+    let lines: [[Unicode.Scalar]]
+
+    init(file: String, text: String) {
+        self.file = file
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            var scalars = Array(line.unicodeScalars)
+            if scalars.last == "\r" { scalars.removeLast() }
+            return scalars
+        }
+    }
+
+    func location(_ node: Node) -> SourceLocation {
+        let mark = node.mark
+        return SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+    }
+
+    /// True for an empty value, `~` or `null` written plainly.
+    func isNull(_ node: Node) -> Bool {
+        guard case .scalar(let s) = node, s.style == .plain || s.style == .any else { return false }
+        return ["", "~", "null", "Null", "NULL"].contains(s.string)
+    }
+
+    /// The value as an error message shows it: `empty`, `a list`, `a map`, or quoted text.
+    func found(_ node: Node) -> String {
+        switch node {
+        case .scalar(let s):
+            if isNull(node) { return "empty" }
+            var text = s.string.split(separator: "\n", omittingEmptySubsequences: false)
+                .first.map(String.init) ?? ""
+            if text.count > 40 || text != s.string { text = String(text.prefix(40)) + "…" }
+            return "'\(text)'"
+        case .sequence: return "a list"
+        case .mapping: return "a map"
+        case .alias: return "an alias"
+        }
+    }
+
+    /// The entries of a map, refusing non-string and duplicate keys.
+    func entries(_ node: Node, what: String) throws(ScenarioError) -> [Entry] {
+        guard case .mapping(let mapping) = node else {
+            throw .wrongType(at: location(node), what: what, expected: .map, found: found(node))
+        }
+        var seen: [String: SourceLocation] = [:]
+        var result: [Entry] = []
+        for (keyNode, value) in mapping {
+            guard case .scalar(let s) = keyNode, !isNull(keyNode) else {
+                throw .wrongType(at: location(keyNode), what: "a key in \(what)",
+                                 expected: .string, found: found(keyNode))
+            }
+            // Yams refuses most duplicates itself; this catches what it lets through
+            // (keys equal as text but resolved to different tags, such as `1` and "1").
+            if let first = seen[s.string] {
+                throw .duplicateKey(at: location(keyNode), key: s.string, first: first)
+            }
+            seen[s.string] = location(keyNode)
+            result.append(Entry(key: s.string, keyNode: keyNode, value: value))
+        }
+        return result
+    }
+
+    /// The items of a list.
+    func items(_ node: Node, what: String) throws(ScenarioError) -> [Node] {
+        guard case .sequence(let sequence) = node else {
+            throw .wrongType(at: location(node), what: what, expected: .list, found: found(node))
+        }
+        return Array(sequence)
+    }
+
+    /// A scalar's text; an empty value is refused.
+    func string(_ node: Node, what: String) throws(ScenarioError) -> String {
+        guard case .scalar(let s) = node, !isNull(node) else {
+            throw .wrongType(at: location(node), what: what, expected: .string, found: found(node))
+        }
+        return s.string
+    }
+
+    /// A whole number, 0 or more, written in decimal digits.
+    func wholeNumber(_ node: Node, what: String) throws(ScenarioError) -> Int {
+        let value = try unsigned(node, what: what)
+        guard value <= UInt64(Int.max) else {
+            throw .wrongType(at: location(node), what: what, expected: .wholeNumber,
+                             found: found(node))
+        }
+        return Int(value)
+    }
+
+    /// A whole number, 0 or more, that fits 64 bits.
+    func unsigned(_ node: Node, what: String) throws(ScenarioError) -> UInt64 {
+        guard case .scalar(let s) = node, !s.string.isEmpty,
+              s.string.unicodeScalars.allSatisfy({ $0.properties.numericType != nil && $0.isASCII }),
+              let value = UInt64(s.string)
+        else {
+            throw .wrongType(at: location(node), what: what, expected: .wholeNumber,
+                             found: found(node))
+        }
+        return value
+    }
+
+    /// Where the scalar at `offset` (in Unicode scalars) of a one-line value is, so an error
+    /// can point at the offending word; the value's own position when that cannot be told
+    /// (escapes, folded lines, block scalars).
+    func location(ofOffset offset: Int, in node: Node) -> SourceLocation {
+        let start = location(node)
+        guard case .scalar(let s) = node, start.line >= 1, start.line <= lines.count else {
+            return start
+        }
+        let shift: Int
+        switch s.style {
+        case .plain, .any: shift = 0
+        case .singleQuoted, .doubleQuoted: shift = 1
+        case .literal, .folded: return start
+        }
+        let line = lines[start.line - 1]
+        let from = start.column - 1 + shift
+        let value = Array(s.string.unicodeScalars)
+        guard from >= 0, from + value.count <= line.count,
+              Array(line[from..<(from + value.count)]) == value
+        else { return start }
+        var result = start
+        result.column += shift + offset
+        return result
+    }
+}

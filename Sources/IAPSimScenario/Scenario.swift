@@ -1,0 +1,112 @@
+import IAPSimCore
+
+/// One scenario file of format 1, read and checked: a story, a policy, a seed, the merchant
+/// accounts, the app's state at time 0, the steps to play and what must hold at the end.
+///
+/// A `Scenario` is only ever built from a file that passed every check of
+/// `ScenarioParser`, or by code that keeps the same rules (`ScenarioWriter` writes it back).
+public struct Scenario: Sendable, Equatable {
+    /// The only format this parser knows.
+    public static let supportedFormat = 1
+
+    public var title: String
+    /// The narration shown before the first step, exactly as written (a `|` block keeps
+    /// its final newline).
+    public var story: String?
+    /// The policy in force at time 0, with every override applied.
+    public var policy: Policy
+    /// The preset the policy started from (`hardened` unless the file names another).
+    public var preset: PolicyPreset
+    public var seed: UInt64
+    /// Merchant accounts; the first is logged in when the app first launches. Never empty.
+    public var users: [String]
+    public var app: AppState
+    public var steps: [Step]
+    public var expect: Expectations
+
+    public init(
+        title: String, story: String? = nil, policy: Policy? = nil,
+        preset: PolicyPreset = .hardened, seed: UInt64 = 1, users: [String] = ["alice"],
+        app: AppState = .running, steps: [Step] = [], expect: Expectations = Expectations()
+    ) {
+        self.title = title
+        self.story = story
+        self.policy = policy ?? preset.policy
+        self.preset = preset
+        self.seed = seed
+        self.users = users
+        self.app = app
+        self.steps = steps
+        self.expect = expect
+    }
+}
+
+/// Whether the app process is running at time 0.
+public enum AppState: String, Sendable, Hashable, CaseIterable {
+    case running
+    case notRunning = "not-running"
+}
+
+/// One step: when it runs, what it does, and what the narrator says.
+///
+/// Two steps are equal when they run at the same moment, do the same and say the same:
+/// where a step was written (`line`, `column`) is not part of what it is, so a scenario
+/// written out and read back equals the original.
+public struct Step: Sendable, Equatable {
+    public var trigger: Trigger
+    public var command: Command
+    public var say: String?
+    /// 1-based position of the step in its file; 0 for a step made in code.
+    public var line: Int
+    public var column: Int
+
+    public init(
+        _ trigger: Trigger = .after(0), _ command: Command, say: String? = nil,
+        line: Int = 0, column: Int = 0
+    ) {
+        self.trigger = trigger
+        self.command = command
+        self.say = say
+        self.line = line
+        self.column = column
+    }
+
+    public static func == (a: Step, b: Step) -> Bool {
+        a.trigger == b.trigger && a.command == b.command && a.say == b.say
+    }
+}
+
+/// What makes a step run.
+public enum Trigger: Sendable, Hashable {
+    /// At this virtual time since the start of the run.
+    case at(VirtualTime)
+    /// This long after the previous step ran.
+    case after(VirtualTime)
+    /// Right after the next event of this kind following the previous step; the run stops,
+    /// failed, if it has not come `within` this long.
+    case when(TriggerEvent, within: VirtualTime)
+
+    /// How long a `when` waits unless the step says `within`: 10 minutes of virtual time.
+    public static let defaultWithin: VirtualTime = 600_000
+}
+
+/// The events a `when:` trigger can wait for, spelled as scenario files write them.
+public enum TriggerEvent: String, Sendable, Hashable, CaseIterable {
+    case purchasing
+    /// The App Store moved a transaction to purchased and took the money.
+    case charged
+    case failed
+    case deferred
+    /// A transaction reached the app's observer.
+    case delivered
+    case requestOrder = "request order"
+    case requestRecharge = "request recharge"
+    case requestVerify = "request verify"
+    case responseRecharge = "response recharge"
+    /// The merchant server added coins.
+    case credited
+    /// `finishTransaction` ran.
+    case finished
+    case crashed
+    case launched
+}

@@ -1,0 +1,100 @@
+import IAPSimCore
+import Yams
+
+extension ScenarioBuilder {
+    /// The steps, in order. `earliest` follows the earliest virtual time at which each step
+    /// can run, so an `at` that could never be honoured is refused before anything runs.
+    func steps(_ node: Node, users: [String]) throws(ScenarioError) -> [Step] {
+        let commands = CommandParser(users: users)
+        var earliest: VirtualTime = 0
+        var steps: [Step] = []
+        for item in try reader.items(node, what: "'steps'") {
+            let step = try self.step(item, commands: commands, earliest: earliest)
+            switch step.trigger {
+            case .at(let time): earliest = time
+            case .after(let delay): earliest += delay
+            case .when: break
+            }
+            steps.append(step)
+        }
+        return steps
+    }
+
+    private func step(_ node: Node, commands: CommandParser, earliest: VirtualTime)
+        throws(ScenarioError) -> Step
+    {
+        var trigger: Entry?
+        var within: Entry?
+        var command: Entry?
+        var say: String?
+        for entry in try reader.entries(node, what: "each step") {
+            switch entry.key {
+            case "at", "after", "when":
+                if let first = trigger {
+                    throw .twoTriggers(at: reader.location(entry.keyNode), first: first.key,
+                                       second: entry.key)
+                }
+                trigger = entry
+            case "within": within = entry
+            case "do": command = entry
+            case "say": say = try reader.string(entry.value, what: "'say'")
+            default:
+                throw .unknownStepKey(at: reader.location(entry.keyNode), key: entry.key)
+            }
+        }
+        guard let command else { throw .missingCommand(at: reader.location(node)) }
+        if let within, trigger?.key != "when" {
+            throw .withinWithoutWhen(at: reader.location(within.keyNode))
+        }
+        let start = reader.location(node)
+        return Step(
+            try self.trigger(trigger, within: within, earliest: earliest),
+            try self.command(command.value, commands: commands),
+            say: say, line: start.line, column: start.column)
+    }
+
+    private func trigger(_ entry: Entry?, within: Entry?, earliest: VirtualTime)
+        throws(ScenarioError) -> Trigger
+    {
+        guard let entry else { return .after(0) }
+        switch entry.key {
+        case "at":
+            let time = try duration(entry.value, key: "at")
+            guard time >= earliest else {
+                throw .atBeforePrevious(at: reader.location(entry.value), time: time,
+                                        earliest: earliest)
+            }
+            return .at(time)
+        case "after":
+            return .after(try duration(entry.value, key: "after"))
+        default:
+            let name = try reader.string(entry.value, what: "'when'")
+            guard let event = TriggerEvent(rawValue: name) else {
+                throw .unknownEvent(at: reader.location(entry.value), name: name)
+            }
+            let limit = try within.map { entry throws(ScenarioError) in
+                try duration(entry.value, key: "within")
+            }
+            return .when(event, within: limit ?? Trigger.defaultWithin)
+        }
+    }
+
+    private func duration(_ node: Node, key: String) throws(ScenarioError) -> VirtualTime {
+        let text = try reader.string(node, what: "'\(key)'")
+        guard let ms = DurationText.parse(text) else {
+            throw .badDuration(at: reader.location(node), what: key, text: text)
+        }
+        return ms
+    }
+
+    private func command(_ node: Node, commands: CommandParser) throws(ScenarioError) -> Command {
+        let text = try reader.string(node, what: "'do'")
+        do {
+            return try commands.parse(text)
+        } catch {
+            let at = error.problem == .empty
+                ? reader.location(node) : reader.location(ofOffset: error.offset, in: node)
+            throw error.scenarioError(at: at)
+        }
+    }
+}

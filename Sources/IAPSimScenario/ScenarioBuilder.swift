@@ -1,0 +1,96 @@
+import IAPSimCore
+import Yams
+
+/// Walks a scenario's YAML tree from the top and builds the `Scenario`, checking each key.
+/// Keys are read in a fixed order (format, title, …, expect) whatever their order in the
+/// file, because steps and expectations need the users first.
+struct ScenarioBuilder {
+    let reader: NodeReader
+
+    func scenario(from root: Node) throws(ScenarioError) -> Scenario {
+        let keys = try topLevelEntries(root)
+        typealias V = ScenarioVocabulary
+        for key in V.requiredKeys where keys[key] == nil {
+            throw .missingKey(at: reader.location(root), key: key, owner: "a scenario",
+                              required: V.requiredKeys)
+        }
+        try format(keys["format"]!.value)
+        var scenario = Scenario(title: try title(keys["title"]!.value))
+        if let story = keys["story"] {
+            scenario.story = try reader.string(story.value, what: "'story'")
+        }
+        if let policy = keys["policy"] {
+            (scenario.preset, scenario.policy) = try self.policy(policy.value)
+        }
+        if let seed = keys["seed"] {
+            scenario.seed = try reader.unsigned(seed.value, what: "'seed'")
+        }
+        if let users = keys["users"] { scenario.users = try self.users(users.value) }
+        if let app = keys["app"] { scenario.app = try appState(app.value) }
+        scenario.steps = try steps(keys["steps"]!.value, users: scenario.users)
+        if let expect = keys["expect"] {
+            scenario.expect = try expectations(expect.value, users: scenario.users)
+        }
+        return scenario
+    }
+
+    private func topLevelEntries(_ root: Node) throws(ScenarioError) -> [String: Entry] {
+        var keys: [String: Entry] = [:]
+        for entry in try reader.entries(root, what: "the file") {
+            guard ScenarioVocabulary.topLevelKeys.contains(entry.key) else {
+                throw .unknownTopLevelKey(at: reader.location(entry.keyNode), key: entry.key)
+            }
+            keys[entry.key] = entry
+        }
+        return keys
+    }
+
+    private func format(_ node: Node) throws(ScenarioError) {
+        guard case .scalar(let s) = node, s.string == String(Scenario.supportedFormat) else {
+            throw .unsupportedFormat(at: reader.location(node), found: reader.found(node))
+        }
+    }
+
+    /// One line; a single final newline (from `title: >`) is dropped.
+    private func title(_ node: Node) throws(ScenarioError) -> String {
+        var title = try reader.string(node, what: "'title'")
+        if title.hasSuffix("\n") { title.removeLast() }
+        guard !title.contains("\n"), !title.contains("\r") else {
+            throw .multilineTitle(at: reader.location(node))
+        }
+        return title
+    }
+
+    private func appState(_ node: Node) throws(ScenarioError) -> AppState {
+        let text = try reader.string(node, what: "'app'")
+        guard let state = AppState(rawValue: text) else {
+            throw .badAppState(at: reader.location(node), value: text)
+        }
+        return state
+    }
+
+    /// Letters, digits, `_`, `-` and `.`: a name must survive `login NAME` as one word.
+    static func isUserName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                || scalar == "_" || scalar == "-" || scalar == "."
+        }
+    }
+
+    private func users(_ node: Node) throws(ScenarioError) -> [String] {
+        let items = try reader.items(node, what: "'users'")
+        guard !items.isEmpty else { throw .noUsers(at: reader.location(node)) }
+        var users: [String] = []
+        for item in items {
+            let name = try reader.string(item, what: "each user")
+            guard Self.isUserName(name) else {
+                throw .badUserName(at: reader.location(item), name: name)
+            }
+            guard !users.contains(name) else {
+                throw .duplicateUser(at: reader.location(item), name: name)
+            }
+            users.append(name)
+        }
+        return users
+    }
+}

@@ -1,0 +1,43 @@
+import IAPSimCore
+import Yams
+
+/// Reads scenario files of format 1 (SCENARIO-FORMAT.md) into `Scenario` values.
+///
+/// Every refusal is a `ScenarioError` with file, line and column. The checks run in this
+/// order: the bytes (UTF-8, no binary), the YAML syntax, then the document from the top,
+/// key by key; the first problem found is the one reported.
+public enum ScenarioParser {
+    /// Parses a file's bytes; they must be UTF-8 text.
+    public static func parse(bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
+        let text = try InputCheck.text(from: bytes, file: file)
+        return try parseChecked(text, file: file)
+    }
+
+    /// Parses text already in memory (a test fixture, the UI's editor).
+    public static func parse(text: String, file: String) throws(ScenarioError) -> Scenario {
+        try InputCheck.check(text, file: file)
+        return try parseChecked(text, file: file)
+    }
+
+    private static func parseChecked(_ text: String, file: String) throws(ScenarioError)
+        -> Scenario
+    {
+        let reader = NodeReader(file: file, text: text)
+        guard let root = try compose(text, reader: reader) else {
+            throw .emptyFile(at: SourceLocation(file: file, line: 1, column: 1))
+        }
+        return try ScenarioBuilder(reader: reader).scenario(from: root)
+    }
+
+    /// The YAML tree of `text`, or nil when it holds no document.
+    static func compose(_ text: String, reader: NodeReader) throws(ScenarioError) -> Node? {
+        do {
+            return try Yams.compose(yaml: text, .default, .default, .utf8)
+        } catch let error as YamlError {
+            throw YAMLErrorMapping.scenarioError(error, text: text, reader: reader)
+        } catch {
+            throw .yamlSyntax(at: SourceLocation(file: reader.file, line: 1, column: 1),
+                              problem: String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import IAPSimCore
+import IAPSimScenario
+import Testing
+
+@Suite struct CommandParserTests {
+    let parser = CommandParser(users: ["alice", "bob"])
+
+    /// Every command string of SCENARIO-FORMAT.md's table, as written there.
+    static let formatCommands: [(String, Command)] = [
+        ("buy coins_100", .buy(product: "coins_100")),
+        ("buy coins_550", .buy(product: "coins_550")),
+        ("buy no_ads", .buy(product: "no_ads")),
+        ("open-store", .openStore),
+        ("close-store", .closeStore),
+        ("crash", .crash),
+        ("launch", .launch),
+        ("uninstall", .uninstall),
+        ("login bob", .login(user: "bob")),
+        ("logout", .logout),
+        ("network off", .network(on: false)),
+        ("network on", .network(on: true)),
+        ("drop-next-request order", .dropNextRequest(.order)),
+        ("drop-next-request recharge", .dropNextRequest(.recharge)),
+        ("drop-next-request verify", .dropNextRequest(.verify)),
+        ("drop-next-response recharge", .dropNextResponse(.recharge)),
+        ("latency verify 2s", .latency(.verify, 2_000)),
+        ("latency order 250ms", .latency(.order, 250)),
+        ("store-outage on", .storeOutage(on: true)),
+        ("store-outage off", .storeOutage(on: false)),
+        ("fail-next-payment", .failNextPayment(.cancelled)),
+        ("fail-next-payment cancelled", .failNextPayment(.cancelled)),
+        ("fail-next-payment network", .failNextPayment(.network)),
+        ("fail-next-payment invalid", .failNextPayment(.invalid)),
+        ("fail-next-payment unfinished", .failNextPaymentUnfinished),
+        ("interrupt-next-payment", .interruptNextPayment),
+        ("ask-to-buy on", .askToBuy(on: true)),
+        ("ask-to-buy off", .askToBuy(on: false)),
+        ("approve", .approve),
+        ("decline", .decline),
+        ("replay", .replay),
+        ("policy preset naive", .setPreset(.naive)),
+        ("policy resend-on launch,network", .setPolicy(.resendOn, "launch,network")),
+        ("policy resend-on none", .setPolicy(.resendOn, "none")),
+        ("policy observer store-screen", .setPolicy(.observer, "store-screen")),
+        ("policy retry-interval off", .setPolicy(.retryInterval, "off")),
+        ("policy retry-immediate 3", .setPolicy(.retryImmediate, "3")),
+        ("policy server-dedup false", .setPolicy(.serverDedup, "false")),
+        ("wait 5m", .wait(300_000)),
+        ("settle", .settle),
+    ]
+
+    @Test func everyCommandOfTheFormatParsesToItsCommand() throws {
+        for (text, command) in Self.formatCommands {
+            #expect(try parser.parse(text) == command, "\(text)")
+        }
+    }
+
+    @Test func everyCommandWordOfTheFormatIsCovered() {
+        let words = Set(Self.formatCommands.map { $0.0.split(separator: " ")[0] }.map(String.init))
+        #expect(words == Set(Command.names))
+    }
+
+    @Test func scenarioTextParsesBackToTheSameCommand() throws {
+        for (_, command) in Self.formatCommands {
+            #expect(try parser.parse(command.scenarioText) == command)
+        }
+    }
+
+    @Test func policyValuesAreKeptInTheirCanonicalSpelling() throws {
+        #expect(try parser.parse("policy resend-on network, launch")
+            == .setPolicy(.resendOn, "launch,network"))
+        #expect(try parser.parse("policy retry-interval 60s") == .setPolicy(.retryInterval, "1m"))
+    }
+
+    @Test func extraSpacesBetweenWordsAreIgnored() throws {
+        #expect(try parser.parse("  latency\tverify   2s ") == .latency(.verify, 2_000))
+    }
+
+    @Test func errorsPointAtTheOffendingWord() {
+        func failure(_ text: String) -> CommandError? {
+            do { _ = try parser.parse(text); return nil } catch { return error }
+        }
+        #expect(failure("buy coins_999") == CommandError(
+            offset: 4, problem: .unknownProduct("coins_999", products: Catalog.standard.ids)))
+        #expect(failure("latency verify") == CommandError(
+            offset: 14, problem: .missingArgument("latency", usage: "latency ROUTE DURATION")))
+        #expect(failure("crash now") == CommandError(
+            offset: 6, problem: .extraArgument("crash", "now", usage: "crash")))
+        #expect(failure("login carol")?.description
+            == "unknown user 'carol'; users are: alice, bob")
+        #expect(failure("")?.problem == .empty)
+        #expect(failure("Crash")?.problem == .unknownCommand("Crash"))
+    }
+}
