@@ -13,7 +13,7 @@ enum YAMLErrorMapping {
         case .scanner(let context, let problem, let mark, _),
              .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
-            return .yamlSyntax(at: at(mark), problem: describe(problem, context))
+            return .yamlSyntax(at: at(mark), problem: describe(problem, context, mark))
         case .duplicatedKeysInMapping(let duplicates, let context):
             let key = duplicates.first ?? ""
             let first = at(context.mark)
@@ -31,8 +31,13 @@ enum YAMLErrorMapping {
     }
 
     /// `problem (while … at line L, column C)`: libyaml's words, with our punctuation.
-    static func describe(_ problem: String, _ context: YamlError.Context?) -> String {
+    static func describe(_ problem: String, _ context: YamlError.Context?, _ mark: Mark)
+        -> String
+    {
         guard let context, !context.text.isEmpty else { return problem }
+        if context.mark.line == mark.line && context.mark.column == mark.column {
+            return "\(problem) (\(context.text))"
+        }
         return "\(problem) (\(context.text) at line \(context.mark.line), "
             + "column \(context.mark.column))"
     }
