@@ -11,6 +11,7 @@ public enum Action: Sendable, Hashable {
     case appRequestTimeout(exchange: Int, incarnation: Int)
     case appRequestFailedOffline(exchange: Int)
     case appRetry(txn: String, incarnation: Int)
+    case appFinish(txn: String, incarnation: Int)
     case appLaunchResend(incarnation: Int)
     case appPeriodicRetry(incarnation: Int)
     case serverVerifyTimeout(exchange: Int)

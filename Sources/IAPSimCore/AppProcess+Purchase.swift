@@ -6,7 +6,7 @@ extension AppProcess {
         openStore(store: &store, &out)
         if out.policy.resends(on: .purchase) { resendAll(.resend(.purchase), &out) }
         let exchange = out.newExchange()
-        inFlight[exchange] = .order(product: product)
+        inFlight[exchange] = .order(product: product, user: user)
         out.send(.order, .request, .app, exchange: exchange,
                  .orderRequest(user: user, product: product))
         out.after(Network.clientTimeoutMs, .appRequestTimeout(exchange: exchange, incarnation: incarnation))
@@ -15,7 +15,8 @@ extension AppProcess {
     /// `POST /orders` answered: add `SKPayment(product, applicationUsername: token)`.
     mutating func orderAnswered(exchange: Int, order: String, token: String, product: String,
                                 store: inout AppStore, _ out: inout Outbox) {
-        guard inFlight.removeValue(forKey: exchange) != nil, let user = loggedIn else { return }
+        // The order belongs to whoever tapped Buy, even if the account changed meanwhile.
+        guard case .order(_, let user)? = inFlight.removeValue(forKey: exchange) else { return }
         let ticket = OrderTicket(id: order, token: token, productId: product, user: user)
         currentOrder = ticket
         tickets.append(ticket)
@@ -80,7 +81,11 @@ extension AppProcess {
             persist(r, &out)
             sendRecharge(r, reason: reason, forDelivered: t.id, &out)
         }
-        if out.policy.finish == .onPurchase { store.finish(t.id, &out) }
+        // Naive code finishes right after handing the request to the network: a separate
+        // step, so a crash can still fall between the two.
+        if out.policy.finish == .onPurchase {
+            out.after(0, .appFinish(txn: t.id, incarnation: incarnation))
+        }
     }
 
     mutating func persist(_ r: PendingReceipt, _ out: inout Outbox) {

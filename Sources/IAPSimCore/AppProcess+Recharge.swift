@@ -48,7 +48,7 @@ extension AppProcess {
     mutating func requestFailed(exchange: Int, why: String, _ out: inout Outbox) -> Route? {
         guard let what = inFlight.removeValue(forKey: exchange) else { return nil }
         switch what {
-        case .order(let product):
+        case .order(let product, _):
             out.log(.app, .purchaseAbandoned(product: product, reason: why))
             return .order
         case .recharge(let txn):

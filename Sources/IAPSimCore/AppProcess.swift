@@ -27,7 +27,7 @@ public struct PendingReceipt: Sendable, Hashable {
 
 /// What an exchange in flight was for.
 enum InFlight: Sendable, Hashable {
-    case order(product: String)
+    case order(product: String, user: String)
     case recharge(txn: String)
 }
 

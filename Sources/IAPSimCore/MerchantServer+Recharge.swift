@@ -17,7 +17,7 @@ extension MerchantServer {
         guard let product = catalog.product(entry.productId) else {
             return refuse(p, "unknown product \(entry.productId)", out: &out)
         }
-        if out.policy.serverDedup && isCredited(r.transactionId) {
+        if out.policy.serverDedup && isCredited(r.transactionId) || boundAndCredited(entry, r, policy: out.policy) {
             out.log(.server, .alreadyCredited(txn: r.transactionId, sender: p.sender))
             return answer(p, .alreadyCredited([r.transactionId]), out: &out)
         }
@@ -30,6 +30,14 @@ extension MerchantServer {
         credit(user: user, product: product, txn: r.transactionId, order: order?.id,
                sender: p.sender, via: r.reason, receipt: r.receipt, out: &out)
         answer(p, .credited([r.transactionId]), out: &out)
+    }
+
+    /// With order binding, an order already credited with this very transaction makes the
+    /// request a retransmission: idempotent success, not an error.
+    func boundAndCredited(_ entry: ReceiptEntry, _ r: RechargeRequest, policy: Policy) -> Bool {
+        guard policy.serverBindOrder, let token = entry.appAccountToken,
+              let o = order(token: token), r.orderId == nil || r.orderId == o.id else { return false }
+        return o.state == .credited && o.transactionId == entry.transactionId
     }
 
     enum OrderCheck { case success(Order?), failure(String) }

@@ -31,6 +31,9 @@ extension Simulation {
         case .appRetry(let txn, let incarnation):
             guard app.isRunning, app.incarnation == incarnation else { return }
             app.immediateRetryDue(txn, &out)
+        case .appFinish(let txn, let incarnation):
+            guard app.isRunning, app.incarnation == incarnation else { return }
+            store.finish(txn, &out)
         case .appLaunchResend(let incarnation):
             guard app.isRunning, app.incarnation == incarnation else { return }
             app.launchResendDue(&out)

@@ -37,7 +37,7 @@ struct Scheduled: Comparable, Sendable, Hashable {
 /// same log, byte for byte. Nothing here reads a clock, starts a thread or prints.
 public struct Simulation: Sendable {
     public let config: WorldConfig
-    public private(set) var now: VirtualTime = 0
+    public internal(set) var now: VirtualTime = 0
     public internal(set) var policy: Policy
     public internal(set) var store: AppStore
     public internal(set) var app: AppProcess
