@@ -1,0 +1,61 @@
+/// Something scheduled to happen at a virtual time. The engine routes each to the part
+/// that owns it; actions of the app process carry the incarnation that scheduled them, so
+/// a crash cancels them (a new process has no such timers).
+public enum Action: Sendable, Hashable {
+    case storeResolvePayment(txn: String)
+    case storeInterruptedCharge(origin: String)
+    case storeDeferredExpired(txn: String)
+    case storeDeliver(txns: [String], redelivery: Bool)
+    case storeVerifyDone(exchange: Int, receipt: Receipt?)
+    case arrive(Message)
+    case appRequestTimeout(exchange: Int, incarnation: Int)
+    case appRequestFailedOffline(exchange: Int)
+    case appRetry(txn: String, incarnation: Int)
+    case appFinish(txn: String, incarnation: Int)
+    case appLaunchResend(incarnation: Int)
+    case appPeriodicRetry(incarnation: Int)
+    case serverVerifyTimeout(exchange: Int)
+    case auditCheck
+}
+
+/// What a part produces while it handles something: facts for the log, actions to
+/// schedule, and messages for the network. The engine applies it; parts never reach
+/// into one another except through StoreKit's synchronous API.
+public struct Outbox: Sendable {
+    public let now: VirtualTime
+    public let policy: Policy
+    public internal(set) var facts: [LogEntry] = []
+    public internal(set) var timers: [(delay: VirtualTime, action: Action)] = []
+    public internal(set) var sends: [Message] = []
+    var nextMessageId: Int
+    var nextExchange: Int
+
+    init(now: VirtualTime, policy: Policy, nextMessageId: Int, nextExchange: Int) {
+        self.now = now
+        self.policy = policy
+        self.nextMessageId = nextMessageId
+        self.nextExchange = nextExchange
+    }
+
+    mutating func log(_ part: Part, _ fact: Fact) {
+        facts.append(LogEntry(time: now, part: part, fact: fact))
+    }
+
+    mutating func after(_ delay: VirtualTime, _ action: Action) {
+        timers.append((delay, action))
+    }
+
+    /// Starts a new exchange and returns its number.
+    mutating func newExchange() -> Int {
+        nextExchange += 1
+        return nextExchange
+    }
+
+    /// Queues a message for the network.
+    mutating func send(_ route: Route, _ direction: Direction, _ sender: Sender,
+                       exchange: Int, _ payload: Payload) {
+        nextMessageId += 1
+        sends.append(Message(id: nextMessageId, exchange: exchange, route: route,
+                             direction: direction, sender: sender, payload: payload, sentAt: now))
+    }
+}

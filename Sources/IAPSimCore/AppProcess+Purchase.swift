@@ -1,0 +1,99 @@
+extension AppProcess {
+    /// The user taps Buy: open the store screen, resend what waits (if the policy says),
+    /// then ask the merchant server for an order.
+    mutating func buy(_ product: String, store: inout AppStore, _ out: inout Outbox) {
+        guard let user = loggedIn else { return }
+        openStore(store: &store, &out)
+        if out.policy.resends(on: .purchase) { resendAll(.resend(.purchase), &out) }
+        let exchange = out.newExchange()
+        inFlight[exchange] = .order(product: product, user: user)
+        out.send(.order, .request, .app, exchange: exchange,
+                 .orderRequest(user: user, product: product))
+        out.after(Network.clientTimeoutMs, .appRequestTimeout(exchange: exchange, incarnation: incarnation))
+    }
+
+    /// `POST /orders` answered: add `SKPayment(product, applicationUsername: token)`.
+    mutating func orderAnswered(exchange: Int, order: String, token: String, product: String,
+                                store: inout AppStore, _ out: inout Outbox) {
+        // The order belongs to whoever tapped Buy, even if the account changed meanwhile.
+        guard case .order(_, let user)? = inFlight.removeValue(forKey: exchange) else { return }
+        let ticket = OrderTicket(id: order, token: token, productId: product, user: user)
+        currentOrder = ticket
+        tickets.append(ticket)
+        _ = store.addPayment(product: product, applicationUsername: token, user: user,
+                             order: order, &out)
+    }
+
+    /// `paymentQueue(_:updatedTransactions:)`.
+    mutating func updatedTransactions(_ txns: [StoreTransaction], redelivery: Bool,
+                                      store: inout AppStore, _ out: inout Outbox) {
+        out.log(.app, .transactionsDelivered(txns: txns.map(\.id), redelivery: redelivery))
+        for t in txns {
+            // A transaction finished earlier in this same callback is not handled again.
+            guard let current = store.transaction(t.id), !current.finished else { continue }
+            switch current.state {
+            case .failed: handleFailed(current, store: &store, &out)
+            case .purchased, .restored: handlePurchased(current, redelivery: redelivery, store: &store, &out)
+            case .purchasing, .deferred: break
+            }
+        }
+    }
+
+    mutating func handleFailed(_ t: StoreTransaction, store: inout AppStore, _ out: inout Outbox) {
+        if currentOrder?.token == t.applicationUsername { currentOrder = nil }
+        guard out.policy.finishFailed else { return }
+        if skipFinishNextFailed {
+            skipFinishNextFailed = false
+            out.log(.fault, .faultFired("failure branch skipped finishTransaction for \(t.id)"))
+            out.log(.app, .finishSkipped(txn: t.id, reason: "the failure branch forgot finishTransaction"))
+            return
+        }
+        store.finish(t.id, &out)
+    }
+
+    /// A purchased transaction reached the app: pair it with an order, save the receipt
+    /// where the policy says, send it to the server, finish now if the policy says so.
+    mutating func handlePurchased(_ t: StoreTransaction, redelivery: Bool,
+                                  store: inout AppStore, _ out: inout Outbox) {
+        let paired: StoreTransaction
+        let orderId: String?
+        let token: String?
+        switch out.policy.match {
+        case .token:
+            paired = t
+            token = t.applicationUsername
+            orderId = tickets.first { $0.token == token }?.id
+        case .first:
+            // SKPaymentQueue.default().transactions.first: right only while nothing is left over.
+            paired = store.queue.first ?? t
+            orderId = currentOrder?.id
+            token = nil
+            currentOrder = nil
+        }
+        let reason: SendReason = redelivery ? .redelivery(out.policy.observer) : .firstDelivery
+        if let existing = record(paired.id) {
+            if !memory.contains(where: { $0.txn == existing.txn }) { memory.append(existing) }
+            sendRecharge(existing, reason: reason, forDelivered: t.id, &out)
+        } else {
+            let r = PendingReceipt(txn: paired.id, productId: paired.productId, buyer: loggedIn,
+                                   orderId: orderId, orderToken: token, receipt: store.readReceipt())
+            memory.append(r)
+            persist(r, &out)
+            sendRecharge(r, reason: reason, forDelivered: t.id, &out)
+        }
+        // Naive code finishes right after handing the request to the network: a separate
+        // step, so a crash can still fall between the two.
+        if out.policy.finish == .onPurchase {
+            out.after(0, .appFinish(txn: t.id, incarnation: incarnation))
+        }
+    }
+
+    mutating func persist(_ r: PendingReceipt, _ out: inout Outbox) {
+        switch out.policy.persist {
+        case .none: return
+        case .file: files.append(r)
+        case .keychain: keychain.append(r)
+        }
+        out.log(.app, .receiptSaved(txn: r.txn, tier: out.policy.persist))
+    }
+}

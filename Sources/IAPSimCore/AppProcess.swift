@@ -1,0 +1,184 @@
+/// The app process's life.
+public enum ProcessState: String, Sendable, Hashable {
+    case running, crashed
+    case notRunning = "not running"
+    case uninstalled
+}
+
+/// An order the app got from the merchant server (memory only).
+public struct OrderTicket: Sendable, Hashable {
+    public var id: String
+    public var token: String
+    public var productId: String
+    public var user: String
+}
+
+/// A receipt the app still has to get credited: kept in memory, and in a file or the
+/// keychain where the policy says.
+public struct PendingReceipt: Sendable, Hashable {
+    public var txn: String
+    public var productId: String
+    /// The account logged in when the transaction was handled (nil: nobody).
+    public var buyer: String?
+    public var orderId: String?
+    public var orderToken: String?
+    public var receipt: Receipt
+}
+
+/// What an exchange in flight was for.
+enum InFlight: Sendable, Hashable {
+    case order(product: String, user: String)
+    case recharge(txn: String)
+}
+
+/// The app: a process that can crash (memory gone), files that go with an uninstall, a
+/// keychain that stays; its StoreKit observer and its purchase flow, every step governed
+/// by the policy.
+public struct AppProcess: Sendable, Hashable {
+    public internal(set) var process: ProcessState
+    /// Bumped at every launch; timers of an earlier process are void.
+    public internal(set) var incarnation = 0
+    public internal(set) var everLaunched = false
+    // Memory: gone with the process.
+    public internal(set) var storeOpen = false
+    public internal(set) var observerRegistered = false
+    public internal(set) var currentOrder: OrderTicket?
+    public internal(set) var tickets: [OrderTicket] = []
+    public internal(set) var memory: [PendingReceipt] = []
+    public internal(set) var waitingForLogin: [String] = []
+    var inFlight: [Int: InFlight] = [:]
+    var retriesUsed: [String: Int] = [:]
+    var periodicArmed = false
+    var periodicCount = 0
+    // Files: kept across crashes, gone with an uninstall.
+    public internal(set) var savedLogin: String?
+    public internal(set) var files: [PendingReceipt] = []
+    // Keychain: kept even across an uninstall.
+    public internal(set) var keychain: [PendingReceipt] = []
+    /// A bug injected by `fail-next-payment unfinished`: the failure branch skips finishing.
+    var skipFinishNextFailed = false
+
+    public static let launchResendDelayMs: VirtualTime = 3_000
+    public static let immediateRetryDelayMs: VirtualTime = 1_000
+
+    public init(running: Bool) {
+        process = running ? .running : .notRunning
+    }
+
+    public var isRunning: Bool { process == .running }
+
+    /// The logged-in account while the process runs.
+    public var loggedIn: String? { isRunning ? savedLogin : nil }
+
+    /// Transactions with a recharge request in flight.
+    public var rechargesInFlight: [String] {
+        inFlight.keys.sorted().compactMap {
+            if case .recharge(let txn) = inFlight[$0]! { return txn }
+            return nil
+        }
+    }
+
+    /// Every pending receipt the app can reach now, each once (memory, files, keychain).
+    public var reachablePending: [PendingReceipt] {
+        var out: [PendingReceipt] = []
+        for r in (isRunning ? memory : []) + files + keychain where !out.contains(where: { $0.txn == r.txn }) {
+            out.append(r)
+        }
+        return out
+    }
+
+    func record(_ txn: String) -> PendingReceipt? {
+        reachablePending.first { $0.txn == txn }
+    }
+
+    // MARK: lifecycle
+
+    mutating func launch(firstUser: String?, store: inout AppStore, _ out: inout Outbox) {
+        let fresh = !everLaunched
+        process = .running
+        incarnation += 1
+        if fresh, let firstUser { savedLogin = firstUser }
+        everLaunched = true
+        out.log(.app, .appLaunched(freshInstall: fresh))
+        if fresh, let user = savedLogin { out.log(.app, .userLoggedIn(user)) }
+        if out.policy.observer == .launch { registerObserver(store: &store, &out) }
+        if out.policy.resends(on: .launch) && !(files.isEmpty && keychain.isEmpty) {
+            out.after(AppProcess.launchResendDelayMs, .appLaunchResend(incarnation: incarnation))
+        }
+        armPeriodic(&out)
+    }
+
+    mutating func registerObserver(store: inout AppStore, _ out: inout Outbox) {
+        guard !observerRegistered else { return }
+        observerRegistered = true
+        out.log(.app, .observerRegistered)
+        store.observerAdded(&out)
+    }
+
+    mutating func crash(_ out: inout Outbox) {
+        forgetMemory()
+        process = .crashed
+        out.log(.app, .appCrashed)
+    }
+
+    mutating func uninstall(_ out: inout Outbox) {
+        forgetMemory()
+        process = .uninstalled
+        savedLogin = nil
+        files = []
+        everLaunched = false
+        out.log(.app, .appUninstalled)
+    }
+
+    mutating func forgetMemory() {
+        storeOpen = false
+        observerRegistered = false
+        currentOrder = nil
+        tickets = []
+        memory = []
+        waitingForLogin = []
+        inFlight = [:]
+        retriesUsed = [:]
+        periodicArmed = false
+    }
+
+    mutating func openStore(store: inout AppStore, _ out: inout Outbox) {
+        guard !storeOpen else { return }
+        storeOpen = true
+        out.log(.app, .storeScreenOpened)
+        if out.policy.observer == .storeScreen { registerObserver(store: &store, &out) }
+    }
+
+    mutating func closeStore(_ out: inout Outbox) {
+        guard storeOpen else { return }
+        storeOpen = false
+        out.log(.app, .storeScreenClosed)
+        // The store screen's view controller owned the observer.
+        if out.policy.observer == .storeScreen { observerRegistered = false }
+    }
+
+    mutating func login(_ user: String, store: inout AppStore, _ out: inout Outbox) {
+        savedLogin = user
+        out.log(.app, .userLoggedIn(user))
+        let waiting = waitingForLogin
+        waitingForLogin = []
+        for r in reachablePending {
+            if waiting.contains(r.txn) {
+                sendRecharge(r, reason: .loginArrived, &out)
+            } else if out.policy.resends(on: .login) {
+                sendRecharge(r, reason: .resend(.login), &out)
+            }
+        }
+    }
+
+    mutating func logout(_ out: inout Outbox) {
+        guard let user = savedLogin else { return }
+        savedLogin = nil
+        out.log(.app, .userLoggedOut(user))
+    }
+
+    mutating func networkReturned(_ out: inout Outbox) {
+        guard isRunning, out.policy.resends(on: .network) else { return }
+        resendAll(.resend(.network), &out)
+    }
+}

@@ -1,0 +1,67 @@
+extension AppStore {
+    /// `SKPaymentQueue.finishTransaction(_:)`. Finishing a purchasing (or deferred)
+    /// transaction is an error; finishing cannot be undone.
+    mutating func finish(_ id: String, _ out: inout Outbox) {
+        guard let t = transaction(id), !t.finished else { return }
+        guard t.state != .purchasing, t.state != .deferred else {
+            out.log(.storeKit, .finishFailedError(
+                txn: id, reason: "cannot finish a \(t.state.rawValue) transaction"))
+            return
+        }
+        update(id) { $0.finished = true }
+        out.log(.storeKit, .transactionFinished(txn: id))
+    }
+
+    /// An observer was registered: StoreKit delivers every unfinished purchased, failed
+    /// or restored transaction again (Apple).
+    func observerAdded(_ out: inout Outbox) {
+        let due = queue.filter { [.purchased, .failed, .restored].contains($0.state) }.map(\.id)
+        if !due.isEmpty { out.after(0, .storeDeliver(txns: due, redelivery: true)) }
+    }
+
+    /// The transactions of a delivery that are still worth delivering.
+    func deliverable(_ ids: [String]) -> [StoreTransaction] {
+        ids.compactMap(transaction).filter { !$0.finished && $0.state != .purchasing }
+    }
+
+    /// Reads the app receipt now: consumables from charge until finished, non-consumables
+    /// forever, in no fixed order (the order is drawn from the store's generator).
+    mutating func readReceipt() -> Receipt {
+        var entries: [ReceiptEntry] = []
+        for t in transactions where t.state == .purchased || t.state == .restored {
+            let kind = catalog.product(t.productId)?.kind ?? .consumable
+            guard !t.finished || kind == .nonConsumable else { continue }
+            let token = t.applicationUsername.flatMap { isUUID($0) ? $0 : nil }
+            entries.append(ReceiptEntry(transactionId: t.id, originalTransactionId: t.id,
+                                        productId: t.productId,
+                                        purchaseDateMs: t.chargedAt ?? t.createdAt,
+                                        appAccountToken: token))
+        }
+        entries.shuffle(using: &rng)
+        receiptSerial += 1
+        return Receipt(serial: receiptSerial, entries: entries,
+                       signature: Receipt.sign(serial: receiptSerial, entries: entries))
+    }
+
+    /// `verifyReceipt`: one status for the whole receipt; the snapshot's entries when valid.
+    func verify(_ receipt: Receipt?) -> Int {
+        if outage { return VerifyStatus.unavailable }
+        guard let receipt else { return VerifyStatus.malformed }
+        return receipt.isAuthentic ? VerifyStatus.valid : VerifyStatus.notAuthentic
+    }
+
+    /// The parent answers the oldest deferred payment.
+    mutating func answerAskToBuy(approve: Bool, _ out: inout Outbox) -> Bool {
+        guard let t = queue.first(where: { $0.state == .deferred }) else { return false }
+        update(t.id) { $0.state = .purchasing }
+        resolve(t.id, as: approve ? .charge : .fail(.cancelled), out: &out)
+        return true
+    }
+
+    /// An unanswered Ask to Buy vanishes after 24h with no callback (Apple).
+    mutating func expireDeferred(_ id: String, _ out: inout Outbox) {
+        guard let t = transaction(id), t.state == .deferred, !t.finished else { return }
+        update(id) { $0.finished = true; $0.state = .failed }
+        out.log(.storeKit, .deferredExpired(txn: id))
+    }
+}

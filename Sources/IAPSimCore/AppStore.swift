@@ -1,0 +1,145 @@
+/// One `SKPaymentTransaction` as the App Store keeps it.
+public struct StoreTransaction: Sendable, Hashable, Identifiable {
+    public var id: String
+    public var productId: String
+    public var state: TransactionState
+    public var applicationUsername: String?
+    public var finished: Bool
+    public var createdAt: VirtualTime
+    public var chargedAt: VirtualTime?
+    /// A fault armed for this payment when it was added.
+    var outcome: PlannedOutcome
+    public var failure: PaymentFailure?
+}
+
+/// What the purchase sheet will do with a payment.
+enum PlannedOutcome: Sendable, Hashable {
+    case charge, fail(PaymentFailure), interrupt, askToBuy
+}
+
+/// The App Store: charges the Apple ID, keeps the payment queue of unfinished
+/// transactions (it survives app crashes and uninstalls), writes the receipt and answers
+/// verification. One device, one Apple ID.
+public struct AppStore: Sendable, Hashable {
+    public var catalog: Catalog
+    /// Every transaction ever created, oldest first.
+    public internal(set) var transactions: [StoreTransaction] = []
+    public var outage = false
+    public var askToBuy = false
+    var nextFailure: PaymentFailure?
+    var interruptNext = false
+    var nextTransactionNumber = 1_000_000_000_001
+    var receiptSerial = 0
+    var rng: SplitMix64
+
+    /// Timings of DOMAIN.md.
+    public static let purchaseSheetMs: VirtualTime = 2_000
+    public static let verificationMs: VirtualTime = 300
+    public static let interruptedChargeMs: VirtualTime = 30_000
+    public static let askToBuyExpiryMs: VirtualTime = 24 * 3_600_000
+
+    public init(catalog: Catalog, rng: SplitMix64) {
+        self.catalog = catalog
+        self.rng = rng
+    }
+
+    /// `SKPaymentQueue.default().transactions`: unfinished transactions, oldest first.
+    public var queue: [StoreTransaction] { transactions.filter { !$0.finished } }
+
+    public func transaction(_ id: String) -> StoreTransaction? {
+        transactions.first { $0.id == id }
+    }
+
+    mutating func update(_ id: String, _ change: (inout StoreTransaction) -> Void) {
+        guard let i = transactions.firstIndex(where: { $0.id == id }) else { return }
+        change(&transactions[i])
+    }
+
+    mutating func newTransaction(product: String, username: String?, now: VirtualTime,
+                                 outcome: PlannedOutcome) -> StoreTransaction {
+        let t = StoreTransaction(id: String(nextTransactionNumber), productId: product,
+                                 state: .purchasing, applicationUsername: username,
+                                 finished: false, createdAt: now, chargedAt: nil,
+                                 outcome: outcome, failure: nil)
+        nextTransactionNumber += 1
+        transactions.append(t)
+        return t
+    }
+
+    /// `SKPaymentQueue.add(SKPayment)`: the purchase sheet opens; the outcome comes later.
+    mutating func addPayment(product: String, applicationUsername: String?, user: String,
+                             order: String?, _ out: inout Outbox) -> String {
+        let outcome: PlannedOutcome
+        if interruptNext {
+            interruptNext = false
+            outcome = .interrupt
+        } else if let failure = nextFailure {
+            nextFailure = nil
+            outcome = .fail(failure)
+        } else if askToBuy {
+            outcome = .askToBuy
+        } else {
+            outcome = .charge
+        }
+        let t = newTransaction(product: product, username: applicationUsername,
+                               now: out.now, outcome: outcome)
+        out.log(.app, .paymentAdded(txn: t.id, product: product,
+                                    applicationUsername: applicationUsername,
+                                    user: user, order: order))
+        out.log(.storeKit, .transactionUpdated(txn: t.id, product: product, state: .purchasing))
+        if outcome == .interrupt {
+            // The user must act outside the app: a failed transaction at once.
+            resolve(t.id, as: .fail(.cancelled), out: &out)
+            out.log(.fault, .faultFired("interrupted purchase: \(t.id) failed; a separate purchase follows in 30s"))
+            out.after(AppStore.interruptedChargeMs, .storeInterruptedCharge(origin: t.id))
+        } else {
+            out.after(AppStore.purchaseSheetMs, .storeResolvePayment(txn: t.id))
+        }
+        return t.id
+    }
+
+    /// The purchase sheet is done: charge, fail or defer, as planned.
+    mutating func resolvePayment(_ id: String, _ out: inout Outbox) {
+        guard let t = transaction(id), t.state == .purchasing, !t.finished else { return }
+        resolve(id, as: t.outcome, out: &out)
+    }
+
+    mutating func resolve(_ id: String, as outcome: PlannedOutcome, out: inout Outbox) {
+        guard let t = transaction(id) else { return }
+        switch outcome {
+        case .charge, .interrupt:
+            charge(id, out: &out)
+        case .fail(let reason):
+            update(id) { $0.state = .failed; $0.failure = reason }
+            if case .fail = t.outcome {
+                out.log(.fault, .faultFired("payment \(id) failed: \(reason.skError)"))
+            }
+            out.log(.storeKit, .transactionUpdated(txn: id, product: t.productId, state: .failed))
+            out.after(0, .storeDeliver(txns: [id], redelivery: false))
+        case .askToBuy:
+            update(id) { $0.state = .deferred }
+            out.log(.storeKit, .transactionUpdated(txn: id, product: t.productId, state: .deferred))
+            out.after(AppStore.askToBuyExpiryMs, .storeDeferredExpired(txn: id))
+        }
+    }
+
+    mutating func charge(_ id: String, out: inout Outbox) {
+        guard let t = transaction(id), let product = catalog.product(t.productId) else { return }
+        update(id) { $0.state = .purchased; $0.chargedAt = out.now }
+        out.log(.appStore, .paymentCharged(txn: id, product: t.productId, priceCents: product.priceCents))
+        out.log(.storeKit, .transactionUpdated(txn: id, product: t.productId, state: .purchased))
+        out.after(0, .storeDeliver(txns: [id], redelivery: false))
+    }
+
+    /// 30s after an interrupted purchase: a separate `purchased` transaction that charges.
+    mutating func interruptedCharge(origin: String, user: String, order: String?,
+                                    _ out: inout Outbox) {
+        guard let first = transaction(origin) else { return }
+        let t = newTransaction(product: first.productId, username: first.applicationUsername,
+                               now: out.now, outcome: .charge)
+        out.log(.storeKit, .paymentAdded(txn: t.id, product: t.productId,
+                                         applicationUsername: t.applicationUsername,
+                                         user: user, order: order))
+        charge(t.id, out: &out)
+    }
+}

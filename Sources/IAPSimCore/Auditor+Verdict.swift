@@ -1,0 +1,113 @@
+/// What the auditor may look at to decide whether something can still be made right.
+struct RecoveryView {
+    var store: AppStore
+    var app: AppProcess
+    var server: MerchantServer
+    var policy: Policy
+
+    /// True while something in the system can still credit `txn`.
+    func canStillCredit(_ txn: String) -> Bool {
+        if let t = store.transaction(txn), !t.finished, t.state == .purchased { return true }
+        if app.rechargesInFlight.contains(txn) || server.verifyingTransactions.contains(txn) { return true }
+        let retries = policy.retryIntervalMs != nil || !policy.resendOn.isEmpty
+        if app.files.contains(where: { $0.txn == txn }) || app.keychain.contains(where: { $0.txn == txn }) {
+            return retries
+        }
+        if app.isRunning, app.memory.contains(where: { $0.txn == txn }) {
+            return app.waitingForLogin.contains(txn) || policy.retryIntervalMs != nil
+                || policy.resends(on: .network) || policy.resends(on: .purchase) || policy.resends(on: .login)
+        }
+        return false
+    }
+}
+
+extension Auditor {
+    /// Looks at every charge again and updates its anomaly.
+    mutating func evaluate(now: VirtualTime, view: RecoveryView, _ out: inout [LogEntry]) {
+        for i in charges.indices {
+            let c = charges[i]
+            if let first = c.credits.first {
+                settleCredited(i, first: first, now: now, &out)
+            } else {
+                settleUncredited(i, now: now, view: view, &out)
+            }
+            _ = c
+        }
+    }
+
+    mutating func settleCredited(_ i: Int, first: ChargeRecord.Credit, now: VirtualTime,
+                                 _ out: inout [LogEntry]) {
+        let c = charges[i]
+        if first.user == c.buyer {
+            guard let id = c.anomalyId, anomalies[id - 1].status != .resolved else { return }
+            if anomalies[id - 1].type == .wrongAccount { return }
+            change(id, type: anomalies[id - 1].type, status: .resolved, mechanism: first.via.words,
+                   at: now, &out)
+            return
+        }
+        let summary = "\(c.txn) paid by \(c.buyer), credited to \(first.user)"
+        let mechanism = "credited to \(first.user) instead of \(c.buyer)"
+        if let id = c.anomalyId {
+            change(id, type: .wrongAccount, status: .permanent, mechanism: mechanism,
+                   summary: summary, at: now, &out)
+        } else {
+            charges[i].anomalyId = open(.wrongAccount, .permanent, txn: c.txn, at: first.at,
+                                        summary: summary, mechanism: mechanism, &out)
+        }
+    }
+
+    mutating func settleUncredited(_ i: Int, now: VirtualTime, view: RecoveryView,
+                                   _ out: inout [LogEntry]) {
+        let c = charges[i]
+        let alive = view.canStillCredit(c.txn)
+        let due = now - c.chargedAt > graceMs || (c.finishedAt != nil && !alive)
+        guard due || c.anomalyId != nil else { return }
+        let status: AnomalyStatus = alive ? .open : .permanent
+        let type = uncreditedType(c, now: now)
+        let mechanism = alive ? nil : (c.finishedAt != nil
+            ? "finished without credit; no record of it remains"
+            : "no record of it remains that any retry could use")
+        let summary = "\(c.productId) paid by \(c.buyer) (\(c.txn)) never credited"
+        if let id = c.anomalyId {
+            change(id, type: type, status: status, mechanism: mechanism, at: now, &out)
+        } else {
+            charges[i].anomalyId = open(type, status, txn: c.txn, at: now, summary: summary,
+                                        mechanism: mechanism, &out)
+        }
+    }
+
+    /// Lost while the app never handled it; missed once it did (and had time to finish the
+    /// normal path); duplicate when a recharge paired its order with another transaction.
+    func uncreditedType(_ c: ChargeRecord, now: VirtualTime) -> AnomalyType {
+        if c.pairedWrongly { return .duplicateReceipt }
+        guard let handled = c.handledAt else { return .lostOrder }
+        if let id = c.anomalyId, anomalies[id - 1].type == .lostOrder, now - handled <= graceMs {
+            return .lostOrder
+        }
+        return .missedOrder
+    }
+
+    // MARK: the verdict
+
+    /// Anomalies whose status is `open` or `permanent`.
+    public var unresolved: [Anomaly] { anomalies.filter { $0.status.isUnresolved } }
+
+    /// What customers paid and did not get, in cents.
+    public var paidNotDeliveredCents: Int {
+        charges.filter { c in !c.credits.contains { $0.user == c.buyer } }.reduce(0) { $0 + $1.priceCents }
+    }
+
+    /// What the merchant granted without payment, in cents.
+    public var grantedNotPaidCents: Int {
+        charges.reduce(0) { sum, c in
+            let due = c.credits.firstIndex { $0.user == c.buyer }
+            let extra = c.credits.indices.filter { $0 != due }.count
+            return sum + extra * c.priceCents
+        }
+    }
+
+    /// Anomalies counted by type and status.
+    public func count(_ type: AnomalyType, _ status: AnomalyStatus? = nil) -> Int {
+        anomalies.filter { $0.type == type && (status == nil || $0.status == status) }.count
+    }
+}

@@ -1,0 +1,77 @@
+extension Fact {
+    /// One line in StoreKit's and the domain's own words, for logs and the Events panel.
+    public var text: String {
+        switch self {
+        case .commandIssued(let c): return "> \(c.scenarioText)"
+        case .commandIgnored(let c, let why): return "> \(c.scenarioText) ignored: \(why)"
+        case .faultArmed(let what): return "fault armed: \(what)"
+        case .faultFired(let what): return "fault fired: \(what)"
+        case .policyChanged(let key, let value): return "policy \(key) = \(value)"
+        case .appLaunched(let fresh): return fresh ? "app launched (fresh install)" : "app launched"
+        case .appCrashed: return "app process died: memory, timers and callbacks gone"
+        case .appUninstalled: return "app uninstalled: files and login gone, keychain kept"
+        case .observerRegistered: return "SKPaymentQueue.default().add(observer)"
+        case .storeScreenOpened: return "store screen opened"
+        case .storeScreenClosed: return "store screen closed"
+        case .userLoggedIn(let u): return "\(u) logged in"
+        case .userLoggedOut(let u): return "\(u) logged out"
+        case .networkWentOff: return "device offline"
+        case .networkCameBack: return "device back online"
+        case .purchaseAbandoned(let p, let why): return "purchase of \(p) abandoned: \(why)"
+        case .paymentAdded(let txn, let p, let name, let user, let order):
+            let who = order.map { "\(user), order \($0)" } ?? user
+            return "SKPaymentQueue.add(SKPayment(\(p), applicationUsername: \(short(name)))) -> \(txn) [\(who)]"
+        case .rechargeWaitingForLogin(let txn): return "recharge for \(txn) waits for a login"
+        case .rechargeSent(let txn, let order, let user, let reason, _):
+            return "POST /recharge \(txn) order \(order ?? "-") uid \(user) (\(reason.words))"
+        case .receiptSaved(let txn, let tier): return "receipt for \(txn) saved to \(tier.rawValue)"
+        case .receiptDeleted(let txn, let tier, let why): return "receipt for \(txn) deleted from \(tier.rawValue): \(why)"
+        case .retryScheduled(let txn, let ms, let n):
+            return "retry \(n) for \(txn) in \(DurationText.format(ms))"
+        case .rechargeAnswered(let txn, let outcome): return "recharge \(txn) answered: \(outcome)"
+        case .transactionFinished(let txn): return "finishTransaction(\(txn))"
+        case .finishFailedError(let txn, let why): return "finishTransaction(\(txn)) error: \(why)"
+        case .finishSkipped(let txn, let why): return "\(txn) left unfinished: \(why)"
+        case .transactionUpdated(let txn, let p, let state): return "\(txn) \(p) -> \(state.rawValue)"
+        case .paymentCharged(let txn, let p, let price): return "charged \(formatMoney(price)) for \(p) (\(txn))"
+        case .transactionsDelivered(let txns, let again):
+            return "paymentQueue(_:updatedTransactions:) [\(txns.joined(separator: ", "))]\(again ? " (redelivery)" : "")"
+        case .deferredExpired(let txn): return "Ask to Buy for \(txn) expired unanswered (no callback)"
+        case .receiptVerified(let status, let n): return "verifyReceipt: \(status) \(VerifyStatus.words(status)), \(n) in_app"
+        case .messageSent(let id, let route, let dir, let bytes, let sender):
+            return "#\(id) \(route.rawValue) \(dir.rawValue) sent (\(bytes) B\(sender == .attacker ? ", attacker" : ""))"
+        case .messageArrived(let id, let route, let dir, let ms):
+            return "#\(id) \(route.rawValue) \(dir.rawValue) arrived after \(ms)ms"
+        case .messageDropped(let id, let route, let dir): return "#\(id) \(route.rawValue) \(dir.rawValue) lost"
+        case .requestFailedOffline(let route): return "\(route.rawValue) request failed: offline"
+        case .requestTimedOut(let id, let route): return "#\(id) \(route.rawValue) request timed out"
+        case .orderCreated(let order, let user, let p, let token, _):
+            return "order \(order) for \(user): \(p), token \(short(token))"
+        case .coinsCredited(let user, let coins, let p, let txn, let order, let sender, _):
+            let what = coins > 0 ? "+\(coins) coins" : "\(p) unlocked"
+            return "\(what) to \(user) for \(txn) (order \(order ?? "-"))\(sender == .attacker ? " [attacker]" : "")"
+        case .rechargeRefused(let txn, let why, _): return "recharge \(txn) refused: \(why)"
+        case .alreadyCredited(let txn, _): return "recharge \(txn): already credited"
+        case .replayPrepared(let txn): return "replaying the receipt of \(txn) on a fresh order"
+        case .replayUnavailable: return "nothing to replay: the server has accepted no receipt yet"
+        case .anomalyOpened(let id, let type, let txn, let status):
+            return "A\(id) \(type.rawValue) \(status.rawValue)\(txn.map { " (\($0))" } ?? "")"
+        case .anomalyStatusChanged(let id, let type, let status, let mechanism):
+            return "A\(id) \(type.rawValue) -> \(status.rawValue)\(mechanism.map { ": \($0)" } ?? "")"
+        }
+    }
+
+    func short(_ token: String?) -> String {
+        guard let token else { return "nil" }
+        return token.count > 8 ? String(token.prefix(8)) + "…" : token
+    }
+}
+
+extension LogEntry {
+    /// `0:00:02.080  StoreKit         1000000000001 coins_100 -> purchased`
+    public var line: String {
+        let partName = part.rawValue
+        let padded = partName + String(repeating: " ", count: max(0, 16 - partName.count))
+        return "\(DurationText.clock(time))  \(padded) \(fact.text)"
+    }
+}

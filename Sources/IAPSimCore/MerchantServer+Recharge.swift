@@ -1,0 +1,103 @@
+extension MerchantServer {
+    /// The App Store answered: apply the server's rules and answer the sender.
+    mutating func verified(exchange: Int, status: Int, receipt: Receipt?, catalog: Catalog,
+                           _ out: inout Outbox) {
+        guard let p = verifying.removeValue(forKey: exchange) else { return }
+        let r = p.request
+        out.log(.server, .receiptVerified(status: status, entries: receipt?.entries.count ?? 0))
+        if status == VerifyStatus.unavailable {
+            return answer(p, .retryLater(VerifyStatus.words(status)), out: &out)
+        }
+        guard status == VerifyStatus.valid, let receipt else {
+            return refuse(p, "\(VerifyStatus.words(status)) (\(status))", out: &out)
+        }
+        guard let entry = receipt.entry(for: r.transactionId) else {
+            return refuse(p, "transaction \(r.transactionId) is not in the receipt", out: &out)
+        }
+        guard let product = catalog.product(entry.productId) else {
+            return refuse(p, "unknown product \(entry.productId)", out: &out)
+        }
+        if out.policy.serverDedup && isCredited(r.transactionId) || boundAndCredited(entry, r, policy: out.policy) {
+            out.log(.server, .alreadyCredited(txn: r.transactionId, sender: p.sender))
+            return answer(p, .alreadyCredited([r.transactionId]), out: &out)
+        }
+        let order: Order?
+        switch resolveOrder(r, entry: entry, policy: out.policy) {
+        case .failure(let why): return refuse(p, why, out: &out)
+        case .success(let o): order = o
+        }
+        let user = (out.policy.creditTo == .orderOwner ? order?.user : nil) ?? r.uid
+        credit(user: user, product: product, txn: r.transactionId, order: order?.id,
+               sender: p.sender, via: r.reason, receipt: r.receipt, out: &out)
+        answer(p, .credited([r.transactionId]), out: &out)
+    }
+
+    /// With order binding, an order already credited with this very transaction makes the
+    /// request a retransmission: idempotent success, not an error.
+    func boundAndCredited(_ entry: ReceiptEntry, _ r: RechargeRequest, policy: Policy) -> Bool {
+        guard policy.serverBindOrder, let token = entry.appAccountToken,
+              let o = order(token: token), r.orderId == nil || r.orderId == o.id else { return false }
+        return o.state == .credited && o.transactionId == entry.transactionId
+    }
+
+    enum OrderCheck { case success(Order?), failure(String) }
+
+    /// Finds the order a recharge is for and checks it against the server's rules.
+    /// Without `server-bind-order` the server only checks that a named order exists.
+    func resolveOrder(_ r: RechargeRequest, entry: ReceiptEntry, policy: Policy) -> OrderCheck {
+        var order: Order?
+        if let id = r.orderId {
+            guard let o = self.order(id) else { return .failure("order \(id) does not exist") }
+            order = o
+        } else if let token = r.orderToken ?? entry.appAccountToken {
+            order = self.order(token: token)
+        }
+        guard policy.serverBindOrder else { return .success(order) }
+        guard let token = entry.appAccountToken else {
+            return .failure("the receipt carries no app_account_token to bind an order")
+        }
+        guard let bound = order ?? self.order(token: token) else {
+            return .failure("no order carries the token of transaction \(entry.transactionId)")
+        }
+        guard bound.token == token else {
+            return .failure("order \(bound.id) token does not match the receipt's app_account_token")
+        }
+        guard bound.state == .created else {
+            return .failure("order \(bound.id) was already credited")
+        }
+        guard bound.productId == entry.productId else {
+            return .failure("order \(bound.id) is for \(bound.productId), the receipt for \(entry.productId)")
+        }
+        return .success(bound)
+    }
+
+    mutating func credit(user: String, product: Product, txn: String, order: String?,
+                         sender: Sender, via: SendReason, receipt: Receipt?, out: inout Outbox) {
+        if let i = balances.firstIndex(where: { $0.user == user }) {
+            balances[i].coins += product.coins
+        } else {
+            balances.append((user, product.coins))
+        }
+        if product.kind == .nonConsumable,
+           !entitlements.contains(where: { $0.user == user && $0.product == product.id }) {
+            entitlements.append((user, product.id))
+        }
+        if let order, let i = orders.firstIndex(where: { $0.id == order }) {
+            orders[i].state = .credited
+            orders[i].transactionId = txn
+        }
+        credits.append(CreditEntry(transactionId: txn, orderId: order, user: user,
+                                   productId: product.id, coins: product.coins, at: out.now,
+                                   sender: sender, receipt: receipt))
+        out.log(.server, .coinsCredited(user: user, coins: product.coins, product: product.id,
+                                        txn: txn, order: order, sender: sender, via: via))
+    }
+
+    func refuse(_ p: PendingVerification, _ why: String, out: inout Outbox) {
+        out.log(.server, .rechargeRefused(txn: p.request.transactionId, reason: why, sender: p.sender))
+        answer(p, .refused(why), out: &out)
+    }
+
+    /// The newest credit the server accepted from the app, as an attacker's proxy saw it.
+    public var newestAccepted: CreditEntry? { credits.last { $0.sender == .app } }
+}

@@ -1,0 +1,119 @@
+/// An order on the merchant server.
+public struct Order: Sendable, Hashable, Identifiable {
+    public enum State: String, Sendable, Hashable { case created, credited }
+    public var id: String
+    public var user: String
+    public var productId: String
+    public var token: String
+    public var createdBy: Sender
+    public var state: State
+    public var transactionId: String?
+    public var createdAt: VirtualTime
+}
+
+/// One credit the server granted.
+public struct CreditEntry: Sendable, Hashable {
+    public var transactionId: String
+    public var orderId: String?
+    public var user: String
+    public var productId: String
+    public var coins: Int
+    public var at: VirtualTime
+    public var sender: Sender
+    /// The receipt the accepted request carried (what a proxy would have captured).
+    public var receipt: Receipt?
+}
+
+/// A recharge waiting for the App Store's verification.
+struct PendingVerification: Sendable, Hashable {
+    var request: RechargeRequest
+    var appExchange: Int
+    var sender: Sender
+}
+
+/// The merchant server: orders with UUID tokens, receipt verification with the App Store,
+/// the coin ledger. Its three rules are policy keys: `server-dedup`, `server-bind-order`,
+/// `credit-to`. It survives everything.
+public struct MerchantServer: Sendable, Hashable {
+    public internal(set) var orders: [Order] = []
+    public internal(set) var credits: [CreditEntry] = []
+    /// Coin balance per account, in the order accounts first appeared.
+    public internal(set) var balances: [(user: String, coins: Int)] = []
+    public internal(set) var entitlements: [(user: String, product: String)] = []
+    var verifying: [Int: PendingVerification] = [:]
+    var rng: SplitMix64
+    public static let verifyTimeoutMs: VirtualTime = 5_000
+
+    public init(users: [String], rng: SplitMix64) {
+        balances = users.map { ($0, 0) }
+        self.rng = rng
+    }
+
+    public static func == (a: MerchantServer, b: MerchantServer) -> Bool {
+        a.orders == b.orders && a.credits == b.credits
+            && a.balances.elementsEqual(b.balances, by: ==)
+            && a.entitlements.elementsEqual(b.entitlements, by: ==) && a.verifying == b.verifying
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(orders)
+        h.combine(credits)
+    }
+
+    public func balance(of user: String) -> Int {
+        balances.first { $0.user == user }?.coins ?? 0
+    }
+
+    public func order(_ id: String) -> Order? { orders.first { $0.id == id } }
+
+    public func order(token: String) -> Order? { orders.first { $0.token == token } }
+
+    /// Transaction ids credited at least once, oldest first.
+    public var creditedTransactionIds: [String] {
+        var seen: [String] = []
+        for c in credits where !seen.contains(c.transactionId) { seen.append(c.transactionId) }
+        return seen
+    }
+
+    public func isCredited(_ txn: String) -> Bool { credits.contains { $0.transactionId == txn } }
+
+    /// Verifications in flight, for the auditor's "can this still be made right?".
+    public var verifyingTransactions: [String] {
+        verifying.values.map(\.request.transactionId).sorted()
+    }
+
+    /// `POST /orders`.
+    mutating func createOrder(user: String, product: String, sender: Sender, exchange: Int,
+                              _ out: inout Outbox) {
+        let order = Order(id: "o\(orders.count + 1)", user: user, productId: product,
+                          token: rng.uuid(), createdBy: sender, state: .created,
+                          transactionId: nil, createdAt: out.now)
+        orders.append(order)
+        out.log(.server, .orderCreated(order: order.id, user: user, product: product,
+                                       token: order.token, sender: sender))
+        out.send(.order, .response, sender, exchange: exchange,
+                 .orderResponse(order: order.id, token: order.token, product: product))
+    }
+
+    /// `POST /recharge`: ask the App Store first.
+    mutating func receiveRecharge(_ r: RechargeRequest, sender: Sender, exchange: Int,
+                                  _ out: inout Outbox) {
+        let verifyExchange = out.newExchange()
+        verifying[verifyExchange] = PendingVerification(request: r, appExchange: exchange,
+                                                        sender: sender)
+        out.send(.verify, .request, .app, exchange: verifyExchange, .verifyRequest(r.receipt))
+        out.after(MerchantServer.verifyTimeoutMs, .serverVerifyTimeout(exchange: verifyExchange))
+    }
+
+    /// The App Store did not answer in time.
+    mutating func verifyTimedOut(exchange: Int, _ out: inout Outbox) -> Bool {
+        guard let p = verifying.removeValue(forKey: exchange) else { return false }
+        answer(p, .retryLater("App Store did not answer"), out: &out)
+        return true
+    }
+
+    func answer(_ p: PendingVerification, _ a: RechargeAnswer, out: inout Outbox) {
+        out.send(.recharge, .response, p.sender, exchange: p.appExchange,
+                 .rechargeResponse(a, transactionId: p.request.transactionId))
+    }
+}

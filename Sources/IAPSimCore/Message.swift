@@ -1,0 +1,71 @@
+/// What the app (or the attacker) sends to `POST /recharge`.
+public struct RechargeRequest: Sendable, Hashable {
+    public var transactionId: String
+    public var productId: String
+    /// The logged-in account that the request carries.
+    public var uid: String
+    public var orderId: String?
+    public var orderToken: String?
+    public var receipt: Receipt?
+    public var reason: SendReason
+}
+
+/// The merchant server's answer to a recharge.
+public enum RechargeAnswer: Sendable, Hashable {
+    /// Coins added; the listed transaction ids are credited and may be finished.
+    case credited([String])
+    /// Idempotent success: the transaction had been credited before.
+    case alreadyCredited([String])
+    /// A definite no: the receipt or the request is bad and will stay bad.
+    case refused(String)
+    /// Try again later (App Store unavailable or not answering).
+    case retryLater(String)
+
+    public var words: String {
+        switch self {
+        case .credited(let ids): return "credited \(ids.joined(separator: ", "))"
+        case .alreadyCredited(let ids): return "already credited \(ids.joined(separator: ", "))"
+        case .refused(let why): return "refused: \(why)"
+        case .retryLater(let why): return "retry later: \(why)"
+        }
+    }
+}
+
+/// The body of a network message.
+public enum Payload: Sendable, Hashable {
+    case orderRequest(user: String, product: String)
+    case orderResponse(order: String, token: String, product: String)
+    case rechargeRequest(RechargeRequest)
+    case rechargeResponse(RechargeAnswer, transactionId: String)
+    case verifyRequest(Receipt?)
+    case verifyResponse(status: Int, receipt: Receipt?)
+
+    /// Realistic byte sizes: JSON bodies plus HTTP headers; receipts grow per entry.
+    public var bytes: Int {
+        let headers = 310
+        switch self {
+        case .orderRequest: return headers + 64
+        case .orderResponse: return headers + 118
+        case .rechargeRequest(let r): return headers + 160 + (r.receipt?.bytes ?? 0)
+        case .rechargeResponse(let answer, _):
+            switch answer {
+            case .credited(let ids), .alreadyCredited(let ids): return headers + 48 + 22 * ids.count
+            case .refused(let w), .retryLater(let w): return headers + 40 + w.utf8.count
+            }
+        case .verifyRequest(let receipt): return headers + 90 + (receipt?.bytes ?? 0)
+        case .verifyResponse(_, let receipt): return headers + 520 + 260 * (receipt?.entries.count ?? 0)
+        }
+    }
+}
+
+/// One message on the network.
+public struct Message: Sendable, Hashable {
+    public var id: Int
+    /// Request and response of one exchange share this number.
+    public var exchange: Int
+    public var route: Route
+    public var direction: Direction
+    public var sender: Sender
+    public var payload: Payload
+    public var sentAt: VirtualTime
+}

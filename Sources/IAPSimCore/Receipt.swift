@@ -1,0 +1,57 @@
+/// One entry of the receipt's `in_app` list.
+public struct ReceiptEntry: Sendable, Hashable {
+    public var transactionId: String
+    public var originalTransactionId: String
+    public var productId: String
+    public var purchaseDateMs: VirtualTime
+    /// `applicationUsername` of the payment, present only when it was a UUID (Apple).
+    public var appAccountToken: String?
+}
+
+/// A snapshot of the app receipt as the app read it at one moment. Cumulative and signed:
+/// it keeps proving what it held at that moment, forever.
+public struct Receipt: Sendable, Hashable {
+    /// The serial the App Store gave this snapshot.
+    public var serial: Int
+    public var entries: [ReceiptEntry]
+    /// The App Store's signature over serial and entries; verification recomputes it.
+    public var signature: UInt64
+
+    /// Realistic size of the base64 receipt the app sends: a fixed part (certificates,
+    /// signature) plus each `in_app` entry.
+    public var bytes: Int { 3_100 + 412 * entries.count }
+
+    public func entry(for transactionId: String) -> ReceiptEntry? {
+        entries.first { $0.transactionId == transactionId }
+    }
+
+    static func sign(serial: Int, entries: [ReceiptEntry]) -> UInt64 {
+        var text = "receipt:\(serial)"
+        for e in entries {
+            text += "|\(e.transactionId),\(e.productId),\(e.purchaseDateMs),\(e.appAccountToken ?? "-")"
+        }
+        return SplitMix64.fnv1a(text)
+    }
+
+    public var isAuthentic: Bool { signature == Receipt.sign(serial: serial, entries: entries) }
+}
+
+/// The status codes of `verifyReceipt` (Apple).
+public enum VerifyStatus {
+    public static let valid = 0
+    public static let malformed = 21002
+    public static let notAuthentic = 21003
+    public static let unavailable = 21005
+
+    public static func words(_ status: Int) -> String {
+        switch status {
+        case valid: return "valid"
+        case malformed: return "malformed receipt"
+        case notAuthentic: return "receipt not authentic"
+        case unavailable: return "App Store temporarily unavailable"
+        case 21007: return "sandbox receipt sent to production"
+        case 21008: return "production receipt sent to sandbox"
+        default: return "status \(status)"
+        }
+    }
+}

@@ -1,0 +1,128 @@
+extension Simulation {
+    /// Applies one command at the current virtual time and returns the log entries it wrote.
+    /// `wait` and `settle` let time run; every other command acts at once. A command that
+    /// makes no sense now (buy while the app is not running) is logged as ignored, with why.
+    @discardableResult
+    public mutating func apply(_ command: Command) -> [LogEntry] {
+        switch command {
+        case .wait(let ms):
+            run(until: now + ms)
+            return []
+        case .settle:
+            settle()
+            return []
+        default:
+            break
+        }
+        var out = makeOutbox()
+        if let why = refusal(of: command) {
+            out.log(.user, .commandIgnored(command, reason: why))
+        } else {
+            out.log(command.isFault ? .fault : .user, .commandIssued(command))
+            perform(command, &out)
+        }
+        return commit(&out)
+    }
+
+    /// Why a command cannot run now, or nil.
+    public func refusal(of command: Command) -> String? {
+        switch command {
+        case .buy(let product):
+            if config.catalog.product(product) == nil { return "unknown product \(product)" }
+            if !app.isRunning { return "the app is not running" }
+            if app.loggedIn == nil { return "nobody is logged in" }
+        case .openStore, .closeStore, .logout:
+            if !app.isRunning { return "the app is not running" }
+        case .login(let user):
+            if !app.isRunning { return "the app is not running" }
+            if !config.users.contains(user) { return "unknown user \(user)" }
+        case .launch:
+            if app.isRunning { return "the app is already running" }
+        case .crash:
+            if !app.isRunning { return "the app is not running" }
+        case .uninstall:
+            if app.process == .uninstalled { return "the app is not installed" }
+        case .replay:
+            if app.loggedIn == nil { return "the attacker needs a logged-in account" }
+        case .approve, .decline:
+            if !store.queue.contains(where: { $0.state == .deferred }) { return "no payment is waiting for a parent" }
+        default:
+            break
+        }
+        return nil
+    }
+
+    mutating func perform(_ command: Command, _ out: inout Outbox) {
+        switch command {
+        case .buy(let product): app.buy(product, store: &store, &out)
+        case .openStore: app.openStore(store: &store, &out)
+        case .closeStore: app.closeStore(&out)
+        case .crash: app.crash(&out)
+        case .launch:
+            let first = firstLaunchDone ? nil : config.users.first
+            firstLaunchDone = true
+            app.launch(firstUser: first, store: &store, &out)
+        case .uninstall: app.uninstall(&out)
+        case .login(let user): app.login(user, store: &store, &out)
+        case .logout: app.logout(&out)
+        case .network(let on):
+            guard network.deviceOnline != on else { return }
+            network.deviceOnline = on
+            out.log(.network, on ? .networkCameBack : .networkWentOff)
+            if on { app.networkReturned(&out) }
+        case .dropNextRequest(let route):
+            network.dropNextRequest.insert(route)
+            out.log(.fault, .faultArmed("the next \(route.rawValue) request will be lost"))
+        case .dropNextResponse(let route):
+            network.dropNextResponse.insert(route)
+            out.log(.fault, .faultArmed("the next \(route.rawValue) response will be lost"))
+        case .latency(let route, let ms):
+            network.latencyMs[route] = ms
+            out.log(.fault, .faultArmed("one-way latency on \(route.rawValue) is now \(DurationText.format(ms))"))
+        case .storeOutage(let on):
+            store.outage = on
+            out.log(.fault, on ? .faultArmed("App Store verification answers 21005")
+                               : .faultArmed("App Store verification is back"))
+        case .failNextPayment(let reason):
+            store.nextFailure = reason
+            out.log(.fault, .faultArmed("the next payment will fail (\(reason.rawValue))"))
+        case .failNextPaymentUnfinished:
+            store.nextFailure = .cancelled
+            app.skipFinishNextFailed = true
+            out.log(.fault, .faultArmed("the next payment will fail and the app will not finish it"))
+        case .interruptNextPayment:
+            store.interruptNext = true
+            out.log(.fault, .faultArmed("the next payment will be interrupted"))
+        case .askToBuy(let on):
+            store.askToBuy = on
+            out.log(.fault, .faultArmed(on ? "Ask to Buy is on" : "Ask to Buy is off"))
+        case .approve: _ = store.answerAskToBuy(approve: true, &out)
+        case .decline: _ = store.answerAskToBuy(approve: false, &out)
+        case .replay:
+            if let user = app.loggedIn { attacker.replay(as: user, server: server, &out) }
+        case .setPolicy(let key, let value):
+            var p = policy
+            guard (try? p.set(key, to: value)) != nil else { return }
+            policy = p
+            out.log(.user, .policyChanged(key: key.rawValue, value: p.value(of: key)))
+        case .setPreset(let preset):
+            policy = preset.policy
+            out.log(.user, .policyChanged(key: "preset", value: preset.rawValue))
+        case .wait, .settle:
+            break
+        }
+    }
+}
+
+extension Command {
+    /// Commands that inject a fault rather than act as the user.
+    public var isFault: Bool {
+        switch self {
+        case .network(on: false), .dropNextRequest, .dropNextResponse, .latency, .storeOutage,
+             .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment, .crash:
+            return true
+        default:
+            return false
+        }
+    }
+}

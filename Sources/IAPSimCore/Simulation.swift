@@ -1,0 +1,160 @@
+import HeapModule
+
+/// How a run starts.
+public struct WorldConfig: Sendable, Hashable {
+    public var seed: UInt64
+    public var users: [String]
+    public var policy: Policy
+    public var appRunning: Bool
+    public var catalog: Catalog
+    /// Keep at most this many log entries (oldest dropped); nil keeps all.
+    public var logLimit: Int?
+
+    public init(seed: UInt64 = 1, users: [String] = ["alice"], policy: Policy = PolicyPreset.hardened.policy,
+                appRunning: Bool = true, catalog: Catalog = .standard, logLimit: Int? = nil) {
+        self.seed = seed
+        self.users = users.isEmpty ? ["alice"] : users
+        self.policy = policy
+        self.appRunning = appRunning
+        self.catalog = catalog
+        self.logLimit = logLimit
+    }
+}
+
+/// An action waiting in the event queue, ordered by (time, sequence number).
+struct Scheduled: Comparable, Sendable, Hashable {
+    var time: VirtualTime
+    var seq: Int
+    var action: Action
+    static func < (a: Scheduled, b: Scheduled) -> Bool {
+        a.time != b.time ? a.time < b.time : a.seq < b.seq
+    }
+}
+
+/// The whole simulated world and its engine. A value: copying it is a snapshot.
+///
+/// Deterministic: the same config and the same commands at the same virtual times give the
+/// same log, byte for byte. Nothing here reads a clock, starts a thread or prints.
+public struct Simulation: Sendable {
+    public let config: WorldConfig
+    public internal(set) var now: VirtualTime = 0
+    public internal(set) var policy: Policy
+    public internal(set) var store: AppStore
+    public internal(set) var app: AppProcess
+    public internal(set) var network = Network()
+    public internal(set) var server: MerchantServer
+    public internal(set) var attacker = Attacker()
+    public internal(set) var auditor = Auditor()
+    /// The event log, oldest first (bounded by `config.logLimit`).
+    public private(set) var log: [LogEntry] = []
+    /// How many log entries were ever written (dropped ones included).
+    public private(set) var logCount = 0
+    /// How many events the engine has processed.
+    public private(set) var eventsProcessed = 0
+    var queue = Heap<Scheduled>()
+    var seq = 0
+    var nextMessageId = 0
+    var nextExchange = 0
+    var firstLaunchDone = false
+
+    /// The bound of `settle()`: 24 hours of virtual time.
+    public static let settleLimitMs: VirtualTime = 24 * 3_600_000
+
+    public init(_ config: WorldConfig) {
+        self.config = config
+        policy = config.policy
+        let root = SplitMix64(seed: config.seed)
+        store = AppStore(catalog: config.catalog, rng: root.derive("app-store"))
+        server = MerchantServer(users: config.users, rng: root.derive("merchant-server"))
+        app = AppProcess(running: false)
+        if config.appRunning {
+            apply(.launch)
+        }
+    }
+
+    public var users: [String] { config.users }
+
+    /// When the next scheduled event happens, if any.
+    public var nextEventTime: VirtualTime? { queue.min?.time }
+
+    public var isIdle: Bool { queue.isEmpty }
+
+    // MARK: stepping
+
+    /// Runs the next scheduled event. Returns the log entries it wrote (empty when idle).
+    @discardableResult
+    public mutating func step() -> [LogEntry] {
+        guard let next = queue.popMin() else { return [] }
+        now = max(now, next.time)
+        eventsProcessed += 1
+        var out = makeOutbox()
+        dispatch(next.action, &out)
+        return commit(&out)
+    }
+
+    /// Runs every event up to and including `time`, then sets the clock to `time`.
+    public mutating func run(until time: VirtualTime) {
+        while let t = nextEventTime, t <= time { step() }
+        now = max(now, time)
+    }
+
+    /// Runs until nothing is scheduled, bounded at 24h of virtual time from now.
+    /// Returns false when the bound was hit with work still scheduled.
+    @discardableResult
+    public mutating func settle() -> Bool {
+        let limit = now + Simulation.settleLimitMs
+        while let t = nextEventTime {
+            if t > limit { now = limit; return false }
+            step()
+        }
+        return true
+    }
+
+    func makeOutbox() -> Outbox {
+        Outbox(now: now, policy: policy, nextMessageId: nextMessageId, nextExchange: nextExchange)
+    }
+
+    /// Applies what a part produced: network sends, timers, the log, the auditor.
+    mutating func commit(_ out: inout Outbox) -> [LogEntry] {
+        var sent = 0
+        while sent < out.sends.count {
+            network.transmit(out.sends[sent], &out)
+            sent += 1
+        }
+        nextMessageId = out.nextMessageId
+        nextExchange = out.nextExchange
+        for (delay, action) in out.timers { schedule(delay, action) }
+        var written: [LogEntry] = []
+        for entry in out.facts { record(entry, into: &written) }
+        var audit: [LogEntry] = []
+        let view = RecoveryView(store: store, app: app, server: server, policy: policy)
+        auditor.evaluate(now: now, view: view, &audit)
+        for entry in audit { append(entry, into: &written) }
+        return written
+    }
+
+    mutating func record(_ entry: LogEntry, into written: inout [LogEntry]) {
+        append(entry, into: &written)
+        var audit: [LogEntry] = []
+        for delay in auditor.observe(entry, catalog: config.catalog, &audit) {
+            schedule(delay, .auditCheck)
+        }
+        for e in audit { append(e, into: &written) }
+    }
+
+    mutating func append(_ entry: LogEntry, into written: inout [LogEntry]) {
+        written.append(entry)
+        logCount += 1
+        if let limit = config.logLimit {
+            if limit == 0 { return }
+            // Trim in chunks so that appending stays amortised O(1).
+            if log.count >= 2 * limit { log.removeFirst(log.count - limit) }
+        }
+        log.append(entry)
+    }
+
+    mutating func schedule(_ delay: VirtualTime, _ action: Action) {
+        seq += 1
+        queue.insert(Scheduled(time: now + delay, seq: seq, action: action))
+    }
+}
