@@ -1,3 +1,5 @@
+import IAPSimCore
+
 /// What a scenario expects once its run has settled. A key the file leaves out is not
 /// checked (nil, or an empty collection).
 public struct Expectations: Sendable, Equatable {
@@ -36,11 +38,11 @@ public struct Expectations: Sendable, Equatable {
 /// One item of `expect.anomalies`: it holds when the anomalies of `type` (and `status`, if
 /// given) number exactly `count`, or at least one when `count` is nil.
 public struct AnomalyExpectation: Sendable, Hashable {
-    public var type: ScenarioAnomalyType
-    public var status: ScenarioAnomalyStatus?
+    public var type: AnomalyType
+    public var status: AnomalyStatus?
     public var count: Int?
 
-    public init(type: ScenarioAnomalyType, status: ScenarioAnomalyStatus? = nil, count: Int? = nil) {
+    public init(type: AnomalyType, status: AnomalyStatus? = nil, count: Int? = nil) {
         self.type = type
         self.status = status
         self.count = count
@@ -53,22 +55,4 @@ public struct AnomalyExpectation: Sendable, Hashable {
 
     /// The keys of an anomaly item, in the order files write them.
     public static let keys = ["type", "status", "count"]
-}
-
-// The lead defines `AnomalyType` and `AnomalyStatus` in IAPSimCore with these exact raw
-// values; once they land, these two give way to them.
-
-/// The anomaly types of DOMAIN.md, as scenario files name them.
-public enum ScenarioAnomalyType: String, Sendable, Hashable, CaseIterable {
-    case lostOrder = "lost-order"
-    case missedOrder = "missed-order"
-    case replayFraud = "replay-fraud"
-    case duplicateReceipt = "duplicate-receipt"
-    case doubleCredit = "double-credit"
-    case wrongAccount = "wrong-account"
-}
-
-/// The statuses an anomaly can have, as scenario files name them.
-public enum ScenarioAnomalyStatus: String, Sendable, Hashable, CaseIterable {
-    case open, resolved, blocked, permanent
 }

@@ -52,7 +52,7 @@ public enum AppState: String, Sendable, Hashable, CaseIterable {
 /// Two steps are equal when they run at the same moment, do the same and say the same:
 /// where a step was written (`line`, `column`) is not part of what it is, so a scenario
 /// written out and read back equals the original.
-public struct Step: Sendable, Equatable {
+public struct Step: Sendable, Hashable {
     public var trigger: Trigger
     public var command: Command
     public var say: String?
@@ -73,6 +73,12 @@ public struct Step: Sendable, Equatable {
 
     public static func == (a: Step, b: Step) -> Bool {
         a.trigger == b.trigger && a.command == b.command && a.say == b.say
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(trigger)
+        hasher.combine(command)
+        hasher.combine(say)
     }
 }
 

@@ -37,20 +37,20 @@ extension ScenarioBuilder {
     }
 
     private func anomaly(_ node: Node) throws(ScenarioError) -> AnomalyExpectation {
-        var type: ScenarioAnomalyType?
-        var status: ScenarioAnomalyStatus?
+        var type: AnomalyType?
+        var status: AnomalyStatus?
         var count: Int?
         for entry in try reader.entries(node, what: "each anomaly") {
             switch entry.key {
             case "type":
                 let name = try reader.string(entry.value, what: "'type'")
-                type = ScenarioAnomalyType(rawValue: name)
+                type = AnomalyType(rawValue: name)
                 if type == nil {
                     throw .unknownAnomalyType(at: reader.location(entry.value), name: name)
                 }
             case "status":
                 let name = try reader.string(entry.value, what: "'status'")
-                status = ScenarioAnomalyStatus(rawValue: name)
+                status = AnomalyStatus(rawValue: name)
                 if status == nil {
                     throw .unknownAnomalyStatus(at: reader.location(entry.value), name: name)
                 }

@@ -116,10 +116,10 @@ extension ScenarioError: CustomStringConvertible {
             return "unexpected '\(word)' after '\(command)'; write: \(usage)"
         case .unknownAnomalyType(_, let name):
             return "unknown anomaly type '\(name)'; types are: "
-                + V.list(ScenarioAnomalyType.allCases.map(\.rawValue))
+                + V.list(AnomalyType.allCases.map(\.rawValue))
         case .unknownAnomalyStatus(_, let name):
             return "unknown anomaly status '\(name)'; statuses are: "
-                + V.list(ScenarioAnomalyStatus.allCases.map(\.rawValue))
+                + V.list(AnomalyStatus.allCases.map(\.rawValue))
         default:
             preconditionFailure("every case has a message")
         }

@@ -62,8 +62,8 @@ import Testing
             steps: steps,
             expect: Expectations(
                 charged: 0, credited: ["bob": 0, "alice": 550, "123": 1],
-                anomalies: ScenarioAnomalyType.allCases.map { AnomalyExpectation(type: $0) }
-                    + ScenarioAnomalyStatus.allCases.map {
+                anomalies: AnomalyType.allCases.map { AnomalyExpectation(type: $0) }
+                    + AnomalyStatus.allCases.map {
                         AnomalyExpectation(type: .doubleCredit, status: $0, count: 2)
                     },
                 unresolved: 3, queue: 1))

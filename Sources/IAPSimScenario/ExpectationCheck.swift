@@ -1,0 +1,69 @@
+import IAPSimCore
+
+/// One expectation of a scenario, checked: what the file said, what the run did.
+public struct ExpectationResult: Sendable, Hashable {
+    /// What is checked: `charged`, `credited alice`, `anomalies lost-order resolved`, …
+    public var name: String
+    public var expected: String
+    public var actual: String
+    public var holds: Bool
+
+    public init(name: String, expected: String, actual: String, holds: Bool) {
+        self.name = name
+        self.expected = expected
+        self.actual = actual
+        self.holds = holds
+    }
+}
+
+/// How a scenario run ended.
+public struct ScenarioResult: Sendable {
+    /// The world as the run left it.
+    public var simulation: Simulation
+    /// Set when a `when` step timed out; expectations are then not checked.
+    public var timeout: StepTimeout?
+    /// False when settling hit its 24h bound with work still scheduled.
+    public var settledCompletely: Bool
+    /// In the order the file writes them (balances in `users` order).
+    public var expectations: [ExpectationResult]
+
+    /// True when the run reached its end and every expectation holds.
+    public var passed: Bool { timeout == nil && expectations.allSatisfy(\.holds) }
+}
+
+/// Checks a scenario's `expect` block against a settled simulation.
+public enum ExpectationCheck {
+    public static func check(_ scenario: Scenario, against sim: Simulation)
+        -> [ExpectationResult]
+    {
+        let expect = scenario.expect
+        var results: [ExpectationResult] = []
+        if let charged = expect.charged {
+            results.append(exact("charged", charged, sim.auditor.charges.count))
+        }
+        for user in scenario.users {
+            guard let coins = expect.credited[user] else { continue }
+            results.append(exact("credited \(user)", coins, sim.server.balance(of: user)))
+        }
+        for anomaly in expect.anomalies {
+            let actual = sim.auditor.count(anomaly.type, anomaly.status)
+            let name = "anomalies \(anomaly.type.rawValue)"
+                + (anomaly.status.map { " \($0.rawValue)" } ?? "")
+            results.append(ExpectationResult(
+                name: name, expected: anomaly.count.map(String.init) ?? "at least 1",
+                actual: String(actual), holds: anomaly.holds(actual: actual)))
+        }
+        if let unresolved = expect.unresolved {
+            results.append(exact("unresolved", unresolved, sim.auditor.unresolved.count))
+        }
+        if let queue = expect.queue {
+            results.append(exact("queue", queue, sim.store.queue.count))
+        }
+        return results
+    }
+
+    static func exact(_ name: String, _ expected: Int, _ actual: Int) -> ExpectationResult {
+        ExpectationResult(name: name, expected: String(expected), actual: String(actual),
+                          holds: expected == actual)
+    }
+}

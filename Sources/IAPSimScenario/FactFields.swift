@@ -1,0 +1,63 @@
+import IAPSimCore
+
+/// A fact's kind (its case name, `paymentCharged`) and its fields, read by reflection so
+/// that facts the core adds later are exported without a change here. Field names are the
+/// case's labels; a payload without labels is named by `singleNames` or by its type.
+enum FactFields {
+    static func of(_ fact: Fact) -> (kind: String, fields: [(String, JSONValue)]) {
+        guard let child = Mirror(reflecting: fact).children.first, let kind = child.label else {
+            return (String(describing: fact), [])
+        }
+        let payload = Mirror(reflecting: child.value)
+        guard payload.displayStyle == .tuple else {
+            let name = singleNames[kind] ?? defaultName(child.value, position: nil)
+            return (kind, [(name, value(child.value))])
+        }
+        var fields: [(String, JSONValue)] = []
+        for (position, element) in payload.children.enumerated() {
+            let label = element.label.flatMap { $0.hasPrefix(".") ? nil : $0 }
+            fields.append((label ?? defaultName(element.value, position: position),
+                           value(element.value)))
+        }
+        return (kind, fields)
+    }
+
+    /// Names for facts whose single payload loses its label (Swift folds a one-element
+    /// tuple into its element).
+    static let singleNames: [String: String] = [
+        "commandIssued": "command", "faultArmed": "what", "faultFired": "what",
+        "appLaunched": "freshInstall", "userLoggedIn": "user", "userLoggedOut": "user",
+        "rechargeWaitingForLogin": "txn", "transactionFinished": "txn",
+        "deferredExpired": "txn", "replayPrepared": "txn", "requestFailedOffline": "route",
+    ]
+
+    static func defaultName(_ value: Any, position: Int?) -> String {
+        if value is Command { return "command" }
+        return position.map { "value\($0)" } ?? "value"
+    }
+
+    /// A payload value as JSON: commands as their scenario text, send reasons in words,
+    /// string enums as their raw value.
+    static func value(_ value: Any) -> JSONValue {
+        switch value {
+        case let s as String: return .string(s)
+        case let i as Int: return .int(i)
+        case let b as Bool: return .bool(b)
+        case let c as Command: return .string(c.scenarioText)
+        case let r as SendReason: return .string(r.words)
+        case let r as any RawRepresentable:
+            if let raw = r.rawValue as? String { return .string(raw) }
+            return .string(String(describing: value))
+        default: break
+        }
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .optional:
+            return mirror.children.first.map { self.value($0.value) } ?? .null
+        case .collection, .set:
+            return .array(mirror.children.map { self.value($0.value) })
+        default:
+            return .string(String(describing: value))
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import IAPSimCore
+
+/// The `--log` export: one JSON object per line, in run order.
+///
+/// Every line has `t` (virtual milliseconds), `clock` and `kind`. Log entries add `part`
+/// (the lane), the fact's fields under their own names, and `text` (the transcript's
+/// words). Steps are `{"kind":"step","step":N,"line":L,"do":…,"say":…}`; a timed-out
+/// `when` is `{"kind":"stepTimedOut",…}`; the end is `{"kind":"settled","complete":…}`.
+/// Keys come in a fixed order, so the same run gives the same bytes.
+public enum JSONLinesExport {
+    public static func text(_ records: [RunRecord]) -> String {
+        records.compactMap(line).map { $0 + "\n" }.joined()
+    }
+
+    /// The object for one record, or nil for a record that is not exported (the story).
+    public static func line(_ record: RunRecord) -> String? {
+        switch record {
+        case .story:
+            return nil
+        case .entry(let entry):
+            let (kind, fields) = FactFields.of(entry.fact)
+            return JSONValue.object(timeFields(entry.time) + [
+                ("part", .string(entry.part.rawValue)), ("kind", .string(kind)),
+            ] + fields + [("text", .string(entry.fact.text))]).text
+        case .stepStarted(let number, let step, let time):
+            var fields = timeFields(time) + [
+                ("kind", .string("step")), ("step", .int(number)), ("line", .int(step.line)),
+                ("do", .string(step.command.scenarioText)),
+            ]
+            if let say = step.say { fields.append(("say", .string(say))) }
+            return JSONValue.object(fields).text
+        case .stepTimedOut(let stop):
+            return JSONValue.object(timeFields(stop.time) + [
+                ("kind", .string("stepTimedOut")), ("step", .int(stop.number)),
+                ("line", .int(stop.step.line)), ("when", .string(stop.event.rawValue)),
+                ("withinMs", .int(stop.within)), ("text", .string(stop.description)),
+            ]).text
+        case .settled(let time, let complete):
+            return JSONValue.object(timeFields(time) + [
+                ("kind", .string("settled")), ("complete", .bool(complete)),
+            ]).text
+        }
+    }
+
+    static func timeFields(_ time: VirtualTime) -> [(String, JSONValue)] {
+        [("t", .int(time)), ("clock", .string(DurationText.clock(time)))]
+    }
+}
+
+/// A JSON value with its keys in a fixed order.
+indirect enum JSONValue {
+    case string(String)
+    case int(Int)
+    case bool(Bool)
+    case null
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    var text: String {
+        switch self {
+        case .string(let s): return Self.quoted(s)
+        case .int(let i): return String(i)
+        case .bool(let b): return b ? "true" : "false"
+        case .null: return "null"
+        case .array(let items): return "[" + items.map(\.text).joined(separator: ",") + "]"
+        case .object(let fields):
+            return "{" + fields.map { Self.quoted($0.0) + ":" + $0.1.text }
+                .joined(separator: ",") + "}"
+        }
+    }
+
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,117 @@
+import IAPSimCore
+
+/// The `--diagram` export: a Mermaid `sequenceDiagram` of a run, with lanes User, App,
+/// StoreKit, Merchant server, App Store and Attacker. Messages that arrive are arrows, lost
+/// ones end in a cross; faults, crashes, credits and the auditor's findings are notes; each
+/// step's `say` is a note beside the user. Facts of no interest to a reader (timers, sizes)
+/// are left out.
+public enum MermaidExport {
+    public static func diagram(_ records: [RunRecord]) -> String {
+        var lines = [
+            "sequenceDiagram",
+            "    participant User",
+            "    participant App",
+            "    participant StoreKit",
+            "    participant Server as Merchant server",
+            "    participant AppStore as App Store",
+            "    participant Attacker",
+        ]
+        var senders: [Int: Sender] = [:]
+        for record in records {
+            switch record {
+            case .story, .settled:
+                continue
+            case .stepStarted(let number, let step, _):
+                lines.append(note("left of User", "step \(number): \(step.command.scenarioText)"))
+                if let say = step.say { lines.append(note("left of User", say)) }
+            case .stepTimedOut(let stop):
+                lines.append(note("over User,Attacker", "stopped: \(stop)"))
+            case .entry(let entry):
+                if case .messageSent(let id, _, _, _, let sender) = entry.fact {
+                    senders[id] = sender
+                }
+                if let line = self.line(for: entry.fact, senders: senders) {
+                    lines.append(line)
+                }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func line(for fact: Fact, senders: [Int: Sender]) -> String? {
+        switch fact {
+        case .commandIssued(let command):
+            return command.isFault ? nil : arrow("User", "->>", "App", command.scenarioText)
+        case .observerRegistered:
+            return arrow("App", "->>", "StoreKit", "add(observer)")
+        case .paymentAdded(let txn, let product, _, _, _):
+            return arrow("App", "->>", "StoreKit", "add(SKPayment(\(product))) \(txn)")
+        case .transactionUpdated(let txn, let product, let state):
+            return arrow("AppStore", "-->>", "StoreKit", "\(txn) \(product): \(state.rawValue)")
+        case .transactionsDelivered(let txns, let again):
+            return arrow("StoreKit", "->>", "App", "updatedTransactions [\(txns.joined(separator: ", "))]"
+                         + (again ? " again" : ""))
+        case .transactionFinished(let txn):
+            return arrow("App", "->>", "StoreKit", "finishTransaction(\(txn))")
+        case .messageArrived(let id, let route, let direction, _):
+            let (from, to) = ends(route, direction, senders[id] ?? .app)
+            return arrow(from, direction == .request ? "->>" : "-->>", to,
+                         "#\(id) \(route.rawValue) \(direction.rawValue)")
+        case .messageDropped(let id, let route, let direction):
+            let (from, to) = ends(route, direction, senders[id] ?? .app)
+            return arrow(from, "-x", to, "#\(id) \(route.rawValue) \(direction.rawValue) lost")
+        case .paymentCharged, .receiptVerified, .deferredExpired:
+            return note("over AppStore", fact.text)
+        case .orderCreated, .coinsCredited, .rechargeRefused, .alreadyCredited:
+            return note("over Server", fact.text)
+        case .replayPrepared, .replayUnavailable:
+            return note("over Attacker", fact.text)
+        case .faultArmed, .faultFired, .networkWentOff, .networkCameBack, .policyChanged:
+            return note("over App,AppStore", fact.text)
+        case .anomalyOpened, .anomalyStatusChanged:
+            return note("over User,Attacker", "auditor: \(fact.text)")
+        case .commandIgnored, .userLoggedIn, .userLoggedOut:
+            return note("over User", fact.text)
+        case .appLaunched, .appCrashed, .appUninstalled, .purchaseAbandoned,
+             .rechargeWaitingForLogin, .receiptSaved, .receiptDeleted, .rechargeAnswered,
+             .finishFailedError, .finishSkipped, .requestFailedOffline, .requestTimedOut:
+            return note("over App", fact.text)
+        default:
+            return nil
+        }
+    }
+
+    /// Who sends and who receives a message on `route`.
+    static func ends(_ route: Route, _ direction: Direction, _ sender: Sender)
+        -> (String, String)
+    {
+        let client = route == .verify ? "Server" : (sender == .attacker ? "Attacker" : "App")
+        let server = route == .verify ? "AppStore" : "Server"
+        return direction == .request ? (client, server) : (server, client)
+    }
+
+    static func arrow(_ from: String, _ kind: String, _ to: String, _ text: String) -> String {
+        "    \(from)\(kind)\(to): \(escape(text))"
+    }
+
+    static func note(_ place: String, _ text: String) -> String {
+        "    Note \(place): \(escape(text))"
+    }
+
+    /// Mermaid reads `#…;` as an entity and `;` as a statement end; `<` and `>` can be
+    /// taken for markup. Each becomes its numeric entity; line breaks become spaces.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "#": out += "#35;"
+            case ";": out += "#59;"
+            case "<": out += "#60;"
+            case ">": out += "#62;"
+            case "\n", "\r", "\r\n": out += " "
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,102 @@
+import IAPSimCore
+
+/// The human transcript of a run: a header, the narration inline with the event log, and
+/// the verdict. Plain text lines without colour; the executable prints them.
+public enum Transcript {
+    /// `== TITLE` and one line of settings.
+    public static func header(_ scenario: Scenario, file: String) -> [String] {
+        let policy = scenario.policy == scenario.preset.policy
+            ? scenario.preset.rawValue : "\(scenario.preset.rawValue) (changed: "
+                + scenario.policy.differences(from: scenario.preset.policy)
+                .map { "\($0.rawValue) \(scenario.policy.value(of: $0))" }
+                .joined(separator: ", ") + ")"
+        return [
+            "== \(scenario.title)",
+            "   \(file): policy \(policy), seed \(scenario.seed), users "
+                + scenario.users.joined(separator: ", ")
+                + (scenario.app == .notRunning ? ", app not running" : ""),
+        ]
+    }
+
+    /// The lines one record prints as.
+    public static func lines(for record: RunRecord) -> [String] {
+        switch record {
+        case .story(let story):
+            return [""] + narration(story) + [""]
+        case .stepStarted(let number, let step, _):
+            let trigger: String
+            switch step.trigger {
+            case .after(0): trigger = ""
+            case .after(let ms): trigger = "after \(DurationText.format(ms)): "
+            case .at(let ms): trigger = "at \(DurationText.format(ms)): "
+            case .when(let event, _): trigger = "when \(event.rawValue): "
+            }
+            return ["-- step \(number) (line \(step.line)) \(trigger)\(step.command.scenarioText)"]
+                + (step.say.map(narration) ?? [])
+        case .entry(let entry):
+            return [entry.line]
+        case .stepTimedOut(let stop):
+            return ["!! \(stop)"]
+        case .settled(let time, let complete):
+            return [complete ? "-- settled at \(DurationText.clock(time))"
+                    : "-- stopped settling at \(DurationText.clock(time)): work still scheduled "
+                        + "after 24h of virtual time"]
+        }
+    }
+
+    /// Narration, indented and marked so it stands apart from the log.
+    static func narration(_ text: String) -> [String] {
+        var body = Substring(text)
+        while body.hasSuffix("\n") { body = body.dropLast() }
+        return body.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.isEmpty ? "   |" : "   | \($0)" }
+    }
+
+    /// The auditor's verdict and each expectation, then one closing line.
+    public static func verdict(_ result: ScenarioResult, scenario: Scenario) -> [String] {
+        let sim = result.simulation
+        let auditor = sim.auditor
+        var lines = ["", "== verdict"]
+        if auditor.anomalies.isEmpty {
+            lines.append("anomalies: none")
+        } else {
+            lines.append("anomalies:")
+            for a in auditor.anomalies {
+                let detail = [a.mechanism, a.txn].compactMap { $0 }.joined(separator: "; ")
+                lines.append("  A\(a.id) \(a.type.rawValue) \(a.status.rawValue)"
+                             + (detail.isEmpty ? "" : ": \(detail)") + " - \(a.summary)")
+            }
+        }
+        let balances = sim.users.map { "\($0) \(sim.server.balance(of: $0))" }
+        lines.append("balances: " + balances.joined(separator: ", "))
+        let paid = auditor.charges.reduce(0) { $0 + $1.priceCents }
+        lines.append("charged: \(auditor.charges.count) payment(s), \(formatMoney(paid))")
+        lines.append("money: paid and not delivered \(formatMoney(auditor.paidNotDeliveredCents)); "
+                     + "granted without payment \(formatMoney(auditor.grantedNotPaidCents))")
+        lines.append("queue: \(sim.store.queue.count) unfinished transaction(s)")
+        lines += expectationLines(result, scenario: scenario)
+        return lines
+    }
+
+    static func expectationLines(_ result: ScenarioResult, scenario: Scenario) -> [String] {
+        if let stop = result.timeout {
+            return ["expectations: not checked, the run stopped",
+                    "FAIL: stopped at step \(stop.number) (line \(stop.step.line))"]
+        }
+        var lines: [String] = []
+        if result.expectations.isEmpty {
+            lines.append("expectations: none")
+        } else {
+            lines.append("expectations:")
+            for e in result.expectations {
+                lines.append("  \(e.holds ? "holds" : "FAILS")  \(e.name): expected \(e.expected), "
+                             + "actual \(e.actual)")
+            }
+        }
+        let total = result.expectations.count
+        let failing = result.expectations.filter { !$0.holds }.count
+        lines.append(failing == 0 ? "PASS: \(total) of \(total) expectations hold"
+                     : "FAIL: \(failing) of \(total) expectations fail")
+        return lines
+    }
+}

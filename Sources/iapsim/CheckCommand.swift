@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import IAPSimCore
+import IAPSimScenario
+
+/// `iapsim check [DIR|FILE ...]`: runs many scenarios and prints one line each, then
+/// `N passed, N failed`. Exit 0 when all pass, 1 when one failed, 2 when one was invalid.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Run many scenarios headless; one line each, then a count.",
+        discussion: "Directories are searched for *.yaml and *.yml files (not recursively). "
+            + "Exit status: 0 all pass, 1 one failed, 2 one was invalid."
+    )
+
+    @Argument(help: "Scenario files or directories (default: scenarios).")
+    var paths: [String] = []
+
+    func run() throws {
+        let files = ScenarioFiles.expand(paths.isEmpty ? ["scenarios"] : paths)
+        var passed = 0, failed = 0, invalid = 0
+        for file in files {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let scenario: Scenario
+            do {
+                scenario = try ScenarioParser.load(path: file)
+            } catch {
+                invalid += 1
+                Output.print(["INVALID  \(error.description)"])
+                continue
+            }
+            let (_, result) = ScenarioPlayer.run(scenario)
+            let elapsed = clock.now - start
+            let ms = elapsed.components.seconds * 1000
+                + elapsed.components.attoseconds / 1_000_000_000_000_000
+            let virtual = DurationText.clock(result.simulation.now)
+            let timing = "(virtual \(virtual), \(ms) ms)"
+            if result.passed {
+                passed += 1
+                Output.print(["PASS     \(file)  \(timing)"])
+            } else {
+                failed += 1
+                Output.print(["FAIL     \(file)  \(timing)  \(Self.reason(result))"])
+            }
+        }
+        Output.print(["\(passed) passed, \(failed + invalid) failed"])
+        if invalid > 0 { throw ExitCode(2) }
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// The first thing that went wrong, in one line.
+    static func reason(_ result: ScenarioResult) -> String {
+        if let stop = result.timeout { return stop.description }
+        let failing = result.expectations.filter { !$0.holds }
+        return failing.map { "\($0.name): expected \($0.expected), actual \($0.actual)" }
+            .joined(separator: "; ")
+    }
+}
+
+/// Which files a list of paths names.
+enum ScenarioFiles {
+    /// Files as given; directories replaced by their `*.yaml` / `*.yml` files, sorted.
+    /// A path that does not exist is kept, so that loading it reports it.
+    static func expand(_ paths: [String]) -> [String] {
+        var files: [String] = []
+        let manager = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory),
+                  isDirectory.boolValue,
+                  let names = try? manager.contentsOfDirectory(atPath: path)
+            else {
+                files.append(path)
+                continue
+            }
+            let base = path.hasSuffix("/") ? path : path + "/"
+            files += names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+                .sorted().map { base + $0 }
+        }
+        return files
+    }
+}
