@@ -24,19 +24,33 @@ public struct Schedule: Sendable, Hashable {
         self.steps = steps
     }
 
-    /// Draws `count` steps. Same seed, same schedule.
+    /// Draws `count` steps. Same seed, same schedule. Crashes favour the moments that
+    /// matter (at a charge, a delivery, a request or a response) and are usually followed
+    /// by a relaunch, as a user would reopen the app.
     public static func random(seed: UInt64, count: Int, catalog: Catalog = .standard) -> Schedule {
         var rng = SplitMix64(seed: seed).derive("schedule")
         let users = ["alice", "bob", "carol"]
+        let crashPoints = ["charged", "delivered", "request recharge", "response recharge",
+                           "credited", "purchasing", "finished"]
+        let delays = [0, 250, 1_000, 3_000, 10_000, 60_000, 300_000]
         var steps: [ScheduleStep] = []
-        for _ in 0..<count {
+        while steps.count < count {
+            let command = randomCommand(&rng, users: users, catalog: catalog)
+            if command == .crash {
+                let point = crashPoints[rng.below(crashPoints.count)]
+                steps.append(ScheduleStep(rng.below(4) == 0 ? .after(delays[rng.below(delays.count)]) : .when(point), .crash))
+                if steps.count < count && rng.below(3) != 0 {
+                    steps.append(ScheduleStep(.after(delays[rng.below(delays.count)]), .launch))
+                }
+                continue
+            }
             let trigger: ScheduleStep.Trigger
-            if rng.below(3) == 0 {
+            if rng.below(4) == 0 {
                 trigger = .when(Fact.triggerNames[rng.below(Fact.triggerNames.count)])
             } else {
-                trigger = .after([0, 250, 1_000, 3_000, 10_000, 60_000, 300_000][rng.below(7)])
+                trigger = .after(delays[rng.below(delays.count)])
             }
-            steps.append(ScheduleStep(trigger, randomCommand(&rng, users: users, catalog: catalog)))
+            steps.append(ScheduleStep(trigger, command))
         }
         return Schedule(users: users, steps: steps)
     }
@@ -65,16 +79,39 @@ public struct Schedule: Sendable, Hashable {
 
 extension Simulation {
     /// Runs a schedule: each step's trigger, then its command. A `when` that does not come
-    /// within 10 minutes is skipped. Then the heal phase (if asked) and settle.
-    public mutating func run(_ schedule: Schedule, heal healAfter: Bool = true) {
+    /// within 10 minutes lets those 10 minutes pass and runs the command anyway (exactly
+    /// what `after: 10m` does). Then the heal phase (if asked) and settle.
+    /// Returns, per step, whether its `when` event came.
+    @discardableResult
+    public mutating func run(_ schedule: Schedule, heal healAfter: Bool = true) -> [Bool] {
+        var fired: [Bool] = []
         for step in schedule.steps {
             switch step.trigger {
-            case .after(let ms): run(until: now + ms)
-            case .when(let name): _ = advance(untilTrigger: name, within: 600_000)
+            case .after(let ms):
+                run(until: now + ms)
+                fired.append(true)
+            case .when(let name):
+                fired.append(advance(untilTrigger: name, within: Schedule.whenLimitMs))
             }
             apply(step.command)
         }
         if healAfter { heal() }
         settle()
+        return fired
+    }
+}
+
+extension Schedule {
+    /// How long a generated `when` waits for its event (the scenario default).
+    public static let whenLimitMs: VirtualTime = 600_000
+
+    /// The same schedule with every `when` that did not fire written as `after: 10m`,
+    /// which runs identically and never stops a scenario run.
+    public func resolvingTriggers(_ fired: [Bool]) -> Schedule {
+        var copy = self
+        for i in copy.steps.indices where i < fired.count && !fired[i] {
+            copy.steps[i].trigger = .after(Schedule.whenLimitMs)
+        }
+        return copy
     }
 }

@@ -11,21 +11,24 @@ extension Simulation {
         return false
     }
 
-    /// The heal phase of a fault run: every fault off, the app launched, somebody logged
-    /// in. What is recoverable must then recover while the world settles.
-    public mutating func heal() {
-        let defaults: [Command] = [
-            .network(on: true), .storeOutage(on: false), .askToBuy(on: false),
-        ]
-        for c in defaults { apply(c) }
-        for route in Route.allCases where network.latency(route) != 80 {
-            apply(.latency(route, 80))
+    /// The heal phase of a fault run: faults off, the app launched, somebody logged in.
+    /// What is recoverable must then recover while the world settles. Made only of
+    /// commands, so that a scenario can replay it; returns the commands it applied.
+    @discardableResult
+    public mutating func heal() -> [Command] {
+        var applied: [Command] = []
+        func run(_ c: Command, _ sim: inout Simulation) {
+            sim.apply(c)
+            applied.append(c)
         }
-        network.dropNextRequest = []
-        network.dropNextResponse = []
-        store.nextFailure = nil
-        store.interruptNext = false
-        if !app.isRunning { apply(.launch) }
-        if app.loggedIn == nil, let user = config.users.first { apply(.login(user: user)) }
+        if !network.deviceOnline { run(.network(on: true), &self) }
+        if store.outage { run(.storeOutage(on: false), &self) }
+        if store.askToBuy { run(.askToBuy(on: false), &self) }
+        for route in Route.allCases where network.latency(route) != 80 {
+            run(.latency(route, 80), &self)
+        }
+        if !app.isRunning { run(.launch, &self) }
+        if app.loggedIn == nil, let user = config.users.first { run(.login(user: user), &self) }
+        return applied
     }
 }
