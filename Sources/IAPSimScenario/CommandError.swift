@@ -20,6 +20,7 @@ public struct CommandError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownFailReason(String)
         case badSwitch(_ command: String, _ value: String)
         case badDuration(_ command: String, _ text: String)
+        case durationTooLong(_ command: String, _ text: String)
         case missingArgument(_ command: String, usage: String)
         case extraArgument(_ command: String, _ word: String, usage: String)
         case unknownPolicyKey(String)
@@ -41,6 +42,8 @@ public struct CommandError: Error, Sendable, Hashable, CustomStringConvertible {
             return .badSwitch(at: at, command: command, value: value)
         case .badDuration(let command, let text):
             return .badDuration(at: at, what: command, text: text)
+        case .durationTooLong(let command, let text):
+            return .durationTooLong(at: at, what: command, text: text)
         case .missingArgument(let command, let usage):
             return .missingArgument(at: at, command: command, usage: usage)
         case .extraArgument(let command, let word, let usage):

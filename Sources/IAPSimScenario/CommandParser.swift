@@ -122,6 +122,9 @@ public struct CommandParser: Sendable {
         guard let ms = DurationText.parse(word.text) else {
             throw CommandError(offset: word.offset, problem: .badDuration(command, word.text))
         }
+        guard ms <= ScenarioVocabulary.maxDurationMs else {
+            throw CommandError(offset: word.offset, problem: .durationTooLong(command, word.text))
+        }
         return ms
     }
 

@@ -56,10 +56,10 @@ public enum MermaidExport {
         case .messageArrived(let id, let route, let direction, _):
             let (from, to) = ends(route, direction, senders[id] ?? .app)
             return arrow(from, direction == .request ? "->>" : "-->>", to,
-                         "#\(id) \(route.rawValue) \(direction.rawValue)")
+                         label(route, direction))
         case .messageDropped(let id, let route, let direction):
             let (from, to) = ends(route, direction, senders[id] ?? .app)
-            return arrow(from, "-x", to, "#\(id) \(route.rawValue) \(direction.rawValue) lost")
+            return arrow(from, "-x", to, label(route, direction) + " (lost)")
         case .paymentCharged, .receiptVerified, .deferredExpired:
             return note("over AppStore", fact.text)
         case .orderCreated, .coinsCredited, .rechargeRefused, .alreadyCredited:
@@ -78,6 +78,18 @@ public enum MermaidExport {
             return note("over App", fact.text)
         default:
             return nil
+        }
+    }
+
+    /// What a message is, in the words of the API it belongs to.
+    static func label(_ route: Route, _ direction: Direction) -> String {
+        switch (route, direction) {
+        case (.order, .request): return "POST /orders"
+        case (.order, .response): return "order id and token"
+        case (.recharge, .request): return "POST /recharge"
+        case (.recharge, .response): return "recharge answer"
+        case (.verify, .request): return "verifyReceipt"
+        case (.verify, .response): return "verifyReceipt status"
         }
     }
 

@@ -84,6 +84,9 @@ extension ScenarioBuilder {
         guard let ms = DurationText.parse(text) else {
             throw .badDuration(at: reader.location(node), what: key, text: text)
         }
+        guard ms <= ScenarioVocabulary.maxDurationMs else {
+            throw .durationTooLong(at: reader.location(node), what: key, text: text)
+        }
         return ms
     }
 

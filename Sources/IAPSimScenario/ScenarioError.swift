@@ -67,6 +67,7 @@ public enum ScenarioError: Error, Sendable, Hashable {
     // Steps.
     /// `what` names the key or command that holds the duration.
     case badDuration(at: SourceLocation, what: String, text: String)
+    case durationTooLong(at: SourceLocation, what: String, text: String)
     case twoTriggers(at: SourceLocation, first: String, second: String)
     case missingCommand(at: SourceLocation)
     case withinWithoutWhen(at: SourceLocation)
@@ -101,7 +102,7 @@ extension ScenarioError {
              .multilineTitle(let at), .badAppState(let at, _), .noUsers(let at),
              .badUserName(let at, _), .duplicateUser(let at, _), .unknownUser(let at, _, _),
              .unknownPolicyKey(let at, _), .badPolicyValue(let at, _, _, _),
-             .unknownPreset(let at, _), .badDuration(let at, _, _),
+             .unknownPreset(let at, _), .badDuration(let at, _, _), .durationTooLong(let at, _, _),
              .twoTriggers(let at, _, _), .missingCommand(let at), .withinWithoutWhen(let at),
              .atBeforePrevious(let at, _, _), .unknownEvent(let at, _),
              .emptyCommand(let at), .unknownCommand(let at, _),

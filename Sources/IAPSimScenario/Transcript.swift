@@ -62,9 +62,8 @@ public enum Transcript {
         } else {
             lines.append("anomalies:")
             for a in auditor.anomalies {
-                let detail = [a.mechanism, a.txn].compactMap { $0 }.joined(separator: "; ")
                 lines.append("  A\(a.id) \(a.type.rawValue) \(a.status.rawValue)"
-                             + (detail.isEmpty ? "" : ": \(detail)") + " - \(a.summary)")
+                             + (a.mechanism.map { " (\($0))" } ?? "") + ": \(a.summary)")
             }
         }
         let balances = sim.users.map { "\($0) \(sim.server.balance(of: $0))" }

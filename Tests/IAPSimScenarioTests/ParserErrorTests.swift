@@ -293,3 +293,15 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
             + "blocked, permanent")
     }
 }
+
+@Suite struct DurationLimitTests {
+    @Test func durationLongerThanThirtyDays() {
+        #expect(refusal(head + "  - do: wait 721h\n")
+            == "s.yaml:5:14: duration '721h' for 'wait' is too long; at most 720h "
+            + "(30 days of virtual time)")
+        #expect(refusal(head + "  - after: 100000000h\n    do: crash\n")
+            == "s.yaml:5:12: duration '100000000h' for 'after' is too long; at most 720h "
+            + "(30 days of virtual time)")
+        #expect(refusal(head + "  - do: wait 720h\n") == nil)
+    }
+}
