@@ -107,6 +107,18 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
             + "each key may appear once in a map")
     }
 
+    @Test func duplicateKeysThatYamsLetsThroughAreCaught() {
+        // `1` and "1" resolve to different tags, so Yams keeps both; the text is the same.
+        #expect(refusal("format: 1\ntitle: t\nsteps: []\n1: a\n\"1\": b\n")
+            == "s.yaml:5:1: duplicate key '1' (first at line 4, column 1); "
+            + "each key may appear once in a map")
+    }
+
+    @Test func duplicateKeyThatCannotBeLocatedIsReportedAtTheFirst() {
+        #expect(refusal("format: 1\n? title\n: a\n? title\n: b\nsteps: []\n")
+            == "s.yaml:2:3: duplicate key 'title'; each key may appear once in a map")
+    }
+
     @Test func missingRequiredKey() {
         #expect(refusal("format: 1\nsteps: []\n")
             == "s.yaml:1:1: missing required key 'title'; a scenario needs: format, title, steps")
