@@ -15,14 +15,17 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "The scenario file (YAML, format 1).")
     var file: String
 
-    @Option(name: .customLong("log"), help: "Also write the run as JSON Lines to this file.")
+    @Option(name: .customLong("log"),
+            help: ArgumentHelp("Also write the run as JSON Lines to this file.",
+                               valueName: "file.jsonl"))
     var logFile: String?
 
     @Option(name: .customLong("diagram"),
-            help: "Also write a Mermaid sequence diagram of the run to this file.")
+            help: ArgumentHelp("Also write a Mermaid sequence diagram of the run to this file.",
+                               valueName: "file.md"))
     var diagramFile: String?
 
-    @Flag(help: "Print only the verdict, not the event log and narration.")
+    @Flag(help: "Print only the title and the verdict, not the event log and narration.")
     var quiet = false
 
     func run() throws {
@@ -35,7 +38,7 @@ struct RunCommand: ParsableCommand {
         }
         var player = ScenarioPlayer(scenario)
         var records = player.openingRecords
-        if !quiet { Output.print(Transcript.header(scenario, file: file)) }
+        Output.print(Transcript.header(scenario, file: file))
         show(records)
         while !player.stepsDone {
             let more = player.playStep()
