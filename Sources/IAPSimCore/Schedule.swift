@@ -84,6 +84,15 @@ extension Simulation {
     /// Returns, per step, whether its `when` event came.
     @discardableResult
     public mutating func run(_ schedule: Schedule, heal healAfter: Bool = true) -> [Bool] {
+        let fired = runSteps(schedule)
+        if healAfter { heal() }
+        settle()
+        return fired
+    }
+
+    /// Runs the steps of a schedule only (no heal, no settle); returns, per step, whether
+    /// its `when` event came.
+    public mutating func runSteps(_ schedule: Schedule) -> [Bool] {
         var fired: [Bool] = []
         for step in schedule.steps {
             switch step.trigger {
@@ -95,8 +104,6 @@ extension Simulation {
             }
             apply(step.command)
         }
-        if healAfter { heal() }
-        settle()
         return fired
     }
 }

@@ -1,0 +1,41 @@
+/// What a batch of explored runs found: counts per anomaly type and status, the runs
+/// that ended with something unresolved, and the first such run per type.
+public struct ExploreReport: Sendable, Hashable {
+    public var runs: Int
+    public var events: Int
+    /// Anomalies counted by (type, status), over every run.
+    public var counts: [AnomalyKey: Int]
+    /// Per type: how many runs ended with it unresolved.
+    public var failingRuns: [AnomalyType: Int]
+    /// Per type: the lowest-index run that ended with it unresolved.
+    public var firstFailure: [AnomalyType: RunOutcome]
+
+    /// Builds the report; the outcomes may come in any order (they are sorted by index).
+    public init(_ outcomes: [RunOutcome]) {
+        runs = outcomes.count
+        events = 0
+        counts = [:]
+        failingRuns = [:]
+        firstFailure = [:]
+        for o in outcomes.sorted(by: { $0.index < $1.index }) {
+            events += o.events
+            for key in o.anomalies { counts[key, default: 0] += 1 }
+            for type in o.failures {
+                failingRuns[type, default: 0] += 1
+                if firstFailure[type] == nil { firstFailure[type] = o }
+            }
+        }
+    }
+
+    /// True when no run ended with an open or permanent anomaly (replays blocked).
+    public var clean: Bool { failingRuns.isEmpty }
+
+    public func count(_ type: AnomalyType, _ status: AnomalyStatus) -> Int {
+        counts[AnomalyKey(type: type, status: status)] ?? 0
+    }
+
+    /// The share of runs that ended with `type` unresolved, from 0 to 1.
+    public func share(_ type: AnomalyType) -> Double {
+        runs == 0 ? 0 : Double(failingRuns[type] ?? 0) / Double(runs)
+    }
+}
