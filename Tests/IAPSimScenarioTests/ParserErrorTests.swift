@@ -36,7 +36,14 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
             _ = try ScenarioParser.load(path: "/nonexistent/x.yaml")
             Issue.record("a missing file must be refused")
         } catch {
-            #expect(error.description.hasPrefix("/nonexistent/x.yaml:1:1: cannot read the file: "))
+            #expect(error.description == "/nonexistent/x.yaml:1:1: cannot read the file: no such file")
+        }
+        do {
+            _ = try ScenarioParser.load(path: "/tmp")
+            Issue.record("a directory must be refused")
+        } catch {
+            #expect(error.description
+                == "/tmp:1:1: cannot read the file: it is a directory, not a scenario file")
         }
     }
 
