@@ -94,15 +94,25 @@ extension Simulation {
     /// its `when` event came.
     public mutating func runSteps(_ schedule: Schedule) -> [Bool] {
         var fired: [Bool] = []
+        // What the previous step's command itself wrote: a `when` step after it fires at
+        // once on those facts, as the scenario player does.
+        var written: [LogEntry] = []
         for step in schedule.steps {
             switch step.trigger {
             case .after(let ms):
-                run(until: now + ms)
+                // `after: 0` runs the command at once, before other events due now.
+                if ms > 0 { run(until: now + ms) }
                 fired.append(true)
             case .when(let name):
-                fired.append(advance(untilTrigger: name, within: Schedule.whenLimitMs))
+                if written.contains(where: { $0.fact.triggerName == name }) {
+                    fired.append(true)
+                } else {
+                    fired.append(advance(untilTrigger: name, within: Schedule.whenLimitMs))
+                }
             }
-            apply(step.command)
+            written = apply(step.command)
+            if case .wait = step.command { written = [] }
+            if case .settle = step.command { written = [] }
         }
         return fired
     }

@@ -1,0 +1,67 @@
+import Foundation
+import IAPSimCore
+
+extension ExploreRun.Result {
+    var runsPerSecond: Double { Double(report.runs) / max(exploreSeconds, 1e-9) }
+    var eventsPerSecond: Double { Double(report.events) / max(exploreSeconds, 1e-9) }
+
+    func human() -> String {
+        var lines: [String] = []
+        let r = run
+        lines.append("explore: policy \(r.policy.rawValue), \(report.runs) runs from seed \(r.seed)"
+                     + (r.skip > 0 ? " (skipping \(r.skip))" : "") + ", \(r.steps) steps each, \(r.jobs) job(s)")
+        lines.append("  \(report.runs)/\(report.runs) runs, \(Int(runsPerSecond)) runs/s, "
+                     + "\(report.events) events (\(Int(eventsPerSecond)) events/s), "
+                     + "\(report.failingRuns.count) anomaly type(s) unresolved")
+        lines.append("")
+        lines.append(table())
+        lines.append("")
+        if findings.isEmpty {
+            lines.append("No run ended with an open or permanent anomaly; every attack was blocked.")
+        } else {
+            lines.append("Findings (first failing run per type, shrunk):")
+            for f in findings {
+                lines.append("  \(f.type.rawValue): run \(f.run.index), \(f.originalSteps) -> \(f.shrunkSteps) steps, "
+                             + "\(report.failingRuns[f.type] ?? 0) of \(report.runs) runs")
+                lines.append("    iapsim run \(f.file)")
+                lines.append("    iapsim explore --policy \(r.policy.rawValue) --runs 1 --seed \(r.seed) --steps \(r.steps) --skip \(f.run.index)")
+            }
+        }
+        lines.append(String(format: "%.2f s in all", seconds))
+        return lines.joined(separator: "\n")
+    }
+
+    func table() -> String {
+        let statuses = AnomalyStatus.allCases
+        var rows = [["type"] + statuses.map(\.rawValue)]
+        for type in AnomalyType.allCases {
+            rows.append([type.rawValue] + statuses.map { String(report.count(type, $0)) })
+        }
+        let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { c, cell in
+                c == 0 ? cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+                       : String(repeating: " ", count: widths[c] - cell.count) + cell
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    func json() -> String {
+        var anomalies: [String: [String: Int]] = [:]
+        for type in AnomalyType.allCases {
+            var byStatus: [String: Int] = [:]
+            for status in AnomalyStatus.allCases { byStatus[status.rawValue] = report.count(type, status) }
+            anomalies[type.rawValue] = byStatus
+        }
+        var files: [String: String] = [:]
+        for f in findings { files[f.type.rawValue] = f.file }
+        let object: [String: Any] = [
+            "policy": run.policy.rawValue, "runs": report.runs, "seed": run.seed,
+            "anomalies": anomalies, "findings": files, "seconds": seconds,
+            "runs_per_second": runsPerSecond, "jobs": run.jobs, "events": report.events,
+            "events_per_second": eventsPerSecond, "skip": run.skip, "steps": run.steps,
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

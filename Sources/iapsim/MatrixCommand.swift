@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import IAPSimCore
+
+/// `iapsim matrix`: which fix prevents which failure.
+struct MatrixCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "matrix",
+        abstract: "Explore every preset with the same seed and print which fix prevents which failure.",
+        discussion: "Each cell is the share of runs that ended with that anomaly unresolved (open or permanent, or a replay that succeeded)."
+    )
+
+    @Option(help: "Runs per preset.")
+    var runs: Int = 2_000
+
+    @Option(help: "The explore seed, the same for every preset.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Threads to run on; the results do not depend on it.")
+    var jobs: Int = 1
+
+    @Option(help: "Steps per generated schedule.")
+    var steps: Int = 24
+
+    func validate() throws {
+        guard runs >= 1 && runs <= 10_000_000 else { throw ValidationError("--runs must be from 1 to 10000000, got \(runs)") }
+        guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
+        guard steps >= 1 && steps <= 1_000 else { throw ValidationError("--steps must be from 1 to 1000, got \(steps)") }
+    }
+
+    static let order: [PolicyPreset] = [.naive, .localTable, .retransmit, .retryFile, .hardened]
+
+    func run() throws {
+        print("Share of \(runs) runs (seed \(seed), \(steps) steps each) that ended with the anomaly unresolved:")
+        print("")
+        print("| preset | " + AnomalyType.allCases.map(\.rawValue).joined(separator: " | ") + " |")
+        print("|---|" + AnomalyType.allCases.map { _ in "---:" }.joined(separator: "|") + "|")
+        for preset in MatrixCommand.order {
+            let explorer = Explorer(policy: preset.policy, seed: seed, steps: steps)
+            let report = ExploreReport(ParallelRuns.run(explorer, range: 0..<runs, jobs: jobs))
+            let cells = AnomalyType.allCases.map { MatrixCommand.percent(report.share($0)) }
+            print("| \(preset.rawValue) | " + cells.joined(separator: " | ") + " |")
+        }
+    }
+
+    static func percent(_ share: Double) -> String {
+        if share == 0 { return "0%" }
+        let p = share * 100
+        return p < 0.1 ? "<0.1%" : String(format: "%.1f%%", p)
+    }
+}
