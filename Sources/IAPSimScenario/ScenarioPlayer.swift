@@ -13,20 +13,21 @@ import IAPSimCore
 /// Deterministic: the same scenario gives the same records, byte for byte.
 public struct ScenarioPlayer: Sendable {
     public let scenario: Scenario
-    public private(set) var simulation: Simulation
+    public internal(set) var simulation: Simulation
     /// The 0-based index of the next step to play.
-    public private(set) var nextStep = 0
+    public internal(set) var nextStep = 0
     /// Set when a `when` step timed out; no step runs after it.
-    public private(set) var timeout: StepTimeout?
+    public internal(set) var timeout: StepTimeout?
     /// Facts the previous command wrote, which the next `when` may match.
     var pending: [LogEntry]
     var lastStepEnd: VirtualTime = 0
 
-    public init(_ scenario: Scenario, catalog: Catalog = .standard) {
+    /// `logLimit` bounds the world's log for long interactive sessions (nil keeps all).
+    public init(_ scenario: Scenario, catalog: Catalog = .standard, logLimit: Int? = nil) {
         self.scenario = scenario
         simulation = Simulation(WorldConfig(
             seed: scenario.seed, users: scenario.users, policy: scenario.policy,
-            appRunning: scenario.app == .running, catalog: catalog))
+            appRunning: scenario.app == .running, catalog: catalog, logLimit: logLimit))
         pending = simulation.log
     }
 
@@ -72,9 +73,9 @@ public struct ScenarioPlayer: Sendable {
         while !stepsDone { records += playStep() }
         var complete = true
         if timeout == nil {
-            let before = simulation.log.count
+            let before = simulation.logCount
             complete = simulation.settle()
-            records += simulation.log[before...].map(RunRecord.entry)
+            records += simulation.entries(since: before).map(RunRecord.entry)
             records.append(.settled(time: simulation.now, complete: complete))
         }
         let checks = timeout == nil ? ExpectationCheck.check(scenario, against: simulation) : []
@@ -95,16 +96,16 @@ public struct ScenarioPlayer: Sendable {
 
     // MARK: - Moving the world
 
-    private mutating func runWorld(until time: VirtualTime) -> [RunRecord] {
-        let before = simulation.log.count
+    mutating func runWorld(until time: VirtualTime) -> [RunRecord] {
+        let before = simulation.logCount
         if time > simulation.now { simulation.run(until: time) }
         pending = []
-        return simulation.log[before...].map(RunRecord.entry)
+        return simulation.entries(since: before).map(RunRecord.entry)
     }
 
     /// Steps event by event until `event` happens within `within` of the previous step's
     /// end. Returns what was stepped through and whether the event came.
-    private mutating func waitFor(_ event: TriggerEvent, within: VirtualTime)
+    mutating func waitFor(_ event: TriggerEvent, within: VirtualTime)
         -> (records: [RunRecord], found: Bool)
     {
         defer { pending = [] }
@@ -122,13 +123,13 @@ public struct ScenarioPlayer: Sendable {
         return (records, false)
     }
 
-    private mutating func run(_ command: Command) -> [RunRecord] {
-        let before = simulation.log.count
+    mutating func run(_ command: Command) -> [RunRecord] {
+        let before = simulation.logCount
         let written = simulation.apply(command)
         switch command {
         case .wait, .settle: pending = []
         default: pending = written
         }
-        return simulation.log[before...].map(RunRecord.entry)
+        return simulation.entries(since: before).map(RunRecord.entry)
     }
 }

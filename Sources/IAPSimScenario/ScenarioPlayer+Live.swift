@@ -1,0 +1,86 @@
+import IAPSimCore
+
+/// What moving the world live (the terminal UI's clock) came to.
+public struct LiveAdvance: Sendable, Hashable {
+    /// The next step's trigger is due: an `at`/`after` time was reached, or the event a
+    /// `when` waits for happened. The clock stopped there; `playStep()` runs it at once.
+    public var stepDue = false
+    /// The watched event (see `advance(until:maxEvents:watch:)`) happened; the clock stopped
+    /// right after it, before any other event.
+    public var watchFired = false
+
+    public init(stepDue: Bool = false, watchFired: Bool = false) {
+        self.stepDue = stepDue
+        self.watchFired = watchFired
+    }
+}
+
+/// Live play: the clock runs in small moves between steps, and a person may act in between.
+/// Moving in small pieces gives the same world as `playStep()` moving at once, because
+/// events are ordered by (time, sequence) whatever the chunks.
+extension ScenarioPlayer {
+    /// When the next step's trigger fires by time (`at`, `after`), or nil (a `when` step,
+    /// or no step left).
+    public var nextStepTime: VirtualTime? {
+        guard !stepsDone else { return nil }
+        switch scenario.steps[nextStep].trigger {
+        case .at(let t): return t
+        case .after(let d): return lastStepEnd + d
+        case .when: return nil
+        }
+    }
+
+    /// True when the next step may run now without moving the clock.
+    public var nextStepIsDue: Bool {
+        guard !stepsDone else { return false }
+        switch scenario.steps[nextStep].trigger {
+        case .at, .after: return simulation.now >= nextStepTime!
+        case .when(let event, _):
+            return pending.contains { $0.fact.triggerName == event.rawValue }
+        }
+    }
+
+    /// Moves the world towards `time`, never past the next step's trigger, event by event
+    /// when a `when` step or a `watch` needs it. `maxEvents` bounds the events run (the UI's
+    /// "one event" key). Facts written count for the next `when` step.
+    public mutating func advance(until time: VirtualTime, maxEvents: Int? = nil,
+                                 watch: TriggerEvent? = nil) -> LiveAdvance {
+        if nextStepIsDue { return LiveAdvance(stepDue: true) }
+        var target = time
+        if let t = nextStepTime { target = min(target, t) }
+        var whenEvent: TriggerEvent?
+        var whenLimit = VirtualTime.max
+        if !stepsDone, case .when(let event, let within) = scenario.steps[nextStep].trigger {
+            whenEvent = event
+            whenLimit = max(lastStepEnd + within, simulation.now)
+            target = min(target, whenLimit)
+        }
+        var ran = 0
+        while let next = simulation.nextEventTime, next <= target {
+            if let maxEvents, ran >= maxEvents { return LiveAdvance() }
+            let written = simulation.step()
+            ran += 1
+            if !stepsDone { pending += written }
+            let names = written.compactMap(\.fact.triggerName)
+            let due = whenEvent.map { names.contains($0.rawValue) } ?? false
+            let fired = watch.map { names.contains($0.rawValue) } ?? false
+            if due || fired { return LiveAdvance(stepDue: due, watchFired: fired) }
+        }
+        // "One event" moves the clock only as far as that event.
+        if maxEvents == nil { simulation.run(until: target) }
+        // A `when` whose limit has passed is due too: playing it reports the timeout.
+        return LiveAdvance(stepDue: nextStepIsDue || simulation.now >= whenLimit)
+    }
+
+    /// A command a person adds between the steps (a trainer's extra fault). Its facts
+    /// count for the next `when` step, as the steps' own do.
+    @discardableResult
+    public mutating func inject(_ command: Command) -> [LogEntry] {
+        let written = simulation.apply(command)
+        switch command {
+        case .wait, .settle: pending = []
+        default: if !stepsDone { pending += written }
+        }
+        return written
+    }
+}

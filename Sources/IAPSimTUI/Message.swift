@@ -1,0 +1,30 @@
+/// A key as the UI understands it; the terminal edge translates what ncurses reports.
+public enum Key: Sendable, Hashable {
+    case char(Character)
+    case enter, escape, tab, backTab, backspace
+    case up, down, left, right, pageUp, pageDown, home, end
+    case ctrlC
+}
+
+/// Everything that reaches the UI from outside comes as one of these.
+public enum UIMessage: Sendable, Hashable {
+    case key(Key)
+    /// Wall-clock milliseconds passed since the previous tick; the model turns them into
+    /// virtual time at its speed (and ignores them while paused).
+    case tick(wallMs: Int)
+    case resize(width: Int, height: Int)
+    /// SIGINT, SIGTERM or SIGHUP reached the process.
+    case interrupted
+    /// The edge wrote a file that a `.save` effect asked for.
+    case saved(path: String)
+    case saveFailed(reason: String)
+}
+
+/// What the model asks the edge to do; the model itself never does I/O.
+public enum UIEffect: Sendable, Hashable {
+    case quit
+    /// Write `contents` to a new file named like `baseName-N.yaml` in the working directory
+    /// (the edge picks N so that nothing is overwritten) and answer with `.saved` or
+    /// `.saveFailed`.
+    case save(baseName: String, contents: String)
+}

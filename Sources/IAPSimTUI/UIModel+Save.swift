@@ -1,0 +1,74 @@
+import IAPSimCore
+import IAPSimScenario
+
+extension Step {
+    /// The time of an `at` step.
+    var atTime: VirtualTime? {
+        if case .at(let t) = trigger { return t }
+        return nil
+    }
+}
+
+extension UIModel {
+    /// `s`: the session so far as a scenario file. The `expect` block comes from replaying the
+    /// file itself and settling, so `iapsim run` on it passes by construction; the replay is
+    /// also compared with what happened live, and a difference is reported.
+    mutating func saveSession() -> [UIEffect] {
+        let start = player.scenario
+        var scenario = Scenario(
+            title: isPlay ? "\(start.title) (played, with extra actions)" : "Sandbox session",
+            story: nil, policy: start.policy, preset: start.preset, seed: start.seed,
+            users: start.users, app: start.app, steps: session)
+        let (_, replay) = ScenarioPlayer.run(scenario)
+        scenario.expect = UIModel.expectations(of: replay.simulation)
+        scenario.story = story(actions: session.count, matchesLive: replayMatchesLive(scenario))
+        let text = ScenarioWriter.yaml(scenario)
+        do {
+            _ = try ScenarioParser.parse(text: text, file: "session")
+        } catch {
+            status = "could not save: the session does not read back as a scenario (\(error))"
+            return []
+        }
+        status = "saving…"
+        return [.save(baseName: "iapsim-session", contents: text)]
+    }
+
+    /// What a settled world shows, as expectations.
+    static func expectations(of sim: Simulation) -> Expectations {
+        var credited: [String: Int] = [:]
+        for user in sim.users { credited[user] = sim.server.balance(of: user) }
+        var anomalies: [AnomalyExpectation] = []
+        for type in AnomalyType.allCases {
+            for status in AnomalyStatus.allCases {
+                let n = sim.auditor.count(type, status)
+                if n > 0 { anomalies.append(AnomalyExpectation(type: type, status: status, count: n)) }
+            }
+        }
+        return Expectations(charged: sim.auditor.charges.count, credited: credited,
+                            anomalies: anomalies, unresolved: sim.auditor.unresolved.count,
+                            queue: sim.store.queue.count)
+    }
+
+    /// Replays the steps up to the live clock and compares the event logs.
+    func replayMatchesLive(_ scenario: Scenario) -> Bool {
+        var replay = ScenarioPlayer(scenario, logLimit: options.logLimit)
+        while !replay.stepsDone { _ = replay.playStep() }
+        if replay.timeout != nil { return false }
+        _ = replay.advance(until: simulation.now)
+        let a = replay.simulation, b = simulation
+        let n = min(a.log.count, b.log.count, 500)
+        return a.logCount == b.logCount && a.log.suffix(n) == b.log.suffix(n)
+    }
+
+    func story(actions: Int, matchesLive: Bool) -> String {
+        var text = "Recorded in the iapsim terminal UI: \(actions) action(s) over "
+            + "\(DurationText.clock(simulation.now)) of virtual time, policy "
+            + "\(player.scenario.preset.rawValue), seed \(player.scenario.seed). "
+            + "The expect block is the auditor's verdict once the world has settled."
+        if !matchesLive {
+            text += " Note: replayed from this file, the run differs from the live session "
+                + "(an action taken between two events of the same millisecond)."
+        }
+        return text + "\n"
+    }
+}

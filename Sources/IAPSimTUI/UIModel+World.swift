@@ -1,0 +1,168 @@
+import IAPSimCore
+import IAPSimScenario
+
+extension UIModel {
+    /// Applies a person's command now, records it for `s`, and says so if the world refused.
+    mutating func act(_ command: Command, say: String? = nil) {
+        if result != nil {
+            status = "the run has ended; q quits"
+            return
+        }
+        if let why = simulation.refusal(of: command) {
+            status = "\(command.scenarioText): \(why)"
+        }
+        player.inject(command)
+        record(command, say: say)
+    }
+
+    mutating func record(_ command: Command, say: String? = nil) {
+        session.append(Step(.at(simulation.now), command, say: say))
+    }
+
+    /// A command that ran right after an event: a marker step where it was armed, then a
+    /// `when` step, so that a replay fires it after the same event, before any other.
+    mutating func recordWhen(_ event: TriggerEvent, _ command: Command, armedAt: VirtualTime,
+                             say: String? = nil) {
+        if armedAt > (session.last.flatMap(\.atTime) ?? -1) {
+            session.append(Step(.at(armedAt), .wait(0)))
+        }
+        let within = max(Trigger.defaultWithin, simulation.now - armedAt + 1_000)
+        session.append(Step(.when(event, within: within), command, say: say))
+    }
+
+    /// Moves the clock `virtualMs` forward, firing armed commands and the autopilot on the way;
+    /// in play mode it stops where the next step is due.
+    mutating func advanceLive(by virtualMs: VirtualTime) {
+        let target = simulation.now + virtualMs
+        while simulation.now < target || virtualMs == 0 {
+            var until = target
+            if let pilot = autopilot { until = min(until, pilot.nextAt) }
+            let moved = player.advance(until: until, watch: armed?.event)
+            if moved.watchFired { fireArmed() }
+            if moved.stepDue {
+                waitingForStep = true
+                return
+            }
+            if var pilot = autopilot, simulation.now >= pilot.nextAt {
+                if let command = pilot.act(simulation) { player.inject(command); record(command) }
+                autopilot = pilot
+            }
+            if virtualMs == 0 { return }
+        }
+    }
+
+    mutating func fireArmed() {
+        guard let a = armed else { return }
+        armed = nil
+        player.inject(a.command)
+        recordWhen(a.event, a.command, armedAt: a.armedAt)
+        status = "\(a.command.scenarioText) ran when \(a.event.rawValue)"
+    }
+
+    /// `.`: the next event alone, then paused.
+    mutating func stepOneEvent() {
+        paused = true
+        guard result == nil else { return }
+        if isPlay && player.nextStepIsDue {
+            waitingForStep = true
+            status = "the next step is due: Enter runs it"
+            return
+        }
+        guard simulation.nextEventTime != nil else {
+            status = "nothing is scheduled"
+            return
+        }
+        let moved = player.advance(until: Int.max / 2, maxEvents: 1, watch: armed?.event)
+        if moved.watchFired { fireArmed() }
+        if moved.stepDue { waitingForStep = true }
+    }
+
+    /// Enter in play mode: the next step now (its trigger reached at once if need be), then
+    /// the clock runs on towards the following one.
+    mutating func playNextStep() {
+        guard result == nil else { return }
+        if player.stepsDone {
+            playToEnd()
+            return
+        }
+        let index = player.nextStep
+        let before = simulation.logCount
+        _ = player.playStep()
+        narratedStep = index
+        if let stop = player.timeout {
+            status = "\(stop)"
+            finishPlay()
+            return
+        }
+        let step = player.scenario.steps[index]
+        if case .when(let event, _) = step.trigger {
+            let since = session.last.flatMap(\.atTime) ?? 0
+            recordWhen(event, step.command, armedAt: since, say: step.say)
+        } else {
+            let issued = simulation.entries(since: before).first { entry in
+                if case .commandIssued = entry.fact { return true }
+                if case .commandIgnored = entry.fact { return true }
+                return false
+            }
+            session.append(Step(.at(issued?.time ?? simulation.now), step.command, say: step.say))
+        }
+        waitingForStep = player.nextStepIsDue
+        paused = false
+    }
+
+    /// `G`: every step left, settle, expectations.
+    mutating func playToEnd() {
+        guard result == nil else { return }
+        while !player.stepsDone {
+            playNextStep()
+            if result != nil { return }
+        }
+        finishPlay()
+    }
+
+    mutating func finishPlay() {
+        let (_, outcome) = player.finish()
+        result = outcome
+        waitingForStep = false
+        narratedStep = player.scenario.steps.isEmpty ? nil : player.nextStep - 1
+        let failing = outcome.expectations.filter { !$0.holds }.count
+        if outcome.timeout == nil {
+            status = failing == 0 ? "settled: every expectation holds"
+                : "settled: \(failing) of \(outcome.expectations.count) expectations fail"
+        }
+    }
+
+    // MARK: the policy panel
+
+    /// Rows: the preset, then every key of DOMAIN.md.
+    static let policyRows = 1 + PolicyKey.allCases.count
+
+    mutating func handlePolicyKey(selected: Int, _ key: Key) {
+        switch key {
+        case .escape, .char("p"): overlay = nil
+        case .up, .char("k"): overlay = .policy(selected: max(0, selected - 1))
+        case .down, .char("j"): overlay = .policy(selected: min(UIModel.policyRows - 1, selected + 1))
+        case .left, .char("h"): cyclePolicy(row: selected, by: -1)
+        case .right, .char("l"), .enter, .char(" "): cyclePolicy(row: selected, by: 1)
+        default: break
+        }
+    }
+
+    /// Moves the selected row to its previous or next value and applies it at once.
+    mutating func cyclePolicy(row: Int, by delta: Int) {
+        let policy = simulation.policy
+        if row == 0 {
+            let presets = PolicyPreset.allCases
+            let current = policy.matchingPreset.flatMap { presets.firstIndex(of: $0) } ?? -1
+            let next = presets[((current + delta) % presets.count + presets.count) % presets.count]
+            act(.setPreset(next))
+            return
+        }
+        let key = PolicyKey.allCases[row - 1]
+        let choices = key.choices
+        let value = policy.value(of: key)
+        let index = choices.firstIndex(of: value) ?? (delta > 0 ? -1 : 0)
+        let next = choices[((index + delta) % choices.count + choices.count) % choices.count]
+        act(.setPolicy(key, next))
+    }
+}

@@ -1,0 +1,126 @@
+import IAPSimCore
+import IAPSimScenario
+
+/// How the UI looks and starts; the edge fills it from flags and the environment.
+public struct UIOptions: Sendable, Hashable {
+    /// False under `NO_COLOR` or `--no-color`: no colour, meaning kept by text, bold, reverse.
+    public var color: Bool
+    /// True when the locale is not UTF-8: ASCII frames and markers.
+    public var ascii: Bool
+    /// Random purchases and faults, seeded from the world's seed (demos, soak runs).
+    public var autopilot: Bool
+    /// One of `UIModel.speeds`.
+    public var speed: Double
+    /// Bound of the world's log kept in memory (the Events panel scrolls within it).
+    public var logLimit: Int
+
+    public init(color: Bool = true, ascii: Bool = false, autopilot: Bool = false,
+                speed: Double = 1, logLimit: Int = 5_000) {
+        self.color = color
+        self.ascii = ascii
+        self.autopilot = autopilot
+        self.speed = speed
+        self.logLimit = logLimit
+    }
+}
+
+/// The panels, in focus order.
+public enum Panel: Int, Sendable, Hashable, CaseIterable {
+    case app, queue, server, network, auditor, events
+
+    public var title: String {
+        switch self {
+        case .app: return "App"
+        case .queue: return "Payment queue"
+        case .server: return "Merchant server"
+        case .network: return "Network"
+        case .auditor: return "Auditor"
+        case .events: return "Events"
+        }
+    }
+}
+
+/// A command waiting for an event, armed from a picker ("crash when charged").
+public struct ArmedCommand: Sendable, Hashable {
+    public var event: TriggerEvent
+    public var command: Command
+    public var armedAt: VirtualTime
+}
+
+/// The whole state of the terminal UI: the world (through a `ScenarioPlayer`, empty in the
+/// sandbox), the clock's speed, focus, scrolling, the overlay, and the session so far.
+/// `update` is the only way it changes; `render` only reads it.
+public struct UIModel: Sendable {
+    public enum Mode: Sendable, Hashable {
+        case sandbox
+        case play(file: String)
+    }
+
+    /// Virtual-time speeds offered by `+` and `-`.
+    public static let speeds: [Double] = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64]
+    /// How often the clock moves while running, in wall milliseconds.
+    public static let tickMs = 100
+    public static let minWidth = 80
+    public static let minHeight = 24
+
+    public internal(set) var player: ScenarioPlayer
+    public let mode: Mode
+    public internal(set) var options: UIOptions
+    public internal(set) var width = 80
+    public internal(set) var height = 24
+    public internal(set) var paused = false
+    /// Play mode: the clock stopped because the next step is due; Enter runs it.
+    public internal(set) var waitingForStep = false
+    var speedIndex: Int
+    /// Virtual time owed in quarter milliseconds, so 0.25x loses nothing.
+    var carryQuarters = 0
+    public internal(set) var focus: Panel = .events
+    var scroll: [Panel: Int] = [:]
+    public internal(set) var overlay: Overlay?
+    public internal(set) var status: String?
+    public internal(set) var armed: ArmedCommand?
+    /// Every command applied, with its virtual time: what `s` saves.
+    public internal(set) var session: [Step] = []
+    var autopilot: Autopilot?
+    /// Play mode: how the run ended once `G` (or the last Enter) finished it.
+    public internal(set) var result: ScenarioResult?
+    /// Play mode: the step whose `say` the narration shows (0-based), nil before the first.
+    public internal(set) var narratedStep: Int?
+
+    /// The sandbox: the built-in world, driven by hand.
+    public init(seed: UInt64 = 1, users: [String] = ["alice", "bob"],
+                preset: PolicyPreset = .hardened, options: UIOptions = UIOptions()) {
+        let scenario = Scenario(title: "iapsim sandbox", preset: preset, seed: seed, users: users)
+        self.init(scenario: scenario, mode: .sandbox, options: options)
+    }
+
+    /// Play mode: a scenario file, one step at a time.
+    public init(play scenario: Scenario, file: String, options: UIOptions = UIOptions()) {
+        self.init(scenario: scenario, mode: .play(file: file), options: options)
+        waitingForStep = player.nextStepIsDue
+    }
+
+    init(scenario: Scenario, mode: Mode, options: UIOptions) {
+        player = ScenarioPlayer(scenario, logLimit: options.logLimit)
+        self.mode = mode
+        self.options = options
+        speedIndex = UIModel.speeds.firstIndex(of: options.speed) ?? 2
+        if options.autopilot { autopilot = Autopilot(seed: scenario.seed) }
+        if case .play = mode { focus = .events }
+    }
+
+    /// The world as it is now.
+    public var simulation: Simulation { player.simulation }
+    public var speed: Double { UIModel.speeds[speedIndex] }
+    public var isPlay: Bool { if case .play = mode { return true } else { return false } }
+    public var tooSmall: Bool { width < UIModel.minWidth || height < UIModel.minHeight }
+
+    /// Whether the clock is moving: not paused, not waiting for Enter, not finished.
+    public var clockRunning: Bool { !paused && !waitingForStep && result == nil }
+
+    /// Wall milliseconds until the model wants a tick, or nil to sleep until input.
+    public var wakeDelayMs: Int? { clockRunning ? UIModel.tickMs : nil }
+
+    /// How far `panel` is scrolled (lines from the top; from the bottom for Events).
+    public func scrollOffset(_ panel: Panel) -> Int { scroll[panel] ?? 0 }
+}
