@@ -1,8 +1,144 @@
+import IAPSimCore
+
 extension UIModel {
-    /// The whole screen as a grid of cells.
+    var glyphs: Glyphs { options.ascii ? .ascii : .unicode }
+
+    /// The whole screen as a grid of cells. Pure: the same model and size give the same grid.
     public func render(width: Int, height: Int) -> Grid {
         var grid = Grid(width: width, height: height)
-        grid.put("iapsim", x: 0, y: 0)
+        if width < UIModel.minWidth || height < UIModel.minHeight {
+            renderTooSmall(&grid)
+            return grid
+        }
+        let layout = Layout(width: width, height: height, play: isPlay)
+        renderHeader(&grid)
+        if let r = layout.narration { renderNarration(&grid, r) }
+        for panel in Panel.allCases { renderPanel(panel, &grid, layout.panels[panel]!) }
+        renderStatus(&grid, row: layout.statusRow)
+        renderFooter(&grid, row: layout.footerRow)
+        switch overlay {
+        case .help?: renderHelp(&grid)
+        case .picker(let p)?: renderPicker(p, &grid)
+        case .policy(let selected)?: renderPolicy(selected: selected, &grid)
+        case nil: break
+        }
         return grid
+    }
+
+    func renderTooSmall(_ grid: inout Grid) {
+        let lines = ["Terminal too small: need \(UIModel.minWidth)x\(UIModel.minHeight), have \(grid.width)x\(grid.height)",
+                     "enlarge the window, or press q to quit"]
+        for (i, line) in lines.enumerated() {
+            let y = grid.height / 2 - 1 + i
+            let x = max(0, (grid.width - TextWidth.of(line)) / 2)
+            grid.put(line, x: x, y: y, Style(i == 0 ? .bad : .dim, bold: i == 0))
+        }
+    }
+
+    func renderHeader(_ grid: inout Grid) {
+        grid.fill(x: 0, y: 0, width: grid.width, height: 1, " ", Style(.header, reverse: true))
+        let bar = Style(.header, reverse: true)
+        var spans: [Span] = [Span(" iapsim ", Style(.header, bold: true, reverse: true)),
+                             Span(" \(DurationText.clock(simulation.now)) ", Style(.header, bold: true, reverse: true)),
+                             Span(" \(speedText) ", bar)]
+        spans.append(Span(" \(badge.text) ", badge.style))
+        spans.append(Span("  policy \(simulation.policy.displayName)", bar))
+        spans.append(Span("  seed \(player.scenario.seed)", bar))
+        switch mode {
+        case .sandbox: spans.append(Span("  sandbox", bar))
+        case .play(let file): spans.append(Span("  play \(file.split(separator: "/").last.map(String.init) ?? file)", bar))
+        }
+        if autopilot != nil { spans.append(Span("  AUTOPILOT", Style(.header, bold: true, reverse: true))) }
+        grid.put(spans, x: 0, y: 0, width: grid.width - 8)
+        grid.put("? help ", x: grid.width - 7, y: 0, bar)
+    }
+
+    var speedText: String {
+        let s = speed
+        return s == s.rounded() ? "\(Int(s))x" : (s == 0.5 ? "0.5x" : "0.25x")
+    }
+
+    /// PAUSED, RUNNING, NEXT STEP or ENDED: a word, bold and reversed as well as coloured.
+    var badge: (text: String, style: Style) {
+        if result != nil { return ("ENDED", Style(.accent, bold: true)) }
+        if waitingForStep { return ("NEXT STEP: Enter", Style(.warn, bold: true)) }
+        if paused { return ("PAUSED", Style(.warn, bold: true)) }
+        return ("RUNNING", Style(.good, bold: true))
+    }
+
+    func renderPanel(_ panel: Panel, _ grid: inout Grid, _ r: Rect) {
+        let content = PanelContent(sim: simulation, glyphs: glyphs, ascii: options.ascii, width: r.inner.width)
+        let inner = r.inner
+        var lines: [Line]
+        var badge: String?
+        var offset = scrollOffset(panel)
+        switch panel {
+        case .app: lines = content.app
+        case .queue: lines = content.queue; badge = content.queueBadge
+        case .server: lines = content.server
+        case .network: lines = content.network
+        case .auditor: lines = content.auditor
+        case .events:
+            let total = simulation.log.count
+            offset = min(offset, max(0, total - inner.height))
+            lines = content.events(count: inner.height, offsetFromBottom: offset)
+            badge = offset > 0 ? "\(glyphs.up) \(offset) older · End follows" : "\(simulation.logCount) events"
+            grid.frame(r, title: panel.title, focused: focus == panel, glyphs: glyphs, badge: badge)
+            grid.lines(lines, in: inner, offset: 0)
+            return
+        }
+        offset = min(offset, max(0, lines.count - inner.height))
+        if lines.count > inner.height {
+            let more = "\(offset > 0 ? glyphs.up : "")\(offset + inner.height < lines.count ? glyphs.down : "") \(offset + 1)-\(min(lines.count, offset + inner.height))/\(lines.count)"
+            badge = badge.map { "\($0) \(more)" } ?? more
+        }
+        grid.frame(r, title: panel.title, focused: focus == panel, glyphs: glyphs, badge: badge)
+        grid.lines(lines, in: inner, offset: offset)
+    }
+
+    func renderStatus(_ grid: inout Grid, row: Int) {
+        var spans: [Span] = []
+        if let status { spans.append(Span(" " + status + " ", Style(.info, bold: true))) }
+        var armedWords = simulation.armedFaults
+        if let armed { armedWords.insert("\(armed.command.scenarioText) when \(armed.event.rawValue)", at: 0) }
+        if !armedWords.isEmpty {
+            spans.append(Span(" armed: ", Style(.warn, bold: true)))
+            spans.append(Span(armedWords.joined(separator: " · "), Style(.warn)))
+        }
+        if spans.isEmpty {
+            spans.append(Span(" no fault armed; \(simulation.isIdle ? "nothing scheduled" : "next event at \(DurationText.clock(simulation.nextEventTime!))")",
+                              Style(.dim)))
+        }
+        grid.put(spans, x: 0, y: row, width: grid.width)
+    }
+
+    func renderFooter(_ grid: inout Grid, row: Int) {
+        var spans: [Span] = []
+        for pair in footerKeys {
+            spans.append(Span(" " + pair.0, Style(.key, bold: true)))
+            spans.append(Span(" " + pair.1, Style(.dim)))
+        }
+        grid.put(spans, x: 0, y: row, width: grid.width)
+    }
+
+    /// The keys that work now, most useful first.
+    var footerKeys: [(String, String)] {
+        let updown = glyphs.up + glyphs.down, leftright = glyphs.left + glyphs.right
+        switch overlay {
+        case .help?: return [("Esc", "close help"), ("q", "quit")]
+        case .picker?: return [(updown, "choose"), ("Enter", "select"), ("1-9", "pick"), ("Esc", "cancel")]
+        case .policy?: return [(updown, "key"), (leftright, "change value (applies now)"), ("Esc", "close"), ("q", "quit")]
+        case nil: break
+        }
+        var keys: [(String, String)] = [("q", "quit"), ("?", "help")]
+        if isPlay && result == nil { keys += [("Enter", "next step"), ("G", "to end")] }
+        if result == nil {
+            keys += [("space", paused ? "resume" : "pause"), (".", "event"), ("+-", "speed"), ("b", "buy"),
+                     ("c", "crash"), ("l", "launch"), ("u", "uninstall"), ("a", "account"), ("n", "net"),
+                     ("d", "drop"), ("f", "fail"), ("o", "outage"), ("k", "ask"), ("r", "replay"),
+                     ("p", "policy")]
+        }
+        keys += [("s", "save"), ("Tab", "focus")]
+        return keys
     }
 }

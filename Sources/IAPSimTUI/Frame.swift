@@ -1,0 +1,84 @@
+/// A rectangle of the screen.
+public struct Rect: Sendable, Hashable {
+    public var x: Int, y: Int, width: Int, height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// Inside the frame.
+    var inner: Rect { Rect(x: x + 1, y: y + 1, width: max(0, width - 2), height: max(0, height - 2)) }
+}
+
+/// A piece of a line with its style.
+struct Span: Sendable, Hashable {
+    var text: String
+    var style: Style
+
+    init(_ text: String, _ style: Style = .plain) {
+        self.text = text
+        self.style = style
+    }
+}
+
+typealias Line = [Span]
+
+/// The characters frames and markers are drawn with: Unicode, or ASCII when the locale is
+/// not UTF-8.
+struct Glyphs: Sendable {
+    var h, v, tl, tr, bl, br: Character
+    var dot, check, cross, right, left, up, down: String
+
+    static let unicode = Glyphs(h: "─", v: "│", tl: "┌", tr: "┐", bl: "└", br: "┘",
+                                dot: "●", check: "✓", cross: "✗", right: "→", left: "←",
+                                up: "↑", down: "↓")
+    static let ascii = Glyphs(h: "-", v: "|", tl: "+", tr: "+", bl: "+", br: "+",
+                              dot: "*", check: "+", cross: "x", right: "->", left: "<-",
+                              up: "^", down: "v")
+}
+
+extension Grid {
+    /// A box with a title in its top edge; a focused box has a bold, reversed title.
+    mutating func frame(_ r: Rect, title: String, focused: Bool, glyphs g: Glyphs,
+                        badge: String? = nil) {
+        guard r.width >= 4, r.height >= 2 else { return }
+        let edge = Style(focused ? .focus : .dim, bold: focused)
+        for col in r.x + 1..<r.x + r.width - 1 {
+            self[col, r.y] = Cell(g.h, edge)
+            self[col, r.y + r.height - 1] = Cell(g.h, edge)
+        }
+        for row in r.y + 1..<r.y + r.height - 1 {
+            self[r.x, row] = Cell(g.v, edge)
+            self[r.x + r.width - 1, row] = Cell(g.v, edge)
+        }
+        self[r.x, r.y] = Cell(g.tl, edge)
+        self[r.x + r.width - 1, r.y] = Cell(g.tr, edge)
+        self[r.x, r.y + r.height - 1] = Cell(g.bl, edge)
+        self[r.x + r.width - 1, r.y + r.height - 1] = Cell(g.br, edge)
+        let titleStyle = focused ? Style(.focus, bold: true, reverse: true) : Style(.title, bold: true)
+        let used = put(" \(title) ", x: r.x + 1, y: r.y, titleStyle, maxWidth: r.width - 2)
+        if let badge, used + TextWidth.of(badge) + 4 <= r.width {
+            put(" \(badge) ", x: r.x + r.width - 3 - TextWidth.of(badge), y: r.y, Style(.dim))
+        }
+    }
+
+    /// Writes styled spans from (x, y), clipped at `width` columns. Returns columns used.
+    @discardableResult
+    mutating func put(_ line: Line, x: Int, y: Int, width: Int) -> Int {
+        var col = 0
+        for span in line where col < width {
+            col += put(span.text, x: x + col, y: y, span.style, maxWidth: width - col)
+        }
+        return col
+    }
+
+    /// Fills the inside of `r` with `lines` starting at line `offset`.
+    mutating func lines(_ lines: [Line], in r: Rect, offset: Int) {
+        for (i, line) in lines.dropFirst(offset).prefix(r.height).enumerated() {
+            put(line, x: r.x, y: r.y + i, width: r.width)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import IAPSimCore
+
+extension PanelContent {
+    static func bytes(_ n: Int) -> String {
+        if n < 1_000 { return "\(n)B" }
+        if n < 1_000_000 { return "\(n / 1_000).\((n % 1_000) / 100)K" }
+        return "\(n / 1_000_000).\((n % 1_000_000) / 100_000)M"
+    }
+
+    // MARK: Network
+
+    var network: [Line] {
+        let n = sim.network
+        var out: [Line] = [[Span(TextWidth.pad("route", to: 9) + "msgs   bytes lost t/o retry", Style(.dim))]]
+        for route in Route.allCases {
+            let t = n.totals(for: route)
+            let cells = [pad(t.messages, 4), pad(PanelContent.bytes(t.bytes), 8), pad(t.dropped, 5),
+                         pad(t.timedOut, 4), pad(t.retries, 6)]
+            var line: Line = [Span(TextWidth.pad(route.rawValue, to: 9), Style(bold: true))]
+            line.append(Span(cells[0] + cells[1]))
+            line.append(Span(cells[2], t.dropped > 0 ? Style(.bad, bold: true) : .plain))
+            line.append(Span(cells[3], t.timedOut > 0 ? Style(.warn, bold: true) : .plain))
+            line.append(Span(cells[4], t.retries > 0 ? Style(.info) : .plain))
+            out.append(line)
+        }
+        if n.recent.isEmpty { return out + [[Span("no messages yet", Style(.dim))]] }
+        out.append([Span("last messages, newest first", Style(.dim))])
+        for m in n.recent.reversed() { out.append(message(m)) }
+        return out
+    }
+
+    func pad(_ v: Int, _ w: Int) -> String { pad(String(v), w) }
+    func pad(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }
+
+    func message(_ m: TrafficRecord) -> Line {
+        let arrow = m.direction == .request ? glyphs.right : glyphs.left
+        let kind = m.direction == .request ? "req " : "resp"
+        let fateStyle: Style
+        switch m.fate {
+        case .delivered: fateStyle = Style(.good)
+        case .inFlight: fateStyle = Style(.info)
+        case .dropped, .lost: fateStyle = Style(.bad, bold: true)
+        case .timedOut, .offline: fateStyle = Style(.warn, bold: true)
+        }
+        var line: Line = []
+        if !narrow { line.append(Span(DurationText.clock(m.sentAt) + " ", Style(.dim))) }
+        line.append(Span(TextWidth.pad(m.route.rawValue, to: 8) + " \(arrow) \(kind) ", Style(bold: true)))
+        line.append(Span(pad(PanelContent.bytes(m.bytes), 6) + " "))
+        line.append(Span(m.latencyMs.map { pad("\($0)ms", 6) + " " } ?? "     - "))
+        line.append(Span(m.fate.rawValue, fateStyle))
+        if m.sender == .attacker { line.append(Span(" attacker", Style(.bad, bold: true))) }
+        return line
+    }
+
+    // MARK: Auditor
+
+    var auditor: [Line] {
+        let a = sim.auditor
+        let unpaid = a.paidNotDeliveredCents, free = a.grantedNotPaidCents
+        var out: [Line] = [[
+            Span("paid, not delivered ", Style(.dim)),
+            Span(formatMoney(unpaid), unpaid > 0 ? Style(.bad, bold: true) : Style(.good)),
+            Span(narrow ? " · " : "  ·  granted, not paid ", Style(.dim)),
+            Span(narrow ? "" : formatMoney(free), free > 0 ? Style(.bad, bold: true) : Style(.good)),
+        ]]
+        if narrow {
+            out.append([Span("granted, not paid ", Style(.dim)),
+                        Span(formatMoney(free), free > 0 ? Style(.bad, bold: true) : Style(.good))])
+        }
+        let unresolved = a.unresolved.count
+        out.append([Span("\(a.charges.count) charge(s), \(a.anomalies.count) anomal\(a.anomalies.count == 1 ? "y" : "ies"), ",
+                         Style(.dim)),
+                    Span("\(unresolved) unresolved", unresolved > 0 ? Style(.bad, bold: true) : Style(.good))])
+        for anomaly in a.anomalies.reversed() { out += lines(anomaly) }
+        return out
+    }
+
+    /// Two lines an anomaly: what and where it stands; then how it ended or what happened.
+    func lines(_ x: Anomaly) -> [Line] {
+        var first: Line = [
+            Span("A\(x.id) ", Style(bold: true)),
+            Span(x.type.rawValue + " ", Style(.accent, bold: true)),
+            Span(x.status.rawValue, UIStyle.status(x.status)),
+        ]
+        if let t = x.txn { first.append(Span(" " + txn(t))) }
+        first.append(Span(" " + DurationText.age(max(0, sim.now - x.openedAt)) + " ago", Style(.dim)))
+        let why = x.mechanism.map { x.status == .open ? $0 : "\(x.status.rawValue): \($0)" } ?? x.summary
+        return [first, [Span("   " + why, Style(.dim))]]
+    }
+
+    // MARK: Events
+
+    /// The log, oldest first; `count` lines ending `offsetFromBottom` lines before the newest.
+    func events(count: Int, offsetFromBottom: Int) -> [Line] {
+        let log = sim.log
+        let end = max(0, log.count - offsetFromBottom)
+        let start = max(0, end - count)
+        return log[start..<end].map(event)
+    }
+
+    func event(_ e: LogEntry) -> Line {
+        let partWidth = narrow || width < 100 ? 9 : 16
+        var part = e.part.rawValue
+        if partWidth == 9 {
+            part = e.part == .server ? "Server" : e.part == .appStore ? "AppStore" : part
+        }
+        let textStyle: Style
+        switch e.fact {
+        case .commandIssued, .commandIgnored: textStyle = Style(bold: true)
+        case .faultArmed, .faultFired: textStyle = Style(.warn)
+        case .anomalyOpened, .anomalyStatusChanged: textStyle = Style(.accent, bold: true)
+        case .paymentCharged, .coinsCredited: textStyle = Style(.good)
+        default: textStyle = .plain
+        }
+        return [Span(DurationText.clock(e.time) + " ", Style(.dim)),
+                Span(TextWidth.pad(part, to: partWidth) + " ", UIStyle.part(e.part)),
+                Span(e.fact.text, textStyle)]
+    }
+}

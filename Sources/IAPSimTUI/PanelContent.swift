@@ -1,0 +1,186 @@
+import IAPSimCore
+
+/// The lines of each panel, from a read-only look at the world. Widths adapt: narrow panels
+/// shorten transaction ids to their last digits and drop columns.
+struct PanelContent {
+    let sim: Simulation
+    let glyphs: Glyphs
+    let ascii: Bool
+    /// Columns inside the panel.
+    let width: Int
+
+    var narrow: Bool { width < 40 }
+
+    func txn(_ id: String) -> String {
+        narrow && id.count > 5 ? (ascii ? "~" : "…") + id.suffix(4) : id
+    }
+
+    func label(_ text: String, _ value: String, _ style: Style = .plain, labelWidth: Int = 9) -> Line {
+        [Span(TextWidth.pad(text, to: labelWidth), Style(.dim)), Span(value, style)]
+    }
+
+    // MARK: App
+
+    var app: [Line] {
+        let a = sim.app
+        let screen = a.storeOpen ? "store" : "home"
+        let where_ = !a.isRunning ? "" : width < 28 ? (ascii ? "/" : "·") + screen : " · \(screen) screen"
+        var out: [Line] = [
+            [Span(TextWidth.pad("process", to: 9), Style(.dim)), Span(a.process.rawValue, UIStyle.process(a.process)),
+             Span(where_)],
+            label("user", a.loggedIn ?? (a.isRunning ? "nobody logged in" : "-"),
+                  a.loggedIn == nil ? Style(.dim) : Style(bold: true)),
+            a.observerRegistered
+                ? label("observer", "registered \(glyphs.check)", Style(.good))
+                : label("observer", "not registered \(glyphs.cross)", Style(.bad, bold: a.isRunning)),
+            label("network", sim.network.deviceOnline ? "online" : "OFFLINE",
+                  sim.network.deviceOnline ? Style(.good) : Style(.bad, bold: true)),
+        ]
+        let memory = a.isRunning ? a.memory : []
+        if memory.isEmpty && a.files.isEmpty && a.keychain.isEmpty {
+            out.append(label("pending", "none", Style(.dim)))
+        }
+        for (tier, records) in [("memory", memory), ("files", a.files), ("keychain", a.keychain)] {
+            for r in records {
+                let waiting = a.waitingForLogin.contains(r.txn) ? " waits for login" : ""
+                out.append([Span(TextWidth.pad(tier, to: 9), Style(.warn, bold: true)),
+                            Span("\(txn(r.txn)) \(r.productId)\(waiting)")])
+            }
+        }
+        let flying = a.rechargesInFlight
+        if !flying.isEmpty {
+            out.append(label("in flight", "recharge " + flying.map(txn).joined(separator: " "), Style(.info)))
+        }
+        return out
+    }
+
+    // MARK: Payment queue
+
+    var queueBadge: String {
+        let n = sim.store.queue.count
+        return "\(n) unfinished"
+    }
+
+    var queue: [Line] {
+        let all = sim.store.transactions
+        if all.isEmpty { return [[Span("no transactions yet: b buys", Style(.dim))]] }
+        let idWidth = narrow ? 5 : 13
+        let showName = width >= idWidth + 1 + 9 + 1 + 10 + 2 + 6
+        var header = TextWidth.pad("txn", to: idWidth) + " " + TextWidth.pad("product", to: 9) + " "
+            + TextWidth.pad("state", to: 10) + "  "
+        if showName {
+            let room = width - TextWidth.of(header)
+            header += room >= 19 ? "applicationUsername" : "appUsername"
+        }
+        var out: [Line] = [[Span(header, Style(.dim))]]
+        let unfinished = all.filter { !$0.finished }
+        let finished = all.filter(\.finished).reversed()
+        for t in unfinished { out.append(row(t, idWidth: idWidth, showName: showName)) }
+        if !finished.isEmpty {
+            out.append([Span("finished (newest first)", Style(.dim))])
+            for t in finished { out.append(row(t, idWidth: idWidth, showName: showName)) }
+        }
+        return out
+    }
+
+    func row(_ t: StoreTransaction, idWidth: Int, showName: Bool) -> Line {
+        let dim = t.finished
+        let base = dim ? Style(.dim) : Style.plain
+        let marker = t.finished ? Span(glyphs.check + " ", Style(.dim)) : Span(glyphs.dot + " ", Style(.warn, bold: true))
+        var line: Line = [
+            Span(TextWidth.pad(txn(t.id), to: idWidth) + " ", base),
+            Span(TextWidth.pad(t.productId, to: 9) + " ", base),
+            Span(TextWidth.pad(t.state.rawValue, to: 10), dim ? Style(.dim) : UIStyle.state(t.state)),
+            marker,
+        ]
+        if showName {
+            let name = t.applicationUsername.map { isUUID($0) ? String($0.prefix(8)) + (ascii ? "~" : "…") : $0 } ?? "nil"
+            line.append(Span(name, Style(.dim)))
+        }
+        return line
+    }
+
+    // MARK: Merchant server
+
+    var server: [Line] {
+        let s = sim.server
+        var out: [Line] = []
+        for b in s.balances {
+            var line: Line = [Span(TextWidth.pad(b.user, to: 9), Style(bold: true)),
+                              Span("\(b.coins) coins", b.coins > 0 ? Style(.good, bold: true) : Style(.dim))]
+            let owned = s.entitlements.filter { $0.user == b.user }.map { $0.product }
+            if !owned.isEmpty { line.append(Span(" +" + owned.joined(separator: ","), Style(.info))) }
+            out.append(line)
+        }
+        let credited = s.creditedTransactionIds
+        out.append(label("credited", credited.isEmpty ? "none yet" : credited.reversed().map(txn).joined(separator: " "),
+                         credited.isEmpty ? Style(.dim) : Style(.good)))
+        out.append(label("orders", s.orders.isEmpty ? "none yet" : width < 30 ? "\(s.orders.count)" : "\(s.orders.count), newest first", Style(.dim)))
+        let userWidth = min(8, s.orders.map { TextWidth.of($0.user) }.max() ?? 0)
+        let shortIds = width < 4 + userWidth + 9 + 8 + 13 + 5
+        let tiny = width < 4 + userWidth + 10 + 9 + 5
+        for o in s.orders.reversed() {
+            var line: Line = [
+                Span(TextWidth.pad(o.id, to: tiny ? 3 : 4) + " ", Style(bold: true)),
+                Span(TextWidth.pad(o.user, to: userWidth) + " "),
+                Span(TextWidth.pad(o.productId, to: 9) + " "),
+            ]
+            if tiny {
+                line.append(o.state == .credited ? Span(glyphs.check, Style(.good)) : Span("open", Style(.warn)))
+            } else {
+                line.append(Span(TextWidth.pad(o.state.rawValue, to: 8), o.state == .credited ? Style(.good) : Style(.warn)))
+            }
+            if let t = o.transactionId, !tiny {
+                line.append(Span(" " + (shortIds ? (ascii ? "~" : "…") + t.suffix(4) : t), Style(.dim)))
+            }
+            if o.createdBy == .attacker { line.append(Span(" (attacker)", Style(.accent, bold: true))) }
+            out.append(line)
+        }
+        return out
+    }
+}
+
+/// The styles that carry meaning: each also has a word on screen, so nothing rests on colour.
+enum UIStyle {
+    static func process(_ p: ProcessState) -> Style {
+        switch p {
+        case .running: return Style(.good, bold: true)
+        case .crashed: return Style(.bad, bold: true, reverse: true)
+        case .notRunning: return Style(.warn, bold: true)
+        case .uninstalled: return Style(.bad, bold: true)
+        }
+    }
+
+    static func state(_ s: TransactionState) -> Style {
+        switch s {
+        case .purchasing: return Style(.info)
+        case .purchased: return Style(.good, bold: true)
+        case .failed: return Style(.bad, bold: true)
+        case .deferred: return Style(.warn)
+        case .restored: return Style(.info)
+        }
+    }
+
+    static func status(_ s: AnomalyStatus) -> Style {
+        switch s {
+        case .open: return Style(.warn, bold: true)
+        case .resolved: return Style(.good)
+        case .blocked: return Style(.info)
+        case .permanent: return Style(.bad, bold: true, reverse: true)
+        }
+    }
+
+    static func part(_ p: Part) -> Style {
+        switch p {
+        case .user: return Style(bold: true)
+        case .app: return Style(.info)
+        case .storeKit: return Style(.accent)
+        case .network: return Style(.dim)
+        case .server: return Style(.key)
+        case .appStore: return Style(.good)
+        case .attacker: return Style(.bad, bold: true)
+        case .fault: return Style(.warn, bold: true)
+        case .auditor: return Style(.accent, bold: true)
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import IAPSimCore
+import IAPSimScenario
+
+extension UIModel {
+    /// Every key, in the help overlay's two columns.
+    static let helpKeys: [(String, String)] = [
+        ("q  Ctrl-C", "quit"), ("?  Esc", "this help / close it"),
+        ("space", "pause / resume the clock"), (".", "one event, then pause"),
+        ("+  -", "speed 0.25x to 64x"), ("Tab S-Tab", "focus next / previous"),
+        ("arrows j K", "scroll the focused panel"), ("PgUp PgDn", "scroll a page"),
+        ("Home End", "oldest / follow newest"), ("b", "buy (product picker)"),
+        ("c", "crash now or on an event"), ("l", "launch the app"),
+        ("u", "uninstall the app"), ("a", "switch account / log out"),
+        ("n", "network off / on"), ("d", "drop a request/response"),
+        ("o", "App Store outage on / off"), ("f", "fail next payment (why)"),
+        ("k", "Ask to Buy on / off"), ("y  x", "approve / decline"),
+        ("r", "replay an old receipt"), ("p", "policy panel (live)"),
+        ("s", "save session as scenario"), ("A", "autopilot on / off"),
+        ("Enter", "play: run the next step"), ("G", "play: run to the end"),
+    ]
+
+    func centeredBox(_ grid: inout Grid, width w: Int, height h: Int, title: String) -> Rect {
+        let width = min(w, grid.width - 2), height = min(h, grid.height - 2)
+        let r = Rect(x: (grid.width - width) / 2, y: max(1, (grid.height - height) / 2), width: width, height: height)
+        grid.fill(x: r.x, y: r.y, width: r.width, height: r.height)
+        grid.frame(r, title: title, focused: true, glyphs: glyphs)
+        return r
+    }
+
+    func renderHelp(_ grid: inout Grid) {
+        let rows = (UIModel.helpKeys.count + 1) / 2
+        let r = centeredBox(&grid, width: 78, height: rows + 5, title: "Keys")
+        let inner = r.inner
+        let column = (inner.width - 2) / 2
+        for (i, pair) in UIModel.helpKeys.enumerated() {
+            let x = inner.x + 1 + (i / rows) * column
+            grid.put([Span(TextWidth.pad(pair.0, to: 11), Style(.key, bold: true)), Span(pair.1)],
+                     x: x, y: inner.y + i % rows, width: column - 1)
+        }
+        grid.put("Faults show in Events when armed and when they fire.",
+                 x: inner.x + 1, y: inner.y + rows + 1, Style(.dim), maxWidth: inner.width - 2)
+        grid.put("k is Ask to Buy, so K (or the up arrow) scrolls up. Esc closes.",
+                 x: inner.x + 1, y: inner.y + rows + 2, Style(.dim), maxWidth: inner.width - 2)
+    }
+
+    func renderPicker(_ p: Picker, _ grid: inout Grid) {
+        let labelWidth = max(12, p.items.map { TextWidth.of($0.label) }.max() ?? 0)
+        let detailWidth = p.items.map { TextWidth.of($0.detail) }.max() ?? 0
+        let r = centeredBox(&grid, width: labelWidth + detailWidth + 10, height: p.items.count + 2, title: p.title)
+        for (i, item) in p.items.enumerated() {
+            let selected = i == p.selected
+            let style = Style(selected ? .focus : .normal, bold: selected, reverse: selected)
+            let text = " \(i + 1) " + TextWidth.pad(item.label, to: labelWidth) + "  "
+            let used = grid.put(text, x: r.inner.x, y: r.inner.y + i, style, maxWidth: r.inner.width)
+            grid.put(TextWidth.pad(item.detail, to: r.inner.width - used), x: r.inner.x + used, y: r.inner.y + i,
+                     selected ? style : Style(.dim), maxWidth: r.inner.width - used)
+        }
+    }
+
+    static let policyHelp: [PolicyKey: String] = [
+        .observer: "when SKPaymentQueue.default().add(observer) runs",
+        .finish: "when finishTransaction runs for a purchased transaction",
+        .finishFailed: "whether failed transactions are finished",
+        .persist: "where the pending receipt is kept before sending",
+        .retryImmediate: "immediate retries after a failed send",
+        .retryInterval: "periodic retry of pending receipts",
+        .resendOn: "moments that resend pending receipts",
+        .match: "how a transaction is paired with an order",
+        .serverDedup: "server remembers every credited transaction id",
+        .serverBindOrder: "order bound to one transaction by its token",
+        .creditTo: "whom the server credits",
+    ]
+
+    func renderPolicy(selected: Int, _ grid: inout Grid) {
+        let policy = simulation.policy
+        let r = centeredBox(&grid, width: 62, height: UIModel.policyRows + 6, title: "Policy (changes apply now)")
+        let inner = r.inner
+        var rows: [(String, String, String)] = [("preset", policy.displayName, "sets every key to a preset's values")]
+        for key in PolicyKey.allCases {
+            rows.append((key.rawValue, policy.value(of: key), UIModel.policyHelp[key] ?? ""))
+        }
+        for (i, row) in rows.enumerated() {
+            let on = i == selected
+            let value = on ? "\(glyphs.left) \(row.1) \(glyphs.right)" : "  \(row.1)"
+            grid.put(" " + TextWidth.pad(row.0, to: 19) + value, x: inner.x, y: inner.y + i,
+                     Style(on ? .focus : .normal, bold: on, reverse: on), maxWidth: inner.width)
+        }
+        let row = rows[min(selected, rows.count - 1)]
+        grid.put(" \(row.0):", x: inner.x, y: inner.y + rows.count + 1, Style(.info, bold: true),
+                 maxWidth: inner.width)
+        grid.put("   \(row.2)", x: inner.x, y: inner.y + rows.count + 2, Style(.info), maxWidth: inner.width)
+        let differs = policy.differences(from: player.scenario.preset.policy)
+        let note = differs.isEmpty ? "as started: \(player.scenario.preset.rawValue)"
+            : "changed from \(player.scenario.preset.rawValue): " + differs.map(\.rawValue).joined(separator: ", ")
+        grid.put(" " + note, x: inner.x, y: inner.y + rows.count + 3, Style(.dim), maxWidth: inner.width)
+    }
+
+    // MARK: play mode
+
+    func renderNarration(_ grid: inout Grid, _ r: Rect) {
+        let steps = player.scenario.steps
+        grid.frame(r, title: player.scenario.title, focused: false, glyphs: glyphs,
+                   badge: "step \(min(player.nextStep, steps.count))/\(steps.count)")
+        var lines: [Line] = []
+        if let result {
+            lines += resultLines(result)
+        } else if let i = narratedStep {
+            let step = steps[i]
+            lines.append([Span("Step \(i + 1) (line \(step.line)) ", Style(.title, bold: true)),
+                          Span(UIModel.triggerText(step.trigger) + step.command.scenarioText, Style(bold: true))])
+            lines += (step.say ?? "").split(separator: "\n").map { [Span(String($0))] }
+        } else {
+            lines += (player.scenario.story ?? "(no story)").split(separator: "\n").map { [Span(String($0))] }
+        }
+        if result == nil, !player.stepsDone {
+            let next = steps[player.nextStep]
+            let hint = waitingForStep ? "Enter runs it" : "Enter runs it now"
+            lines.append([Span("Next: step \(player.nextStep + 1): " + UIModel.triggerText(next.trigger)
+                               + next.command.scenarioText, Style(.dim)),
+                          Span(" (\(hint))", Style(.warn))])
+        } else if result == nil {
+            lines.append([Span("Every step has run. Enter or G settles the world and checks the expectations.",
+                               Style(.warn))])
+        }
+        let inner = r.inner
+        // The verdict reads from its first line; narration keeps its newest lines in view.
+        let shown = result != nil ? Array(lines.prefix(inner.height)) : Array(lines.suffix(inner.height))
+        grid.lines(shown, in: Rect(x: inner.x + 1, y: inner.y, width: inner.width - 2,
+                                                                height: inner.height), offset: 0)
+    }
+
+    static func triggerText(_ t: Trigger) -> String {
+        switch t {
+        case .after(0): return ""
+        case .after(let ms): return "after \(DurationText.format(ms)): "
+        case .at(let ms): return "at \(DurationText.format(ms)): "
+        case .when(let e, _): return "when \(e.rawValue): "
+        }
+    }
+
+    func resultLines(_ result: ScenarioResult) -> [Line] {
+        if let stop = result.timeout {
+            return [[Span("FAIL ", Style(.bad, bold: true)), Span("\(stop)")]]
+        }
+        let failing = result.expectations.filter { !$0.holds }.count
+        var lines: [Line] = [[
+            Span(failing == 0 ? "PASS " : "FAIL ", Style(failing == 0 ? .good : .bad, bold: true, reverse: true)),
+            Span(" \(result.expectations.count - failing) of \(result.expectations.count) expectations hold", Style(bold: true)),
+        ]]
+        var row: Line = []
+        for e in result.expectations {
+            let cell: Line = [Span(e.holds ? "holds " : "FAILS ", Style(e.holds ? .good : .bad, bold: true)),
+                              Span("\(e.name) = \(e.actual)" + (e.holds ? "" : " (expected \(e.expected))"))]
+            if !row.isEmpty { row.append(Span("  ·  ", Style(.dim))) }
+            row += cell
+            if row.count >= 6 { lines.append(row); row = [] }
+        }
+        if !row.isEmpty { lines.append(row) }
+        return lines
+    }
+}

@@ -1,0 +1,33 @@
+import IAPSimCore
+import IAPSimScenario
+@testable import IAPSimTUI
+
+/// Drives a model the way the terminal edge does: messages only.
+struct Driver {
+    var model: UIModel
+    var effects: [UIEffect] = []
+
+    init(_ model: UIModel, width: Int = 120, height: Int = 40) {
+        self.model = model
+        effects += self.model.update(.resize(width: width, height: height))
+    }
+
+    mutating func keys(_ text: String) {
+        for ch in text { effects += model.update(.key(.char(ch))) }
+    }
+
+    mutating func key(_ key: Key, times: Int = 1) {
+        for _ in 0..<times { effects += model.update(.key(key)) }
+    }
+
+    /// Lets `wallMs` of wall time pass in ticks of 100 ms.
+    mutating func wait(wallMs: Int) {
+        var left = wallMs
+        while left > 0 {
+            effects += model.update(.tick(wallMs: min(100, left)))
+            left -= 100
+        }
+    }
+
+    func screen(_ w: Int = 120, _ h: Int = 40) -> Grid { model.render(width: w, height: h) }
+}
