@@ -30,14 +30,14 @@ typealias Line = [Span]
 /// not UTF-8.
 struct Glyphs: Sendable {
     var h, v, tl, tr, bl, br: Character
-    var dot, check, cross, right, left, up, down: String
+    var dot, check, cross, right, left, up, down, sep: String
 
     static let unicode = Glyphs(h: "─", v: "│", tl: "┌", tr: "┐", bl: "└", br: "┘",
                                 dot: "●", check: "✓", cross: "✗", right: "→", left: "←",
-                                up: "↑", down: "↓")
+                                up: "↑", down: "↓", sep: "·")
     static let ascii = Glyphs(h: "-", v: "|", tl: "+", tr: "+", bl: "+", br: "+",
                               dot: "*", check: "+", cross: "x", right: "->", left: "<-",
-                              up: "^", down: "v")
+                              up: "^", down: "v", sep: "/")
 }
 
 extension Grid {

@@ -60,7 +60,7 @@ extension PanelContent {
         var out: [Line] = [[
             Span("paid, not delivered ", Style(.dim)),
             Span(formatMoney(unpaid), unpaid > 0 ? Style(.bad, bold: true) : Style(.good)),
-            Span(narrow ? " · " : "  ·  granted, not paid ", Style(.dim)),
+            Span(narrow ? "" : "  \(glyphs.sep)  granted, not paid ", Style(.dim)),
             Span(narrow ? "" : formatMoney(free), free > 0 ? Style(.bad, bold: true) : Style(.good)),
         ]]
         if narrow {

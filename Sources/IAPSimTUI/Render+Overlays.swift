@@ -151,7 +151,7 @@ extension UIModel {
         for e in result.expectations {
             let cell: Line = [Span(e.holds ? "holds " : "FAILS ", Style(e.holds ? .good : .bad, bold: true)),
                               Span("\(e.name) = \(e.actual)" + (e.holds ? "" : " (expected \(e.expected))"))]
-            if !row.isEmpty { row.append(Span("  ·  ", Style(.dim))) }
+            if !row.isEmpty { row.append(Span("  \(glyphs.sep)  ", Style(.dim))) }
             row += cell
             if row.count >= 6 { lines.append(row); row = [] }
         }

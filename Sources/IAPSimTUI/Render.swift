@@ -82,7 +82,7 @@ extension UIModel {
             let total = simulation.log.count
             offset = min(offset, max(0, total - inner.height))
             lines = content.events(count: inner.height, offsetFromBottom: offset)
-            badge = offset > 0 ? "\(glyphs.up) \(offset) older · End follows" : "\(simulation.logCount) events"
+            badge = offset > 0 ? "\(glyphs.up) \(offset) older \(glyphs.sep) End follows" : "\(simulation.logCount) events"
             grid.frame(r, title: panel.title, focused: focus == panel, glyphs: glyphs, badge: badge)
             grid.lines(lines, in: inner, offset: 0)
             return
@@ -103,7 +103,7 @@ extension UIModel {
         if let armed { armedWords.insert("\(armed.command.scenarioText) when \(armed.event.rawValue)", at: 0) }
         if !armedWords.isEmpty {
             spans.append(Span(" armed: ", Style(.warn, bold: true)))
-            spans.append(Span(armedWords.joined(separator: " · "), Style(.warn)))
+            spans.append(Span(armedWords.joined(separator: " \(glyphs.sep) "), Style(.warn)))
         }
         if spans.isEmpty {
             spans.append(Span(" no fault armed; \(simulation.isIdle ? "nothing scheduled" : "next event at \(DurationText.clock(simulation.nextEventTime!))")",
