@@ -90,12 +90,21 @@ extension PanelContent {
 
     // MARK: Events
 
-    /// The log, oldest first; `count` lines ending `offsetFromBottom` lines before the newest.
-    func events(count: Int, offsetFromBottom: Int) -> [Line] {
-        let log = sim.log
-        let end = max(0, log.count - offsetFromBottom)
-        let start = max(0, end - count)
-        return log[start..<end].map(event)
+    /// The log with the UI's notes merged in by time, oldest first; `count` lines ending
+    /// `offsetFromBottom` lines before the newest. Only the tail that can show is merged.
+    func events(count: Int, offsetFromBottom: Int, notes: [LogEntry]) -> [Line] {
+        let tail = sim.log.suffix(count + offsetFromBottom + notes.count)
+        let first = tail.first?.time ?? 0
+        var merged: [LogEntry] = []
+        merged.reserveCapacity(tail.count + notes.count)
+        var pending = notes.filter { $0.time >= first }[...]
+        for entry in tail {
+            while let n = pending.first, n.time < entry.time { merged.append(n); pending = pending.dropFirst() }
+            merged.append(entry)
+        }
+        merged += pending
+        let end = max(0, merged.count - offsetFromBottom)
+        return merged[max(0, end - count)..<end].map(event)
     }
 
     func event(_ e: LogEntry) -> Line {

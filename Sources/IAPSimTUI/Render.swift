@@ -81,7 +81,7 @@ extension UIModel {
         case .events:
             let total = simulation.log.count
             offset = min(offset, max(0, total - inner.height))
-            lines = content.events(count: inner.height, offsetFromBottom: offset)
+            lines = content.events(count: inner.height, offsetFromBottom: offset, notes: notes)
             badge = offset > 0 ? "\(glyphs.up) \(offset) older \(glyphs.sep) End follows" : "\(simulation.logCount) events"
             grid.frame(r, title: panel.title, focused: focus == panel, glyphs: glyphs, badge: badge)
             grid.lines(lines, in: inner, offset: 0)

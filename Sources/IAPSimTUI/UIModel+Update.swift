@@ -125,6 +125,9 @@ extension UIModel {
         case .arm(let event, let command):
             armed = ArmedCommand(event: event, command: command, armedAt: simulation.now)
             status = "armed: \(command.scenarioText) when \(event.rawValue)"
+            notes.append(LogEntry(time: simulation.now, part: .fault,
+                                  fact: .faultArmed("\(command.scenarioText) right after the next '\(event.rawValue)'")))
+            if notes.count > 200 { notes.removeFirst(notes.count - 200) }
         }
     }
 }

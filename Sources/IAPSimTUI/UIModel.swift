@@ -79,6 +79,8 @@ public struct UIModel: Sendable {
     public internal(set) var overlay: Overlay?
     public internal(set) var status: String?
     public internal(set) var armed: ArmedCommand?
+    /// Lines the UI adds to the Events panel (a command armed on an event), by time.
+    public internal(set) var notes: [LogEntry] = []
     /// Every command applied, with its virtual time: what `s` saves.
     public internal(set) var session: [Step] = []
     var autopilot: Autopilot?

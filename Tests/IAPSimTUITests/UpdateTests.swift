@@ -50,6 +50,9 @@ import Testing
         d.key(.enter)
         d.keys("c2")
         #expect(d.model.armed?.event == .charged)
+        #expect(d.screen().text.contains("fault armed: crash right after the next 'charged'"),
+                "the Events panel shows the fault as it is armed")
+        #expect(d.screen().text.contains("armed: crash when charged"))
         d.wait(wallMs: 3_000)
         let sim = d.model.simulation
         #expect(sim.app.process == .crashed)
