@@ -71,7 +71,7 @@ extension PanelContent {
         out.append([Span("\(a.charges.count) charge(s), \(a.anomalies.count) anomal\(a.anomalies.count == 1 ? "y" : "ies"), ",
                          Style(.dim)),
                     Span("\(unresolved) unresolved", unresolved > 0 ? Style(.bad, bold: true) : Style(.good))])
-        for anomaly in a.anomalies.reversed() { out += lines(anomaly) }
+        for anomaly in a.anomalies.suffix(PanelContent.historyLimit).reversed() { out += lines(anomaly) }
         return out
     }
 

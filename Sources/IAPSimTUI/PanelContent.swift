@@ -11,6 +11,9 @@ struct PanelContent {
 
     var narrow: Bool { width < 40 }
 
+    /// How many finished transactions, orders or anomalies a panel lists, newest first.
+    static let historyLimit = 200
+
     func txn(_ id: String) -> String {
         narrow && id.count > 5 ? (ascii ? "~" : "…") + id.suffix(4) : id
     }
@@ -74,7 +77,8 @@ struct PanelContent {
         }
         var out: [Line] = [[Span(header, Style(.dim))]]
         let unfinished = all.filter { !$0.finished }
-        let finished = all.filter(\.finished).reversed()
+        // Panels scroll through at most `historyLimit` old rows, so a long session renders fast.
+        let finished = all.filter(\.finished).suffix(PanelContent.historyLimit).reversed()
         for t in unfinished { out.append(row(t, idWidth: idWidth, showName: showName)) }
         if !finished.isEmpty {
             out.append([Span("finished (newest first)", Style(.dim))])
@@ -112,14 +116,18 @@ struct PanelContent {
             if !owned.isEmpty { line.append(Span(" +" + owned.joined(separator: ","), Style(.info))) }
             out.append(line)
         }
-        let credited = s.creditedTransactionIds
-        out.append(label("credited", credited.isEmpty ? "none yet" : credited.reversed().map(txn).joined(separator: " "),
+        // The newest few, from the tail of the ledger (the full list grows with the session).
+        var credited: [String] = []
+        for c in s.credits.suffix(48).reversed() where !credited.contains(c.transactionId) {
+            credited.append(c.transactionId)
+        }
+        out.append(label("credited", credited.isEmpty ? "none yet" : credited.prefix(12).map(txn).joined(separator: " "),
                          credited.isEmpty ? Style(.dim) : Style(.good)))
         out.append(label("orders", s.orders.isEmpty ? "none yet" : width < 30 ? "\(s.orders.count)" : "\(s.orders.count), newest first", Style(.dim)))
         let userWidth = min(8, s.orders.map { TextWidth.of($0.user) }.max() ?? 0)
         let shortIds = width < 4 + userWidth + 9 + 8 + 13 + 5
         let tiny = width < 4 + userWidth + 10 + 9 + 5
-        for o in s.orders.reversed() {
+        for o in s.orders.suffix(PanelContent.historyLimit).reversed() {
             var line: Line = [
                 Span(TextWidth.pad(o.id, to: tiny ? 3 : 4) + " ", Style(bold: true)),
                 Span(TextWidth.pad(o.user, to: userWidth) + " "),
