@@ -60,7 +60,7 @@ extension Grid {
         self[r.x + r.width - 1, r.y + r.height - 1] = Cell(g.br, edge)
         let titleStyle = focused ? Style(.focus, bold: true, reverse: true) : Style(.title, bold: true)
         let used = put(" \(title) ", x: r.x + 1, y: r.y, titleStyle, maxWidth: r.width - 2)
-        if let badge, used + TextWidth.of(badge) + 4 <= r.width {
+        if let badge, used + TextWidth.of(badge) + 6 <= r.width {
             put(" \(badge) ", x: r.x + r.width - 3 - TextWidth.of(badge), y: r.y, Style(.dim))
         }
     }

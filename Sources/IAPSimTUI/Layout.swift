@@ -23,8 +23,8 @@ struct Layout: Sendable, Hashable {
         let top = max(5, body * 36 / 100)
         let mid = max(4, body * 29 / 100)
         let events = body - top - mid
-        let app = max(24, width * 27 / 100)
-        let queue = width * 40 / 100
+        let app = max(24, width / 4)
+        let queue = width - app - max(24, width * 32 / 100)
         let network = width / 2
         panels = [
             .app: Rect(x: 0, y: y, width: app, height: top),
