@@ -1,0 +1,146 @@
+import CNcurses
+import IAPSimTUI
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a terminal session ended.
+public enum CursesExit: Sendable, Equatable {
+    /// `q` or Ctrl-C: exit status 0.
+    case quit
+    /// SIGTERM or SIGHUP asked the program to stop: exit status 128 + the signal.
+    case signal(Int32)
+
+    public var status: Int32 {
+        switch self {
+        case .quit: return 0
+        case .signal(let sig): return 128 + sig
+        }
+    }
+}
+
+/// The terminal edge: runs a `UIModel` on the real terminal. It blocks in `poll` until input
+/// or the model's next tick (forever while the clock is stopped), feeds ticks, keys, resizes
+/// and signals in as messages, carries out the effects, and redraws what changed.
+public enum CursesApp {
+    /// Colour and ASCII as the environment and flags decide; sets the locale from the
+    /// environment (call it before building the model and before `run`).
+    public static func environment(noColorFlag: Bool) -> (color: Bool, ascii: Bool) {
+        let locale = Terminal.setLocaleFromEnvironment()
+        let noColor = getenv("NO_COLOR").map { String(cString: $0) } ?? ""
+        return (!noColorFlag && noColor.isEmpty, locale.ascii)
+    }
+
+    /// Whether standard input and output are both terminals.
+    public static var haveTerminal: Bool { isatty(0) == 1 && isatty(1) == 1 }
+
+    /// Runs the UI until it quits. `makeModel` gets `options` with `color` turned off when
+    /// the terminal has no colours. The terminal is restored before this returns or throws.
+    public static func run(options: UIOptions, makeModel: (UIOptions) -> UIModel) throws -> CursesExit {
+        let terminal = try Terminal(color: options.color)
+        defer { terminal.stop() }
+        var adjusted = options
+        adjusted.color = terminal.color
+        var loop = EventLoop(terminal: terminal, model: makeModel(adjusted))
+        let exit = loop.run()
+        terminal.stop()
+        loop.stats.appendIfAsked(size: (terminal.width, terminal.height))
+        return exit
+    }
+}
+
+/// The loop itself, with the last frame drawn.
+struct EventLoop {
+    static let minFrameMs: Int64 = 16
+
+    let terminal: Terminal
+    var model: UIModel
+    var dirty = true
+    var lastFrameMs: Int64 = -1_000
+    var lastTickMs: Int64 = cn_monotonic_ms()
+    var stopSignal: Int32 = 0
+    var stats = FrameStats()
+
+    init(terminal: Terminal, model: UIModel) {
+        self.terminal = terminal
+        self.model = model
+        _ = self.model.update(.resize(width: terminal.width, height: terminal.height))
+    }
+
+    mutating func run() -> CursesExit {
+        while true {
+            drawIfDue()
+            _ = cn_wait_stdin(Int32(clamping: pollTimeout()))
+            if let exit = step() { return exit }
+        }
+    }
+
+    /// Milliseconds to block: until the model's next tick, or until a postponed frame is
+    /// due; -1 to sleep until input or a signal.
+    func pollTimeout() -> Int {
+        var timeout = model.wakeDelayMs ?? -1
+        if dirty {
+            let wait = Int(max(0, EventLoop.minFrameMs - (cn_monotonic_ms() - lastFrameMs)))
+            timeout = timeout < 0 ? wait : min(timeout, wait)
+        }
+        return timeout
+    }
+
+    /// One wake-up: the tick, a signal, then every key waiting; effects carried out.
+    mutating func step() -> CursesExit? {
+        let now = cn_monotonic_ms()
+        let elapsed = now - lastTickMs
+        lastTickMs = now
+        if model.clockRunning { dirty = true }
+        var effects = model.update(.tick(wallMs: Int(elapsed)))
+        let sig = cn_take_stop_signal()
+        if sig != 0 {
+            stopSignal = sig
+            effects += model.update(.interrupted)
+            dirty = true
+        }
+        for message in terminal.readMessages() {
+            if case .resize = message { terminal.invalidate() }
+            effects += model.update(message)
+            dirty = true
+        }
+        return perform(effects)
+    }
+
+    mutating func perform(_ effects: [UIEffect]) -> CursesExit? {
+        var pending = effects
+        while !pending.isEmpty {
+            switch pending.removeFirst() {
+            case .quit:
+                // Ctrl-C is a quit key like q; only SIGTERM and SIGHUP end with a signal status.
+                return stopSignal == 0 || stopSignal == SIGINT ? .quit : .signal(stopSignal)
+            case .save(let baseName, let contents):
+                let reply: UIMessage
+                switch SessionFile.write(baseName: baseName, contents: contents) {
+                case .success(let path): reply = .saved(path: path)
+                case .failure(let error): reply = .saveFailed(reason: error.reason)
+                }
+                pending += model.update(reply)
+                dirty = true
+            }
+        }
+        return nil
+    }
+
+    /// Renders and writes the changed cells when something changed and the last frame is at
+    /// least `minFrameMs` old.
+    mutating func drawIfDue() {
+        guard dirty, cn_monotonic_ms() - lastFrameMs >= EventLoop.minFrameMs else { return }
+        let start = cn_monotonic_us()
+        let grid = model.render(width: terminal.width, height: terminal.height)
+        let rendered = cn_monotonic_us()
+        terminal.draw(grid)
+        let diffed = cn_monotonic_us()
+        terminal.flush()
+        stats.record(renderUs: rendered - start, diffUs: diffed - rendered, outputUs: cn_monotonic_us() - diffed)
+        dirty = false
+        lastFrameMs = cn_monotonic_ms()
+    }
+}

@@ -1,0 +1,38 @@
+import CNcurses
+import IAPSimTUI
+
+/// What ncurses reports, as the UI's keys.
+enum KeyMap {
+    /// A key code (`KEY_CODE_YES` from `wget_wch`).
+    static func special(_ code: Int32) -> Key? {
+        switch code {
+        case KEY_UP: return .up
+        case KEY_DOWN: return .down
+        case KEY_LEFT: return .left
+        case KEY_RIGHT: return .right
+        case KEY_PPAGE: return .pageUp
+        case KEY_NPAGE: return .pageDown
+        case KEY_HOME: return .home
+        case KEY_END: return .end
+        case KEY_BTAB: return .backTab
+        case KEY_ENTER: return .enter
+        case KEY_BACKSPACE: return .backspace
+        default: return nil
+        }
+    }
+
+    /// A character (`OK` from `wget_wch`).
+    static func character(_ value: UInt32) -> Key? {
+        switch value {
+        case 3: return .ctrlC
+        case 27: return .escape
+        case 10, 13: return .enter
+        case 9: return .tab
+        case 8, 127: return .backspace
+        case 0..<32: return nil
+        default:
+            guard let scalar = Unicode.Scalar(value) else { return nil }
+            return .char(Character(scalar))
+        }
+    }
+}

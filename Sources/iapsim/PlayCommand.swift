@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import IAPSimScenario
+import IAPSimTUI
+
+/// `iapsim play FILE`: a scenario in the terminal UI, one step at a time, with its story.
+struct PlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play a scenario in the terminal UI: its story, one step per Enter, G to the end.",
+        discussion: "Exit status: 0 on q, 2 when the file is invalid or there is no terminal."
+    )
+
+    @Argument(help: "The scenario file (YAML, format 1).")
+    var file: String
+
+    @Flag(name: .customLong("no-color"), help: "No colour (also when NO_COLOR is set).")
+    var noColor = false
+
+    @Option(help: ArgumentHelp(TerminalUI.speedHelp, valueName: "x"))
+    var speed: Double = 1
+
+    func validate() throws { try TerminalUI.validate(speed: speed) }
+
+    func run() throws {
+        let scenario: Scenario
+        do {
+            scenario = try ScenarioParser.load(path: file)
+        } catch {
+            Output.error(error.description)
+            throw ExitCode(2)
+        }
+        try TerminalUI.launch(noColor: noColor, autopilot: false, speed: speed) { options in
+            UIModel(play: scenario, file: file, options: options)
+        }
+    }
+}

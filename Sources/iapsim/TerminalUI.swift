@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import IAPSimCurses
+import IAPSimTUI
+
+/// Starting the terminal UI from a command: the terminal check, the options from flags and
+/// the environment, and the exit status.
+enum TerminalUI {
+    static let notATerminal = "iapsim: the terminal UI needs a terminal; "
+        + "for headless runs use `iapsim run FILE` or `iapsim check`"
+
+    /// `--speed`'s help and check.
+    static let speedHelp = "Virtual seconds per wall second: "
+        + UIModel.speeds.map(speedText).joined(separator: ", ") + "."
+
+    static func speedText(_ speed: Double) -> String {
+        speed == speed.rounded() ? String(Int(speed)) : String(speed)
+    }
+
+    static func validate(speed: Double) throws {
+        guard UIModel.speeds.contains(speed) else {
+            throw ValidationError("--speed must be one of \(UIModel.speeds.map(speedText).joined(separator: ", ")), got \(speedText(speed))")
+        }
+    }
+
+    /// Runs the UI; returns when it quits with status 0, exits with 128 + the signal when a
+    /// signal stopped it, throws `ExitCode(2)` when there is no terminal to run on.
+    static func launch(noColor: Bool, autopilot: Bool, speed: Double,
+                       makeModel: (UIOptions) -> UIModel) throws {
+        guard CursesApp.haveTerminal else {
+            Output.error(notATerminal)
+            throw ExitCode(2)
+        }
+        let env = CursesApp.environment(noColorFlag: noColor)
+        let options = UIOptions(color: env.color, ascii: env.ascii, autopilot: autopilot, speed: speed)
+        let exit: CursesExit
+        do {
+            exit = try CursesApp.run(options: options, makeModel: makeModel)
+        } catch {
+            Output.error("iapsim: \(error)")
+            throw ExitCode(2)
+        }
+        // The terminal is restored by now; a signal's status does not fit ExitCode's 0/1/2.
+        if exit.status != 0 { Foundation.exit(exit.status) }
+    }
+}
