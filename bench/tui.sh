@@ -20,9 +20,10 @@ fi
 SESSIONS=0
 T=()
 STATS=$(mktemp)
+SOCKETS=$(mktemp -d)
 cleanup() {
-  for ((n = 1; n <= SESSIONS; n++)); do tmux -L "iapsim-bench-$$-$n" -f /dev/null kill-server 2>/dev/null || true; done
-  rm -f "$STATS"
+  for ((n = 1; n <= SESSIONS; n++)); do tmux -S "$SOCKETS/$n" -f /dev/null kill-server 2>/dev/null || true; done
+  rm -rf "$STATS" "$SOCKETS"
 }
 trap cleanup EXIT
 TICK=$(getconf CLK_TCK)
@@ -31,7 +32,7 @@ TICK=$(getconf CLK_TCK)
 start_ui() {
   ((SESSIONS > 0)) && "${T[@]}" kill-server 2>/dev/null || true
   SESSIONS=$((SESSIONS + 1))
-  T=(tmux -L "iapsim-bench-$$-$SESSIONS" -f /dev/null)
+  T=(tmux -S "$SOCKETS/$SESSIONS" -f /dev/null)
   "${T[@]}" new-session -d -x 120 -y 40 -e LANG=C.UTF-8 -e TERM=xterm-256color \
     -e IAPSIM_FRAME_STATS="$STATS" "exec $BIN $*"
   "${T[@]}" set-option -g status off

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The real `iapsim` binary in a real terminal: a private tmux server (its own socket, no
+/// The real `iapsim` binary in a real terminal: a private tmux server (its own socket file, no
 /// config), driven with send-keys and read with capture-pane. The pane runs a small shell
 /// script so that after iapsim exits it shows `EXIT=<status>` and `stty -a`.
 final class Tmux {
@@ -24,7 +24,8 @@ final class Tmux {
                 + "need it (apt-get install tmux; .ci/run installs it)")
         }
         Tmux.counter += 1
-        socket = "iapsim-e2e-\(ProcessInfo.processInfo.processIdentifier)-\(Tmux.counter)"
+        socket = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "iapsim-e2e-\(ProcessInfo.processInfo.processIdentifier)-\(Tmux.counter).sock").path
         self.tmuxPath = tmux
         let command = ([CLI.binary.path] + arguments).map(Tmux.quote).joined(separator: " ")
         let script = "ulimit -c 0 2>/dev/null; cd \(Tmux.quote(directory)) && \(command); echo \"EXIT=$?\"; stty -a; sleep 30"
@@ -44,6 +45,8 @@ final class Tmux {
         guard alive else { return }
         alive = false
         _ = try? tmuxCommand(["kill-server"])
+        // tmux leaves its socket file behind.
+        try? FileManager.default.removeItem(atPath: socket)
     }
 
     static var executable: String? {
@@ -61,7 +64,7 @@ final class Tmux {
     func tmuxCommand(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tmuxPath)
-        process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
+        process.arguments = ["-S", socket, "-f", "/dev/null"] + arguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -99,7 +102,7 @@ final class Tmux {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([tmuxPath, "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
+        let argv = ([tmuxPath, "-S", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
         let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
