@@ -25,10 +25,17 @@ public struct Outbox: Sendable {
     public let now: VirtualTime
     public let policy: Policy
     public internal(set) var facts: [LogEntry] = []
-    public internal(set) var timers: [(delay: VirtualTime, action: Action)] = []
+    public internal(set) var timers: [Timer] = []
     public internal(set) var sends: [Message] = []
     var nextMessageId: Int
     var nextExchange: Int
+
+    /// An action to schedule `delay` ms from now (a struct, not a tuple: tuples are
+    /// copied through generic witnesses, and this is on every event's path).
+    public struct Timer: Sendable {
+        public var delay: VirtualTime
+        public var action: Action
+    }
 
     init(now: VirtualTime, policy: Policy, nextMessageId: Int, nextExchange: Int) {
         self.now = now
@@ -38,11 +45,13 @@ public struct Outbox: Sendable {
     }
 
     mutating func log(_ part: Part, _ fact: Fact) {
+        // Most handlers write a few facts: one allocation instead of several regrowths.
+        if facts.capacity == 0 { facts.reserveCapacity(8) }
         facts.append(LogEntry(time: now, part: part, fact: fact))
     }
 
     mutating func after(_ delay: VirtualTime, _ action: Action) {
-        timers.append((delay, action))
+        timers.append(Timer(delay: delay, action: action))
     }
 
     /// Starts a new exchange and returns its number.

@@ -3,7 +3,7 @@ extension AppProcess {
     /// nobody is logged in (then it waits for a login).
     mutating func sendRecharge(_ r: PendingReceipt, reason: SendReason, forDelivered: String? = nil,
                                _ out: inout Outbox) {
-        guard !rechargesInFlight.contains(r.txn) else { return }
+        guard !hasRechargeInFlight(r.txn) else { return }
         guard let user = loggedIn else {
             if !waitingForLogin.contains(r.txn) {
                 waitingForLogin.append(r.txn)
@@ -75,14 +75,14 @@ extension AppProcess {
 
     mutating func armPeriodic(_ out: inout Outbox) {
         guard isRunning, !periodicArmed, let interval = out.policy.retryIntervalMs,
-              !reachablePending.isEmpty else { return }
+              hasReachablePending else { return }
         periodicArmed = true
         out.after(interval, .appPeriodicRetry(incarnation: incarnation))
     }
 
     mutating func periodicDue(_ out: inout Outbox) {
         periodicArmed = false
-        guard !reachablePending.isEmpty, out.policy.retryIntervalMs != nil else { return }
+        guard hasReachablePending, out.policy.retryIntervalMs != nil else { return }
         periodicCount += 1
         resendAll(.periodicRetry(periodicCount), &out)
         armPeriodic(&out)

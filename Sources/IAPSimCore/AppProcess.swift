@@ -78,6 +78,11 @@ public struct AppProcess: Sendable, Hashable {
         }
     }
 
+    /// True while a recharge request for `txn` is in flight (cheaper than the list).
+    public func hasRechargeInFlight(_ txn: String) -> Bool {
+        inFlight.values.contains { if case .recharge(txn) = $0 { return true } else { return false } }
+    }
+
     /// Every pending receipt the app can reach now, each once (memory, files, keychain).
     public var reachablePending: [PendingReceipt] {
         var out: [PendingReceipt] = []
@@ -87,8 +92,16 @@ public struct AppProcess: Sendable, Hashable {
         return out
     }
 
+    /// True when `reachablePending` is not empty (without building it).
+    public var hasReachablePending: Bool {
+        (isRunning && !memory.isEmpty) || !files.isEmpty || !keychain.isEmpty
+    }
+
+    /// The first of memory, files and keychain that holds `txn`, as `reachablePending`
+    /// would find it.
     func record(_ txn: String) -> PendingReceipt? {
-        reachablePending.first { $0.txn == txn }
+        if isRunning, let r = memory.first(where: { $0.txn == txn }) { return r }
+        return files.first { $0.txn == txn } ?? keychain.first { $0.txn == txn }
     }
 
     // MARK: lifecycle

@@ -31,11 +31,10 @@ extension AppStore {
         for t in transactions where t.state == .purchased || t.state == .restored {
             let kind = catalog.product(t.productId)?.kind ?? .consumable
             guard !t.finished || kind == .nonConsumable else { continue }
-            let token = t.applicationUsername.flatMap { isUUID($0) ? $0 : nil }
             entries.append(ReceiptEntry(transactionId: t.id, originalTransactionId: t.id,
                                         productId: t.productId,
                                         purchaseDateMs: t.chargedAt ?? t.createdAt,
-                                        appAccountToken: token))
+                                        appAccountToken: t.appAccountToken))
         }
         entries.shuffle(using: &rng)
         receiptSerial += 1

@@ -3,13 +3,24 @@ public struct StoreTransaction: Sendable, Hashable, Identifiable {
     public var id: String
     public var productId: String
     public var state: TransactionState
-    public var applicationUsername: String?
+    public var applicationUsername: String? {
+        didSet { appAccountToken = StoreTransaction.accountToken(applicationUsername) }
+    }
+    /// What the receipt shows as `app_account_token`: the username when it is a UUID (Apple).
+    /// Kept beside it because every receipt read needs it.
+    public private(set) var appAccountToken: String?
     public var finished: Bool
     public var createdAt: VirtualTime
     public var chargedAt: VirtualTime?
     /// A fault armed for this payment when it was added.
     var outcome: PlannedOutcome
     public var failure: PaymentFailure?
+}
+
+extension StoreTransaction {
+    static func accountToken(_ username: String?) -> String? {
+        username.flatMap { isUUID($0) ? $0 : nil }
+    }
 }
 
 /// What the purchase sheet will do with a payment.
@@ -59,6 +70,7 @@ public struct AppStore: Sendable, Hashable {
                                  outcome: PlannedOutcome) -> StoreTransaction {
         let t = StoreTransaction(id: String(nextTransactionNumber), productId: product,
                                  state: .purchasing, applicationUsername: username,
+                                 appAccountToken: StoreTransaction.accountToken(username),
                                  finished: false, createdAt: now, chargedAt: nil,
                                  outcome: outcome, failure: nil)
         nextTransactionNumber += 1

@@ -1,14 +1,25 @@
 /// What the auditor may look at to decide whether something can still be made right.
-struct RecoveryView {
-    var store: AppStore
-    var app: AppProcess
-    var server: MerchantServer
-    var policy: Policy
+/// A class so that handing it from charge to charge costs a reference, not a copy of
+/// the world's parts; it is never changed after it is made.
+final class RecoveryView {
+    let store: AppStore
+    let app: AppProcess
+    let server: MerchantServer
+    let policy: Policy
+
+    init(store: AppStore, app: AppProcess, server: MerchantServer, policy: Policy) {
+        self.store = store
+        self.app = app
+        self.server = server
+        self.policy = policy
+    }
 
     /// True while something in the system can still credit `txn`.
     func canStillCredit(_ txn: String) -> Bool {
-        if let t = store.transaction(txn), !t.finished, t.state == .purchased { return true }
-        if app.rechargesInFlight.contains(txn) || server.verifyingTransactions.contains(txn) { return true }
+        if store.transactions.contains(where: { $0.id == txn && !$0.finished && $0.state == .purchased }) {
+            return true
+        }
+        if app.hasRechargeInFlight(txn) || server.isVerifying(txn) { return true }
         let retries = policy.retryIntervalMs != nil || !policy.resendOn.isEmpty
         if app.files.contains(where: { $0.txn == txn }) || app.keychain.contains(where: { $0.txn == txn }) {
             return retries
@@ -22,16 +33,29 @@ struct RecoveryView {
 }
 
 extension Auditor {
-    /// Looks at every charge again and updates its anomaly.
-    mutating func evaluate(now: VirtualTime, view: RecoveryView, _ out: inout [LogEntry]) {
+    /// A charge not credited yet that nothing can make due now: inside its grace period,
+    /// not finished, no anomaly.
+    func isQuiet(_ i: Int, now: VirtualTime) -> Bool {
+        // Field by field: copying the record costs more than the test.
+        charges[i].credits.isEmpty && charges[i].anomalyId == nil
+            && now - charges[i].chargedAt <= graceMs && charges[i].finishedAt == nil
+    }
+
+    /// True when judging the charges now needs to know what can still act (most looks
+    /// do not, and building the view costs a copy of the world's parts).
+    func needsRecoveryView(now: VirtualTime) -> Bool {
+        charges.indices.contains { charges[$0].credits.isEmpty && !isQuiet($0, now: now) }
+    }
+
+    /// Looks at every charge again and updates its anomaly. `view` may be nil when
+    /// `needsRecoveryView(now:)` is false.
+    mutating func evaluate(now: VirtualTime, view: RecoveryView?, _ out: inout [LogEntry]) {
         for i in charges.indices {
-            let c = charges[i]
-            if let first = c.credits.first {
+            if let first = charges[i].credits.first {
                 settleCredited(i, first: first, now: now, &out)
-            } else {
+            } else if !isQuiet(i, now: now) {
                 settleUncredited(i, now: now, view: view, &out)
             }
-            _ = c
         }
     }
 
@@ -45,6 +69,9 @@ extension Auditor {
                    at: now, &out)
             return
         }
+        // Already said: the first credit never changes, so neither would the words.
+        if let id = c.anomalyId, anomalies[id - 1].type == .wrongAccount,
+           anomalies[id - 1].status == .permanent { return }
         let summary = "\(c.txn) paid by \(c.buyer), credited to \(first.user)"
         let mechanism = "credited to \(first.user) instead of \(c.buyer)"
         if let id = c.anomalyId {
@@ -56,8 +83,9 @@ extension Auditor {
         }
     }
 
-    mutating func settleUncredited(_ i: Int, now: VirtualTime, view: RecoveryView,
+    mutating func settleUncredited(_ i: Int, now: VirtualTime, view: RecoveryView?,
                                    _ out: inout [LogEntry]) {
+        guard !isQuiet(i, now: now), let view else { return }
         let c = charges[i]
         let alive = view.canStillCredit(c.txn)
         let due = now - c.chargedAt > graceMs || (c.finishedAt != nil && !alive)
@@ -67,10 +95,10 @@ extension Auditor {
         let mechanism = alive ? nil : (c.finishedAt != nil
             ? "finished without credit; no record of it remains"
             : "no record of it remains that any retry could use")
-        let summary = "\(c.productId) paid by \(c.buyer) (\(c.txn)) never credited"
         if let id = c.anomalyId {
             change(id, type: type, status: status, mechanism: mechanism, at: now, &out)
         } else {
+            let summary = "\(c.productId) paid by \(c.buyer) (\(c.txn)) never credited"
             charges[i].anomalyId = open(type, status, txn: c.txn, at: now, summary: summary,
                                         mechanism: mechanism, &out)
         }

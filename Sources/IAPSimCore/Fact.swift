@@ -141,7 +141,13 @@ extension Fact {
             }
         case .paymentCharged: return "charged"
         case .transactionsDelivered: return "delivered"
-        case .messageSent(_, let route, .request, _, _): return "request \(route.rawValue)"
+        case .messageSent(_, let route, .request, _, _):
+            // Literals, not interpolation: this is asked of every fact a run writes.
+            switch route {
+            case .order: return "request order"
+            case .recharge: return "request recharge"
+            case .verify: return "request verify"
+            }
         case .messageSent(_, let route, .response, _, _):
             return route == .recharge ? "response recharge" : nil
         case .coinsCredited: return "credited"

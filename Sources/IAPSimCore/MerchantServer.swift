@@ -82,6 +82,11 @@ public struct MerchantServer: Sendable, Hashable {
         verifying.values.map(\.request.transactionId).sorted()
     }
 
+    /// True while the App Store is verifying a recharge of `txn`.
+    public func isVerifying(_ txn: String) -> Bool {
+        verifying.values.contains { $0.request.transactionId == txn }
+    }
+
     /// `POST /orders`.
     mutating func createOrder(user: String, product: String, sender: Sender, exchange: Int,
                               _ out: inout Outbox) {

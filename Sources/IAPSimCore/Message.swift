@@ -35,7 +35,7 @@ public enum RechargeAnswer: Sendable, Hashable {
 public enum Payload: Sendable, Hashable {
     case orderRequest(user: String, product: String)
     case orderResponse(order: String, token: String, product: String)
-    case rechargeRequest(RechargeRequest)
+    indirect case rechargeRequest(RechargeRequest)
     case rechargeResponse(RechargeAnswer, transactionId: String)
     case verifyRequest(Receipt?)
     case verifyResponse(status: Int, receipt: Receipt?)

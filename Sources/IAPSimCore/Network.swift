@@ -27,29 +27,53 @@ public struct RouteTotals: Sendable, Hashable {
 public struct Network: Sendable, Hashable {
     /// Device connectivity (routes `order` and `recharge`; `verify` is server to server).
     public var deviceOnline = true
-    public var latencyMs: [Route: VirtualTime] = [.order: 80, .recharge: 80, .verify: 80]
+    /// One-way latency per route.
+    public var latencyMs: [Route: VirtualTime] {
+        get { Dictionary(uniqueKeysWithValues: Route.allCases.map { ($0, routeLatencyMs[$0.index]) }) }
+        set { for route in Route.allCases { routeLatencyMs[route.index] = newValue[route] ?? 80 } }
+    }
+    /// Per-route latency, indexed by `Route.index` (an array: read on every message).
+    var routeLatencyMs = [VirtualTime](repeating: 80, count: Route.allCases.count)
     public var dropNextRequest: Set<Route> = []
     public var dropNextResponse: Set<Route> = []
     /// The most recent messages, oldest first (bounded to `recentLimit`).
-    public internal(set) var recent: [TrafficRecord] = []
-    public internal(set) var totals: [Route: RouteTotals] = [:]
+    public var recent: [TrafficRecord] { Array(window) }
     public var recentLimit = 200
+    /// Every message since the last trim; `recent` is its tail from `recentStart`.
+    /// Trimmed in chunks, so that remembering a message stays amortised O(1).
+    var history: [TrafficRecord] = []
+    var recentStart = 0
+    var window: ArraySlice<TrafficRecord> { history[recentStart...] }
+    /// Per-route totals, indexed by `Route.index`.
+    var routeTotals = [RouteTotals](repeating: RouteTotals(), count: Route.allCases.count)
 
     public static let clientTimeoutMs: VirtualTime = 10_000
 
     public init() {}
 
-    public func totals(for route: Route) -> RouteTotals { totals[route] ?? RouteTotals() }
+    public static func == (a: Network, b: Network) -> Bool {
+        a.deviceOnline == b.deviceOnline && a.routeLatencyMs == b.routeLatencyMs
+            && a.dropNextRequest == b.dropNextRequest && a.dropNextResponse == b.dropNextResponse
+            && a.window == b.window && a.routeTotals == b.routeTotals && a.recentLimit == b.recentLimit
+    }
 
-    public func latency(_ route: Route) -> VirtualTime { latencyMs[route] ?? 80 }
+    public func hash(into h: inout Hasher) {
+        h.combine(deviceOnline)
+        h.combine(window.count)
+        h.combine(routeTotals)
+    }
+
+    public func totals(for route: Route) -> RouteTotals { routeTotals[route.index] }
+
+    public func latency(_ route: Route) -> VirtualTime { routeLatencyMs[route.index] }
 
     /// Takes a message from a sender and decides its fate.
     mutating func transmit(_ m: Message, _ out: inout Outbox) {
         let bytes = m.payload.bytes
-        totals[m.route, default: RouteTotals()].messages += 1
-        totals[m.route, default: RouteTotals()].bytes += bytes
+        routeTotals[m.route.index].messages += 1
+        routeTotals[m.route.index].bytes += bytes
         if case .rechargeRequest(let r) = m.payload, r.reason != .firstDelivery {
-            totals[m.route, default: RouteTotals()].retries += 1
+            routeTotals[m.route.index].retries += 1
         }
         var record = TrafficRecord(id: m.id, exchange: m.exchange, route: m.route,
                                    direction: m.direction, sender: m.sender, bytes: bytes,
@@ -59,14 +83,14 @@ public struct Network: Sendable, Hashable {
         let onDevice = m.route != .verify && m.sender == .app
         if onDevice && !deviceOnline {
             record.fate = .offline
-            totals[m.route, default: RouteTotals()].offline += 1
+            routeTotals[m.route.index].offline += 1
             out.log(.network, .requestFailedOffline(route: m.route))
             if m.direction == .request {
                 out.after(0, .appRequestFailedOffline(exchange: m.exchange))
             }
         } else if takeDrop(m) {
             record.fate = .dropped
-            totals[m.route, default: RouteTotals()].dropped += 1
+            routeTotals[m.route.index].dropped += 1
             out.log(.fault, .faultFired("\(m.route.rawValue) \(m.direction.rawValue) dropped"))
             out.log(.network, .messageDropped(id: m.id, route: m.route, direction: m.direction))
         } else {
@@ -77,39 +101,43 @@ public struct Network: Sendable, Hashable {
 
     mutating func takeDrop(_ m: Message) -> Bool {
         switch m.direction {
-        case .request: return dropNextRequest.remove(m.route) != nil
-        case .response: return dropNextResponse.remove(m.route) != nil
+        case .request: return !dropNextRequest.isEmpty && dropNextRequest.remove(m.route) != nil
+        case .response: return !dropNextResponse.isEmpty && dropNextResponse.remove(m.route) != nil
         }
     }
 
     mutating func remember(_ record: TrafficRecord) {
-        recent.append(record)
-        if recent.count > recentLimit { recent.removeFirst(recent.count - recentLimit) }
+        history.append(record)
+        recentStart = max(recentStart, history.count - recentLimit)
+        if recentStart >= max(recentLimit, 64) {
+            history.removeFirst(recentStart)
+            recentStart = 0
+        }
     }
 
     /// Marks a message as arrived (or lost at a receiver that is gone).
     mutating func arrived(_ m: Message, receiverAlive: Bool, _ out: inout Outbox) {
         let latency = out.now - m.sentAt
         setFate(m.id, receiverAlive ? .delivered : .lost, latency: latency)
-        if receiverAlive { totals[m.route, default: RouteTotals()].delivered += 1 }
+        if receiverAlive { routeTotals[m.route.index].delivered += 1 }
         out.log(.network, .messageArrived(id: m.id, route: m.route, direction: m.direction,
                                           latencyMs: latency))
     }
 
     /// The sender gave up waiting for the answer to this exchange.
     mutating func timedOut(exchange: Int, route: Route, _ out: inout Outbox) {
-        totals[route, default: RouteTotals()].timedOut += 1
-        let id = recent.last(where: { $0.exchange == exchange && $0.direction == .request })?.id ?? 0
-        for i in recent.indices where recent[i].exchange == exchange
-            && (recent[i].fate == .delivered || recent[i].fate == .inFlight) && recent[i].direction == .request {
-            recent[i].fate = .timedOut
+        routeTotals[route.index].timedOut += 1
+        let id = window.last(where: { $0.exchange == exchange && $0.direction == .request })?.id ?? 0
+        for i in window.indices where history[i].exchange == exchange
+            && (history[i].fate == .delivered || history[i].fate == .inFlight) && history[i].direction == .request {
+            history[i].fate = .timedOut
         }
         out.log(.network, .requestTimedOut(id: id, route: route))
     }
 
     mutating func setFate(_ id: Int, _ fate: MessageFate, latency: VirtualTime?) {
-        guard let i = recent.lastIndex(where: { $0.id == id }) else { return }
-        recent[i].fate = fate
-        recent[i].latencyMs = latency
+        guard let i = window.lastIndex(where: { $0.id == id }) else { return }
+        history[i].fate = fate
+        history[i].latencyMs = latency
     }
 }

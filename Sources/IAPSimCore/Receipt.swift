@@ -26,11 +26,21 @@ public struct Receipt: Sendable, Hashable {
     }
 
     static func sign(serial: Int, entries: [ReceiptEntry]) -> UInt64 {
-        var text = "receipt:\(serial)"
+        // The hash of "receipt:SERIAL" then "|id,product,date,token" per entry, fed in pieces.
+        var hash = FNV1a()
+        hash.add("receipt:")
+        hash.add(serial)
         for e in entries {
-            text += "|\(e.transactionId),\(e.productId),\(e.purchaseDateMs),\(e.appAccountToken ?? "-")"
+            hash.add("|")
+            hash.add(e.transactionId)
+            hash.add(",")
+            hash.add(e.productId)
+            hash.add(",")
+            hash.add(e.purchaseDateMs)
+            hash.add(",")
+            hash.add(e.appAccountToken ?? "-")
         }
-        return SplitMix64.fnv1a(text)
+        return hash.value
     }
 
     public var isAuthentic: Bool { signature == Receipt.sign(serial: serial, entries: entries) }

@@ -3,8 +3,15 @@
 public enum Route: String, Sendable, Hashable, CaseIterable, Comparable {
     case order, recharge, verify
 
-    public static func < (a: Route, b: Route) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    public static func < (a: Route, b: Route) -> Bool { a.index < b.index }
+
+    /// The position in `allCases`.
+    public var index: Int {
+        switch self {
+        case .order: return 0
+        case .recharge: return 1
+        case .verify: return 2
+        }
     }
 }
 

@@ -21,7 +21,9 @@ extension Simulation {
             out.log(command.isFault ? .fault : .user, .commandIssued(command))
             perform(command, &out)
         }
-        return commit(&out)
+        var written: [LogEntry]? = []
+        commit(&out, into: &written)
+        return written ?? []
     }
 
     /// Why a command cannot run now, or nil.
@@ -77,7 +79,7 @@ extension Simulation {
             network.dropNextResponse.insert(route)
             out.log(.fault, .faultArmed("the next \(route.rawValue) response will be lost"))
         case .latency(let route, let ms):
-            network.latencyMs[route] = ms
+            network.routeLatencyMs[route.index] = ms
             out.log(.fault, .faultArmed("one-way latency on \(route.rawValue) is now \(DurationText.format(ms))"))
         case .storeOutage(let on):
             store.outage = on

@@ -5,7 +5,7 @@ extension Simulation {
     public mutating func advance(untilTrigger trigger: String, within: VirtualTime) -> Bool {
         let limit = now + within
         while let t = nextEventTime, t <= limit {
-            if step().contains(where: { $0.fact.triggerName == trigger }) { return true }
+            if stepUncollected(watching: trigger) == true { return true }
         }
         now = max(now, limit)
         return false

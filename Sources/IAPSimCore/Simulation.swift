@@ -85,16 +85,36 @@ public struct Simulation: Sendable {
     @discardableResult
     public mutating func step() -> [LogEntry] {
         guard let next = queue.popMin() else { return [] }
+        var out = handle(next)
+        var written: [LogEntry]? = []
+        commit(&out, into: &written)
+        return written ?? []
+    }
+
+    /// Runs the next scheduled event without collecting what it wrote (the log and the
+    /// auditor still see all of it). Returns nil when idle, else whether the event wrote a
+    /// fact whose trigger name is `trigger`.
+    @discardableResult
+    mutating func stepUncollected(watching trigger: String? = nil) -> Bool? {
+        guard let next = queue.popMin() else { return nil }
+        var out = handle(next)
+        var none: [LogEntry]?
+        commit(&out, into: &none)
+        // The auditor's own facts are never triggers, so the parts' facts suffice.
+        return trigger.map { name in out.facts.contains { $0.fact.triggerName == name } } ?? false
+    }
+
+    mutating func handle(_ next: Scheduled) -> Outbox {
         now = max(now, next.time)
         eventsProcessed += 1
         var out = makeOutbox()
         dispatch(next.action, &out)
-        return commit(&out)
+        return out
     }
 
     /// Runs every event up to and including `time`, then sets the clock to `time`.
     public mutating func run(until time: VirtualTime) {
-        while let t = nextEventTime, t <= time { step() }
+        while let t = nextEventTime, t <= time { stepUncollected() }
         now = max(now, time)
     }
 
@@ -105,7 +125,7 @@ public struct Simulation: Sendable {
         let limit = now + Simulation.settleLimitMs
         while let t = nextEventTime {
             if t > limit { now = limit; return false }
-            step()
+            stepUncollected()
         }
         return true
     }
@@ -115,7 +135,8 @@ public struct Simulation: Sendable {
     }
 
     /// Applies what a part produced: network sends, timers, the log, the auditor.
-    mutating func commit(_ out: inout Outbox) -> [LogEntry] {
+    /// Appends what was written to `written` unless it is nil.
+    mutating func commit(_ out: inout Outbox, into written: inout [LogEntry]?) {
         var sent = 0
         while sent < out.sends.count {
             network.transmit(out.sends[sent], &out)
@@ -123,17 +144,17 @@ public struct Simulation: Sendable {
         }
         nextMessageId = out.nextMessageId
         nextExchange = out.nextExchange
-        for (delay, action) in out.timers { schedule(delay, action) }
-        var written: [LogEntry] = []
+        scheduleTimers(&out)
+        written?.reserveCapacity(out.facts.count + 2)
         for entry in out.facts { record(entry, into: &written) }
         var audit: [LogEntry] = []
-        let view = RecoveryView(store: store, app: app, server: server, policy: policy)
+        let view = auditor.needsRecoveryView(now: now)
+            ? RecoveryView(store: store, app: app, server: server, policy: policy) : nil
         auditor.evaluate(now: now, view: view, &audit)
         for entry in audit { append(entry, into: &written) }
-        return written
     }
 
-    mutating func record(_ entry: LogEntry, into written: inout [LogEntry]) {
+    mutating func record(_ entry: LogEntry, into written: inout [LogEntry]?) {
         append(entry, into: &written)
         var audit: [LogEntry] = []
         for delay in auditor.observe(entry, catalog: config.catalog, &audit) {
@@ -142,8 +163,8 @@ public struct Simulation: Sendable {
         for e in audit { append(e, into: &written) }
     }
 
-    mutating func append(_ entry: LogEntry, into written: inout [LogEntry]) {
-        written.append(entry)
+    mutating func append(_ entry: LogEntry, into written: inout [LogEntry]?) {
+        written?.append(entry)
         logCount += 1
         if let limit = config.logLimit {
             if limit == 0 { return }
@@ -151,6 +172,18 @@ public struct Simulation: Sendable {
             if log.count >= 2 * limit { log.removeFirst(log.count - limit) }
         }
         log.append(entry)
+    }
+
+    /// Schedules the outbox's timers in order, moving them out of it (no copies).
+    /// The events get the sequence numbers in-order scheduling would give, so the queue
+    /// pops them in the same order.
+    mutating func scheduleTimers(_ out: inout Outbox) {
+        let first = seq + 1
+        seq += out.timers.count
+        while let timer = out.timers.popLast() {
+            let number = first + out.timers.count
+            queue.insert(Scheduled(time: now + timer.delay, seq: number, action: timer.action))
+        }
     }
 
     mutating func schedule(_ delay: VirtualTime, _ action: Action) {

@@ -28,38 +28,77 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
 
     /// FNV-1a, a stable string hash (Swift's `hashValue` is randomised per process).
     public static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return hash
+        var hash = FNV1a()
+        hash.add(text)
+        return hash.value
     }
 
-    /// A version-4-shaped UUID string drawn from this generator.
+    /// A version-4-shaped UUID string drawn from this generator: 32 hex digits of two
+    /// draws, version nibble 4, variant nibble 8, 9, a or b, grouped 8-4-4-4-12.
     public mutating func uuid() -> String {
         let a = next(), b = next()
-        let hex = Array(SplitMix64.hex(a, 16) + SplitMix64.hex(b, 16))
-        var chars = hex
-        chars[12] = "4"
-        let variant = ["8", "9", "a", "b"][Int(b >> 62)]
-        chars[16] = Character(variant)
-        let s = String(chars)
-        func part(_ from: Int, _ to: Int) -> Substring {
-            s[s.index(s.startIndex, offsetBy: from)..<s.index(s.startIndex, offsetBy: to)]
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var hex = [UInt8](repeating: 0, count: 32)
+        for i in 0..<16 {
+            hex[i] = digits[Int((a >> UInt64(60 - 4 * i)) & 0xF)]
+            hex[16 + i] = digits[Int((b >> UInt64(60 - 4 * i)) & 0xF)]
         }
-        return "\(part(0, 8))-\(part(8, 12))-\(part(12, 16))-\(part(16, 20))-\(part(20, 32))"
+        hex[12] = UInt8(ascii: "4")
+        hex[16] = [UInt8(ascii: "8"), UInt8(ascii: "9"), UInt8(ascii: "a"), UInt8(ascii: "b")][Int(b >> 62)]
+        var out: [UInt8] = []
+        out.reserveCapacity(36)
+        for (i, byte) in hex.enumerated() {
+            if i == 8 || i == 12 || i == 16 || i == 20 { out.append(UInt8(ascii: "-")) }
+            out.append(byte)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// FNV-1a fed piece by piece: the same value as hashing the pieces joined.
+struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ text: String) {
+        var text = text
+        text.withUTF8 { add($0) }
     }
 
-    static func hex(_ value: UInt64, _ width: Int) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+        for byte in bytes {
+            value ^= UInt64(byte)
+            value = value &* 0x100_0000_01b3
+        }
     }
+
+    mutating func add(_ number: Int) { add(String(number)) }
 }
 
 /// True when `text` is shaped like a UUID (8-4-4-4-12 hex digits), as Apple requires for
 /// `applicationUsername` to come back as `app_account_token`.
 public func isUUID(_ text: String) -> Bool {
+    let bytes = text.utf8
+    // Plain ASCII (always, in practice): check the bytes. Anything else takes the
+    // Character path, whose idea of a hex digit is wider than ASCII.
+    guard bytes.allSatisfy({ $0 < 0x80 }) else { return isUUIDCharacters(text) }
+    guard bytes.count == 36 else { return false }
+    var i = 0
+    for byte in bytes {
+        if i == 8 || i == 13 || i == 18 || i == 23 {
+            if byte != UInt8(ascii: "-") { return false }
+        } else if !isASCIIHexDigit(byte) {
+            return false
+        }
+        i += 1
+    }
+    return true
+}
+
+private func isASCIIHexDigit(_ byte: UInt8) -> Bool {
+    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+}
+
+private func isUUIDCharacters(_ text: String) -> Bool {
     let groups = text.split(separator: "-", omittingEmptySubsequences: false)
     guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return false }
     return groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
