@@ -2,7 +2,10 @@
 /// that ended with something unresolved, and the first such run per type.
 public struct ExploreReport: Sendable, Hashable {
     public var runs: Int
+    /// Engine events over every run.
     public var events: Int
+    /// Log facts over every run.
+    public var facts: Int
     /// Anomalies counted by (type, status), over every run.
     public var counts: [AnomalyKey: Int]
     /// Per type: how many runs ended with it unresolved.
@@ -14,11 +17,15 @@ public struct ExploreReport: Sendable, Hashable {
     public init(_ outcomes: [RunOutcome]) {
         runs = outcomes.count
         events = 0
+        facts = 0
         counts = [:]
         failingRuns = [:]
         firstFailure = [:]
+        failingRunCount = 0
         for o in outcomes.sorted(by: { $0.index < $1.index }) {
             events += o.events
+            facts += o.facts
+            if !o.failures.isEmpty { failingRunCount += 1 }
             for key in o.anomalies { counts[key, default: 0] += 1 }
             for type in o.failures {
                 failingRuns[type, default: 0] += 1
@@ -26,6 +33,14 @@ public struct ExploreReport: Sendable, Hashable {
             }
         }
     }
+
+    /// Anomalies that ended open or permanent (a replay that succeeded is permanent).
+    public var unresolved: Int {
+        counts.reduce(0) { $0 + ($1.key.status.isUnresolved ? $1.value : 0) }
+    }
+
+    /// Runs that ended with at least one unresolved anomaly.
+    public var failingRunCount: Int
 
     /// True when no run ended with an open or permanent anomaly (replays blocked).
     public var clean: Bool { failingRuns.isEmpty }

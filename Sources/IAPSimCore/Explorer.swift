@@ -2,7 +2,10 @@
 public struct RunOutcome: Sendable, Hashable {
     public var index: Int
     public var seed: UInt64
+    /// Events the engine processed (scheduled actions; commands are not counted).
     public var events: Int
+    /// Facts the run wrote to its event log (commands, messages, auditor findings, ...).
+    public var facts: Int
     /// (type, status) of every anomaly, in the order they opened.
     public var anomalies: [AnomalyKey]
     /// Types that ended unresolved (open or permanent; a replay that was not blocked).
@@ -62,7 +65,7 @@ public struct Explorer: Sendable {
         for a in anomalies where a.status.isUnresolved && !failures.contains(a.type) {
             failures.append(a.type)
         }
-        return RunOutcome(index: index, seed: seed, events: sim.eventsProcessed,
+        return RunOutcome(index: index, seed: seed, events: sim.eventsProcessed, facts: sim.logCount,
                           anomalies: anomalies.map { AnomalyKey(type: $0.type, status: $0.status) },
                           failures: failures.sorted())
     }

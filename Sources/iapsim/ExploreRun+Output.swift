@@ -4,15 +4,18 @@ import IAPSimCore
 extension ExploreRun.Result {
     var runsPerSecond: Double { Double(report.runs) / max(exploreSeconds, 1e-9) }
     var eventsPerSecond: Double { Double(report.events) / max(exploreSeconds, 1e-9) }
+    var factsPerSecond: Double { Double(report.facts) / max(exploreSeconds, 1e-9) }
 
     func human() -> String {
         var lines: [String] = []
         let r = run
         lines.append("explore: policy \(r.policy.rawValue), \(report.runs) runs from seed \(r.seed)"
                      + (r.skip > 0 ? " (skipping \(r.skip))" : "") + ", \(r.steps) steps each, \(r.jobs) job(s)")
-        lines.append("  \(report.runs)/\(report.runs) runs, \(Int(runsPerSecond)) runs/s, "
-                     + "\(report.events) events (\(Int(eventsPerSecond)) events/s), "
-                     + "\(report.failingRuns.count) anomaly type(s) unresolved")
+        lines.append(ExploreRun.progressLine(runs: report.runs, of: report.runs, perSecond: runsPerSecond,
+                                             unresolved: report.unresolved)
+                     + " in \(report.failingRunCount) run(s), \(report.failingRuns.count) type(s)")
+        lines.append("  \(report.events) events simulated, \(Int(eventsPerSecond)) events/s "
+                     + "(\(report.facts) facts logged, \(Int(factsPerSecond)) facts/s)")
         lines.append("")
         lines.append(table())
         lines.append("")
@@ -59,7 +62,8 @@ extension ExploreRun.Result {
             "policy": run.policy.rawValue, "runs": report.runs, "seed": run.seed,
             "anomalies": anomalies, "findings": files, "seconds": seconds,
             "runs_per_second": runsPerSecond, "jobs": run.jobs, "events": report.events,
-            "events_per_second": eventsPerSecond, "skip": run.skip, "steps": run.steps,
+            "events_per_second": eventsPerSecond, "facts": report.facts,
+            "facts_per_second": factsPerSecond, "skip": run.skip, "steps": run.steps,
         ]
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)

@@ -32,17 +32,21 @@ struct ExploreRun {
     func execute() -> Result {
         let explorer = Explorer(policy: policy.policy, seed: seed, steps: steps)
         let started = Date()
+        // The live line is for a person at a terminal; logs and pipes get the final line only.
+        let live = showProgress && isatty(STDERR_FILENO) != 0
         let total = runs
-        var progress: (@Sendable (Int) -> Void)?
-        if showProgress {
-            progress = { @Sendable (done: Int) in
-                let rate = Double(done) / max(Date().timeIntervalSince(started), 1e-9)
-                FileHandle.standardError.write(Data("\r  \(done)/\(total) runs, \(Int(rate)) runs/s   ".utf8))
+        var progress: (@Sendable (ParallelRuns.Progress) -> Void)?
+        if live {
+            progress = { @Sendable (p: ParallelRuns.Progress) in
+                let rate = Double(p.runs) / max(Date().timeIntervalSince(started), 1e-9)
+                let line = ExploreRun.progressLine(runs: p.runs, of: total, perSecond: rate,
+                                                   unresolved: p.unresolved) + " so far"
+                FileHandle.standardError.write(Data("\r\(line)\u{1B}[K".utf8))
             }
         }
         let outcomes = ParallelRuns.run(explorer, range: skip..<(skip + runs), jobs: jobs, progress: progress)
         let exploreSeconds = Date().timeIntervalSince(started)
-        if showProgress { FileHandle.standardError.write(Data("\r".utf8)) }
+        if live { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         let report = ExploreReport(outcomes)
         var findings: [Finding] = []
         for type in AnomalyType.allCases {
@@ -51,6 +55,13 @@ struct ExploreRun {
         }
         return Result(run: self, report: report, findings: findings,
                       seconds: Date().timeIntervalSince(started), exploreSeconds: exploreSeconds)
+    }
+
+    /// "  1500/2000 runs, 7600 runs/s, 212 unresolved anomalies": the live line, and the
+    /// first line of the report.
+    static func progressLine(runs: Int, of total: Int, perSecond: Double, unresolved: Int) -> String {
+        "  \(runs)/\(total) runs, \(Int(perSecond)) runs/s, \(unresolved) unresolved "
+            + (unresolved == 1 ? "anomaly" : "anomalies")
     }
 
     func writeFinding(_ type: AnomalyType, _ o: RunOutcome, _ explorer: Explorer) -> Finding {
