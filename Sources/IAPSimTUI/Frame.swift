@@ -31,6 +31,7 @@ typealias Line = [Span]
 struct Glyphs: Sendable {
     var h, v, tl, tr, bl, br: Character
     var dot, check, cross, right, left, up, down, sep: String
+    var more: Character { dot == "*" ? "~" : "…" }
 
     static let unicode = Glyphs(h: "─", v: "│", tl: "┌", tr: "┐", bl: "└", br: "┘",
                                 dot: "●", check: "✓", cross: "✗", right: "→", left: "←",
@@ -67,18 +68,29 @@ extension Grid {
 
     /// Writes styled spans from (x, y), clipped at `width` columns. Returns columns used.
     @discardableResult
-    mutating func put(_ line: Line, x: Int, y: Int, width: Int) -> Int {
+    /// A line that does not fit ends in `ellipsis`, so a cut is never mistaken for the end.
+    mutating func put(_ line: Line, x: Int, y: Int, width: Int, ellipsis: Character? = nil) -> Int {
         var col = 0
-        for span in line where col < width {
-            col += put(span.text, x: x + col, y: y, span.style, maxWidth: width - col)
+        var total = 0
+        for span in line {
+            let w = TextWidth.of(span.text)
+            if col < width { col += put(span.text, x: x + col, y: y, span.style, maxWidth: width - col) }
+            total += w
+        }
+        if let ellipsis, total > width, width > 0, y >= 0, y < height {
+            let last = x + width - 1
+            if last >= 0, last < self.width {
+                if self[last, y].isContinuation, last > 0 { self[last - 1, y] = Cell(" ", self[last - 1, y].style) }
+                self[last, y] = Cell(ellipsis, Style(.dim))
+            }
         }
         return col
     }
 
     /// Fills the inside of `r` with `lines` starting at line `offset`.
-    mutating func lines(_ lines: [Line], in r: Rect, offset: Int) {
+    mutating func lines(_ lines: [Line], in r: Rect, offset: Int, ellipsis: Character? = nil) {
         for (i, line) in lines.dropFirst(offset).prefix(r.height).enumerated() {
-            put(line, x: r.x, y: r.y + i, width: r.width)
+            put(line, x: r.x, y: r.y + i, width: r.width, ellipsis: ellipsis)
         }
     }
 }

@@ -25,7 +25,7 @@ extension PanelContent {
         }
         if n.recent.isEmpty { return out + [[Span("no messages yet", Style(.dim))]] }
         out.append([Span("last messages, newest first", Style(.dim))])
-        for m in n.recent.reversed() { out.append(message(m)) }
+        for m in n.recent.reversed() where out.count < limit { out.append(message(m)) }
         return out
     }
 
@@ -52,6 +52,22 @@ extension PanelContent {
         return line
     }
 
+    /// How many lines a panel has in all, counted without building them.
+    func total(_ panel: Panel) -> Int {
+        switch panel {
+        case .app: return app.count
+        case .queue:
+            let all = sim.store.transactions.count, open = sim.store.queue.count
+            if all == 0 { return 1 }
+            let finished = min(all - open, PanelContent.historyLimit)
+            return 1 + open + (finished > 0 ? 1 + finished : 0)
+        case .server: return sim.server.balances.count + 2 + min(sim.server.orders.count, PanelContent.historyLimit)
+        case .network: return 4 + (sim.network.recent.isEmpty ? 1 : 1 + sim.network.recent.count)
+        case .auditor: return (narrow ? 3 : 2) + 2 * min(sim.auditor.anomalies.count, PanelContent.historyLimit)
+        case .events: return sim.log.count
+        }
+    }
+
     // MARK: Auditor
 
     var auditor: [Line] {
@@ -71,7 +87,9 @@ extension PanelContent {
         out.append([Span("\(a.charges.count) charge(s), \(a.anomalies.count) anomal\(a.anomalies.count == 1 ? "y" : "ies"), ",
                          Style(.dim)),
                     Span("\(unresolved) unresolved", unresolved > 0 ? Style(.bad, bold: true) : Style(.good))])
-        for anomaly in a.anomalies.suffix(PanelContent.historyLimit).reversed() { out += lines(anomaly) }
+        for anomaly in a.anomalies.suffix(PanelContent.historyLimit).reversed() where out.count < limit {
+            out += lines(anomaly)
+        }
         return out
     }
 

@@ -8,6 +8,8 @@ struct PanelContent {
     let ascii: Bool
     /// Columns inside the panel.
     let width: Int
+    /// Lines past this are not built: only what can show is (scroll offset + height).
+    var limit = Int.max
 
     var narrow: Bool { width < 40 }
 
@@ -35,7 +37,8 @@ struct PanelContent {
                   a.loggedIn == nil ? Style(.dim) : Style(bold: true)),
             a.observerRegistered
                 ? label("observer", "registered \(glyphs.check)", Style(.good))
-                : label("observer", "not registered \(glyphs.cross)", Style(.bad, bold: a.isRunning)),
+                : label("observer", (width < 26 ? "not added " : "not registered ") + glyphs.cross,
+                        Style(.bad, bold: a.isRunning)),
             label("network", sim.network.deviceOnline ? "online" : "OFFLINE",
                   sim.network.deviceOnline ? Style(.good) : Style(.bad, bold: true)),
         ]
@@ -68,9 +71,9 @@ struct PanelContent {
         let all = sim.store.transactions
         if all.isEmpty { return [[Span("no transactions yet: b buys", Style(.dim))]] }
         let idWidth = narrow ? 5 : 13
-        let showName = width >= idWidth + 1 + 9 + 1 + 10 + 2 + 6
+        let showName = width >= idWidth + 1 + 9 + 1 + 11 + 2 + 6
         var header = TextWidth.pad("txn", to: idWidth) + " " + TextWidth.pad("product", to: 9) + " "
-            + TextWidth.pad("state", to: 10) + "  "
+            + TextWidth.pad("state", to: 11) + " "
         if showName {
             let room = width - TextWidth.of(header)
             header += room >= 19 ? "applicationUsername" : "appUsername"
@@ -79,10 +82,10 @@ struct PanelContent {
         let unfinished = all.filter { !$0.finished }
         // Panels scroll through at most `historyLimit` old rows, so a long session renders fast.
         let finished = all.filter(\.finished).suffix(PanelContent.historyLimit).reversed()
-        for t in unfinished { out.append(row(t, idWidth: idWidth, showName: showName)) }
+        for t in unfinished where out.count < limit { out.append(row(t, idWidth: idWidth, showName: showName)) }
         if !finished.isEmpty {
             out.append([Span("finished (newest first)", Style(.dim))])
-            for t in finished { out.append(row(t, idWidth: idWidth, showName: showName)) }
+            for t in finished where out.count < limit { out.append(row(t, idWidth: idWidth, showName: showName)) }
         }
         return out
     }
@@ -94,7 +97,7 @@ struct PanelContent {
         var line: Line = [
             Span(TextWidth.pad(txn(t.id), to: idWidth) + " ", base),
             Span(TextWidth.pad(t.productId, to: 9) + " ", base),
-            Span(TextWidth.pad(t.state.rawValue, to: 10), dim ? Style(.dim) : UIStyle.state(t.state)),
+            Span(TextWidth.pad(t.state.rawValue, to: 11), dim ? Style(.dim) : UIStyle.state(t.state)),
             marker,
         ]
         if showName {
@@ -127,17 +130,14 @@ struct PanelContent {
         let userWidth = min(8, s.orders.map { TextWidth.of($0.user) }.max() ?? 0)
         let shortIds = width < 4 + userWidth + 9 + 8 + 13 + 5
         let tiny = width < 4 + userWidth + 10 + 9 + 5
-        for o in s.orders.suffix(PanelContent.historyLimit).reversed() {
+        for o in s.orders.suffix(PanelContent.historyLimit).reversed() where out.count < limit {
             var line: Line = [
                 Span(TextWidth.pad(o.id, to: tiny ? 3 : 4) + " ", Style(bold: true)),
                 Span(TextWidth.pad(o.user, to: userWidth) + " "),
-                Span(TextWidth.pad(o.productId, to: 9) + " "),
             ]
-            if tiny {
-                line.append(o.state == .credited ? Span(glyphs.check, Style(.good)) : Span("open", Style(.warn)))
-            } else {
-                line.append(Span(TextWidth.pad(o.state.rawValue, to: 8), o.state == .credited ? Style(.good) : Style(.warn)))
-            }
+            // A tiny panel keeps the owner and the state, and drops the product.
+            if !tiny { line.append(Span(TextWidth.pad(o.productId, to: 9) + " ")) }
+            line.append(Span(TextWidth.pad(o.state.rawValue, to: 8), o.state == .credited ? Style(.good) : Style(.warn)))
             if let t = o.transactionId, !tiny {
                 line.append(Span(" " + (shortIds ? (ascii ? "~" : "…") + t.suffix(4) : t), Style(.dim)))
             }

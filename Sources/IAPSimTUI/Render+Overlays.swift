@@ -108,9 +108,9 @@ extension UIModel {
             let step = steps[i]
             lines.append([Span("Step \(i + 1) (line \(step.line)) ", Style(.title, bold: true)),
                           Span(UIModel.triggerText(step.trigger) + step.command.scenarioText, Style(bold: true))])
-            lines += (step.say ?? "").split(separator: "\n").map { [Span(String($0))] }
+            lines += Wrap.words(step.say ?? "", width: r.width - 4).map { [Span($0)] }
         } else {
-            lines += (player.scenario.story ?? "(no story)").split(separator: "\n").map { [Span(String($0))] }
+            lines += Wrap.words(player.scenario.story ?? "(no story)", width: r.width - 4).map { [Span($0)] }
         }
         if result == nil, !player.stepsDone {
             let next = steps[player.nextStep]
@@ -123,8 +123,14 @@ extension UIModel {
                                Style(.warn))])
         }
         let inner = r.inner
-        // The verdict reads from its first line; narration keeps its newest lines in view.
-        let shown = result != nil ? Array(lines.prefix(inner.height)) : Array(lines.suffix(inner.height))
+        // The verdict reads from its first line; so does narration, keeping the "Next:" line
+        // and marking what did not fit.
+        var shown = Array(lines.prefix(inner.height))
+        if result == nil, lines.count > inner.height, inner.height >= 2 {
+            shown = Array(lines.prefix(inner.height - 1))
+            shown[shown.count - 1].append(Span(" " + String(glyphs.more) + " (wider window for the rest)", Style(.dim)))
+            shown.append(lines[lines.count - 1])
+        }
         grid.lines(shown, in: Rect(x: inner.x + 1, y: inner.y, width: inner.width - 2,
                                                                 height: inner.height), offset: 0)
     }

@@ -26,12 +26,14 @@ extension UIModel {
     }
 
     func renderTooSmall(_ grid: inout Grid) {
-        let lines = ["Terminal too small: need \(UIModel.minWidth)x\(UIModel.minHeight), have \(grid.width)x\(grid.height)",
-                     "enlarge the window, or press q to quit"]
-        for (i, line) in lines.enumerated() {
-            let y = grid.height / 2 - 1 + i
-            let x = max(0, (grid.width - TextWidth.of(line)) / 2)
-            grid.put(line, x: x, y: y, Style(i == 0 ? .bad : .dim, bold: i == 0))
+        let need = "need \(UIModel.minWidth)x\(UIModel.minHeight), have \(grid.width)x\(grid.height)"
+        let message = "Terminal too small: " + need
+        let parts = TextWidth.of(message) <= grid.width ? [message] : ["Terminal too small:", need]
+        let lines = parts.flatMap { Wrap.words($0, width: grid.width) }.map { ($0, Style(.bad, bold: true)) }
+            + Wrap.words("enlarge the window, or press q to quit", width: grid.width).map { ($0, Style(.dim)) }
+        let top = max(0, (grid.height - lines.count) / 2)
+        for (i, (line, style)) in lines.enumerated() {
+            grid.put(line, x: max(0, (grid.width - TextWidth.of(line)) / 2), y: top + i, style)
         }
     }
 
@@ -46,7 +48,9 @@ extension UIModel {
         spans.append(Span("  seed \(player.scenario.seed)", bar))
         switch mode {
         case .sandbox: spans.append(Span("  sandbox", bar))
-        case .play(let file): spans.append(Span("  play \(file.split(separator: "/").last.map(String.init) ?? file)", bar))
+        case .play(let file):
+            let name = file.split(separator: "/").last.map(String.init) ?? file
+            spans.append(Span("  play " + TextWidth.truncate(name, to: max(8, grid.width - 70), ascii: options.ascii), bar))
         }
         if autopilot != nil { spans.append(Span("  AUTOPILOT", Style(.header, bold: true, reverse: true))) }
         grid.put(spans, x: 0, y: 0, width: grid.width - 8)
@@ -67,33 +71,35 @@ extension UIModel {
     }
 
     func renderPanel(_ panel: Panel, _ grid: inout Grid, _ r: Rect) {
-        let content = PanelContent(sim: simulation, glyphs: glyphs, ascii: options.ascii, width: r.inner.width)
         let inner = r.inner
-        var lines: [Line]
+        var content = PanelContent(sim: simulation, glyphs: glyphs, ascii: options.ascii, width: inner.width)
         var badge: String?
-        var offset = scrollOffset(panel)
+        let total = content.total(panel)
+        if panel == .events {
+            let offset = min(scrollOffset(panel), max(0, total - inner.height))
+            let lines = content.events(count: inner.height, offsetFromBottom: offset, notes: notes)
+            badge = offset > 0 ? "\(glyphs.up) \(offset) older \(glyphs.sep) End follows" : "\(simulation.logCount) events"
+            grid.frame(r, title: panel.title, focused: focus == panel, glyphs: glyphs, badge: badge)
+            grid.lines(lines, in: inner, offset: 0, ellipsis: glyphs.more)
+            return
+        }
+        let offset = min(scrollOffset(panel), max(0, total - inner.height))
+        content.limit = offset + inner.height + 2
+        let lines: [Line]
         switch panel {
         case .app: lines = content.app
         case .queue: lines = content.queue; badge = content.queueBadge
         case .server: lines = content.server
         case .network: lines = content.network
         case .auditor: lines = content.auditor
-        case .events:
-            let total = simulation.log.count
-            offset = min(offset, max(0, total - inner.height))
-            lines = content.events(count: inner.height, offsetFromBottom: offset, notes: notes)
-            badge = offset > 0 ? "\(glyphs.up) \(offset) older \(glyphs.sep) End follows" : "\(simulation.logCount) events"
-            grid.frame(r, title: panel.title, focused: focus == panel, glyphs: glyphs, badge: badge)
-            grid.lines(lines, in: inner, offset: 0)
-            return
+        case .events: lines = []
         }
-        offset = min(offset, max(0, lines.count - inner.height))
-        if lines.count > inner.height {
-            let more = "\(offset > 0 ? glyphs.up : "")\(offset + inner.height < lines.count ? glyphs.down : "") \(offset + 1)-\(min(lines.count, offset + inner.height))/\(lines.count)"
+        if total > inner.height {
+            let more = "\(offset > 0 ? glyphs.up : "")\(offset + inner.height < total ? glyphs.down : "") \(offset + 1)-\(min(total, offset + inner.height))/\(total)"
             badge = badge.map { "\($0) \(more)" } ?? more
         }
         grid.frame(r, title: panel.title, focused: focus == panel, glyphs: glyphs, badge: badge)
-        grid.lines(lines, in: inner, offset: offset)
+        grid.lines(lines, in: inner, offset: offset, ellipsis: glyphs.more)
     }
 
     func renderStatus(_ grid: inout Grid, row: Int) {
@@ -113,10 +119,15 @@ extension UIModel {
     }
 
     func renderFooter(_ grid: inout Grid, row: Int) {
+        // Whole entries only: a key without its label is worse than no key (`?` lists all).
         var spans: [Span] = []
+        var used = 0
         for pair in footerKeys {
+            let w = 2 + TextWidth.of(pair.0) + TextWidth.of(pair.1)
+            if used + w > grid.width { break }
             spans.append(Span(" " + pair.0, Style(.key, bold: true)))
             spans.append(Span(" " + pair.1, Style(.dim)))
+            used += w
         }
         grid.put(spans, x: 0, y: row, width: grid.width)
     }
@@ -130,13 +141,13 @@ extension UIModel {
         case .policy?: return [(updown, "key"), (leftright, "change value (applies now)"), ("Esc", "close"), ("q", "quit")]
         case nil: break
         }
-        var keys: [(String, String)] = [("q", "quit"), ("?", "help")]
+        var keys: [(String, String)] = [("q", "quit"), ("?", "all keys")]
         if isPlay && result == nil { keys += [("Enter", "next step"), ("G", "to end")] }
         if result == nil {
             keys += [("space", paused ? "resume" : "pause"), (".", "event"), ("+-", "speed"), ("b", "buy"),
                      ("c", "crash"), ("l", "launch"), ("u", "uninstall"), ("a", "account"), ("n", "net"),
-                     ("d", "drop"), ("f", "fail"), ("o", "outage"), ("k", "ask"), ("r", "replay"),
-                     ("p", "policy")]
+                     ("d", "drop"), ("f", "fail"), ("o", "outage"), ("k", "ask-to-buy"), ("y/x", "approve"),
+                     ("r", "replay"), ("p", "policy")]
         }
         keys += [("s", "save"), ("Tab", "focus")]
         return keys

@@ -48,14 +48,11 @@ import Testing
         try expectCleanExit(tmux)
     }
 
-    /// Waits for the too-small message at 40x12. The render cuts its 42 columns at the 40th
-    /// ("have 40x"): a known issue until it wraps the line; `withKnownIssue` fails as soon as
-    /// the whole message shows, so that the wrapper is removed then.
+    /// Waits for the too-small message at 40x12: 42 columns of text, so the render wraps it
+    /// after "small:" and both halves must show.
     func waitForTooSmall(_ tmux: Tmux) throws {
-        try tmux.wait(for: "Terminal too small: need 80x24")
-        withKnownIssue("the render cuts the too-small message at 40 columns") {
-            try tmux.wait(for: "Terminal too small: need 80x24, have 40x12", timeout: 1)
-        }
+        try tmux.wait(for: "Terminal too small:")
+        try tmux.wait(for: "need 80x24, have 40x12")
     }
 
     @Test func resizeToTooSmallAndBack() throws {

@@ -160,3 +160,21 @@ import Testing
         #expect(a.model.simulation.log == b.model.simulation.log)
     }
 }
+
+extension UpdateTests {
+    /// The scroll badges count lines without building them; the counts must be the truth.
+    @Test func panelLineCountsMatchTheLinesAfterABusyAutopilotSession() {
+        var d = Driver(UIModel(seed: 5, options: UIOptions(autopilot: true, speed: 64)))
+        d.wait(wallMs: 20_000)                         // about 21 minutes of virtual time
+        let sim = d.model.simulation
+        #expect(sim.auditor.charges.count > 10)
+        for width in [22, 38, 48] {
+            let content = PanelContent(sim: sim, glyphs: .unicode, ascii: false, width: width)
+            #expect(content.total(.app) == content.app.count)
+            #expect(content.total(.queue) == content.queue.count, "width \(width)")
+            #expect(content.total(.server) == content.server.count, "width \(width)")
+            #expect(content.total(.network) == content.network.count, "width \(width)")
+            #expect(content.total(.auditor) == content.auditor.count, "width \(width)")
+        }
+    }
+}
