@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import IAPSimCore
+import IAPSimTUI
+
+/// `iapsim` (the default) or `iapsim sandbox`: the built-in world, live in the terminal UI.
+/// Its options live here, not on the root command, so that `explore --policy` and
+/// `explore --seed` stay the subcommand's own.
+struct SandboxCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sandbox",
+        abstract: "The built-in world, live in the terminal UI (the default; ? lists the keys)."
+    )
+
+    @Option(help: "The policy preset: \(PolicyPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var policy: PolicyPreset = .hardened
+
+    @Option(help: "The world's seed.")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("The users, comma-separated.", valueName: "a,b"))
+    var users: String = "alice,bob"
+
+    @Option(help: ArgumentHelp(TerminalUI.speedHelp, valueName: "x"))
+    var speed: Double = 1
+
+    @Flag(name: .customLong("no-color"), help: "No colour (also when NO_COLOR is set).")
+    var noColor = false
+
+    @Flag(help: "Random purchases and faults, seeded (demos, soak runs).")
+    var autopilot = false
+
+    var userList: [String] {
+        users.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    func validate() throws {
+        try TerminalUI.validate(speed: speed)
+        let names = userList
+        if let empty = names.firstIndex(where: \.isEmpty) {
+            throw ValidationError("--users: name \(empty + 1) is empty in \"\(users)\"")
+        }
+        // The scenario format's rule for user names (so that `s` saves a file that reads back).
+        if let bad = names.first(where: { name in
+            !name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0)
+                || $0 == "_" || $0 == "-" || $0 == "." }
+        }) {
+            throw ValidationError("--users: \"\(bad)\" is not a user name (letters, digits, _ - . only)")
+        }
+        if let twice = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+            throw ValidationError("--users: \"\(twice)\" appears twice")
+        }
+    }
+
+    /// The sandbox UI.
+    func run() throws {
+        let names = userList
+        try TerminalUI.launch(noColor: noColor, autopilot: autopilot, speed: speed) { options in
+            UIModel(seed: seed, users: names, preset: policy, options: options)
+        }
+    }
+
+}
