@@ -44,13 +44,16 @@ extension UIModel {
                              Span(" \(DurationText.clock(simulation.now)) ", Style(.header, bold: true, reverse: true)),
                              Span(" \(speedText) ", bar)]
         spans.append(Span(" \(badge.text) ", badge.style))
-        spans.append(Span("  policy \(simulation.policy.displayName)", bar))
+        // A narrow header drops the word "policy" so that the file name of play mode fits.
+        spans.append(Span((grid.width < 100 ? "  " : "  policy ") + simulation.policy.displayName, bar))
         spans.append(Span("  seed \(player.scenario.seed)", bar))
         switch mode {
         case .sandbox: spans.append(Span("  sandbox", bar))
         case .play(let file):
             let name = file.split(separator: "/").last.map(String.init) ?? file
-            spans.append(Span("  play " + TextWidth.truncate(name, to: max(8, grid.width - 70), ascii: options.ascii), bar))
+            let used = spans.reduce(0) { $0 + TextWidth.of($1.text) }
+            let room = grid.width - 8 - used - 7
+            spans.append(Span("  play " + (room >= 6 ? TextWidth.truncate(name, to: room, ascii: options.ascii) : ""), bar))
         }
         if autopilot != nil { spans.append(Span("  AUTOPILOT", Style(.header, bold: true, reverse: true))) }
         grid.put(spans, x: 0, y: 0, width: grid.width - 8)
@@ -62,10 +65,10 @@ extension UIModel {
         return s == s.rounded() ? "\(Int(s))x" : (s == 0.5 ? "0.5x" : "0.25x")
     }
 
-    /// PAUSED, RUNNING, NEXT STEP or ENDED: a word, bold and reversed as well as coloured.
+    /// PAUSED, RUNNING, NEXT: Enter or ENDED: a word, bold and reversed as well as coloured.
     var badge: (text: String, style: Style) {
         if result != nil { return ("ENDED", Style(.accent, bold: true)) }
-        if waitingForStep { return ("NEXT STEP: Enter", Style(.warn, bold: true)) }
+        if waitingForStep { return ("NEXT: Enter", Style(.warn, bold: true)) }
         if paused { return ("PAUSED", Style(.warn, bold: true)) }
         return ("RUNNING", Style(.good, bold: true))
     }
