@@ -108,21 +108,40 @@ extension PanelContent {
 
     // MARK: Events
 
-    /// The log with the UI's notes merged in by time, oldest first; `count` lines ending
-    /// `offsetFromBottom` lines before the newest. Only the tail that can show is merged.
-    func events(count: Int, offsetFromBottom: Int, notes: [LogEntry]) -> [Line] {
+    /// The log with the UI's notes merged in where they were added, oldest first; `count`
+    /// lines ending `offsetFromBottom` lines before the newest. Only the tail that can show
+    /// is built.
+    func events(count: Int, offsetFromBottom: Int, notes: [EventNote]) -> [Line] {
         let tail = sim.log.suffix(count + offsetFromBottom + notes.count)
-        let first = tail.first?.time ?? 0
-        var merged: [LogEntry] = []
-        merged.reserveCapacity(tail.count + notes.count)
-        var pending = notes.filter { $0.time >= first }[...]
-        for entry in tail {
-            while let n = pending.first, n.time < entry.time { merged.append(n); pending = pending.dropFirst() }
-            merged.append(entry)
+        let tailStart = sim.logCount - tail.count
+        var merged: [Line] = []
+        var pending = notes.drop { $0.position < tailStart }
+        var lines: [Line] = []
+        lines.reserveCapacity(tail.count + pending.count)
+        for (i, entry) in tail.enumerated() {
+            while let n = pending.first, n.position <= tailStart + i {
+                lines.append(note(n))
+                pending = pending.dropFirst()
+            }
+            lines.append(event(entry))
         }
-        merged += pending
+        lines += pending.map(note)
+        merged = lines
         let end = max(0, merged.count - offsetFromBottom)
-        return merged[max(0, end - count)..<end].map(event)
+        return Array(merged[max(0, end - count)..<end])
+    }
+
+    func note(_ n: EventNote) -> Line {
+        let partWidth = narrow || width < 100 ? 9 : 16
+        switch n.kind {
+        case .armed:
+            return [Span(DurationText.clock(n.time) + " ", Style(.dim)),
+                    Span(TextWidth.pad("Fault", to: partWidth) + " ", UIStyle.part(.fault)),
+                    Span(n.text, Style(.warn))]
+        case .step:
+            return [Span(DurationText.clock(n.time) + " ", Style(.dim)),
+                    Span("-- " + n.text, Style(.title, bold: true))]
+        }
     }
 
     func event(_ e: LogEntry) -> Line {

@@ -118,6 +118,11 @@ extension UIModel {
         }
     }
 
+    mutating func note(_ kind: EventNote.Kind, _ text: String) {
+        notes.append(EventNote(position: simulation.logCount, time: simulation.now, kind: kind, text: text))
+        if notes.count > 200 { notes.removeFirst(notes.count - 200) }
+    }
+
     mutating func choose(_ item: PickerItem) {
         overlay = nil
         switch item.action {
@@ -125,9 +130,7 @@ extension UIModel {
         case .arm(let event, let command):
             armed = ArmedCommand(event: event, command: command, armedAt: simulation.now)
             status = "armed: \(command.scenarioText) when \(event.rawValue)"
-            notes.append(LogEntry(time: simulation.now, part: .fault,
-                                  fact: .faultArmed("\(command.scenarioText) right after the next '\(event.rawValue)'")))
-            if notes.count > 200 { notes.removeFirst(notes.count - 200) }
+            note(.armed, "fault armed: \(command.scenarioText) right after the next '\(event.rawValue)'")
         }
     }
 }

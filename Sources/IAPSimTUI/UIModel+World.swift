@@ -87,7 +87,16 @@ extension UIModel {
         }
         let index = player.nextStep
         let before = simulation.logCount
-        _ = player.playStep()
+        let records = player.playStep()
+        if let started = records.firstIndex(where: { if case .stepStarted = $0 { return true } else { return false } }) {
+            // The marker stands where the step began: after what its trigger waited through.
+            let waited = records[..<started].filter { if case .entry = $0 { return true } else { return false } }.count
+            let step = player.scenario.steps[index]
+            notes.append(EventNote(position: before + waited, time: simulation.now, kind: .step,
+                                   text: "step \(index + 1) (line \(step.line)): "
+                                       + UIModel.triggerText(step.trigger) + step.command.scenarioText))
+            if notes.count > 200 { notes.removeFirst(notes.count - 200) }
+        }
         narratedStep = index
         if let stop = player.timeout {
             status = "\(stop)"

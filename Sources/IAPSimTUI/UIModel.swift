@@ -40,6 +40,17 @@ public enum Panel: Int, Sendable, Hashable, CaseIterable {
     }
 }
 
+/// A line of the Events panel that is the UI's, not the world's: it stands before the log
+/// entry that was next to be written when it was added.
+public struct EventNote: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable { case armed, step }
+    /// `Simulation.logCount` when the note was added.
+    public var position: Int
+    public var time: VirtualTime
+    public var kind: Kind
+    public var text: String
+}
+
 /// A command waiting for an event, armed from a picker ("crash when charged").
 public struct ArmedCommand: Sendable, Hashable {
     public var event: TriggerEvent
@@ -79,8 +90,8 @@ public struct UIModel: Sendable {
     public internal(set) var overlay: Overlay?
     public internal(set) var status: String?
     public internal(set) var armed: ArmedCommand?
-    /// Lines the UI adds to the Events panel (a command armed on an event), by time.
-    public internal(set) var notes: [LogEntry] = []
+    /// Lines the UI adds to the Events panel: a command armed on an event, a step of play.
+    public internal(set) var notes: [EventNote] = []
     /// Every command applied, with its virtual time: what `s` saves.
     public internal(set) var session: [Step] = []
     var autopilot: Autopilot?
