@@ -1,21 +1,9 @@
-/// What the auditor may look at to decide whether something can still be made right.
-/// A class so that handing it from charge to charge costs a reference, not a copy of
-/// the world's parts; it is never changed after it is made.
-final class RecoveryView {
-    let store: AppStore
-    let app: AppProcess
-    let server: MerchantServer
-    let policy: Policy
-
-    init(store: AppStore, app: AppProcess, server: MerchantServer, policy: Policy) {
-        self.store = store
-        self.app = app
-        self.server = server
-        self.policy = policy
-    }
-
+/// What the auditor may look at to decide whether something can still be made right:
+/// the world's parts, borrowed for one look (never copied, never changed).
+struct RecoveryView {
     /// True while something in the system can still credit `txn`.
-    func canStillCredit(_ txn: String) -> Bool {
+    static func canStillCredit(_ txn: String, store: AppStore, app: AppProcess,
+                               server: MerchantServer, policy: Policy) -> Bool {
         if store.transactions.contains(where: { $0.id == txn && !$0.finished && $0.state == .purchased }) {
             return true
         }
@@ -41,22 +29,27 @@ extension Auditor {
             && now - charges[i].chargedAt <= graceMs && charges[i].finishedAt == nil
     }
 
-    /// True when judging the charges now needs to know what can still act (most looks
-    /// do not, and building the view costs a copy of the world's parts).
-    func needsRecoveryView(now: VirtualTime) -> Bool {
-        charges.indices.contains { charges[$0].credits.isEmpty && !isQuiet($0, now: now) }
-    }
-
-    /// Looks at every charge again and updates its anomaly. `view` may be nil when
-    /// `needsRecoveryView(now:)` is false.
-    mutating func evaluate(now: VirtualTime, view: RecoveryView?, _ out: inout [LogEntry]) {
-        for i in charges.indices {
+    /// Looks again at every charge whose verdict may still change and updates its anomaly,
+    /// oldest charge first. Charges settled for good are skipped: looking at them again
+    /// would change nothing. The parts are only read, and only for uncredited charges.
+    mutating func evaluate(now: VirtualTime, store: AppStore, app: AppProcess,
+                           server: MerchantServer, policy: Policy, _ out: inout [LogEntry]) {
+        var kept = 0
+        for k in active.indices {
+            let i = active[k]
             if let first = charges[i].credits.first {
                 settleCredited(i, first: first, now: now, &out)
-            } else if !isQuiet(i, now: now) {
-                settleUncredited(i, now: now, view: view, &out)
+                continue
             }
+            if !isQuiet(i, now: now) {
+                let alive = RecoveryView.canStillCredit(charges[i].txn, store: store, app: app,
+                                                        server: server, policy: policy)
+                settleUncredited(i, now: now, alive: alive, &out)
+            }
+            active[kept] = i
+            kept += 1
         }
+        active.removeLast(active.count - kept)
     }
 
     mutating func settleCredited(_ i: Int, first: ChargeRecord.Credit, now: VirtualTime,
@@ -83,11 +76,9 @@ extension Auditor {
         }
     }
 
-    mutating func settleUncredited(_ i: Int, now: VirtualTime, view: RecoveryView?,
-                                   _ out: inout [LogEntry]) {
-        guard !isQuiet(i, now: now), let view else { return }
+    /// `alive`: whether something can still credit the charge (`RecoveryView`).
+    mutating func settleUncredited(_ i: Int, now: VirtualTime, alive: Bool, _ out: inout [LogEntry]) {
         let c = charges[i]
-        let alive = view.canStillCredit(c.txn)
         let due = now - c.chargedAt > graceMs || (c.finishedAt != nil && !alive)
         guard due || c.anomalyId != nil else { return }
         let status: AnomalyStatus = alive ? .open : .permanent

@@ -28,6 +28,10 @@ public struct ChargeRecord: Sendable, Hashable {
 public struct Auditor: Sendable, Hashable {
     public internal(set) var anomalies: [Anomaly] = []
     public internal(set) var charges: [ChargeRecord] = []
+    /// Indices of the charges whose verdict may still change, ascending: every uncredited
+    /// charge, and a credited one until the look that settles it (its first credit never
+    /// changes, so after that look nothing about it would).
+    var active: [Int] = []
     var origins: [String: (user: String, order: String?)] = [:]
     /// How long an uncredited charge may wait before it is an anomaly (DOMAIN.md).
     public var graceMs: VirtualTime = 30_000
@@ -53,6 +57,7 @@ public struct Auditor: Sendable, Hashable {
             origins[txn] = (user, order)
         case .paymentCharged(let txn, let product, let price):
             let origin = origins[txn]
+            active.append(charges.count)
             charges.append(ChargeRecord(txn: txn, productId: product, priceCents: price,
                                         buyer: origin?.user ?? "?", order: origin?.order,
                                         chargedAt: e.time))
@@ -119,8 +124,9 @@ public struct Auditor: Sendable, Hashable {
     mutating func change(_ id: Int, type: AnomalyType, status: AnomalyStatus, mechanism: String?,
                          summary: String? = nil, at time: VirtualTime, _ out: inout [LogEntry]) {
         let i = id - 1
-        let a = anomalies[i]
-        guard a.type != type || a.status != status || a.mechanism != mechanism else { return }
+        // Field by field: copying the anomaly costs more than the test.
+        guard anomalies[i].type != type || anomalies[i].status != status
+            || anomalies[i].mechanism != mechanism else { return }
         anomalies[i].type = type
         anomalies[i].status = status
         anomalies[i].mechanism = mechanism

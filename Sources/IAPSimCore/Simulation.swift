@@ -148,9 +148,7 @@ public struct Simulation: Sendable {
         written?.reserveCapacity(out.facts.count + 2)
         for entry in out.facts { record(entry, into: &written) }
         var audit: [LogEntry] = []
-        let view = auditor.needsRecoveryView(now: now)
-            ? RecoveryView(store: store, app: app, server: server, policy: policy) : nil
-        auditor.evaluate(now: now, view: view, &audit)
+        auditor.evaluate(now: now, store: store, app: app, server: server, policy: policy, &audit)
         for entry in audit { append(entry, into: &written) }
     }
 
