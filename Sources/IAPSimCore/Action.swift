@@ -29,6 +29,14 @@ public struct Outbox: Sendable {
     public internal(set) var sends: [Message] = []
     var nextMessageId: Int
     var nextExchange: Int
+    /// False when nobody keeps or collects the log: then `facts` holds only the facts the
+    /// auditor reads, and the others are only counted (explore runs write many facts that
+    /// nobody reads; building and dropping them at once is the cheap way to write them).
+    let keepsEveryFact: Bool
+    /// How many facts were written and not kept in `facts`.
+    var uncounted = 0
+    /// The trigger codes of every fact written.
+    var triggers = TriggerSet()
 
     /// An action to schedule `delay` ms from now (a struct, not a tuple: tuples are
     /// copied through generic witnesses, and this is on every event's path).
@@ -37,20 +45,28 @@ public struct Outbox: Sendable {
         public var action: Action
     }
 
-    init(now: VirtualTime, policy: Policy, nextMessageId: Int, nextExchange: Int) {
+    init(now: VirtualTime, policy: Policy, nextMessageId: Int, nextExchange: Int,
+         keepsEveryFact: Bool = true) {
         self.now = now
         self.policy = policy
         self.nextMessageId = nextMessageId
         self.nextExchange = nextExchange
+        self.keepsEveryFact = keepsEveryFact
     }
 
-    mutating func log(_ part: Part, _ fact: Fact) {
+    mutating func log(_ part: Part, _ fact: consuming Fact) {
+        let entry = LogEntry(time: now, part: part, fact: fact)
+        triggers.formUnion(entry.triggers)
+        guard keepsEveryFact || Auditor.reads(entry.fact) else {
+            uncounted += 1
+            return
+        }
         // Most handlers write a few facts: one allocation instead of several regrowths.
         if facts.capacity == 0 { facts.reserveCapacity(8) }
-        facts.append(LogEntry(time: now, part: part, fact: fact))
+        facts.append(entry)
     }
 
-    mutating func after(_ delay: VirtualTime, _ action: Action) {
+    mutating func after(_ delay: VirtualTime, _ action: consuming Action) {
         timers.append(Timer(delay: delay, action: action))
     }
 

@@ -49,6 +49,18 @@ public struct Auditor: Sendable, Hashable {
 
     func chargeIndex(_ txn: String) -> Int? { charges.firstIndex { $0.txn == txn } }
 
+    /// Whether `observe` reads this fact: most facts (the network's above all) it does
+    /// not, and asking is cheaper than lending it.
+    static func reads(_ fact: Fact) -> Bool {
+        switch fact {
+        case .paymentAdded, .paymentCharged, .transactionsDelivered, .transactionFinished,
+             .rechargeSent, .coinsCredited, .rechargeRefused, .alreadyCredited:
+            return true
+        default:
+            return false
+        }
+    }
+
     /// Reads one fact of the history. Returns the delays after which the auditor wants to
     /// look again (the grace period of a new charge, say).
     mutating func observe(_ e: LogEntry, catalog: Catalog, _ out: inout [LogEntry]) -> [VirtualTime] {

@@ -119,44 +119,56 @@ public enum Fact: Sendable, Hashable {
 public struct LogEntry: Sendable, Hashable {
     public var time: VirtualTime
     public var part: Part
-    public var fact: Fact
+    public var fact: Fact {
+        didSet { triggers = TriggerSet(fact.triggerCode) }
+    }
+    /// The trigger code of `fact`, kept beside it: the engine asks it of every entry, and
+    /// matching a fact that sits in a buffer costs a copy of it.
+    private(set) var triggers: TriggerSet
 
-    public init(time: VirtualTime, part: Part, fact: Fact) {
+    public init(time: VirtualTime, part: Part, fact: __owned Fact) {
         self.time = time
         self.part = part
+        triggers = TriggerSet(fact.triggerCode)
         self.fact = fact
     }
 }
 
 extension Fact {
     /// The name a scenario's `when:` trigger uses for this fact, if it is one of them.
-    public var triggerName: String? {
+    public var triggerName: String? { triggerCode.map { Fact.triggerNames[$0] } }
+
+    /// The position of `triggerName` in `triggerNames`: asked of every fact a run writes,
+    /// so it compares numbers, not strings.
+    var triggerCode: Int? {
         switch self {
         case .transactionUpdated(_, _, let state):
             switch state {
-            case .purchasing: return "purchasing"
-            case .failed: return "failed"
-            case .deferred: return "deferred"
+            case .purchasing: return 0
+            case .failed: return 2
+            case .deferred: return 3
             case .purchased, .restored: return nil
             }
-        case .paymentCharged: return "charged"
-        case .transactionsDelivered: return "delivered"
+        case .paymentCharged: return 1
+        case .transactionsDelivered: return 4
         case .messageSent(_, let route, .request, _, _):
-            // Literals, not interpolation: this is asked of every fact a run writes.
             switch route {
-            case .order: return "request order"
-            case .recharge: return "request recharge"
-            case .verify: return "request verify"
+            case .order: return 5
+            case .recharge: return 6
+            case .verify: return 7
             }
         case .messageSent(_, let route, .response, _, _):
-            return route == .recharge ? "response recharge" : nil
-        case .coinsCredited: return "credited"
-        case .transactionFinished: return "finished"
-        case .appCrashed: return "crashed"
-        case .appLaunched: return "launched"
+            return route == .recharge ? 8 : nil
+        case .coinsCredited: return 9
+        case .transactionFinished: return 10
+        case .appCrashed: return 11
+        case .appLaunched: return 12
         default: return nil
         }
     }
+
+    /// The code `triggerCode` gives the facts named `name` (nil: no fact has that name).
+    static func triggerCode(of name: String) -> Int? { triggerNames.firstIndex(of: name) }
 
     /// Every name `triggerName` can return, in the order SCENARIO-FORMAT.md lists them.
     public static let triggerNames: [String] = [
@@ -164,4 +176,21 @@ extension Fact {
         "request recharge", "request verify", "response recharge", "credited", "finished",
         "crashed", "launched",
     ]
+}
+
+/// A set of trigger codes (`Fact.triggerCode`), as bits: what one step wrote.
+struct TriggerSet: Sendable, Hashable {
+    var bits: UInt32 = 0
+
+    init() {}
+
+    init(_ code: Int?) { insert(code) }
+
+    mutating func formUnion(_ other: TriggerSet) { bits |= other.bits }
+
+    mutating func insert(_ code: Int?) {
+        if let code { bits |= 1 << UInt32(code) }
+    }
+
+    func contains(_ code: Int) -> Bool { bits & (1 << UInt32(code)) != 0 }
 }

@@ -94,9 +94,9 @@ extension Simulation {
     /// its `when` event came.
     public mutating func runSteps(_ schedule: Schedule) -> [Bool] {
         var fired: [Bool] = []
-        // What the previous step's command itself wrote: a `when` step after it fires at
-        // once on those facts, as the scenario player does.
-        var written: [LogEntry] = []
+        // The triggers of what the previous step's command itself wrote: a `when` step
+        // after it fires at once on those facts, as the scenario player does.
+        var written = TriggerSet()
         for step in schedule.steps {
             switch step.trigger {
             case .after(let ms):
@@ -104,15 +104,14 @@ extension Simulation {
                 if ms > 0 { run(until: now + ms) }
                 fired.append(true)
             case .when(let name):
-                if written.contains(where: { $0.fact.triggerName == name }) {
+                if let code = Fact.triggerCode(of: name), written.contains(code) {
                     fired.append(true)
                 } else {
                     fired.append(advance(untilTrigger: name, within: Schedule.whenLimitMs))
                 }
             }
-            written = apply(step.command)
-            if case .wait = step.command { written = [] }
-            if case .settle = step.command { written = [] }
+            var none: [LogEntry]?
+            written = apply(step.command, into: &none)
         }
         return fired
     }

@@ -4,26 +4,34 @@ extension Simulation {
     /// makes no sense now (buy while the app is not running) is logged as ignored, with why.
     @discardableResult
     public mutating func apply(_ command: Command) -> [LogEntry] {
+        var written: [LogEntry]? = []
+        _ = apply(command, into: &written)
+        return written ?? []
+    }
+
+    /// Applies one command; appends what it wrote to `written` unless it is nil, and returns
+    /// the trigger codes of those facts (none for `wait` and `settle`).
+    mutating func apply(_ command: Command, into written: inout [LogEntry]?) -> TriggerSet {
         switch command {
         case .wait(let ms):
             run(until: now + ms)
-            return []
+            return TriggerSet()
         case .settle:
             settle()
-            return []
+            return TriggerSet()
         default:
             break
         }
-        var out = makeOutbox()
+        var out = makeOutbox(collecting: written != nil)
         if let why = refusal(of: command) {
             out.log(.user, .commandIgnored(command, reason: why))
         } else {
             out.log(command.isFault ? .fault : .user, .commandIssued(command))
             perform(command, &out)
         }
-        var written: [LogEntry]? = []
-        commit(&out, into: &written)
-        return written ?? []
+        let triggers = commit(&out, into: &written)
+        recycle(&out)
+        return triggers
     }
 
     /// Why a command cannot run now, or nil.

@@ -4,8 +4,9 @@ extension Simulation {
     /// last event when nothing more is scheduled) if it did not happen.
     public mutating func advance(untilTrigger trigger: String, within: VirtualTime) -> Bool {
         let limit = now + within
+        let code = Fact.triggerCode(of: trigger)
         while let t = nextEventTime, t <= limit {
-            if stepUncollected(watching: trigger) == true { return true }
+            if stepUncollected(watching: code) == true { return true }
         }
         now = max(now, limit)
         return false
@@ -18,7 +19,8 @@ extension Simulation {
     public mutating func heal() -> [Command] {
         var applied: [Command] = []
         func run(_ c: Command, _ sim: inout Simulation) {
-            sim.apply(c)
+            var none: [LogEntry]?
+            _ = sim.apply(c, into: &none)
             applied.append(c)
         }
         if !network.deviceOnline { run(.network(on: true), &self) }

@@ -21,11 +21,12 @@ public struct WorldConfig: Sendable, Hashable {
     }
 }
 
-/// An action waiting in the event queue, ordered by (time, sequence number).
+/// An action waiting in the event queue, ordered by (time, sequence number). The action
+/// itself waits in `Simulation.pending[slot]`: the heap moves and compares three numbers.
 struct Scheduled: Comparable, Sendable, Hashable {
     var time: VirtualTime
     var seq: Int
-    var action: Action
+    var slot: Int
     static func < (a: Scheduled, b: Scheduled) -> Bool {
         a.time != b.time ? a.time < b.time : a.seq < b.seq
     }
@@ -52,6 +53,13 @@ public struct Simulation: Sendable {
     /// How many events the engine has processed.
     public private(set) var eventsProcessed = 0
     var queue = Heap<Scheduled>()
+    /// The actions of the queue's events, by slot; nil marks a free slot.
+    var pending: [Action?] = []
+    var freeSlots: [Int] = []
+    /// The emptied buffers of the last outbox, handed to the next one (no allocation per event).
+    var spareFacts: [LogEntry] = []
+    var spareTimers: [Outbox.Timer] = []
+    var spareSends: [Message] = []
     var seq = 0
     var nextMessageId = 0
     var nextExchange = 0
@@ -68,7 +76,8 @@ public struct Simulation: Sendable {
         server = MerchantServer(users: config.users, rng: root.derive("merchant-server"))
         app = AppProcess(running: false)
         if config.appRunning {
-            apply(.launch)
+            var none: [LogEntry]?
+            _ = apply(.launch, into: &none)
         }
     }
 
@@ -85,30 +94,33 @@ public struct Simulation: Sendable {
     @discardableResult
     public mutating func step() -> [LogEntry] {
         guard let next = queue.popMin() else { return [] }
-        var out = handle(next)
+        var out = handle(next, collecting: true)
         var written: [LogEntry]? = []
-        commit(&out, into: &written)
+        _ = commit(&out, into: &written)
+        recycle(&out)
         return written ?? []
     }
 
     /// Runs the next scheduled event without collecting what it wrote (the log and the
     /// auditor still see all of it). Returns nil when idle, else whether the event wrote a
-    /// fact whose trigger name is `trigger`.
+    /// fact whose `triggerCode` is `trigger`.
     @discardableResult
-    mutating func stepUncollected(watching trigger: String? = nil) -> Bool? {
+    mutating func stepUncollected(watching trigger: Int? = nil) -> Bool? {
         guard let next = queue.popMin() else { return nil }
-        var out = handle(next)
+        var out = handle(next, collecting: false)
         var none: [LogEntry]?
-        commit(&out, into: &none)
-        // The auditor's own facts are never triggers, so the parts' facts suffice.
-        return trigger.map { name in out.facts.contains { $0.fact.triggerName == name } } ?? false
+        let triggers = commit(&out, into: &none)
+        recycle(&out)
+        return trigger.map { triggers.contains($0) } ?? false
     }
 
-    mutating func handle(_ next: Scheduled) -> Outbox {
+    mutating func handle(_ next: Scheduled, collecting: Bool) -> Outbox {
         now = max(now, next.time)
         eventsProcessed += 1
-        var out = makeOutbox()
-        dispatch(next.action, &out)
+        let action = pending[next.slot].take()!
+        freeSlots.append(next.slot)
+        var out = makeOutbox(collecting: collecting)
+        dispatch(action, &out)
         return out
     }
 
@@ -130,13 +142,31 @@ public struct Simulation: Sendable {
         return true
     }
 
-    func makeOutbox() -> Outbox {
-        Outbox(now: now, policy: policy, nextMessageId: nextMessageId, nextExchange: nextExchange)
+    /// An outbox for one event or command; `collecting`: somebody wants what it writes.
+    mutating func makeOutbox(collecting: Bool) -> Outbox {
+        var out = Outbox(now: now, policy: policy, nextMessageId: nextMessageId, nextExchange: nextExchange,
+                         keepsEveryFact: collecting || config.logLimit != 0)
+        swap(&out.facts, &spareFacts)
+        swap(&out.timers, &spareTimers)
+        swap(&out.sends, &spareSends)
+        return out
+    }
+
+    /// Keeps the outbox's buffers, emptied, for the next one.
+    mutating func recycle(_ out: inout Outbox) {
+        if !out.facts.isEmpty { out.facts.removeAll(keepingCapacity: true) }
+        if !out.timers.isEmpty { out.timers.removeAll(keepingCapacity: true) }
+        if !out.sends.isEmpty { out.sends.removeAll(keepingCapacity: true) }
+        swap(&out.facts, &spareFacts)
+        swap(&out.timers, &spareTimers)
+        swap(&out.sends, &spareSends)
     }
 
     /// Applies what a part produced: network sends, timers, the log, the auditor.
-    /// Appends what was written to `written` unless it is nil.
-    mutating func commit(_ out: inout Outbox, into written: inout [LogEntry]?) {
+    /// Appends what was written to `written` unless it is nil (it must not be when the
+    /// outbox keeps only some facts); returns the trigger codes of the facts written (the
+    /// auditor's own facts are never triggers).
+    mutating func commit(_ out: inout Outbox, into written: inout [LogEntry]?) -> TriggerSet {
         var sent = 0
         while sent < out.sends.count {
             network.transmit(out.sends[sent], &out)
@@ -146,14 +176,27 @@ public struct Simulation: Sendable {
         nextExchange = out.nextExchange
         scheduleTimers(&out)
         written?.reserveCapacity(out.facts.count + 2)
-        for entry in out.facts { record(entry, into: &written) }
+        logCount += out.uncounted
+        record(out.facts, into: &written)
         var audit: [LogEntry] = []
         auditor.evaluate(now: now, store: store, app: app, server: server, policy: policy, &audit)
         for entry in audit { append(entry, into: &written) }
+        return out.triggers
     }
 
-    mutating func record(_ entry: LogEntry, into written: inout [LogEntry]?) {
-        append(entry, into: &written)
+    /// Writes the parts' facts to the log (and to `written`) and shows each to the auditor,
+    /// in order.
+    mutating func record(_ facts: [LogEntry], into written: inout [LogEntry]?) {
+        // Most runs keep no log and collect nothing: then an entry is only counted, and
+        // lent to the auditor only when it reads it (copies cost more than the rest).
+        let counted = written == nil && config.logLimit == 0
+        for i in facts.indices {
+            if counted { logCount += 1 } else { append(facts[i], into: &written) }
+            if Auditor.reads(facts[i].fact) { observe(facts[i], into: &written) }
+        }
+    }
+
+    mutating func observe(_ entry: LogEntry, into written: inout [LogEntry]?) {
         var audit: [LogEntry] = []
         for delay in auditor.observe(entry, catalog: config.catalog, &audit) {
             schedule(delay, .auditCheck)
@@ -162,12 +205,16 @@ public struct Simulation: Sendable {
     }
 
     mutating func append(_ entry: LogEntry, into written: inout [LogEntry]?) {
-        written?.append(entry)
         logCount += 1
-        if let limit = config.logLimit {
-            if limit == 0 { return }
+        // Each copy only where it is kept: explore runs keep none.
+        if written != nil { written!.append(entry) }
+        if config.logLimit != 0 { keep(entry) }
+    }
+
+    mutating func keep(_ entry: LogEntry) {
+        if let limit = config.logLimit, log.count >= 2 * limit {
             // Trim in chunks so that appending stays amortised O(1).
-            if log.count >= 2 * limit { log.removeFirst(log.count - limit) }
+            log.removeFirst(log.count - limit)
         }
         log.append(entry)
     }
@@ -180,12 +227,22 @@ public struct Simulation: Sendable {
         seq += out.timers.count
         while let timer = out.timers.popLast() {
             let number = first + out.timers.count
-            queue.insert(Scheduled(time: now + timer.delay, seq: number, action: timer.action))
+            queue.insert(Scheduled(time: now + timer.delay, seq: number, slot: park(timer.action)))
         }
     }
 
     mutating func schedule(_ delay: VirtualTime, _ action: Action) {
         seq += 1
-        queue.insert(Scheduled(time: now + delay, seq: seq, action: action))
+        queue.insert(Scheduled(time: now + delay, seq: seq, slot: park(action)))
+    }
+
+    /// Puts an action in a free slot of `pending` and returns the slot.
+    mutating func park(_ action: Action) -> Int {
+        guard let slot = freeSlots.popLast() else {
+            pending.append(action)
+            return pending.count - 1
+        }
+        pending[slot] = action
+        return slot
     }
 }
