@@ -86,9 +86,15 @@ public struct AppProcess: Sendable, Hashable {
     /// Every pending receipt the app can reach now, each once (memory, files, keychain).
     public var reachablePending: [PendingReceipt] {
         var out: [PendingReceipt] = []
-        for r in (isRunning ? memory : []) + files + keychain where !out.contains(where: { $0.txn == r.txn }) {
-            out.append(r)
+        // Memory, files, keychain, in this order, without building their concatenation.
+        func take(_ tier: [PendingReceipt]) {
+            for i in tier.indices where !out.indices.contains(where: { out[$0].txn == tier[i].txn }) {
+                out.append(tier[i])
+            }
         }
+        if isRunning { take(memory) }
+        take(files)
+        take(keychain)
         return out
     }
 

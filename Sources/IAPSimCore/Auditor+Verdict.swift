@@ -4,19 +4,29 @@ struct RecoveryView {
     /// True while something in the system can still credit `txn`.
     static func canStillCredit(_ txn: String, store: AppStore, app: AppProcess,
                                server: MerchantServer, policy: Policy) -> Bool {
-        if store.transactions.contains(where: { $0.id == txn && !$0.finished && $0.state == .purchased }) {
+        // Asked on every step for every charge that waits for its credit: the lists are
+        // searched field by field (copying their elements costs more than the search),
+        // and the cheap tests come first (the answer is the same).
+        let transactions = store.transactions
+        if transactions.indices.contains(where: { i in
+            !transactions[i].finished && transactions[i].state == .purchased && transactions[i].id == txn
+        }) {
             return true
         }
         if app.hasRechargeInFlight(txn) || server.isVerifying(txn) { return true }
         let retries = policy.retryIntervalMs != nil || !policy.resendOn.isEmpty
-        if app.files.contains(where: { $0.txn == txn }) || app.keychain.contains(where: { $0.txn == txn }) {
+        if holds(app.files, txn) || holds(app.keychain, txn) {
             return retries
         }
-        if app.isRunning, app.memory.contains(where: { $0.txn == txn }) {
+        if app.isRunning, holds(app.memory, txn) {
             return app.waitingForLogin.contains(txn) || policy.retryIntervalMs != nil
                 || policy.resends(on: .network) || policy.resends(on: .purchase) || policy.resends(on: .login)
         }
         return false
+    }
+
+    static func holds(_ receipts: [PendingReceipt], _ txn: String) -> Bool {
+        receipts.indices.contains { receipts[$0].txn == txn }
     }
 }
 
@@ -78,17 +88,20 @@ extension Auditor {
 
     /// `alive`: whether something can still credit the charge (`RecoveryView`).
     mutating func settleUncredited(_ i: Int, now: VirtualTime, alive: Bool, _ out: inout [LogEntry]) {
-        let c = charges[i]
-        let due = now - c.chargedAt > graceMs || (c.finishedAt != nil && !alive)
-        guard due || c.anomalyId != nil else { return }
+        // Field by field: this runs on every step while a charge waits for its credit, and
+        // copying the record costs more than the look.
+        let finished = charges[i].finishedAt != nil
+        let due = now - charges[i].chargedAt > graceMs || (finished && !alive)
+        guard due || charges[i].anomalyId != nil else { return }
         let status: AnomalyStatus = alive ? .open : .permanent
-        let type = uncreditedType(c, now: now)
-        let mechanism = alive ? nil : (c.finishedAt != nil
+        let type = uncreditedType(i, now: now)
+        let mechanism = alive ? nil : (finished
             ? "finished without credit; no record of it remains"
             : "no record of it remains that any retry could use")
-        if let id = c.anomalyId {
+        if let id = charges[i].anomalyId {
             change(id, type: type, status: status, mechanism: mechanism, at: now, &out)
         } else {
+            let c = charges[i]
             let summary = "\(c.productId) paid by \(c.buyer) (\(c.txn)) never credited"
             charges[i].anomalyId = open(type, status, txn: c.txn, at: now, summary: summary,
                                         mechanism: mechanism, &out)
@@ -97,10 +110,10 @@ extension Auditor {
 
     /// Lost while the app never handled it; missed once it did (and had time to finish the
     /// normal path); duplicate when a recharge paired its order with another transaction.
-    func uncreditedType(_ c: ChargeRecord, now: VirtualTime) -> AnomalyType {
-        if c.pairedWrongly { return .duplicateReceipt }
-        guard let handled = c.handledAt else { return .lostOrder }
-        if let id = c.anomalyId, anomalies[id - 1].type == .lostOrder, now - handled <= graceMs {
+    func uncreditedType(_ i: Int, now: VirtualTime) -> AnomalyType {
+        if charges[i].pairedWrongly { return .duplicateReceipt }
+        guard let handled = charges[i].handledAt else { return .lostOrder }
+        if let id = charges[i].anomalyId, anomalies[id - 1].type == .lostOrder, now - handled <= graceMs {
             return .lostOrder
         }
         return .missedOrder

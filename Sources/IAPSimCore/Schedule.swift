@@ -58,7 +58,7 @@ public struct Schedule: Sendable, Hashable {
     static func randomCommand(_ rng: inout SplitMix64, users: [String], catalog: Catalog) -> Command {
         let route = Route.allCases[rng.below(Route.allCases.count)]
         switch rng.below(20) {
-        case 0, 1, 2, 3, 4: return .buy(product: catalog.ids[rng.below(catalog.ids.count)])
+        case 0, 1, 2, 3, 4: return .buy(product: catalog.products[rng.below(catalog.products.count)].id)
         case 5, 6: return .crash
         case 7: return .launch
         case 8: return rng.below(2) == 0 ? .dropNextRequest(route) : .dropNextResponse(route)

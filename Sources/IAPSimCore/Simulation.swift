@@ -53,8 +53,8 @@ public struct Simulation: Sendable {
     /// How many events the engine has processed.
     public private(set) var eventsProcessed = 0
     var queue = Heap<Scheduled>()
-    /// The actions of the queue's events, by slot; nil marks a free slot.
-    var pending: [Action?] = []
+    /// The actions of the queue's events, by slot (a free slot holds `.auditCheck`).
+    var pending: [Action] = []
     var freeSlots: [Int] = []
     /// The emptied buffers of the last outbox, handed to the next one (no allocation per event).
     var spareFacts: [LogEntry] = []
@@ -117,7 +117,8 @@ public struct Simulation: Sendable {
     mutating func handle(_ next: Scheduled, collecting: Bool) -> Outbox {
         now = max(now, next.time)
         eventsProcessed += 1
-        let action = pending[next.slot].take()!
+        var action = Action.auditCheck
+        swap(&action, &pending[next.slot])
         freeSlots.append(next.slot)
         var out = makeOutbox(collecting: collecting)
         dispatch(action, &out)
@@ -225,24 +226,29 @@ public struct Simulation: Sendable {
     mutating func scheduleTimers(_ out: inout Outbox) {
         let first = seq + 1
         seq += out.timers.count
-        while let timer = out.timers.popLast() {
+        while var timer = out.timers.popLast() {
             let number = first + out.timers.count
-            queue.insert(Scheduled(time: now + timer.delay, seq: number, slot: park(timer.action)))
+            queue.insert(Scheduled(time: now + timer.delay, seq: number, slot: park(&timer.action)))
         }
     }
 
     mutating func schedule(_ delay: VirtualTime, _ action: Action) {
         seq += 1
-        queue.insert(Scheduled(time: now + delay, seq: seq, slot: park(action)))
+        var action = action
+        queue.insert(Scheduled(time: now + delay, seq: seq, slot: park(&action)))
     }
 
-    /// Puts an action in a free slot of `pending` and returns the slot.
-    mutating func park(_ action: Action) -> Int {
-        guard let slot = freeSlots.popLast() else {
-            pending.append(action)
-            return pending.count - 1
+    /// Moves an action into a free slot of `pending` (leaving `.auditCheck` in its place)
+    /// and returns the slot.
+    mutating func park(_ action: inout Action) -> Int {
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+        } else {
+            slot = pending.count
+            pending.append(.auditCheck)
         }
-        pending[slot] = action
+        swap(&action, &pending[slot])
         return slot
     }
 }

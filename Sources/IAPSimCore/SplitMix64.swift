@@ -37,21 +37,27 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// draws, version nibble 4, variant nibble 8, 9, a or b, grouped 8-4-4-4-12.
     public mutating func uuid() -> String {
         let a = next(), b = next()
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        var hex = [UInt8](repeating: 0, count: 32)
-        for i in 0..<16 {
-            hex[i] = digits[Int((a >> UInt64(60 - 4 * i)) & 0xF)]
-            hex[16 + i] = digits[Int((b >> UInt64(60 - 4 * i)) & 0xF)]
+        // Written straight into the string's storage: one allocation per UUID.
+        return String(unsafeUninitializedCapacity: 36) { out in
+            var n = 0
+            for i in 0..<32 {
+                if i == 8 || i == 12 || i == 16 || i == 20 {
+                    out[n] = UInt8(ascii: "-")
+                    n += 1
+                }
+                let word = i < 16 ? a : b
+                let nibble = Int((word >> UInt64(60 - 4 * (i % 16))) & 0xF)
+                out[n] = SplitMix64.hexDigit(nibble)
+                n += 1
+            }
+            out[14] = UInt8(ascii: "4")
+            out[19] = SplitMix64.hexDigit(8 + Int(b >> 62))
+            return n
         }
-        hex[12] = UInt8(ascii: "4")
-        hex[16] = [UInt8(ascii: "8"), UInt8(ascii: "9"), UInt8(ascii: "a"), UInt8(ascii: "b")][Int(b >> 62)]
-        var out: [UInt8] = []
-        out.reserveCapacity(36)
-        for (i, byte) in hex.enumerated() {
-            if i == 8 || i == 12 || i == 16 || i == 20 { out.append(UInt8(ascii: "-")) }
-            out.append(byte)
-        }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func hexDigit(_ nibble: Int) -> UInt8 {
+        UInt8(nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10)
     }
 }
 
@@ -71,27 +77,44 @@ struct FNV1a {
         }
     }
 
-    mutating func add(_ number: Int) { add(String(number)) }
+    /// The decimal digits of `number`, as `String(number)` spells them, without the string.
+    mutating func add(_ number: Int) {
+        if number < 0 { add(byte: UInt8(ascii: "-")) }
+        var rest = number.magnitude
+        var divisor: UInt = 1
+        while rest / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            add(byte: UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    mutating func add(byte: UInt8) {
+        value ^= UInt64(byte)
+        value = value &* 0x100_0000_01b3
+    }
 }
 
 /// True when `text` is shaped like a UUID (8-4-4-4-12 hex digits), as Apple requires for
 /// `applicationUsername` to come back as `app_account_token`.
 public func isUUID(_ text: String) -> Bool {
-    let bytes = text.utf8
-    // Plain ASCII (always, in practice): check the bytes. Anything else takes the
-    // Character path, whose idea of a hex digit is wider than ASCII.
-    guard bytes.allSatisfy({ $0 < 0x80 }) else { return isUUIDCharacters(text) }
-    guard bytes.count == 36 else { return false }
-    var i = 0
-    for byte in bytes {
-        if i == 8 || i == 13 || i == 18 || i == 23 {
-            if byte != UInt8(ascii: "-") { return false }
-        } else if !isASCIIHexDigit(byte) {
-            return false
+    var text = text
+    // Plain ASCII (always, in practice): check the bytes, in place. Anything else takes
+    // the Character path, whose idea of a hex digit is wider than ASCII.
+    let ascii: Bool? = text.withUTF8 { bytes in
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        guard bytes.count == 36 else { return false }
+        for (i, byte) in bytes.enumerated() {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                if byte != UInt8(ascii: "-") { return false }
+            } else if !isASCIIHexDigit(byte) {
+                return false
+            }
         }
-        i += 1
+        return true
     }
-    return true
+    return ascii ?? isUUIDCharacters(text)
 }
 
 private func isASCIIHexDigit(_ byte: UInt8) -> Bool {

@@ -1,0 +1,87 @@
+import Testing
+@testable import IAPSimCore
+
+/// The engine's shortcuts (counted facts, trigger bits, the auditor's active list, digits
+/// hashed without a string) must give what the plain ways give.
+@Suite struct EngineShortcutTests {
+    @Test func triggerCodesNameTheTriggerNames() {
+        for (code, name) in Fact.triggerNames.enumerated() {
+            #expect(Fact.triggerCode(of: name) == code)
+        }
+        #expect(Fact.triggerCode(of: "no such event") == nil)
+        let sent = Fact.messageSent(id: 1, route: .recharge, direction: .request, bytes: 9, sender: .app)
+        #expect(sent.triggerName == "request recharge")
+        #expect(Fact.messageSent(id: 1, route: .verify, direction: .response, bytes: 9, sender: .app).triggerName == nil)
+        #expect(Fact.transactionUpdated(txn: "1", product: "p", state: .purchased).triggerName == nil)
+        #expect(Fact.appCrashed.triggerName == "crashed")
+    }
+
+    @Test func aLogEntryKeepsItsTriggerWhenItsFactChanges() {
+        var entry = LogEntry(time: 0, part: .app, fact: .appCrashed)
+        #expect(entry.triggers.contains(Fact.triggerCode(of: "crashed")!))
+        entry.fact = .appLaunched(freshInstall: false)
+        #expect(!entry.triggers.contains(Fact.triggerCode(of: "crashed")!))
+        #expect(entry.triggers.contains(Fact.triggerCode(of: "launched")!))
+        #expect(entry == LogEntry(time: 0, part: .app, fact: .appLaunched(freshInstall: false)))
+    }
+
+    @Test func runsWithoutALogCountWhatRunsWithALogKeep() {
+        for preset in PolicyPreset.allCases {
+            let explorer = Explorer(policy: preset.policy, seed: 3)
+            for i in 0..<40 {
+                let schedule = explorer.schedule(i), seed = explorer.runSeed(i)
+                let kept = explorer.simulate(schedule, seed: seed, keepLog: true)
+                let counted = explorer.simulate(schedule, seed: seed, keepLog: false)
+                #expect(kept.logCount == kept.log.count)
+                #expect(counted.logCount == kept.logCount, "\(preset.rawValue) run \(i)")
+                #expect(counted.eventsProcessed == kept.eventsProcessed)
+                #expect(counted.auditor == kept.auditor)
+                #expect(counted.auditor.anomalies.map(\.changedAt) == kept.auditor.anomalies.map(\.changedAt))
+            }
+        }
+    }
+
+    @Test func numbersHashAsTheirDigits() {
+        for n in [0, 7, 10, 99, 1_000_000_000_001, -42, Int.max, Int.min] {
+            var digits = FNV1a(), text = FNV1a()
+            digits.add(n)
+            text.add(String(n))
+            #expect(digits.value == text.value, "\(n)")
+        }
+    }
+
+    @Test func uuidsAreShapedLikeUUIDs() {
+        var rng = SplitMix64(seed: 5)
+        for _ in 0..<200 {
+            let id = rng.uuid()
+            #expect(isUUID(id))
+            let chars = Array(id)
+            #expect(chars[14] == "4")
+            #expect("89ab".contains(chars[19]))
+        }
+        var a = SplitMix64(seed: 8), b = a
+        for _ in 0..<200 { #expect(a.uuid() == EngineShortcutTests.uuidSpelledOut(&b)) }
+        #expect(!isUUID("not-a-uuid"))
+        #expect(!isUUID("0123456789abcdef0123456789abcdef0123"))
+        #expect(isUUID("01234567-89AB-4DEF-8123-456789ABCDEF"))
+    }
+
+    /// The UUID as the first version of `uuid()` built it, digit array by digit array.
+    static func uuidSpelledOut(_ rng: inout SplitMix64) -> String {
+        let a = rng.next(), b = rng.next()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex = [UInt8](repeating: 0, count: 32)
+        for i in 0..<16 {
+            hex[i] = digits[Int((a >> UInt64(60 - 4 * i)) & 0xF)]
+            hex[16 + i] = digits[Int((b >> UInt64(60 - 4 * i)) & 0xF)]
+        }
+        hex[12] = UInt8(ascii: "4")
+        hex[16] = Array("89ab".utf8)[Int(b >> 62)]
+        var out: [UInt8] = []
+        for (i, byte) in hex.enumerated() {
+            if i == 8 || i == 12 || i == 16 || i == 20 { out.append(UInt8(ascii: "-")) }
+            out.append(byte)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
