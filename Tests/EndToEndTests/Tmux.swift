@@ -10,7 +10,8 @@ final class Tmux {
     }
 
     nonisolated(unsafe) private static var counter = 0
-    static let timeout: Double = 5
+    /// Generous: CI runs these beside the mutation test on two cores; polling makes a pass fast.
+    static let timeout: Double = 15
 
     let socket: String
     private var alive = true
