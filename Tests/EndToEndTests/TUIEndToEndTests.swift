@@ -149,20 +149,22 @@ import Testing
         try expectCleanExit(tmux)
     }
 
+    /// The crash is armed on `charged` (`c`, then 2), so it lands right after the charge and
+    /// before the callback however loaded the machine is.
     @Test func buyThenCrashThenLaunchResolvesTheLostOrder() throws {
         let tmux = try Tmux(["--speed", "64"])
         defer { tmux.kill() }
         try waitForPanels(tmux)
-        try tmux.send("Space")
-        try tmux.wait(for: "PAUSED")
+        try tmux.send("c")
+        try tmux.wait(for: "right after the App Store charges")
+        try tmux.send("2")
+        try tmux.wait(for: "armed: crash when charged")
         try tmux.send("b")
         try tmux.wait(for: "coins_100")
         try tmux.send("Enter")
-        try stepUntilEventsShow("charged", tmux)
-        try tmux.send("c")
-        try tmux.wait(for: "the process dies at once")
-        try tmux.send("Enter")
-        try tmux.send("Space")
+        try tmux.wait("the app crashed after the charge", timeout: 20) { screen in
+            screen.panel("App").contains("crashed") && screen.panel("Events").contains("charged")
+        }
         try tmux.wait("the Auditor showing lost-order open", timeout: 20) { screen in
             screen.panel("Auditor").lines(containing: "lost-order").contains { $0.contains("open") }
         }
@@ -174,16 +176,27 @@ import Testing
         try expectCleanExit(tmux)
     }
 
-    /// Presses `.` (one event) until the Events panel shows `word`.
-    func stepUntilEventsShow(_ word: String, _ tmux: Tmux) throws {
-        for _ in 0..<60 {
-            let before = tmux.screen()
-            if before.panel("Events").contains(word) { return }
-            try tmux.send(".")
-            // One event per press: wait until the screen reacts before the next.
-            _ = try? tmux.wait("the screen to change after '.'", timeout: 1) { $0 != before }
-        }
-        throw Tmux.Failure(description: "no \"\(word)\" in Events after 60 presses of '.':\n\(tmux.screen())")
+    /// `.` while paused runs exactly one event: after a purchase, the order request arrives
+    /// at the server, and nothing after it.
+    @Test func dotRunsOneEventWhilePaused() throws {
+        let tmux = try Tmux([])
+        defer { tmux.kill() }
+        try waitForPanels(tmux)
+        try tmux.send("Space")
+        try tmux.wait(for: "PAUSED")
+        try tmux.send("b")
+        try tmux.wait(for: "coins_100")
+        try tmux.send("Enter")
+        try tmux.wait(for: "order request sent")
+        try tmux.send(".")
+        let screen = try tmux.wait(for: "order request arrived after 80ms")
+        // That one event (the server creating the order) sends the response; its arrival is
+        // the next event, which must not have run.
+        #expect(screen.contains("order response sent"), "\(screen)")
+        #expect(!screen.contains("order response arrived"), "one event only:\n\(screen)")
+        #expect(screen.contains("PAUSED"), "\(screen)")
+        try tmux.send("q")
+        try expectCleanExit(tmux)
     }
 
     @Test func playOfAShippedScenarioToTheEnd() throws {
