@@ -118,7 +118,7 @@ extension UIModel {
             spans.append(Span(" no fault armed; \(simulation.isIdle ? "nothing scheduled" : "next event at \(DurationText.clock(simulation.nextEventTime!))")",
                               Style(.dim)))
         }
-        grid.put(spans, x: 0, y: row, width: grid.width)
+        grid.put(spans, x: 0, y: row, width: grid.width, ellipsis: glyphs.more)
     }
 
     func renderFooter(_ grid: inout Grid, row: Int) {
