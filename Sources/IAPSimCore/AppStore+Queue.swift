@@ -21,7 +21,14 @@ extension AppStore {
 
     /// The transactions of a delivery that are still worth delivering.
     func deliverable(_ ids: [String]) -> [StoreTransaction] {
-        ids.compactMap(transaction).filter { !$0.finished && $0.state != .purchasing }
+        // One loop, one array: `compactMap(transaction)` copied the whole store per call.
+        var due: [StoreTransaction] = []
+        for id in ids {
+            guard let i = index(of: id), !transactions[i].finished,
+                  transactions[i].state != .purchasing else { continue }
+            due.append(transactions[i])
+        }
+        return due
     }
 
     /// Reads the app receipt now: consumables from charge until finished, non-consumables

@@ -58,11 +58,22 @@ public struct AppStore: Sendable, Hashable {
     public var queue: [StoreTransaction] { transactions.filter { !$0.finished } }
 
     public func transaction(_ id: String) -> StoreTransaction? {
-        transactions.first { $0.id == id }
+        index(of: id).map { transactions[$0] }
+    }
+
+    /// The index of the first transaction with this id. Searched field by field: copying
+    /// each element (with its strings) costs more than the search.
+    func index(of id: String) -> Int? {
+        var i = 0
+        while i < transactions.count {
+            if transactions[i].id == id { return i }
+            i += 1
+        }
+        return nil
     }
 
     mutating func update(_ id: String, _ change: (inout StoreTransaction) -> Void) {
-        guard let i = transactions.firstIndex(where: { $0.id == id }) else { return }
+        guard let i = index(of: id) else { return }
         change(&transactions[i])
     }
 

@@ -47,7 +47,15 @@ public struct Auditor: Sendable, Hashable {
         h.combine(charges)
     }
 
-    func chargeIndex(_ txn: String) -> Int? { charges.firstIndex { $0.txn == txn } }
+    func chargeIndex(_ txn: String) -> Int? {
+        // Field by field: copying each record costs more than the search.
+        var i = 0
+        while i < charges.count {
+            if charges[i].txn == txn { return i }
+            i += 1
+        }
+        return nil
+    }
 
     /// Whether `observe` reads this fact: most facts (the network's above all) it does
     /// not, and asking is cheaper than lending it.
@@ -61,9 +69,9 @@ public struct Auditor: Sendable, Hashable {
         }
     }
 
-    /// Reads one fact of the history. Returns the delays after which the auditor wants to
-    /// look again (the grace period of a new charge, say).
-    mutating func observe(_ e: LogEntry, catalog: Catalog, _ out: inout [LogEntry]) -> [VirtualTime] {
+    /// Reads one fact of the history. Returns the delay after which the auditor wants to
+    /// look again (the grace period of a new charge, say), if it wants to.
+    mutating func observe(_ e: LogEntry, catalog: Catalog, _ out: inout [LogEntry]) -> VirtualTime? {
         switch e.fact {
         case .paymentAdded(let txn, _, _, let user, let order):
             origins[txn] = (user, order)
@@ -73,12 +81,12 @@ public struct Auditor: Sendable, Hashable {
             charges.append(ChargeRecord(txn: txn, productId: product, priceCents: price,
                                         buyer: origin?.user ?? "?", order: origin?.order,
                                         chargedAt: e.time))
-            return [graceMs + 1]
+            return graceMs + 1
         case .transactionsDelivered(let txns, _):
             for txn in txns {
                 if let i = chargeIndex(txn), charges[i].handledAt == nil { charges[i].handledAt = e.time }
             }
-            return [graceMs + 1]
+            return graceMs + 1
         case .transactionFinished(let txn):
             if let i = chargeIndex(txn) { charges[i].finishedAt = e.time }
         case .rechargeSent(let txn, _, _, _, let delivered):
@@ -96,7 +104,7 @@ public struct Auditor: Sendable, Hashable {
         default:
             break
         }
-        return []
+        return nil
     }
 
     mutating func observeCredit(user: String, txn: String, sender: Sender, via: SendReason,

@@ -30,15 +30,16 @@ public struct Receipt: Sendable, Hashable {
         var hash = FNV1a()
         hash.add("receipt:")
         hash.add(serial)
+        // One-byte separators are fed as bytes: the same bytes, without a string each.
         for e in entries {
-            hash.add("|")
+            hash.add(byte: UInt8(ascii: "|"))
             hash.add(e.transactionId)
-            hash.add(",")
+            hash.add(byte: UInt8(ascii: ","))
             hash.add(e.productId)
-            hash.add(",")
+            hash.add(byte: UInt8(ascii: ","))
             hash.add(e.purchaseDateMs)
-            hash.add(",")
-            hash.add(e.appAccountToken ?? "-")
+            hash.add(byte: UInt8(ascii: ","))
+            if let token = e.appAccountToken { hash.add(token) } else { hash.add(byte: UInt8(ascii: "-")) }
         }
         return hash.value
     }

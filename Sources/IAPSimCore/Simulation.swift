@@ -199,7 +199,7 @@ public struct Simulation: Sendable {
 
     mutating func observe(_ entry: LogEntry, into written: inout [LogEntry]?) {
         var audit: [LogEntry] = []
-        for delay in auditor.observe(entry, catalog: config.catalog, &audit) {
+        if let delay = auditor.observe(entry, catalog: config.catalog, &audit) {
             schedule(delay, .auditCheck)
         }
         for e in audit { append(e, into: &written) }

@@ -66,6 +66,9 @@ struct FNV1a {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
     mutating func add(_ text: String) {
+        // Native strings lend their bytes in place; others are made contiguous first.
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { add($0) }
+        guard done == nil else { return }
         var text = text
         text.withUTF8 { add($0) }
     }
