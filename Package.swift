@@ -43,7 +43,8 @@ let package = Package(
         ),
         .testTarget(name: "IAPSimCoreTests", dependencies: ["IAPSimCore"]),
         .testTarget(name: "IAPSimScenarioTests", dependencies: ["IAPSimScenario", "IAPSimCore"]),
-        .testTarget(name: "IAPSimTUITests", dependencies: ["IAPSimTUI", "IAPSimCore", "IAPSimScenario"]),
+        .testTarget(name: "IAPSimTUITests", dependencies: ["IAPSimTUI", "IAPSimCore", "IAPSimScenario"],
+                    exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ]
 )

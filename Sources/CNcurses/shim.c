@@ -6,6 +6,8 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <term.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,10 +28,31 @@ static void on_stop(int sig) {
     errno = saved;
 }
 
+// What a crash handler needs to give the terminal back, prepared while nothing is wrong:
+// endwin() is not async-signal-safe (a crash inside ncurses could deadlock in it), but
+// write() and tcsetattr() are.
+static struct termios saved_termios;
+static int have_termios = 0;
+static char restore_bytes[512];
+static size_t restore_length = 0;
+
+static void add_capability(const char *name) {
+    char *value = tigetstr((char *)name);
+    if (value == NULL || value == (char *)-1) return;
+    size_t n = strlen(value);
+    if (restore_length + n >= sizeof restore_bytes) return;
+    memcpy(restore_bytes + restore_length, value, n);
+    restore_length += n;
+}
+
 static void on_crash(int sig) {
     if (curses_active) {
         curses_active = 0;
-        endwin();
+        if (restore_length > 0) {
+            ssize_t ignored = write(STDOUT_FILENO, restore_bytes, restore_length);
+            (void)ignored;
+        }
+        if (have_termios) tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios);
     }
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
@@ -104,9 +127,15 @@ int cn_wait_stdin(int timeout_ms) {
 }
 
 int cn_start(void) {
+    have_termios = tcgetattr(STDIN_FILENO, &saved_termios) == 0;
     SCREEN *screen = newterm(NULL, stdout, stdin);
     if (screen == NULL) return -1;
     set_term(screen);
+    restore_length = 0;
+    add_capability("sgr0");   // attributes off
+    add_capability("rmkx");   // keypad transmit mode off
+    add_capability("cnorm");  // cursor visible
+    add_capability("rmcup");  // leave the alternate screen
     return 0;
 }
 
