@@ -54,13 +54,27 @@ public struct Outbox: Sendable {
         self.keepsEveryFact = keepsEveryFact
     }
 
-    mutating func log(_ part: Part, _ fact: consuming Fact) {
-        let entry = LogEntry(time: now, part: part, fact: fact)
-        triggers.formUnion(entry.triggers)
-        guard keepsEveryFact || Auditor.reads(entry.fact) else {
-            uncounted += 1
+    /// Inlined into every call site, where the fact's case is known: its trigger code and
+    /// whether the auditor reads it fold to constants, and a fact nobody keeps is never
+    /// built (its strings are neither copied nor released).
+    @inline(__always)
+    mutating func log(_ part: Part, _ fact: @autoclosure () -> Fact) {
+        if keepsEveryFact {
+            keep(LogEntry(time: now, part: part, fact: fact()))
             return
         }
+        let f = fact()
+        triggers.insert(f.triggerCode)
+        if Auditor.reads(f) {
+            keep(LogEntry(time: now, part: part, fact: f))
+        } else {
+            uncounted += 1
+        }
+    }
+
+    @inline(never)
+    mutating func keep(_ entry: __owned LogEntry) {
+        if keepsEveryFact { triggers.formUnion(entry.triggers) }
         // Most handlers write a few facts: one allocation instead of several regrowths.
         if facts.capacity == 0 { facts.reserveCapacity(8) }
         facts.append(entry)

@@ -89,11 +89,12 @@ extension AppProcess {
     }
 
     mutating func persist(_ r: PendingReceipt, _ out: inout Outbox) {
-        switch out.policy.persist {
+        let tier = out.policy.persist
+        switch tier {
         case .none: return
         case .file: files.append(r)
         case .keychain: keychain.append(r)
         }
-        out.log(.app, .receiptSaved(txn: r.txn, tier: out.policy.persist))
+        out.log(.app, .receiptSaved(txn: r.txn, tier: tier))
     }
 }

@@ -59,6 +59,7 @@ public struct Auditor: Sendable, Hashable {
 
     /// Whether `observe` reads this fact: most facts (the network's above all) it does
     /// not, and asking is cheaper than lending it.
+    @inline(__always)
     static func reads(_ fact: Fact) -> Bool {
         switch fact {
         case .paymentAdded, .paymentCharged, .transactionsDelivered, .transactionFinished,

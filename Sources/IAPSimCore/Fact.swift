@@ -140,6 +140,7 @@ extension Fact {
 
     /// The position of `triggerName` in `triggerNames`: asked of every fact a run writes,
     /// so it compares numbers, not strings.
+    @inline(__always)
     var triggerCode: Int? {
         switch self {
         case .transactionUpdated(_, _, let state):
