@@ -118,8 +118,11 @@ extension UIModel {
         }
     }
 
-    mutating func note(_ kind: EventNote.Kind, _ text: String) {
-        notes.append(EventNote(position: simulation.logCount, time: simulation.now, kind: kind, text: text))
+    /// Adds a line of the UI's own to Events, before the log entry written at `position`
+    /// (default: the next one). At most 200 are kept.
+    mutating func note(_ kind: EventNote.Kind, _ text: String, position: Int? = nil) {
+        notes.append(EventNote(position: position ?? simulation.logCount, time: simulation.now,
+                               kind: kind, text: text))
         if notes.count > 200 { notes.removeFirst(notes.count - 200) }
     }
 

@@ -92,10 +92,8 @@ extension UIModel {
             // The marker stands where the step began: after what its trigger waited through.
             let waited = records[..<started].filter { if case .entry = $0 { return true } else { return false } }.count
             let step = player.scenario.steps[index]
-            notes.append(EventNote(position: before + waited, time: simulation.now, kind: .step,
-                                   text: "step \(index + 1) (line \(step.line)): "
-                                       + UIModel.triggerText(step.trigger) + step.command.scenarioText))
-            if notes.count > 200 { notes.removeFirst(notes.count - 200) }
+            note(.step, "step \(index + 1) (line \(step.line)): " + UIModel.triggerText(step.trigger)
+                     + step.command.scenarioText, position: before + waited)
         }
         narratedStep = index
         if let stop = player.timeout {
