@@ -22,8 +22,8 @@ public enum Action: Sendable, Hashable {
 /// schedule, and messages for the network. The engine applies it; parts never reach
 /// into one another except through StoreKit's synchronous API.
 public struct Outbox: Sendable {
-    public let now: VirtualTime
-    public let policy: Policy
+    public internal(set) var now: VirtualTime
+    public internal(set) var policy: Policy
     public internal(set) var facts: [LogEntry] = []
     public internal(set) var timers: [Timer] = []
     public internal(set) var sends: [Message] = []
@@ -32,17 +32,22 @@ public struct Outbox: Sendable {
     /// False when nobody keeps or collects the log: then `facts` holds only the facts the
     /// auditor reads, and the others are only counted (explore runs write many facts that
     /// nobody reads; building and dropping them at once is the cheap way to write them).
-    let keepsEveryFact: Bool
+    var keepsEveryFact: Bool
     /// How many facts were written and not kept in `facts`.
     var uncounted = 0
     /// The trigger codes of every fact written.
     var triggers = TriggerSet()
 
-    /// An action to schedule `delay` ms from now (a struct, not a tuple: tuples are
-    /// copied through generic witnesses, and this is on every event's path).
+    /// The actions of the engine's queued events, by slot (a free slot holds
+    /// `.auditCheck`). The outbox keeps them so that `after` moves an action once,
+    /// straight into its slot; the queue orders three numbers per event.
+    var pending: [Action] = []
+    var freeSlots: [Int] = []
+
+    /// An action to schedule `delay` ms from now, parked in `pending[slot]`.
     public struct Timer: Sendable {
         public var delay: VirtualTime
-        public var action: Action
+        var slot: Int
     }
 
     init(now: VirtualTime, policy: Policy, nextMessageId: Int, nextExchange: Int,
@@ -81,7 +86,30 @@ public struct Outbox: Sendable {
     }
 
     mutating func after(_ delay: VirtualTime, _ action: consuming Action) {
-        timers.append(Timer(delay: delay, action: action))
+        var action = action
+        timers.append(Timer(delay: delay, slot: park(&action)))
+    }
+
+    /// Moves an action into a free slot of `pending` (leaving `.auditCheck` in its place)
+    /// and returns the slot.
+    mutating func park(_ action: inout Action) -> Int {
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+        } else {
+            slot = pending.count
+            pending.append(.auditCheck)
+        }
+        swap(&action, &pending[slot])
+        return slot
+    }
+
+    /// Takes the action out of `slot`, which becomes free.
+    mutating func unpark(_ slot: Int) -> Action {
+        var action = Action.auditCheck
+        swap(&action, &pending[slot])
+        freeSlots.append(slot)
+        return action
     }
 
     /// Starts a new exchange and returns its number.

@@ -14,7 +14,7 @@ struct RecoveryView {
             return true
         }
         if app.hasRechargeInFlight(txn) || server.isVerifying(txn) { return true }
-        let retries = policy.retryIntervalMs != nil || !policy.resendOn.isEmpty
+        let retries = policy.retryIntervalMs != nil || policy.resendsAtAll
         if holds(app.files, txn) || holds(app.keychain, txn) {
             return retries
         }

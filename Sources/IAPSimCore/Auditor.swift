@@ -32,7 +32,25 @@ public struct Auditor: Sendable, Hashable {
     /// charge, and a credited one until the look that settles it (its first credit never
     /// changes, so after that look nothing about it would).
     var active: [Int] = []
-    var origins: [String: (user: String, order: String?)] = [:]
+    /// Who added each payment, and for which order (a run adds few: a search from the
+    /// newest costs less than hashing).
+    var origins: [Origin] = []
+    struct Origin: Sendable {
+        var txn: String
+        var user: String
+        var order: String?
+    }
+
+    /// Who added the payment `txn`, and for which order.
+    func origin(of txn: String) -> (user: String, order: String?)? {
+        var i = origins.count - 1
+        while i >= 0 {
+            if origins[i].txn == txn { return (origins[i].user, origins[i].order) }
+            i -= 1
+        }
+        return nil
+    }
+
     /// How long an uncredited charge may wait before it is an anomaly (DOMAIN.md).
     public var graceMs: VirtualTime = 30_000
 
@@ -75,9 +93,9 @@ public struct Auditor: Sendable, Hashable {
     mutating func observe(_ e: LogEntry, catalog: Catalog, _ out: inout [LogEntry]) -> VirtualTime? {
         switch e.fact {
         case .paymentAdded(let txn, _, _, let user, let order):
-            origins[txn] = (user, order)
+            origins.append(Origin(txn: txn, user: user, order: order))
         case .paymentCharged(let txn, let product, let price):
-            let origin = origins[txn]
+            let origin = origin(of: txn)
             active.append(charges.count)
             charges.append(ChargeRecord(txn: txn, productId: product, priceCents: price,
                                         buyer: origin?.user ?? "?", order: origin?.order,

@@ -41,8 +41,15 @@ public struct Policy: Sendable, Hashable {
     public var retryImmediate: Int
     /// Periodic retry interval in virtual milliseconds; nil means `off`.
     public var retryIntervalMs: VirtualTime?
-    /// Resend triggers in the fixed order launch, login, network, purchase.
-    public var resendOn: [ResendTrigger]
+    /// Resend triggers in the fixed order launch, login, network, purchase: a set, so any
+    /// order given reads back in that order.
+    public var resendOn: [ResendTrigger] {
+        get { ResendTrigger.allCases.filter(resends(on:)) }
+        set { resendMask = newValue.reduce(0) { $0 | $1.bit } }
+    }
+    /// The set of `resendOn` as bits: a policy holds no reference, so the copy that every
+    /// event's outbox takes costs no retain and no release.
+    var resendMask: UInt8
     public var match: MatchRule
     public var serverDedup: Bool
     public var serverBindOrder: Bool
@@ -59,14 +66,28 @@ public struct Policy: Sendable, Hashable {
         self.persist = persist
         self.retryImmediate = retryImmediate
         self.retryIntervalMs = retryIntervalMs
-        self.resendOn = ResendTrigger.allCases.filter(resendOn.contains)
+        self.resendMask = resendOn.reduce(0) { $0 | $1.bit }
         self.match = match
         self.serverDedup = serverDedup
         self.serverBindOrder = serverBindOrder
         self.creditTo = creditTo
     }
 
-    public func resends(on trigger: ResendTrigger) -> Bool { resendOn.contains(trigger) }
+    public func resends(on trigger: ResendTrigger) -> Bool { resendMask & trigger.bit != 0 }
+
+    /// Whether any moment resends pending receipts.
+    public var resendsAtAll: Bool { resendMask != 0 }
+}
+
+extension ResendTrigger {
+    var bit: UInt8 {
+        switch self {
+        case .launch: return 1
+        case .login: return 2
+        case .network: return 4
+        case .purchase: return 8
+        }
+    }
 }
 
 /// A named policy preset.

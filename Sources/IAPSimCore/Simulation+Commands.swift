@@ -22,16 +22,14 @@ extension Simulation {
         default:
             break
         }
-        var out = makeOutbox(collecting: written != nil)
+        begin(collecting: written != nil)
         if let why = refusal(of: command) {
-            out.log(.user, .commandIgnored(command, reason: why))
+            outbox.log(.user, .commandIgnored(command, reason: why))
         } else {
-            out.log(command.isFault ? .fault : .user, .commandIssued(command))
-            perform(command, &out)
+            outbox.log(command.isFault ? .fault : .user, .commandIssued(command))
+            perform(command)
         }
-        let triggers = commit(&out, into: &written)
-        recycle(&out)
-        return triggers
+        return commit(into: &written)
     }
 
     /// Why a command cannot run now, or nil.
@@ -62,62 +60,62 @@ extension Simulation {
         return nil
     }
 
-    mutating func perform(_ command: Command, _ out: inout Outbox) {
+    mutating func perform(_ command: Command) {
         switch command {
-        case .buy(let product): app.buy(product, store: &store, &out)
-        case .openStore: app.openStore(store: &store, &out)
-        case .closeStore: app.closeStore(&out)
-        case .crash: app.crash(&out)
+        case .buy(let product): app.buy(product, store: &store, &outbox)
+        case .openStore: app.openStore(store: &store, &outbox)
+        case .closeStore: app.closeStore(&outbox)
+        case .crash: app.crash(&outbox)
         case .launch:
             let first = firstLaunchDone ? nil : config.users.first
             firstLaunchDone = true
-            app.launch(firstUser: first, store: &store, &out)
-        case .uninstall: app.uninstall(&out)
-        case .login(let user): app.login(user, store: &store, &out)
-        case .logout: app.logout(&out)
+            app.launch(firstUser: first, store: &store, &outbox)
+        case .uninstall: app.uninstall(&outbox)
+        case .login(let user): app.login(user, store: &store, &outbox)
+        case .logout: app.logout(&outbox)
         case .network(let on):
             guard network.deviceOnline != on else { return }
             network.deviceOnline = on
-            out.log(.network, on ? .networkCameBack : .networkWentOff)
-            if on { app.networkReturned(&out) }
+            outbox.log(.network, on ? .networkCameBack : .networkWentOff)
+            if on { app.networkReturned(&outbox) }
         case .dropNextRequest(let route):
             network.dropNextRequest.insert(route)
-            out.log(.fault, .faultArmed("the next \(route.rawValue) request will be lost"))
+            outbox.log(.fault, .faultArmed("the next \(route.rawValue) request will be lost"))
         case .dropNextResponse(let route):
             network.dropNextResponse.insert(route)
-            out.log(.fault, .faultArmed("the next \(route.rawValue) response will be lost"))
+            outbox.log(.fault, .faultArmed("the next \(route.rawValue) response will be lost"))
         case .latency(let route, let ms):
             network.routeLatencyMs[route.index] = ms
-            out.log(.fault, .faultArmed("one-way latency on \(route.rawValue) is now \(DurationText.format(ms))"))
+            outbox.log(.fault, .faultArmed("one-way latency on \(route.rawValue) is now \(DurationText.format(ms))"))
         case .storeOutage(let on):
             store.outage = on
-            out.log(.fault, on ? .faultArmed("App Store verification answers 21005")
+            outbox.log(.fault, on ? .faultArmed("App Store verification answers 21005")
                                : .faultArmed("App Store verification is back"))
         case .failNextPayment(let reason):
             store.nextFailure = reason
-            out.log(.fault, .faultArmed("the next payment will fail (\(reason.rawValue))"))
+            outbox.log(.fault, .faultArmed("the next payment will fail (\(reason.rawValue))"))
         case .failNextPaymentUnfinished:
             store.nextFailure = .cancelled
             app.skipFinishNextFailed = true
-            out.log(.fault, .faultArmed("the next payment will fail and the app will not finish it"))
+            outbox.log(.fault, .faultArmed("the next payment will fail and the app will not finish it"))
         case .interruptNextPayment:
             store.interruptNext = true
-            out.log(.fault, .faultArmed("the next payment will be interrupted"))
+            outbox.log(.fault, .faultArmed("the next payment will be interrupted"))
         case .askToBuy(let on):
             store.askToBuy = on
-            out.log(.fault, .faultArmed(on ? "Ask to Buy is on" : "Ask to Buy is off"))
-        case .approve: _ = store.answerAskToBuy(approve: true, &out)
-        case .decline: _ = store.answerAskToBuy(approve: false, &out)
+            outbox.log(.fault, .faultArmed(on ? "Ask to Buy is on" : "Ask to Buy is off"))
+        case .approve: _ = store.answerAskToBuy(approve: true, &outbox)
+        case .decline: _ = store.answerAskToBuy(approve: false, &outbox)
         case .replay:
-            if let user = app.loggedIn { attacker.replay(as: user, server: server, &out) }
+            if let user = app.loggedIn { attacker.replay(as: user, server: server, &outbox) }
         case .setPolicy(let key, let value):
             var p = policy
             guard (try? p.set(key, to: value)) != nil else { return }
             policy = p
-            out.log(.user, .policyChanged(key: key.rawValue, value: p.value(of: key)))
+            outbox.log(.user, .policyChanged(key: key.rawValue, value: p.value(of: key)))
         case .setPreset(let preset):
             policy = preset.policy
-            out.log(.user, .policyChanged(key: "preset", value: preset.rawValue))
+            outbox.log(.user, .policyChanged(key: "preset", value: preset.rawValue))
         case .wait, .settle:
             break
         }

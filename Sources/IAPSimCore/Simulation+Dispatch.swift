@@ -1,48 +1,48 @@
 extension Simulation {
     /// Routes one scheduled action to the part that owns it.
-    mutating func dispatch(_ action: Action, _ out: inout Outbox) {
+    mutating func dispatch(_ action: Action) {
         switch action {
         case .storeResolvePayment(let txn):
-            store.resolvePayment(txn, &out)
+            store.resolvePayment(txn, &outbox)
         case .storeInterruptedCharge(let origin):
-            let o = auditor.origins[origin]
-            store.interruptedCharge(origin: origin, user: o?.user ?? "?", order: o?.order, &out)
+            let o = auditor.origin(of: origin)
+            store.interruptedCharge(origin: origin, user: o?.user ?? "?", order: o?.order, &outbox)
         case .storeDeferredExpired(let txn):
-            store.expireDeferred(txn, &out)
+            store.expireDeferred(txn, &outbox)
         case .storeDeliver(let txns, let redelivery):
             // Nothing is delivered while no observer is registered (Apple).
             guard app.isRunning, app.observerRegistered else { return }
             let due = store.deliverable(txns)
             guard !due.isEmpty else { return }
-            app.updatedTransactions(due, redelivery: redelivery, store: &store, &out)
+            app.updatedTransactions(due, redelivery: redelivery, store: &store, &outbox)
         case .storeVerifyDone(let exchange, let receipt):
             let status = store.verify(receipt)
-            out.send(.verify, .response, .app, exchange: exchange,
+            outbox.send(.verify, .response, .app, exchange: exchange,
                      .verifyResponse(status: status, receipt: status == 0 ? receipt : nil))
         case .arrive(let message):
-            arrive(message, &out)
+            arrive(message)
         case .appRequestTimeout(let exchange, let incarnation):
             guard app.isRunning, app.incarnation == incarnation else { return }
-            if let route = app.requestFailed(exchange: exchange, why: "request timed out", &out) {
-                network.timedOut(exchange: exchange, route: route, &out)
+            if let route = app.requestFailed(exchange: exchange, why: "request timed out", &outbox) {
+                network.timedOut(exchange: exchange, route: route, &outbox)
             }
         case .appRequestFailedOffline(let exchange):
-            _ = app.requestFailed(exchange: exchange, why: "the device is offline", &out)
+            _ = app.requestFailed(exchange: exchange, why: "the device is offline", &outbox)
         case .appRetry(let txn, let incarnation):
             guard app.isRunning, app.incarnation == incarnation else { return }
-            app.immediateRetryDue(txn, &out)
+            app.immediateRetryDue(txn, &outbox)
         case .appFinish(let txn, let incarnation):
             guard app.isRunning, app.incarnation == incarnation else { return }
-            store.finish(txn, &out)
+            store.finish(txn, &outbox)
         case .appLaunchResend(let incarnation):
             guard app.isRunning, app.incarnation == incarnation else { return }
-            app.launchResendDue(&out)
+            app.launchResendDue(&outbox)
         case .appPeriodicRetry(let incarnation):
             guard app.isRunning, app.incarnation == incarnation else { return }
-            app.periodicDue(&out)
+            app.periodicDue(&outbox)
         case .serverVerifyTimeout(let exchange):
-            if server.verifyTimedOut(exchange: exchange, &out) {
-                network.timedOut(exchange: exchange, route: .verify, &out)
+            if server.verifyTimedOut(exchange: exchange, &outbox) {
+                network.timedOut(exchange: exchange, route: .verify, &outbox)
             }
         case .auditCheck:
             break
@@ -50,41 +50,41 @@ extension Simulation {
     }
 
     /// A message reached its receiver (or the place where its receiver used to be).
-    mutating func arrive(_ m: Message, _ out: inout Outbox) {
+    mutating func arrive(_ m: Message) {
         switch m.payload {
         case .orderRequest(let user, let product):
-            network.arrived(m, receiverAlive: true, &out)
-            server.createOrder(user: user, product: product, sender: m.sender, exchange: m.exchange, &out)
+            network.arrived(m, receiverAlive: true, &outbox)
+            server.createOrder(user: user, product: product, sender: m.sender, exchange: m.exchange, &outbox)
         case .rechargeRequest(let request):
-            network.arrived(m, receiverAlive: true, &out)
-            server.receiveRecharge(request, sender: m.sender, exchange: m.exchange, &out)
+            network.arrived(m, receiverAlive: true, &outbox)
+            server.receiveRecharge(request, sender: m.sender, exchange: m.exchange, &outbox)
         case .verifyRequest(let receipt):
-            network.arrived(m, receiverAlive: true, &out)
-            out.after(AppStore.verificationMs, .storeVerifyDone(exchange: m.exchange, receipt: receipt))
+            network.arrived(m, receiverAlive: true, &outbox)
+            outbox.after(AppStore.verificationMs, .storeVerifyDone(exchange: m.exchange, receipt: receipt))
         case .verifyResponse(let status, let receipt):
             let waiting = server.verifying[m.exchange] != nil
-            network.arrived(m, receiverAlive: waiting, &out)
+            network.arrived(m, receiverAlive: waiting, &outbox)
             server.verified(exchange: m.exchange, status: status, receipt: receipt,
-                            catalog: config.catalog, &out)
+                            catalog: config.catalog, &outbox)
         case .orderResponse(let order, let token, let product):
             if m.sender == .attacker {
-                network.arrived(m, receiverAlive: true, &out)
-                attacker.orderAnswered(exchange: m.exchange, order: order, &out)
+                network.arrived(m, receiverAlive: true, &outbox)
+                attacker.orderAnswered(exchange: m.exchange, order: order, &outbox)
                 return
             }
             let alive = app.isRunning && app.inFlight[m.exchange] != nil
-            network.arrived(m, receiverAlive: alive, &out)
+            network.arrived(m, receiverAlive: alive, &outbox)
             app.orderAnswered(exchange: m.exchange, order: order, token: token, product: product,
-                              store: &store, &out)
+                              store: &store, &outbox)
         case .rechargeResponse(let answer, let txn):
             if m.sender == .attacker {
-                network.arrived(m, receiverAlive: true, &out)
+                network.arrived(m, receiverAlive: true, &outbox)
                 return
             }
             let alive = app.isRunning && app.inFlight[m.exchange] != nil
-            network.arrived(m, receiverAlive: alive, &out)
+            network.arrived(m, receiverAlive: alive, &outbox)
             guard alive else { return }
-            app.rechargeAnswered(exchange: m.exchange, answer: answer, txn: txn, store: &store, &out)
+            app.rechargeAnswered(exchange: m.exchange, answer: answer, txn: txn, store: &store, &outbox)
         }
     }
 }

@@ -22,7 +22,7 @@ public struct WorldConfig: Sendable, Hashable {
 }
 
 /// An action waiting in the event queue, ordered by (time, sequence number). The action
-/// itself waits in `Simulation.pending[slot]`: the heap moves and compares three numbers.
+/// itself waits in `Outbox.pending[slot]`: the heap moves and compares three numbers.
 struct Scheduled: Comparable, Sendable, Hashable {
     var time: VirtualTime
     var seq: Int
@@ -52,14 +52,12 @@ public struct Simulation: Sendable {
     public private(set) var logCount = 0
     /// How many events the engine has processed.
     public private(set) var eventsProcessed = 0
-    var queue = Heap<Scheduled>()
-    /// The actions of the queue's events, by slot (a free slot holds `.auditCheck`).
-    var pending: [Action] = []
-    var freeSlots: [Int] = []
-    /// The emptied buffers of the last outbox, handed to the next one (no allocation per event).
-    var spareFacts: [LogEntry] = []
-    var spareTimers: [Outbox.Timer] = []
-    var spareSends: [Message] = []
+    /// The events to come; their actions wait in `outbox.pending`.
+    var queue = Heap<Scheduled>(minimumCapacity: 16)
+    /// What the event or command being handled writes. One outbox serves them all, one
+    /// at a time: `begin` readies it and `commit` empties it, keeping its buffers (neither
+    /// an allocation nor a release per event).
+    var outbox = Outbox(now: 0, policy: PolicyPreset.hardened.policy, nextMessageId: 0, nextExchange: 0)
     var seq = 0
     var nextMessageId = 0
     var nextExchange = 0
@@ -75,6 +73,10 @@ public struct Simulation: Sendable {
         store = AppStore(catalog: config.catalog, rng: root.derive("app-store"))
         server = MerchantServer(users: config.users, rng: root.derive("merchant-server"))
         app = AppProcess(running: false)
+        // A run keeps a dozen or so events queued: one allocation each, not several regrowths.
+        outbox.pending.reserveCapacity(16)
+        outbox.freeSlots.reserveCapacity(16)
+        outbox.timers.reserveCapacity(8)
         if config.appRunning {
             var none: [LogEntry]?
             _ = apply(.launch, into: &none)
@@ -94,10 +96,9 @@ public struct Simulation: Sendable {
     @discardableResult
     public mutating func step() -> [LogEntry] {
         guard let next = queue.popMin() else { return [] }
-        var out = handle(next, collecting: true)
+        handle(next, collecting: true)
         var written: [LogEntry]? = []
-        _ = commit(&out, into: &written)
-        recycle(&out)
+        _ = commit(into: &written)
         return written ?? []
     }
 
@@ -107,22 +108,19 @@ public struct Simulation: Sendable {
     @discardableResult
     mutating func stepUncollected(watching trigger: Int? = nil) -> Bool? {
         guard let next = queue.popMin() else { return nil }
-        var out = handle(next, collecting: false)
+        handle(next, collecting: false)
         var none: [LogEntry]?
-        let triggers = commit(&out, into: &none)
-        recycle(&out)
+        let triggers = commit(into: &none)
         return trigger.map { triggers.contains($0) } ?? false
     }
 
-    mutating func handle(_ next: Scheduled, collecting: Bool) -> Outbox {
+    /// Runs one event's action into the outbox.
+    mutating func handle(_ next: Scheduled, collecting: Bool) {
         now = max(now, next.time)
         eventsProcessed += 1
-        var action = Action.auditCheck
-        swap(&action, &pending[next.slot])
-        freeSlots.append(next.slot)
-        var out = makeOutbox(collecting: collecting)
-        dispatch(action, &out)
-        return out
+        let action = outbox.unpark(next.slot)
+        begin(collecting: collecting)
+        dispatch(action)
     }
 
     /// Runs every event up to and including `time`, then sets the clock to `time`.
@@ -143,46 +141,50 @@ public struct Simulation: Sendable {
         return true
     }
 
-    /// An outbox for one event or command; `collecting`: somebody wants what it writes.
-    mutating func makeOutbox(collecting: Bool) -> Outbox {
-        var out = Outbox(now: now, policy: policy, nextMessageId: nextMessageId, nextExchange: nextExchange,
-                         keepsEveryFact: collecting || config.logLimit != 0)
-        swap(&out.facts, &spareFacts)
-        swap(&out.timers, &spareTimers)
-        swap(&out.sends, &spareSends)
-        return out
-    }
-
-    /// Keeps the outbox's buffers, emptied, for the next one.
-    mutating func recycle(_ out: inout Outbox) {
-        if !out.facts.isEmpty { out.facts.removeAll(keepingCapacity: true) }
-        if !out.timers.isEmpty { out.timers.removeAll(keepingCapacity: true) }
-        if !out.sends.isEmpty { out.sends.removeAll(keepingCapacity: true) }
-        swap(&out.facts, &spareFacts)
-        swap(&out.timers, &spareTimers)
-        swap(&out.sends, &spareSends)
+    /// Readies the outbox for one event or command (it is empty: `commit` left it so);
+    /// `collecting`: somebody wants what it writes.
+    mutating func begin(collecting: Bool) {
+        outbox.now = now
+        outbox.policy = policy
+        outbox.nextMessageId = nextMessageId
+        outbox.nextExchange = nextExchange
+        outbox.keepsEveryFact = collecting || config.logLimit != 0
+        outbox.uncounted = 0
+        outbox.triggers = TriggerSet()
     }
 
     /// Applies what a part produced: network sends, timers, the log, the auditor.
     /// Appends what was written to `written` unless it is nil (it must not be when the
     /// outbox keeps only some facts); returns the trigger codes of the facts written (the
     /// auditor's own facts are never triggers).
-    mutating func commit(_ out: inout Outbox, into written: inout [LogEntry]?) -> TriggerSet {
+    /// Empties the outbox, keeping its buffers.
+    mutating func commit(into written: inout [LogEntry]?) -> TriggerSet {
         var sent = 0
-        while sent < out.sends.count {
-            network.transmit(out.sends[sent], &out)
+        while sent < outbox.sends.count {
+            network.transmit(outbox.sends[sent], &outbox)
             sent += 1
         }
-        nextMessageId = out.nextMessageId
-        nextExchange = out.nextExchange
-        scheduleTimers(&out)
-        written?.reserveCapacity(out.facts.count + 2)
-        logCount += out.uncounted
-        record(out.facts, into: &written)
-        var audit: [LogEntry] = []
-        auditor.evaluate(now: now, store: store, app: app, server: server, policy: policy, &audit)
-        for entry in audit { append(entry, into: &written) }
-        return out.triggers
+        if sent > 0 { outbox.sends.removeAll(keepingCapacity: true) }
+        nextMessageId = outbox.nextMessageId
+        nextExchange = outbox.nextExchange
+        scheduleTimers()
+        written?.reserveCapacity(outbox.facts.count + 2)
+        logCount += outbox.uncounted
+        if !outbox.facts.isEmpty {
+            var facts: [LogEntry] = []
+            swap(&facts, &outbox.facts)
+            record(facts, into: &written)
+            facts.removeAll(keepingCapacity: true)
+            swap(&facts, &outbox.facts)
+        }
+        // Most steps find no charge waiting for a verdict: then even lending the parts to
+        // the auditor costs more than the look.
+        if !auditor.active.isEmpty {
+            var audit: [LogEntry] = []
+            auditor.evaluate(now: now, store: store, app: app, server: server, policy: policy, &audit)
+            for entry in audit { append(entry, into: &written) }
+        }
+        return outbox.triggers
     }
 
     /// Writes the parts' facts to the log (and to `written`) and shows each to the auditor,
@@ -220,35 +222,22 @@ public struct Simulation: Sendable {
         log.append(entry)
     }
 
-    /// Schedules the outbox's timers in order, moving them out of it (no copies).
-    /// The events get the sequence numbers in-order scheduling would give, so the queue
-    /// pops them in the same order.
-    mutating func scheduleTimers(_ out: inout Outbox) {
-        let first = seq + 1
-        seq += out.timers.count
-        while var timer = out.timers.popLast() {
-            let number = first + out.timers.count
-            queue.insert(Scheduled(time: now + timer.delay, seq: number, slot: park(&timer.action)))
+    /// Queues the outbox's timers (their actions are parked already). The events get
+    /// sequence numbers in the order the timers were set, so the queue pops them in it.
+    mutating func scheduleTimers() {
+        let count = outbox.timers.count
+        guard count > 0 else { return }
+        for i in 0..<count {
+            let timer = outbox.timers[i]
+            queue.insert(Scheduled(time: now + timer.delay, seq: seq + 1 + i, slot: timer.slot))
         }
+        seq += count
+        outbox.timers.removeAll(keepingCapacity: true)
     }
 
     mutating func schedule(_ delay: VirtualTime, _ action: Action) {
         seq += 1
         var action = action
-        queue.insert(Scheduled(time: now + delay, seq: seq, slot: park(&action)))
-    }
-
-    /// Moves an action into a free slot of `pending` (leaving `.auditCheck` in its place)
-    /// and returns the slot.
-    mutating func park(_ action: inout Action) -> Int {
-        let slot: Int
-        if let free = freeSlots.popLast() {
-            slot = free
-        } else {
-            slot = pending.count
-            pending.append(.auditCheck)
-        }
-        swap(&action, &pending[slot])
-        return slot
+        queue.insert(Scheduled(time: now + delay, seq: seq, slot: outbox.park(&action)))
     }
 }
