@@ -25,7 +25,10 @@ public struct Outbox: Sendable {
     public internal(set) var now: VirtualTime
     public internal(set) var policy: Policy
     public internal(set) var facts: [LogEntry] = []
-    public internal(set) var timers: [Timer] = []
+    /// The timers set so far are `timers[0..<timerCount]`; the rest are spent ones whose
+    /// room is reused (clearing an array per event costs more than its few timers).
+    var timers: [Timer] = []
+    var timerCount = 0
     public internal(set) var sends: [Message] = []
     var nextMessageId: Int
     var nextExchange: Int
@@ -45,8 +48,8 @@ public struct Outbox: Sendable {
     var freeSlots: [Int] = []
 
     /// An action to schedule `delay` ms from now, parked in `pending[slot]`.
-    public struct Timer: Sendable {
-        public var delay: VirtualTime
+    struct Timer: Sendable {
+        var delay: VirtualTime
         var slot: Int
     }
 
@@ -87,7 +90,9 @@ public struct Outbox: Sendable {
 
     mutating func after(_ delay: VirtualTime, _ action: consuming Action) {
         var action = action
-        timers.append(Timer(delay: delay, slot: park(&action)))
+        let timer = Timer(delay: delay, slot: park(&action))
+        if timerCount < timers.count { timers[timerCount] = timer } else { timers.append(timer) }
+        timerCount += 1
     }
 
     /// Moves an action into a free slot of `pending` (leaving `.auditCheck` in its place)

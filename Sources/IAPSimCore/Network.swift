@@ -68,7 +68,7 @@ public struct Network: Sendable, Hashable {
     public func latency(_ route: Route) -> VirtualTime { routeLatencyMs[route.index] }
 
     /// Takes a message from a sender and decides its fate.
-    mutating func transmit(_ m: Message, _ out: inout Outbox) {
+    mutating func transmit(_ m: consuming Message, _ out: inout Outbox) {
         let bytes = m.payload.bytes
         routeTotals[m.route.index].messages += 1
         routeTotals[m.route.index].bytes += bytes
@@ -94,7 +94,8 @@ public struct Network: Sendable, Hashable {
             out.log(.fault, .faultFired("\(m.route.rawValue) \(m.direction.rawValue) dropped"))
             out.log(.network, .messageDropped(id: m.id, route: m.route, direction: m.direction))
         } else {
-            out.after(latency(m.route), .arrive(m))
+            let delay = latency(m.route)
+            out.after(delay, .arrive(consume m))
         }
         remember(record)
     }

@@ -159,12 +159,14 @@ public struct Simulation: Sendable {
     /// auditor's own facts are never triggers).
     /// Empties the outbox, keeping its buffers.
     mutating func commit(into written: inout [LogEntry]?) -> TriggerSet {
-        var sent = 0
-        while sent < outbox.sends.count {
-            network.transmit(outbox.sends[sent], &outbox)
-            sent += 1
+        if !outbox.sends.isEmpty {
+            // Each message moves to the network (popped, not copied), in the order sent.
+            var sends: [Message] = []
+            swap(&sends, &outbox.sends)
+            sends.reverse()
+            while let m = sends.popLast() { network.transmit(m, &outbox) }
+            swap(&sends, &outbox.sends)
         }
-        if sent > 0 { outbox.sends.removeAll(keepingCapacity: true) }
         nextMessageId = outbox.nextMessageId
         nextExchange = outbox.nextExchange
         scheduleTimers()
@@ -225,14 +227,14 @@ public struct Simulation: Sendable {
     /// Queues the outbox's timers (their actions are parked already). The events get
     /// sequence numbers in the order the timers were set, so the queue pops them in it.
     mutating func scheduleTimers() {
-        let count = outbox.timers.count
+        let count = outbox.timerCount
         guard count > 0 else { return }
         for i in 0..<count {
             let timer = outbox.timers[i]
             queue.insert(Scheduled(time: now + timer.delay, seq: seq + 1 + i, slot: timer.slot))
         }
         seq += count
-        outbox.timers.removeAll(keepingCapacity: true)
+        outbox.timerCount = 0
     }
 
     mutating func schedule(_ delay: VirtualTime, _ action: Action) {
