@@ -46,8 +46,8 @@ public struct AppProcess: Sendable, Hashable {
     public internal(set) var tickets: [OrderTicket] = []
     public internal(set) var memory: [PendingReceipt] = []
     public internal(set) var waitingForLogin: [String] = []
-    var inFlight: [Int: InFlight] = [:]
-    var retriesUsed: [String: Int] = [:]
+    var inFlight = SmallMap<Int, InFlight>()
+    var retriesUsed = SmallMap<String, Int>()
     var periodicArmed = false
     var periodicCount = 0
     // Files: kept across crashes, gone with an uninstall.
@@ -80,7 +80,7 @@ public struct AppProcess: Sendable, Hashable {
 
     /// True while a recharge request for `txn` is in flight (cheaper than the list).
     public func hasRechargeInFlight(_ txn: String) -> Bool {
-        inFlight.values.contains { if case .recharge(txn) = $0 { return true } else { return false } }
+        inFlight.containsValue { if case .recharge(txn) = $0 { return true } else { return false } }
     }
 
     /// Every pending receipt the app can reach now, each once (memory, files, keychain).
@@ -156,8 +156,8 @@ public struct AppProcess: Sendable, Hashable {
         tickets = []
         memory = []
         waitingForLogin = []
-        inFlight = [:]
-        retriesUsed = [:]
+        inFlight = SmallMap()
+        retriesUsed = SmallMap()
         periodicArmed = false
     }
 

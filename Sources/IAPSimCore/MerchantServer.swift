@@ -40,7 +40,7 @@ public struct MerchantServer: Sendable, Hashable {
     /// Coin balance per account, in the order accounts first appeared.
     public internal(set) var balances: [(user: String, coins: Int)] = []
     public internal(set) var entitlements: [(user: String, product: String)] = []
-    var verifying: [Int: PendingVerification] = [:]
+    var verifying = SmallMap<Int, PendingVerification>()
     var rng: SplitMix64
     public static let verifyTimeoutMs: VirtualTime = 5_000
 
@@ -84,7 +84,7 @@ public struct MerchantServer: Sendable, Hashable {
 
     /// True while the App Store is verifying a recharge of `txn`.
     public func isVerifying(_ txn: String) -> Bool {
-        verifying.values.contains { $0.request.transactionId == txn }
+        verifying.containsValue { $0.request.transactionId == txn }
     }
 
     /// `POST /orders`.

@@ -84,4 +84,44 @@ import Testing
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    @Test func aSmallMapActsAsADictionary() {
+        var map = SmallMap<Int, String>()
+        var dict: [Int: String] = [:]
+        // The same edits, in an order that inserts, replaces, removes and re-adds.
+        let edits: [(Int, String?)] = [(3, "c"), (1, "a"), (2, "b"), (1, "A"), (3, nil), (4, "d"), (3, "C"), (9, nil)]
+        for (key, value) in edits {
+            map[key] = value
+            dict[key] = value
+            #expect(map.count == dict.count)
+            for k in 0...9 { #expect(map[k] == dict[k]) }
+        }
+        #expect(map.removeValue(forKey: 2) == dict.removeValue(forKey: 2))
+        #expect(map.removeValue(forKey: 2) == nil)
+        #expect(map.keys.sorted() == dict.keys.sorted())
+        #expect(map.values.sorted() == dict.values.sorted())
+        #expect(map.containsValue { $0 == "d" } && !map.containsValue { $0 == "b" })
+        // Equal and hashed alike whatever the order of insertion, as dictionaries are.
+        var other = SmallMap<Int, String>()
+        for key in map.keys.reversed() { other[key] = map[key] }
+        #expect(other == map && other.hashValue == map.hashValue)
+        other[4] = "x"
+        #expect(other != map)
+    }
+
+    @Test func resendTriggersAreASetInTheirFixedOrder() {
+        var p = PolicyPreset.naive.policy
+        p.resendOn = [.network, .launch, .network]
+        #expect(p.resendOn == [.launch, .network])
+        #expect(p.resends(on: .network) && !p.resends(on: .login) && p.resendsAtAll)
+        var q = PolicyPreset.naive.policy
+        q.resendOn = [.launch, .network]
+        #expect(p == q && p.hashValue == q.hashValue)
+        q.resendOn = []
+        #expect(!q.resendsAtAll && q == PolicyPreset.naive.policy)
+        let built = Policy(observer: .launch, finish: .afterCredit, finishFailed: true, persist: .keychain,
+                           retryImmediate: 3, retryIntervalMs: 300_000, resendOn: ResendTrigger.allCases.reversed(),
+                           match: .token, serverDedup: true, serverBindOrder: true, creditTo: .orderOwner)
+        #expect(built == PolicyPreset.hardened.policy && built.resendOn == ResendTrigger.allCases)
+    }
 }
