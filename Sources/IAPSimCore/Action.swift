@@ -80,6 +80,20 @@ public struct Outbox: Sendable {
         }
     }
 
+    /// `log` for narration (a fault armed or fired): facts that are no trigger and that the
+    /// auditor never reads, so that a run keeping no log only counts them and never builds
+    /// their words.
+    @inline(__always)
+    mutating func narrate(_ part: Part, _ fact: @autoclosure () -> Fact) {
+        guard keepsEveryFact else {
+            uncounted += 1
+            return
+        }
+        let f = fact()
+        assert(f.triggerCode == nil && !Auditor.reads(f), "narration must be no trigger and unread: \(f)")
+        keep(LogEntry(time: now, part: part, fact: f))
+    }
+
     @inline(never)
     mutating func keep(_ entry: __owned LogEntry) {
         if keepsEveryFact { triggers.formUnion(entry.triggers) }

@@ -44,7 +44,7 @@ extension AppProcess {
         guard out.policy.finishFailed else { return }
         if skipFinishNextFailed {
             skipFinishNextFailed = false
-            out.log(.fault, .faultFired("failure branch skipped finishTransaction for \(t.id)"))
+            out.narrate(.fault, .faultFired("failure branch skipped finishTransaction for \(t.id)"))
             out.log(.app, .finishSkipped(txn: t.id, reason: "the failure branch forgot finishTransaction"))
             return
         }

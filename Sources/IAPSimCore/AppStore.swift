@@ -113,7 +113,7 @@ public struct AppStore: Sendable, Hashable {
         if outcome == .interrupt {
             // The user must act outside the app: a failed transaction at once.
             resolve(t.id, as: .fail(.cancelled), out: &out)
-            out.log(.fault, .faultFired("interrupted purchase: \(t.id) failed; a separate purchase follows in 30s"))
+            out.narrate(.fault, .faultFired("interrupted purchase: \(t.id) failed; a separate purchase follows in 30s"))
             out.after(AppStore.interruptedChargeMs, .storeInterruptedCharge(origin: t.id))
         } else {
             out.after(AppStore.purchaseSheetMs, .storeResolvePayment(txn: t.id))
@@ -135,7 +135,7 @@ public struct AppStore: Sendable, Hashable {
         case .fail(let reason):
             update(id) { $0.state = .failed; $0.failure = reason }
             if case .fail = t.outcome {
-                out.log(.fault, .faultFired("payment \(id) failed: \(reason.skError)"))
+                out.narrate(.fault, .faultFired("payment \(id) failed: \(reason.skError)"))
             }
             out.log(.storeKit, .transactionUpdated(txn: id, product: t.productId, state: .failed))
             out.after(0, .storeDeliver(txns: [id], redelivery: false))

@@ -91,7 +91,7 @@ public struct Network: Sendable, Hashable {
         } else if takeDrop(m) {
             record.fate = .dropped
             routeTotals[m.route.index].dropped += 1
-            out.log(.fault, .faultFired("\(m.route.rawValue) \(m.direction.rawValue) dropped"))
+            out.narrate(.fault, .faultFired("\(m.route.rawValue) \(m.direction.rawValue) dropped"))
             out.log(.network, .messageDropped(id: m.id, route: m.route, direction: m.direction))
         } else {
             let delay = latency(m.route)

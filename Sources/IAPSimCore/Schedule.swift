@@ -104,10 +104,11 @@ extension Simulation {
                 if ms > 0 { run(until: now + ms) }
                 fired.append(true)
             case .when(let name):
-                if let code = Fact.triggerCode(of: name), written.contains(code) {
+                let code = Fact.triggerCode(of: name)
+                if let code, written.contains(code) {
                     fired.append(true)
                 } else {
-                    fired.append(advance(untilTrigger: name, within: Schedule.whenLimitMs))
+                    fired.append(advance(untilCode: code, within: Schedule.whenLimitMs))
                 }
             }
             var none: [LogEntry]?

@@ -80,30 +80,30 @@ extension Simulation {
             if on { app.networkReturned(&outbox) }
         case .dropNextRequest(let route):
             network.dropNextRequest.insert(route)
-            outbox.log(.fault, .faultArmed("the next \(route.rawValue) request will be lost"))
+            outbox.narrate(.fault, .faultArmed("the next \(route.rawValue) request will be lost"))
         case .dropNextResponse(let route):
             network.dropNextResponse.insert(route)
-            outbox.log(.fault, .faultArmed("the next \(route.rawValue) response will be lost"))
+            outbox.narrate(.fault, .faultArmed("the next \(route.rawValue) response will be lost"))
         case .latency(let route, let ms):
             network.routeLatencyMs[route.index] = ms
-            outbox.log(.fault, .faultArmed("one-way latency on \(route.rawValue) is now \(DurationText.format(ms))"))
+            outbox.narrate(.fault, .faultArmed("one-way latency on \(route.rawValue) is now \(DurationText.format(ms))"))
         case .storeOutage(let on):
             store.outage = on
-            outbox.log(.fault, on ? .faultArmed("App Store verification answers 21005")
+            outbox.narrate(.fault, on ? .faultArmed("App Store verification answers 21005")
                                : .faultArmed("App Store verification is back"))
         case .failNextPayment(let reason):
             store.nextFailure = reason
-            outbox.log(.fault, .faultArmed("the next payment will fail (\(reason.rawValue))"))
+            outbox.narrate(.fault, .faultArmed("the next payment will fail (\(reason.rawValue))"))
         case .failNextPaymentUnfinished:
             store.nextFailure = .cancelled
             app.skipFinishNextFailed = true
-            outbox.log(.fault, .faultArmed("the next payment will fail and the app will not finish it"))
+            outbox.narrate(.fault, .faultArmed("the next payment will fail and the app will not finish it"))
         case .interruptNextPayment:
             store.interruptNext = true
-            outbox.log(.fault, .faultArmed("the next payment will be interrupted"))
+            outbox.narrate(.fault, .faultArmed("the next payment will be interrupted"))
         case .askToBuy(let on):
             store.askToBuy = on
-            outbox.log(.fault, .faultArmed(on ? "Ask to Buy is on" : "Ask to Buy is off"))
+            outbox.narrate(.fault, .faultArmed(on ? "Ask to Buy is on" : "Ask to Buy is off"))
         case .approve: _ = store.answerAskToBuy(approve: true, &outbox)
         case .decline: _ = store.answerAskToBuy(approve: false, &outbox)
         case .replay:

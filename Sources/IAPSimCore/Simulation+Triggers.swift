@@ -3,8 +3,13 @@ extension Simulation {
     /// virtual milliseconds from now. Returns false (with the clock at the limit, or at the
     /// last event when nothing more is scheduled) if it did not happen.
     public mutating func advance(untilTrigger trigger: String, within: VirtualTime) -> Bool {
+        advance(untilCode: Fact.triggerCode(of: trigger), within: within)
+    }
+
+    /// `advance(untilTrigger:within:)` with the trigger's code looked up already (nil: a
+    /// name no fact has, which lets the time pass).
+    mutating func advance(untilCode code: Int?, within: VirtualTime) -> Bool {
         let limit = now + within
-        let code = Fact.triggerCode(of: trigger)
         while let t = nextEventTime, t <= limit {
             if stepUncollected(watching: code) == true { return true }
         }
