@@ -30,7 +30,7 @@ extension AppProcess {
     mutating func rechargeAnswered(exchange: Int, answer: RechargeAnswer, txn: String,
                                    store: inout AppStore, _ out: inout Outbox) {
         guard inFlight.removeValue(forKey: exchange) != nil else { return }
-        out.log(.app, .rechargeAnswered(txn: txn, outcome: answer.words))
+        out.log(.app, .rechargeAnswered(txn: txn, outcome: answer))
         switch answer {
         case .credited(let ids), .alreadyCredited(let ids):
             forget(txn, why: "the server answered", &out)

@@ -28,7 +28,7 @@ extension Fact {
         case .receiptDeleted(let txn, let tier, let why): return "receipt for \(txn) deleted from \(tier.rawValue): \(why)"
         case .retryScheduled(let txn, let ms, let n):
             return "retry \(n) for \(txn) in \(DurationText.format(ms))"
-        case .rechargeAnswered(let txn, let outcome): return "recharge \(txn) answered: \(outcome)"
+        case .rechargeAnswered(let txn, let outcome): return "recharge \(txn) answered: \(outcome.words)"
         case .transactionFinished(let txn): return "finishTransaction(\(txn))"
         case .finishFailedError(let txn, let why): return "finishTransaction(\(txn)) error: \(why)"
         case .finishSkipped(let txn, let why): return "\(txn) left unfinished: \(why)"

@@ -86,7 +86,7 @@ public enum Fact: Sendable, Hashable {
     case receiptSaved(txn: String, tier: PersistTier)
     case receiptDeleted(txn: String, tier: PersistTier, why: String)
     case retryScheduled(txn: String, inMs: VirtualTime, attempt: Int)
-    case rechargeAnswered(txn: String, outcome: String)
+    case rechargeAnswered(txn: String, outcome: RechargeAnswer)
     case transactionFinished(txn: String)
     case finishFailedError(txn: String, reason: String)
     case finishSkipped(txn: String, reason: String)

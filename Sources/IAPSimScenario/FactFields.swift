@@ -36,7 +36,7 @@ enum FactFields {
         return position.map { "value\($0)" } ?? "value"
     }
 
-    /// A payload value as JSON: commands as their scenario text, send reasons in words,
+    /// A payload value as JSON: commands as their scenario text, send reasons and answers in words,
     /// string enums as their raw value.
     static func value(_ value: Any) -> JSONValue {
         switch value {
@@ -45,6 +45,7 @@ enum FactFields {
         case let b as Bool: return .bool(b)
         case let c as Command: return .string(c.scenarioText)
         case let r as SendReason: return .string(r.words)
+        case let a as RechargeAnswer: return .string(a.words)
         case let r as any RawRepresentable:
             if let raw = r.rawValue as? String { return .string(raw) }
             return .string(String(describing: value))
