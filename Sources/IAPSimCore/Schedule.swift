@@ -29,11 +29,9 @@ public struct Schedule: Sendable, Hashable {
     /// by a relaunch, as a user would reopen the app.
     public static func random(seed: UInt64, count: Int, catalog: Catalog = .standard) -> Schedule {
         var rng = SplitMix64(seed: seed).derive("schedule")
-        let users = ["alice", "bob", "carol"]
-        let crashPoints = ["charged", "delivered", "request recharge", "response recharge",
-                           "credited", "purchasing", "finished"]
-        let delays = [0, 250, 1_000, 3_000, 10_000, 60_000, 300_000]
+        let users = Self.users, crashPoints = Self.crashPoints, delays = Self.delays
         var steps: [ScheduleStep] = []
+        steps.reserveCapacity(count)
         while steps.count < count {
             let command = randomCommand(&rng, users: users, catalog: catalog)
             if command == .crash {
@@ -55,8 +53,16 @@ public struct Schedule: Sendable, Hashable {
         return Schedule(users: users, steps: steps)
     }
 
+    // The material of the draws, built once (a run draws a schedule; building these
+    // lists anew each time cost more than drawing from them).
+    static let users = ["alice", "bob", "carol"]
+    static let crashPoints = ["charged", "delivered", "request recharge", "response recharge",
+                              "credited", "purchasing", "finished"]
+    static let delays = [0, 250, 1_000, 3_000, 10_000, 60_000, 300_000]
+    static let routes = Route.allCases
+
     static func randomCommand(_ rng: inout SplitMix64, users: [String], catalog: Catalog) -> Command {
-        let route = Route.allCases[rng.below(Route.allCases.count)]
+        let route = routes[rng.below(routes.count)]
         switch rng.below(20) {
         case 0, 1, 2, 3, 4: return .buy(product: catalog.products[rng.below(catalog.products.count)].id)
         case 5, 6: return .crash

@@ -1,7 +1,8 @@
 extension Simulation {
     /// Routes one scheduled action to the part that owns it.
-    mutating func dispatch(_ action: Action) {
-        switch action {
+    /// The action is consumed: its payload (a message, say) moves on to the part.
+    mutating func dispatch(_ action: consuming Action) {
+        switch consume action {
         case .storeResolvePayment(let txn):
             store.resolvePayment(txn, &outbox)
         case .storeInterruptedCharge(let origin):
@@ -50,7 +51,7 @@ extension Simulation {
     }
 
     /// A message reached its receiver (or the place where its receiver used to be).
-    mutating func arrive(_ m: Message) {
+    mutating func arrive(_ m: consuming Message) {
         switch m.payload {
         case .orderRequest(let user, let product):
             network.arrived(m, receiverAlive: true, &outbox)

@@ -173,10 +173,13 @@ public struct Simulation: Sendable {
         written?.reserveCapacity(outbox.facts.count + 2)
         logCount += outbox.uncounted
         if !outbox.facts.isEmpty {
+            // Each fact moves out of the outbox (popped, in the order written), is recorded,
+            // and is gone: no copy, and no clearing of the list afterwards.
             var facts: [LogEntry] = []
             swap(&facts, &outbox.facts)
-            record(facts, into: &written)
-            facts.removeAll(keepingCapacity: true)
+            facts.reverse()
+            let counted = written == nil && config.logLimit == 0
+            while let entry = facts.popLast() { record(entry, counted: counted, into: &written) }
             swap(&facts, &outbox.facts)
         }
         // Most steps find no charge waiting for a verdict: then even lending the parts to
@@ -189,16 +192,12 @@ public struct Simulation: Sendable {
         return outbox.triggers
     }
 
-    /// Writes the parts' facts to the log (and to `written`) and shows each to the auditor,
-    /// in order.
-    mutating func record(_ facts: [LogEntry], into written: inout [LogEntry]?) {
-        // Most runs keep no log and collect nothing: then an entry is only counted, and
-        // lent to the auditor only when it reads it (copies cost more than the rest).
-        let counted = written == nil && config.logLimit == 0
-        for i in facts.indices {
-            if counted { logCount += 1 } else { append(facts[i], into: &written) }
-            if Auditor.reads(facts[i].fact) { observe(facts[i], into: &written) }
-        }
+    /// Writes a part's fact to the log (and to `written`) and shows it to the auditor.
+    /// `counted`: nobody keeps the log or collects what is written (most runs), so the
+    /// entry is only counted, and lent to the auditor only when it reads it.
+    mutating func record(_ entry: LogEntry, counted: Bool, into written: inout [LogEntry]?) {
+        if counted { logCount += 1 } else { append(entry, into: &written) }
+        if Auditor.reads(entry.fact) { observe(entry, into: &written) }
     }
 
     mutating func observe(_ entry: LogEntry, into written: inout [LogEntry]?) {
