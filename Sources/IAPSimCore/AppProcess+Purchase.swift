@@ -65,7 +65,7 @@ extension AppProcess {
             orderId = tickets.first { $0.token == token }?.id
         case .first:
             // SKPaymentQueue.default().transactions.first: right only while nothing is left over.
-            paired = store.queue.first ?? t
+            paired = store.transactions.first { !$0.finished } ?? t
             orderId = currentOrder?.id
             token = nil
             currentOrder = nil

@@ -15,7 +15,13 @@ extension AppStore {
     /// An observer was registered: StoreKit delivers every unfinished purchased, failed
     /// or restored transaction again (Apple).
     func observerAdded(_ out: inout Outbox) {
-        let due = queue.filter { [.purchased, .failed, .restored].contains($0.state) }.map(\.id)
+        var due: [String] = []
+        for t in transactions where !t.finished {
+            switch t.state {
+            case .purchased, .failed, .restored: due.append(t.id)
+            case .purchasing, .deferred: break
+            }
+        }
         if !due.isEmpty { out.after(0, .storeDeliver(txns: due, redelivery: true)) }
     }
 
@@ -23,6 +29,7 @@ extension AppStore {
     func deliverable(_ ids: [String]) -> [StoreTransaction] {
         // One loop, one array: `compactMap(transaction)` copied the whole store per call.
         var due: [StoreTransaction] = []
+        due.reserveCapacity(ids.count)
         for id in ids {
             guard let i = index(of: id), !transactions[i].finished,
                   transactions[i].state != .purchasing else { continue }
@@ -35,6 +42,7 @@ extension AppStore {
     /// forever, in no fixed order (the order is drawn from the store's generator).
     mutating func readReceipt() -> Receipt {
         var entries: [ReceiptEntry] = []
+        entries.reserveCapacity(transactions.count)
         for t in transactions where t.state == .purchased || t.state == .restored {
             let kind = catalog.product(t.productId)?.kind ?? .consumable
             guard !t.finished || kind == .nonConsumable else { continue }

@@ -100,6 +100,7 @@ extension Simulation {
     /// its `when` event came.
     public mutating func runSteps(_ schedule: Schedule) -> [Bool] {
         var fired: [Bool] = []
+        fired.reserveCapacity(schedule.steps.count)
         // The triggers of what the previous step's command itself wrote: a `when` step
         // after it fires at once on those facts, as the scenario player does.
         var written = TriggerSet()

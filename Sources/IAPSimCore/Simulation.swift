@@ -77,6 +77,17 @@ public struct Simulation: Sendable {
         outbox.pending.reserveCapacity(16)
         outbox.freeSlots.reserveCapacity(16)
         outbox.timers.reserveCapacity(8)
+        // The lists every run fills start with room for a typical run: one allocation each,
+        // not a regrowth (allocate, copy, free) at every doubling.
+        store.transactions.reserveCapacity(8)
+        network.history.reserveCapacity(32)
+        server.orders.reserveCapacity(8)
+        app.tickets.reserveCapacity(8)
+        auditor.charges.reserveCapacity(8)
+        auditor.active.reserveCapacity(8)
+        auditor.origins.reserveCapacity(8)
+        app.inFlight.reserveCapacity(4)
+        server.verifying.reserveCapacity(4)
         if config.appRunning {
             var none: [LogEntry]?
             _ = apply(.launch, into: &none)

@@ -12,6 +12,8 @@ struct SmallMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     init() {}
 
+    mutating func reserveCapacity(_ n: Int) { entries.reserveCapacity(n) }
+
     var isEmpty: Bool { entries.isEmpty }
     var count: Int { entries.count }
     var keys: [Key] { entries.map(\.key) }
