@@ -33,7 +33,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("ncursesw")]
         ),
         // The only code that talks to ncurses.
-        .target(name: "IAPSimCurses", dependencies: ["CNcurses", "IAPSimTUI"]),
+        // IAPSimCurses imports IAPSimCore itself: it holds a UIModel, whose layout comes from
+        // the core, and an incremental build only recompiles the importers of a changed module.
+        .target(name: "IAPSimCurses", dependencies: ["CNcurses", "IAPSimTUI", "IAPSimCore"]),
         .executableTarget(
             name: "iapsim",
             dependencies: [

@@ -1,4 +1,7 @@
 import CNcurses
+// Not used by name: importing the core makes an incremental build recompile this module when
+// the core's layout changes (UIModel, held here by value, contains the simulation).
+import IAPSimCore
 import IAPSimTUI
 #if canImport(Glibc)
 import Glibc
