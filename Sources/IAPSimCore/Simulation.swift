@@ -73,12 +73,12 @@ public struct Simulation: Sendable {
         store = AppStore(catalog: config.catalog, rng: root.derive("app-store"))
         server = MerchantServer(users: config.users, rng: root.derive("merchant-server"))
         app = AppProcess(running: false)
-        // A run keeps a dozen or so events queued: one allocation each, not several regrowths.
+        // The lists every run fills start with room for a typical run (a dozen or so events
+        // queued, a few purchases): one allocation each, not a regrowth (allocate, copy,
+        // free) at every doubling.
         outbox.pending.reserveCapacity(16)
         outbox.freeSlots.reserveCapacity(16)
         outbox.timers.reserveCapacity(8)
-        // The lists every run fills start with room for a typical run: one allocation each,
-        // not a regrowth (allocate, copy, free) at every doubling.
         store.transactions.reserveCapacity(8)
         network.history.reserveCapacity(32)
         server.orders.reserveCapacity(8)
@@ -164,11 +164,10 @@ public struct Simulation: Sendable {
         outbox.triggers = TriggerSet()
     }
 
-    /// Applies what a part produced: network sends, timers, the log, the auditor.
-    /// Appends what was written to `written` unless it is nil (it must not be when the
-    /// outbox keeps only some facts); returns the trigger codes of the facts written (the
-    /// auditor's own facts are never triggers).
-    /// Empties the outbox, keeping its buffers.
+    /// Applies what a part produced: network sends, timers, the log, the auditor; leaves
+    /// the outbox empty, with its buffers. Appends what was written to `written` unless it
+    /// is nil (it must not be when the outbox keeps only some facts); returns the trigger
+    /// codes of the facts written (the auditor's own facts are never triggers).
     mutating func commit(into written: inout [LogEntry]?) -> TriggerSet {
         if !outbox.sends.isEmpty {
             // Each message moves to the network (popped, not copied), in the order sent.
