@@ -3,7 +3,7 @@ import Testing
 
 /// The real `iapsim` binary in a real terminal: a private tmux server (its own socket file, no
 /// config), driven with send-keys and read with capture-pane. The pane runs a small shell
-/// script so that after iapsim exits it shows `EXIT=<status>` and `stty -a`.
+/// script so that after iapsim exits it shows `EXIT=<status>`, `stty -a` and `STTY-END`.
 final class Tmux {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -29,7 +29,7 @@ final class Tmux {
             "iapsim-e2e-\(ProcessInfo.processInfo.processIdentifier)-\(Tmux.counter).sock").path
         self.tmuxPath = tmux
         let command = ([CLI.binary.path] + arguments).map(Tmux.quote).joined(separator: " ")
-        let script = "ulimit -c 0 2>/dev/null; cd \(Tmux.quote(directory)) && \(command); echo \"EXIT=$?\"; stty -a; sleep 30"
+        let script = "ulimit -c 0 2>/dev/null; cd \(Tmux.quote(directory)) && \(command); echo \"EXIT=$?\"; stty -a; echo STTY-END; sleep 30"
         var env = ["LANG": "C.UTF-8", "LC_ALL": "", "NO_COLOR": "", "TERM": "xterm-256color"]
         env.merge(environment) { $1 }
         let flags = env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
@@ -168,11 +168,15 @@ final class Tmux {
         s.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
     }
 
-    /// Waits for the script's `EXIT=` line; returns the status and the `stty -a` text.
+    /// Waits for the script's `EXIT=` line and the end of `stty -a`; returns the status and
+    /// the `stty -a` text.
     func exitAndStty() throws -> (status: Int, stty: String) {
         let deadline = Date().addingTimeInterval(Tmux.timeout)
         var screen = history()
-        while !(screen.split(separator: "\n").contains { $0.hasPrefix("EXIT=") } && screen.contains("min = ")) {
+        // `stty -a` prints several lines; the marker after it says it has printed them all
+        // (waiting for one of its lines raced the rest of them under load).
+        while !(screen.split(separator: "\n").contains { $0.hasPrefix("EXIT=") }
+                && screen.split(separator: "\n").contains { $0.hasPrefix("STTY-END") }) {
             guard Date() < deadline else {
                 throw Failure(description: "gave up waiting for EXIT= after iapsim; the screen:\n\(self.screen())")
             }
@@ -181,8 +185,9 @@ final class Tmux {
         }
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
         let index = lines.firstIndex { $0.hasPrefix("EXIT=") }!
+        let end = lines.firstIndex { $0.hasPrefix("STTY-END") }!
         let status = Int(lines[index].dropFirst(5).trimmingCharacters(in: .whitespaces)) ?? -1
-        return (status, lines[(index + 1)...].joined(separator: "\n"))
+        return (status, lines[(index + 1)..<max(index + 1, end)].joined(separator: "\n"))
     }
 
     /// The pid of iapsim: the child of the pane's shell.
