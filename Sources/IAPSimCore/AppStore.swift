@@ -64,12 +64,7 @@ public struct AppStore: Sendable, Hashable {
     /// The index of the first transaction with this id. Searched field by field: copying
     /// each element (with its strings) costs more than the search.
     func index(of id: String) -> Int? {
-        var i = 0
-        while i < transactions.count {
-            if transactions[i].id == id { return i }
-            i += 1
-        }
-        return nil
+        transactions.indices.first { transactions[$0].id == id }
     }
 
     mutating func update(_ id: String, _ change: (inout StoreTransaction) -> Void) {

@@ -43,12 +43,7 @@ public struct Auditor: Sendable, Hashable {
 
     /// Who added the payment `txn`, and for which order.
     func origin(of txn: String) -> (user: String, order: String?)? {
-        var i = origins.count - 1
-        while i >= 0 {
-            if origins[i].txn == txn { return (origins[i].user, origins[i].order) }
-            i -= 1
-        }
-        return nil
+        origins.indices.last { origins[$0].txn == txn }.map { (origins[$0].user, origins[$0].order) }
     }
 
     /// How long an uncredited charge may wait before it is an anomaly (DOMAIN.md).
@@ -67,12 +62,7 @@ public struct Auditor: Sendable, Hashable {
 
     func chargeIndex(_ txn: String) -> Int? {
         // Field by field: copying each record costs more than the search.
-        var i = 0
-        while i < charges.count {
-            if charges[i].txn == txn { return i }
-            i += 1
-        }
-        return nil
+        charges.indices.first { charges[$0].txn == txn }
     }
 
     /// Whether `observe` reads this fact: most facts (the network's above all) it does

@@ -11,7 +11,7 @@ public struct RechargeRequest: Sendable, Hashable {
 }
 
 /// The merchant server's answer to a recharge.
-public enum RechargeAnswer: Sendable, Hashable {
+public enum RechargeAnswer: Sendable, Hashable, Worded {
     /// Coins added; the listed transaction ids are credited and may be finished.
     case credited([String])
     /// Idempotent success: the transaction had been credited before.

@@ -19,12 +19,7 @@ struct SmallMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     var keys: [Key] { entries.map(\.key) }
 
     func index(of key: Key) -> Int? {
-        var i = 0
-        while i < entries.count {
-            if entries[i].key == key { return i }
-            i += 1
-        }
-        return nil
+        entries.indices.first { entries[$0].key == key }
     }
 
     subscript(key: Key) -> Value? {
@@ -45,12 +40,7 @@ struct SmallMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     func containsValue(where test: (Value) -> Bool) -> Bool {
-        var i = 0
-        while i < entries.count {
-            if test(entries[i].value) { return true }
-            i += 1
-        }
-        return false
+        entries.indices.contains { test(entries[$0].value) }
     }
 
     var values: [Value] { entries.map(\.value) }

@@ -36,16 +36,15 @@ enum FactFields {
         return position.map { "value\($0)" } ?? "value"
     }
 
-    /// A payload value as JSON: commands as their scenario text, send reasons and answers in words,
-    /// string enums as their raw value.
+    /// A payload value as JSON: commands as their scenario text, `Worded` payloads (send
+    /// reasons, recharge answers) in words, string enums as their raw value.
     static func value(_ value: Any) -> JSONValue {
         switch value {
         case let s as String: return .string(s)
         case let i as Int: return .int(i)
         case let b as Bool: return .bool(b)
         case let c as Command: return .string(c.scenarioText)
-        case let r as SendReason: return .string(r.words)
-        case let a as RechargeAnswer: return .string(a.words)
+        case let w as any Worded: return .string(w.words)
         case let r as any RawRepresentable:
             if let raw = r.rawValue as? String { return .string(raw) }
             return .string(String(describing: value))
