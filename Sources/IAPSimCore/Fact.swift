@@ -21,13 +21,13 @@ public enum Sender: String, Sendable, Hashable {
     case app, attacker
 }
 
-/// Why the app sent a recharge request: the first try, a retry, or a resend.
-/// The auditor words a resolution from it ("redelivered at launch", "retry 2 …").
 /// A fact's payload that is shown in words (in the log's text and its JSON export).
 public protocol Worded {
     var words: String { get }
 }
 
+/// Why the app sent a recharge request: the first try, a retry, or a resend.
+/// The auditor words a resolution from it ("redelivered at launch", "retry 2 …").
 public enum SendReason: Sendable, Hashable, Worded {
     case firstDelivery
     case redelivery(ObserverTiming)
