@@ -38,9 +38,9 @@ extension AppStore {
         return due
     }
 
-    /// Reads the app receipt now: consumables from charge until finished, non-consumables
-    /// forever, in no fixed order (the order is drawn from the store's generator).
-    mutating func readReceipt() -> Receipt {
+    /// The receipt's `in_app` list as it stands now, in charge order: consumables from charge
+    /// until finished, non-consumables forever. A view: reading it changes nothing.
+    public var receiptNow: [ReceiptEntry] {
         var entries: [ReceiptEntry] = []
         entries.reserveCapacity(transactions.count)
         for t in transactions where t.state == .purchased || t.state == .restored {
@@ -51,6 +51,13 @@ extension AppStore {
                                         purchaseDateMs: t.chargedAt ?? t.createdAt,
                                         appAccountToken: t.appAccountToken))
         }
+        return entries
+    }
+
+    /// Reads the app receipt now, as the app does before a send: `receiptNow` in no fixed
+    /// order (drawn from the store's generator), under a new serial and signature.
+    mutating func readReceipt() -> Receipt {
+        var entries = receiptNow
         entries.shuffle(using: &rng)
         receiptSerial += 1
         return Receipt(serial: receiptSerial, entries: entries,

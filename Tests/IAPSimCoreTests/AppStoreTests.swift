@@ -145,3 +145,13 @@ import Testing
         #expect(h.summary == ["lost-order:open"])
     }
 }
+
+@Test func lookingAtTheReceiptChangesNothing() {
+    var h = Harness(.naive)
+    h.run(.buy(product: "coins_100"))
+    h.when("charged")
+    let before = h.sim.store
+    #expect(h.sim.store.receiptNow.map(\.productId) == ["coins_100"])
+    #expect(h.sim.store.receiptNow == h.sim.store.receiptNow)
+    #expect(h.sim.store == before)
+}
