@@ -1,23 +1,3 @@
-/// Something scheduled to happen at a virtual time. The engine routes each to the part
-/// that owns it; actions of the app process carry the incarnation that scheduled them, so
-/// a crash cancels them (a new process has no such timers).
-public enum Action: Sendable, Hashable {
-    case storeResolvePayment(txn: String)
-    case storeInterruptedCharge(origin: String)
-    case storeDeferredExpired(txn: String)
-    case storeDeliver(txns: [String], redelivery: Bool)
-    case storeVerifyDone(exchange: Int, receipt: Receipt?)
-    case arrive(Message)
-    case appRequestTimeout(exchange: Int, incarnation: Int)
-    case appRequestFailedOffline(exchange: Int)
-    case appRetry(txn: String, incarnation: Int)
-    case appFinish(txn: String, incarnation: Int)
-    case appLaunchResend(incarnation: Int)
-    case appPeriodicRetry(incarnation: Int)
-    case serverVerifyTimeout(exchange: Int)
-    case auditCheck
-}
-
 /// What a part produces while it handles something: facts for the log, actions to
 /// schedule, and messages for the network. The engine applies it; parts never reach
 /// into one another except through StoreKit's synchronous API.

@@ -1,0 +1,32 @@
+/// A fact's payload that is shown in words (in the log's text and its JSON export).
+public protocol Worded {
+    var words: String { get }
+}
+
+/// Why the app sent a recharge request: the first try, a retry, or a resend.
+/// The auditor words a resolution from it ("redelivered at launch", "retry 2 …").
+public enum SendReason: Sendable, Hashable, Worded {
+    case firstDelivery
+    case redelivery(ObserverTiming)
+    case immediateRetry(Int)
+    case periodicRetry(Int)
+    case resend(ResendTrigger)
+    case loginArrived
+    case replay
+
+    public var words: String {
+        switch self {
+        case .firstDelivery: return "delivered on the first try"
+        case .redelivery(.launch): return "redelivered at launch"
+        case .redelivery(.storeScreen): return "redelivered when the store screen opened"
+        case .immediateRetry(let n): return "immediate retry \(n)"
+        case .periodicRetry(let n): return "periodic retry \(n)"
+        case .resend(.launch): return "resent from saved receipt at launch"
+        case .resend(.login): return "resent from saved receipt at login"
+        case .resend(.network): return "resent when the network returned"
+        case .resend(.purchase): return "resent when a new purchase started"
+        case .loginArrived: return "sent once a user logged in"
+        case .replay: return "replayed by the attacker"
+        }
+    }
+}

@@ -1,0 +1,9 @@
+/// What a request's sender saw of the outcome of one network exchange.
+public enum MessageFate: String, Sendable, Hashable {
+    case inFlight = "in flight"
+    case delivered
+    case dropped
+    case timedOut = "timed out"
+    case offline = "failed: offline"
+    case lost = "lost (receiver gone)"
+}
