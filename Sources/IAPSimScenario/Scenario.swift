@@ -82,37 +82,6 @@ public struct Step: Sendable, Hashable {
     }
 }
 
-/// What makes a step run.
-public enum Trigger: Sendable, Hashable {
-    /// At this virtual time since the start of the run.
-    case at(VirtualTime)
-    /// This long after the previous step ran.
-    case after(VirtualTime)
-    /// Right after the next event of this kind following the previous step; the run stops,
-    /// failed, if it has not come `within` this long.
-    case when(TriggerEvent, within: VirtualTime)
-
-    /// How long a `when` waits unless the step says `within`: 10 minutes of virtual time.
-    public static let defaultWithin: VirtualTime = 600_000
-}
-
-/// The events a `when:` trigger can wait for, spelled as scenario files write them.
-public enum TriggerEvent: String, Sendable, Hashable, CaseIterable {
-    case purchasing
-    /// The App Store moved a transaction to purchased and took the money.
-    case charged
-    case failed
-    case deferred
-    /// A transaction reached the app's observer.
-    case delivered
-    case requestOrder = "request order"
-    case requestRecharge = "request recharge"
-    case requestVerify = "request verify"
-    case responseRecharge = "response recharge"
-    /// The merchant server added coins.
-    case credited
-    /// `finishTransaction` ran.
-    case finished
-    case crashed
-    case launched
-}
+/// What makes a step run: `at`, `after` or `when` (the core's `StepTrigger`, which the one
+/// step runner plays).
+public typealias Trigger = StepTrigger

@@ -23,21 +23,13 @@ extension ScenarioPlayer {
     /// or no step left).
     public var nextStepTime: VirtualTime? {
         guard !stepsDone else { return nil }
-        switch scenario.steps[nextStep].trigger {
-        case .at(let t): return t
-        case .after(let d): return lastStepEnd + d
-        case .when: return nil
-        }
+        return runner.deadline(of: scenario.steps[nextStep].trigger)
     }
 
     /// True when the next step may run now without moving the clock.
     public var nextStepIsDue: Bool {
         guard !stepsDone else { return false }
-        switch scenario.steps[nextStep].trigger {
-        case .at, .after: return simulation.now >= nextStepTime!
-        case .when(let event, _):
-            return pending.contains { $0.fact.triggerName == event.rawValue }
-        }
+        return runner.isDue(scenario.steps[nextStep].trigger, now: simulation.now)
     }
 
     /// Moves the world towards `time`, never past the next step's trigger, event by event
@@ -50,20 +42,20 @@ extension ScenarioPlayer {
         if let t = nextStepTime { target = min(target, t) }
         var whenEvent: TriggerEvent?
         var whenLimit = VirtualTime.max
-        if !stepsDone, case .when(let event, let within) = scenario.steps[nextStep].trigger {
+        if !stepsDone, case .when(let event, _) = scenario.steps[nextStep].trigger {
             whenEvent = event
-            whenLimit = max(lastStepEnd + within, simulation.now)
+            whenLimit = runner.limit(of: scenario.steps[nextStep].trigger, now: simulation.now)!
             target = min(target, whenLimit)
         }
         var ran = 0
+        var none: [LogEntry]?
         while let next = simulation.nextEventTime, next <= target {
             if let maxEvents, ran >= maxEvents { return LiveAdvance() }
-            let written = simulation.step()
+            let events = simulation.step(into: &none) ?? TriggerSet()
             ran += 1
-            if !stepsDone { pending += written }
-            let names = written.compactMap(\.fact.triggerName)
-            let due = whenEvent.map { names.contains($0.rawValue) } ?? false
-            let fired = watch.map { names.contains($0.rawValue) } ?? false
+            if !stepsDone { runner.saw(events) }
+            let due = whenEvent.map { events.contains($0) } ?? false
+            let fired = watch.map { events.contains($0) } ?? false
             if due || fired { return LiveAdvance(stepDue: due, watchFired: fired) }
         }
         // "One event" moves the clock only as far as that event.
@@ -76,11 +68,12 @@ extension ScenarioPlayer {
     /// count for the next `when` step, as the steps' own do.
     @discardableResult
     public mutating func inject(_ command: Command) -> [LogEntry] {
-        let written = simulation.apply(command)
-        switch command {
-        case .wait, .settle: pending = []
-        default: if !stepsDone { pending += written }
+        var collected: [LogEntry]? = []
+        if stepsDone {
+            _ = simulation.apply(command, into: &collected)
+        } else {
+            runner.inject(command, in: &simulation, into: &collected)
         }
-        return written
+        return collected ?? []
     }
 }

@@ -13,7 +13,7 @@ public enum ScheduleExport {
         sim.settle()
         let resolved = schedule.resolvingTriggers(fired)
         var steps = resolved.steps.map { s in
-            Step(trigger(s.trigger), s.command, say: narration(s.command))
+            Step(s.trigger, s.command, say: narration(s.command))
         }
         for (i, c) in heal.enumerated() {
             steps.append(Step(.after(0), c, say: i == 0 ? "Heal phase: every fault off, the app running, a user logged in." : nil))
@@ -31,14 +31,6 @@ public enum ScheduleExport {
             if case .login(let u) = s.command, !users.contains(u) { users.append(u) }
         }
         return users
-    }
-
-    static func trigger(_ t: ScheduleStep.Trigger) -> Trigger {
-        switch t {
-        case .after(let ms): return .after(ms)
-        case .when(let name):
-            return .when(TriggerEvent(rawValue: name) ?? .charged, within: Trigger.defaultWithin)
-        }
     }
 
     /// What the verdict of this run is, as an `expect` block.

@@ -4,24 +4,32 @@ import Testing
 /// The engine's shortcuts (counted facts, trigger bits, the auditor's active list, digits
 /// hashed without a string) must give what the plain ways give.
 @Suite struct EngineShortcutTests {
-    @Test func triggerCodesNameTheTriggerNames() {
-        for (code, name) in Fact.triggerNames.enumerated() {
-            #expect(Fact.triggerCode(of: name) == code)
+    @Test func aTriggerEventsIndexIsItsPlaceAmongAllCases() {
+        for (place, event) in TriggerEvent.allCases.enumerated() {
+            #expect(event.index == place)
         }
-        #expect(Fact.triggerCode(of: "no such event") == nil)
+        #expect(MemoryLayout<TriggerEvent>.size == 1)
         let sent = Fact.messageSent(id: 1, route: .recharge, direction: .request, bytes: 9, sender: .app)
+        #expect(sent.trigger == .requestRecharge)
         #expect(sent.triggerName == "request recharge")
-        #expect(Fact.messageSent(id: 1, route: .verify, direction: .response, bytes: 9, sender: .app).triggerName == nil)
-        #expect(Fact.transactionUpdated(txn: "1", product: "p", state: .purchased).triggerName == nil)
-        #expect(Fact.appCrashed.triggerName == "crashed")
+        #expect(Fact.messageSent(id: 1, route: .verify, direction: .response, bytes: 9, sender: .app).trigger == nil)
+        #expect(Fact.transactionUpdated(txn: "1", product: "p", state: .purchased).trigger == nil)
+        #expect(Fact.appCrashed.trigger == .crashed)
+    }
+
+    @Test func aTriggerSetHoldsEachEventOnItsOwn() {
+        for event in TriggerEvent.allCases {
+            let set = TriggerSet(event)
+            #expect(TriggerEvent.allCases.filter { set.contains($0) } == [event])
+        }
     }
 
     @Test func aLogEntryKeepsItsTriggerWhenItsFactChanges() {
         var entry = LogEntry(time: 0, part: .app, fact: .appCrashed)
-        #expect(entry.triggers.contains(Fact.triggerCode(of: "crashed")!))
+        #expect(entry.triggers.contains(.crashed))
         entry.fact = .appLaunched(freshInstall: false)
-        #expect(!entry.triggers.contains(Fact.triggerCode(of: "crashed")!))
-        #expect(entry.triggers.contains(Fact.triggerCode(of: "launched")!))
+        #expect(!entry.triggers.contains(.crashed))
+        #expect(entry.triggers.contains(.launched))
         #expect(entry == LogEntry(time: 0, part: .app, fact: .appLaunched(freshInstall: false)))
     }
 

@@ -119,7 +119,6 @@ enum Fixtures {
             "crashed", "launched",
         ]
         #expect(TriggerEvent.allCases.map(\.rawValue) == names)
-        #expect(Fact.triggerNames == names)
         for name in names {
             let scenario = try ScenarioParser.parse(
                 text: "format: 1\ntitle: t\nsteps:\n  - when: \(name)\n    do: crash\n",

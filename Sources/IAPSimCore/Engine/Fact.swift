@@ -55,46 +55,36 @@ public enum Fact: Sendable, Hashable {
 }
 
 extension Fact {
-    /// The name a scenario's `when:` trigger uses for this fact, if it is one of them.
-    public var triggerName: String? { triggerCode.map { Fact.triggerNames[$0] } }
-
-    /// The position of `triggerName` in `triggerNames`: asked of every fact a run writes,
-    /// so it compares numbers, not strings.
+    /// The scenario event this fact is, if it is one (`when: charged` waits for
+    /// `paymentCharged`).
     @inline(__always)
-    var triggerCode: Int? {
+    public var trigger: TriggerEvent? {
         switch self {
         case .transactionUpdated(_, _, let state):
             switch state {
-            case .purchasing: return 0
-            case .failed: return 2
-            case .deferred: return 3
+            case .purchasing: return .purchasing
+            case .failed: return .failed
+            case .deferred: return .deferred
             case .purchased, .restored: return nil
             }
-        case .paymentCharged: return 1
-        case .transactionsDelivered: return 4
+        case .paymentCharged: return .charged
+        case .transactionsDelivered: return .delivered
         case .messageSent(_, let route, .request, _, _):
             switch route {
-            case .order: return 5
-            case .recharge: return 6
-            case .verify: return 7
+            case .order: return .requestOrder
+            case .recharge: return .requestRecharge
+            case .verify: return .requestVerify
             }
         case .messageSent(_, let route, .response, _, _):
-            return route == .recharge ? 8 : nil
-        case .coinsCredited: return 9
-        case .transactionFinished: return 10
-        case .appCrashed: return 11
-        case .appLaunched: return 12
+            return route == .recharge ? .responseRecharge : nil
+        case .coinsCredited: return .credited
+        case .transactionFinished: return .finished
+        case .appCrashed: return .crashed
+        case .appLaunched: return .launched
         default: return nil
         }
     }
 
-    /// The code `triggerCode` gives the facts named `name` (nil: no fact has that name).
-    static func triggerCode(of name: String) -> Int? { triggerNames.firstIndex(of: name) }
-
-    /// Every name `triggerName` can return, in the order SCENARIO-FORMAT.md lists them.
-    public static let triggerNames: [String] = [
-        "purchasing", "charged", "failed", "deferred", "delivered", "request order",
-        "request recharge", "request verify", "response recharge", "credited", "finished",
-        "crashed", "launched",
-    ]
+    /// The name of `trigger`, as a scenario's `when:` writes it.
+    public var triggerName: String? { trigger?.rawValue }
 }

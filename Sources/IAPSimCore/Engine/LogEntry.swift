@@ -3,7 +3,7 @@ public struct LogEntry: Sendable, Hashable {
     public var time: VirtualTime
     public var part: Part
     public var fact: Fact {
-        didSet { triggers = TriggerSet(fact.triggerCode) }
+        didSet { triggers = TriggerSet(fact.trigger) }
     }
     /// The trigger code of `fact`, kept beside it: the engine asks it of every entry, and
     /// matching a fact that sits in a buffer costs a copy of it.
@@ -12,7 +12,7 @@ public struct LogEntry: Sendable, Hashable {
     public init(time: VirtualTime, part: Part, fact: __owned Fact) {
         self.time = time
         self.part = part
-        triggers = TriggerSet(fact.triggerCode)
+        triggers = TriggerSet(fact.trigger)
         self.fact = fact
     }
 }

@@ -52,7 +52,7 @@ public struct Outbox: Sendable {
             return
         }
         let f = fact()
-        triggers.insert(f.triggerCode)
+        triggers.insert(f.trigger)
         if Auditor.reads(f) {
             keep(LogEntry(time: now, part: part, fact: f))
         } else {
@@ -70,7 +70,7 @@ public struct Outbox: Sendable {
             return
         }
         let f = fact()
-        assert(f.triggerCode == nil && !Auditor.reads(f), "narration must be no trigger and unread: \(f)")
+        assert(f.trigger == nil && !Auditor.reads(f), "narration must be no trigger and unread: \(f)")
         keep(LogEntry(time: now, part: part, fact: f))
     }
 

@@ -9,15 +9,17 @@ extension Simulation {
         return written ?? []
     }
 
-    /// Applies one command; appends what it wrote to `written` unless it is nil, and returns
-    /// the trigger codes of those facts (none for `wait` and `settle`).
-    mutating func apply(_ command: Command, into written: inout [LogEntry]?) -> TriggerSet {
+    /// Applies one command; appends what it wrote to `written` unless it is nil (for `wait`
+    /// and `settle`, what the events wrote meanwhile), and returns the trigger events the
+    /// command itself wrote (none for `wait` and `settle`: what happens while time runs is
+    /// no fact of theirs).
+    public mutating func apply(_ command: Command, into written: inout [LogEntry]?) -> TriggerSet {
         switch command {
         case .wait(let ms):
-            run(until: now + ms)
+            run(until: now + ms, into: &written)
             return TriggerSet()
         case .settle:
-            settle()
+            settle(into: &written)
             return TriggerSet()
         default:
             break

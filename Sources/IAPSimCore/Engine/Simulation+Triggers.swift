@@ -1,17 +1,12 @@
 extension Simulation {
-    /// Steps until an event whose trigger name is `trigger` happens, at most `within`
-    /// virtual milliseconds from now. Returns false (with the clock at the limit, or at the
-    /// last event when nothing more is scheduled) if it did not happen.
-    public mutating func advance(untilTrigger trigger: String, within: VirtualTime) -> Bool {
-        advance(untilCode: Fact.triggerCode(of: trigger), within: within)
-    }
-
-    /// `advance(untilTrigger:within:)` with the trigger's code looked up already (nil: a
-    /// name no fact has, which lets the time pass).
-    mutating func advance(untilCode code: Int?, within: VirtualTime) -> Bool {
+    /// Steps until `event` happens, at most `within` virtual milliseconds from now, and
+    /// appends what was stepped through to `written` unless it is nil. Returns false (with
+    /// the clock at the limit) if it did not happen.
+    public mutating func advance(until event: TriggerEvent, within: VirtualTime,
+                                 into written: inout [LogEntry]?) -> Bool {
         let limit = now + within
         while let t = nextEventTime, t <= limit {
-            if stepUncollected(watching: code) == true { return true }
+            if step(into: &written)?.contains(event) == true { return true }
         }
         now = max(now, limit)
         return false

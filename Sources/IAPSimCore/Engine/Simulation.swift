@@ -106,23 +106,19 @@ public struct Simulation: Sendable {
     /// Runs the next scheduled event. Returns the log entries it wrote (empty when idle).
     @discardableResult
     public mutating func step() -> [LogEntry] {
-        guard let next = queue.popMin() else { return [] }
-        handle(next, collecting: true)
         var written: [LogEntry]? = []
-        _ = commit(into: &written)
+        step(into: &written)
         return written ?? []
     }
 
-    /// Runs the next scheduled event without collecting what it wrote (the log and the
-    /// auditor still see all of it). Returns nil when idle, else whether the event wrote a
-    /// fact whose `triggerCode` is `trigger`.
+    /// Runs the next scheduled event and appends what it wrote to `written` unless it is
+    /// nil (the log and the auditor see all of it either way). Returns the trigger events
+    /// it wrote, or nil when nothing was scheduled.
     @discardableResult
-    mutating func stepUncollected(watching trigger: Int? = nil) -> Bool? {
+    public mutating func step(into written: inout [LogEntry]?) -> TriggerSet? {
         guard let next = queue.popMin() else { return nil }
-        handle(next, collecting: false)
-        var none: [LogEntry]?
-        let triggers = commit(into: &none)
-        return trigger.map { triggers.contains($0) } ?? false
+        handle(next, collecting: written != nil)
+        return commit(into: &written)
     }
 
     /// Runs one event's action into the outbox.
@@ -136,7 +132,13 @@ public struct Simulation: Sendable {
 
     /// Runs every event up to and including `time`, then sets the clock to `time`.
     public mutating func run(until time: VirtualTime) {
-        while let t = nextEventTime, t <= time { stepUncollected() }
+        var none: [LogEntry]?
+        run(until: time, into: &none)
+    }
+
+    /// `run(until:)`, appending what the events wrote to `written` unless it is nil.
+    public mutating func run(until time: VirtualTime, into written: inout [LogEntry]?) {
+        while let t = nextEventTime, t <= time { step(into: &written) }
         now = max(now, time)
     }
 
@@ -144,10 +146,17 @@ public struct Simulation: Sendable {
     /// Returns false when the bound was hit with work still scheduled.
     @discardableResult
     public mutating func settle() -> Bool {
+        var none: [LogEntry]?
+        return settle(into: &none)
+    }
+
+    /// `settle()`, appending what the events wrote to `written` unless it is nil.
+    @discardableResult
+    public mutating func settle(into written: inout [LogEntry]?) -> Bool {
         let limit = now + Simulation.settleLimitMs
         while let t = nextEventTime {
             if t > limit { now = limit; return false }
-            stepUncollected()
+            step(into: &written)
         }
         return true
     }

@@ -1,16 +1,16 @@
-/// A set of trigger codes (`Fact.triggerCode`), as bits: what one step wrote.
-struct TriggerSet: Sendable, Hashable {
+/// A set of trigger events, as bits: what one event or command wrote.
+public struct TriggerSet: Sendable, Hashable {
     var bits: UInt32 = 0
 
-    init() {}
+    public init() {}
 
-    init(_ code: Int?) { insert(code) }
+    public init(_ event: TriggerEvent?) { insert(event) }
 
-    mutating func formUnion(_ other: TriggerSet) { bits |= other.bits }
+    public mutating func formUnion(_ other: TriggerSet) { bits |= other.bits }
 
-    mutating func insert(_ code: Int?) {
-        if let code { bits |= 1 << UInt32(code) }
+    public mutating func insert(_ event: TriggerEvent?) {
+        if let event { bits |= 1 << UInt32(event.index) }
     }
 
-    func contains(_ code: Int) -> Bool { bits & (1 << UInt32(code)) != 0 }
+    public func contains(_ event: TriggerEvent) -> Bool { bits & (1 << UInt32(event.index)) != 0 }
 }

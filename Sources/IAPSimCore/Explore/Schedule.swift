@@ -1,13 +1,9 @@
 /// One step of a generated fault schedule: a trigger and a command, as a scenario writes it.
 public struct ScheduleStep: Sendable, Hashable {
-    public enum Trigger: Sendable, Hashable {
-        case after(VirtualTime)
-        case when(String)
-    }
-    public var trigger: Trigger
+    public var trigger: StepTrigger
     public var command: Command
 
-    public init(_ trigger: Trigger, _ command: Command) {
+    public init(_ trigger: StepTrigger, _ command: Command) {
         self.trigger = trigger
         self.command = command
     }
@@ -36,15 +32,16 @@ public struct Schedule: Sendable, Hashable {
             let command = randomCommand(&rng, users: users, catalog: catalog)
             if command == .crash {
                 let point = crashPoints[rng.below(crashPoints.count)]
-                steps.append(ScheduleStep(rng.below(4) == 0 ? .after(delays[rng.below(delays.count)]) : .when(point), .crash))
+                steps.append(ScheduleStep(rng.below(4) == 0 ? .after(delays[rng.below(delays.count)]) : .when(point, within: StepTrigger.defaultWithin), .crash))
                 if steps.count < count && rng.below(3) != 0 {
                     steps.append(ScheduleStep(.after(delays[rng.below(delays.count)]), .launch))
                 }
                 continue
             }
-            let trigger: ScheduleStep.Trigger
+            let trigger: StepTrigger
             if rng.below(4) == 0 {
-                trigger = .when(Fact.triggerNames[rng.below(Fact.triggerNames.count)])
+                let events = TriggerEvent.allCases
+                trigger = .when(events[rng.below(events.count)], within: StepTrigger.defaultWithin)
             } else {
                 trigger = .after(delays[rng.below(delays.count)])
             }
@@ -56,8 +53,9 @@ public struct Schedule: Sendable, Hashable {
     // The material of the draws, built once (a run draws a schedule; building these
     // lists anew each time cost more than drawing from them).
     static let users = ["alice", "bob", "carol"]
-    static let crashPoints = ["charged", "delivered", "request recharge", "response recharge",
-                              "credited", "purchasing", "finished"]
+    static let crashPoints: [TriggerEvent] = [
+        .charged, .delivered, .requestRecharge, .responseRecharge, .credited, .purchasing, .finished,
+    ]
     static let delays = [0, 250, 1_000, 3_000, 10_000, 60_000, 300_000]
     static let routes = Route.allCases
 
@@ -96,45 +94,29 @@ extension Simulation {
         return fired
     }
 
-    /// Runs the steps of a schedule only (no heal, no settle); returns, per step, whether
-    /// its `when` event came.
+    /// Runs the steps of a schedule only (no heal, no settle) with the step runner; a
+    /// `when` that does not come lets its 10 minutes pass and the command runs anyway.
+    /// Returns, per step, whether its `when` event came.
     public mutating func runSteps(_ schedule: Schedule) -> [Bool] {
         var fired: [Bool] = []
         fired.reserveCapacity(schedule.steps.count)
-        // The triggers of what the previous step's command itself wrote: a `when` step
-        // after it fires at once on those facts, as the scenario player does.
-        var written = TriggerSet()
+        var runner = StepRunner()
+        var none: [LogEntry]?
         for step in schedule.steps {
-            switch step.trigger {
-            case .after(let ms):
-                // `after: 0` runs the command at once, before other events due now.
-                if ms > 0 { run(until: now + ms) }
-                fired.append(true)
-            case .when(let name):
-                let code = Fact.triggerCode(of: name)
-                if let code, written.contains(code) {
-                    fired.append(true)
-                } else {
-                    fired.append(advance(untilCode: code, within: Schedule.whenLimitMs))
-                }
-            }
-            var none: [LogEntry]?
-            written = apply(step.command, into: &none)
+            fired.append(runner.reach(step.trigger, in: &self, into: &none))
+            runner.perform(step.command, in: &self, into: &none)
         }
         return fired
     }
 }
 
 extension Schedule {
-    /// How long a generated `when` waits for its event (the scenario default).
-    public static let whenLimitMs: VirtualTime = 600_000
-
     /// The same schedule with every `when` that did not fire written as `after: 10m`,
     /// which runs identically and never stops a scenario run.
     public func resolvingTriggers(_ fired: [Bool]) -> Schedule {
         var copy = self
         for i in copy.steps.indices where i < fired.count && !fired[i] {
-            copy.steps[i].trigger = .after(Schedule.whenLimitMs)
+            copy.steps[i].trigger = .after(StepTrigger.defaultWithin)
         }
         return copy
     }

@@ -1,0 +1,26 @@
+/// The events a scenario's `when:` step can wait for: one case per event, spelled as
+/// scenario files write it, in the order the format lists them. A fact names the event it
+/// is in `Fact.trigger`; nothing else lists or numbers them.
+public enum TriggerEvent: String, Sendable, Hashable, CaseIterable {
+    case purchasing
+    /// The App Store moved a transaction to purchased and took the money.
+    case charged
+    case failed
+    case deferred
+    /// A transaction reached the app's observer.
+    case delivered
+    case requestOrder = "request order"
+    case requestRecharge = "request recharge"
+    case requestVerify = "request verify"
+    case responseRecharge = "response recharge"
+    /// The merchant server added coins.
+    case credited
+    /// `finishTransaction` ran.
+    case finished
+    case crashed
+    case launched
+
+    /// The event's position among `allCases`: a payload-free enum is stored as its case
+    /// index, so this costs nothing (a test holds it to `allCases`).
+    var index: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+}
