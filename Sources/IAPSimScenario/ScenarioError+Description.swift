@@ -82,7 +82,7 @@ extension ScenarioError: CustomStringConvertible {
             return "step has two triggers, '\(first)' and '\(second)'; a step has at most one of: "
                 + V.list(V.triggerKeys)
         case .missingCommand:
-            return "step has no 'do'; every step needs a command: \(V.list(Command.names))"
+            return "step has no 'do'; every step needs a command: \(V.list(CommandSpec.words))"
         case .withinWithoutWhen:
             return "'within' is only allowed in a step with 'when'"
         case .atBeforePrevious(_, let time, let earliest):
@@ -101,9 +101,9 @@ extension ScenarioError: CustomStringConvertible {
         typealias V = ScenarioVocabulary
         switch self {
         case .emptyCommand:
-            return "'do' is empty; commands are: \(V.list(Command.names))"
+            return "'do' is empty; commands are: \(V.list(CommandSpec.words))"
         case .unknownCommand(_, let name):
-            return "unknown command '\(name)'; commands are: \(V.list(Command.names))"
+            return "unknown command '\(name)'; commands are: \(V.list(CommandSpec.words))"
         case .unknownProduct(_, let name, let products):
             return "unknown product '\(name)'; products are: \(V.list(products))"
         case .unknownRoute(_, let name):

@@ -15,10 +15,9 @@ public enum ScenarioVocabulary {
     /// The keys of a `policy:` map and the `policy` command: `preset`, then every policy key.
     public static let policyMapKeys = ["preset"] + PolicyKey.allCases.map(\.rawValue)
     /// What `fail-next-payment` accepts after it.
-    public static let failReasons = PaymentFailure.allCases.map(\.rawValue) + ["unfinished"]
-    /// The longest duration a scenario may write: 30 days of virtual time. Longer waits
-    /// would only let periodic work (retries every few minutes) run without end.
-    public static let maxDurationMs: VirtualTime = 30 * 24 * 3_600_000
+    public static let failReasons = CommandSpec.failReasons
+    /// The longest duration a scenario may write: 30 days of virtual time.
+    public static let maxDurationMs = CommandArguments.maxDurationMs
     /// How durations are written.
     public static let durationForm = "a whole number and a unit: 250ms, 3s, 5m, 2h"
 

@@ -57,7 +57,7 @@ import Testing
 
     @Test func everyCommandWordOfTheFormatIsCovered() {
         let words = Set(Self.formatCommands.map { $0.0.split(separator: " ")[0] }.map(String.init))
-        #expect(words == Set(Command.names))
+        #expect(words == Set(CommandSpec.words))
     }
 
     @Test func scenarioTextParsesBackToTheSameCommand() throws {

@@ -124,15 +124,45 @@ extension Simulation {
     }
 }
 
-extension Command {
-    /// Commands that inject a fault rather than act as the user.
-    public var isFault: Bool {
-        switch self {
-        case .network(on: false), .dropNextRequest, .dropNextResponse, .latency, .storeOutage,
-             .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment, .crash:
-            return true
-        default:
-            return false
+extension Simulation {
+    /// Faults armed and waiting to fire, in words: the next payment's fate, dropped
+    /// messages, the App Store's state, a device offline.
+    public var armedFaults: [String] {
+        var out: [String] = []
+        if store.interruptNext { out.append("next payment interrupted") }
+        if let f = store.nextFailure { out.append("next payment fails (\(f.rawValue))") }
+        if app.skipFinishNextFailed { out.append("next failure left unfinished") }
+        if store.askToBuy { out.append("Ask to Buy on") }
+        if store.outage { out.append("App Store outage") }
+        if !network.deviceOnline { out.append("device offline") }
+        for r in Route.allCases where network.dropNextRequest.contains(r) {
+            out.append("drop next \(r.rawValue) request")
         }
+        for r in Route.allCases where network.dropNextResponse.contains(r) {
+            out.append("drop next \(r.rawValue) response")
+        }
+        return out
+    }
+
+    /// The heal phase of a fault run: faults off, the app launched, somebody logged in.
+    /// What is recoverable must then recover while the world settles. Made only of
+    /// commands, so that a scenario can replay it; returns the commands it applied.
+    @discardableResult
+    public mutating func heal() -> [Command] {
+        var applied: [Command] = []
+        func run(_ c: Command, _ sim: inout Simulation) {
+            var none: [LogEntry]?
+            _ = sim.apply(c, into: &none)
+            applied.append(c)
+        }
+        if !network.deviceOnline { run(.network(on: true), &self) }
+        if store.outage { run(.storeOutage(on: false), &self) }
+        if store.askToBuy { run(.askToBuy(on: false), &self) }
+        for route in Route.allCases where network.latency(route) != 80 {
+            run(.latency(route, 80), &self)
+        }
+        if !app.isRunning { run(.launch, &self) }
+        if app.loggedIn == nil, let user = config.users.first { run(.login(user: user), &self) }
+        return applied
     }
 }

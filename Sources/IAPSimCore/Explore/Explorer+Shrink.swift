@@ -74,12 +74,8 @@ extension Explorer {
             }
         default: break
         }
-        switch step.command {
-        case .buy(let p) where p != "coins_100":
-            out.append(ScheduleStep(step.trigger, .buy(product: "coins_100")))
-        case .latency(let r, let ms) where ms > 500:
-            out.append(ScheduleStep(step.trigger, .latency(r, 500)))
-        default: break
+        for command in step.command.spec.simpler(step.command) {
+            out.append(ScheduleStep(step.trigger, command))
         }
         return out
     }

@@ -59,25 +59,16 @@ public struct Schedule: Sendable, Hashable {
     static let delays = [0, 250, 1_000, 3_000, 10_000, 60_000, 300_000]
     static let routes = Route.allCases
 
+    /// Spins explore's wheel (`CommandSpec.wheel`): a route first, then a slot, then
+    /// the slot's own draw.
     static func randomCommand(_ rng: inout SplitMix64, users: [String], catalog: Catalog) -> Command {
-        let route = routes[rng.below(routes.count)]
-        switch rng.below(20) {
-        case 0, 1, 2, 3, 4: return .buy(product: catalog.products[rng.below(catalog.products.count)].id)
-        case 5, 6: return .crash
-        case 7: return .launch
-        case 8: return rng.below(2) == 0 ? .dropNextRequest(route) : .dropNextResponse(route)
-        case 9: return .network(on: rng.below(2) == 0)
-        case 10: return .storeOutage(on: rng.below(2) == 0)
-        case 11: return rng.below(2) == 0 ? .failNextPayment(.cancelled) : .failNextPaymentUnfinished
-        case 12: return rng.below(2) == 0 ? .askToBuy(on: rng.below(2) == 0) : (rng.below(2) == 0 ? .approve : .decline)
-        case 13: return .logout
-        case 14: return .login(user: users[rng.below(users.count)])
-        case 15: return rng.below(4) == 0 ? .uninstall : .launch
-        case 16: return .replay
-        case 17: return .interruptNextPayment
-        case 18: return .latency(route, [80, 500, 2_000][rng.below(3)])
-        default: return rng.below(2) == 0 ? .openStore : .closeStore
+        let material = ExploreMaterial(route: routes[rng.below(routes.count)], users: users, catalog: catalog)
+        var roll = rng.below(CommandSpec.wheelSize)
+        for slot in CommandSpec.wheel {
+            if roll < slot.weight { return slot.draw(&rng, material) }
+            roll -= slot.weight
         }
+        preconditionFailure("a roll below the wheel's size lands on a slot")
     }
 }
 

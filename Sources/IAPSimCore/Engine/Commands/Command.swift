@@ -1,0 +1,200 @@
+/// Why the App Store fails a payment, as `fail-next-payment REASON` names it.
+public enum PaymentFailure: String, Sendable, Hashable, CaseIterable {
+    case cancelled, network, invalid
+
+    /// The `SKError` code a real app would see.
+    public var skError: String {
+        switch self {
+        case .cancelled: return "SKError.paymentCancelled"
+        case .network: return "SKError.cloudServiceNetworkConnectionFailed"
+        case .invalid: return "SKError.paymentInvalid"
+        }
+    }
+}
+
+/// One thing a person (or a scenario step) does to the world: one case per row of the
+/// scenario format's command table. The core applies them (`Simulation.perform`); UIs and
+/// scenarios only construct them. This file holds all the rest a command is: its text, its
+/// entry in the vocabulary (`CommandSpec.all`: how it is read, whether it is a fault, how
+/// explore draws and shrinks it).
+public enum Command: Sendable, Hashable {
+    case buy(product: String)
+    case openStore
+    case closeStore
+    case crash
+    case launch
+    case uninstall
+    case login(user: String)
+    case logout
+    case network(on: Bool)
+    case dropNextRequest(Route)
+    case dropNextResponse(Route)
+    case latency(Route, VirtualTime)
+    case storeOutage(on: Bool)
+    case failNextPayment(PaymentFailure)
+    case failNextPaymentUnfinished
+    case interruptNextPayment
+    case askToBuy(on: Bool)
+    case approve
+    case decline
+    case replay
+    case setPolicy(PolicyKey, String)
+    case setPreset(PolicyPreset)
+    case wait(VirtualTime)
+    case settle
+
+    /// The command's text as a scenario file writes it (`do:` value).
+    public var scenarioText: String {
+        switch self {
+        case .buy(let p): return "buy \(p)"
+        case .openStore: return "open-store"
+        case .closeStore: return "close-store"
+        case .crash: return "crash"
+        case .launch: return "launch"
+        case .uninstall: return "uninstall"
+        case .login(let u): return "login \(u)"
+        case .logout: return "logout"
+        case .network(let on): return "network \(on ? "on" : "off")"
+        case .dropNextRequest(let r): return "drop-next-request \(r.rawValue)"
+        case .dropNextResponse(let r): return "drop-next-response \(r.rawValue)"
+        case .latency(let r, let ms): return "latency \(r.rawValue) \(DurationText.format(ms))"
+        case .storeOutage(let on): return "store-outage \(on ? "on" : "off")"
+        case .failNextPayment(let reason): return "fail-next-payment \(reason.rawValue)"
+        case .failNextPaymentUnfinished: return "fail-next-payment unfinished"
+        case .interruptNextPayment: return "interrupt-next-payment"
+        case .askToBuy(let on): return "ask-to-buy \(on ? "on" : "off")"
+        case .approve: return "approve"
+        case .decline: return "decline"
+        case .replay: return "replay"
+        case .setPolicy(let k, let v): return "policy \(k.rawValue) \(v)"
+        case .setPreset(let p): return "policy preset \(p.rawValue)"
+        case .wait(let ms): return "wait \(DurationText.format(ms))"
+        case .settle: return "settle"
+        }
+    }
+
+    /// Its entry in the vocabulary.
+    public var spec: CommandSpec {
+        let word: String
+        switch self {
+        case .buy: word = "buy"
+        case .openStore: word = "open-store"
+        case .closeStore: word = "close-store"
+        case .crash: word = "crash"
+        case .launch: word = "launch"
+        case .uninstall: word = "uninstall"
+        case .login: word = "login"
+        case .logout: word = "logout"
+        case .network: word = "network"
+        case .dropNextRequest: word = "drop-next-request"
+        case .dropNextResponse: word = "drop-next-response"
+        case .latency: word = "latency"
+        case .storeOutage: word = "store-outage"
+        case .failNextPayment, .failNextPaymentUnfinished: word = "fail-next-payment"
+        case .interruptNextPayment: word = "interrupt-next-payment"
+        case .askToBuy: word = "ask-to-buy"
+        case .approve: word = "approve"
+        case .decline: word = "decline"
+        case .replay: word = "replay"
+        case .setPolicy, .setPreset: word = "policy"
+        case .wait: word = "wait"
+        case .settle: word = "settle"
+        }
+        return CommandSpec.named(word)!
+    }
+
+    /// Commands that inject a fault rather than act as the user.
+    public var isFault: Bool { spec.isFault(self) }
+}
+
+extension CommandSpec {
+    /// The vocabulary: one entry per command word, in the order of the format's table.
+    public static let all: [CommandSpec] = [
+        CommandSpec("buy", usage: "buy PRODUCT", read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .buy(product: try a.product(0))
+        }, explore: ExploreDraw(slot: 0, weight: 5) { rng, m in
+            .buy(product: m.catalog.products[rng.below(m.catalog.products.count)].id)
+        }, simpler: { command in
+            if case .buy(let p) = command, p != "coins_100" { return [.buy(product: "coins_100")] }
+            return []
+        }),
+        CommandSpec("open-store", .openStore, explore: ExploreDraw(slot: 14, weight: 1) { rng, _ in
+            rng.below(2) == 0 ? .openStore : .closeStore
+        }),
+        CommandSpec("close-store", .closeStore),
+        CommandSpec("crash", .crash, fault: true, explore: ExploreDraw(slot: 1, weight: 2) { _, _ in .crash }),
+        CommandSpec("launch", .launch, explore: ExploreDraw(slot: 2, weight: 1) { _, _ in .launch }),
+        CommandSpec("uninstall", .uninstall, explore: ExploreDraw(slot: 10, weight: 1) { rng, _ in
+            rng.below(4) == 0 ? .uninstall : .launch
+        }),
+        CommandSpec("login", usage: "login USER", read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .login(user: try a.user(0))
+        }, explore: ExploreDraw(slot: 9, weight: 1) { rng, m in
+            .login(user: m.users[rng.below(m.users.count)])
+        }),
+        CommandSpec("logout", .logout, explore: ExploreDraw(slot: 8, weight: 1) { _, _ in .logout }),
+        CommandSpec("network", usage: "network on|off", faultIf: { $0 == .network(on: false) }, read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .network(on: try a.onOff(0))
+        }, explore: ExploreDraw(slot: 4, weight: 1) { rng, _ in .network(on: rng.below(2) == 0) }),
+        CommandSpec("drop-next-request", usage: "drop-next-request ROUTE", fault: true,
+                    read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .dropNextRequest(try a.route(0))
+        }, explore: ExploreDraw(slot: 3, weight: 1) { rng, m in
+            rng.below(2) == 0 ? .dropNextRequest(m.route) : .dropNextResponse(m.route)
+        }),
+        CommandSpec("drop-next-response", usage: "drop-next-response ROUTE", fault: true,
+                    read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .dropNextResponse(try a.route(0))
+        }),
+        CommandSpec("latency", usage: "latency ROUTE DURATION", fault: true,
+                    read: { a throws(CommandError) in
+            try a.exactly(2)
+            return .latency(try a.route(0), try a.duration(1))
+        }, explore: ExploreDraw(slot: 13, weight: 1) { rng, m in
+            .latency(m.route, [80, 500, 2_000][rng.below(3)])
+        }, simpler: { command in
+            if case .latency(let r, let ms) = command, ms > 500 { return [.latency(r, 500)] }
+            return []
+        }),
+        CommandSpec("store-outage", usage: "store-outage on|off", fault: true,
+                    read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .storeOutage(on: try a.onOff(0))
+        }, explore: ExploreDraw(slot: 5, weight: 1) { rng, _ in .storeOutage(on: rng.below(2) == 0) }),
+        CommandSpec("fail-next-payment",
+                    usage: "fail-next-payment [" + Self.failReasons.joined(separator: "|") + "]",
+                    fault: true, read: { a throws(CommandError) in try a.failure() },
+                    explore: ExploreDraw(slot: 6, weight: 1) { rng, _ in
+            rng.below(2) == 0 ? .failNextPayment(.cancelled) : .failNextPaymentUnfinished
+        }),
+        CommandSpec("interrupt-next-payment", .interruptNextPayment, fault: true,
+                    explore: ExploreDraw(slot: 12, weight: 1) { _, _ in .interruptNextPayment }),
+        CommandSpec("ask-to-buy", usage: "ask-to-buy on|off", read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .askToBuy(on: try a.onOff(0))
+        }, explore: ExploreDraw(slot: 7, weight: 1) { rng, _ in
+            rng.below(2) == 0 ? .askToBuy(on: rng.below(2) == 0) : (rng.below(2) == 0 ? .approve : .decline)
+        }),
+        CommandSpec("approve", .approve),
+        CommandSpec("decline", .decline),
+        CommandSpec("replay", .replay, explore: ExploreDraw(slot: 11, weight: 1) { _, _ in .replay }),
+        CommandSpec("policy", usage: "policy KEY VALUE", read: { a throws(CommandError) in try a.policy() }),
+        CommandSpec("wait", usage: "wait DURATION", read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .wait(try a.duration(0))
+        }),
+        CommandSpec("settle", .settle),
+    ]
+
+    /// What `fail-next-payment` accepts after it.
+    public static let failReasons = PaymentFailure.allCases.map(\.rawValue) + ["unfinished"]
+
+    /// Explore's wheel: the drawn commands by slot.
+    static let wheel: [ExploreDraw] = all.compactMap(\.explore).sorted { $0.slot < $1.slot }
+    static let wheelSize = wheel.reduce(0) { $0 + $1.weight }
+}

@@ -1,0 +1,144 @@
+/// The words after a command's word, being read into the command's values. Exact words
+/// only: no abbreviations, no case folding; users and products are checked against the
+/// run's lists. Every refusal names the word and where it starts.
+public struct CommandArguments: Sendable {
+    /// The whole command text (a policy value is the rest of the line).
+    let text: String
+    /// The command word.
+    let name: CommandWord
+    let words: [CommandWord]
+    let usage: String
+    let users: [String]
+    let catalog: Catalog
+
+    /// The longest duration a command may write: 30 days of virtual time. Longer waits
+    /// would only let periodic work (retries every few minutes) run without end.
+    public static let maxDurationMs: VirtualTime = 30 * 24 * 3_600_000
+
+    /// Refuses fewer or more words than `count` (`args`: the words looked at, all by
+    /// default; `after`: the word a missing argument would follow).
+    func expect(_ count: Int, of args: [CommandWord]? = nil, after: CommandWord? = nil)
+        throws(CommandError)
+    {
+        let args = args ?? words
+        if args.count > count {
+            let extra = args[count]
+            throw CommandError(
+                offset: extra.offset, problem: .extraArgument(name.text, extra.text, usage: usage))
+        }
+        if args.count < count {
+            let end = (args.last ?? after).map { $0.offset + $0.text.unicodeScalars.count } ?? 0
+            throw CommandError(offset: end, problem: .missingArgument(name.text, usage: usage))
+        }
+    }
+
+    /// Exactly `count` words, a missing one placed after the command word.
+    func exactly(_ count: Int) throws(CommandError) { try expect(count, after: name) }
+
+    func product(_ i: Int) throws(CommandError) -> String {
+        let word = words[i]
+        guard catalog.product(word.text) != nil else {
+            throw CommandError(offset: word.offset, problem: .unknownProduct(word.text, products: catalog.ids))
+        }
+        return word.text
+    }
+
+    func user(_ i: Int) throws(CommandError) -> String {
+        let word = words[i]
+        guard users.contains(word.text) else {
+            throw CommandError(offset: word.offset, problem: .unknownUser(word.text, users: users))
+        }
+        return word.text
+    }
+
+    func onOff(_ i: Int) throws(CommandError) -> Bool {
+        let word = words[i]
+        switch word.text {
+        case "on": return true
+        case "off": return false
+        default: throw CommandError(offset: word.offset, problem: .badSwitch(name.text, word.text))
+        }
+    }
+
+    func route(_ i: Int) throws(CommandError) -> Route {
+        let word = words[i]
+        guard let r = Route(rawValue: word.text) else {
+            throw CommandError(offset: word.offset, problem: .unknownRoute(word.text))
+        }
+        return r
+    }
+
+    func duration(_ i: Int) throws(CommandError) -> VirtualTime {
+        let word = words[i]
+        guard let ms = DurationText.parse(word.text) else {
+            throw CommandError(offset: word.offset, problem: .badDuration(name.text, word.text))
+        }
+        guard ms <= Self.maxDurationMs else {
+            throw CommandError(offset: word.offset, problem: .durationTooLong(name.text, word.text))
+        }
+        return ms
+    }
+
+    /// `fail-next-payment [REASON|unfinished]`.
+    func failure() throws(CommandError) -> Command {
+        if words.isEmpty { return .failNextPayment(.cancelled) }
+        try expect(1)
+        let word = words[0]
+        if word.text == "unfinished" { return .failNextPaymentUnfinished }
+        guard let reason = PaymentFailure(rawValue: word.text) else {
+            throw CommandError(offset: word.offset, problem: .unknownFailReason(word.text))
+        }
+        return .failNextPayment(reason)
+    }
+
+    /// `policy KEY VALUE`: the value is the rest of the line, so `launch, network` works
+    /// as well as `launch,network`. The command keeps the value in its canonical spelling.
+    func policy() throws(CommandError) -> Command {
+        try expect(1, of: Array(words.prefix(1)), after: name)
+        let keyWord = words[0]
+        if keyWord.text == "preset" {
+            try expect(1, of: Array(words.dropFirst()), after: keyWord)
+            guard let preset = PolicyPreset(rawValue: words[1].text) else {
+                throw CommandError(offset: words[1].offset, problem: .unknownPreset(words[1].text))
+            }
+            return .setPreset(preset)
+        }
+        guard let key = PolicyKey(rawValue: keyWord.text) else {
+            throw CommandError(offset: keyWord.offset, problem: .unknownPolicyKey(keyWord.text))
+        }
+        guard words.count > 1 else {
+            throw CommandError(
+                offset: keyWord.offset + keyWord.text.unicodeScalars.count,
+                problem: .missingArgument(name.text, usage: usage))
+        }
+        let valueText = String(String.UnicodeScalarView(text.unicodeScalars.dropFirst(words[1].offset)))
+        let value = CommandWord.trim(valueText)
+        var policy = PolicyPreset.hardened.policy
+        do {
+            try policy.set(key, to: value)
+        } catch {
+            throw CommandError(
+                offset: words[1].offset,
+                problem: .badPolicyValue(key: key.rawValue, value: value, accepted: error.accepted))
+        }
+        return .setPolicy(key, policy.value(of: key))
+    }
+}
+
+extension Command {
+    /// Reads one command as a scenario's `do:` writes it (`buy coins_100`, `latency verify
+    /// 2s`, `policy resend-on launch,network`); the error says which word is wrong and
+    /// where it starts.
+    public static func read(_ text: String, users: [String], catalog: Catalog = .standard)
+        throws(CommandError) -> Command
+    {
+        let words = CommandWord.split(text)
+        guard let name = words.first else { throw CommandError(offset: 0, problem: .empty) }
+        guard let spec = CommandSpec.named(name.text) else {
+            throw CommandError(offset: name.offset, problem: .unknownCommand(name.text))
+        }
+        let arguments = CommandArguments(text: text, name: name, words: Array(words.dropFirst()),
+                                         usage: spec.usage, users: users, catalog: catalog)
+        return try spec.read(arguments)
+    }
+}

@@ -1,0 +1,48 @@
+import Testing
+@testable import IAPSimCore
+
+/// The command table is the vocabulary: every command reads back from its own text, every
+/// word has one entry, and explore's wheel is laid out without gaps or overlaps.
+@Suite struct CommandVocabularyTests {
+    static let samples: [Command] = [
+        .buy(product: "coins_550"), .openStore, .closeStore, .crash, .launch, .uninstall,
+        .login(user: "bob"), .logout, .network(on: false), .network(on: true),
+        .dropNextRequest(.verify), .dropNextResponse(.recharge), .latency(.order, 2_000),
+        .storeOutage(on: true), .failNextPayment(.network), .failNextPaymentUnfinished,
+        .interruptNextPayment, .askToBuy(on: true), .approve, .decline, .replay,
+        .setPolicy(.observer, "launch"), .setPreset(.naive), .wait(90_000), .settle,
+    ]
+
+    @Test func everyCommandReadsBackFromItsText() throws {
+        for command in Self.samples {
+            let read = try Command.read(command.scenarioText, users: ["alice", "bob"])
+            #expect(read == command, "\(command.scenarioText)")
+            #expect(command.scenarioText.hasPrefix(command.spec.word))
+        }
+        #expect(Set(Self.samples.map(\.spec.word)) == Set(CommandSpec.words))
+    }
+
+    @Test func everyWordHasOneEntry() {
+        #expect(Set(CommandSpec.words).count == CommandSpec.all.count)
+    }
+
+    @Test func onlyFaultsAreFaults() {
+        let faults = Self.samples.filter(\.isFault).map(\.scenarioText)
+        #expect(faults == [
+            "crash", "network off", "drop-next-request verify", "drop-next-response recharge",
+            "latency order 2s", "store-outage on", "fail-next-payment network",
+            "fail-next-payment unfinished", "interrupt-next-payment",
+        ])
+    }
+
+    @Test func exploresWheelHasOneSlotPerPlaceAndTwentyParts() {
+        #expect(CommandSpec.wheel.map(\.slot) == Array(0..<CommandSpec.wheel.count))
+        #expect(CommandSpec.wheelSize == 20)
+    }
+
+    @Test func anUnknownWordIsRefusedWhereItStands() {
+        #expect(throws: CommandError(offset: 2, problem: .unknownCommand("fly"))) {
+            try Command.read("  fly away", users: ["alice"])
+        }
+    }
+}
