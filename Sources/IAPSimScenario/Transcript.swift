@@ -24,14 +24,7 @@ public enum Transcript {
         case .story(let story):
             return [""] + narration(story) + [""]
         case .stepStarted(let number, let step, _):
-            let trigger: String
-            switch step.trigger {
-            case .after(0): trigger = ""
-            case .after(let ms): trigger = "after \(DurationText.format(ms)): "
-            case .at(let ms): trigger = "at \(DurationText.format(ms)): "
-            case .when(let event, _): trigger = "when \(event.rawValue): "
-            }
-            return ["-- step \(number) (line \(step.line)) \(trigger)\(step.command.scenarioText)"]
+            return ["-- step \(number) (line \(step.line)) \(step.trigger.prefix)\(step.command.scenarioText)"]
                 + (step.say.map(narration) ?? [])
         case .entry(let entry):
             return [entry.line]

@@ -158,8 +158,8 @@ extension Simulation {
         if !network.deviceOnline { run(.network(on: true), &self) }
         if store.outage { run(.storeOutage(on: false), &self) }
         if store.askToBuy { run(.askToBuy(on: false), &self) }
-        for route in Route.allCases where network.latency(route) != 80 {
-            run(.latency(route, 80), &self)
+        for route in Route.allCases where network.latency(route) != Network.defaultLatencyMs {
+            run(.latency(route, Network.defaultLatencyMs), &self)
         }
         if !app.isRunning { run(.launch, &self) }
         if app.loggedIn == nil, let user = config.users.first { run(.login(user: user), &self) }

@@ -10,6 +10,17 @@ public enum StepTrigger: Sendable, Hashable {
 
     /// How long a `when` waits unless the step says `within`: 10 minutes of virtual time.
     public static let defaultWithin: VirtualTime = 600_000
+
+    /// The trigger as a transcript prints it before the command (`after 3s: `, `when
+    /// charged: `; nothing for `after: 0`).
+    public var prefix: String {
+        switch self {
+        case .after(0): return ""
+        case .after(let ms): return "after \(DurationText.format(ms)): "
+        case .at(let ms): return "at \(DurationText.format(ms)): "
+        case .when(let event, _): return "when \(event.rawValue): "
+        }
+    }
 }
 
 /// Plays steps (a trigger, then a command) on a simulation: the one runner behind `run`,

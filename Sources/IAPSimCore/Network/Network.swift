@@ -30,10 +30,13 @@ public struct Network: Sendable, Hashable {
     /// One-way latency per route.
     public var latencyMs: [Route: VirtualTime] {
         get { Dictionary(uniqueKeysWithValues: Route.allCases.map { ($0, routeLatencyMs[$0.index]) }) }
-        set { for route in Route.allCases { routeLatencyMs[route.index] = newValue[route] ?? 80 } }
+        set { for route in Route.allCases { routeLatencyMs[route.index] = newValue[route] ?? Network.defaultLatencyMs } }
     }
     /// Per-route latency, indexed by `Route.index` (an array: read on every message).
-    var routeLatencyMs = [VirtualTime](repeating: 80, count: Route.allCases.count)
+    var routeLatencyMs = [VirtualTime](repeating: Network.defaultLatencyMs, count: Route.allCases.count)
+
+    /// One-way latency on every route unless a `latency` command says otherwise.
+    public static let defaultLatencyMs: VirtualTime = 80
     public var dropNextRequest: Set<Route> = []
     public var dropNextResponse: Set<Route> = []
     /// The most recent messages, oldest first (bounded to `recentLimit`).
