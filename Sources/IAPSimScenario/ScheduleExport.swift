@@ -13,7 +13,7 @@ public enum ScheduleExport {
         sim.settle()
         let resolved = schedule.resolvingTriggers(fired)
         var steps = resolved.steps.map { s in
-            Step(s.trigger, s.command, say: narration(s.command))
+            Step(s.trigger, s.command, say: s.command.narration)
         }
         for (i, c) in heal.enumerated() {
             steps.append(Step(.after(0), c, say: i == 0 ? "Heal phase: every fault off, the app running, a user logged in." : nil))
@@ -21,7 +21,7 @@ public enum ScheduleExport {
         return Scenario(title: "Explore finding: \(type.rawValue) under \(preset.rawValue)",
                         story: story(sim, type: type, preset: preset, origin: origin, steps: resolved.steps.count),
                         preset: preset, seed: seed, users: users, steps: steps,
-                        expect: expectations(sim))
+                        expect: Expectations.verdict(of: sim))
     }
 
     /// The first account (logged in at start) and every account a step logs in.
@@ -31,23 +31,6 @@ public enum ScheduleExport {
             if case .login(let u) = s.command, !users.contains(u) { users.append(u) }
         }
         return users
-    }
-
-    /// What the verdict of this run is, as an `expect` block.
-    public static func expectations(_ sim: Simulation) -> Expectations {
-        var groups: [AnomalyExpectation] = []
-        for a in sim.auditor.anomalies {
-            if let i = groups.firstIndex(where: { $0.type == a.type && $0.status == a.status }) {
-                groups[i].count! += 1
-            } else {
-                groups.append(AnomalyExpectation(type: a.type, status: a.status, count: 1))
-            }
-        }
-        var credited: [String: Int] = [:]
-        for u in sim.users { credited[u] = sim.server.balance(of: u) }
-        return Expectations(charged: sim.auditor.charges.count, credited: credited,
-                            anomalies: groups, unresolved: sim.auditor.unresolved.count,
-                            queue: sim.store.queue.count)
     }
 
     static func story(_ sim: Simulation, type: AnomalyType, preset: PolicyPreset, origin: String,
@@ -61,24 +44,5 @@ public enum ScheduleExport {
             if let m = found.mechanism { text += " (\(m))" }
         }
         return text + ".\n"
-    }
-
-    /// A line of narration for a generated step.
-    public static func narration(_ c: Command) -> String {
-        switch c {
-        case .buy(let p): return "The logged-in user buys \(p)."
-        case .crash: return "The app process dies."
-        case .launch: return "The app is launched."
-        case .uninstall: return "The app is deleted."
-        case .login(let u): return "\(u) logs in."
-        case .logout: return "The user logs out."
-        case .network(let on): return on ? "The network is back." : "The device goes offline."
-        case .dropNextRequest(let r): return "The next \(r.rawValue) request will be lost."
-        case .dropNextResponse(let r): return "The next \(r.rawValue) response will be lost."
-        case .replay: return "The attacker replays the newest accepted receipt on a fresh order."
-        case .failNextPaymentUnfinished: return "The next payment fails and is never finished."
-        case .interruptNextPayment: return "The next payment is interrupted."
-        default: return c.scenarioText + "."
-        }
     }
 }

@@ -20,7 +20,7 @@ extension UIModel {
             story: nil, policy: start.policy, preset: start.preset, seed: start.seed,
             users: start.users, app: start.app, steps: session)
         let (_, replay) = ScenarioPlayer.run(scenario)
-        scenario.expect = UIModel.expectations(of: replay.simulation)
+        scenario.expect = Expectations.verdict(of: replay.simulation)
         scenario.story = story(actions: session.count, matchesLive: replayMatchesLive(scenario))
         let text = ScenarioWriter.yaml(scenario)
         do {
@@ -31,22 +31,6 @@ extension UIModel {
         }
         status = "saving…"
         return [.save(baseName: "iapsim-session", contents: text)]
-    }
-
-    /// What a settled world shows, as expectations.
-    static func expectations(of sim: Simulation) -> Expectations {
-        var credited: [String: Int] = [:]
-        for user in sim.users { credited[user] = sim.server.balance(of: user) }
-        var anomalies: [AnomalyExpectation] = []
-        for type in AnomalyType.allCases {
-            for status in AnomalyStatus.allCases {
-                let n = sim.auditor.count(type, status)
-                if n > 0 { anomalies.append(AnomalyExpectation(type: type, status: status, count: n)) }
-            }
-        }
-        return Expectations(charged: sim.auditor.charges.count, credited: credited,
-                            anomalies: anomalies, unresolved: sim.auditor.unresolved.count,
-                            queue: sim.store.queue.count)
     }
 
     /// Replays the steps up to the live clock and compares the event logs.

@@ -73,6 +73,25 @@ public enum Command: Sendable, Hashable {
         }
     }
 
+    /// A line a generated story says for the command (explore's findings).
+    public var narration: String {
+        switch self {
+        case .buy(let p): return "The logged-in user buys \(p)."
+        case .crash: return "The app process dies."
+        case .launch: return "The app is launched."
+        case .uninstall: return "The app is deleted."
+        case .login(let u): return "\(u) logs in."
+        case .logout: return "The user logs out."
+        case .network(let on): return on ? "The network is back." : "The device goes offline."
+        case .dropNextRequest(let r): return "The next \(r.rawValue) request will be lost."
+        case .dropNextResponse(let r): return "The next \(r.rawValue) response will be lost."
+        case .replay: return "The attacker replays the newest accepted receipt on a fresh order."
+        case .failNextPaymentUnfinished: return "The next payment fails and is never finished."
+        case .interruptNextPayment: return "The next payment is interrupted."
+        default: return scenarioText + "."
+        }
+    }
+
     /// Its entry in the vocabulary.
     public var spec: CommandSpec {
         let word: String
