@@ -8,8 +8,9 @@ import X509
 ///
 /// Keys come from fixed labels (the SHA-256 of a label is the P-256 private scalar), so the
 /// root's key and subject are the same on every machine and in every run: a `root.cer`
-/// written once keeps trusting what later runs sign. The certificates' own signatures use
-/// fresh ECDSA nonces, so their bytes differ between builds.
+/// written once keeps trusting what later runs sign. ECDSA signatures take fresh nonces, so
+/// a certificate built twice differs in its signature bytes; the App Store root is therefore
+/// pinned (its DER as first built), which makes `root.cer` the same bytes everywhere.
 public struct SigningChain: Sendable {
     /// DER of leaf, intermediate, root: the order of the JWS `x5c` header.
     public let certificates: [[UInt8]]
@@ -18,11 +19,26 @@ public struct SigningChain: Sendable {
     public var root: [UInt8] { certificates[2] }
 
     /// The simulator's App Store: the chain a merchant server trusts through `root.cer`.
-    public static func appStore() throws -> SigningChain { try SigningChain(labeled: "iapsim app store") }
+    public static func appStore() throws -> SigningChain {
+        try SigningChain(labeled: "iapsim app store", pinnedRoot: pinnedAppStoreRoot)
+    }
 
     /// The attacker's own chain: same names and markers as the App Store's, other keys, so
     /// that only the trust anchor tells them apart.
-    public static func forger() throws -> SigningChain { try SigningChain(labeled: "iapsim forger") }
+    public static func forger() throws -> SigningChain { try SigningChain(labeled: "iapsim forger", pinnedRoot: nil) }
+
+    /// The App Store root's DER (base64) as first built. Used only while it is exactly the root
+    /// built now (same to-be-signed bytes, valid signature by the root key); after a change to
+    /// the root's names or extensions a test fails and prints the new value to pin.
+    static let pinnedAppStoreRoot = """
+        MIIByDCCAW2gAwIBAgIBATAKBggqhkjOPQQDAjBLMQswCQYDVQQGEwJVUzEjMCEGA1UECgwaaWFwc2ltIHNpbXVsYXRl\
+        ZCBBcHAgU3RvcmUxFzAVBgNVBAMMDmlhcHNpbSBSb290IENBMB4XDTI1MDEwMTAwMDAwMFoXDTM2MDEwMTAwMDAwMFow\
+        SzELMAkGA1UEBhMCVVMxIzAhBgNVBAoMGmlhcHNpbSBzaW11bGF0ZWQgQXBwIFN0b3JlMRcwFQYDVQQDDA5pYXBzaW0g\
+        Um9vdCBDQTBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABI5KDL9+vpjqM0z4DGn+Yg3HwTVTVTMOtf+t1LHfzpGFzMH6\
+        4ZXB6pxisosreXKsZaXY0SXriQAzJlzEySLbWOujQjBAMA8GA1UdEwEB/wQFMAMBAf8wDgYDVR0PAQH/BAQDAgEGMB0G\
+        A1UdDgQWBBTVxAkeXm4psqrP6VB+Pb68FlUkYDAKBggqhkjOPQQDAgNJADBGAiEA+hG5uZoGo4p3QdktyDPigj/OXiab\
+        WL+ezW1X+t3xU4gCIQD/FzD/Bp3szvqal5c89E8yjAsQ0e3USxO0E8aJIK50zw==
+        """
 
     /// Apple's marker extension on the WWDR intermediate.
     static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 2, 1]
@@ -32,7 +48,7 @@ public struct SigningChain: Sendable {
     static let notValidBefore = Date(timeIntervalSince1970: 1_735_689_600)  // 2025-01-01T00:00:00Z
     static let notValidAfter = Date(timeIntervalSince1970: 2_082_758_400)   // 2036-01-01T00:00:00Z
 
-    private init(labeled label: String) throws {
+    private init(labeled label: String, pinnedRoot: String?) throws {
         let rootKey = try Self.key(label + " root")
         let intermediateKey = try Self.key(label + " intermediate")
         leafKey = try Self.key(label + " leaf")
@@ -53,7 +69,17 @@ public struct SigningChain: Sendable {
             serial: 3, key: leafKey.publicKey, subject: leafName, issuer: intermediateName,
             extensions: Self.leafExtensions(leafKey.publicKey, issuer: intermediateKey.publicKey),
             signer: intermediateKey)
-        certificates = try [leaf, intermediate, root].map(Self.der)
+        certificates = try [Self.der(leaf), Self.der(intermediate),
+                            Self.pinned(pinnedRoot, standingFor: root) ?? Self.der(root)]
+    }
+
+    /// The pinned DER when it is `root` but for the signature's nonce, else nil.
+    static func pinned(_ base64: String?, standingFor root: Certificate) throws -> [UInt8]? {
+        guard let base64, let bytes = Data(base64Encoded: base64) else { return nil }
+        let pinned = try Certificate(derEncoded: Array(bytes))
+        guard pinned.tbsCertificateBytes == root.tbsCertificateBytes,
+              root.publicKey.isValidSignature(pinned.signature, for: pinned) else { return nil }
+        return Array(bytes)
     }
 
     /// The P-256 private key whose scalar is SHA-256(label).

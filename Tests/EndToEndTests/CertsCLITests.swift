@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "openssl is not installed"))
-    func writesTheSameRootKeyAndSubjectEveryRunIntoANewDirectory() throws {
+    func writesTheSameRootEveryRunIntoANewDirectory() throws {
         let first = Self.scratch("certs-1"), second = Self.scratch("certs-2") + "/a/b"
         defer { for path in [first, Self.scratch("certs-2")] { try? FileManager.default.removeItem(atPath: path) } }
         for directory in [first, second] {
@@ -34,7 +34,8 @@ import Testing
         let text = try Self.subjectAndKey(first + "/root.cer")
         #expect(text.hasPrefix("subject=C = US, O = iapsim simulated App Store, CN = iapsim Root CA\n"
             + "-----BEGIN PUBLIC KEY-----\n"))
-        #expect(try Self.subjectAndKey(second + "/root.cer") == text)
+        let bytes = try [first, second].map { try Data(contentsOf: URL(fileURLWithPath: $0 + "/root.cer")) }
+        #expect(bytes[0] == bytes[1])
     }
 
     @Test func aDirectoryThatCannotBeMadeExitsTwoWithTheSystemsReason() throws {

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import IAPSimSigned
+@testable import IAPSimSigned
 import SwiftASN1
 import Testing
 import X509
@@ -63,11 +63,17 @@ import X509
         }
     }
 
-    @Test func rootKeyAndSubjectAreTheSameEveryBuild() throws {
-        let again = try Certificate(derEncoded: try SigningChain.appStore().root)
-        #expect(again.publicKey == root.publicKey)
-        #expect(again.subject == root.subject)
-        #expect(again.extensions == root.extensions)
+    @Test func rootIsThePinnedBytesEveryBuild() throws {
+        let built = try SigningChain.appStore().root
+        #expect(Data(built).base64EncodedString() == SigningChain.pinnedAppStoreRoot,
+                "the root changed: pin its new DER, \(Data(built).base64EncodedString())")
+        #expect(try SigningChain.appStore().root == built)
+    }
+
+    @Test func aPinThatIsNotThisRootIsIgnored() throws {
+        let forgerRoot = Data(try SigningChain.forger().root).base64EncodedString()
+        #expect(try SigningChain.pinned(forgerRoot, standingFor: root) == nil)
+        #expect(try SigningChain.pinned(SigningChain.pinnedAppStoreRoot, standingFor: root) != nil)
     }
 
     @Test func forgerChainLooksTheSameButHasOtherKeys() throws {
