@@ -12,6 +12,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // The world: engine, App Store, app, network, merchant server, auditor, policies.
@@ -36,10 +39,20 @@ let package = Package(
         // IAPSimCurses imports IAPSimCore itself: it holds a UIModel, whose layout comes from
         // the core, and an incremental build only recompiles the importers of a changed module.
         .target(name: "IAPSimCurses", dependencies: ["CNcurses", "IAPSimTUI", "IAPSimCore"]),
+        // Signed data at the edge: the certificate chain and JWS (ES256) that Apple's own
+        // library accepts. Plain values in, bytes out; it does not know the core.
+        .target(
+            name: "IAPSimSigned",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
         .executableTarget(
             name: "iapsim",
             dependencies: [
-                "IAPSimCore", "IAPSimScenario", "IAPSimTUI", "IAPSimCurses",
+                "IAPSimCore", "IAPSimScenario", "IAPSimTUI", "IAPSimCurses", "IAPSimSigned",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -47,6 +60,12 @@ let package = Package(
         .testTarget(name: "IAPSimScenarioTests", dependencies: ["IAPSimScenario", "IAPSimCore"]),
         .testTarget(name: "IAPSimTUITests", dependencies: ["IAPSimTUI", "IAPSimCore", "IAPSimScenario"],
                     exclude: ["Golden"]),
+        .testTarget(name: "IAPSimSignedTests", dependencies: [
+            "IAPSimSigned",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ]
 )

@@ -8,7 +8,7 @@ struct IAPSim: ParsableCommand {
         abstract: "A terminal simulator of in-app purchases and how they go wrong.",
         discussion: "With no subcommand: the sandbox, a live world in the terminal UI (? lists the keys).",
         subcommands: [SandboxCommand.self, PlayCommand.self, RunCommand.self, CheckCommand.self,
-                      ExploreCommand.self, MatrixCommand.self],
+                      ExploreCommand.self, MatrixCommand.self, CertsCommand.self],
         defaultSubcommand: SandboxCommand.self
     )
 

@@ -1,0 +1,65 @@
+/// A JSON value written with its object keys in the order given, so that the same values
+/// always give the same bytes (a signed payload is compared and hashed as bytes).
+public indirect enum JSONText: Equatable, Sendable {
+    case string(String)
+    case integer(Int64)
+    case object([(key: String, value: JSONText)])
+    case array([JSONText])
+
+    /// An object with its members in this order; `nil` values are left out (absent, not null),
+    /// as Apple leaves out a field that does not apply.
+    public static func members(_ members: [(String, JSONText?)]) -> JSONText {
+        .object(members.compactMap { key, value in value.map { (key: key, value: $0) } })
+    }
+
+    /// Compact JSON text, no spaces.
+    public var text: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    private func write(to out: inout String) {
+        switch self {
+        case .string(let value): Self.quote(value, to: &out)
+        case .integer(let value): out += String(value)
+        case .array(let values):
+            out += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { out += "," }
+                value.write(to: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { out += "," }
+                Self.quote(member.key, to: &out)
+                out += ":"
+                member.value.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    /// RFC 8259 string: quote, backslash and control characters escaped; the rest as UTF-8.
+    private static func quote(_ value: String, to out: inout String) {
+        out += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    public static func == (lhs: JSONText, rhs: JSONText) -> Bool { lhs.text == rhs.text }
+}

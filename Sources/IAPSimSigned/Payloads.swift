@@ -1,0 +1,136 @@
+/// The simulator's clock in the units of Apple's signed data.
+public enum VirtualTime {
+    /// Virtual time 0 is 2026-01-01T00:00:00Z.
+    public static let epochMilliseconds: Int64 = 1_767_225_600_000
+
+    /// Milliseconds since the Unix epoch for a virtual time in milliseconds.
+    public static func unixMilliseconds(virtual milliseconds: Int64) -> Int64 {
+        epochMilliseconds + milliseconds
+    }
+}
+
+/// The fields of Apple's `JWSTransactionDecodedPayload` the simulator fills, with Apple's
+/// names and JSON types; dates are milliseconds since the Unix epoch, `price` in milliunits.
+public struct TransactionPayload: Equatable, Sendable {
+    public enum ProductType: String, Sendable { case consumable = "Consumable", nonConsumable = "Non-Consumable" }
+
+    public var transactionId: String
+    public var originalTransactionId: String
+    public var bundleId: String
+    public var productId: String
+    public var purchaseDate: Int64
+    public var originalPurchaseDate: Int64
+    public var quantity: Int64
+    public var type: ProductType
+    public var inAppOwnershipType: String
+    public var signedDate: Int64
+    public var environment: String
+    public var transactionReason: String
+    public var storefront: String
+    public var storefrontId: String
+    public var price: Int64
+    public var currency: String
+    /// A UUID string, present when the app passed `.appAccountToken(_:)` to `purchase`.
+    public var appAccountToken: String?
+    /// Present once the purchase is refunded, with `revocationReason` (0 other, 1 app issue).
+    public var revocationDate: Int64?
+    public var revocationReason: Int64?
+
+    /// A first purchase (original id and date are its own) in the simulator's sandbox
+    /// storefront; the fixed fields take the values STOREKIT2.md gives.
+    public init(transactionId: String, productId: String, type: ProductType, purchaseDate: Int64,
+                signedDate: Int64, price: Int64, appAccountToken: String? = nil,
+                revocationDate: Int64? = nil, revocationReason: Int64? = nil) {
+        self.transactionId = transactionId
+        self.originalTransactionId = transactionId
+        self.bundleId = SignedDataDefaults.bundleId
+        self.productId = productId
+        self.purchaseDate = purchaseDate
+        self.originalPurchaseDate = purchaseDate
+        self.quantity = 1
+        self.type = type
+        self.inAppOwnershipType = "PURCHASED"
+        self.signedDate = signedDate
+        self.environment = SignedDataDefaults.environment
+        self.transactionReason = "PURCHASE"
+        self.storefront = "USA"
+        self.storefrontId = "143441"
+        self.price = price
+        self.currency = "USD"
+        self.appAccountToken = appAccountToken
+        self.revocationDate = revocationDate
+        self.revocationReason = revocationReason
+    }
+
+    /// The payload as JSON, keys always in this order.
+    public var json: JSONText {
+        .members([
+            ("transactionId", .string(transactionId)),
+            ("originalTransactionId", .string(originalTransactionId)),
+            ("bundleId", .string(bundleId)),
+            ("productId", .string(productId)),
+            ("purchaseDate", .integer(purchaseDate)),
+            ("originalPurchaseDate", .integer(originalPurchaseDate)),
+            ("quantity", .integer(quantity)),
+            ("type", .string(type.rawValue)),
+            ("inAppOwnershipType", .string(inAppOwnershipType)),
+            ("signedDate", .integer(signedDate)),
+            ("environment", .string(environment)),
+            ("transactionReason", .string(transactionReason)),
+            ("storefront", .string(storefront)),
+            ("storefrontId", .string(storefrontId)),
+            ("price", .integer(price)),
+            ("currency", .string(currency)),
+            ("appAccountToken", appAccountToken.map(JSONText.string)),
+            ("revocationDate", revocationDate.map(JSONText.integer)),
+            ("revocationReason", revocationReason.map(JSONText.integer)),
+        ])
+    }
+}
+
+/// Apple's `ResponseBodyV2DecodedPayload` for a V2 notification about one transaction.
+public struct NotificationPayload: Equatable, Sendable {
+    public enum NotificationType: String, Sendable { case oneTimeCharge = "ONE_TIME_CHARGE", refund = "REFUND" }
+
+    public var notificationType: NotificationType
+    public var notificationUUID: String
+    public var signedDate: Int64
+    public var version: String
+    public var bundleId: String
+    public var environment: String
+    /// The transaction, itself a JWS (`data.signedTransactionInfo`).
+    public var signedTransactionInfo: String
+
+    public init(notificationType: NotificationType, notificationUUID: String, signedDate: Int64,
+                signedTransactionInfo: String) {
+        self.notificationType = notificationType
+        self.notificationUUID = notificationUUID
+        self.signedDate = signedDate
+        self.version = "2.0"
+        self.bundleId = SignedDataDefaults.bundleId
+        self.environment = SignedDataDefaults.environment
+        self.signedTransactionInfo = signedTransactionInfo
+    }
+
+    /// The payload as JSON, keys always in this order.
+    public var json: JSONText {
+        .members([
+            ("notificationType", .string(notificationType.rawValue)),
+            ("notificationUUID", .string(notificationUUID)),
+            ("data", .members([
+                ("bundleId", .string(bundleId)),
+                ("environment", .string(environment)),
+                ("signedTransactionInfo", .string(signedTransactionInfo)),
+            ])),
+            ("version", .string(version)),
+            ("signedDate", .integer(signedDate)),
+        ])
+    }
+}
+
+/// The simulated app and App Store environment every payload names.
+public enum SignedDataDefaults {
+    public static let bundleId = "com.example.iapsim"
+    /// Payloads say `Sandbox` so that no simulated object passes for a production one.
+    public static let environment = "Sandbox"
+}

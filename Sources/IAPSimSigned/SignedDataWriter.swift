@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a run's signed data into a directory: `root.cer` (the DER trust anchor) and
+/// `signed.jsonl`, one line per signed object in run order:
+/// `{"t":ms,"kind":"transaction"|"notification"|"forged","txn":"...","jws":"..."}`,
+/// `t` in virtual milliseconds (0 is 2026-01-01T00:00:00Z).
+///
+/// Signing happens here and only here, when bytes are asked for.
+public final class SignedDataWriter {
+    public enum Kind: String, Sendable { case transaction, notification, forged }
+
+    public let directory: String
+    private let appStore: JWSSigner
+    private var forger: JWSSigner?
+    private var lines: [String] = []
+
+    /// Creates the directory (and its parents) and writes `root.cer` at once, so that a bad
+    /// directory is reported before the run.
+    public init(directory: String) throws {
+        self.directory = directory
+        appStore = JWSSigner(chain: try SigningChain.appStore())
+        try SignedDataFiles.writeRoot(appStore.chain, into: directory)
+    }
+
+    /// A transaction the App Store signed (a purchase result, `Transaction.updates`, history).
+    @discardableResult
+    public func transaction(_ payload: TransactionPayload, at t: Int64) throws -> String {
+        let jws = try appStore.sign(payload)
+        append(t: t, kind: .transaction, txn: payload.transactionId, jws: jws)
+        return jws
+    }
+
+    /// A V2 notification about `transaction`: its `signedTransactionInfo` is signed first.
+    @discardableResult
+    public func notification(_ type: NotificationPayload.NotificationType, uuid: String, signedDate: Int64,
+                             transaction: TransactionPayload, at t: Int64) throws -> String {
+        let payload = NotificationPayload(notificationType: type, notificationUUID: uuid, signedDate: signedDate,
+                                          signedTransactionInfo: try appStore.sign(transaction))
+        let jws = try appStore.sign(payload)
+        append(t: t, kind: .notification, txn: transaction.transactionId, jws: jws)
+        return jws
+    }
+
+    /// A transaction JWS the attacker made with a chain of their own.
+    @discardableResult
+    public func forged(_ payload: TransactionPayload, at t: Int64) throws -> String {
+        let signer = try forger ?? JWSSigner(chain: SigningChain.forger())
+        forger = signer
+        let jws = try signer.sign(payload)
+        append(t: t, kind: .forged, txn: payload.transactionId, jws: jws)
+        return jws
+    }
+
+    /// Writes `signed.jsonl` with every object signed so far.
+    public func finish() throws {
+        try SignedDataFiles.store(Array(lines.map { $0 + "\n" }.joined().utf8),
+                                  at: directory + "/signed.jsonl")
+    }
+
+    private func append(t: Int64, kind: Kind, txn: String, jws: String) {
+        lines.append(JSONText.members([
+            ("t", .integer(t)), ("kind", .string(kind.rawValue)), ("txn", .string(txn)), ("jws", .string(jws)),
+        ]).text)
+    }
+}
+
+/// A file could not be written; `cause` is the operating system's reason.
+public struct SignedDataError: Error, CustomStringConvertible, Sendable {
+    public let path: String
+    public let cause: String
+    public var description: String { "cannot write \(path): \(cause)" }
+}
+
+/// The files of signed data, written with the OS's own error for a bad path.
+public enum SignedDataFiles {
+    /// Creates `directory` and its parents and writes `directory/root.cer` (DER).
+    public static func writeRoot(_ chain: SigningChain, into directory: String) throws {
+        try makeDirectory(directory)
+        try store(chain.root, at: directory + "/root.cer")
+    }
+
+    /// `mkdir -p`: each missing component is created; one that exists must be a directory.
+    static func makeDirectory(_ path: String) throws {
+        var parent = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            let current = parent + component
+            parent = current + "/"
+            if mkdir(current, 0o755) == 0 { continue }
+            let error = errno
+            var status = stat()
+            guard stat(current, &status) == 0 else { throw failure(path, error) }
+            guard status.st_mode & S_IFMT == S_IFDIR else { throw failure(path, ENOTDIR) }
+        }
+    }
+
+    static func store(_ bytes: [UInt8], at path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw failure(path, errno) }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard written > 0 else { throw failure(path, errno) }
+            offset += written
+        }
+    }
+
+    private static func failure(_ path: String, _ code: Int32) -> SignedDataError {
+        SignedDataError(path: path, cause: String(cString: strerror(code)))
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import IAPSimSigned
+
+/// `iapsim certs --out DIR`: writes `DIR/root.cer`, the simulator's App Store root
+/// certificate (DER), for a merchant server to trust when it verifies the simulator's JWS.
+struct CertsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "certs",
+        abstract: "Write the simulator's root certificate (root.cer, DER) into a directory.",
+        discussion: "The root's key and subject are the same on every machine and in every run, so "
+            + "a root.cer written once trusts what later runs sign. Exit status: 0 written, "
+            + "2 the directory cannot be written."
+    )
+
+    @Option(help: ArgumentHelp("The directory to write root.cer into (created if missing).",
+                               valueName: "dir"))
+    var out: String
+
+    func run() throws {
+        do {
+            try SignedDataFiles.writeRoot(try SigningChain.appStore(), into: out)
+        } catch {
+            Output.error("iapsim certs: \(error)")
+            throw ExitCode(2)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""The external judge of the simulator's signed data: Apple's own app-store-server-library.
+
+Usage: verify_signed.py DIR [--expect EXPECT.jsonl]
+
+DIR holds root.cer (DER) and signed.jsonl, one object a line:
+  {"t": ms, "kind": "transaction"|"notification"|"forged", "txn": "...", "jws": "..."}
+Every transaction and notification (and a notification's signedTransactionInfo) must be
+verified and decoded by Apple's SignedDataVerifier trusting only root.cer; every forged one
+must be refused. With --expect, line i of EXPECT.jsonl is an object of the fields the decoded
+payload of line i must hold (a nested "transaction" object: the notification's inner
+transaction; "data": the notification's data). Prints one line per object, then
+"N passed, N failed"; exits 0 when all pass, 1 when one fails, 2 on bad input.
+Run it with the python of tools/apple-venv.sh.
+"""
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.signed_data_verifier import (
+    SignedDataVerifier,
+    VerificationException,
+    VerificationStatus,
+)
+
+BUNDLE_ID = "com.example.iapsim"
+
+
+def decoded_value(decoded, field):
+    """The library's decoded value of a field: the raw form for enum-typed fields (rawType,
+    rawEnvironment, ...), so that values compare with what the simulator wrote."""
+    raw = "raw" + field[0].upper() + field[1:]
+    if hasattr(decoded, raw):
+        return getattr(decoded, raw)
+    return getattr(decoded, field)
+
+
+def mismatches(decoded, expected, prefix=""):
+    """Each field of `expected` whose decoded value differs, as 'field: expected X, decoded Y'."""
+    found = []
+    for field, want in expected.items():
+        if isinstance(want, dict):
+            found += mismatches(decoded_value(decoded, field), want, prefix + field + ".")
+            continue
+        got = decoded_value(decoded, field)
+        if got != want:
+            found.append(f"{prefix}{field}: expected {want!r}, decoded {got!r}")
+    return found
+
+
+class Judge:
+    def __init__(self, root):
+        self.verifier = SignedDataVerifier(
+            [root], enable_online_checks=False, environment=Environment.SANDBOX, bundle_id=BUNDLE_ID
+        )
+
+    def check(self, entry, expected):
+        """Problems with one line of signed.jsonl; none when Apple's library agrees."""
+        kind, txn, jws = entry.get("kind"), entry.get("txn"), entry.get("jws", "")
+        if kind == "forged":
+            return self.refused(jws)
+        if kind == "transaction":
+            decoded = self.verifier.verify_and_decode_signed_transaction(jws)
+            problems = self.same_transaction(decoded, txn)
+        elif kind == "notification":
+            decoded = self.verifier.verify_and_decode_notification(jws)
+            inner = self.verifier.verify_and_decode_signed_transaction(decoded.data.signedTransactionInfo)
+            decoded.transaction = inner
+            problems = self.same_transaction(inner, txn)
+        else:
+            return [f"unknown kind {kind!r}"]
+        return problems + mismatches(decoded, expected or {})
+
+    @staticmethod
+    def same_transaction(decoded, txn):
+        return [] if decoded.transactionId == txn else [f"transactionId {decoded.transactionId!r} is not txn {txn!r}"]
+
+    def refused(self, jws):
+        try:
+            self.verifier.verify_and_decode_signed_transaction(jws)
+        except VerificationException as refusal:
+            if refusal.status == VerificationStatus.VERIFICATION_FAILURE:
+                return []
+            return [f"refused, but for {refusal.status.name} rather than its signature chain"]
+        return ["a forged JWS was accepted"]
+
+
+def read_lines(path):
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Verify a directory of signed data with Apple's library.")
+    parser.add_argument("dir", type=Path)
+    parser.add_argument("--expect", type=Path)
+    args = parser.parse_args()
+    try:
+        judge = Judge(args.dir.joinpath("root.cer").read_bytes())
+        entries = read_lines(args.dir / "signed.jsonl")
+        expectations = read_lines(args.expect) if args.expect else [{}] * len(entries)
+    except (OSError, ValueError) as error:
+        print(f"verify_signed: {error}", file=sys.stderr)
+        return 2
+    if len(expectations) != len(entries):
+        print(f"verify_signed: {len(entries)} signed objects but {len(expectations)} expectations", file=sys.stderr)
+        return 2
+    passed = failed = 0
+    for number, (entry, expected) in enumerate(zip(entries, expectations), start=1):
+        try:
+            problems = judge.check(entry, expected)
+        except VerificationException as refusal:
+            problems = [f"refused by Apple's verifier: {refusal.status.name}"]
+        except Exception as error:  # a field the library did not decode, a malformed line
+            problems = [f"{type(error).__name__}: {error}"]
+        label = f"{number:>4} {entry.get('kind')} {entry.get('txn')}"
+        if problems:
+            failed += 1
+            print(f"FAIL {label}: " + "; ".join(problems))
+        else:
+            passed += 1
+            print(f"ok   {label}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
