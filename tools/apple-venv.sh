@@ -20,6 +20,6 @@ PY
 if ! installed; then
   python3 -m venv "$venv" >&2
   "$python" -m pip install --quiet --disable-pip-version-check \
-    "app-store-server-library==$pinned" >&2
+    -r tools/apple-requirements.txt >&2
 fi
 echo "$python"
