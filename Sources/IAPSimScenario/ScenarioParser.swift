@@ -38,7 +38,7 @@ public enum ScenarioParser {
     /// The YAML tree of `text`, or nil when it holds no document.
     static func compose(_ text: String, reader: NodeReader) throws(ScenarioError) -> Node? {
         do {
-            return try Yams.compose(yaml: text, .default, .default, .utf8)
+            return try Yams.compose(yaml: text, .basic, .default, .utf8)
         } catch let error as YamlError {
             throw YAMLErrorMapping.scenarioError(error, text: text, reader: reader)
         } catch {

@@ -4,12 +4,17 @@ import CYaml
 
 /// Reads a file's YAML events once, before Yams builds any tree, and refuses what a scenario
 /// never needs and a hostile file uses to stall the parser: keys that are lists, maps or
-/// aliases (`? [...]`) and more than `maxAliases` aliases. (libyaml itself refuses nesting
-/// deeper than 1000.)
+/// aliases (`? [...]`), more than `maxAliases` aliases, maps of more than `maxMapKeys` keys
+/// and more than `maxNodes` values in all. (libyaml itself refuses nesting deeper than 1000.)
 /// A syntax error ends the scan quietly: the composer reports it with its own words.
 enum YAMLPreScan {
     /// A scenario uses no alias at all; a few are allowed for files that share a `say`.
     static let maxAliases = 100
+    /// The largest map a scenario has is `policy` (about twenty keys) or `credited` (one key
+    /// per user, at most 100).
+    static let maxMapKeys = 1_000
+    /// Every list, map and text: `maxSteps` steps of four keys each fit.
+    static let maxNodes = 200_000
 
     static func check(_ text: String, file: String) throws(ScenarioError) {
         var utf8 = Array(text.utf8)
@@ -31,6 +36,7 @@ enum YAMLPreScan {
     private struct Level {
         var isMapping: Bool
         var nextIsKey: Bool
+        var keys = 0
     }
 
     private static func scan(_ buffer: UnsafeMutableBufferPointer<UInt8>) -> Problem? {
@@ -41,6 +47,7 @@ enum YAMLPreScan {
         yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
         var levels: [Level] = []
         var aliases = 0
+        var nodes = 0
         while true {
             var event = yaml_event_t()
             guard yaml_parser_parse(&parser, &event) == 1 else { return nil }
@@ -53,10 +60,24 @@ enum YAMLPreScan {
             }
             let isNode = type == YAML_SCALAR_EVENT || type == YAML_ALIAS_EVENT
                 || type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT
+            if isNode {
+                nodes += 1
+                if nodes > maxNodes {
+                    return problem("more than \(maxNodes) values (lists, maps, keys and texts); "
+                                   + "a scenario needs at most \(maxNodes)")
+                }
+            }
             if isNode, let last = levels.last, last.isMapping {
-                if last.nextIsKey && type != YAML_SCALAR_EVENT {
-                    return problem("a map key must be plain text, not a list, a map or an alias "
-                                   + "(complex keys such as '? [a, b]' are not part of the format)")
+                if last.nextIsKey {
+                    if type != YAML_SCALAR_EVENT {
+                        return problem("a map key must be plain text, not a list, a map or an alias "
+                                       + "(complex keys such as '? [a, b]' are not part of the format)")
+                    }
+                    levels[levels.count - 1].keys += 1
+                    if last.keys + 1 > maxMapKeys {
+                        return problem("a map of more than \(maxMapKeys) keys; "
+                                       + "a scenario needs at most \(maxMapKeys)")
+                    }
                 }
                 levels[levels.count - 1].nextIsKey.toggle()
             }

@@ -22,6 +22,17 @@ import Testing
         #expect(refusal("format: 1\ntitle: t\nsteps: [&s {do: settle}, \(few)]\n") == nil)
     }
 
+    @Test func hugeMapsAndTreesAreRefusedBeforeTheTreeIsBuilt() {
+        let keys = (0...1_000).map { "k\($0): 1" }.joined(separator: ", ")
+        #expect(refusal("format: 1\ntitle: t\nsteps: []\nx: {\(keys)}\n")?
+            .hasSuffix("YAML not accepted in a scenario: a map of more than 1000 keys; a scenario "
+                       + "needs at most 1000") == true)
+        let items = Array(repeating: "1", count: 200_000).joined(separator: ",")
+        #expect(refusal("format: 1\ntitle: t\nsteps: []\nx: [\(items)]\n")?
+            .hasSuffix("YAML not accepted in a scenario: more than 200000 values (lists, maps, keys "
+                       + "and texts); a scenario needs at most 200000") == true)
+    }
+
     @Test func aByteOrderMarkIsSkipped() throws {
         let text = "format: 1\ntitle: t\nsteps:\n  - do: settle\n"
         #expect(refusal(bytes: [0xEF, 0xBB, 0xBF] + Array(text.utf8)) == nil)
