@@ -41,6 +41,10 @@ put("many-keys.yaml", head + "steps: []\nx: {" + ", ".join(f"k{i}: 1" for i in r
 put("long-story.yaml", head + "story: " + "a" * 4_000_000 + "\nsteps: []\n")
 put("long-list.yaml", head + "steps: []\nx: [" + ",".join(["1"] * 2_000_000) + "]\n")
 put("max-steps-parse.yaml", head + "steps:\n" + "  - do: wait 1s\n" * 20_000 + "expect: {charged: 1}\n")
+# Just under the limits: the most values a file may hold, as one list and as full steps.
+put("max-values-list.yaml", head + "steps: []\nx: [" + ",".join(["1"] * 199_990) + "]\n")
+put("max-values-steps.yaml", head + "steps:\n"
+    + "  - after: 1s\n    do: wait 1s\n    say: one more second\n" * 20_000)
 put("too-many-steps.yaml", head + "steps:\n" + "  - do: settle\n" * 250_000)
 put("long-title.yaml", "format: 1\ntitle: " + "t" * 4_000_000 + "\nsteps: []\n")
 PY
@@ -49,10 +53,10 @@ mkfifo "$DIR/fifo.yaml"
 # measure FILE: wall seconds, peak memory, exit status, the first 70 characters of the answer.
 measure() {
   local code=0
-  /usr/bin/time -o "$DIR/time" -f "%e s  %M KB" "$BIN" run --quiet "$1" >"$DIR/out" 2>"$DIR/err" || code=$?
+  /usr/bin/time -o "$DIR/time" -f "%e s (cpu %U+%S)  %M KB" "$BIN" run --quiet "$1" >"$DIR/out" 2>"$DIR/err" || code=$?
   local status="$(tail -1 "$DIR/time")  exit $code"
   local answer=$(cat "$DIR/err" "$DIR/out" | grep -v '^$' | head -1 | sed "s|$DIR/||" | cut -c1-70)
-  printf "%-26s %7s bytes  %-26s %s\n" "$(basename "$1")" "$(stat -c %s "$1")" "$status" "$answer"
+  printf "%-26s %7s bytes  %-40s %s\n" "$(basename "$1")" "$(stat -c %s "$1")" "$status" "$answer"
 }
 
 echo "iapsim run on hostile files, release build ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
