@@ -19,15 +19,6 @@ public enum ScenarioVocabulary {
     /// The longest duration a scenario may write: 30 days of virtual time. Longer waits
     /// would only let periodic work (retries every few minutes) run without end.
     public static let maxDurationMs: VirtualTime = 30 * 24 * 3_600_000
-    /// The most steps a file may hold: enough for any story or soak test, and a bound on
-    /// how long one run can take.
-    public static let maxSteps = 20_000
-    /// The most users a file may name.
-    public static let maxUsers = 100
-    /// The longest user name, in characters.
-    public static let maxUserNameLength = 64
-    /// The longest title, in characters.
-    public static let maxTitleLength = 200
     /// How durations are written.
     public static let durationForm = "a whole number and a unit: 250ms, 3s, 5m, 2h"
 
