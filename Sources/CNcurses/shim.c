@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t stop_signal = 0;
+static volatile sig_atomic_t resumed = 0;
 static volatile sig_atomic_t curses_active = 0;
 
 // The self-pipe: a stop signal also writes a byte here, so that a poll() that began just
@@ -21,6 +22,19 @@ static int wake_pipe[2] = { -1, -1 };
 static void on_stop(int sig) {
     int saved = errno;
     stop_signal = sig;
+    if (wake_pipe[1] >= 0) {
+        ssize_t ignored = write(wake_pipe[1], "", 1);
+        (void)ignored;
+    }
+    errno = saved;
+}
+
+// SIGCONT after a stop the program did not see coming (SIGSTOP; ncurses only handles the
+// SIGTSTP of Ctrl-Z): the shell may have reset the terminal meanwhile.
+static void on_continue(int sig) {
+    (void)sig;
+    int saved = errno;
+    resumed = 1;
     if (wake_pipe[1] >= 0) {
         ssize_t ignored = write(wake_pipe[1], "", 1);
         (void)ignored;
@@ -82,6 +96,8 @@ void cn_install_signals(void) {
     install(SIGINT, on_stop, 0);
     install(SIGTERM, on_stop, 0);
     install(SIGHUP, on_stop, 0);
+    install(SIGQUIT, on_stop, 0);
+    install(SIGCONT, on_continue, SA_RESTART);
     int crash[] = { SIGSEGV, SIGABRT, SIGILL, SIGTRAP, SIGBUS };
     for (unsigned i = 0; i < sizeof crash / sizeof crash[0]; i++) {
         install(crash[i], on_crash, SA_RESETHAND | SA_NODEFER);
@@ -90,7 +106,7 @@ void cn_install_signals(void) {
     // spawned us does): the loop relies on them arriving.
     sigset_t wanted;
     sigemptyset(&wanted);
-    int all[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT,
+    int all[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT,
                   SIGSEGV, SIGABRT, SIGILL, SIGTRAP, SIGBUS };
     for (unsigned i = 0; i < sizeof all / sizeof all[0]; i++) sigaddset(&wanted, all[i]);
     sigprocmask(SIG_UNBLOCK, &wanted, NULL);
@@ -100,6 +116,19 @@ int cn_take_stop_signal(void) {
     int sig = stop_signal;
     stop_signal = 0;
     return sig;
+}
+
+int cn_take_resumed(void) {
+    int was = resumed;
+    resumed = 0;
+    return was;
+}
+
+void cn_resume(void) {
+    // endwin() then the next doupdate() is ncurses' own way back from shell mode: it sets
+    // the program's terminal modes again, re-enters the alternate screen, and repaints.
+    endwin();
+    clearok(curscr, TRUE);
 }
 
 void cn_set_curses_active(int active) { curses_active = active; }
@@ -127,6 +156,13 @@ int cn_wait_stdin(int timeout_ms) {
 }
 
 int cn_start(void) {
+    // Refuse a terminal the UI cannot draw on before newterm(), which would accept it.
+    int status = 0;
+    if (setupterm(NULL, STDOUT_FILENO, &status) != OK) return -1;
+    const char *cup = tigetstr("cup");
+    int addressable = cup != NULL && cup != (char *)-1 && tigetflag("hc") <= 0;
+    del_curterm(cur_term);
+    if (!addressable) return -2;
     have_termios = tcgetattr(STDIN_FILENO, &saved_termios) == 0;
     SCREEN *screen = newterm(NULL, stdout, stdin);
     if (screen == NULL) return -1;

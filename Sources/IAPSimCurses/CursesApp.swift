@@ -11,7 +11,7 @@ import Darwin
 
 /// How a terminal session ended.
 public enum CursesExit: Sendable, Equatable {
-    /// `q` or Ctrl-C: exit status 0.
+    /// `q`, Ctrl-C or SIGQUIT (Ctrl-\): exit status 0.
     case quit
     /// SIGTERM or SIGHUP asked the program to stop: exit status 128 + the signal.
     case signal(Int32)
@@ -98,6 +98,10 @@ struct EventLoop {
         lastTickMs = now
         if model.clockRunning { dirty = true }
         var effects = model.update(.tick(wallMs: Int(elapsed)))
+        if cn_take_resumed() != 0 {
+            terminal.resume()
+            dirty = true
+        }
         let sig = cn_take_stop_signal()
         if sig != 0 {
             stopSignal = sig
@@ -117,8 +121,10 @@ struct EventLoop {
         while !pending.isEmpty {
             switch pending.removeFirst() {
             case .quit:
-                // Ctrl-C is a quit key like q; only SIGTERM and SIGHUP end with a signal status.
-                return stopSignal == 0 || stopSignal == SIGINT ? .quit : .signal(stopSignal)
+                // Ctrl-C and SIGQUIT are quit keys like q; only SIGTERM and SIGHUP end with a
+                // signal status.
+                let quitKeys = [0, SIGINT, SIGQUIT]
+                return quitKeys.contains(stopSignal) ? .quit : .signal(stopSignal)
             case .save(let baseName, let contents):
                 let reply: UIMessage
                 switch SessionFile.write(baseName: baseName, contents: contents) {

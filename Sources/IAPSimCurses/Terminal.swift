@@ -21,10 +21,15 @@ final class Terminal {
     private var widths: [UInt8] = []
 
     /// Installs the signal handlers, then starts curses. Throws when the terminal type is
-    /// unknown (nothing has been drawn then).
+    /// unknown or cannot address the cursor (nothing has been drawn then).
     init(color wantColor: Bool) throws {
         cn_install_signals()
-        guard cn_start() == 0 else { throw TerminalError.unknownTerminal }
+        let term = getenv("TERM").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        switch cn_start() {
+        case 0: break
+        case -2: throw TerminalError.cannotMoveCursor(term: term ?? "")
+        default: throw TerminalError.unknownTerminal(term: term)
+        }
         active = true
         cn_set_curses_active(1)
         cbreak()
@@ -49,6 +54,14 @@ final class Terminal {
         active = false
         cn_set_curses_active(0)
         endwin()
+    }
+
+    /// Back from a stop (SIGSTOP, then SIGCONT): curses mode again, and the next `draw`
+    /// repaints every cell.
+    func resume() {
+        guard active else { return }
+        cn_resume()
+        invalidate()
     }
 
     /// The locale from the environment; true when its codeset is not UTF-8 (ASCII frames).
@@ -230,10 +243,26 @@ final class Terminal {
     }
 }
 
-enum TerminalError: Error, CustomStringConvertible {
-    case unknownTerminal
+/// Why the UI cannot start on this terminal. The message names TERM and what works; the
+/// executable makes its control characters visible.
+public enum TerminalError: Error, CustomStringConvertible {
+    /// TERM is unset (nil) or names a type this system's terminfo does not know.
+    case unknownTerminal(term: String?)
+    /// The terminal cannot move the cursor (TERM=dumb, a hardcopy terminal).
+    case cannotMoveCursor(term: String)
 
-    var description: String {
-        "cannot start the terminal UI: unknown terminal type (TERM is not set to a terminal this system knows)"
+    static let whatWorks = "the terminal UI needs a terminal that can move the cursor, such as "
+        + "TERM=xterm-256color, screen or tmux; for headless runs use `iapsim run FILE` or `iapsim check`"
+
+    public var description: String {
+        switch self {
+        case .unknownTerminal(nil):
+            return "cannot start the terminal UI: TERM is not set; " + Self.whatWorks
+        case .unknownTerminal(let term?):
+            return "cannot start the terminal UI: TERM=\(term) is a terminal type this system does "
+                + "not know; " + Self.whatWorks
+        case .cannotMoveCursor(let term):
+            return "cannot start the terminal UI: TERM=\(term) cannot move the cursor; " + Self.whatWorks
+        }
     }
 }

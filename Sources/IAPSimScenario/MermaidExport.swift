@@ -111,19 +111,26 @@ public enum MermaidExport {
     }
 
     /// Mermaid reads `#…;` as an entity and `;` as a statement end; `<` and `>` can be
-    /// taken for markup. Each becomes its numeric entity; line breaks become spaces.
+    /// taken for markup. Each becomes its numeric entity; line breaks become spaces; other
+    /// control characters are made visible (`VisibleText`).
     static func escape(_ text: String) -> String {
         var out = ""
-        for character in text {
+        for character in VisibleText.escaped(text.replacingNewlines()) {
             switch character {
             case "#": out += "#35;"
             case ";": out += "#59;"
             case "<": out += "#60;"
             case ">": out += "#62;"
-            case "\n", "\r", "\r\n": out += " "
             default: out.append(character)
             }
         }
         return out
+    }
+}
+
+private extension String {
+    /// Line breaks (LF, CR, CR LF) as single spaces.
+    func replacingNewlines() -> String {
+        String(map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
     }
 }

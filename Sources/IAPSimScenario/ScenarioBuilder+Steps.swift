@@ -3,24 +3,45 @@ import Yams
 
 extension ScenarioBuilder {
     /// The steps, in order. `earliest` follows the earliest virtual time at which each step
-    /// can run, so an `at` that could never be honoured is refused before anything runs.
+    /// ends (its trigger, then its `wait`), so an `at` that could never be honoured is refused
+    /// before anything runs, naming the step that set that time.
     func steps(_ node: Node, users: [String]) throws(ScenarioError) -> [Step] {
         let commands = CommandParser(users: users)
-        var earliest: VirtualTime = 0
+        let items = try reader.items(node, what: "'steps'")
+        let limit = ScenarioVocabulary.maxSteps
+        guard items.count <= limit else {
+            throw .tooMany(at: reader.location(items[limit]), what: "steps", count: items.count,
+                           limit: limit)
+        }
+        var earliest = Earliest()
         var steps: [Step] = []
-        for item in try reader.items(node, what: "'steps'") {
+        for item in items {
             let step = try self.step(item, commands: commands, earliest: earliest)
-            switch step.trigger {
-            case .at(let time): earliest = time
-            case .after(let delay): earliest += delay
-            case .when: break
-            }
+            earliest.advance(past: step)
             steps.append(step)
         }
         return steps
     }
 
-    private func step(_ node: Node, commands: CommandParser, earliest: VirtualTime)
+    /// The earliest virtual time the steps so far end at, and the line of the step that
+    /// last moved it.
+    struct Earliest {
+        var time: VirtualTime = 0
+        var line = 0
+
+        mutating func advance(past step: Step) {
+            let before = time
+            switch step.trigger {
+            case .at(let at): time = at
+            case .after(let delay): time += delay
+            case .when: break
+            }
+            if case .wait(let duration) = step.command { time += duration }
+            if time != before { line = step.line }
+        }
+    }
+
+    private func step(_ node: Node, commands: CommandParser, earliest: Earliest)
         throws(ScenarioError) -> Step
     {
         var trigger: Entry?
@@ -53,16 +74,16 @@ extension ScenarioBuilder {
             say: say, line: start.line, column: start.column)
     }
 
-    private func trigger(_ entry: Entry?, within: Entry?, earliest: VirtualTime)
+    private func trigger(_ entry: Entry?, within: Entry?, earliest: Earliest)
         throws(ScenarioError) -> Trigger
     {
         guard let entry else { return .after(0) }
         switch entry.key {
         case "at":
             let time = try duration(entry.value, key: "at")
-            guard time >= earliest else {
+            guard time >= earliest.time else {
                 throw .atBeforePrevious(at: reader.location(entry.value), time: time,
-                                        earliest: earliest)
+                                        earliest: earliest.time, previousLine: earliest.line)
             }
             return .at(time)
         case "after":

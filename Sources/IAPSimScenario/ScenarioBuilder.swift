@@ -58,6 +58,7 @@ struct ScenarioBuilder {
         guard !title.contains("\n"), !title.contains("\r") else {
             throw .multilineTitle(at: reader.location(node))
         }
+        try checkLength(title, of: node, what: "'title'", limit: ScenarioVocabulary.maxTitleLength)
         return title
     }
 
@@ -80,9 +81,16 @@ struct ScenarioBuilder {
     private func users(_ node: Node) throws(ScenarioError) -> [String] {
         let items = try reader.items(node, what: "'users'")
         guard !items.isEmpty else { throw .noUsers(at: reader.location(node)) }
+        let limit = ScenarioVocabulary.maxUsers
+        guard items.count <= limit else {
+            throw .tooMany(at: reader.location(items[limit]), what: "users", count: items.count,
+                           limit: limit)
+        }
         var users: [String] = []
         for item in items {
             let name = try reader.string(item, what: "each user")
+            try checkLength(name, of: item, what: "a user name",
+                            limit: ScenarioVocabulary.maxUserNameLength)
             guard Self.isUserName(name) else {
                 throw .badUserName(at: reader.location(item), name: name)
             }
@@ -92,5 +100,14 @@ struct ScenarioBuilder {
             users.append(name)
         }
         return users
+    }
+
+    private func checkLength(_ text: String, of node: Node, what: String, limit: Int)
+        throws(ScenarioError)
+    {
+        let length = text.count
+        guard length <= limit else {
+            throw .tooLong(at: reader.location(node), what: what, length: length, limit: limit)
+        }
     }
 }

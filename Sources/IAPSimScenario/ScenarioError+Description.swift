@@ -3,7 +3,9 @@ import IAPSimCore
 extension ScenarioError: CustomStringConvertible {
     /// One line: `FILE:LINE:COLUMN: what is wrong`, naming the offending key, command or
     /// value and listing what is accepted.
-    public var description: String { "\(location): \(message)" }
+    /// Texts from the file (values, the file's name) have their control characters made
+    /// visible, so that a message cannot drive the terminal it is printed on.
+    public var description: String { VisibleText.escaped("\(location): \(message)") }
 
     /// The message without its location.
     public var message: String {
@@ -19,6 +21,14 @@ extension ScenarioError: CustomStringConvertible {
             return "the file holds binary data (\(Self.scalarName(scalar))); scenarios are YAML text"
         case .yamlSyntax(_, let problem):
             return "invalid YAML: \(problem)"
+        case .fileTooLarge(_, let bytes, let limit):
+            return "the file is \(bytes) bytes; the limit is \(limit) bytes (\(limit / 1_048_576) MB)"
+        case .yamlTooComplex(_, let problem):
+            return "YAML not accepted in a scenario: \(problem)"
+        case .tooMany(_, let what, let count, let limit):
+            return "too many \(what) (\(count)); the limit is \(limit)"
+        case .tooLong(_, let what, let length, let limit):
+            return "\(what) is too long (\(length) characters); the limit is \(limit)"
         case .wrongType(_, let what, let expected, let found):
             return "\(what) must be \(expected.rawValue), but it is \(found)"
         case .duplicateKey(_, let key, let first):
@@ -85,10 +95,10 @@ extension ScenarioError: CustomStringConvertible {
             return "step has no 'do'; every step needs a command: \(V.list(CommandSpec.words))"
         case .withinWithoutWhen:
             return "'within' is only allowed in a step with 'when'"
-        case .atBeforePrevious(_, let time, let earliest):
-            return "'at: \(DurationText.format(time))' is earlier than the previous step, "
-                + "which runs at \(DurationText.format(earliest)) at the earliest; "
-                + "'at' counts from the start of the run"
+        case .atBeforePrevious(_, let time, let earliest, let previousLine):
+            return "'at: \(DurationText.format(time))' is earlier than the step at line "
+                + "\(previousLine), which ends at \(DurationText.format(earliest)) at the "
+                + "earliest; 'at' counts from the start of the run"
         case .unknownEvent(_, let name):
             return "unknown event '\(name)'; events are: "
                 + V.list(TriggerEvent.allCases.map(\.rawValue))

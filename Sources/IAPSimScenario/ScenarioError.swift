@@ -37,6 +37,14 @@ public enum ScenarioError: Error, Sendable, Hashable {
     case notUTF8(at: SourceLocation, byte: UInt8)
     case binaryContent(at: SourceLocation, scalar: UInt32)
     case yamlSyntax(at: SourceLocation, problem: String)
+    /// Bigger than `ScenarioParser.maxFileBytes` (`load(path:)` only); `at` is line 1, column 1.
+    case fileTooLarge(at: SourceLocation, bytes: Int, limit: Int)
+    /// YAML a scenario never needs and that would make composing the tree costly.
+    case yamlTooComplex(at: SourceLocation, problem: String)
+    /// More items than the format allows: `what` names them (`steps`, `users`).
+    case tooMany(at: SourceLocation, what: String, count: Int, limit: Int)
+    /// A text longer than the format allows: `what` names it (`'title'`, `a user name`).
+    case tooLong(at: SourceLocation, what: String, length: Int, limit: Int)
 
     // The shape of the document.
     /// `what` names the value: `'users'`, `each step`, `the file`.
@@ -71,8 +79,10 @@ public enum ScenarioError: Error, Sendable, Hashable {
     case twoTriggers(at: SourceLocation, first: String, second: String)
     case missingCommand(at: SourceLocation)
     case withinWithoutWhen(at: SourceLocation)
-    /// An `at` earlier than the moment the previous step can run at the earliest.
-    case atBeforePrevious(at: SourceLocation, time: VirtualTime, earliest: VirtualTime)
+    /// An `at` earlier than the moment an earlier step (at `previousLine`, a `wait`
+    /// included) ends at the earliest.
+    case atBeforePrevious(at: SourceLocation, time: VirtualTime, earliest: VirtualTime,
+                          previousLine: Int)
     case unknownEvent(at: SourceLocation, name: String)
 
     // Commands (`do`).
@@ -95,7 +105,8 @@ extension ScenarioError {
     public var location: SourceLocation {
         switch self {
         case .unreadableFile(let at, _), .emptyFile(let at), .notUTF8(let at, _), .binaryContent(let at, _),
-             .yamlSyntax(let at, _), .wrongType(let at, _, _, _), .duplicateKey(let at, _, _),
+             .yamlSyntax(let at, _), .fileTooLarge(let at, _, _), .yamlTooComplex(let at, _),
+             .tooMany(let at, _, _, _), .tooLong(let at, _, _, _), .wrongType(let at, _, _, _), .duplicateKey(let at, _, _),
              .missingKey(let at, _, _, _), .unknownTopLevelKey(let at, _),
              .unknownStepKey(let at, _), .unknownExpectKey(let at, _),
              .unknownAnomalyKey(let at, _), .unsupportedFormat(let at, _),
@@ -104,7 +115,7 @@ extension ScenarioError {
              .unknownPolicyKey(let at, _), .badPolicyValue(let at, _, _, _),
              .unknownPreset(let at, _), .badDuration(let at, _, _), .durationTooLong(let at, _, _),
              .twoTriggers(let at, _, _), .missingCommand(let at), .withinWithoutWhen(let at),
-             .atBeforePrevious(let at, _, _), .unknownEvent(let at, _),
+             .atBeforePrevious(let at, _, _, _), .unknownEvent(let at, _),
              .emptyCommand(let at), .unknownCommand(let at, _),
              .unknownProduct(let at, _, _), .unknownRoute(let at, _),
              .unknownFailReason(let at, _), .badSwitch(let at, _, _),

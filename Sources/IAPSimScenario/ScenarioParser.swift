@@ -4,17 +4,22 @@ import Yams
 /// Reads scenario files of format 1 (SCENARIO-FORMAT.md) into `Scenario` values.
 ///
 /// Every refusal is a `ScenarioError` with file, line and column. The checks run in this
-/// order: the bytes (UTF-8, no binary), the YAML syntax, then the document from the top,
+/// order: the bytes (UTF-8, no binary), what YAML a scenario never needs (`YAMLPreScan`),
+/// the YAML syntax, then the document from the top,
 /// key by key; the first problem found is the one reported.
 public enum ScenarioParser {
-    /// Parses a file's bytes; they must be UTF-8 text.
+    /// Parses a file's bytes; they must be UTF-8 text (a byte order mark is skipped).
     public static func parse(bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
-        let text = try InputCheck.text(from: bytes, file: file)
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let body = bytes.starts(with: bom) ? Array(bytes.dropFirst(bom.count)) : bytes
+        let text = try InputCheck.text(from: body, file: file)
         return try parseChecked(text, file: file)
     }
 
     /// Parses text already in memory (a test fixture, the UI's editor).
     public static func parse(text: String, file: String) throws(ScenarioError) -> Scenario {
+        var text = text
+        if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
         try InputCheck.check(text, file: file)
         return try parseChecked(text, file: file)
     }
@@ -22,6 +27,7 @@ public enum ScenarioParser {
     private static func parseChecked(_ text: String, file: String) throws(ScenarioError)
         -> Scenario
     {
+        try YAMLPreScan.check(text, file: file)
         let reader = NodeReader(file: file, text: text)
         guard let root = try compose(text, reader: reader) else {
             throw .emptyFile(at: SourceLocation(file: file, line: 1, column: 1))
@@ -32,7 +38,7 @@ public enum ScenarioParser {
     /// The YAML tree of `text`, or nil when it holds no document.
     static func compose(_ text: String, reader: NodeReader) throws(ScenarioError) -> Node? {
         do {
-            return try Yams.compose(yaml: text, .default, .default, .utf8)
+            return try Yams.compose(yaml: text, .basic, .default, .utf8)
         } catch let error as YamlError {
             throw YAMLErrorMapping.scenarioError(error, text: text, reader: reader)
         } catch {

@@ -1,7 +1,8 @@
 import IAPSimCore
 
 /// The human transcript of a run: a header, the narration inline with the event log, and
-/// the verdict. Plain text lines without colour; the executable prints them.
+/// the verdict. Plain text lines without colour; the executable prints them. Texts from the
+/// file (title, story, `say`, the file's name) have their control characters made visible.
 public enum Transcript {
     /// `== TITLE` and one line of settings.
     public static func header(_ scenario: Scenario, file: String) -> [String] {
@@ -15,11 +16,15 @@ public enum Transcript {
             "   \(file): policy \(policy), seed \(scenario.seed), users "
                 + scenario.users.joined(separator: ", ")
                 + (scenario.app == .notRunning ? ", app not running" : ""),
-        ]
+        ].map(VisibleText.escaped)
     }
 
     /// The lines one record prints as.
     public static func lines(for record: RunRecord) -> [String] {
+        rawLines(for: record).map(VisibleText.escaped)
+    }
+
+    private static func rawLines(for record: RunRecord) -> [String] {
         switch record {
         case .story(let story):
             return [""] + narration(story) + [""]
@@ -67,7 +72,7 @@ public enum Transcript {
                      + "granted without payment \(formatMoney(auditor.grantedNotPaidCents))")
         lines.append("queue: \(sim.store.queue.count) unfinished transaction(s)")
         lines += expectationLines(result, scenario: scenario)
-        return lines
+        return lines.map(VisibleText.escaped)
     }
 
     static func expectationLines(_ result: ScenarioResult, scenario: Scenario) -> [String] {

@@ -27,7 +27,7 @@ struct CheckCommand: ParsableCommand {
                 scenario = try ScenarioParser.load(path: file)
             } catch {
                 invalid += 1
-                Output.print(["INVALID  \(error.description)"])
+                try Output.print(["INVALID  \(error.description)"])
                 continue
             }
             let (_, result) = ScenarioPlayer.run(scenario)
@@ -38,13 +38,13 @@ struct CheckCommand: ParsableCommand {
             let timing = "(virtual \(virtual), \(ms) ms)"
             if result.passed {
                 passed += 1
-                Output.print(["PASS     \(file)  \(timing)"])
+                try Output.print(["PASS     \(file)  \(timing)"])
             } else {
                 failed += 1
-                Output.print(["FAIL     \(file)  \(timing)  \(Self.reason(result))"])
+                try Output.print(["FAIL     \(file)  \(timing)  \(Self.reason(result))"])
             }
         }
-        Output.print(["\(passed) passed, \(failed + invalid) failed"])
+        try Output.print(["\(passed) passed, \(failed + invalid) failed"])
         if invalid > 0 { throw ExitCode(2) }
         if failed > 0 { throw ExitCode(1) }
     }

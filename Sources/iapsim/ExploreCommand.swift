@@ -49,16 +49,40 @@ struct ExploreCommand: ParsableCommand {
         guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
         guard steps >= 1 && steps <= 1_000 else { throw ValidationError("--steps must be from 1 to 1000, got \(steps)") }
         guard skip >= 0 else { throw ValidationError("--skip must be 0 or more, got \(skip)") }
+        guard skip <= Int.max - runs else {
+            throw ValidationError("--skip plus --runs must be at most \(Int.max), got \(skip) + \(runs)")
+        }
     }
 
+    /// The output directory is made ready before the first run; the findings are written
+    /// all or none, and replace (not join) the findings an earlier run left there.
     func run() throws {
+        let created: [String]
+        do {
+            created = try FindingsDirectory.prepare(out)
+        } catch {
+            Output.error("--out \(error.message)")
+            throw ExitCode(2)
+        }
         let result = ExploreRun(policy: policy, runs: runs, seed: seed, jobs: jobs, steps: steps,
                                 skip: skip, outDir: out, showProgress: !json).execute()
-        if json {
-            print(result.json())
-        } else {
-            print(result.human())
+        var files = OutputFiles()
+        do {
+            for finding in result.findings { try files.stage(finding.contents, to: finding.file) }
+            try Output.print(json ? [result.json()]
+                             : result.human().split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            try files.commit()
+        } catch let failure as OutputFiles.Failure {
+            FindingsDirectory.removeIfUnused(created)
+            Output.error(failure.message)
+            throw ExitCode(2)
+        } catch {
+            files.discard()
+            FindingsDirectory.removeIfUnused(created)
+            throw error
         }
+        FindingsDirectory.removeStale(out, keeping: result.findings.map(\.type))
+        FindingsDirectory.removeIfUnused(created)
         if !result.report.clean { throw ExitCode(1) }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import IAPSimCore
 import IAPSimScenario
 
-/// One explore invocation: runs, report, shrunk findings written as scenario files.
+/// One explore invocation: runs, report, shrunk findings as scenario files (written by the
+/// command, all or none).
 struct ExploreRun {
     var policy: PolicyPreset
     var runs: Int
@@ -17,6 +18,8 @@ struct ExploreRun {
         var type: AnomalyType
         var run: RunOutcome
         var file: String
+        /// The scenario file's text, to be written to `file`.
+        var contents: String
         var originalSteps: Int
         var shrunkSteps: Int
     }
@@ -41,17 +44,17 @@ struct ExploreRun {
                 let rate = Double(p.runs) / max(Date().timeIntervalSince(started), 1e-9)
                 let line = ExploreRun.progressLine(runs: p.runs, of: total, perSecond: rate,
                                                    unresolved: p.unresolved) + " so far"
-                FileHandle.standardError.write(Data("\r\(line)\u{1B}[K".utf8))
+                Output.raw("\r\(line)\u{1B}[K")
             }
         }
         let outcomes = ParallelRuns.run(explorer, range: skip..<(skip + runs), jobs: jobs, progress: progress)
         let exploreSeconds = Date().timeIntervalSince(started)
-        if live { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if live { Output.raw("\r\u{1B}[K") }
         let report = ExploreReport(outcomes)
         var findings: [Finding] = []
         for type in AnomalyType.allCases {
             guard let first = report.firstFailure[type] else { continue }
-            findings.append(writeFinding(type, first, explorer))
+            findings.append(finding(type, first, explorer))
         }
         return Result(run: self, report: report, findings: findings,
                       seconds: Date().timeIntervalSince(started), exploreSeconds: exploreSeconds)
@@ -64,15 +67,14 @@ struct ExploreRun {
             + (unresolved == 1 ? "anomaly" : "anomalies")
     }
 
-    func writeFinding(_ type: AnomalyType, _ o: RunOutcome, _ explorer: Explorer) -> Finding {
+    func finding(_ type: AnomalyType, _ o: RunOutcome, _ explorer: Explorer) -> Finding {
         let original = explorer.schedule(o.index)
         let small = explorer.shrink(original, seed: o.seed, type: type)
         let scenario = ScheduleExport.scenario(small, seed: o.seed, preset: policy, type: type,
                                                origin: "iapsim explore --policy \(policy.rawValue) --runs 1 --seed \(seed) --steps \(steps) --skip \(o.index)")
         let path = (outDir as NSString).appendingPathComponent("\(type.rawValue).yaml")
-        try? FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
-        try? ScenarioWriter.yaml(scenario).write(toFile: path, atomically: true, encoding: .utf8)
-        return Finding(type: type, run: o, file: path, originalSteps: original.steps.count,
+        return Finding(type: type, run: o, file: path, contents: ScenarioWriter.yaml(scenario),
+                       originalSteps: original.steps.count,
                        shrunkSteps: small.steps.count)
     }
 }

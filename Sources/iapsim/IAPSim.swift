@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IAPSimScenario
 
 @main
 struct IAPSim: ParsableCommand {
@@ -14,16 +15,33 @@ struct IAPSim: ParsableCommand {
 
     /// Like ArgumentParser's `main()`, but a bad flag or argument exits 2 (the scenario
     /// format's "invalid input") instead of 64, with the one message ArgumentParser prints.
+    ///
+    /// A write to standard output that fails ends the command with one line and status 2.
+    /// SIGPIPE is ignored so that a closed pipe is such a failure, not a silent death; a
+    /// closed standard stream is held by a read-only /dev/null, so that writes to it fail
+    /// and no file the command opens can take its place.
     static func main() {
+        signal(SIGPIPE, SIG_IGN)
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) < 0 {
+            let held = open("/dev/null", O_RDONLY)
+            if held >= 0 && held != fd { dup2(held, fd); close(held) }
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
+        } catch let failure as Output.StandardOutputFailed {
+            Output.error(failure.message)
+            Foundation.exit(2)
         } catch {
             let code = exitCode(for: error)
-            if code == .success || code.rawValue == 1 || code.rawValue == 2 { exit(withError: error) }
+            if code == .success { exit(withError: error) }
+            // ArgumentParser's message quotes the flags' values as given: made visible too.
             let message = fullMessage(for: error)
-            if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
-            Foundation.exit(2)
+            if !message.isEmpty {
+                Output.raw(message.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { VisibleText.escaped(String($0)) }.joined(separator: "\n") + "\n")
+            }
+            Foundation.exit(code.rawValue == 1 ? 1 : 2)
         }
     }
 }

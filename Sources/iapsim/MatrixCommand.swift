@@ -31,15 +31,17 @@ struct MatrixCommand: ParsableCommand {
     static let order: [PolicyPreset] = [.naive, .localTable, .retransmit, .retryFile, .hardened]
 
     func run() throws {
-        print("Share of \(runs) runs (seed \(seed), \(steps) steps each) that ended with the anomaly unresolved:")
-        print("")
-        print("| preset | " + AnomalyType.allCases.map(\.rawValue).joined(separator: " | ") + " |")
-        print("|---|" + AnomalyType.allCases.map { _ in "---:" }.joined(separator: "|") + "|")
+        try Output.print([
+            "Share of \(runs) runs (seed \(seed), \(steps) steps each) that ended with the anomaly unresolved:",
+            "",
+            "| preset | " + AnomalyType.allCases.map(\.rawValue).joined(separator: " | ") + " |",
+            "|---|" + AnomalyType.allCases.map { _ in "---:" }.joined(separator: "|") + "|",
+        ])
         for preset in MatrixCommand.order {
             let explorer = Explorer(policy: preset.policy, seed: seed, steps: steps)
             let report = ExploreReport(ParallelRuns.run(explorer, range: 0..<runs, jobs: jobs))
             let cells = AnomalyType.allCases.map { MatrixCommand.percent(report.share($0)) }
-            print("| \(preset.rawValue) | " + cells.joined(separator: " | ") + " |")
+            try Output.print(["| \(preset.rawValue) | " + cells.joined(separator: " | ") + " |"])
         }
     }
 

@@ -41,7 +41,10 @@ enum ParallelRuns {
             while i < range.upperBound {
                 let outcome = explorer.run(i)
                 mine.append(outcome)
-                i += jobs
+                // Near Int.max (a large --skip) the next index may not exist.
+                let (next, overflow) = i.addingReportingOverflow(jobs)
+                if overflow { break }
+                i = next
                 if let progress {
                     let sofar = box.count(outcome)
                     if sofar.runs % every == 0 { progress(sofar) }

@@ -28,6 +28,18 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print only the title and the verdict, not the event log and narration.")
     var quiet = false
 
+    func validate() throws {
+        let outputs = [("--log", logFile), ("--diagram", diagramFile)]
+            .compactMap { flag, path in path.map { (flag: flag, path: $0) } }
+        do {
+            try OutputFiles.check(outputs: outputs, inputs: [file])
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// Prints the transcript as the run goes; the verdict comes once the exports are written
+    /// (to temporary files), so that no PASS is printed for a run whose outputs failed.
     func run() throws {
         let scenario: Scenario
         do {
@@ -38,51 +50,38 @@ struct RunCommand: ParsableCommand {
         }
         var player = ScenarioPlayer(scenario)
         var records = player.openingRecords
-        Output.print(Transcript.header(scenario, file: file))
-        show(records)
+        try Output.print(Transcript.header(scenario, file: file))
+        try show(records)
         while !player.stepsDone {
             let more = player.playStep()
-            show(more)
+            try show(more)
             records += more
         }
         let (rest, result) = player.finish()
-        show(rest)
+        try show(rest)
         records += rest
-        Output.print(Transcript.verdict(result, scenario: scenario))
-        try export(records)
+        var files = OutputFiles()
+        do {
+            try stageExports(records, in: &files)
+            try Output.print(Transcript.verdict(result, scenario: scenario))
+            try files.commit()
+        } catch let failure as OutputFiles.Failure {
+            Output.error(failure.message)
+            throw ExitCode(2)
+        } catch {
+            files.discard()
+            throw error
+        }
         if !result.passed { throw ExitCode(1) }
     }
 
-    private func show(_ records: [RunRecord]) {
+    private func show(_ records: [RunRecord]) throws {
         guard !quiet else { return }
-        Output.print(records.flatMap(Transcript.lines(for:)))
+        try Output.print(records.flatMap(Transcript.lines(for:)))
     }
 
-    private func export(_ records: [RunRecord]) throws {
-        if let logFile { try Output.write(JSONLinesExport.text(records), to: logFile) }
-        if let diagramFile { try Output.write(MermaidExport.diagram(records), to: diagramFile) }
-    }
-}
-
-/// The executable's only ways out: standard output, standard error, and files it was asked
-/// to write.
-enum Output {
-    static func print(_ lines: [String]) {
-        guard !lines.isEmpty else { return }
-        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-    }
-
-    static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
-
-    /// Writes `text` to `path`; a failure is bad input (exit 2).
-    static func write(_ text: String, to path: String) throws {
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        } catch {
-            Self.error("\(path): cannot write: \(error.localizedDescription)")
-            throw ExitCode(2)
-        }
+    private func stageExports(_ records: [RunRecord], in files: inout OutputFiles) throws {
+        if let logFile { try files.stage(JSONLinesExport.text(records), to: logFile) }
+        if let diagramFile { try files.stage(MermaidExport.diagram(records), to: diagramFile) }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IAPSimCore
+import IAPSimScenario
 import IAPSimTUI
 
 /// `iapsim` (the default) or `iapsim sandbox`: the built-in world, live in the terminal UI.
@@ -47,6 +48,13 @@ struct SandboxCommand: ParsableCommand {
                 || $0 == "_" || $0 == "-" || $0 == "." }
         }) {
             throw ValidationError("--users: \"\(bad)\" is not a user name (letters, digits, _ - . only)")
+        }
+        if names.count > ScenarioVocabulary.maxUsers {
+            throw ValidationError("--users: \(names.count) names; the limit is \(ScenarioVocabulary.maxUsers)")
+        }
+        if let long = names.first(where: { $0.count > ScenarioVocabulary.maxUserNameLength }) {
+            throw ValidationError("--users: a name is too long (\(long.count) characters); "
+                                  + "the limit is \(ScenarioVocabulary.maxUserNameLength)")
         }
         if let twice = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
             throw ValidationError("--users: \"\(twice)\" appears twice")

@@ -225,7 +225,7 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func atEarlierThanThePreviousStep() {
         #expect(refusal(head + "  - at: 1m\n    do: crash\n  - after: 30s\n    do: launch\n"
                         + "  - at: 80s\n    do: settle\n")
-            == "s.yaml:9:9: 'at: 80s' is earlier than the previous step, which runs at 90s at "
+            == "s.yaml:9:9: 'at: 80s' is earlier than the step at line 7, which ends at 90s at "
             + "the earliest; 'at' counts from the start of the run")
     }
 

@@ -22,8 +22,9 @@ static inline int cn_key_resize(void) { return KEY_RESIZE; }
 /// The codeset of the current locale ("UTF-8", "ANSI_X3.4-1968", ...), after setlocale.
 static inline const char *cn_codeset(void) { return nl_langinfo(CODESET); }
 
-/// newterm() on stdout/stdin and set_term(); 0 on success, -1 when the terminal is unknown
-/// (unlike initscr(), which would print and exit).
+/// newterm() on stdout/stdin and set_term(); 0 on success, -1 when TERM is unset or unknown
+/// (unlike initscr(), which would print and exit), -2 when the terminal cannot move the
+/// cursor (TERM=dumb, a hardcopy terminal).
 int cn_start(void);
 
 /// Characters per cell in `cn_put_cells`: one spacing character, up to four combining marks,
@@ -38,13 +39,18 @@ int cn_start(void);
 void cn_put_cells(int y, const wchar_t *chars, const int *cols, const unsigned char *widths,
                   int count, attr_t attrs, short pair);
 
-/// Signal handling. `cn_install_signals` (call before initscr) catches SIGINT, SIGTERM and
-/// SIGHUP into a flag (without SA_RESTART, so a blocked poll() returns EINTR), and the crash
+/// Signal handling. `cn_install_signals` (call before initscr) catches SIGINT, SIGTERM,
+/// SIGHUP and SIGQUIT into a flag, SIGCONT into another (`cn_take_resumed`) (without SA_RESTART, so a blocked poll() returns EINTR), and the crash
 /// signals (SIGSEGV, SIGABRT, SIGILL, SIGTRAP, SIGBUS) to endwin() before dying with the
 /// default action.
 void cn_install_signals(void);
 /// The last stop signal received (0 when none), cleared by reading it.
 int cn_take_stop_signal(void);
+/// Whether a SIGCONT arrived since the last call, cleared by reading it.
+int cn_take_resumed(void);
+/// Re-enters curses mode after a stop: the next refresh sets the terminal's modes again and
+/// repaints the whole screen.
+void cn_resume(void);
 /// Whether the crash handler should call endwin(): set while curses is active.
 void cn_set_curses_active(int active);
 

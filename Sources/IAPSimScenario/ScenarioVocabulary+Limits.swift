@@ -1,0 +1,15 @@
+/// How much one file may hold. Each limit is far above what a real scenario needs, and is
+/// stated in the message of a file that goes over it. (The bytes, aliases, map sizes and
+/// values in all are bounded before the YAML tree is built: `ScenarioParser.maxFileBytes`,
+/// `YAMLPreScan`.)
+extension ScenarioVocabulary {
+    /// The most steps a file may hold: enough for any story or soak test, and a bound on
+    /// how long one run can take.
+    public static let maxSteps = 20_000
+    /// The most users a file may name.
+    public static let maxUsers = 100
+    /// The longest user name, in characters.
+    public static let maxUserNameLength = 64
+    /// The longest title, in characters.
+    public static let maxTitleLength = 200
+}

@@ -1,0 +1,35 @@
+/// Text from a file or a flag, made safe to print: every control character (C0, DEL, C1)
+/// is written as a visible escape (`\e`, `\t`, `\x07`, `\x9B`), so that a title, a `say`
+/// or a file name cannot retitle, clear or program the terminal it is shown on.
+///
+/// The one function every output of the program uses for such texts: the transcript, the
+/// `check` lines, error messages, the Mermaid diagram. Printable text (any script, emoji,
+/// backslashes) is left as it is, so files without control characters print unchanged.
+public enum VisibleText {
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            guard isControl(scalar) else {
+                out.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\u{1B}": out += "\\e"
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            default:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            }
+        }
+        return out
+    }
+
+    /// C0 controls, DEL and the C1 controls (U+0080 to U+009F; a terminal may take U+009B
+    /// for CSI).
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}
