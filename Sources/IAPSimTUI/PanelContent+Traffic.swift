@@ -63,12 +63,25 @@ extension PanelContent {
             return 1 + open + (finished > 0 ? 1 + finished : 0)
         case .server: return sim.server.balances.count + 2 + min(sim.server.orders.count, PanelContent.historyLimit)
         case .network: return 4 + (sim.network.recent.isEmpty ? 1 : 1 + sim.network.recent.count)
-        case .auditor: return (narrow ? 3 : 2) + 2 * min(sim.auditor.anomalies.count, PanelContent.historyLimit)
+        case .auditor:
+            return auditorHeaderCount + 2 * min(sim.auditor.anomalies.count, PanelContent.historyLimit)
         case .events: return sim.log.count
         }
     }
 
     // MARK: Auditor
+
+    /// Charges the auditor is still waiting for: uncredited, no anomaly yet, inside the grace
+    /// period. Each shows a countdown, so that an anomaly appearing later is no surprise.
+    var chargesInGrace: [ChargeRecord] {
+        let grace = sim.auditor.graceMs
+        return sim.auditor.charges.filter {
+            $0.credits.isEmpty && $0.anomalyId == nil && $0.priceCents > 0 && sim.now - $0.chargedAt < grace
+        }
+    }
+
+    /// Lines before the first anomaly: money, counts, then the charges in grace.
+    var auditorHeaderCount: Int { (narrow ? 3 : 2) + chargesInGrace.count }
 
     var auditor: [Line] {
         let a = sim.auditor
@@ -87,6 +100,11 @@ extension PanelContent {
         out.append([Span("\(a.charges.count) charge(s), \(a.anomalies.count) anomal\(a.anomalies.count == 1 ? "y" : "ies"), ",
                          Style(.dim)),
                     Span("\(unresolved) unresolved", unresolved > 0 ? Style(.bad, bold: true) : Style(.good))])
+        for c in chargesInGrace {
+            let left = DurationText.age(max(0, c.chargedAt + a.graceMs - sim.now))
+            out.append([Span("grace \(left) ", Style(.warn, bold: true)),
+                        Span("\(txn(c.txn)) \(c.productId) charged, not credited yet", Style(.dim))])
+        }
         for anomaly in a.anomalies.suffix(PanelContent.historyLimit).reversed() where out.count < limit {
             out += lines(anomaly)
         }
@@ -108,14 +126,30 @@ extension PanelContent {
 
     // MARK: Events
 
+    /// The notes that still have their place in the log kept in memory.
+    func visibleNotes(_ notes: [EventNote]) -> ArraySlice<EventNote> {
+        let logStart = sim.logCount - sim.log.count
+        return notes.drop { $0.position < logStart }
+    }
+
+    /// Lines Events has in all: the log's entries and the UI's notes (or one part's entries).
+    func eventTotal(notes: [EventNote], filter: Part?) -> Int {
+        guard let filter else { return sim.log.count + visibleNotes(notes).count }
+        return sim.log.reduce(0) { $0 + ($1.part == filter ? 1 : 0) }
+    }
+
     /// The log with the UI's notes merged in where they were added, oldest first; `count`
     /// lines ending `offsetFromBottom` lines before the newest. Only the tail that can show
-    /// is built.
-    func events(count: Int, offsetFromBottom: Int, notes: [EventNote]) -> [Line] {
-        let tail = sim.log.suffix(count + offsetFromBottom + notes.count)
+    /// is built. With a filter, only that part's entries (and no notes).
+    func events(count: Int, offsetFromBottom: Int, notes: [EventNote], filter: Part? = nil) -> [Line] {
+        if let filter {
+            let entries = sim.log.filter { $0.part == filter }
+            let end = max(0, entries.count - offsetFromBottom)
+            return entries[max(0, end - count)..<end].map(event)
+        }
+        let tail = sim.log.suffix(count + offsetFromBottom)
         let tailStart = sim.logCount - tail.count
-        var merged: [Line] = []
-        var pending = notes.drop { $0.position < tailStart }
+        var pending = visibleNotes(notes).drop { $0.position < tailStart }
         var lines: [Line] = []
         lines.reserveCapacity(tail.count + pending.count)
         for (i, entry) in tail.enumerated() {
@@ -126,9 +160,8 @@ extension PanelContent {
             lines.append(event(entry))
         }
         lines += pending.map(note)
-        merged = lines
-        let end = max(0, merged.count - offsetFromBottom)
-        return Array(merged[max(0, end - count)..<end])
+        let end = max(0, lines.count - offsetFromBottom)
+        return Array(lines[max(0, end - count)..<end])
     }
 
     func note(_ n: EventNote) -> Line {

@@ -55,7 +55,7 @@ struct PanelContent {
         }
         let flying = a.rechargesInFlight
         if !flying.isEmpty {
-            out.append(label("in flight", "recharge " + flying.map(txn).joined(separator: " "), Style(.info)))
+            out.append(label("in flight", " recharge " + flying.map(txn).joined(separator: " "), Style(.info)))
         }
         return out
     }

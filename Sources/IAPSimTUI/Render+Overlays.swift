@@ -2,45 +2,12 @@ import IAPSimCore
 import IAPSimScenario
 
 extension UIModel {
-    /// Every key, in the help overlay's two columns.
-    static let helpKeys: [(String, String)] = [
-        ("q  Ctrl-C", "quit"), ("?  Esc", "this help / close it"),
-        ("space", "pause / resume the clock"), (".", "one event, then pause"),
-        ("+  -", "speed 0.25x to 64x"), ("Tab S-Tab", "focus next / previous"),
-        ("arrows j K", "scroll the focused panel"), ("PgUp PgDn", "scroll a page"),
-        ("Home End", "oldest / follow newest"), ("b", "buy (product picker)"),
-        ("c", "crash now or on an event"), ("l", "launch the app"),
-        ("u", "uninstall the app"), ("a", "switch account / log out"),
-        ("n", "network off / on"), ("d", "drop a request/response"),
-        ("o", "App Store outage on / off"), ("f", "fail next payment (why)"),
-        ("k", "Ask to Buy on / off"), ("y  x", "approve / decline"),
-        ("r", "replay an old receipt"), ("p", "policy panel (live)"),
-        ("s", "save session as scenario"), ("A", "autopilot on / off"),
-        ("Enter", "play: run the next step"), ("G", "play: run to the end"),
-    ]
-
     func centeredBox(_ grid: inout Grid, width w: Int, height h: Int, title: String) -> Rect {
         let width = min(w, grid.width - 2), height = min(h, grid.height - 2)
         let r = Rect(x: (grid.width - width) / 2, y: max(1, (grid.height - height) / 2), width: width, height: height)
         grid.fill(x: r.x, y: r.y, width: r.width, height: r.height)
         grid.frame(r, title: title, focused: true, glyphs: glyphs)
         return r
-    }
-
-    func renderHelp(_ grid: inout Grid) {
-        let rows = (UIModel.helpKeys.count + 1) / 2
-        let r = centeredBox(&grid, width: 78, height: rows + 5, title: "Keys")
-        let inner = r.inner
-        let column = (inner.width - 2) / 2
-        for (i, pair) in UIModel.helpKeys.enumerated() {
-            let x = inner.x + 1 + (i / rows) * column
-            grid.put([Span(TextWidth.pad(pair.0, to: 11), Style(.key, bold: true)), Span(pair.1)],
-                     x: x, y: inner.y + i % rows, width: column - 1)
-        }
-        grid.put("Faults show in Events when armed and when they fire.",
-                 x: inner.x + 1, y: inner.y + rows + 1, Style(.dim), maxWidth: inner.width - 2)
-        grid.put("k is Ask to Buy, so K (or the up arrow) scrolls up. Esc closes.",
-                 x: inner.x + 1, y: inner.y + rows + 2, Style(.dim), maxWidth: inner.width - 2)
     }
 
     func renderPicker(_ p: Picker, _ grid: inout Grid) {

@@ -88,6 +88,18 @@ public struct UIModel: Sendable {
     public internal(set) var focus: Panel = .events
     var scroll: [Panel: Int] = [:]
     public internal(set) var overlay: Overlay?
+    /// First line of the help overlay shown (it scrolls on small screens).
+    var helpScroll = 0
+    /// The selected row of the Auditor (anomalies, newest first) and the Payment queue.
+    var selection: [Panel: Int] = [:]
+    /// Columns a panel is scrolled to the right, for lines wider than the panel.
+    var hscroll: [Panel: Int] = [:]
+    /// The panel shown on the whole screen (`z`), if any.
+    public internal(set) var zoomed: Panel?
+    /// Events shows only this part's lines when set (`F` cycles).
+    public internal(set) var eventFilter: Part?
+    /// The file the edge is recording the screen to, while it does.
+    public internal(set) var recording: String?
     public internal(set) var status: String?
     public internal(set) var armed: ArmedCommand?
     /// Lines the UI adds to the Events panel: a command armed on an event, a step of play.

@@ -8,7 +8,7 @@ struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: "Play a scenario in the terminal UI: its story, one step per Enter, G to the end.",
-        discussion: "Exit status: 0 on q, 2 when the file is invalid or there is no terminal."
+        discussion: "Exit status: 0 on q, 2 when the file is invalid, there is no terminal, or the recording cannot be written."
     )
 
     @Argument(help: "The scenario file (YAML, format 1).")
@@ -20,6 +20,10 @@ struct PlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp(TerminalUI.speedHelp, valueName: "x"))
     var speed: Double = 1
 
+    @Option(help: ArgumentHelp("Record what the screen shows to FILE (asciicast v2, for asciinema).",
+                               valueName: "FILE"))
+    var record: String?
+
     func validate() throws { try TerminalUI.validate(speed: speed) }
 
     func run() throws {
@@ -30,7 +34,7 @@ struct PlayCommand: ParsableCommand {
             Output.error(error.description)
             throw ExitCode(2)
         }
-        try TerminalUI.launch(noColor: noColor, autopilot: false, speed: speed) { options in
+        try TerminalUI.launch(noColor: noColor, autopilot: false, speed: speed, record: record) { options in
             UIModel(play: scenario, file: file, options: options)
         }
     }
