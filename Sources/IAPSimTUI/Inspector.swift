@@ -130,11 +130,11 @@ struct Inspector {
         let own = "A\(anomalyId)"
         var out: [Line] = []
         for e in sim.log {
-            let words = Set(Inspector.words(e.fact.text))
+            let words = Set(Inspector.words(PanelContent.text(e.fact)))
             guard !words.isDisjoint(with: ids) || words.contains(own) else { continue }
             out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
                         Span(TextWidth.pad(e.part.rawValue, to: 16) + " ", UIStyle.part(e.part)),
-                        Span(e.fact.text)])
+                        Span(PanelContent.text(e.fact))])
         }
         return out.isEmpty ? [[Span("  (older than the log kept in memory)", Style(.dim))]] : out
     }
@@ -160,7 +160,7 @@ struct Inspector {
             switch e.fact {
             case .transactionUpdated(t.id, _, _), .paymentCharged(t.id, _, _), .transactionFinished(t.id),
                  .finishSkipped(t.id, _), .finishFailedError(t.id, _), .deferredExpired(t.id):
-                out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)), Span(e.fact.text)])
+                out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)), Span(PanelContent.text(e.fact))])
             default: break
             }
         }

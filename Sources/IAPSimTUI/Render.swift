@@ -87,9 +87,10 @@ extension UIModel {
         let shiftBadge = shift > 0 ? "\(glyphs.right)+\(shift) " : ""
         let title = panel == .events ? panel.title + (eventFilter.map { ": \($0.rawValue) only" } ?? "") : panel.title
         if panel == .events {
-            let total = content.eventTotal(notes: notes, filter: eventFilter)
+            let rows = content.eventRows(notes: notes, filter: eventFilter)
+            let total = rows.count
             let offset = min(scrollOffset(panel), max(0, total - inner.height))
-            let lines = content.events(count: inner.height, offsetFromBottom: offset, notes: notes, filter: eventFilter)
+            let lines = content.events(rows, count: inner.height, offsetFromBottom: offset)
             let above = max(0, total - offset - inner.height)
             let badge = offset > 0 ? "\(glyphs.up) \(above) older \(glyphs.sep) End follows" : "\(simulation.logCount) events"
             grid.frame(r, title: title, focused: focus == panel, glyphs: glyphs, badge: shiftBadge + badge)
@@ -160,7 +161,11 @@ extension UIModel {
     func renderStatus(_ grid: inout Grid, row: Int) {
         var spans: [Span] = []
         if let status { spans.append(Span(" " + status + " ", Style(.info, bold: true))) }
-        var armedWords = simulation.armedFaults
+        // Under `finish-failed: false` every failure is left unfinished already: the armed
+        // fault would never be used, so it is not shown as waiting.
+        var armedWords = simulation.armedFaults.filter {
+            $0 != "next failure left unfinished" || simulation.policy.value(of: .finishFailed) == "true"
+        }
         if let armed { armedWords.insert("\(armed.command.scenarioText) when \(armed.event.rawValue)", at: 0) }
         if !armedWords.isEmpty {
             spans.append(Span(" armed: ", Style(.warn, bold: true)))

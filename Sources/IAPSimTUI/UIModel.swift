@@ -106,6 +106,8 @@ public struct UIModel: Sendable {
     public internal(set) var notes: [EventNote] = []
     /// Every command applied, with its virtual time: what `s` saves.
     public internal(set) var session: [Step] = []
+    /// `Simulation.logCount` when the last session step was recorded.
+    var lastRecordLogCount = 0
     var autopilot: Autopilot?
     /// Play mode: how the run ended once `G` (or the last Enter) finished it.
     public internal(set) var result: ScenarioResult?
