@@ -111,11 +111,7 @@ import Testing
 
     /// 10: `.` that runs an internal event says what happened.
     @Test func anInternalEventIsExplained() {
-        var d = Driver(UIModel(preset: .naive))
-        d.keys("b")
-        d.key(.enter)
-        d.keys("c2")
-        d.wait(wallMs: 3_000)
+        var d = Driver.naiveCrashAtCharge()
         #expect(d.screen().text.contains("grace 29s"), "the charge waiting for the auditor shows its countdown")
         d.keys(" ")
         var said: [String] = []
