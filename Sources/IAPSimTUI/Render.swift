@@ -172,8 +172,7 @@ extension UIModel {
             spans.append(Span(armedWords.joined(separator: " \(glyphs.sep) "), Style(.warn)))
         }
         if spans.isEmpty {
-            spans.append(Span(" no fault armed; \(simulation.isIdle ? "nothing scheduled" : "next event at \(DurationText.clock(simulation.nextEventTime!))")",
-                              Style(.dim)))
+            spans.append(Span(" " + idleStatus, Style(.dim)))
         }
         grid.put(spans, x: 0, y: row, width: grid.width, ellipsis: glyphs.more)
     }
