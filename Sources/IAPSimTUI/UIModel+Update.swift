@@ -94,9 +94,11 @@ extension UIModel {
         case .approve: act(.approve)
         case .decline: act(.decline)
         case .replay: act(.replay)
-        case .focusNext: focus = Panel(rawValue: (focus.rawValue + 1) % Panel.allCases.count)!
-        case .focusPrevious:
-            focus = Panel(rawValue: (focus.rawValue + Panel.allCases.count - 1) % Panel.allCases.count)!
+        case .focusNext, .focusPrevious:
+            let step = action == .focusNext ? 1 : Panel.allCases.count - 1
+            focus = Panel(rawValue: (focus.rawValue + step) % Panel.allCases.count)!
+            // Zoomed, Tab pages through the panels one at a time.
+            if zoomed != nil { zoomed = focus }
         case .scrollUp: scrollFocused(by: -1)
         case .scrollDown: scrollFocused(by: 1)
         case .pageUp: scrollFocused(by: -10)
