@@ -1,9 +1,10 @@
 import IAPSimCore
 
-/// One line of the Events panel: a log entry or one of the UI's notes.
-enum EventRow {
-    case entry(LogEntry)
-    case note(EventNote)
+/// One line of the Events panel: a log entry or one of the UI's notes, by its index in
+/// `Simulation.log` or in the notes (indices only: a long log is listed on every frame).
+enum EventRow: Hashable {
+    case entry(Int)
+    case note(Int)
 }
 
 extension PanelContent {
@@ -13,6 +14,8 @@ extension PanelContent {
     /// (the command and the change it made say the same thing; the change is kept).
     static func shows(_ e: LogEntry, filter: Part?) -> Bool {
         if let filter, e.part != filter { return false }
+        // Commands are the user's lines; looking at the part first spares copying each fact.
+        guard e.part == .user else { return true }
         if case .commandIssued(let c) = e.fact {
             switch c {
             case .setPolicy, .setPreset: return false
@@ -26,27 +29,33 @@ extension PanelContent {
     /// in where they were added (no notes under a part filter).
     func eventRows(notes: [EventNote], filter: Part?) -> [EventRow] {
         let logStart = sim.logCount - sim.log.count
-        var pending = filter == nil ? notes.drop { $0.position < logStart } : []
+        var next = filter == nil ? (notes.firstIndex { $0.position >= logStart } ?? notes.count) : notes.count
         var rows: [EventRow] = []
-        rows.reserveCapacity(sim.log.count + pending.count)
-        for (i, entry) in sim.log.enumerated() {
-            while let n = pending.first, n.position <= logStart + i {
-                rows.append(.note(n))
-                pending = pending.dropFirst()
+        rows.reserveCapacity(sim.log.count + notes.count - next)
+        for i in sim.log.indices {
+            while next < notes.count, notes[next].position <= logStart + i {
+                rows.append(.note(next))
+                next += 1
             }
-            if PanelContent.shows(entry, filter: filter) { rows.append(.entry(entry)) }
+            let part = sim.log[i].part
+            if let filter, part != filter { continue }
+            if part == .user, !PanelContent.shows(sim.log[i], filter: filter) { continue }
+            rows.append(.entry(i))
         }
-        rows += pending.map { .note($0) }
+        while next < notes.count {
+            rows.append(.note(next))
+            next += 1
+        }
         return rows
     }
 
     /// `count` lines of `rows` ending `offsetFromBottom` lines before the newest.
-    func events(_ rows: [EventRow], count: Int, offsetFromBottom: Int) -> [Line] {
+    func events(_ rows: [EventRow], notes: [EventNote], count: Int, offsetFromBottom: Int) -> [Line] {
         let end = max(0, rows.count - offsetFromBottom)
         return rows[max(0, end - count)..<end].map { row in
             switch row {
-            case .entry(let e): return event(e)
-            case .note(let n): return note(n)
+            case .entry(let i): return event(sim.log[i])
+            case .note(let i): return note(notes[i])
             }
         }
     }

@@ -103,7 +103,7 @@ extension PanelContent {
         for c in chargesInGrace {
             let left = DurationText.age(max(0, c.chargedAt + a.graceMs - sim.now))
             out.append([Span("grace \(left) ", Style(.warn, bold: true)),
-                        Span("\(txn(c.txn)) \(c.productId) charged, not credited yet", Style(.dim))])
+                        Span("\(txn(c.txn)) \(c.productId) uncredited", Style(.dim))])
         }
         for anomaly in a.anomalies.suffix(PanelContent.historyLimit).reversed() where out.count < limit {
             out += lines(anomaly)

@@ -96,7 +96,6 @@ extension UIModel {
         } else if result == nil {
             next = [[Span("Every step has run. Enter or G settles the world and checks the expectations.", Style(.warn))]]
         }
-        next = next.flatMap { UIModel.wrap($0, width: textWidth, indent: 2) }.prefix(1).map { $0 }
         // The "Next:" line always shows; what does not fit above it ends in a visible mark.
         let room = max(0, inner.height - next.count)
         var shown = Array(lines.prefix(room))

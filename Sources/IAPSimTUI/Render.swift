@@ -91,7 +91,7 @@ extension UIModel {
             let rows = content.eventRows(notes: notes, filter: eventFilter)
             let total = rows.count
             let offset = min(scrollOffset(panel), max(0, total - inner.height))
-            let lines = content.events(rows, count: inner.height, offsetFromBottom: offset)
+            let lines = content.events(rows, notes: notes, count: inner.height, offsetFromBottom: offset)
             let above = max(0, total - offset - inner.height)
             let badge = offset > 0 ? "\(glyphs.up) \(above) older \(glyphs.sep) End follows" : "\(simulation.logCount) events"
             grid.frame(r, title: title, focused: focus == panel, glyphs: glyphs, badge: shiftBadge + badge)

@@ -69,3 +69,20 @@ import Testing
         try? (d.screen().text + d.screen(80, 24).text).write(toFile: "/tmp/dump2.txt", atomically: true, encoding: .utf8)
     }
 }
+
+extension ScreenDump {
+    /// `DUMP_SCREEN=1`: how long a render takes after a busy session (a full log).
+    @Test func renderTime() {
+        guard ProcessInfo.processInfo.environment["DUMP_SCREEN"] == "1" else { return }
+        var d = Driver(UIModel(seed: 5, options: UIOptions(autopilot: true, speed: 64)))
+        d.wait(wallMs: 60_000)
+        let start = ContinuousClock.now
+        for _ in 0..<100 { _ = d.screen() }
+        let each = (ContinuousClock.now - start) / 100
+        let content = PanelContent(sim: d.model.simulation, glyphs: .unicode, ascii: false, width: 118)
+        let s2 = ContinuousClock.now
+        for _ in 0..<100 { _ = content.eventRows(notes: d.model.notes, filter: nil) }
+        let rows = (ContinuousClock.now - s2) / 100
+        try? "rows \(rows); log \(d.model.simulation.log.count) entries; render \(each)\n".write(toFile: "/tmp/rendertime.txt", atomically: true, encoding: .utf8)
+    }
+}
