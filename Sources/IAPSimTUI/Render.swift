@@ -203,7 +203,8 @@ extension UIModel {
         case nil: break
         }
         var keys: [(String, String)] = []
-        for b in KeyBinding.all where b.footer != nil && b.applies(to: self) {
+        // A key an earlier binding takes now (Enter inspects in the Auditor) is not offered twice.
+        for b in KeyBinding.all where b.footer != nil && KeyBinding.binding(for: b.keys[0], in: self) == b {
             let first = b.written.split(separator: ",").first.map(String.init) ?? b.written
             let key = first == "Space" ? "space" : first.replacingOccurrences(of: "`", with: "")
             keys.append((key, b.action == .pause && paused ? "resume" : b.footer!))

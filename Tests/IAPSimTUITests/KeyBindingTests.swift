@@ -86,3 +86,13 @@ extension ScreenDump {
         try? "rows \(rows); log \(d.model.simulation.log.count) entries; render \(each)\n".write(toFile: "/tmp/rendertime.txt", atomically: true, encoding: .utf8)
     }
 }
+
+extension KeyBindingTests {
+    @Test func theFooterOffersEnterOnceForWhatItDoesNow() throws {
+        var d = Driver(UIModel(play: try RenderGoldenTests.shipped("lost-order-crash-at-charge-hardened.yaml"), file: "x.yaml"))
+        #expect(d.screen().lines[39].contains("Enter next step"))
+        d.key(.backTab)                                // Auditor
+        let footer = d.screen().lines[39]
+        #expect(footer.contains("Enter inspect") && !footer.contains("Enter next step"), "\(footer)")
+    }
+}
