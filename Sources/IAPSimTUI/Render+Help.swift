@@ -19,7 +19,7 @@ extension UIModel {
 
     /// Help: the key table by group, then the legend, flowed into two columns; it scrolls
     /// (j/k) when the screen is too small for all of it.
-    func helpLines(columnWidth: Int) -> [Line] {
+    func helpLines() -> [Line] {
         var out: [Line] = []
         for group in KeyBinding.Group.allCases {
             let bindings = KeyBinding.all.filter { $0.group == group }
@@ -31,7 +31,6 @@ extension UIModel {
         }
         out.append([Span("Legend", Style(.title, bold: true))])
         out += legend.map { [Span(TextWidth.pad($0.0, to: 11), Style(.key, bold: true)), Span($0.1)] }
-        _ = columnWidth
         return out
     }
 
@@ -43,15 +42,43 @@ extension UIModel {
         return r
     }
 
+    /// Inside the box help and the inspectors use, on a screen of `width` x `height`.
+    static func overlayInner(_ width: Int, _ height: Int) -> (width: Int, height: Int) {
+        (max(0, width - 2), max(1, height - 4))
+    }
+
+    /// Help, wrapped for `innerWidth`: its lines, the columns they flow into and their width.
+    func helpLayout(innerWidth: Int) -> (lines: [Line], columns: Int, column: Int) {
+        let columns = innerWidth >= 110 ? 2 : 1
+        let column = (innerWidth - 1) / columns
+        return (helpLines().flatMap { UIModel.wrap($0, width: column - 2, indent: 11) }, columns, column)
+    }
+
+    /// The inspector's lines, wrapped for `innerWidth`.
+    func inspectorLines(_ target: InspectTarget, innerWidth: Int) -> [Line] {
+        Inspector(sim: simulation, glyphs: glyphs).lines(target).flatMap { UIModel.wrap($0, width: innerWidth - 2) }
+    }
+
+    /// How far the open overlay can scroll on a screen of `width` x `height` (the model's
+    /// own size by default): its last line at the bottom of the box.
+    func overlayScrollLimit(width w: Int? = nil, height h: Int? = nil) -> Int {
+        let inner = UIModel.overlayInner(w ?? width, h ?? height)
+        switch overlay {
+        case .help?:
+            let layout = helpLayout(innerWidth: inner.width)
+            return max(0, layout.lines.count - layout.columns * inner.height)
+        case .inspect(let target, _)?:
+            return max(0, inspectorLines(target, innerWidth: inner.width).count - inner.height)
+        default: return 0
+        }
+    }
+
     func renderHelp(_ grid: inout Grid) {
         let r = fullBox(&grid, title: "Keys and legend (j/k scroll, Esc closes)")
         let inner = r.inner
-        let columns = inner.width >= 110 ? 2 : 1
-        let column = (inner.width - 1) / columns
-        let lines = helpLines(columnWidth: column).flatMap { UIModel.wrap($0, width: column - 2, indent: 11) }
+        let (lines, columns, column) = helpLayout(innerWidth: inner.width)
         let perColumn = max(1, inner.height)
-        let pages = max(0, lines.count - columns * perColumn)
-        let start = min(helpScroll, pages)
+        let start = min(helpScroll, overlayScrollLimit(width: grid.width, height: grid.height))
         let shown = Array(lines.dropFirst(start))
         for (i, line) in shown.prefix(columns * perColumn).enumerated() {
             let x = inner.x + 1 + (i / perColumn) * column
@@ -70,7 +97,7 @@ extension UIModel {
         let inspector = Inspector(sim: simulation, glyphs: glyphs)
         let r = fullBox(&grid, title: inspector.title(target) + " (j/k scroll, Esc closes)")
         let inner = r.inner
-        let wrapped = inspector.lines(target).flatMap { UIModel.wrap($0, width: inner.width - 2) }
+        let wrapped = inspectorLines(target, innerWidth: inner.width)
         let start = min(scroll, max(0, wrapped.count - inner.height))
         grid.lines(Array(wrapped.dropFirst(start)), in: Rect(x: inner.x + 1, y: inner.y, width: inner.width - 2,
                                                             height: inner.height), offset: 0)

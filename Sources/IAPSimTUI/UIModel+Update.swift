@@ -143,20 +143,11 @@ extension UIModel {
         case .help:
             switch key {
             case .escape, .char("?"), .enter: overlay = nil
-            case .down, .char("j"): helpScroll += 1
-            case .up, .char("k"): helpScroll = max(0, helpScroll - 1)
-            case .pageDown: helpScroll += 10
-            case .pageUp: helpScroll = max(0, helpScroll - 10)
-            default: break
+            default: helpScroll = scrolled(helpScroll, by: key)
             }
         case .inspect(let target, let offset):
-            switch key {
-            case .escape, .enter: overlay = nil
-            case .down, .char("j"): overlay = .inspect(target, scroll: offset + 1)
-            case .up, .char("k"): overlay = .inspect(target, scroll: max(0, offset - 1))
-            case .pageDown: overlay = .inspect(target, scroll: offset + 10)
-            case .pageUp: overlay = .inspect(target, scroll: max(0, offset - 10))
-            default: break
+            if key == .escape || key == .enter { overlay = nil } else {
+                overlay = .inspect(target, scroll: scrolled(offset, by: key))
             }
         case .picker(var picker):
             switch key {
@@ -173,6 +164,21 @@ extension UIModel {
         case .policy(let selected):
             handlePolicyKey(selected: selected, key)
         }
+    }
+
+    /// An overlay's scroll position after `key` (j/k, arrows, pages), kept within its text.
+    func scrolled(_ offset: Int, by key: Key) -> Int {
+        let delta: Int
+        switch key {
+        case .down, .char("j"): delta = 1
+        case .up, .char("k"): delta = -1
+        case .pageDown: delta = 10
+        case .pageUp: delta = -10
+        case .home: delta = -1_000_000
+        case .end: delta = 1_000_000
+        default: delta = 0
+        }
+        return max(0, min(overlayScrollLimit(), offset + delta))
     }
 
     /// Adds a line of the UI's own to Events, before the log entry written at `position`

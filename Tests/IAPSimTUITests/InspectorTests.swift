@@ -74,6 +74,7 @@ import Testing
         var d = try InspectorTests.inspect("duplicate-receipt-unfinished-failure-naive.yaml", .duplicateReceipt)
         Golden.check(d.screen(120, 40), "inspect-anomaly-120x40")
         Golden.check(d.screen(80, 24), "inspect-anomaly-80x24")
+        d.effects += d.model.update(.resize(width: 80, height: 24))   // scrolling is bounded by the screen
         d.key(.down, times: 5)
         Golden.check(d.screen(80, 24), "inspect-anomaly-scrolled-80x24")
         d.key(.escape)
@@ -91,5 +92,23 @@ import Testing
         d.key(.enter)
         #expect(d.model.overlay == nil)
         #expect(d.model.status == "no anomaly yet: nothing to inspect")
+    }
+}
+
+extension InspectorTests {
+    @Test func scrollingStopsAtTheLastLineSoUpComesBackAtOnce() throws {
+        var d = try InspectorTests.inspect("duplicate-receipt-unfinished-failure-naive.yaml", .duplicateReceipt,
+                                           width: 80, height: 24)
+        d.key(.down, times: 500)
+        guard case .inspect(_, let bottom)? = d.model.overlay else { Issue.record("closed"); return }
+        #expect(bottom == d.model.overlayScrollLimit() && bottom > 0 && bottom < 100)
+        d.key(.up)
+        guard case .inspect(_, let one)? = d.model.overlay else { Issue.record("closed"); return }
+        #expect(one == bottom - 1)
+        d.key(.escape)
+        d.keys("?")
+        d.key(.end)
+        #expect(d.model.helpScroll == d.model.overlayScrollLimit() && d.model.helpScroll > 0)
+        #expect(d.screen(80, 24).text.contains("↑ \(d.model.helpScroll) above"))
     }
 }
