@@ -26,11 +26,11 @@ extension UIModel {
             out.append([Span(group.rawValue, Style(.title, bold: true))])
             for b in bindings {
                 let written = b.written.replacingOccurrences(of: "`", with: "")
-                out.append([Span(TextWidth.pad(written, to: 11), Style(.key, bold: true)), Span(b.help)])
+                out.append([Span(TextWidth.pad(written, to: 12), Style(.key, bold: true)), Span(b.help)])
             }
         }
         out.append([Span("Legend", Style(.title, bold: true))])
-        out += legend.map { [Span(TextWidth.pad($0.0, to: 11), Style(.key, bold: true)), Span($0.1)] }
+        out += legend.map { [Span(TextWidth.pad($0.0, to: 12), Style(.key, bold: true)), Span($0.1)] }
         return out
     }
 
@@ -51,7 +51,7 @@ extension UIModel {
     func helpLayout(innerWidth: Int) -> (lines: [Line], columns: Int, column: Int) {
         let columns = innerWidth >= 110 ? 2 : 1
         let column = (innerWidth - 1) / columns
-        return (helpLines().flatMap { UIModel.wrap($0, width: column - 2, indent: 11) }, columns, column)
+        return (helpLines().flatMap { UIModel.wrap($0, width: column - 2, indent: 12) }, columns, column)
     }
 
     /// The inspector's lines, wrapped for `innerWidth`.

@@ -93,7 +93,8 @@ extension UIModel {
             let offset = min(scrollOffset(panel), max(0, total - inner.height))
             let lines = content.events(rows, notes: notes, count: inner.height, offsetFromBottom: offset)
             let above = max(0, total - offset - inner.height)
-            let badge = offset > 0 ? "\(glyphs.up) \(above) older \(glyphs.sep) End follows" : "\(simulation.logCount) events"
+            let badge = offset > 0 ? "\(glyphs.up) \(above) older \(glyphs.sep) End follows"
+                : eventFilter == nil ? "\(simulation.logCount) events" : "\(total) of \(simulation.logCount) events"
             grid.frame(r, title: title, focused: focus == panel, glyphs: glyphs, badge: shiftBadge + badge)
             grid.lines(lines.map { UIModel.shifted($0, by: shift) }, in: inner, offset: 0, ellipsis: glyphs.more)
             return

@@ -82,7 +82,16 @@ import Testing
         let events = DefectTests.panel(screen, "Events").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         #expect(!events.isEmpty && events.allSatisfy { $0.contains(" Network ") }, "\(events)")
         Golden.check(screen, "events-filter-network-120x40")
+        Golden.check(d.screen(80, 24), "events-filter-network-80x24")
         for _ in Part.allCases.indices.dropFirst(3) { d.keys("F") }
         #expect(d.model.eventFilter == nil)
+    }
+
+    @Test func theLegendInAsciiUsesTheAsciiMarkers() {
+        var d = Driver(UIModel(options: UIOptions(ascii: true)), width: 80, height: 24)
+        d.keys("?")
+        d.key(.end)
+        Golden.check(d.screen(80, 24), "help-legend-ascii-80x24")
+        #expect(d.screen(80, 24).text.contains("unfinished: still in the payment queue"))
     }
 }
