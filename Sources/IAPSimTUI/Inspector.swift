@@ -45,7 +45,7 @@ struct Inspector {
             [Span("A\(x.id) ", Style(bold: true)), Span(x.type.rawValue, Style(.accent, bold: true)),
              Span("  status ", Style(.dim)), Span(x.status.rawValue, UIStyle.status(x.status))],
             field("what", Prevention.meaning(x.type)),
-            field("here", x.summary),
+            field("when opened", x.summary),
             heading("status history"),
         ]
         out += statusHistory(x.id)
