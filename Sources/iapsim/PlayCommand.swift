@@ -24,7 +24,19 @@ struct PlayCommand: ParsableCommand {
                                valueName: "FILE"))
     var record: String?
 
-    func validate() throws { try TerminalUI.validate(speed: speed) }
+    func validate() throws {
+        try TerminalUI.validate(speed: speed)
+        // Checked now, not when the recording is written at the end of the session.
+        if let record {
+            let directory = (record as NSString).deletingLastPathComponent
+            let folder = directory.isEmpty ? "." : directory
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
+                  FileManager.default.isWritableFile(atPath: folder) else {
+                throw ValidationError("--record: cannot write \(record): \(folder) is not a writable folder")
+            }
+        }
+    }
 
     func run() throws {
         let scenario: Scenario

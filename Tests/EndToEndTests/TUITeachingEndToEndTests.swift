@@ -170,4 +170,10 @@ enum Asciinema {
         try tmux.send("q")
         try e2e.expectCleanExit(tmux)
     }
+
+    @Test func aRecordingThatCannotBeWrittenIsRefusedBeforeTheUIStarts() throws {
+        let run = try CLI.run(["play", "scenarios/ask-to-buy.yaml", "--record", "/nonexistent-folder/demo.cast"])
+        #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("--record: cannot write /nonexistent-folder/demo.cast"), "\(run.stderr)")
+    }
 }
