@@ -38,8 +38,13 @@ struct Inspector {
 
     func anomaly(_ x: Anomaly) -> [Line] {
         let stale = staleTransaction(for: x)
-        var orders = [x.order, x.txn.flatMap(orderOf)].compactMap { $0 }
-        if orders.count == 2 && orders[0] == orders[1] { orders.removeLast() }
+        // The anomaly's order, the one the payment was made for, and every order the server
+        // credited with this transaction (a replay or a double credit adds fresh ones).
+        var orders: [String] = []
+        let credited = sim.server.credits.filter { $0.transactionId == x.txn }.compactMap(\.orderId)
+        for o in [x.order, x.txn.flatMap(orderOf)].compactMap({ $0 }) + credited where !orders.contains(o) {
+            orders.append(o)
+        }
         let ids = [x.txn, stale].compactMap { $0 } + orders
         var out: [Line] = [
             [Span("A\(x.id) ", Style(bold: true)), Span(x.type.rawValue, Style(.accent, bold: true)),
@@ -52,7 +57,7 @@ struct Inspector {
         out.append(heading("involved"))
         out.append(field("transaction", x.txn.map { txnWords($0) } ?? "(none)"))
         if let stale { out.append(field("sent instead", "\(txnWords(stale)) (the stale transaction paired with this order)", Style(.bad))) }
-        out.append(field("order", orders.map(orderWords).joined(separator: "; ").nonEmpty ?? "(none)"))
+        out.append(field(orders.count > 1 ? "orders" : "order", orders.map(orderWords).joined(separator: "; ").nonEmpty ?? "(none)"))
         if let user = x.user { out.append(field("account", user)) }
         out.append(heading("money"))
         out += money(x.txn)
@@ -67,11 +72,12 @@ struct Inspector {
         var out: [Line] = []
         for e in sim.log {
             switch e.fact {
-            case .anomalyOpened(id, _, _, let status):
-                out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)), Span("opened " + status.rawValue)])
-            case .anomalyStatusChanged(id, _, let status, let mechanism):
+            case .anomalyOpened(id, let type, _, let status):
                 out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
-                             Span("\(glyphs.right) \(status.rawValue)" + (mechanism.map { ": \($0)" } ?? ""))])
+                             Span("opened as \(type.rawValue) \(status.rawValue)")])
+            case .anomalyStatusChanged(id, let type, let status, let mechanism):
+                out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
+                             Span("\(glyphs.right) \(type.rawValue) \(status.rawValue)" + (mechanism.map { ": \($0)" } ?? ""))])
             default: break
             }
         }

@@ -34,7 +34,7 @@ import Testing
         #expect(anomaly.type == type)
         let text = d.screen().text
         #expect(text.contains(prevented), "\(text)")
-        #expect(text.contains("status history") && text.contains("opened "), "\(text)")
+        #expect(text.contains("status history") && text.contains("opened as "), "\(text)")
         #expect(text.contains("chain of facts"), "\(text)")
         #expect(text.contains("paid: ") || text.contains("paid:"), "\(text)")
         if let t = anomaly.txn { #expect(text.contains(t)) }
@@ -110,5 +110,18 @@ extension InspectorTests {
         d.key(.end)
         #expect(d.model.helpScroll == d.model.overlayScrollLimit() && d.model.helpScroll > 0)
         #expect(d.screen(80, 24).text.contains("↑ \(d.model.helpScroll) above"))
+    }
+
+    @Test func aReplayNamesTheFreshOrdersTheAttackerMade() throws {
+        let d = try InspectorTests.inspect("replay-fraud-naive.yaml", .replayFraud)
+        let text = d.screen().text
+        #expect(text.contains("orders: o1 by mallory"), "\(text)")
+        #expect(text.contains("(attacker)"), "\(text)")
+    }
+
+    @Test func aTypeChangeShowsInTheStatusHistory() throws {
+        let d = try InspectorTests.inspect("wrong-account-switch-before-delivery-naive.yaml", .wrongAccount)
+        let text = d.screen().text
+        #expect(text.contains("opened as lost-order open") && text.contains("→ wrong-account permanent"), "\(text)")
     }
 }

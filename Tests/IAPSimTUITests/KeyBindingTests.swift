@@ -64,7 +64,12 @@ import Testing
     @Test func dump() {
         guard ProcessInfo.processInfo.environment["DUMP_SCREEN"] == "1" else { return }
         var d = Driver(UIModel())
-        try? (d.screen().text + d.screen(80, 24).text).write(toFile: "/tmp/dump1.txt", atomically: true, encoding: .utf8)
+        var all = ""
+        for (file, type) in [("replay-fraud-naive.yaml", AnomalyType.replayFraud), ("double-credit-crash-before-finish-naive.yaml", .doubleCredit),
+                             ("wrong-account-switch-before-delivery-naive.yaml", .wrongAccount)] {
+            all += (try? InspectorTests.inspect(file, type).screen().text) ?? ""
+        }
+        try? all.write(toFile: "/tmp/dump1.txt", atomically: true, encoding: .utf8)
         d.keys("?")
         try? (d.screen().text + d.screen(80, 24).text).write(toFile: "/tmp/dump2.txt", atomically: true, encoding: .utf8)
     }
