@@ -41,17 +41,29 @@ public enum CursesApp {
 
     /// Runs the UI until it quits. `makeModel` gets `options` with `color` turned off when
     /// the terminal has no colours. The terminal is restored before this returns or throws.
-    public static func run(options: UIOptions, makeModel: (UIOptions) -> UIModel) throws -> CursesExit {
+    /// `record`: a file to record the screen to (asciicast v2) from the first frame; it is
+    /// written when the UI quits (or when `W` stops it).
+    public static func run(options: UIOptions, record: String? = nil,
+                           makeModel: (UIOptions) -> UIModel) throws -> CursesExit {
         let terminal = try Terminal(color: options.color)
         defer { terminal.stop() }
         var adjusted = options
         adjusted.color = terminal.color
         var loop = EventLoop(terminal: terminal, model: makeModel(adjusted))
+        if let record { loop.startRecording(path: record) }
         let exit = loop.run()
+        let failure = loop.stopRecording()
         terminal.stop()
+        if let failure { throw RecordingError(reason: failure) }
         loop.stats.appendIfAsked(size: (terminal.width, terminal.height))
         return exit
     }
+}
+
+/// The recording could not be written.
+public struct RecordingError: Error, CustomStringConvertible {
+    public var reason: String
+    public var description: String { "could not write the recording: \(reason)" }
 }
 
 /// The loop itself, with the last frame drawn.
@@ -65,6 +77,8 @@ struct EventLoop {
     var lastTickMs: Int64 = cn_monotonic_ms()
     var stopSignal: Int32 = 0
     var stats = FrameStats()
+    /// The screen recording under way: its file, when it began, the frames so far.
+    var recording: (path: String, startMs: Int64, cast: Asciicast)?
 
     init(terminal: Terminal, model: UIModel) {
         self.terminal = terminal
@@ -133,6 +147,9 @@ struct EventLoop {
                 }
                 pending += model.update(reply)
                 dirty = true
+            case .toggleRecording(let baseName):
+                pending += model.update(toggleRecording(baseName: baseName))
+                dirty = true
             }
         }
         return nil
@@ -144,6 +161,9 @@ struct EventLoop {
         guard dirty, cn_monotonic_ms() - lastFrameMs >= EventLoop.minFrameMs else { return }
         let start = cn_monotonic_us()
         let grid = model.render(width: terminal.width, height: terminal.height)
+        if recording != nil {
+            recording!.cast.add(grid, at: Double(cn_monotonic_ms() - recording!.startMs) / 1000)
+        }
         let rendered = cn_monotonic_us()
         terminal.draw(grid)
         let diffed = cn_monotonic_us()
@@ -151,5 +171,47 @@ struct EventLoop {
         stats.record(renderUs: rendered - start, diffUs: diffed - rendered, outputUs: cn_monotonic_us() - diffed)
         dirty = false
         lastFrameMs = cn_monotonic_ms()
+    }
+}
+
+extension EventLoop {
+    mutating func startRecording(path: String) {
+        recording = (path, cn_monotonic_ms(),
+                     Asciicast(width: terminal.width, height: terminal.height, unixTime: time(nil), color: terminal.color))
+        _ = model.update(.recordingStarted(path: path))
+        dirty = true
+    }
+
+    /// Writes the recording (temp file, then rename, so a reader never sees half a file);
+    /// returns why it failed, if it did.
+    mutating func stopRecording() -> String? {
+        guard let (path, _, cast) = recording else { return nil }
+        recording = nil
+        let temp = path + ".tmp-\(getpid())"
+        guard let file = fopen(temp, "w") else { return "\(temp): \(String(cString: strerror(errno)))" }
+        let bytes = Array(cast.text.utf8)
+        let written = fwrite(bytes, 1, bytes.count, file)
+        let closed = fclose(file)
+        guard written == bytes.count, closed == 0, rename(temp, path) == 0 else {
+            let why = String(cString: strerror(errno))
+            unlink(temp)
+            return "\(path): \(why)"
+        }
+        return nil
+    }
+
+    /// `W`: stop the recording under way, or start one in a new `BASE-N.cast`.
+    mutating func toggleRecording(baseName: String) -> UIMessage {
+        if let path = recording?.path {
+            if let failure = stopRecording() { return .recordingFailed(reason: failure) }
+            return .recordingStopped(path: path)
+        }
+        for n in 1...10_000 {
+            let path = "\(baseName)-\(n).cast"
+            if access(path, F_OK) == 0 { continue }
+            startRecording(path: path)
+            return .recordingStarted(path: path)
+        }
+        return .recordingFailed(reason: "\(baseName)-1.cast to -10000.cast all exist")
     }
 }

@@ -18,6 +18,10 @@ public enum UIMessage: Sendable, Hashable {
     /// The edge wrote a file that a `.save` effect asked for.
     case saved(path: String)
     case saveFailed(reason: String)
+    /// The edge started or stopped recording the screen (`.toggleRecording`), or failed to.
+    case recordingStarted(path: String)
+    case recordingStopped(path: String)
+    case recordingFailed(reason: String)
 }
 
 /// What the model asks the edge to do; the model itself never does I/O.
@@ -27,4 +31,7 @@ public enum UIEffect: Sendable, Hashable {
     /// (the edge picks N so that nothing is overwritten) and answer with `.saved` or
     /// `.saveFailed`.
     case save(baseName: String, contents: String)
+    /// Start recording the screen to a new `baseName-N.cast` (asciicast v2), or stop the
+    /// recording under way; answer with `.recordingStarted` / `.recordingStopped` / `.recordingFailed`.
+    case toggleRecording(baseName: String)
 }

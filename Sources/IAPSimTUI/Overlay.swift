@@ -7,6 +7,14 @@ public enum Overlay: Sendable, Hashable {
     case picker(Picker)
     /// The policy panel; `selected` is the row (0: preset, then every policy key).
     case policy(selected: Int)
+    /// An inspector: one anomaly or one transaction explained, scrolled `scroll` lines.
+    case inspect(InspectTarget, scroll: Int)
+}
+
+/// What an inspector shows.
+public enum InspectTarget: Sendable, Hashable {
+    case anomaly(id: Int)
+    case transaction(id: String)
 }
 
 /// One choice of a picker: a label, a detail in grey, and what choosing it does.

@@ -63,12 +63,25 @@ extension PanelContent {
             return 1 + open + (finished > 0 ? 1 + finished : 0)
         case .server: return sim.server.balances.count + 2 + min(sim.server.orders.count, PanelContent.historyLimit)
         case .network: return 4 + (sim.network.recent.isEmpty ? 1 : 1 + sim.network.recent.count)
-        case .auditor: return (narrow ? 3 : 2) + 2 * min(sim.auditor.anomalies.count, PanelContent.historyLimit)
+        case .auditor:
+            return auditorHeaderCount + 2 * min(sim.auditor.anomalies.count, PanelContent.historyLimit)
         case .events: return sim.log.count
         }
     }
 
     // MARK: Auditor
+
+    /// Charges the auditor is still waiting for: uncredited, no anomaly yet, inside the grace
+    /// period. Each shows a countdown, so that an anomaly appearing later is no surprise.
+    var chargesInGrace: [ChargeRecord] {
+        let grace = sim.auditor.graceMs
+        return sim.auditor.charges.filter {
+            $0.credits.isEmpty && $0.anomalyId == nil && $0.priceCents > 0 && sim.now - $0.chargedAt < grace
+        }
+    }
+
+    /// Lines before the first anomaly: money, counts, then the charges in grace.
+    var auditorHeaderCount: Int { (narrow ? 3 : 2) + chargesInGrace.count }
 
     var auditor: [Line] {
         let a = sim.auditor
@@ -87,6 +100,11 @@ extension PanelContent {
         out.append([Span("\(a.charges.count) charge(s), \(a.anomalies.count) anomal\(a.anomalies.count == 1 ? "y" : "ies"), ",
                          Style(.dim)),
                     Span("\(unresolved) unresolved", unresolved > 0 ? Style(.bad, bold: true) : Style(.good))])
+        for c in chargesInGrace {
+            let left = DurationText.age(max(0, c.chargedAt + a.graceMs - sim.now))
+            out.append([Span("grace \(left) ", Style(.warn, bold: true)),
+                        Span("\(txn(c.txn)) \(c.productId) uncredited", Style(.dim))])
+        }
         for anomaly in a.anomalies.suffix(PanelContent.historyLimit).reversed() where out.count < limit {
             out += lines(anomaly)
         }
@@ -104,62 +122,5 @@ extension PanelContent {
         first.append(Span(" " + DurationText.age(max(0, sim.now - x.openedAt)) + " ago", Style(.dim)))
         let why = x.mechanism.map { x.status == .open ? $0 : "\(x.status.rawValue): \($0)" } ?? x.summary
         return [first, [Span("   " + why, Style(.dim))]]
-    }
-
-    // MARK: Events
-
-    /// The log with the UI's notes merged in where they were added, oldest first; `count`
-    /// lines ending `offsetFromBottom` lines before the newest. Only the tail that can show
-    /// is built.
-    func events(count: Int, offsetFromBottom: Int, notes: [EventNote]) -> [Line] {
-        let tail = sim.log.suffix(count + offsetFromBottom + notes.count)
-        let tailStart = sim.logCount - tail.count
-        var merged: [Line] = []
-        var pending = notes.drop { $0.position < tailStart }
-        var lines: [Line] = []
-        lines.reserveCapacity(tail.count + pending.count)
-        for (i, entry) in tail.enumerated() {
-            while let n = pending.first, n.position <= tailStart + i {
-                lines.append(note(n))
-                pending = pending.dropFirst()
-            }
-            lines.append(event(entry))
-        }
-        lines += pending.map(note)
-        merged = lines
-        let end = max(0, merged.count - offsetFromBottom)
-        return Array(merged[max(0, end - count)..<end])
-    }
-
-    func note(_ n: EventNote) -> Line {
-        let partWidth = narrow || width < 100 ? 9 : 16
-        switch n.kind {
-        case .armed:
-            return [Span(DurationText.clock(n.time) + " ", Style(.dim)),
-                    Span(TextWidth.pad("Fault", to: partWidth) + " ", UIStyle.part(.fault)),
-                    Span(n.text, Style(.warn))]
-        case .step:
-            return [Span(DurationText.clock(n.time) + " ", Style(.dim)),
-                    Span("-- " + n.text, Style(.title, bold: true))]
-        }
-    }
-
-    func event(_ e: LogEntry) -> Line {
-        let partWidth = narrow || width < 100 ? 9 : 16
-        var part = e.part.rawValue
-        if partWidth == 9 {
-            part = e.part == .server ? "Server" : e.part == .appStore ? "AppStore" : part
-        }
-        let textStyle: Style
-        switch e.fact {
-        case .commandIssued, .commandIgnored: textStyle = Style(bold: true)
-        case .faultArmed, .faultFired: textStyle = Style(.warn)
-        case .anomalyOpened, .anomalyStatusChanged: textStyle = Style(.accent, bold: true)
-        case .paymentCharged, .coinsCredited: textStyle = Style(.good)
-        default: textStyle = .plain
-        }
-        return [Span(DurationText.clock(e.time) + " ", Style(.dim)),
-                Span(TextWidth.pad(part, to: partWidth) + " ", UIStyle.part(e.part)),
-                Span(e.fact.text, textStyle)]
     }
 }

@@ -48,14 +48,19 @@ struct PanelContent {
         }
         for (tier, records) in [("memory", memory), ("files", a.files), ("keychain", a.keychain)] {
             for r in records {
+                // The auditor's verdict beside the record, so that the two never contradict
+                // each other: a record no mechanism will ever send is not a hope.
+                let stuck = sim.auditor.anomalies.contains { $0.txn == r.txn && $0.status == .permanent }
                 let waiting = a.waitingForLogin.contains(r.txn) ? " waits for login" : ""
+                let what = stuck ? "\(txn(r.txn)) STUCK \(r.productId) (nothing will send it)"
+                    : "\(txn(r.txn)) \(r.productId)\(waiting)"
                 out.append([Span(TextWidth.pad(tier, to: 9), Style(.warn, bold: true)),
-                            Span("\(txn(r.txn)) \(r.productId)\(waiting)")])
+                            Span(what)])
             }
         }
         let flying = a.rechargesInFlight
         if !flying.isEmpty {
-            out.append(label("in flight", "recharge " + flying.map(txn).joined(separator: " "), Style(.info)))
+            out.append(label("in flight", " recharge " + flying.map(txn).joined(separator: " "), Style(.info)))
         }
         return out
     }

@@ -2,45 +2,12 @@ import IAPSimCore
 import IAPSimScenario
 
 extension UIModel {
-    /// Every key, in the help overlay's two columns.
-    static let helpKeys: [(String, String)] = [
-        ("q  Ctrl-C", "quit"), ("?  Esc", "this help / close it"),
-        ("space", "pause / resume the clock"), (".", "one event, then pause"),
-        ("+  -", "speed 0.25x to 64x"), ("Tab S-Tab", "focus next / previous"),
-        ("arrows j K", "scroll the focused panel"), ("PgUp PgDn", "scroll a page"),
-        ("Home End", "oldest / follow newest"), ("b", "buy (product picker)"),
-        ("c", "crash now or on an event"), ("l", "launch the app"),
-        ("u", "uninstall the app"), ("a", "switch account / log out"),
-        ("n", "network off / on"), ("d", "drop a request/response"),
-        ("o", "App Store outage on / off"), ("f", "fail next payment (why)"),
-        ("k", "Ask to Buy on / off"), ("y  x", "approve / decline"),
-        ("r", "replay an old receipt"), ("p", "policy panel (live)"),
-        ("s", "save session as scenario"), ("A", "autopilot on / off"),
-        ("Enter", "play: run the next step"), ("G", "play: run to the end"),
-    ]
-
     func centeredBox(_ grid: inout Grid, width w: Int, height h: Int, title: String) -> Rect {
         let width = min(w, grid.width - 2), height = min(h, grid.height - 2)
         let r = Rect(x: (grid.width - width) / 2, y: max(1, (grid.height - height) / 2), width: width, height: height)
         grid.fill(x: r.x, y: r.y, width: r.width, height: r.height)
         grid.frame(r, title: title, focused: true, glyphs: glyphs)
         return r
-    }
-
-    func renderHelp(_ grid: inout Grid) {
-        let rows = (UIModel.helpKeys.count + 1) / 2
-        let r = centeredBox(&grid, width: 78, height: rows + 5, title: "Keys")
-        let inner = r.inner
-        let column = (inner.width - 2) / 2
-        for (i, pair) in UIModel.helpKeys.enumerated() {
-            let x = inner.x + 1 + (i / rows) * column
-            grid.put([Span(TextWidth.pad(pair.0, to: 11), Style(.key, bold: true)), Span(pair.1)],
-                     x: x, y: inner.y + i % rows, width: column - 1)
-        }
-        grid.put("Faults show in Events when armed and when they fire.",
-                 x: inner.x + 1, y: inner.y + rows + 1, Style(.dim), maxWidth: inner.width - 2)
-        grid.put("k is Ask to Buy, so K (or the up arrow) scrolls up. Esc closes.",
-                 x: inner.x + 1, y: inner.y + rows + 2, Style(.dim), maxWidth: inner.width - 2)
     }
 
     func renderPicker(_ p: Picker, _ grid: inout Grid) {
@@ -73,7 +40,13 @@ extension UIModel {
 
     func renderPolicy(selected: Int, _ grid: inout Grid) {
         let policy = simulation.policy
-        let r = centeredBox(&grid, width: 62, height: UIModel.policyRows + 6, title: "Policy (changes apply now)")
+        let differs = policy.differences(from: player.scenario.preset.policy)
+        let note = differs.isEmpty ? "as started: \(player.scenario.preset.rawValue)"
+            : "changed from \(player.scenario.preset.rawValue): " + differs.map(\.rawValue).joined(separator: ", ")
+        // Every changed key shows: the note wraps instead of being cut.
+        let noteLines = Wrap.words(note, width: min(62, grid.width - 2) - 4)
+        let r = centeredBox(&grid, width: 62, height: UIModel.policyRows + 5 + noteLines.count,
+                            title: "Policy (changes apply now)")
         let inner = r.inner
         var rows: [(String, String, String)] = [("preset", policy.displayName, "sets every key to a preset's values")]
         for key in PolicyKey.allCases {
@@ -89,10 +62,9 @@ extension UIModel {
         grid.put(" \(row.0):", x: inner.x, y: inner.y + rows.count + 1, Style(.info, bold: true),
                  maxWidth: inner.width)
         grid.put("   \(row.2)", x: inner.x, y: inner.y + rows.count + 2, Style(.info), maxWidth: inner.width)
-        let differs = policy.differences(from: player.scenario.preset.policy)
-        let note = differs.isEmpty ? "as started: \(player.scenario.preset.rawValue)"
-            : "changed from \(player.scenario.preset.rawValue): " + differs.map(\.rawValue).joined(separator: ", ")
-        grid.put(" " + note, x: inner.x, y: inner.y + rows.count + 3, Style(.dim), maxWidth: inner.width)
+        for (i, line) in noteLines.enumerated() {
+            grid.put(" " + line, x: inner.x, y: inner.y + rows.count + 3 + i, Style(.dim), maxWidth: inner.width)
+        }
     }
 
     // MARK: play mode
@@ -101,38 +73,57 @@ extension UIModel {
         let steps = player.scenario.steps
         grid.frame(r, title: player.scenario.title, focused: false, glyphs: glyphs,
                    badge: "step \(min(player.nextStep, steps.count))/\(steps.count)")
+        let inner = r.inner
+        let textWidth = inner.width - 2
         var lines: [Line] = []
         if let result {
-            lines += resultLines(result)
+            lines += resultLines(result, width: textWidth)
         } else if let i = narratedStep {
             let step = steps[i]
-            lines.append([Span("Step \(i + 1) (line \(step.line)) ", Style(.title, bold: true)),
-                          Span(UIModel.triggerText(step.trigger) + step.command.scenarioText, Style(bold: true))])
-            lines += Wrap.words(step.say ?? "", width: r.width - 4).map { [Span($0)] }
+            lines += UIModel.wrap([Span("Step \(i + 1) (line \(step.line)) ", Style(.title, bold: true)),
+                                   Span(UIModel.triggerText(step.trigger) + step.command.scenarioText, Style(bold: true))],
+                                  width: textWidth, indent: 2)
+            lines += Wrap.words(step.say ?? "", width: textWidth).map { [Span($0)] }
         } else {
-            lines += Wrap.words(player.scenario.story ?? "(no story)", width: r.width - 4).map { [Span($0)] }
+            lines += Wrap.words(player.scenario.story ?? "(no story)", width: textWidth).map { [Span($0)] }
         }
+        var next: [Line] = []
         if result == nil, !player.stepsDone {
-            let next = steps[player.nextStep]
+            let step = steps[player.nextStep]
             let hint = waitingForStep ? "Enter runs it" : "Enter runs it now"
-            lines.append([Span("Next: step \(player.nextStep + 1): " + UIModel.triggerText(next.trigger)
-                               + next.command.scenarioText, Style(.dim)),
-                          Span(" (\(hint))", Style(.warn))])
+            next = [[Span("Next: step \(player.nextStep + 1): " + UIModel.triggerText(step.trigger)
+                          + step.command.scenarioText, Style(.dim)), Span(" (\(hint))", Style(.warn))]]
         } else if result == nil {
-            lines.append([Span("Every step has run. Enter or G settles the world and checks the expectations.",
-                               Style(.warn))])
+            next = [[Span("Every step has run. Enter or G settles the world and checks the expectations.", Style(.warn))]]
         }
-        let inner = r.inner
-        // The verdict reads from its first line; so does narration, keeping the "Next:" line
-        // and marking what did not fit.
-        var shown = Array(lines.prefix(inner.height))
-        if result == nil, lines.count > inner.height, inner.height >= 2 {
-            shown = Array(lines.prefix(inner.height - 1))
-            shown[shown.count - 1].append(Span(" " + String(glyphs.more) + " (wider window for the rest)", Style(.dim)))
-            shown.append(lines[lines.count - 1])
+        // The "Next:" line always shows; what does not fit above it ends in a visible mark.
+        let room = max(0, inner.height - next.count)
+        var shown = Array(lines.prefix(room))
+        if lines.count > room, !shown.isEmpty {
+            let mark = " \(glyphs.more) (\(lines.count - room) more line\(lines.count - room == 1 ? "" : "s"): a taller window)"
+            shown[shown.count - 1] = UIModel.cut(shown[shown.count - 1], to: textWidth - TextWidth.of(mark))
+                + [Span(mark, Style(.warn))]
         }
-        grid.lines(shown, in: Rect(x: inner.x + 1, y: inner.y, width: inner.width - 2,
-                                                                height: inner.height), offset: 0)
+        grid.lines(shown + next, in: Rect(x: inner.x + 1, y: inner.y, width: textWidth, height: inner.height),
+                   offset: 0, ellipsis: glyphs.more)
+    }
+
+    /// The first `columns` columns of `line`.
+    static func cut(_ line: Line, to columns: Int) -> Line {
+        var left = max(0, columns)
+        var out: Line = []
+        for span in line {
+            var text = ""
+            for ch in span.text {
+                let w = TextWidth.of(ch)
+                if w > left { left = 0; break }
+                text.append(ch)
+                left -= w
+            }
+            if !text.isEmpty { out.append(Span(text, span.style)) }
+            if left == 0 { break }
+        }
+        return out
     }
 
     static func triggerText(_ t: Trigger) -> String {
@@ -144,9 +135,10 @@ extension UIModel {
         }
     }
 
-    func resultLines(_ result: ScenarioResult) -> [Line] {
+    /// The verdict: PASS or FAIL, then each expectation, flowed to `width` columns.
+    func resultLines(_ result: ScenarioResult, width: Int) -> [Line] {
         if let stop = result.timeout {
-            return [[Span("FAIL ", Style(.bad, bold: true)), Span("\(stop)")]]
+            return UIModel.wrap([Span("FAIL ", Style(.bad, bold: true)), Span("\(stop)")], width: width, indent: 2)
         }
         let failing = result.expectations.filter { !$0.holds }.count
         var lines: [Line] = [[
@@ -154,14 +146,22 @@ extension UIModel {
             Span(" \(result.expectations.count - failing) of \(result.expectations.count) expectations hold", Style(bold: true)),
         ]]
         var row: Line = []
+        var used = 0
+        let sep = "  \(glyphs.sep)  "
         for e in result.expectations {
             let cell: Line = [Span(e.holds ? "holds " : "FAILS ", Style(e.holds ? .good : .bad, bold: true)),
                               Span("\(e.name) = \(e.actual)" + (e.holds ? "" : " (expected \(e.expected))"))]
-            if !row.isEmpty { row.append(Span("  \(glyphs.sep)  ", Style(.dim))) }
+            let w = cell.reduce(0) { $0 + TextWidth.of($1.text) }
+            if !row.isEmpty, used + TextWidth.of(sep) + w > width {
+                lines.append(row)
+                row = []
+                used = 0
+            }
+            if !row.isEmpty { row.append(Span(sep, Style(.dim))); used += TextWidth.of(sep) }
             row += cell
-            if row.count >= 6 { lines.append(row); row = [] }
+            used += w
         }
         if !row.isEmpty { lines.append(row) }
-        return lines
+        return lines.flatMap { UIModel.wrap($0, width: width, indent: 2) }
     }
 }

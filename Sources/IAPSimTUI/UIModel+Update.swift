@@ -19,6 +19,15 @@ extension UIModel {
             status = "saved the session to \(path); `iapsim run \(path)` replays it"
         case .saveFailed(let reason):
             status = "could not save: \(reason)"
+        case .recordingStarted(let path):
+            recording = path
+            status = "recording the screen to \(path); W stops"
+        case .recordingStopped(let path):
+            recording = nil
+            status = "recorded \(path); `asciinema play \(path)` shows it"
+        case .recordingFailed(let reason):
+            recording = nil
+            status = "could not record: \(reason)"
         case .key(let key):
             return handle(key)
         }
@@ -36,50 +45,82 @@ extension UIModel {
         return handleMain(key)
     }
 
+    /// A key on the main screen: whatever the binding table says it does now.
     mutating func handleMain(_ key: Key) -> [UIEffect] {
-        switch key {
-        case .char("?"): overlay = .help
-        case .char(" "): paused.toggle()
-        case .char("."): stepOneEvent()
-        case .char("+"), .char("="): speedIndex = min(UIModel.speeds.count - 1, speedIndex + 1)
-        case .char("-"), .char("_"): speedIndex = max(0, speedIndex - 1)
-        case .char("b"): overlay = .picker(.buy(simulation.config.catalog))
-        case .char("c"): overlay = .picker(.crash)
-        case .char("l"): act(.launch)
-        case .char("u"): act(.uninstall)
-        case .char("a"):
-            overlay = .picker(.account(users: simulation.users, loggedIn: simulation.app.loggedIn))
-        case .char("n"): act(.network(on: !simulation.network.deviceOnline))
-        case .char("d"): overlay = .picker(.drop)
-        case .char("o"): act(.storeOutage(on: !simulation.store.outage))
-        case .char("f"): overlay = .picker(.fail)
-        case .char("k"): act(.askToBuy(on: !simulation.store.askToBuy))
-        case .char("y"): act(.approve)
-        case .char("x"): act(.decline)
-        case .char("r"): act(.replay)
-        case .char("p"): overlay = .policy(selected: 0)
-        case .char("A"): toggleAutopilot()
-        case .char("s"): return saveSession()
-        case .tab: focus = Panel(rawValue: (focus.rawValue + 1) % Panel.allCases.count)!
-        case .backTab:
-            focus = Panel(rawValue: (focus.rawValue + Panel.allCases.count - 1) % Panel.allCases.count)!
-        // `k` is Ask to Buy here (as the key list has it); `K` scrolls up beside the arrows.
-        case .up, .char("K"): scrollFocused(by: -1)
-        case .down, .char("j"): scrollFocused(by: 1)
-        case .pageUp: scrollFocused(by: -10)
-        case .pageDown: scrollFocused(by: 10)
-        case .home: scrollFocused(by: -1_000_000)
-        case .end: scrollFocused(by: 1_000_000)
-        case .enter where isPlay: playNextStep()
-        case .char("G") where isPlay: playToEnd()
-        default:
+        guard let binding = KeyBinding.binding(for: key, in: self) else {
             status = "key not bound; ? lists every key"
+            return []
+        }
+        return perform(binding.action)
+    }
+
+    mutating func perform(_ action: UIAction) -> [UIEffect] {
+        switch action {
+        case .quit: return [.quit]
+        case .save: return saveSession()
+        case .record: return [.toggleRecording(baseName: "iapsim-demo")]
+        case .help: overlay = .help; helpScroll = 0
+        case .pause: paused.toggle()
+        case .stepEvent: stepOneEvent()
+        case .faster: speedIndex = min(UIModel.speeds.count - 1, speedIndex + 1)
+        case .slower: speedIndex = max(0, speedIndex - 1)
+        case .policy: overlay = .policy(selected: 0)
+        case .autopilot: toggleAutopilot()
+        case .restart: restart()
+        case .nextStep: playNextStep()
+        case .toEnd: playToEnd()
+        case .stepBack: stepBack()
+        case .inspect: inspectSelected()
+        default: performWorldOrView(action)
         }
         return []
     }
 
+    /// The actions that act on the world through a command or a picker, or move the view.
+    mutating func performWorldOrView(_ action: UIAction) {
+        switch action {
+        case .buy: overlay = .picker(.buy(simulation.config.catalog))
+        case .crash: overlay = .picker(.crash)
+        case .launch: act(.launch)
+        case .uninstall: act(.uninstall)
+        case .account: overlay = .picker(.account(users: simulation.users, loggedIn: simulation.app.loggedIn))
+        case .openStore: act(.openStore)
+        case .closeStore: act(.closeStore)
+        case .network: act(.network(on: !simulation.network.deviceOnline))
+        case .drop: overlay = .picker(.drop)
+        case .outage: act(.storeOutage(on: !simulation.store.outage))
+        case .fail: overlay = .picker(.fail)
+        case .askToBuy: act(.askToBuy(on: !simulation.store.askToBuy))
+        case .approve: act(.approve)
+        case .decline: act(.decline)
+        case .replay: act(.replay)
+        case .focusNext, .focusPrevious:
+            let step = action == .focusNext ? 1 : Panel.allCases.count - 1
+            focus = Panel(rawValue: (focus.rawValue + step) % Panel.allCases.count)!
+            // Zoomed, Tab pages through the panels one at a time.
+            if zoomed != nil { zoomed = focus }
+        case .scrollUp: scrollFocused(by: -1)
+        case .scrollDown: scrollFocused(by: 1)
+        case .pageUp: scrollFocused(by: -10)
+        case .pageDown: scrollFocused(by: 10)
+        case .oldest: scrollFocused(by: -1_000_000)
+        case .newest: scrollFocused(by: 1_000_000)
+        case .scrollLeft: hscroll[focus] = max(0, (hscroll[focus] ?? 0) - 10)
+        case .scrollRight: hscroll[focus] = min(400, (hscroll[focus] ?? 0) + 10)
+        case .zoom: zoomed = zoomed == focus ? nil : focus
+        case .filterEvents: cycleEventFilter()
+        default: break
+        }
+    }
+
     /// Arrows move toward older lines as up; in Events (newest at the bottom) up scrolls back.
+    /// In the Auditor and the Payment queue they move the selected row instead.
     mutating func scrollFocused(by delta: Int) {
+        if focus == .auditor || focus == .queue {
+            let count = focus == .auditor ? inspectableAnomalies.count : inspectableTransactions.count
+            selection[focus] = max(0, min(count - 1, (selection[focus] ?? 0) + delta))
+            return
+        }
         let current = scroll[focus] ?? 0
         let next = focus == .events ? current - delta : current + delta
         scroll[focus] = max(0, min(next, 1_000_000))
@@ -100,7 +141,14 @@ extension UIModel {
     mutating func handleOverlay(_ current: Overlay, _ key: Key) {
         switch current {
         case .help:
-            if key == .escape || key == .char("?") || key == .enter { overlay = nil }
+            switch key {
+            case .escape, .char("?"), .enter: overlay = nil
+            default: helpScroll = scrolled(helpScroll, by: key)
+            }
+        case .inspect(let target, let offset):
+            if key == .escape || key == .enter { overlay = nil } else {
+                overlay = .inspect(target, scroll: scrolled(offset, by: key))
+            }
         case .picker(var picker):
             switch key {
             case .escape: overlay = nil
@@ -118,10 +166,25 @@ extension UIModel {
         }
     }
 
+    /// An overlay's scroll position after `key` (j/k, arrows, pages), kept within its text.
+    func scrolled(_ offset: Int, by key: Key) -> Int {
+        let delta: Int
+        switch key {
+        case .down, .char("j"): delta = 1
+        case .up, .char("k"): delta = -1
+        case .pageDown: delta = 10
+        case .pageUp: delta = -10
+        case .home: delta = -1_000_000
+        case .end: delta = 1_000_000
+        default: delta = 0
+        }
+        return max(0, min(overlayScrollLimit(), offset + delta))
+    }
+
     /// Adds a line of the UI's own to Events, before the log entry written at `position`
     /// (default: the next one). At most 200 are kept.
-    mutating func note(_ kind: EventNote.Kind, _ text: String, position: Int? = nil) {
-        notes.append(EventNote(position: position ?? simulation.logCount, time: simulation.now,
+    mutating func note(_ kind: EventNote.Kind, _ text: String, position: Int? = nil, time: VirtualTime? = nil) {
+        notes.append(EventNote(position: position ?? simulation.logCount, time: time ?? simulation.now,
                                kind: kind, text: text))
         if notes.count > 200 { notes.removeFirst(notes.count - 200) }
     }
@@ -132,7 +195,7 @@ extension UIModel {
         case .run(let command): act(command)
         case .arm(let event, let command):
             armed = ArmedCommand(event: event, command: command, armedAt: simulation.now)
-            status = "armed: \(command.scenarioText) when \(event.rawValue)"
+            // The status line's `armed:` span says it already; saying it twice reads as two faults.
             note(.armed, "fault armed: \(command.scenarioText) right after the next '\(event.rawValue)'")
         }
     }

@@ -16,7 +16,30 @@ extension UIModel {
     }
 
     mutating func record(_ command: Command, say: String? = nil) {
+        // Cycling through presets (or one key's values) records only where it stopped, as
+        // long as nothing but policy changes happened in between.
+        if let last = session.last, UIModel.replaces(command, last.command),
+           simulation.entries(since: lastRecordLogCount).allSatisfy(UIModel.isPolicyFact) {
+            session.removeLast()
+        }
         session.append(Step(.at(simulation.now), command, say: say))
+        lastRecordLogCount = simulation.logCount
+    }
+
+    static func replaces(_ new: Command, _ old: Command) -> Bool {
+        switch (new, old) {
+        case (.setPreset, .setPreset): return true
+        case (.setPolicy(let a, _), .setPolicy(let b, _)): return a == b
+        default: return false
+        }
+    }
+
+    static func isPolicyFact(_ e: LogEntry) -> Bool {
+        switch e.fact {
+        case .policyChanged: return true
+        case .commandIssued(let c): return replaces(c, c)
+        default: return false
+        }
     }
 
     /// A command that ran right after an event: a marker step where it was armed, then a
@@ -72,8 +95,14 @@ extension UIModel {
             status = "nothing is scheduled"
             return
         }
+        let before = simulation.logCount, at = simulation.nextEventTime ?? simulation.now
         let moved = player.advance(until: Int.max / 2, maxEvents: 1, watch: armed?.event)
         if moved.watchFired { fireArmed() }
+        if simulation.logCount == before {
+            // Timers and the auditor's checks run as events that log nothing when they find
+            // nothing to do; say so, or `.` looks broken.
+            status = "ran one internal event at \(DurationText.clock(at)) (a timer or the auditor's check); nothing to log"
+        }
         if moved.stepDue { waitingForStep = true }
     }
 
@@ -88,12 +117,14 @@ extension UIModel {
         let index = player.nextStep
         let before = simulation.logCount
         let records = player.playStep()
-        if let started = records.firstIndex(where: { if case .stepStarted = $0 { return true } else { return false } }) {
-            // The marker stands where the step began: after what its trigger waited through.
-            let waited = records[..<started].filter { if case .entry = $0 { return true } else { return false } }.count
-            let step = player.scenario.steps[index]
+        for (i, record) in records.enumerated() {
+            guard case .stepStarted(_, let step, let startedAt) = record else { continue }
+            // The marker stands where the step began, after what its trigger waited through,
+            // with the time it began (not the time the step's own waiting ended).
+            let waited = records[..<i].filter { if case .entry = $0 { return true } else { return false } }.count
             note(.step, "step \(index + 1) (line \(step.line)): " + UIModel.triggerText(step.trigger)
-                     + step.command.scenarioText, position: before + waited)
+                     + step.command.scenarioText, position: before + waited, time: startedAt)
+            break
         }
         narratedStep = index
         if let stop = player.timeout {

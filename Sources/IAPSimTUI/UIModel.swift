@@ -88,12 +88,26 @@ public struct UIModel: Sendable {
     public internal(set) var focus: Panel = .events
     var scroll: [Panel: Int] = [:]
     public internal(set) var overlay: Overlay?
+    /// First line of the help overlay shown (it scrolls on small screens).
+    var helpScroll = 0
+    /// The selected row of the Auditor (anomalies, newest first) and the Payment queue.
+    var selection: [Panel: Int] = [:]
+    /// Columns a panel is scrolled to the right, for lines wider than the panel.
+    var hscroll: [Panel: Int] = [:]
+    /// The panel shown on the whole screen (`z`), if any.
+    public internal(set) var zoomed: Panel?
+    /// Events shows only this part's lines when set (`F` cycles).
+    public internal(set) var eventFilter: Part?
+    /// The file the edge is recording the screen to, while it does.
+    public internal(set) var recording: String?
     public internal(set) var status: String?
     public internal(set) var armed: ArmedCommand?
     /// Lines the UI adds to the Events panel: a command armed on an event, a step of play.
     public internal(set) var notes: [EventNote] = []
     /// Every command applied, with its virtual time: what `s` saves.
     public internal(set) var session: [Step] = []
+    /// `Simulation.logCount` when the last session step was recorded.
+    var lastRecordLogCount = 0
     var autopilot: Autopilot?
     /// Play mode: how the run ended once `G` (or the last Enter) finished it.
     public internal(set) var result: ScenarioResult?

@@ -8,7 +8,7 @@ struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: "Play a scenario in the terminal UI: its story, one step per Enter, G to the end.",
-        discussion: "Exit status: 0 on q, 2 when the file is invalid or there is no terminal."
+        discussion: "Exit status: 0 on q, 2 when the file is invalid, there is no terminal, or the recording cannot be written."
     )
 
     @Argument(help: "The scenario file (YAML, format 1).")
@@ -20,7 +20,23 @@ struct PlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp(TerminalUI.speedHelp, valueName: "x"))
     var speed: Double = 1
 
-    func validate() throws { try TerminalUI.validate(speed: speed) }
+    @Option(help: ArgumentHelp("Record what the screen shows to FILE (asciicast v2, for asciinema).",
+                               valueName: "FILE"))
+    var record: String?
+
+    func validate() throws {
+        try TerminalUI.validate(speed: speed)
+        // Checked now, not when the recording is written at the end of the session.
+        if let record {
+            let directory = (record as NSString).deletingLastPathComponent
+            let folder = directory.isEmpty ? "." : directory
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
+                  FileManager.default.isWritableFile(atPath: folder) else {
+                throw ValidationError("--record: cannot write \(record): \(folder) is not a writable folder")
+            }
+        }
+    }
 
     func run() throws {
         let scenario: Scenario
@@ -30,7 +46,7 @@ struct PlayCommand: ParsableCommand {
             Output.error(error.description)
             throw ExitCode(2)
         }
-        try TerminalUI.launch(noColor: noColor, autopilot: false, speed: speed) { options in
+        try TerminalUI.launch(noColor: noColor, autopilot: false, speed: speed, record: record) { options in
             UIModel(play: scenario, file: file, options: options)
         }
     }

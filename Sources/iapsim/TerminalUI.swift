@@ -25,7 +25,7 @@ enum TerminalUI {
 
     /// Runs the UI; returns when it quits with status 0, exits with 128 + the signal when a
     /// signal stopped it, throws `ExitCode(2)` when there is no terminal to run on.
-    static func launch(noColor: Bool, autopilot: Bool, speed: Double,
+    static func launch(noColor: Bool, autopilot: Bool, speed: Double, record: String? = nil,
                        makeModel: (UIOptions) -> UIModel) throws {
         guard CursesApp.haveTerminal else {
             Output.error(notATerminal)
@@ -35,7 +35,7 @@ enum TerminalUI {
         let options = UIOptions(color: env.color, ascii: env.ascii, autopilot: autopilot, speed: speed)
         let exit: CursesExit
         do {
-            exit = try CursesApp.run(options: options, makeModel: makeModel)
+            exit = try CursesApp.run(options: options, record: record, makeModel: makeModel)
         } catch {
             Output.error("iapsim: \(error)")
             throw ExitCode(2)

@@ -39,10 +39,10 @@ import Testing
         defer { tmux.kill() }
         try waitForPanels(tmux)
         try tmux.send("?")
-        try tmux.wait(for: "this help / close it")
-        try tmux.wait(for: "save session as scenario")
+        try tmux.wait(for: "this help and the legend")
+        try tmux.wait(for: "save the session as")
         try tmux.send("Escape")
-        try tmux.waitGone("this help / close it")
+        try tmux.waitGone("this help and the legend")
         try waitForPanels(tmux)
         try tmux.send("q")
         try expectCleanExit(tmux)

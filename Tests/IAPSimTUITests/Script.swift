@@ -30,4 +30,15 @@ struct Driver {
     }
 
     func screen(_ w: Int = 120, _ h: Int = 40) -> Grid { model.render(width: w, height: h) }
+
+    /// Naive policy: buy coins_100 with a crash armed on `charged`, then 3 s: the charge
+    /// sits unfinished in the queue, inside the auditor's grace period.
+    static func naiveCrashAtCharge() -> Driver {
+        var d = Driver(UIModel(preset: .naive))
+        d.keys("b")
+        d.key(.enter)
+        d.keys("c2")
+        d.wait(wallMs: 3_000)
+        return d
+    }
 }

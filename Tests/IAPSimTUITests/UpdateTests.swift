@@ -81,7 +81,7 @@ import Testing
         #expect(d.model.simulation.network.deviceOnline)
         d.keys("o")
         #expect(d.model.simulation.store.outage)
-        d.keys("k")
+        d.keys("t")
         #expect(d.model.simulation.store.askToBuy)
         d.keys("d")
         d.key(.down, times: 3)                         // recharge response

@@ -1,0 +1,88 @@
+/// An asciicast v2 recording of the screen, built frame by frame from the grids the UI drew
+/// (pure: the edge gives the wall-clock seconds and writes the text to a file).
+/// Format: a JSON header line, then one `[seconds, "o", text]` line per frame, where the
+/// text is the ANSI output that turns the previous frame into this one (changed cells only;
+/// the first frame, and any frame after a resize, redraws everything).
+public struct Asciicast: Sendable {
+    public private(set) var text: String
+    var last: Grid?
+    let color: Bool
+
+    /// `unixTime`: when recording began (the header's `timestamp`).
+    public init(width: Int, height: Int, unixTime: Int, color: Bool = true) {
+        self.color = color
+        text = "{\"version\": 2, \"width\": \(width), \"height\": \(height), \"timestamp\": \(unixTime), "
+            + "\"env\": {\"TERM\": \"xterm-256color\"}, \"title\": \"iapsim\"}\n"
+    }
+
+    /// Adds the frame `grid`, shown `seconds` after recording began. A frame equal to the
+    /// previous one adds nothing.
+    public mutating func add(_ grid: Grid, at seconds: Double) {
+        let ansi = Asciicast.ansi(from: last?.width == grid.width && last?.height == grid.height ? last : nil,
+                                  to: grid, color: color)
+        last = grid
+        guard !ansi.isEmpty else { return }
+        let millis = Int((max(0, seconds) * 1000).rounded())
+        let time = "\(millis / 1000).\(String(repeating: "0", count: 3 - String(millis % 1000).count))\(millis % 1000)"
+        text += "[\(time), \"o\", \(Asciicast.jsonString(ansi))]\n"
+    }
+
+    /// The ANSI text that draws `new` over `old` (everything when `old` is nil).
+    static func ansi(from old: Grid?, to new: Grid, color: Bool) -> String {
+        var out = old == nil ? "\u{1B}[0m\u{1B}[2J" : ""
+        var current: Style?
+        for y in 0..<new.height {
+            var x = 0
+            while x < new.width {
+                let cell = new[x, y]
+                if let old, old[x, y] == cell { x += 1; continue }
+                if cell.isContinuation { x += 1; continue }
+                out += "\u{1B}[\(y + 1);\(x + 1)H"
+                while x < new.width, old == nil || old![x, y] != new[x, y] {
+                    let c = new[x, y]
+                    if !c.isContinuation {
+                        if current != c.style { out += sgr(c.style, color: color); current = c.style }
+                        out.append(c.character)
+                    }
+                    x += 1
+                }
+            }
+        }
+        if !out.isEmpty { out += "\u{1B}[0m"; }
+        return out
+    }
+
+    static let foreground: [Role: Int] = [.title: 36, .focus: 33, .good: 32, .bad: 31, .warn: 33,
+                                          .info: 36, .accent: 35, .key: 36]
+
+    static func sgr(_ s: Style, color: Bool) -> String {
+        var codes = ["0"]
+        if s.bold { codes.append("1") }
+        if s.role == .dim { codes.append("2") }
+        if s.reverse { codes.append("7") }
+        if color, let fg = foreground[s.role] { codes.append(String(fg)) }
+        return "\u{1B}[" + codes.joined(separator: ";") + "m"
+    }
+
+    /// `s` as a JSON string literal.
+    static func jsonString(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,201 @@
+import IAPSimCore
+
+/// The text of an inspector: one anomaly, or one transaction, explained from the world's
+/// snapshot and its log (read only). Lines are wrapped to `width` by the renderer.
+struct Inspector {
+    let sim: Simulation
+    let glyphs: Glyphs
+
+    func title(_ target: InspectTarget) -> String {
+        switch target {
+        case .anomaly(let id): return "Anomaly A\(id)"
+        case .transaction(let id): return "Transaction \(id)"
+        }
+    }
+
+    func lines(_ target: InspectTarget) -> [Line] {
+        switch target {
+        case .anomaly(let id):
+            guard let x = sim.auditor.anomalies.first(where: { $0.id == id }) else {
+                return [[Span("A\(id) is no longer in the auditor's list", Style(.dim))]]
+            }
+            return anomaly(x)
+        case .transaction(let id):
+            guard let t = sim.store.transaction(id) else {
+                return [[Span("\(id) is no longer in the App Store's list", Style(.dim))]]
+            }
+            return transaction(t)
+        }
+    }
+
+    func heading(_ text: String) -> Line { [Span(text, Style(.title, bold: true))] }
+
+    func field(_ name: String, _ value: String, _ style: Style = .plain) -> Line {
+        [Span(name + ": ", Style(.dim)), Span(value, style)]
+    }
+
+    // MARK: anomaly
+
+    func anomaly(_ x: Anomaly) -> [Line] {
+        let stale = staleTransaction(for: x)
+        // The anomaly's order, the one the payment was made for, and every order the server
+        // credited with this transaction (a replay or a double credit adds fresh ones).
+        var orders: [String] = []
+        let credited = sim.server.credits.filter { $0.transactionId == x.txn }.compactMap(\.orderId)
+        for o in [x.order, x.txn.flatMap(orderOf)].compactMap({ $0 }) + credited where !orders.contains(o) {
+            orders.append(o)
+        }
+        let ids = [x.txn, stale].compactMap { $0 } + orders
+        var out: [Line] = [
+            [Span("A\(x.id) ", Style(bold: true)), Span(x.type.rawValue, Style(.accent, bold: true)),
+             Span("  status ", Style(.dim)), Span(x.status.rawValue, UIStyle.status(x.status))],
+            field("what", Prevention.meaning(x.type)),
+            field("when opened", x.summary),
+            heading("status history"),
+        ]
+        out += statusHistory(x.id)
+        out.append(heading("involved"))
+        out.append(field("transaction", x.txn.map { txnWords($0) } ?? "(none)"))
+        if let stale { out.append(field("sent instead", "\(txnWords(stale)) (the stale transaction paired with this order)", Style(.bad))) }
+        out.append(field(orders.count > 1 ? "orders" : "order", orders.map(orderWords).joined(separator: "; ").nonEmpty ?? "(none)"))
+        if let user = x.user { out.append(field("account", user)) }
+        out.append(heading("money"))
+        out += money(x.txn)
+        out.append(field("mechanism", x.mechanism ?? "(none yet: \(x.status.rawValue))"))
+        out.append([Span(Prevention.line(x.type, policy: sim.policy), Style(.good, bold: true))])
+        out.append(heading("chain of facts (\(ids.joined(separator: ", ")))"))
+        out += chain(ids: Set(ids), anomalyId: x.id)
+        return out
+    }
+
+    func statusHistory(_ id: Int) -> [Line] {
+        var out: [Line] = []
+        for e in sim.log {
+            switch e.fact {
+            case .anomalyOpened(id, let type, _, let status):
+                out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
+                             Span("opened as \(type.rawValue) \(status.rawValue)")])
+            case .anomalyStatusChanged(id, let type, let status, let mechanism):
+                out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
+                             Span("\(glyphs.right) \(type.rawValue) \(status.rawValue)" + (mechanism.map { ": \($0)" } ?? ""))])
+            default: break
+            }
+        }
+        return out.isEmpty ? [[Span("  (older than the log kept in memory)", Style(.dim))]] : out
+    }
+
+    /// For a duplicate receipt: the transaction that was sent in this one's place.
+    func staleTransaction(for x: Anomaly) -> String? {
+        guard let real = x.txn else { return nil }
+        for e in sim.log {
+            if case .rechargeSent(let sent, _, _, _, let forDelivered) = e.fact, forDelivered == real, sent != real {
+                return sent
+            }
+        }
+        return nil
+    }
+
+    func orderOf(_ txn: String) -> String? {
+        if let o = sim.server.orders.first(where: { $0.transactionId == txn }) { return o.id }
+        for e in sim.log {
+            if case .paymentAdded(txn, _, _, _, let order) = e.fact { return order }
+        }
+        return nil
+    }
+
+    func txnWords(_ id: String) -> String {
+        guard let t = sim.store.transaction(id) else { return id }
+        let price = sim.auditor.charges.first { $0.txn == id }.map { " " + formatMoney($0.priceCents) } ?? ""
+        return "\(id) (\(t.productId)\(price), \(t.state.rawValue), \(t.finished ? "finished" : "unfinished"))"
+    }
+
+    func orderWords(_ id: String) -> String {
+        guard let o = sim.server.order(id) else { return id }
+        return "\(o.id) by \(o.user) for \(o.productId), \(o.state.rawValue)"
+            + (o.transactionId.map { " with \($0)" } ?? "") + (o.createdBy == .attacker ? " (attacker)" : "")
+    }
+
+    func money(_ txn: String?) -> [Line] {
+        guard let txn, let charge = sim.auditor.charges.first(where: { $0.txn == txn }) else {
+            return [field("paid", "no charge behind it")]
+        }
+        var out = [field("paid", "\(formatMoney(charge.priceCents)) by \(charge.buyer) at \(DurationText.clock(charge.chargedAt))")]
+        if charge.credits.isEmpty {
+            out.append(field("credited", "nothing", Style(.bad, bold: true)))
+        }
+        for c in charge.credits {
+            out.append(field("credited", "to \(c.user) at \(DurationText.clock(c.at)) (\(c.via.words))"
+                             + (c.sender == .attacker ? " [attacker]" : ""),
+                             c.user == charge.buyer ? Style(.good) : Style(.bad, bold: true)))
+        }
+        return out
+    }
+
+    /// Every log entry that names one of `ids` or the anomaly itself, with its time.
+    func chain(ids: Set<String>, anomalyId: Int) -> [Line] {
+        let own = "A\(anomalyId)"
+        var out: [Line] = []
+        for e in sim.log {
+            let words = Set(Inspector.words(PanelContent.text(e.fact)))
+            guard !words.isDisjoint(with: ids) || words.contains(own) else { continue }
+            out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
+                        Span(TextWidth.pad(e.part.rawValue, to: 16) + " ", UIStyle.part(e.part)),
+                        Span(PanelContent.text(e.fact))])
+        }
+        return out.isEmpty ? [[Span("  (older than the log kept in memory)", Style(.dim))]] : out
+    }
+
+    static func words(_ text: String) -> [String] {
+        text.split { !($0.isLetter || $0.isNumber) }.map(String.init)
+    }
+
+    // MARK: transaction
+
+    func transaction(_ t: StoreTransaction) -> [Line] {
+        var out: [Line] = [
+            [Span(t.id + " ", Style(bold: true)), Span(t.productId + " "),
+             Span(t.state.rawValue, UIStyle.state(t.state)),
+             Span(t.finished ? "  finished" : "  unfinished (still in the payment queue)", Style(.dim))],
+            field("applicationUsername", t.applicationUsername ?? "nil"),
+            field("app_account_token", t.appAccountToken
+                  ?? "none (only a UUID applicationUsername comes back in the receipt)"),
+            field("order", orderOf(t.id).map(orderWords) ?? "(none)"),
+            heading("state history"),
+        ]
+        for e in sim.log {
+            switch e.fact {
+            case .transactionUpdated(t.id, _, _), .paymentCharged(t.id, _, _), .transactionFinished(t.id),
+                 .finishSkipped(t.id, _), .finishFailedError(t.id, _), .deferredExpired(t.id):
+                out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)), Span(PanelContent.text(e.fact))])
+            default: break
+            }
+        }
+        out.append(heading("money"))
+        out += money(t.id)
+        out += receipt(highlighting: t.id)
+        return out
+    }
+
+    /// The receipt's `in_app` list as the server would see it if the app read it now.
+    func receipt(highlighting id: String) -> [Line] {
+        let entries = sim.store.receiptNow
+        var out: [Line] = [heading("the receipt the server would see now: \(entries.count) in_app entr\(entries.count == 1 ? "y" : "ies")")]
+        for r in entries {
+            let mine = r.transactionId == id
+            out.append([Span("  " + r.transactionId + " ", Style(bold: mine)),
+                        Span(TextWidth.pad(r.productId, to: 10)),
+                        Span("purchased " + DurationText.clock(r.purchaseDateMs), Style(.dim)),
+                        Span(r.appAccountToken.map { "  token " + String($0.prefix(8)) + String(glyphs.more) } ?? "  no token", Style(.dim)),
+                        Span(mine ? "  \(glyphs.left) this one" : "", Style(.accent, bold: true))])
+        }
+        if !entries.contains(where: { $0.transactionId == id }) {
+            out.append([Span("  \(id) is not in it: a finished consumable leaves the receipt, a failed or pending one never enters it",
+                             Style(.warn))])
+        }
+        return out
+    }
+}
+
+extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,117 @@
+import IAPSimCore
+
+/// One line of the Events panel: a log entry or one of the UI's notes, by its index in
+/// `Simulation.log` or in the notes (indices only: a long log is listed on every frame).
+enum EventRow: Hashable {
+    case entry(Int)
+    case note(Int)
+}
+
+extension PanelContent {
+    // MARK: Events
+
+    /// Whether Events shows `e`: the part filter, and no second line for a policy change
+    /// (the command and the change it made say the same thing; the change is kept).
+    static func shows(_ e: LogEntry, filter: Part?) -> Bool {
+        if let filter, e.part != filter { return false }
+        // Commands are the user's lines; looking at the part first spares copying each fact.
+        guard e.part == .user else { return true }
+        if case .commandIssued(let c) = e.fact {
+            switch c {
+            case .setPolicy, .setPreset: return false
+            default: return true
+            }
+        }
+        return true
+    }
+
+    /// Every line Events has, oldest first: the log kept in memory with the UI's notes merged
+    /// in where they were added (no notes under a part filter).
+    func eventRows(notes: [EventNote], filter: Part?) -> [EventRow] {
+        let logStart = sim.logCount - sim.log.count
+        var next = filter == nil ? (notes.firstIndex { $0.position >= logStart } ?? notes.count) : notes.count
+        var rows: [EventRow] = []
+        rows.reserveCapacity(sim.log.count + notes.count - next)
+        for i in sim.log.indices {
+            while next < notes.count, notes[next].position <= logStart + i {
+                rows.append(.note(next))
+                next += 1
+            }
+            let part = sim.log[i].part
+            if let filter, part != filter { continue }
+            if part == .user, !PanelContent.shows(sim.log[i], filter: filter) { continue }
+            rows.append(.entry(i))
+        }
+        while next < notes.count {
+            rows.append(.note(next))
+            next += 1
+        }
+        return rows
+    }
+
+    /// `count` lines of `rows` ending `offsetFromBottom` lines before the newest.
+    func events(_ rows: [EventRow], notes: [EventNote], count: Int, offsetFromBottom: Int) -> [Line] {
+        let end = max(0, rows.count - offsetFromBottom)
+        return rows[max(0, end - count)..<end].map { row in
+            switch row {
+            case .entry(let i): return event(sim.log[i])
+            case .note(let i): return note(notes[i])
+            }
+        }
+    }
+
+    func note(_ n: EventNote) -> Line {
+        let partWidth = narrow || width < 100 ? 9 : 16
+        switch n.kind {
+        case .armed:
+            return [Span(DurationText.clock(n.time) + " ", Style(.dim)),
+                    Span(TextWidth.pad("Fault", to: partWidth) + " ", UIStyle.part(.fault)),
+                    Span(n.text, Style(.warn))]
+        case .step:
+            return [Span(DurationText.clock(n.time) + " ", Style(.dim)),
+                    Span("-- " + n.text, Style(.title, bold: true))]
+        }
+    }
+
+    func event(_ e: LogEntry) -> Line {
+        let partWidth = narrow || width < 100 ? 9 : 16
+        var part = e.part.rawValue
+        if partWidth == 9 {
+            part = e.part == .server ? "Server" : e.part == .appStore ? "AppStore" : part
+        }
+        let textStyle: Style
+        switch e.fact {
+        case .commandIssued, .commandIgnored: textStyle = Style(bold: true)
+        case .faultArmed, .faultFired: textStyle = Style(.warn)
+        case .anomalyOpened, .anomalyStatusChanged: textStyle = Style(.accent, bold: true)
+        case .paymentCharged, .coinsCredited: textStyle = Style(.good)
+        default: textStyle = .plain
+        }
+        return [Span(DurationText.clock(e.time) + " ", Style(.dim)),
+                Span(TextWidth.pad(part, to: partWidth) + " ", UIStyle.part(e.part)),
+                Span(PanelContent.text(e.fact), textStyle)]
+    }
+
+    /// A fact in the UI's words: the core's text, except where that text misleads on a
+    /// screen that cuts lines (key data first) or reads wrongly out of context.
+    static func text(_ fact: Fact) -> String {
+        switch fact {
+        case .paymentAdded(let txn, let p, let name, let user, let order):
+            // The transaction id first: the end of a long line is what a narrow panel cuts.
+            let who = order.map { "\(user), order \($0)" } ?? user
+            let shortName = name.map { $0.count > 8 ? String($0.prefix(8)) + "…" : $0 } ?? "nil"
+            return "\(txn) added [\(who)]: SKPaymentQueue.add(SKPayment(\(p), applicationUsername: \(shortName)))"
+        case .faultArmed(let what) where !what.hasPrefix("the next"):
+            // A setting turned on or off ("Ask to Buy is off") is not a fault being armed.
+            return what
+        case .receiptVerified(let status, let n):
+            return "verifyReceipt answered status \(status) (\(VerifyStatus.words(status))), \(n) in_app entr\(n == 1 ? "y" : "ies")"
+        case .rechargeSent(let txn, let order, let user, let reason, _):
+            // Sent, not yet delivered: the first send is a "first try", whatever happens to it.
+            let why = reason == .firstDelivery ? "first try" : reason.words
+            return "POST /recharge \(txn) order \(order ?? "-") uid \(user) (\(why))"
+        default:
+            return fact.text
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import IAPSimCore
+
+extension UIModel {
+    /// The legend: every symbol and abbreviation the panels use.
+    var legend: [(String, String)] {
+        let g = glyphs
+        return [
+            (g.dot, "unfinished: still in the payment queue"), (g.check, "finished / registered"),
+            (g.cross, "observer not registered"), ("\(g.right) \(g.left)", "request / response"),
+            ("\(g.up) \(g.down)", "more lines above / below"), (String(g.more), "text cut: h/L scroll, z zooms"),
+            ("A3", "anomaly 3 (Enter in Auditor opens it)"), ("o2", "order 2 on the merchant server"),
+            ("\(g.more)0004", "transaction id, last digits"), ("txn", "SKPaymentTransaction id"),
+            ("req resp", "request / response"), ("t/o", "timed out (client gave up)"),
+            ("B K M", "bytes, thousands, millions"), ("0:01:02.160", "virtual clock h:mm:ss.ms"),
+            ("grace 12s", "a charge the auditor still waits for"), ("in_app", "receipt entries"),
+            ("REC", "the screen is being recorded"), ("AUTOPILOT", "random actions are on"),
+        ]
+    }
+
+    /// Help: the key table by group, then the legend, flowed into two columns; it scrolls
+    /// (j/k) when the screen is too small for all of it.
+    func helpLines() -> [Line] {
+        var out: [Line] = []
+        for group in KeyBinding.Group.allCases {
+            let bindings = KeyBinding.all.filter { $0.group == group }
+            out.append([Span(group.rawValue, Style(.title, bold: true))])
+            for b in bindings {
+                let written = b.written.replacingOccurrences(of: "`", with: "")
+                out.append([Span(TextWidth.pad(written, to: 12), Style(.key, bold: true)), Span(b.help)])
+            }
+        }
+        out.append([Span("Legend", Style(.title, bold: true))])
+        out += legend.map { [Span(TextWidth.pad($0.0, to: 12), Style(.key, bold: true)), Span($0.1)] }
+        return out
+    }
+
+    /// The box help and the inspectors use: every row between the header and the footer.
+    func fullBox(_ grid: inout Grid, title: String) -> Rect {
+        let r = Rect(x: 0, y: 1, width: grid.width, height: grid.height - 2)
+        grid.fill(x: r.x, y: r.y, width: r.width, height: r.height)
+        grid.frame(r, title: title, focused: true, glyphs: glyphs)
+        return r
+    }
+
+    /// Inside the box help and the inspectors use, on a screen of `width` x `height`.
+    static func overlayInner(_ width: Int, _ height: Int) -> (width: Int, height: Int) {
+        (max(0, width - 2), max(1, height - 4))
+    }
+
+    /// Help, wrapped for `innerWidth`: its lines, the columns they flow into and their width.
+    func helpLayout(innerWidth: Int) -> (lines: [Line], columns: Int, column: Int) {
+        let columns = innerWidth >= 110 ? 2 : 1
+        let column = (innerWidth - 1) / columns
+        return (helpLines().flatMap { UIModel.wrap($0, width: column - 2, indent: 12) }, columns, column)
+    }
+
+    /// The inspector's lines, wrapped for `innerWidth`.
+    func inspectorLines(_ target: InspectTarget, innerWidth: Int) -> [Line] {
+        Inspector(sim: simulation, glyphs: glyphs).lines(target).flatMap { UIModel.wrap($0, width: innerWidth - 2) }
+    }
+
+    /// How far the open overlay can scroll on a screen of `width` x `height` (the model's
+    /// own size by default): its last line at the bottom of the box.
+    func overlayScrollLimit(width w: Int? = nil, height h: Int? = nil) -> Int {
+        let inner = UIModel.overlayInner(w ?? width, h ?? height)
+        switch overlay {
+        case .help?:
+            let layout = helpLayout(innerWidth: inner.width)
+            return max(0, layout.lines.count - layout.columns * inner.height)
+        case .inspect(let target, _)?:
+            return max(0, inspectorLines(target, innerWidth: inner.width).count - inner.height)
+        default: return 0
+        }
+    }
+
+    func renderHelp(_ grid: inout Grid) {
+        let r = fullBox(&grid, title: "Keys and legend (j/k scroll, Esc closes)")
+        let inner = r.inner
+        let (lines, columns, column) = helpLayout(innerWidth: inner.width)
+        let perColumn = max(1, inner.height)
+        let start = min(helpScroll, overlayScrollLimit(width: grid.width, height: grid.height))
+        let shown = Array(lines.dropFirst(start))
+        for (i, line) in shown.prefix(columns * perColumn).enumerated() {
+            let x = inner.x + 1 + (i / perColumn) * column
+            grid.put(line, x: x, y: inner.y + i % perColumn, width: column - 1, ellipsis: glyphs.more)
+        }
+        if start + columns * perColumn < lines.count {
+            let more = " \(glyphs.down) \(lines.count - start - columns * perColumn) more: j "
+            grid.put(more, x: r.x + r.width - 2 - TextWidth.of(more), y: r.y + r.height - 1, Style(.dim))
+        }
+        if start > 0 { grid.put(" \(glyphs.up) \(start) above ", x: r.x + 2, y: r.y + r.height - 1, Style(.dim)) }
+    }
+
+    // MARK: inspector
+
+    func renderInspector(_ target: InspectTarget, scroll: Int, _ grid: inout Grid) {
+        let inspector = Inspector(sim: simulation, glyphs: glyphs)
+        let r = fullBox(&grid, title: inspector.title(target) + " (j/k scroll, Esc closes)")
+        let inner = r.inner
+        let wrapped = inspectorLines(target, innerWidth: inner.width)
+        let start = min(scroll, max(0, wrapped.count - inner.height))
+        grid.lines(Array(wrapped.dropFirst(start)), in: Rect(x: inner.x + 1, y: inner.y, width: inner.width - 2,
+                                                            height: inner.height), offset: 0)
+        if start + inner.height < wrapped.count {
+            let more = " \(glyphs.down) \(wrapped.count - start - inner.height) more: j "
+            grid.put(more, x: r.x + r.width - 2 - TextWidth.of(more), y: r.y + r.height - 1, Style(.dim))
+        }
+        if start > 0 { grid.put(" \(glyphs.up) \(start) above ", x: r.x + 2, y: r.y + r.height - 1, Style(.dim)) }
+    }
+
+    /// A styled line broken into lines of at most `width` columns (continuations indented).
+    static func wrap(_ line: Line, width: Int, indent: Int = 4) -> [Line] {
+        let pad = String(repeating: " ", count: indent)
+        guard width > indent + 8 else { return [line] }
+        var out: [Line] = []
+        var current: Line = []
+        var used = 0
+        for span in line {
+            var rest = Substring(span.text)
+            while !rest.isEmpty {
+                let room = width - used
+                var taken = ""
+                var w = 0
+                for ch in rest {
+                    let cw = TextWidth.of(ch)
+                    if w + cw > room { break }
+                    taken.append(ch)
+                    w += cw
+                }
+                if taken.count < rest.count, let space = taken.lastIndex(of: " "), taken.distance(from: taken.startIndex, to: space) > room / 2 {
+                    taken = String(taken[..<taken.index(after: space)])
+                    w = TextWidth.of(taken)
+                }
+                if taken.isEmpty && used > 0 {
+                    out.append(current); current = [Span(pad)]; used = indent
+                    continue
+                }
+                current.append(Span(taken, span.style))
+                used += w
+                rest = rest.dropFirst(taken.count)
+                if !rest.isEmpty { out.append(current); current = [Span(pad)]; used = indent }
+            }
+        }
+        out.append(current)
+        return out
+    }
+}

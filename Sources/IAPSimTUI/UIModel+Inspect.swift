@@ -1,0 +1,87 @@
+import IAPSimCore
+import IAPSimScenario
+
+extension UIModel {
+    /// The anomalies as the Auditor lists them: newest first.
+    var inspectableAnomalies: [Anomaly] {
+        Array(simulation.auditor.anomalies.suffix(PanelContent.historyLimit).reversed())
+    }
+
+    /// The transactions as the Payment queue lists them: unfinished, then finished newest first.
+    var inspectableTransactions: [StoreTransaction] {
+        let all = simulation.store.transactions
+        return all.filter { !$0.finished } + all.filter(\.finished).suffix(PanelContent.historyLimit).reversed()
+    }
+
+    /// The selected row of `panel`, kept inside the list as it grows or shrinks.
+    func selectedIndex(_ panel: Panel) -> Int {
+        let count = panel == .auditor ? inspectableAnomalies.count : inspectableTransactions.count
+        return max(0, min(count - 1, selection[panel] ?? 0))
+    }
+
+    /// Enter on the Auditor or the Payment queue: the selected row's inspector.
+    mutating func inspectSelected() {
+        if focus == .auditor {
+            let list = inspectableAnomalies
+            guard !list.isEmpty else { status = "no anomaly yet: nothing to inspect"; return }
+            overlay = .inspect(.anomaly(id: list[selectedIndex(.auditor)].id), scroll: 0)
+        } else {
+            let list = inspectableTransactions
+            guard !list.isEmpty else { status = "no transaction yet: nothing to inspect"; return }
+            overlay = .inspect(.transaction(id: list[selectedIndex(.queue)].id), scroll: 0)
+        }
+    }
+
+    /// `R`: the sandbox starts again with the same seed, users and policy as now; play goes
+    /// back to step 0 of its file. The view (size, focus, recording) is kept.
+    mutating func restart() {
+        let start = player.scenario
+        var fresh: UIModel
+        switch mode {
+        case .sandbox:
+            let scenario = Scenario(title: start.title, policy: simulation.policy, preset: start.preset,
+                                    seed: start.seed, users: start.users)
+            fresh = UIModel(scenario: scenario, mode: .sandbox, options: options)
+        case .play(let file):
+            fresh = UIModel(play: start, file: file, options: options)
+        }
+        fresh.keepView(of: self)
+        self = fresh
+        status = isPlay ? "restarted: back to step 0" : "restarted: a fresh world, seed \(start.seed), policy \(simulation.policy.displayName)"
+    }
+
+    /// `B` in play: a deterministic replay from the start to the step before the last one run.
+    /// Keys pressed in between are not part of the file, so they are not replayed.
+    mutating func stepBack() {
+        guard case .play(let file) = mode else { return }
+        let target = max(0, player.nextStep - 1)
+        var fresh = UIModel(play: player.scenario, file: file, options: options)
+        for _ in 0..<target { fresh.playNextStep() }
+        fresh.keepView(of: self)
+        fresh.paused = true
+        self = fresh
+        status = target == 0 ? "back to the start (step 0)" : "back to step \(target): replayed the file's first \(target) step(s); paused"
+    }
+
+    mutating func keepView(of old: UIModel) {
+        width = old.width
+        height = old.height
+        focus = old.focus
+        speedIndex = old.speedIndex
+        recording = old.recording
+        zoomed = old.zoomed
+        eventFilter = old.eventFilter
+    }
+
+    /// `F`: Events shows every part, then one part at a time.
+    mutating func cycleEventFilter() {
+        let parts = Part.allCases
+        if let current = eventFilter, let i = parts.firstIndex(of: current) {
+            eventFilter = i + 1 < parts.count ? parts[i + 1] : nil
+        } else {
+            eventFilter = parts.first
+        }
+        scroll[.events] = 0
+        status = eventFilter.map { "Events: only \($0.rawValue) (F: next part)" } ?? "Events: every part"
+    }
+}

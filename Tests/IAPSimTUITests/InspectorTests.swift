@@ -1,0 +1,127 @@
+import IAPSimCore
+import IAPSimScenario
+import Testing
+@testable import IAPSimTUI
+
+/// Enter on an Auditor row or a Payment queue row opens an inspector that explains it.
+@Suite struct InspectorTests {
+    /// Plays a shipped file to the end and opens the newest anomaly of `type`.
+    static func inspect(_ file: String, _ type: AnomalyType, width: Int = 120, height: Int = 40) throws -> Driver {
+        var d = try DefectTests.play(file, width: width, height: height)
+        d.keys("G")
+        d.key(.backTab)                                // Events -> Auditor
+        let index = d.model.inspectableAnomalies.firstIndex { $0.type == type } ?? 0
+        d.key(.down, times: index)
+        d.key(.enter)
+        return d
+    }
+
+    @Test(arguments: [
+        ("lost-order-crash-at-charge-naive.yaml", AnomalyType.lostOrder, "prevented by: observer launch"),
+        ("missed-order-request-lost-naive.yaml", .missedOrder, "prevented by: persist keychain / retry-immediate 3"),
+        ("replay-fraud-naive.yaml", .replayFraud, "prevented by: server-bind-order true"),
+        ("duplicate-receipt-unfinished-failure-naive.yaml", .duplicateReceipt, "prevented by: match token / finish-failed true"),
+        ("double-credit-crash-before-finish-naive.yaml", .doubleCredit, "prevented by: server-dedup true"),
+        ("wrong-account-switch-before-delivery-naive.yaml", .wrongAccount, "prevented by: credit-to order-owner"),
+    ])
+    func everyAnomalyTypeNamesWhatPreventsIt(file: String, type: AnomalyType, prevented: String) throws {
+        let d = try InspectorTests.inspect(file, type)
+        guard case .inspect(.anomaly(let id), _)? = d.model.overlay else {
+            Issue.record("no inspector open: \(String(describing: d.model.overlay))")
+            return
+        }
+        let anomaly = d.model.simulation.auditor.anomalies.first { $0.id == id }!
+        #expect(anomaly.type == type)
+        let text = d.screen().text
+        #expect(text.contains(prevented), "\(text)")
+        #expect(text.contains("status history") && text.contains("opened as "), "\(text)")
+        #expect(text.contains("chain of facts"), "\(text)")
+        #expect(text.contains("paid: ") || text.contains("paid:"), "\(text)")
+        if let t = anomaly.txn { #expect(text.contains(t)) }
+    }
+
+    @Test func aDuplicateReceiptNamesTheStaleTransactionSentInstead() throws {
+        let d = try InspectorTests.inspect("duplicate-receipt-unfinished-failure-naive.yaml", .duplicateReceipt)
+        #expect(d.screen().text.contains("sent instead: "), "\(d.screen().text)")
+    }
+
+    @Test func enterOnAPaymentQueueRowShowsHistoryTokenAndTheReceiptNow() throws {
+        var d = try DefectTests.play("lost-order-crash-at-charge-hardened.yaml")
+        d.keys("G")
+        d.key(.tab)                                    // Events -> App
+        d.key(.tab)                                    // -> Payment queue
+        d.key(.enter)
+        let text = d.screen().text
+        #expect(text.contains("state history"), "\(text)")
+        #expect(text.contains("-> purchased"), "\(text)")
+        #expect(text.contains("app_account_token: "), "\(text)")
+        #expect(text.contains("the receipt the server would see now: 0 in_app entries"), "\(text)")
+        #expect(text.contains("is not in it: a finished consumable leaves the receipt"), "\(text)")
+        d.key(.escape)
+        #expect(d.model.overlay == nil)
+    }
+
+    @Test func theReceiptNowListsAnUnfinishedPurchase() {
+        var d = Driver.naiveCrashAtCharge()
+        d.key(.backTab, times: 4)                      // Events -> Payment queue
+        d.key(.enter)
+        let text = d.screen().text
+        #expect(text.contains("1 in_app entry"), "\(text)")
+        #expect(text.contains("← this one"), "\(text)")
+    }
+
+    @Test func inspectorsAt80x24And120x40() throws {
+        var d = try InspectorTests.inspect("duplicate-receipt-unfinished-failure-naive.yaml", .duplicateReceipt)
+        Golden.check(d.screen(120, 40), "inspect-anomaly-120x40")
+        Golden.check(d.screen(80, 24), "inspect-anomaly-80x24")
+        d.effects += d.model.update(.resize(width: 80, height: 24))   // scrolling is bounded by the screen
+        d.key(.down, times: 5)
+        Golden.check(d.screen(80, 24), "inspect-anomaly-scrolled-80x24")
+        d.key(.escape)
+        d.key(.backTab)                                // Auditor -> Network... to the queue
+        d.key(.backTab)
+        d.key(.backTab)
+        d.key(.enter)
+        Golden.check(d.screen(120, 40), "inspect-transaction-120x40")
+        Golden.check(d.screen(80, 24), "inspect-transaction-80x24")
+    }
+
+    @Test func enterWithNothingToInspectSaysSo() {
+        var d = Driver(UIModel())
+        d.key(.backTab)
+        d.key(.enter)
+        #expect(d.model.overlay == nil)
+        #expect(d.model.status == "no anomaly yet: nothing to inspect")
+    }
+}
+
+extension InspectorTests {
+    @Test func scrollingStopsAtTheLastLineSoUpComesBackAtOnce() throws {
+        var d = try InspectorTests.inspect("duplicate-receipt-unfinished-failure-naive.yaml", .duplicateReceipt,
+                                           width: 80, height: 24)
+        d.key(.down, times: 500)
+        guard case .inspect(_, let bottom)? = d.model.overlay else { Issue.record("closed"); return }
+        #expect(bottom == d.model.overlayScrollLimit() && bottom > 0 && bottom < 100)
+        d.key(.up)
+        guard case .inspect(_, let one)? = d.model.overlay else { Issue.record("closed"); return }
+        #expect(one == bottom - 1)
+        d.key(.escape)
+        d.keys("?")
+        d.key(.end)
+        #expect(d.model.helpScroll == d.model.overlayScrollLimit() && d.model.helpScroll > 0)
+        #expect(d.screen(80, 24).text.contains("↑ \(d.model.helpScroll) above"))
+    }
+
+    @Test func aReplayNamesTheFreshOrdersTheAttackerMade() throws {
+        let d = try InspectorTests.inspect("replay-fraud-naive.yaml", .replayFraud)
+        let text = d.screen().text
+        #expect(text.contains("orders: o1 by mallory"), "\(text)")
+        #expect(text.contains("(attacker)"), "\(text)")
+    }
+
+    @Test func aTypeChangeShowsInTheStatusHistory() throws {
+        let d = try InspectorTests.inspect("wrong-account-switch-before-delivery-naive.yaml", .wrongAccount)
+        let text = d.screen().text
+        #expect(text.contains("opened as lost-order open") && text.contains("→ wrong-account permanent"), "\(text)")
+    }
+}
