@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.venv-asciinema
 if [ ! -x "$venv/bin/asciinema" ] || ! "$venv/bin/asciinema" --version 2>/dev/null | grep -q "2.4.0"; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "asciinema==2.4.0"
+  python3 -m venv "$venv" >&2
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "asciinema==2.4.0" >&2
 fi
 echo "$PWD/$venv/bin/asciinema"
