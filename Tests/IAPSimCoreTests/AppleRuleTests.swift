@@ -157,6 +157,23 @@ import Testing
         #expect(h.logText.contains("approve ignored: no payment is waiting for a parent"))
     }
 
+    // MARK: B6 failed transactions
+
+    @Test func aFailedTransactionHasNoIdCannotBeCreditedAndWaitsInTheQueue() {
+        var h = Harness(.naive)
+        h.run(.failNextPaymentUnfinished, .buy(product: "coins_100"), .wait(10_000),
+              .buy(product: "coins_100"))
+        h.settle()
+        let failed = h.sim.store.transaction("1000000000001")
+        #expect(failed?.state == .failed)
+        #expect(failed?.transactionIdentifier == nil)
+        #expect(h.sim.store.queue.map(\.id) == ["1000000000001"])
+        #expect(h.logText.contains("1000000000001 coins_100 -> failed (transactionIdentifier (none))"))
+        #expect(h.logText.contains("POST /recharge (none) order o2"))
+        #expect(h.logText.contains("recharge (none) refused"))
+        #expect(h.summary == ["duplicate-receipt:permanent"])
+    }
+
     // MARK: B7 error names
 
     @Test func aPurchaseThatLosesItsConnectionFailsWithSKErrorUnknown() {

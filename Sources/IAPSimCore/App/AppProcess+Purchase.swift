@@ -74,13 +74,15 @@ extension AppProcess {
             token = nil
             currentOrder = nil
         }
-        if let existing = record(paired.id) {
+        // A failed transaction has no transaction id: what the app sends for it names none.
+        let pairedId = paired.transactionIdentifier ?? StoreTransaction.noIdentifier
+        if let existing = record(pairedId) {
             if !memory.contains(where: { $0.txn == existing.txn }) { memory.append(existing) }
             sendRecharge(existing, reason: reason, forDelivered: t.id, store: &store, &out)
         } else {
             // The buyer is whoever created the order, when the app still knows it.
             let buyer = tickets.first { $0.id == orderId && orderId != nil }?.user ?? loggedIn
-            let r = PendingReceipt(txn: paired.id, productId: paired.productId, buyer: buyer,
+            let r = PendingReceipt(txn: pairedId, productId: paired.productId, buyer: buyer,
                                    orderId: orderId, orderToken: token, receipt: store.readReceipt())
             memory.append(r)
             if out.policy.persistWhen == .beforeSend { persist(r, &out) }

@@ -21,6 +21,14 @@ public struct StoreTransaction: Sendable, Hashable, Identifiable {
 }
 
 extension StoreTransaction {
+    /// How a missing transaction id is shown and sent.
+    public static let noIdentifier = "(none)"
+
+    /// `SKPaymentTransaction.transactionIdentifier`: a failed transaction has none (Apple),
+    /// so it can never be credited; it still sits in the queue until finished. The
+    /// simulator keeps `id` as its own key for it.
+    public var transactionIdentifier: String? { state == .failed ? nil : id }
+
     static func accountToken(_ username: String?) -> String? {
         username.flatMap { isUUID($0) ? $0 : nil }
     }

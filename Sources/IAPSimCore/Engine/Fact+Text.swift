@@ -36,6 +36,8 @@ extension Fact {
         case .transactionFinished(let txn): return "finishTransaction(\(txn))"
         case .finishFailedError(let txn, let why): return "finishTransaction(\(txn)) error: \(why)"
         case .finishSkipped(let txn, let why): return "\(txn) left unfinished: \(why)"
+        case .transactionUpdated(let txn, let p, .failed):
+            return "\(txn) \(p) -> failed (transactionIdentifier \(StoreTransaction.noIdentifier))"
         case .transactionUpdated(let txn, let p, let state): return "\(txn) \(p) -> \(state.rawValue)"
         case .paymentCharged(let txn, let p, let price): return "charged \(formatMoney(price)) for \(p) (\(txn))"
         case .ownedProductNotCharged(let txn, let p, let original):
