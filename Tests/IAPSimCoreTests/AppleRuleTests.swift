@@ -68,6 +68,19 @@ import Testing
         #expect(h.logText.contains("recharge 1000000000001 answered: credited"))
     }
 
+    @Test func anAskToBuyApprovedWhileInTheBackgroundReachesTheObserverAtTheForeground() {
+        var h = Harness(.hardened)
+        h.run(.askToBuy(on: true), .buy(product: "coins_100"))
+        h.when("deferred")
+        h.run(.background, .wait(60_000), .approve, .wait(60_000))
+        #expect(h.charged == 1)
+        #expect(h.balance("alice") == 0)
+        h.run(.foreground)
+        h.settle()
+        #expect(h.balance("alice") == 100)
+        #expect(h.logText.contains("(redelivered at foreground)"))
+    }
+
     @Test func theUserCannotActInsideABackgroundedApp() {
         var h = Harness(.hardened)
         h.run(.background)

@@ -36,9 +36,9 @@ import Testing
         ])
     }
 
-    @Test func exploresWheelHasOneSlotPerPlaceAndTwentyParts() {
+    @Test func exploresWheelHasOneSlotPerPlaceAndTwentyTwoParts() {
         #expect(CommandSpec.wheel.map(\.slot) == Array(0..<CommandSpec.wheel.count))
-        #expect(CommandSpec.wheelSize == 20)
+        #expect(CommandSpec.wheelSize == 22)
     }
 
     @Test func anUnknownWordIsRefusedWhereItStands() {

@@ -136,7 +136,9 @@ extension CommandSpec {
         CommandSpec("close-store", .closeStore),
         CommandSpec("crash", .crash, fault: true, explore: ExploreDraw(slot: 1, weight: 2) { _, _ in .crash }),
         CommandSpec("launch", .launch, explore: ExploreDraw(slot: 2, weight: 1) { _, _ in .launch }),
-        CommandSpec("background", .background),
+        CommandSpec("background", .background, explore: ExploreDraw(slot: 15, weight: 1) { rng, _ in
+            rng.below(2) == 0 ? .background : .foreground
+        }),
         CommandSpec("foreground", .foreground),
         CommandSpec("uninstall", .uninstall, explore: ExploreDraw(slot: 10, weight: 1) { rng, _ in
             rng.below(4) == 0 ? .uninstall : .launch
@@ -183,6 +185,9 @@ extension CommandSpec {
                     read: { a throws(CommandError) in
             try a.exactly(1)
             return .storeStatus(try a.statusCode(0))
+        }, explore: ExploreDraw(slot: 16, weight: 1) { rng, _ in
+            // Statuses a correct server survives: retryable ones and the sandbox's 21007.
+            .storeStatus([21_002, 21_007, 21_150][rng.below(3)])
         }),
         CommandSpec("fail-next-payment",
                     usage: "fail-next-payment [" + Self.failReasons.joined(separator: "|") + "]",
