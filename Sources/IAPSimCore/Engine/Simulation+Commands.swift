@@ -89,6 +89,32 @@ extension Simulation {
             network.deviceOnline = on
             outbox.log(.network, on ? .networkCameBack : .networkWentOff)
             if on { app.networkReturned(store: &store, &outbox) }
+        case .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus,
+             .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment:
+            arm(command)
+        case .askToBuy(let on):
+            store.askToBuy = on
+            outbox.narrate(.fault, .faultArmed(on ? "Ask to Buy is on" : "Ask to Buy is off"))
+        case .approve: _ = store.answerAskToBuy(approve: true, &outbox)
+        case .decline: _ = store.answerAskToBuy(approve: false, &outbox)
+        case .replay:
+            if let user = app.loggedIn { attacker.replay(as: user, server: server, &outbox) }
+        case .setPolicy(let key, let value):
+            var p = policy
+            guard (try? p.set(key, to: value)) != nil else { return }
+            policy = p
+            outbox.log(.user, .policyChanged(key: key.rawValue, value: p.value(of: key)))
+        case .setPreset(let preset):
+            policy = preset.policy
+            outbox.log(.user, .policyChanged(key: "preset", value: preset.rawValue))
+        case .wait, .settle:
+            break
+        }
+    }
+
+    /// Arms a fault that fires later (or changes how a part answers from now on).
+    mutating func arm(_ command: Command) {
+        switch command {
         case .dropNextRequest(let route):
             network.dropNextRequest.insert(route)
             outbox.narrate(.fault, .faultArmed("the next \(route.rawValue) request will be lost"))
@@ -116,22 +142,7 @@ extension Simulation {
         case .interruptNextPayment:
             store.interruptNext = true
             outbox.narrate(.fault, .faultArmed("the next payment will be interrupted"))
-        case .askToBuy(let on):
-            store.askToBuy = on
-            outbox.narrate(.fault, .faultArmed(on ? "Ask to Buy is on" : "Ask to Buy is off"))
-        case .approve: _ = store.answerAskToBuy(approve: true, &outbox)
-        case .decline: _ = store.answerAskToBuy(approve: false, &outbox)
-        case .replay:
-            if let user = app.loggedIn { attacker.replay(as: user, server: server, &outbox) }
-        case .setPolicy(let key, let value):
-            var p = policy
-            guard (try? p.set(key, to: value)) != nil else { return }
-            policy = p
-            outbox.log(.user, .policyChanged(key: key.rawValue, value: p.value(of: key)))
-        case .setPreset(let preset):
-            policy = preset.policy
-            outbox.log(.user, .policyChanged(key: "preset", value: preset.rawValue))
-        case .wait, .settle:
+        default:
             break
         }
     }
