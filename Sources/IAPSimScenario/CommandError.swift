@@ -25,6 +25,7 @@ extension CommandError: CustomStringConvertible {
         case .badPolicyValue(let key, let value, let accepted):
             return .badPolicyValue(at: at, key: key, value: value, accepted: accepted)
         case .unknownPreset(let name): return .unknownPreset(at: at, name: name)
+        case .badStatusCode(let text): return .badStatusCode(at: at, text: text)
         }
     }
 

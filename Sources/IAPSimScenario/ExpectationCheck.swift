@@ -59,8 +59,30 @@ public enum ExpectationCheck {
         if let queue = expect.queue {
             results.append(exact("queue", queue, sim.store.queue.count))
         }
+        if let money = expect.money {
+            if let cents = money.paidNotDeliveredCents {
+                results.append(amount("money paid-not-delivered", cents, sim.auditor.paidNotDeliveredCents))
+            }
+            if let cents = money.grantedNotPaidCents {
+                results.append(amount("money granted-not-paid", cents, sim.auditor.grantedNotPaidCents))
+            }
+        }
+        for user in scenario.users {
+            guard let products = expect.entitlements[user] else { continue }
+            let held = sim.server.entitlements.filter { $0.user == user }.map(\.product)
+            results.append(ExpectationResult(
+                name: "entitlements \(user)", expected: listed(products), actual: listed(held),
+                holds: Set(products) == Set(held)))
+        }
         return results
     }
+
+    static func amount(_ name: String, _ expected: Int, _ actual: Int) -> ExpectationResult {
+        ExpectationResult(name: name, expected: formatMoney(expected), actual: formatMoney(actual),
+                          holds: expected == actual)
+    }
+
+    static func listed(_ products: [String]) -> String { "[" + products.joined(separator: ", ") + "]" }
 
     static func exact(_ name: String, _ expected: Int, _ actual: Int) -> ExpectationResult {
         ExpectationResult(name: name, expected: String(expected), actual: String(actual),

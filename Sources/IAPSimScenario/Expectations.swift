@@ -13,26 +13,48 @@ public struct Expectations: Sendable, Equatable {
     public var unresolved: Int?
     /// Unfinished transactions left in the App Store queue.
     public var queue: Int?
+    /// The verdict's two money lines, in cents; either may be left out.
+    public var money: MoneyExpectation?
+    /// The entitlements each named account holds at the end (exactly these).
+    public var entitlements: [String: [String]]
 
     public init(
         charged: Int? = nil, credited: [String: Int] = [:],
-        anomalies: [AnomalyExpectation] = [], unresolved: Int? = nil, queue: Int? = nil
+        anomalies: [AnomalyExpectation] = [], unresolved: Int? = nil, queue: Int? = nil,
+        money: MoneyExpectation? = nil, entitlements: [String: [String]] = [:]
     ) {
         self.charged = charged
         self.credited = credited
         self.anomalies = anomalies
         self.unresolved = unresolved
         self.queue = queue
+        self.money = money
+        self.entitlements = entitlements
     }
 
     /// True when the file expects nothing at all.
     public var isEmpty: Bool {
         charged == nil && credited.isEmpty && anomalies.isEmpty && unresolved == nil
-            && queue == nil
+            && queue == nil && money == nil && entitlements.isEmpty
     }
 
     /// The keys of an `expect` map, in the order files write them.
-    public static let keys = ["charged", "credited", "anomalies", "unresolved", "queue"]
+    public static let keys = ["charged", "credited", "anomalies", "unresolved", "queue",
+                              "money", "entitlements"]
+}
+
+/// `expect.money`: the verdict's money lines (TRUTH.md C.3), in cents.
+public struct MoneyExpectation: Sendable, Hashable {
+    public var paidNotDeliveredCents: Int?
+    public var grantedNotPaidCents: Int?
+
+    public init(paidNotDeliveredCents: Int? = nil, grantedNotPaidCents: Int? = nil) {
+        self.paidNotDeliveredCents = paidNotDeliveredCents
+        self.grantedNotPaidCents = grantedNotPaidCents
+    }
+
+    /// The keys of the `money` map, in the order files write them.
+    public static let keys = ["paid-not-delivered", "granted-not-paid"]
 }
 
 /// One item of `expect.anomalies`: it holds when the anomalies of `type` (and `status`, if

@@ -60,9 +60,11 @@ public enum MermaidExport {
         case .messageDropped(let id, let route, let direction):
             let (from, to) = ends(route, direction, senders[id] ?? .app)
             return arrow(from, "-x", to, label(route, direction) + " (lost)")
-        case .paymentCharged, .receiptVerified, .deferredExpired:
+        case .paymentCharged, .receiptVerified, .deferredExpired, .ownedProductNotCharged,
+             .askToBuyMerged:
             return note("over AppStore", fact.text)
-        case .orderCreated, .coinsCredited, .rechargeRefused, .alreadyCredited:
+        case .orderCreated, .coinsCredited, .rechargeRefused, .alreadyCredited,
+             .verifyRetriedInSandbox:
             return note("over Server", fact.text)
         case .replayPrepared, .replayUnavailable:
             return note("over Attacker", fact.text)
@@ -73,6 +75,7 @@ public enum MermaidExport {
         case .commandIgnored, .userLoggedIn, .userLoggedOut:
             return note("over User", fact.text)
         case .appLaunched, .appCrashed, .appUninstalled, .purchaseAbandoned,
+             .appBackgrounded, .appForegrounded, .rechargeWaitingForBuyer,
              .rechargeWaitingForLogin, .receiptSaved, .receiptDeleted, .rechargeAnswered,
              .finishFailedError, .finishSkipped, .requestFailedOffline, .requestTimedOut:
             return note("over App", fact.text)

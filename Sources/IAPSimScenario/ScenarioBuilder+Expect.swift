@@ -12,6 +12,8 @@ extension ScenarioBuilder {
             case "unresolved": expect.unresolved = try reader.wholeNumber(entry.value, what: what)
             case "queue": expect.queue = try reader.wholeNumber(entry.value, what: what)
             case "credited": expect.credited = try credited(entry.value, users: users)
+            case "money": expect.money = try money(entry.value)
+            case "entitlements": expect.entitlements = try entitlements(entry.value, users: users)
             case "anomalies":
                 for item in try reader.items(entry.value, what: what) {
                     expect.anomalies.append(try anomaly(item))
@@ -34,6 +36,53 @@ extension ScenarioBuilder {
                 entry.value, what: "the balance of '\(entry.key)'")
         }
         return balances
+    }
+
+    private func money(_ node: Node) throws(ScenarioError) -> MoneyExpectation {
+        var money = MoneyExpectation()
+        for entry in try reader.entries(node, what: "'money'") {
+            let cents = try amount(entry.value, what: "'\(entry.key)'")
+            switch entry.key {
+            case "paid-not-delivered": money.paidNotDeliveredCents = cents
+            case "granted-not-paid": money.grantedNotPaidCents = cents
+            default: throw .unknownMoneyKey(at: reader.location(entry.keyNode), key: entry.key)
+            }
+        }
+        return money
+    }
+
+    /// An amount in currency units (`0.99`, `3`, `5.98`), as cents.
+    private func amount(_ node: Node, what: String) throws(ScenarioError) -> Int {
+        let bad = ScenarioError.wrongType(at: reader.location(node), what: what, expected: .money,
+                                          found: reader.found(node))
+        guard case .scalar(let s) = node else { throw bad }
+        let parts = s.string.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let units = Int(parts[0]), units >= 0,
+              parts[0].allSatisfy(\.isASCII) else { throw bad }
+        guard parts.count == 2 else { return units * 100 }
+        let fraction = parts[1]
+        guard (1...2).contains(fraction.count), fraction.allSatisfy({ $0.isASCII && $0.isNumber }),
+              let digits = Int(fraction) else { throw bad }
+        return units * 100 + (fraction.count == 1 ? digits * 10 : digits)
+    }
+
+    private func entitlements(_ node: Node, users: [String]) throws(ScenarioError) -> [String: [String]] {
+        var held: [String: [String]] = [:]
+        for entry in try reader.entries(node, what: "'entitlements'") {
+            guard users.contains(entry.key) else {
+                throw .unknownUser(at: reader.location(entry.keyNode), name: entry.key, users: users)
+            }
+            var products: [String] = []
+            for item in try reader.items(entry.value, what: "the entitlements of '\(entry.key)'") {
+                let name = try reader.string(item, what: "a product")
+                guard Catalog.standard.product(name) != nil else {
+                    throw .unknownProduct(at: reader.location(item), name: name, products: Catalog.standard.ids)
+                }
+                products.append(name)
+            }
+            held[entry.key] = products
+        }
+        return held
     }
 
     private func anomaly(_ node: Node) throws(ScenarioError) -> AnomalyExpectation {

@@ -42,6 +42,8 @@ extension ScenarioError: CustomStringConvertible {
             return "unknown step key '\(key)'; a step has: \(V.list(V.stepKeys))"
         case .unknownExpectKey(_, let key):
             return "unknown expect key '\(key)'; expect keys are: \(V.list(Expectations.keys))"
+        case .unknownMoneyKey(_, let key):
+            return "unknown money key '\(key)'; money has: \(V.list(MoneyExpectation.keys))"
         case .unknownAnomalyKey(_, let key):
             return "unknown anomaly key '\(key)'; an anomaly has: "
                 + V.list(AnomalyExpectation.keys)
@@ -123,6 +125,9 @@ extension ScenarioError: CustomStringConvertible {
                 + V.list(V.failReasons)
         case .badSwitch(_, let command, let value):
             return "'\(command)' takes on or off, not '\(value)'"
+        case .badStatusCode(_, let text):
+            return "unknown status '\(text)' for 'store-status'; statuses are: "
+                + VerifyStatus.acceptedCodes
         case .missingArgument(_, let command, let usage):
             return "'\(command)' is missing an argument; write: \(usage)"
         case .extraArgument(_, let command, let word, let usage):

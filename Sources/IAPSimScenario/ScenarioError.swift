@@ -24,6 +24,7 @@ public enum ExpectedShape: String, Sendable, Hashable {
     case string = "a string"
     case wholeNumber = "a whole number (0 or more)"
     case presetOrMap = "a preset name or a map of policy keys"
+    case money = "an amount of money such as 0.99 or 3"
 }
 
 /// Why a scenario file was refused. Each case knows where (`at`) and what; its
@@ -92,11 +93,13 @@ public enum ScenarioError: Error, Sendable, Hashable {
     case unknownRoute(at: SourceLocation, name: String)
     case unknownFailReason(at: SourceLocation, name: String)
     case badSwitch(at: SourceLocation, command: String, value: String)
+    case badStatusCode(at: SourceLocation, text: String)
     case missingArgument(at: SourceLocation, command: String, usage: String)
     case extraArgument(at: SourceLocation, command: String, word: String, usage: String)
 
     // Expectations.
     case unknownAnomalyType(at: SourceLocation, name: String)
+    case unknownMoneyKey(at: SourceLocation, key: String)
     case unknownAnomalyStatus(at: SourceLocation, name: String)
 }
 
@@ -118,9 +121,10 @@ extension ScenarioError {
              .atBeforePrevious(let at, _, _, _), .unknownEvent(let at, _),
              .emptyCommand(let at), .unknownCommand(let at, _),
              .unknownProduct(let at, _, _), .unknownRoute(let at, _),
-             .unknownFailReason(let at, _), .badSwitch(let at, _, _),
+             .unknownFailReason(let at, _), .badSwitch(let at, _, _), .badStatusCode(let at, _),
              .missingArgument(let at, _, _), .extraArgument(let at, _, _, _),
-             .unknownAnomalyType(let at, _), .unknownAnomalyStatus(let at, _):
+             .unknownAnomalyType(let at, _), .unknownAnomalyStatus(let at, _),
+             .unknownMoneyKey(let at, _):
             return at
         }
     }

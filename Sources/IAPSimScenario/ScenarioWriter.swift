@@ -78,6 +78,19 @@ public enum ScenarioWriter {
         }
         if let unresolved = expect.unresolved { lines.append("  unresolved: \(unresolved)") }
         if let queue = expect.queue { lines.append("  queue: \(queue)") }
+        if let money = expect.money {
+            var parts: [String] = []
+            if let c = money.paidNotDeliveredCents { parts.append("paid-not-delivered: \(formatMoney(c))") }
+            if let c = money.grantedNotPaidCents { parts.append("granted-not-paid: \(formatMoney(c))") }
+            lines.append("  money: {\(parts.joined(separator: ", "))}")
+        }
+        let holders = users.filter { expect.entitlements[$0] != nil }
+        if !holders.isEmpty {
+            let pairs = holders.map { user in
+                "\(YAMLScalar.inline(user, flow: true)): [\(expect.entitlements[user]!.joined(separator: ", "))]"
+            }
+            lines.append("  entitlements: {\(pairs.joined(separator: ", "))}")
+        }
         return lines
     }
 }

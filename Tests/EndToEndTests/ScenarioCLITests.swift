@@ -79,9 +79,9 @@ enum CLI {
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "\(file):15:9: unknown command 'explode'; commands are: buy, "
-            + "open-store, close-store, crash, launch, uninstall, login, logout, network, "
-            + "drop-next-request, drop-next-response, latency, store-outage, fail-next-payment, "
-            + "interrupt-next-payment, ask-to-buy, approve, decline, replay, policy, wait, settle\n")
+            + "open-store, close-store, crash, launch, background, foreground, uninstall, login, "
+            + "logout, network, drop-next-request, drop-next-response, latency, store-outage, "
+            + "store-status, fail-next-payment, interrupt-next-payment, ask-to-buy, approve, decline, replay, policy, wait, settle\n")
     }
 
     @Test func runOfAMissingFileExitsTwo() throws {

@@ -11,6 +11,7 @@ import Testing
         .storeOutage(on: true), .failNextPayment(.network), .failNextPaymentUnfinished,
         .interruptNextPayment, .askToBuy(on: true), .approve, .decline, .replay,
         .setPolicy(.observer, "launch"), .setPreset(.naive), .wait(90_000), .settle,
+        .background, .foreground, .storeStatus(21_002), .storeStatus(0),
     ]
 
     @Test func everyCommandReadsBackFromItsText() throws {
@@ -31,13 +32,13 @@ import Testing
         #expect(faults == [
             "crash", "network off", "drop-next-request verify", "drop-next-response recharge",
             "latency order 2s", "store-outage on", "fail-next-payment network",
-            "fail-next-payment unfinished", "interrupt-next-payment",
+            "fail-next-payment unfinished", "interrupt-next-payment", "store-status 21002",
         ])
     }
 
-    @Test func exploresWheelHasOneSlotPerPlaceAndTwentyParts() {
+    @Test func exploresWheelHasOneSlotPerPlaceAndTwentyTwoParts() {
         #expect(CommandSpec.wheel.map(\.slot) == Array(0..<CommandSpec.wheel.count))
-        #expect(CommandSpec.wheelSize == 20)
+        #expect(CommandSpec.wheelSize == 22)
     }
 
     @Test func anUnknownWordIsRefusedWhereItStands() {

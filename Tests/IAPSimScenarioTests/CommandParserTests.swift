@@ -47,6 +47,12 @@ import Testing
         ("policy server-dedup false", .setPolicy(.serverDedup, "false")),
         ("wait 5m", .wait(300_000)),
         ("settle", .settle),
+        ("background", .background),
+        ("foreground", .foreground),
+        ("store-status 21007", .storeStatus(21_007)),
+        ("policy resend-as current-user", .setPolicy(.resendAs, "current-user")),
+        ("policy persist-when after-retries", .setPolicy(.persistWhen, "after-retries")),
+        ("policy receipt fresh", .setPolicy(.receipt, "fresh")),
     ]
 
     @Test func everyCommandOfTheFormatParsesToItsCommand() throws {

@@ -116,7 +116,7 @@ enum Fixtures {
         let names = [
             "purchasing", "charged", "failed", "deferred", "delivered", "request order",
             "request recharge", "request verify", "response recharge", "credited", "finished",
-            "crashed", "launched",
+            "crashed", "launched", "backgrounded", "foregrounded",
         ]
         #expect(TriggerEvent.allCases.map(\.rawValue) == names)
         for name in names {

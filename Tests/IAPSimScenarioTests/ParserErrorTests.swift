@@ -173,8 +173,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownPolicyKey() {
         #expect(refusal("format: 1\ntitle: t\npolicy: {preset: naive, retry: 3}\nsteps: []\n")
             == "s.yaml:3:25: unknown policy key 'retry'; policy keys are: preset, observer, "
-            + "finish, finish-failed, persist, retry-immediate, retry-interval, resend-on, "
-            + "match, server-dedup, server-bind-order, credit-to")
+            + "finish, finish-failed, persist, persist-when, retry-immediate, retry-interval, "
+            + "resend-on, resend-as, receipt, match, server-dedup, server-bind-order, credit-to")
         #expect(refusal(head + "  - do: policy retry 3\n")?
             .hasPrefix("s.yaml:5:16: unknown policy key 'retry'; policy keys are: preset,") == true)
     }
@@ -233,7 +233,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
         #expect(refusal(head + "  - when: paid\n    do: crash\n")
             == "s.yaml:5:11: unknown event 'paid'; events are: purchasing, charged, failed, "
             + "deferred, delivered, request order, request recharge, request verify, "
-            + "response recharge, credited, finished, crashed, launched")
+            + "response recharge, credited, finished, crashed, launched, backgrounded, "
+            + "foregrounded")
     }
 
     @Test func unknownStepKey() {
@@ -249,9 +250,9 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownCommand() {
         #expect(refusal(head + "  - do: explode\n")
             == "s.yaml:5:9: unknown command 'explode'; commands are: buy, open-store, "
-            + "close-store, crash, launch, uninstall, login, logout, network, "
-            + "drop-next-request, drop-next-response, latency, store-outage, "
-            + "fail-next-payment, interrupt-next-payment, ask-to-buy, approve, decline, "
+            + "close-store, crash, launch, background, foreground, uninstall, login, logout, "
+            + "network, drop-next-request, drop-next-response, latency, store-outage, "
+            + "store-status, fail-next-payment, interrupt-next-payment, ask-to-buy, approve, decline, "
             + "replay, policy, wait, settle")
     }
 
@@ -291,7 +292,7 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownExpectKey() {
         #expect(refusal(head + "  - do: crash\nexpect:\n  refunded: 1\n")
             == "s.yaml:7:3: unknown expect key 'refunded'; expect keys are: charged, credited, "
-            + "anomalies, unresolved, queue")
+            + "anomalies, unresolved, queue, money, entitlements")
     }
 
     @Test func unknownAnomalyKey() {

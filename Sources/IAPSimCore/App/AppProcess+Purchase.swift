@@ -4,7 +4,7 @@ extension AppProcess {
     mutating func buy(_ product: String, store: inout AppStore, _ out: inout Outbox) {
         guard let user = loggedIn else { return }
         openStore(store: &store, &out)
-        if out.policy.resends(on: .purchase) { resendAll(.resend(.purchase), &out) }
+        if out.policy.resends(on: .purchase) { resendAll(.resend(.purchase), store: &store, &out) }
         let exchange = out.newExchange()
         inFlight[exchange] = .order(product: product, user: user)
         out.send(.order, .request, .app, exchange: exchange,
@@ -26,6 +26,7 @@ extension AppProcess {
 
     /// `paymentQueue(_:updatedTransactions:)`.
     mutating func updatedTransactions(_ txns: [StoreTransaction], redelivery: Bool,
+                                      atForeground: Bool = false,
                                       store: inout AppStore, _ out: inout Outbox) {
         out.log(.app, .transactionsDelivered(txns: txns.map(\.id), redelivery: redelivery))
         for t in txns {
@@ -33,7 +34,10 @@ extension AppProcess {
             guard let current = store.transaction(t.id), !current.finished else { continue }
             switch current.state {
             case .failed: handleFailed(current, store: &store, &out)
-            case .purchased, .restored: handlePurchased(current, redelivery: redelivery, store: &store, &out)
+            case .purchased, .restored:
+                let reason: SendReason = atForeground ? .foregroundRedelivery
+                    : redelivery ? .redelivery(out.policy.observer) : .firstDelivery
+                handlePurchased(current, reason: reason, store: &store, &out)
             case .purchasing, .deferred: break
             }
         }
@@ -53,7 +57,7 @@ extension AppProcess {
 
     /// A purchased transaction reached the app: pair it with an order, save the receipt
     /// where the policy says, send it to the server, finish now if the policy says so.
-    mutating func handlePurchased(_ t: StoreTransaction, redelivery: Bool,
+    mutating func handlePurchased(_ t: StoreTransaction, reason: SendReason,
                                   store: inout AppStore, _ out: inout Outbox) {
         let paired: StoreTransaction
         let orderId: String?
@@ -70,16 +74,19 @@ extension AppProcess {
             token = nil
             currentOrder = nil
         }
-        let reason: SendReason = redelivery ? .redelivery(out.policy.observer) : .firstDelivery
-        if let existing = record(paired.id) {
+        // A failed transaction has no transaction id: what the app sends for it names none.
+        let pairedId = paired.transactionIdentifier ?? StoreTransaction.noIdentifier
+        if let existing = record(pairedId) {
             if !memory.contains(where: { $0.txn == existing.txn }) { memory.append(existing) }
-            sendRecharge(existing, reason: reason, forDelivered: t.id, &out)
+            sendRecharge(existing, reason: reason, forDelivered: t.id, store: &store, &out)
         } else {
-            let r = PendingReceipt(txn: paired.id, productId: paired.productId, buyer: loggedIn,
+            // The buyer is whoever created the order, when the app still knows it.
+            let buyer = tickets.first { $0.id == orderId && orderId != nil }?.user ?? loggedIn
+            let r = PendingReceipt(txn: pairedId, productId: paired.productId, buyer: buyer,
                                    orderId: orderId, orderToken: token, receipt: store.readReceipt())
             memory.append(r)
-            persist(r, &out)
-            sendRecharge(r, reason: reason, forDelivered: t.id, &out)
+            if out.policy.persistWhen == .beforeSend { persist(r, &out) }
+            sendRecharge(r, reason: reason, forDelivered: t.id, store: &store, &out)
         }
         // Naive code finishes right after handing the request to the network: a separate
         // step, so a crash can still fall between the two.

@@ -1,19 +1,15 @@
 extension AppProcess {
-    /// `POST /recharge` for one pending receipt, unless one is already in flight or
-    /// nobody is logged in (then it waits for a login).
+    /// `POST /recharge` for one pending receipt, unless one is already in flight or it has
+    /// nobody to be sent as (then it waits for a login, or for its buyer's).
     mutating func sendRecharge(_ r: PendingReceipt, reason: SendReason, forDelivered: String? = nil,
-                               _ out: inout Outbox) {
+                               store: inout AppStore, _ out: inout Outbox) {
         guard !hasRechargeInFlight(r.txn) else { return }
-        guard let user = loggedIn else {
-            if !waitingForLogin.contains(r.txn) {
-                waitingForLogin.append(r.txn)
-                out.log(.app, .rechargeWaitingForLogin(txn: r.txn))
-            }
-            return
-        }
+        guard let user = sender(of: r, &out) else { return }
+        // `receipt: fresh` reads the receipt again now: what was finished meanwhile is gone.
+        let receipt = out.policy.receipt == .fresh ? store.readReceipt() : r.receipt
         let request = RechargeRequest(transactionId: r.txn, productId: r.productId, uid: user,
                                       orderId: r.orderId, orderToken: r.orderToken,
-                                      receipt: r.receipt, reason: reason)
+                                      receipt: receipt, reason: reason)
         let exchange = out.newExchange()
         inFlight[exchange] = .recharge(txn: r.txn)
         out.log(.app, .rechargeSent(txn: r.txn, order: r.orderId, user: user, reason: reason,
@@ -22,8 +18,28 @@ extension AppProcess {
         out.after(Network.clientTimeoutMs, .appRequestTimeout(exchange: exchange, incarnation: incarnation))
     }
 
-    mutating func resendAll(_ reason: SendReason, _ out: inout Outbox) {
-        for r in reachablePending { sendRecharge(r, reason: reason, &out) }
+    /// The uid a send carries, or nil when the receipt must wait: nobody is logged in, or
+    /// (`resend-as: buyer`) another account is and the server credits whoever the request
+    /// names (with `credit-to: order-owner` anyone may send it: the order's owner is paid).
+    mutating func sender(of r: PendingReceipt, _ out: inout Outbox) -> String? {
+        guard let user = loggedIn else {
+            waitForLogin(r.txn, .rechargeWaitingForLogin(txn: r.txn), &out)
+            return nil
+        }
+        guard out.policy.resendAs == .buyer, let buyer = r.buyer, buyer != user else { return user }
+        if out.policy.creditTo == .orderOwner { return buyer }
+        waitForLogin(r.txn, .rechargeWaitingForBuyer(txn: r.txn, buyer: buyer, loggedIn: user), &out)
+        return nil
+    }
+
+    mutating func waitForLogin(_ txn: String, _ fact: Fact, _ out: inout Outbox) {
+        guard !waitingForLogin.contains(txn) else { return }
+        waitingForLogin.append(txn)
+        out.log(.app, fact)
+    }
+
+    mutating func resendAll(_ reason: SendReason, store: inout AppStore, _ out: inout Outbox) {
+        for r in reachablePending { sendRecharge(r, reason: reason, store: &store, &out) }
     }
 
     /// The server answered a recharge.
@@ -33,7 +49,11 @@ extension AppProcess {
         out.log(.app, .rechargeAnswered(txn: txn, outcome: answer))
         switch answer {
         case .credited(let ids), .alreadyCredited(let ids):
+            // The answer lists every credited transaction of the receipt: each is done.
             forget(txn, why: "the server answered", &out)
+            for id in ids where id != txn && record(id) != nil {
+                forget(id, why: "the server listed it as credited", &out)
+            }
             if out.policy.finish == .afterCredit {
                 for id in ids { store.finish(id, &out) }
             }
@@ -58,19 +78,29 @@ extension AppProcess {
     }
 
     mutating func retryable(_ txn: String, _ out: inout Outbox) {
+        // Forgotten meanwhile (another answer listed it as credited): nothing to retry.
+        guard record(txn) != nil else { return }
         let used = retriesUsed[txn] ?? 0
         if used < out.policy.retryImmediate {
             retriesUsed[txn] = used + 1
             out.log(.app, .retryScheduled(txn: txn, inMs: AppProcess.immediateRetryDelayMs, attempt: used + 1))
             out.after(AppProcess.immediateRetryDelayMs, .appRetry(txn: txn, incarnation: incarnation))
         } else {
+            // `persist-when: after-retries` saves the receipt only now.
+            if out.policy.persistWhen == .afterRetries, let r = record(txn), !isSaved(txn) {
+                persist(r, &out)
+            }
             armPeriodic(&out)
         }
     }
 
-    mutating func immediateRetryDue(_ txn: String, _ out: inout Outbox) {
+    func isSaved(_ txn: String) -> Bool {
+        files.contains { $0.txn == txn } || keychain.contains { $0.txn == txn }
+    }
+
+    mutating func immediateRetryDue(_ txn: String, store: inout AppStore, _ out: inout Outbox) {
         guard let r = record(txn) else { return }
-        sendRecharge(r, reason: .immediateRetry(retriesUsed[txn] ?? 1), &out)
+        sendRecharge(r, reason: .immediateRetry(retriesUsed[txn] ?? 1), store: &store, &out)
     }
 
     mutating func armPeriodic(_ out: inout Outbox) {
@@ -80,19 +110,19 @@ extension AppProcess {
         out.after(interval, .appPeriodicRetry(incarnation: incarnation))
     }
 
-    mutating func periodicDue(_ out: inout Outbox) {
+    mutating func periodicDue(store: inout AppStore, _ out: inout Outbox) {
         periodicArmed = false
         guard hasReachablePending, out.policy.retryIntervalMs != nil else { return }
         periodicCount += 1
-        resendAll(.periodicRetry(periodicCount), &out)
+        resendAll(.periodicRetry(periodicCount), store: &store, &out)
         armPeriodic(&out)
     }
 
-    mutating func launchResendDue(_ out: inout Outbox) {
+    mutating func launchResendDue(store: inout AppStore, _ out: inout Outbox) {
         for r in files + keychain {
             if !memory.contains(where: { $0.txn == r.txn }) { memory.append(r) }
         }
-        resendAll(.resend(.launch), &out)
+        resendAll(.resend(.launch), store: &store, &out)
     }
 
     /// Deletes a pending receipt everywhere: only on a definite answer.

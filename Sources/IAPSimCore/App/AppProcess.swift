@@ -40,6 +40,9 @@ public struct AppProcess: Sendable, Hashable {
     public internal(set) var incarnation = 0
     public internal(set) var everLaunched = false
     // Memory: gone with the process.
+    /// In the background the process runs no code: what would run waits in `parked`.
+    public internal(set) var inBackground = false
+    var parked: [Action] = []
     public internal(set) var storeOpen = false
     public internal(set) var observerRegistered = false
     public internal(set) var currentOrder: OrderTicket?
@@ -150,6 +153,8 @@ public struct AppProcess: Sendable, Hashable {
     }
 
     mutating func forgetMemory() {
+        inBackground = false
+        parked = []
         storeOpen = false
         observerRegistered = false
         currentOrder = nil
@@ -159,6 +164,24 @@ public struct AppProcess: Sendable, Hashable {
         inFlight = SmallMap()
         retriesUsed = SmallMap()
         periodicArmed = false
+    }
+
+    mutating func background(_ out: inout Outbox) {
+        inBackground = true
+        out.log(.app, .appBackgrounded)
+    }
+
+    /// Back from the background: what waited runs now, in the order it came, then StoreKit
+    /// delivers every unfinished transaction again (Apple).
+    mutating func foreground(store: AppStore, _ out: inout Outbox) {
+        inBackground = false
+        out.log(.app, .appForegrounded)
+        for action in parked { out.after(0, action) }
+        parked = []
+        if observerRegistered {
+            let due = store.redeliverable
+            if !due.isEmpty { out.after(0, .storeDeliver(txns: due, redelivery: true, atForeground: true)) }
+        }
     }
 
     mutating func openStore(store: inout AppStore, _ out: inout Outbox) {
@@ -183,9 +206,9 @@ public struct AppProcess: Sendable, Hashable {
         waitingForLogin = []
         for r in reachablePending {
             if waiting.contains(r.txn) {
-                sendRecharge(r, reason: .loginArrived, &out)
+                sendRecharge(r, reason: .loginArrived, store: &store, &out)
             } else if out.policy.resends(on: .login) {
-                sendRecharge(r, reason: .resend(.login), &out)
+                sendRecharge(r, reason: .resend(.login), store: &store, &out)
             }
         }
     }
@@ -196,8 +219,8 @@ public struct AppProcess: Sendable, Hashable {
         out.log(.app, .userLoggedOut(user))
     }
 
-    mutating func networkReturned(_ out: inout Outbox) {
+    mutating func networkReturned(store: inout AppStore, _ out: inout Outbox) {
         guard isRunning, out.policy.resends(on: .network) else { return }
-        resendAll(.resend(.network), &out)
+        resendAll(.resend(.network), store: &store, &out)
     }
 }

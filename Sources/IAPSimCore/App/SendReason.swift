@@ -8,6 +8,7 @@ public protocol Worded {
 public enum SendReason: Sendable, Hashable, Worded {
     case firstDelivery
     case redelivery(ObserverTiming)
+    case foregroundRedelivery
     case immediateRetry(Int)
     case periodicRetry(Int)
     case resend(ResendTrigger)
@@ -19,6 +20,7 @@ public enum SendReason: Sendable, Hashable, Worded {
         case .firstDelivery: return "delivered on the first try"
         case .redelivery(.launch): return "redelivered at launch"
         case .redelivery(.storeScreen): return "redelivered when the store screen opened"
+        case .foregroundRedelivery: return "redelivered at foreground"
         case .immediateRetry(let n): return "immediate retry \(n)"
         case .periodicRetry(let n): return "periodic retry \(n)"
         case .resend(.launch): return "resent from saved receipt at launch"

@@ -15,6 +15,12 @@ extension AppStore {
     /// An observer was registered: StoreKit delivers every unfinished purchased, failed
     /// or restored transaction again (Apple).
     func observerAdded(_ out: inout Outbox) {
+        let due = redeliverable
+        if !due.isEmpty { out.after(0, .storeDeliver(txns: due, redelivery: true, atForeground: false)) }
+    }
+
+    /// Unfinished transactions StoreKit delivers again: purchased, failed or restored.
+    var redeliverable: [String] {
         var due: [String] = []
         for t in transactions where !t.finished {
             switch t.state {
@@ -22,7 +28,7 @@ extension AppStore {
             case .purchasing, .deferred: break
             }
         }
-        if !due.isEmpty { out.after(0, .storeDeliver(txns: due, redelivery: true)) }
+        return due
     }
 
     /// The transactions of a delivery that are still worth delivering.
@@ -46,7 +52,7 @@ extension AppStore {
         for t in transactions where t.state == .purchased || t.state == .restored {
             let kind = catalog.product(t.productId)?.kind ?? .consumable
             guard !t.finished || kind == .nonConsumable else { continue }
-            entries.append(ReceiptEntry(transactionId: t.id, originalTransactionId: t.id,
+            entries.append(ReceiptEntry(transactionId: t.id, originalTransactionId: t.originalId ?? t.id,
                                         productId: t.productId,
                                         purchaseDateMs: t.chargedAt ?? t.createdAt,
                                         appAccountToken: t.appAccountToken))
@@ -65,15 +71,19 @@ extension AppStore {
     }
 
     /// `verifyReceipt`: one status for the whole receipt; the snapshot's entries when valid.
-    func verify(_ receipt: Receipt?) -> Int {
+    mutating func verify(_ receipt: Receipt?) -> Int {
         if outage { return VerifyStatus.unavailable }
+        if let status = nextStatus {
+            nextStatus = nil
+            return status
+        }
         guard let receipt else { return VerifyStatus.malformed }
         return receipt.isAuthentic ? VerifyStatus.valid : VerifyStatus.notAuthentic
     }
 
-    /// The parent answers the oldest deferred payment.
+    /// The parent answers the newest deferred payment (Apple: the request they see).
     mutating func answerAskToBuy(approve: Bool, _ out: inout Outbox) -> Bool {
-        guard let t = queue.first(where: { $0.state == .deferred }) else { return false }
+        guard let t = transactions.last(where: { !$0.finished && $0.state == .deferred }) else { return false }
         update(t.id) { $0.state = .purchasing }
         resolve(t.id, as: approve ? .charge : .fail(.cancelled), out: &out)
         return true

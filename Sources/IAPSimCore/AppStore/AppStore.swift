@@ -12,12 +12,23 @@ public struct StoreTransaction: Sendable, Hashable, Identifiable {
     public var finished: Bool
     public var createdAt: VirtualTime
     public var chargedAt: VirtualTime?
+    /// For a non-consumable bought again: the transaction that first bought it (Apple's
+    /// `original_transaction_id`); nil when this transaction is its own original.
+    public var originalId: String?
     /// A fault armed for this payment when it was added.
     var outcome: PlannedOutcome
     public var failure: PaymentFailure?
 }
 
 extension StoreTransaction {
+    /// How a missing transaction id is shown and sent.
+    public static let noIdentifier = "(none)"
+
+    /// `SKPaymentTransaction.transactionIdentifier`: a failed transaction has none (Apple),
+    /// so it can never be credited; it still sits in the queue until finished. The
+    /// simulator keeps `id` as its own key for it.
+    public var transactionIdentifier: String? { state == .failed ? nil : id }
+
     static func accountToken(_ username: String?) -> String? {
         username.flatMap { isUUID($0) ? $0 : nil }
     }
@@ -36,6 +47,8 @@ public struct AppStore: Sendable, Hashable {
     /// Every transaction ever created, oldest first.
     public internal(set) var transactions: [StoreTransaction] = []
     public var outage = false
+    /// The status the next verification answers (`store-status`), then normal answers.
+    public internal(set) var nextStatus: Int?
     public var askToBuy = false
     var nextFailure: PaymentFailure?
     var interruptNext = false
@@ -78,7 +91,7 @@ public struct AppStore: Sendable, Hashable {
                                  state: .purchasing, applicationUsername: username,
                                  appAccountToken: StoreTransaction.accountToken(username),
                                  finished: false, createdAt: now, chargedAt: nil,
-                                 outcome: outcome, failure: nil)
+                                 originalId: nil, outcome: outcome, failure: nil)
         nextTransactionNumber += 1
         transactions.append(t)
         return t
@@ -99,6 +112,11 @@ public struct AppStore: Sendable, Hashable {
         } else {
             outcome = .charge
         }
+        if outcome == .askToBuy, let pending = pendingAskToBuy(product) {
+            // TN2259: a request repeated while one waits for the parent is the same request.
+            out.log(.storeKit, .askToBuyMerged(txn: pending, product: product))
+            return pending
+        }
         let t = newTransaction(product: product, username: applicationUsername,
                                now: out.now, outcome: outcome)
         out.log(.app, .paymentAdded(txn: t.id, product: product,
@@ -114,6 +132,14 @@ public struct AppStore: Sendable, Hashable {
             out.after(AppStore.purchaseSheetMs, .storeResolvePayment(txn: t.id))
         }
         return t.id
+    }
+
+    /// An Ask to Buy request for `product` that still waits for the parent.
+    func pendingAskToBuy(_ product: String) -> String? {
+        transactions.last { t in
+            !t.finished && t.productId == product
+                && (t.state == .deferred || t.state == .purchasing && t.outcome == .askToBuy)
+        }?.id
     }
 
     /// The purchase sheet is done: charge, fail or defer, as planned.
@@ -133,7 +159,7 @@ public struct AppStore: Sendable, Hashable {
                 out.narrate(.fault, .faultFired("payment \(id) failed: \(reason.skError)"))
             }
             out.log(.storeKit, .transactionUpdated(txn: id, product: t.productId, state: .failed))
-            out.after(0, .storeDeliver(txns: [id], redelivery: false))
+            out.after(0, .storeDeliver(txns: [id], redelivery: false, atForeground: false))
         case .askToBuy:
             update(id) { $0.state = .deferred }
             out.log(.storeKit, .transactionUpdated(txn: id, product: t.productId, state: .deferred))
@@ -143,10 +169,27 @@ public struct AppStore: Sendable, Hashable {
 
     mutating func charge(_ id: String, out: inout Outbox) {
         guard let t = transaction(id), let product = catalog.product(t.productId) else { return }
+        if product.kind == .nonConsumable, let original = owner(of: product.id) {
+            // Apple does not charge a non-consumable twice: a purchased transaction with a
+            // new id, the original's original_transaction_id, and no money taken.
+            update(id) { $0.state = .purchased; $0.chargedAt = out.now; $0.originalId = original }
+            out.log(.appStore, .ownedProductNotCharged(txn: id, product: t.productId, original: original))
+            out.log(.storeKit, .transactionUpdated(txn: id, product: t.productId, state: .purchased))
+            out.after(0, .storeDeliver(txns: [id], redelivery: false, atForeground: false))
+            return
+        }
         update(id) { $0.state = .purchased; $0.chargedAt = out.now }
         out.log(.appStore, .paymentCharged(txn: id, product: t.productId, priceCents: product.priceCents))
         out.log(.storeKit, .transactionUpdated(txn: id, product: t.productId, state: .purchased))
-        out.after(0, .storeDeliver(txns: [id], redelivery: false))
+        out.after(0, .storeDeliver(txns: [id], redelivery: false, atForeground: false))
+    }
+
+    /// The transaction that first bought a product the Apple ID owns, if it does.
+    func owner(of product: String) -> String? {
+        transactions.first { t in
+            t.productId == product && t.originalId == nil && t.chargedAt != nil
+                && (t.state == .purchased || t.state == .restored)
+        }?.id
     }
 
     /// 30s after an interrupted purchase: a separate `purchased` transaction that charges.

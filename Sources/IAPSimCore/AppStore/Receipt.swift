@@ -53,6 +53,22 @@ public enum VerifyStatus {
     public static let malformed = 21002
     public static let notAuthentic = 21003
     public static let unavailable = 21005
+    public static let sandboxReceiptInProduction = 21007
+    public static let notAuthorized = 21010
+
+    /// Statuses worth asking again about: the App Store could not read or serve the
+    /// receipt this time (Apple: 21002, 21005, 21100-21199).
+    public static func isRetryable(_ status: Int) -> Bool {
+        status == malformed || status == unavailable || (21_100...21_199).contains(status)
+    }
+
+    /// The statuses `store-status` accepts: 0 and the failures verification can answer.
+    public static func canBeArmed(_ status: Int) -> Bool {
+        [valid, malformed, notAuthentic, unavailable, sandboxReceiptInProduction, notAuthorized]
+            .contains(status) || (21_100...21_199).contains(status)
+    }
+
+    public static let acceptedCodes = "0, 21002, 21003, 21005, 21007, 21010, 21100..21199"
 
     public static func words(_ status: Int) -> String {
         switch status {
@@ -62,6 +78,8 @@ public enum VerifyStatus {
         case unavailable: return "App Store temporarily unavailable"
         case 21007: return "sandbox receipt sent to production"
         case 21008: return "production receipt sent to sandbox"
+        case notAuthorized: return "receipt could not be authorized"
+        case 21_100...21_199: return "App Store internal data access error"
         default: return "status \(status)"
         }
     }

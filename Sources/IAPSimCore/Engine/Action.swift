@@ -5,9 +5,11 @@ public enum Action: Sendable, Hashable {
     case storeResolvePayment(txn: String)
     case storeInterruptedCharge(origin: String)
     case storeDeferredExpired(txn: String)
-    case storeDeliver(txns: [String], redelivery: Bool)
+    case storeDeliver(txns: [String], redelivery: Bool, atForeground: Bool)
     case storeVerifyDone(exchange: Int, receipt: Receipt?)
     case arrive(Message)
+    /// An answer that reached the device while the app was in the background, handled now.
+    case appReceive(Message)
     case appRequestTimeout(exchange: Int, incarnation: Int)
     case appRequestFailedOffline(exchange: Int)
     case appRetry(txn: String, incarnation: Int)

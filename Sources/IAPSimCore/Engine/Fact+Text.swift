@@ -10,6 +10,8 @@ extension Fact {
         case .appLaunched(let fresh): return fresh ? "app launched (fresh install)" : "app launched"
         case .appCrashed: return "app process died: memory, timers and callbacks gone"
         case .appUninstalled: return "app uninstalled: files and login gone, keychain kept"
+        case .appBackgrounded: return "app moved to the background: no code runs, timers wait"
+        case .appForegrounded: return "app returned to the foreground"
         case .observerRegistered: return "SKPaymentQueue.default().add(observer)"
         case .storeScreenOpened: return "store screen opened"
         case .storeScreenClosed: return "store screen closed"
@@ -22,6 +24,8 @@ extension Fact {
             let who = order.map { "\(user), order \($0)" } ?? user
             return "SKPaymentQueue.add(SKPayment(\(p), applicationUsername: \(short(name)))) -> \(txn) [\(who)]"
         case .rechargeWaitingForLogin(let txn): return "recharge for \(txn) waits for a login"
+        case .rechargeWaitingForBuyer(let txn, let buyer, let user):
+            return "recharge for \(txn) waits for its buyer \(buyer) (\(user) is logged in)"
         case .rechargeSent(let txn, let order, let user, let reason, _):
             return "POST /recharge \(txn) order \(order ?? "-") uid \(user) (\(reason.words))"
         case .receiptSaved(let txn, let tier): return "receipt for \(txn) saved to \(tier.rawValue)"
@@ -32,8 +36,14 @@ extension Fact {
         case .transactionFinished(let txn): return "finishTransaction(\(txn))"
         case .finishFailedError(let txn, let why): return "finishTransaction(\(txn)) error: \(why)"
         case .finishSkipped(let txn, let why): return "\(txn) left unfinished: \(why)"
+        case .transactionUpdated(let txn, let p, .failed):
+            return "\(txn) \(p) -> failed (transactionIdentifier \(StoreTransaction.noIdentifier))"
         case .transactionUpdated(let txn, let p, let state): return "\(txn) \(p) -> \(state.rawValue)"
         case .paymentCharged(let txn, let p, let price): return "charged \(formatMoney(price)) for \(p) (\(txn))"
+        case .ownedProductNotCharged(let txn, let p, let original):
+            return "\(p) already owned: \(txn) purchased at no charge (original \(original))"
+        case .askToBuyMerged(let txn, let p):
+            return "Ask to Buy: request for \(p) merged into the pending \(txn)"
         case .transactionsDelivered(let txns, let again):
             return "paymentQueue(_:updatedTransactions:) [\(txns.joined(separator: ", "))]\(again ? " (redelivery)" : "")"
         case .deferredExpired(let txn): return "Ask to Buy for \(txn) expired unanswered (no callback)"
@@ -51,6 +61,8 @@ extension Fact {
             let what = coins > 0 ? "+\(coins) coins" : "\(p) unlocked"
             return "\(what) to \(user) for \(txn) (order \(order ?? "-"))\(sender == .attacker ? " [attacker]" : "")"
         case .rechargeRefused(let txn, let why, _): return "recharge \(txn) refused: \(why)"
+        case .verifyRetriedInSandbox(let txn):
+            return "verifyReceipt for \(txn): 21007, retried against the sandbox"
         case .alreadyCredited(let txn, _): return "recharge \(txn): already credited"
         case .replayPrepared(let txn): return "replaying the receipt of \(txn) on a fresh order"
         case .replayUnavailable: return "nothing to replay: the server has accepted no receipt yet"

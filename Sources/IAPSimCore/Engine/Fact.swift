@@ -11,6 +11,8 @@ public enum Fact: Sendable, Hashable {
     case appLaunched(freshInstall: Bool)
     case appCrashed
     case appUninstalled
+    case appBackgrounded
+    case appForegrounded
     case observerRegistered
     case storeScreenOpened
     case storeScreenClosed
@@ -21,6 +23,7 @@ public enum Fact: Sendable, Hashable {
     case purchaseAbandoned(product: String, reason: String)
     case paymentAdded(txn: String, product: String, applicationUsername: String?, user: String, order: String?)
     case rechargeWaitingForLogin(txn: String)
+    case rechargeWaitingForBuyer(txn: String, buyer: String, loggedIn: String)
     case rechargeSent(txn: String, order: String?, user: String, reason: SendReason, forDelivered: String?)
     case receiptSaved(txn: String, tier: PersistTier)
     case receiptDeleted(txn: String, tier: PersistTier, why: String)
@@ -32,6 +35,8 @@ public enum Fact: Sendable, Hashable {
     // StoreKit and the App Store.
     case transactionUpdated(txn: String, product: String, state: TransactionState)
     case paymentCharged(txn: String, product: String, priceCents: Int)
+    case ownedProductNotCharged(txn: String, product: String, original: String)
+    case askToBuyMerged(txn: String, product: String)
     case transactionsDelivered(txns: [String], redelivery: Bool)
     case deferredExpired(txn: String)
     case receiptVerified(status: Int, entries: Int)
@@ -45,6 +50,7 @@ public enum Fact: Sendable, Hashable {
     case orderCreated(order: String, user: String, product: String, token: String, sender: Sender)
     case coinsCredited(user: String, coins: Int, product: String, txn: String, order: String?, sender: Sender, via: SendReason)
     case rechargeRefused(txn: String, reason: String, sender: Sender)
+    case verifyRetriedInSandbox(txn: String)
     case alreadyCredited(txn: String, sender: Sender)
     // The attacker.
     case replayPrepared(txn: String)
@@ -81,6 +87,8 @@ extension Fact {
         case .transactionFinished: return .finished
         case .appCrashed: return .crashed
         case .appLaunched: return .launched
+        case .appBackgrounded: return .backgrounded
+        case .appForegrounded: return .foregrounded
         default: return nil
         }
     }

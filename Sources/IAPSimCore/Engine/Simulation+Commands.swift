@@ -36,6 +36,7 @@ extension Simulation {
 
     /// Why a command cannot run now, or nil.
     public func refusal(of command: Command) -> String? {
+        if app.inBackground, command.needsForeground { return "the app is in the background" }
         switch command {
         case .buy(let product):
             if config.catalog.product(product) == nil { return "unknown product \(product)" }
@@ -50,6 +51,12 @@ extension Simulation {
             if app.isRunning { return "the app is already running" }
         case .crash:
             if !app.isRunning { return "the app is not running" }
+        case .background:
+            if !app.isRunning { return "the app is not running" }
+            if app.inBackground { return "the app is already in the background" }
+        case .foreground:
+            if !app.isRunning { return "the app is not running" }
+            if !app.inBackground { return "the app is not in the background" }
         case .uninstall:
             if app.process == .uninstalled { return "the app is not installed" }
         case .replay:
@@ -68,6 +75,8 @@ extension Simulation {
         case .openStore: app.openStore(store: &store, &outbox)
         case .closeStore: app.closeStore(&outbox)
         case .crash: app.crash(&outbox)
+        case .background: app.background(&outbox)
+        case .foreground: app.foreground(store: store, &outbox)
         case .launch:
             let first = firstLaunchDone ? nil : config.users.first
             firstLaunchDone = true
@@ -79,30 +88,10 @@ extension Simulation {
             guard network.deviceOnline != on else { return }
             network.deviceOnline = on
             outbox.log(.network, on ? .networkCameBack : .networkWentOff)
-            if on { app.networkReturned(&outbox) }
-        case .dropNextRequest(let route):
-            network.dropNextRequest.insert(route)
-            outbox.narrate(.fault, .faultArmed("the next \(route.rawValue) request will be lost"))
-        case .dropNextResponse(let route):
-            network.dropNextResponse.insert(route)
-            outbox.narrate(.fault, .faultArmed("the next \(route.rawValue) response will be lost"))
-        case .latency(let route, let ms):
-            network.routeLatencyMs[route.index] = ms
-            outbox.narrate(.fault, .faultArmed("one-way latency on \(route.rawValue) is now \(DurationText.format(ms))"))
-        case .storeOutage(let on):
-            store.outage = on
-            outbox.narrate(.fault, on ? .faultArmed("App Store verification answers 21005")
-                               : .faultArmed("App Store verification is back"))
-        case .failNextPayment(let reason):
-            store.nextFailure = reason
-            outbox.narrate(.fault, .faultArmed("the next payment will fail (\(reason.rawValue))"))
-        case .failNextPaymentUnfinished:
-            store.nextFailure = .cancelled
-            app.skipFinishNextFailed = true
-            outbox.narrate(.fault, .faultArmed("the next payment will fail and the app will not finish it"))
-        case .interruptNextPayment:
-            store.interruptNext = true
-            outbox.narrate(.fault, .faultArmed("the next payment will be interrupted"))
+            if on { app.networkReturned(store: &store, &outbox) }
+        case .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus,
+             .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment:
+            arm(command)
         case .askToBuy(let on):
             store.askToBuy = on
             outbox.narrate(.fault, .faultArmed(on ? "Ask to Buy is on" : "Ask to Buy is off"))
@@ -122,6 +111,41 @@ extension Simulation {
             break
         }
     }
+
+    /// Arms a fault that fires later (or changes how a part answers from now on).
+    mutating func arm(_ command: Command) {
+        switch command {
+        case .dropNextRequest(let route):
+            network.dropNextRequest.insert(route)
+            outbox.narrate(.fault, .faultArmed("the next \(route.rawValue) request will be lost"))
+        case .dropNextResponse(let route):
+            network.dropNextResponse.insert(route)
+            outbox.narrate(.fault, .faultArmed("the next \(route.rawValue) response will be lost"))
+        case .latency(let route, let ms):
+            network.routeLatencyMs[route.index] = ms
+            outbox.narrate(.fault, .faultArmed("one-way latency on \(route.rawValue) is now \(DurationText.format(ms))"))
+        case .storeOutage(let on):
+            store.outage = on
+            outbox.narrate(.fault, on ? .faultArmed("App Store verification answers 21005")
+                               : .faultArmed("App Store verification is back"))
+        case .storeStatus(let code):
+            store.nextStatus = code == VerifyStatus.valid ? nil : code
+            outbox.narrate(.fault, .faultArmed(code == VerifyStatus.valid ? "App Store verification answers normally"
+                : "the next verification answers \(code) (\(VerifyStatus.words(code)))"))
+        case .failNextPayment(let reason):
+            store.nextFailure = reason
+            outbox.narrate(.fault, .faultArmed("the next payment will fail (\(reason.rawValue))"))
+        case .failNextPaymentUnfinished:
+            store.nextFailure = .cancelled
+            app.skipFinishNextFailed = true
+            outbox.narrate(.fault, .faultArmed("the next payment will fail and the app will not finish it"))
+        case .interruptNextPayment:
+            store.interruptNext = true
+            outbox.narrate(.fault, .faultArmed("the next payment will be interrupted"))
+        default:
+            break
+        }
+    }
 }
 
 extension Simulation {
@@ -134,6 +158,7 @@ extension Simulation {
         if app.skipFinishNextFailed { out.append("next failure left unfinished") }
         if store.askToBuy { out.append("Ask to Buy on") }
         if store.outage { out.append("App Store outage") }
+        if let code = store.nextStatus { out.append("next verification answers \(code)") }
         if !network.deviceOnline { out.append("device offline") }
         for r in Route.allCases where network.dropNextRequest.contains(r) {
             out.append("drop next \(r.rawValue) request")
@@ -157,12 +182,24 @@ extension Simulation {
         }
         if !network.deviceOnline { run(.network(on: true), &self) }
         if store.outage { run(.storeOutage(on: false), &self) }
+        if store.nextStatus != nil { run(.storeStatus(VerifyStatus.valid), &self) }
         if store.askToBuy { run(.askToBuy(on: false), &self) }
         for route in Route.allCases where network.latency(route) != Network.defaultLatencyMs {
             run(.latency(route, Network.defaultLatencyMs), &self)
         }
+        if app.inBackground { run(.foreground, &self) }
         if !app.isRunning { run(.launch, &self) }
         if app.loggedIn == nil, let user = config.users.first { run(.login(user: user), &self) }
         return applied
+    }
+}
+
+extension Command {
+    /// What the user does inside the app, which cannot happen while it is in the background.
+    var needsForeground: Bool {
+        switch self {
+        case .buy, .openStore, .closeStore, .login, .logout: return true
+        default: return false
+        }
     }
 }

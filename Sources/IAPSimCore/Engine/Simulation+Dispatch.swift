@@ -2,6 +2,11 @@ extension Simulation {
     /// Routes one scheduled action to the part that owns it.
     /// The action is consumed: its payload (a message, say) moves on to the part.
     mutating func dispatch(_ action: consuming Action) {
+        if app.inBackground, Self.waitsInBackground(action) {
+            // No app code runs in the background: its timers wait for the foreground.
+            app.parked.append(action)
+            return
+        }
         switch consume action {
         case .storeResolvePayment(let txn):
             store.resolvePayment(txn, &outbox)
@@ -10,18 +15,22 @@ extension Simulation {
             store.interruptedCharge(origin: origin, user: o?.user ?? "?", order: o?.order, &outbox)
         case .storeDeferredExpired(let txn):
             store.expireDeferred(txn, &outbox)
-        case .storeDeliver(let txns, let redelivery):
-            // Nothing is delivered while no observer is registered (Apple).
-            guard app.isRunning, app.observerRegistered else { return }
+        case .storeDeliver(let txns, let redelivery, let atForeground):
+            // Nothing is delivered while no observer is registered (Apple), nor while the
+            // app is in the background (the foreground delivers every unfinished one).
+            guard app.isRunning, app.observerRegistered, !app.inBackground else { return }
             let due = store.deliverable(txns)
             guard !due.isEmpty else { return }
-            app.updatedTransactions(due, redelivery: redelivery, store: &store, &outbox)
+            app.updatedTransactions(due, redelivery: redelivery, atForeground: atForeground,
+                                    store: &store, &outbox)
         case .storeVerifyDone(let exchange, let receipt):
             let status = store.verify(receipt)
             outbox.send(.verify, .response, .app, exchange: exchange,
                      .verifyResponse(status: status, receipt: status == 0 ? receipt : nil))
         case .arrive(let message):
             arrive(message)
+        case .appReceive(let message):
+            receive(message)
         case .appRequestTimeout(let exchange, let incarnation):
             guard app.isRunning, app.incarnation == incarnation else { return }
             if let route = app.requestFailed(exchange: exchange, why: "request timed out", &outbox) {
@@ -31,16 +40,16 @@ extension Simulation {
             _ = app.requestFailed(exchange: exchange, why: "the device is offline", &outbox)
         case .appRetry(let txn, let incarnation):
             guard app.isRunning, app.incarnation == incarnation else { return }
-            app.immediateRetryDue(txn, &outbox)
+            app.immediateRetryDue(txn, store: &store, &outbox)
         case .appFinish(let txn, let incarnation):
             guard app.isRunning, app.incarnation == incarnation else { return }
             store.finish(txn, &outbox)
         case .appLaunchResend(let incarnation):
             guard app.isRunning, app.incarnation == incarnation else { return }
-            app.launchResendDue(&outbox)
+            app.launchResendDue(store: &store, &outbox)
         case .appPeriodicRetry(let incarnation):
             guard app.isRunning, app.incarnation == incarnation else { return }
-            app.periodicDue(&outbox)
+            app.periodicDue(store: &store, &outbox)
         case .serverVerifyTimeout(let exchange):
             if server.verifyTimedOut(exchange: exchange, &outbox) {
                 network.timedOut(exchange: exchange, route: .verify, &outbox)
@@ -67,25 +76,52 @@ extension Simulation {
             network.arrived(m, receiverAlive: waiting, &outbox)
             server.verified(exchange: m.exchange, status: status, receipt: receipt,
                             catalog: config.catalog, &outbox)
-        case .orderResponse(let order, let token, let product):
+        case .orderResponse(let order, _, _):
             if m.sender == .attacker {
                 network.arrived(m, receiverAlive: true, &outbox)
                 attacker.orderAnswered(exchange: m.exchange, order: order, &outbox)
                 return
             }
-            let alive = app.isRunning && app.inFlight[m.exchange] != nil
-            network.arrived(m, receiverAlive: alive, &outbox)
-            app.orderAnswered(exchange: m.exchange, order: order, token: token, product: product,
-                              store: &store, &outbox)
-        case .rechargeResponse(let answer, let txn):
+            arriveAtApp(m)
+        case .rechargeResponse:
             if m.sender == .attacker {
                 network.arrived(m, receiverAlive: true, &outbox)
                 return
             }
-            let alive = app.isRunning && app.inFlight[m.exchange] != nil
-            network.arrived(m, receiverAlive: alive, &outbox)
-            guard alive else { return }
+            arriveAtApp(m)
+        }
+    }
+
+    /// An answer reached the device: handled now, or at the foreground (it waits in the
+    /// background).
+    mutating func arriveAtApp(_ m: Message) {
+        let alive = app.isRunning && app.inFlight[m.exchange] != nil
+        network.arrived(m, receiverAlive: alive, &outbox)
+        guard alive else { return }
+        if app.inBackground { app.parked.append(.appReceive(m)) } else { receive(m) }
+    }
+
+    /// The app handles an answer that reached it.
+    mutating func receive(_ m: Message) {
+        switch m.payload {
+        case .orderResponse(let order, let token, let product):
+            app.orderAnswered(exchange: m.exchange, order: order, token: token, product: product,
+                              store: &store, &outbox)
+        case .rechargeResponse(let answer, let txn):
             app.rechargeAnswered(exchange: m.exchange, answer: answer, txn: txn, store: &store, &outbox)
+        default:
+            break
+        }
+    }
+
+    /// Actions that are app code, which waits while the app is in the background.
+    static func waitsInBackground(_ action: borrowing Action) -> Bool {
+        switch action {
+        case .appRequestTimeout, .appRequestFailedOffline, .appRetry, .appFinish,
+             .appLaunchResend, .appPeriodicRetry, .appReceive:
+            return true
+        default:
+            return false
         }
     }
 }

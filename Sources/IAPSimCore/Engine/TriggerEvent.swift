@@ -19,6 +19,10 @@ public enum TriggerEvent: String, Sendable, Hashable, CaseIterable {
     case finished
     case crashed
     case launched
+    /// The app left for the background (it runs no code there).
+    case backgrounded
+    /// The app came back from the background.
+    case foregrounded
 
     /// The event's position among `allCases`: a payload-free enum is stored as its case
     /// index, so this costs nothing (a test holds it to `allCases`).

@@ -24,6 +24,9 @@ extension Policy {
         case .serverDedup: return String(serverDedup)
         case .serverBindOrder: return String(serverBindOrder)
         case .creditTo: return creditTo.rawValue
+        case .persistWhen: return persistWhen.rawValue
+        case .resendAs: return resendAs.rawValue
+        case .receipt: return receipt.rawValue
         }
     }
 
@@ -37,6 +40,9 @@ extension Policy {
         case .persist: persist = try Self.parse(v, fail)
         case .match: match = try Self.parse(v, fail)
         case .creditTo: creditTo = try Self.parse(v, fail)
+        case .persistWhen: persistWhen = try Self.parse(v, fail)
+        case .resendAs: resendAs = try Self.parse(v, fail)
+        case .receipt: receipt = try Self.parse(v, fail)
         case .finishFailed: finishFailed = try Self.bool(v, fail)
         case .serverDedup: serverDedup = try Self.bool(v, fail)
         case .serverBindOrder: serverBindOrder = try Self.bool(v, fail)

@@ -20,6 +20,30 @@ public enum ResendTrigger: String, Sendable, Hashable, CaseIterable {
     case launch, login, network, purchase
 }
 
+/// Whose uid a pending receipt is sent as.
+public enum ResendAs: String, Sendable, Hashable, CaseIterable {
+    /// The uid saved with the pending receipt (the account that bought).
+    case buyer
+    /// Whoever is logged in when it is sent.
+    case currentUser = "current-user"
+}
+
+/// When the app saves a pending receipt where `persist` says.
+public enum PersistWhen: String, Sendable, Hashable, CaseIterable {
+    /// Before the first send.
+    case beforeSend = "before-send"
+    /// Only once the immediate retries have failed (in memory only until then).
+    case afterRetries = "after-retries"
+}
+
+/// Which receipt a send carries.
+public enum ReceiptRead: String, Sendable, Hashable, CaseIterable {
+    /// The receipt read when the transaction was handled, kept and resent.
+    case snapshot
+    /// The receipt read again at each send (`appStoreReceiptURL` at send time).
+    case fresh
+}
+
 /// How the app pairs a purchased transaction with an order.
 public enum MatchRule: String, Sendable, Hashable, CaseIterable {
     case first, token
@@ -38,6 +62,7 @@ public struct Policy: Sendable, Hashable {
     public var finish: FinishTiming
     public var finishFailed: Bool
     public var persist: PersistTier
+    public var persistWhen: PersistWhen
     public var retryImmediate: Int
     /// Periodic retry interval in virtual milliseconds; nil means `off`.
     public var retryIntervalMs: VirtualTime?
@@ -50,6 +75,8 @@ public struct Policy: Sendable, Hashable {
     /// The set of `resendOn` as bits: a policy holds no reference, so the copy that every
     /// event's outbox takes costs no retain and no release.
     var resendMask: UInt8
+    public var resendAs: ResendAs
+    public var receipt: ReceiptRead
     public var match: MatchRule
     public var serverDedup: Bool
     public var serverBindOrder: Bool
@@ -58,15 +85,20 @@ public struct Policy: Sendable, Hashable {
     public init(
         observer: ObserverTiming, finish: FinishTiming, finishFailed: Bool, persist: PersistTier,
         retryImmediate: Int, retryIntervalMs: VirtualTime?, resendOn: [ResendTrigger],
-        match: MatchRule, serverDedup: Bool, serverBindOrder: Bool, creditTo: CreditTarget
+        match: MatchRule, serverDedup: Bool, serverBindOrder: Bool, creditTo: CreditTarget,
+        resendAs: ResendAs = .buyer, persistWhen: PersistWhen = .beforeSend,
+        receipt: ReceiptRead = .snapshot
     ) {
         self.observer = observer
         self.finish = finish
         self.finishFailed = finishFailed
         self.persist = persist
+        self.persistWhen = persistWhen
         self.retryImmediate = retryImmediate
         self.retryIntervalMs = retryIntervalMs
         self.resendMask = resendOn.reduce(0) { $0 | $1.bit }
+        self.resendAs = resendAs
+        self.receipt = receipt
         self.match = match
         self.serverDedup = serverDedup
         self.serverBindOrder = serverBindOrder
@@ -103,7 +135,7 @@ public enum PolicyPreset: String, Sendable, Hashable, CaseIterable {
             return Policy(observer: .storeScreen, finish: .onPurchase, finishFailed: false,
                           persist: .none, retryImmediate: 0, retryIntervalMs: nil, resendOn: [],
                           match: .first, serverDedup: false, serverBindOrder: false,
-                          creditTo: .currentUser)
+                          creditTo: .currentUser, resendAs: .currentUser)
         case .hardened:
             return Policy(observer: .launch, finish: .afterCredit, finishFailed: true,
                           persist: .keychain, retryImmediate: 3, retryIntervalMs: 300_000,
@@ -112,25 +144,28 @@ public enum PolicyPreset: String, Sendable, Hashable, CaseIterable {
         case .localTable:
             // A local table of transactions (paid / credited) in a file, the observer at
             // launch, and a server that deduplicates and binds orders. No retries: a row
-            // marked paid is only looked at again when StoreKit redelivers at launch.
+            // marked paid is only looked at again when StoreKit redelivers at launch. Each
+            // row holds the buyer's uid, and its resend carries it.
             return Policy(observer: .launch, finish: .afterCredit, finishFailed: false,
                           persist: .file, retryImmediate: 0, retryIntervalMs: nil,
                           resendOn: [.launch], match: .token, serverDedup: true,
                           serverBindOrder: true, creditTo: .currentUser)
         case .retransmit:
-            // Store the request before sending; resend at launch, when the network returns
-            // and when a new purchase starts; finish after the server answers.
-            return Policy(observer: .storeScreen, finish: .afterCredit, finishFailed: false,
+            // The observer moved to app launch (didFinishLaunchingWithOptions); store the
+            // request before sending; resend at launch, when the network returns and when a
+            // new purchase starts, as the buyer; finish after the server answers.
+            return Policy(observer: .launch, finish: .afterCredit, finishFailed: false,
                           persist: .file, retryImmediate: 0, retryIntervalMs: nil,
                           resendOn: [.launch, .network, .purchase], match: .first,
                           serverDedup: false, serverBindOrder: false, creditTo: .currentUser)
         case .retryFile:
-            // Three immediate retries, then a file per user and order, retried every 5m
-            // and at launch and login.
+            // Three immediate retries; only when they fail, a file per user and order,
+            // retried every 5m and at launch and login, as the file's uid.
             return Policy(observer: .storeScreen, finish: .afterCredit, finishFailed: false,
                           persist: .file, retryImmediate: 3, retryIntervalMs: 300_000,
                           resendOn: [.launch, .login], match: .first, serverDedup: false,
-                          serverBindOrder: false, creditTo: .currentUser)
+                          serverBindOrder: false, creditTo: .currentUser,
+                          persistWhen: .afterRetries)
         }
     }
 }
@@ -140,9 +175,12 @@ public enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     case observer, finish
     case finishFailed = "finish-failed"
     case persist
+    case persistWhen = "persist-when"
     case retryImmediate = "retry-immediate"
     case retryInterval = "retry-interval"
     case resendOn = "resend-on"
+    case resendAs = "resend-as"
+    case receipt
     case match
     case serverDedup = "server-dedup"
     case serverBindOrder = "server-bind-order"
@@ -160,8 +198,8 @@ public enum PolicyKey: String, Sendable, Hashable, CaseIterable {
         case .resendOn:
             return "a list of " + ResendTrigger.allCases.map(\.rawValue).joined(separator: ", ")
                 + " (comma-separated), or none"
-        case .match: return MatchRule.allCases.map(\.rawValue).joined(separator: ", ")
-        case .creditTo: return CreditTarget.allCases.map(\.rawValue).joined(separator: ", ")
+        case .match, .creditTo, .persistWhen, .resendAs, .receipt:
+            return choices.joined(separator: ", ")
         }
     }
 
@@ -179,6 +217,9 @@ public enum PolicyKey: String, Sendable, Hashable, CaseIterable {
                     "launch,network,purchase", "launch,login,network,purchase"]
         case .match: return MatchRule.allCases.map(\.rawValue)
         case .creditTo: return CreditTarget.allCases.map(\.rawValue)
+        case .persistWhen: return PersistWhen.allCases.map(\.rawValue)
+        case .resendAs: return ResendAs.allCases.map(\.rawValue)
+        case .receipt: return ReceiptRead.allCases.map(\.rawValue)
         }
     }
 }

@@ -5,31 +5,72 @@ extension MerchantServer {
         guard let p = verifying.removeValue(forKey: exchange) else { return }
         let r = p.request
         out.log(.server, .receiptVerified(status: status, entries: receipt?.entries.count ?? 0))
-        if status == VerifyStatus.unavailable {
-            return answer(p, .retryLater(VerifyStatus.words(status)), out: &out)
+        if status == VerifyStatus.sandboxReceiptInProduction {
+            // Apple: a sandbox receipt sent to production is verified again against the sandbox.
+            out.log(.server, .verifyRetriedInSandbox(txn: r.transactionId))
+            return askAppStore(p, &out)
+        }
+        if VerifyStatus.isRetryable(status) {
+            return answer(p, .retryLater("\(VerifyStatus.words(status)) (\(status))"), out: &out)
         }
         guard status == VerifyStatus.valid, let receipt else {
             return refuse(p, "\(VerifyStatus.words(status)) (\(status))", out: &out)
         }
-        guard let entry = receipt.entry(for: r.transactionId) else {
+        guard let asked = receipt.entry(for: r.transactionId) else {
             return refuse(p, "transaction \(r.transactionId) is not in the receipt", out: &out)
         }
-        guard let product = catalog.product(entry.productId) else {
-            return refuse(p, "unknown product \(entry.productId)", out: &out)
+        guard let product = catalog.product(asked.productId) else {
+            return refuse(p, "unknown product \(asked.productId)", out: &out)
         }
-        if out.policy.serverDedup && isCredited(r.transactionId) || boundAndCredited(entry, r, policy: out.policy) {
+        // An entitlement is granted once, for its original transaction (and that one's
+        // order), whichever later transaction of the same product asks for it.
+        let (entry, request) = Self.original(of: asked, r, in: receipt, product)
+        let creditedNow = credited(in: receipt, asked: r.transactionId, catalog)
+        if product.kind == .nonConsumable && isCredited(entry.transactionId)
+            || out.policy.serverDedup && isCredited(r.transactionId)
+            || boundAndCredited(entry, request, policy: out.policy) {
             out.log(.server, .alreadyCredited(txn: r.transactionId, sender: p.sender))
-            return answer(p, .alreadyCredited([r.transactionId]), out: &out)
+            return answer(p, .alreadyCredited(creditedNow), out: &out)
         }
         let order: Order?
-        switch resolveOrder(r, entry: entry, policy: out.policy) {
+        switch resolveOrder(request, entry: entry, policy: out.policy) {
         case .failure(let why): return refuse(p, why, out: &out)
         case .success(let o): order = o
         }
         let user = (out.policy.creditTo == .orderOwner ? order?.user : nil) ?? r.uid
-        credit(user: user, product: product, txn: r.transactionId, order: order?.id,
+        credit(user: user, product: product, txn: entry.transactionId, order: order?.id,
                sender: p.sender, via: r.reason, receipt: r.receipt, out: &out)
-        answer(p, .credited([r.transactionId]), out: &out)
+        answer(p, .credited(credited(in: receipt, asked: r.transactionId, catalog)), out: &out)
+    }
+
+    /// For a non-consumable bought again, the original transaction's entry and the request
+    /// as if it were for that one (its own order, found by its token); otherwise both as given.
+    static func original(of entry: ReceiptEntry, _ r: RechargeRequest, in receipt: Receipt,
+                         _ product: Product) -> (ReceiptEntry, RechargeRequest) {
+        guard product.kind == .nonConsumable, entry.originalTransactionId != entry.transactionId,
+              let original = receipt.entry(for: entry.originalTransactionId) else { return (entry, r) }
+        var request = r
+        request.transactionId = original.transactionId
+        request.orderId = nil
+        request.orderToken = nil
+        return (original, request)
+    }
+
+    /// What a receipt entry is credited under: its own id, or for a non-consumable (granted
+    /// once, whatever buys it again) the original transaction's.
+    static func creditKey(_ entry: ReceiptEntry, _ product: Product) -> String {
+        product.kind == .nonConsumable ? entry.originalTransactionId : entry.transactionId
+    }
+
+    /// Every transaction of the verified receipt that the server has credited, the one
+    /// asked about first: the app finishes each of them.
+    func credited(in receipt: Receipt, asked: String, _ catalog: Catalog) -> [String] {
+        var ids = [asked]
+        for e in receipt.entries where e.transactionId != asked {
+            guard let product = catalog.product(e.productId) else { continue }
+            if isCredited(Self.creditKey(e, product)) { ids.append(e.transactionId) }
+        }
+        return ids
     }
 
     /// With order binding, an order already credited with this very transaction makes the

@@ -103,10 +103,14 @@ public struct MerchantServer: Sendable, Hashable {
     /// `POST /recharge`: ask the App Store first.
     mutating func receiveRecharge(_ r: RechargeRequest, sender: Sender, exchange: Int,
                                   _ out: inout Outbox) {
+        askAppStore(PendingVerification(request: r, appExchange: exchange, sender: sender), &out)
+    }
+
+    /// `verifyReceipt` for a recharge waiting for the answer.
+    mutating func askAppStore(_ p: PendingVerification, _ out: inout Outbox) {
         let verifyExchange = out.newExchange()
-        verifying[verifyExchange] = PendingVerification(request: r, appExchange: exchange,
-                                                        sender: sender)
-        out.send(.verify, .request, .app, exchange: verifyExchange, .verifyRequest(r.receipt))
+        verifying[verifyExchange] = p
+        out.send(.verify, .request, .app, exchange: verifyExchange, .verifyRequest(p.request.receipt))
         out.after(MerchantServer.verifyTimeoutMs, .serverVerifyTimeout(exchange: verifyExchange))
     }
 

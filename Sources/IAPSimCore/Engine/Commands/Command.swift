@@ -6,7 +6,9 @@ public enum PaymentFailure: String, Sendable, Hashable, CaseIterable {
     public var skError: String {
         switch self {
         case .cancelled: return "SKError.paymentCancelled"
-        case .network: return "SKError.cloudServiceNetworkConnectionFailed"
+        // SKErrorCloudServiceNetworkConnectionFailed belongs to Apple Music APIs: a
+        // purchase that loses its connection fails with SKErrorUnknown.
+        case .network: return "SKError.unknown"
         case .invalid: return "SKError.paymentInvalid"
         }
     }
@@ -23,6 +25,8 @@ public enum Command: Sendable, Hashable {
     case closeStore
     case crash
     case launch
+    case background
+    case foreground
     case uninstall
     case login(user: String)
     case logout
@@ -31,6 +35,7 @@ public enum Command: Sendable, Hashable {
     case dropNextResponse(Route)
     case latency(Route, VirtualTime)
     case storeOutage(on: Bool)
+    case storeStatus(Int)
     case failNextPayment(PaymentFailure)
     case failNextPaymentUnfinished
     case interruptNextPayment
@@ -51,6 +56,8 @@ public enum Command: Sendable, Hashable {
         case .closeStore: return "close-store"
         case .crash: return "crash"
         case .launch: return "launch"
+        case .background: return "background"
+        case .foreground: return "foreground"
         case .uninstall: return "uninstall"
         case .login(let u): return "login \(u)"
         case .logout: return "logout"
@@ -59,6 +66,7 @@ public enum Command: Sendable, Hashable {
         case .dropNextResponse(let r): return "drop-next-response \(r.rawValue)"
         case .latency(let r, let ms): return "latency \(r.rawValue) \(DurationText.format(ms))"
         case .storeOutage(let on): return "store-outage \(on ? "on" : "off")"
+        case .storeStatus(let code): return "store-status \(code)"
         case .failNextPayment(let reason): return "fail-next-payment \(reason.rawValue)"
         case .failNextPaymentUnfinished: return "fail-next-payment unfinished"
         case .interruptNextPayment: return "interrupt-next-payment"
@@ -101,6 +109,8 @@ public enum Command: Sendable, Hashable {
         case .closeStore: word = "close-store"
         case .crash: word = "crash"
         case .launch: word = "launch"
+        case .background: word = "background"
+        case .foreground: word = "foreground"
         case .uninstall: word = "uninstall"
         case .login: word = "login"
         case .logout: word = "logout"
@@ -109,6 +119,7 @@ public enum Command: Sendable, Hashable {
         case .dropNextResponse: word = "drop-next-response"
         case .latency: word = "latency"
         case .storeOutage: word = "store-outage"
+        case .storeStatus: word = "store-status"
         case .failNextPayment, .failNextPaymentUnfinished: word = "fail-next-payment"
         case .interruptNextPayment: word = "interrupt-next-payment"
         case .askToBuy: word = "ask-to-buy"
@@ -144,6 +155,10 @@ extension CommandSpec {
         CommandSpec("close-store", .closeStore),
         CommandSpec("crash", .crash, fault: true, explore: ExploreDraw(slot: 1, weight: 2) { _, _ in .crash }),
         CommandSpec("launch", .launch, explore: ExploreDraw(slot: 2, weight: 1) { _, _ in .launch }),
+        CommandSpec("background", .background, explore: ExploreDraw(slot: 15, weight: 1) { rng, _ in
+            rng.below(2) == 0 ? .background : .foreground
+        }),
+        CommandSpec("foreground", .foreground),
         CommandSpec("uninstall", .uninstall, explore: ExploreDraw(slot: 10, weight: 1) { rng, _ in
             rng.below(4) == 0 ? .uninstall : .launch
         }),
@@ -185,6 +200,14 @@ extension CommandSpec {
             try a.exactly(1)
             return .storeOutage(on: try a.onOff(0))
         }, explore: ExploreDraw(slot: 5, weight: 1) { rng, _ in .storeOutage(on: rng.below(2) == 0) }),
+        CommandSpec("store-status", usage: "store-status CODE", faultIf: { $0 != .storeStatus(0) },
+                    read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .storeStatus(try a.statusCode(0))
+        }, explore: ExploreDraw(slot: 16, weight: 1) { rng, _ in
+            // Statuses a correct server survives: retryable ones and the sandbox's 21007.
+            .storeStatus([21_002, 21_007, 21_150][rng.below(3)])
+        }),
         CommandSpec("fail-next-payment",
                     usage: "fail-next-payment [" + Self.failReasons.joined(separator: "|") + "]",
                     fault: true, read: { a throws(CommandError) in try a.failure() },

@@ -79,6 +79,15 @@ public struct CommandArguments: Sendable {
         return ms
     }
 
+    /// A `verifyReceipt` status the App Store can be made to answer.
+    func statusCode(_ i: Int) throws(CommandError) -> Int {
+        let word = words[i]
+        guard let code = Int(word.text), VerifyStatus.canBeArmed(code) else {
+            throw CommandError(offset: word.offset, problem: .badStatusCode(word.text))
+        }
+        return code
+    }
+
     /// `fail-next-payment [REASON|unfinished]`.
     func failure() throws(CommandError) -> Command {
         if words.isEmpty { return .failNextPayment(.cancelled) }

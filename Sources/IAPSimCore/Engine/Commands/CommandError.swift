@@ -26,6 +26,7 @@ public struct CommandError: Error, Sendable, Hashable {
         case unknownPolicyKey(String)
         case badPolicyValue(key: String, value: String, accepted: String)
         case unknownPreset(String)
+        case badStatusCode(String)
     }
 }
 
