@@ -83,9 +83,6 @@ public struct Simulation: Sendable {
         network.history.reserveCapacity(32)
         server.orders.reserveCapacity(8)
         app.tickets.reserveCapacity(8)
-        auditor.charges.reserveCapacity(8)
-        auditor.active.reserveCapacity(8)
-        auditor.origins.reserveCapacity(8)
         app.inFlight.reserveCapacity(4)
         server.verifying.reserveCapacity(4)
         if config.appRunning {
@@ -194,7 +191,7 @@ public struct Simulation: Sendable {
         }
         // Most steps find no charge waiting for a verdict: then even lending the parts to
         // the auditor costs more than the look.
-        if !auditor.active.isEmpty {
+        if !auditor.ledger.active.isEmpty {
             var audit: [LogEntry] = []
             auditor.evaluate(now: now, store: store, app: app, server: server, policy: policy, &audit)
             for entry in audit { append(entry, into: &written) }
@@ -212,7 +209,7 @@ public struct Simulation: Sendable {
 
     mutating func observe(_ entry: LogEntry, into written: inout [LogEntry]?) {
         var audit: [LogEntry] = []
-        if let delay = auditor.observe(entry, catalog: config.catalog, &audit) {
+        if let delay = auditor.observe(entry, &audit) {
             schedule(delay, .auditCheck)
         }
         for e in audit { append(e, into: &written) }
