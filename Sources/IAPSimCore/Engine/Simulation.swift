@@ -62,6 +62,10 @@ public struct Simulation: Sendable {
     var nextMessageId = 0
     var nextExchange = 0
     var firstLaunchDone = false
+    #if DEBUG
+    /// What the invariants saw after the previous event (`assertInvariants`).
+    var invariantWatch = InvariantWatch()
+    #endif
 
     /// The bound of `settle()`: 24 hours of virtual time.
     public static let settleLimitMs: VirtualTime = 24 * 3_600_000
@@ -196,6 +200,7 @@ public struct Simulation: Sendable {
             auditor.evaluate(now: now, store: store, app: app, server: server, policy: policy, &audit)
             for entry in audit { append(entry, into: &written) }
         }
+        assertInvariants()
         return outbox.triggers
     }
 
