@@ -15,7 +15,7 @@ public struct Auditor: Sendable, Hashable {
     public var charges: [ChargeRecord] { ledger.charges }
 
     /// How long an uncredited charge may wait before it is an anomaly (DOMAIN.md).
-    public var graceMs: VirtualTime = 30_000
+    package var graceMs: VirtualTime = 30_000
 
     public init() {}
 

@@ -13,11 +13,11 @@ public struct ChargeRecord: Sendable, Hashable {
     public var buyer: String
     public var order: String?
     public var chargedAt: VirtualTime
-    public var handledAt: VirtualTime?
-    public var finishedAt: VirtualTime?
+    package var handledAt: VirtualTime?
+    package var finishedAt: VirtualTime?
     public var credits: [Credit] = []
     /// A recharge was sent for this payment with another transaction's id.
-    public var pairedWrongly = false
+    package var pairedWrongly = false
     /// The anomaly about this charge's own credit (lost, missed, duplicate, wrong account).
-    public var anomalyId: Int?
+    package var anomalyId: Int?
 }

@@ -1,8 +1,8 @@
 /// One invariant of the world found not to hold: a value, not a thrown error. The engine
 /// asserts there are none after every event in debug builds; the seed sweep asks for them.
-public struct InvariantViolation: Sendable, Hashable, CustomStringConvertible {
+package struct InvariantViolation: Sendable, Hashable, CustomStringConvertible {
     /// What must always be true of the world, whatever the faults.
-    public enum Rule: String, Sendable, Hashable, CaseIterable {
+    package enum Rule: String, Sendable, Hashable, CaseIterable {
         case balancesEqualCredits = "every balance equals the sum of its account's credits"
         case finishedStaysFinished = "a finished transaction stays finished"
         case finishedIsSettled = "a finished transaction is purchased, failed or restored"
@@ -16,10 +16,10 @@ public struct InvariantViolation: Sendable, Hashable, CustomStringConvertible {
         case auditorSawEveryCharge = "the auditor has a record of every charge, and only those"
     }
 
-    public var rule: Rule
+    package var rule: Rule
     /// What was seen, naming the transaction, account or exchange.
-    public var detail: String
-    public var at: VirtualTime
+    package var detail: String
+    package var at: VirtualTime
 
-    public var description: String { "t=\(at)ms \(rule.rawValue): \(detail)" }
+    package var description: String { "t=\(at)ms \(rule.rawValue): \(detail)" }
 }
