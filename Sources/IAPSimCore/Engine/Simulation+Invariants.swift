@@ -18,12 +18,7 @@ extension Simulation {
         if let next = queue.min, next.time < now {
             breach(.nothingQueuedInThePast, "an event at \(next.time)ms, the clock at \(now)ms")
         }
-        // Sorted: an Ask to Buy approved late is charged after younger transactions.
-        let charged = store.transactions.filter { $0.chargedAt != nil }.map(\.id).sorted()
-        let audited = auditor.charges.map(\.txn).sorted()
-        if audited != charged {
-            breach(.auditorSawEveryCharge, "App Store charged \(charged), auditor has \(audited)")
-        }
+        checkAuditorCharges(breach)
         return found
     }
 
@@ -44,26 +39,26 @@ extension Simulation {
 
     typealias Breach = (InvariantViolation.Rule, String) -> Void
 
+    // Debug builds run these after every event: they search in place rather than build
+    // lists (a run holds a few dozen records at most).
+
     func checkBalances(_ breach: Breach) {
-        var owed: [(user: String, coins: Int)] = server.balances.map { ($0.user, 0) }
-        for c in server.credits {
-            if let i = owed.firstIndex(where: { $0.user == c.user }) {
-                owed[i].coins += c.coins
-            } else {
-                breach(.balancesEqualCredits, "\(c.user) was credited \(c.transactionId) but has no balance")
-            }
+        let credits = server.credits, balances = server.balances
+        for b in balances {
+            let owed = credits.reduce(0) { $1.user == b.user ? $0 + $1.coins : $0 }
+            if b.coins != owed { breach(.balancesEqualCredits, "\(b.user) has \(b.coins) coins, credits sum to \(owed)") }
         }
-        for (i, b) in server.balances.enumerated() where b.coins != owed[i].coins {
-            breach(.balancesEqualCredits, "\(b.user) has \(b.coins) coins, credits sum to \(owed[i].coins)")
+        for c in credits where !balances.contains(where: { $0.user == c.user }) {
+            breach(.balancesEqualCredits, "\(c.user) was credited \(c.transactionId) but has no balance")
         }
     }
 
     func checkTransactions(_ finished: inout [Bool], _ breach: Breach) {
-        var seen: [String] = []
-        seen.reserveCapacity(store.transactions.count)
-        for (i, t) in store.transactions.enumerated() {
-            if seen.contains(t.id) { breach(.transactionIdsUnique, "\(t.id) appears twice") }
-            seen.append(t.id)
+        let transactions = store.transactions
+        for (i, t) in transactions.enumerated() {
+            if transactions[..<i].contains(where: { $0.id == t.id }) {
+                breach(.transactionIdsUnique, "\(t.id) appears twice")
+            }
             if i < finished.count, finished[i], !t.finished {
                 breach(.finishedStaysFinished, "\(t.id) is \(t.state.rawValue) and unfinished again")
             }
@@ -73,17 +68,18 @@ extension Simulation {
             if (t.state == .purchased) != (t.chargedAt != nil) {
                 breach(.chargedIsPurchased, "\(t.id) is \(t.state.rawValue), charged at \(t.chargedAt.map(String.init) ?? "never")")
             }
+            if i < finished.count { finished[i] = t.finished } else { finished.append(t.finished) }
         }
-        finished = store.transactions.map(\.finished)
     }
 
     func checkRequestsInFlight(_ breach: Breach) {
         let actions = outbox.pending
-        for exchange in app.inFlight.keys where !actions.contains(.appRequestTimeout(exchange: exchange, incarnation: app.incarnation)) {
-            breach(.requestsHaveTimeouts, "app exchange \(exchange) waits with no timeout")
+        for e in app.inFlight.entries
+        where !actions.contains(.appRequestTimeout(exchange: e.key, incarnation: app.incarnation)) {
+            breach(.requestsHaveTimeouts, "app exchange \(e.key) waits with no timeout")
         }
-        for exchange in server.verifying.keys where !actions.contains(.serverVerifyTimeout(exchange: exchange)) {
-            breach(.requestsHaveTimeouts, "server verification \(exchange) waits with no timeout")
+        for e in server.verifying.entries where !actions.contains(.serverVerifyTimeout(exchange: e.key)) {
+            breach(.requestsHaveTimeouts, "server verification \(e.key) waits with no timeout")
         }
     }
 
@@ -100,6 +96,21 @@ extension Simulation {
         }
         for o in server.orders where (o.state == .credited) != (o.transactionId != nil) {
             breach(.ordersMatchCredits, "order \(o.id) is \(o.state.rawValue), transaction \(o.transactionId ?? "none")")
+        }
+    }
+
+    /// Compared as sets: an Ask to Buy approved late is charged after younger transactions.
+    func checkAuditorCharges(_ breach: Breach) {
+        let audited = auditor.ledger.charges
+        var charged = 0
+        for t in store.transactions where t.chargedAt != nil {
+            charged += 1
+            if !audited.contains(where: { $0.txn == t.id }) {
+                breach(.auditorSawEveryCharge, "\(t.id) was charged; the auditor has no record of it")
+            }
+        }
+        if audited.count != charged {
+            breach(.auditorSawEveryCharge, "the auditor has \(audited.count) charges, the App Store made \(charged)")
         }
     }
 }
