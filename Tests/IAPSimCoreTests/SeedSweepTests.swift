@@ -10,9 +10,18 @@ import Testing
             let schedule = Schedule.random(seed: seed, count: 24)
             var sim = Simulation(WorldConfig(seed: seed, users: schedule.users,
                                              policy: PolicyPreset.hardened.policy, logLimit: 0))
-            sim.run(schedule)
+            // The run of `sim.run(schedule)`, with the invariants asked after each phase
+            // (debug builds also assert them after every event, naming the seed).
+            var watch = InvariantWatch()
+            var broken: [InvariantViolation] = []
+            _ = sim.runSteps(schedule)
+            broken += sim.invariantViolations(&watch)
+            sim.heal()
+            broken += sim.invariantViolations(&watch)
+            sim.settle()
+            broken += sim.invariantViolations(&watch)
             let a = sim.auditor
-            var problems: [String] = []
+            var problems = broken.map { "invariant broken: \($0)" }
             if !a.unresolved.isEmpty {
                 problems.append("unresolved " + a.unresolved.map { "\($0.type.rawValue):\($0.status.rawValue) \($0.txn ?? "")" }.joined(separator: ", "))
             }
@@ -24,6 +33,7 @@ import Testing
                 failures.append("seed \(seed): " + problems.joined(separator: "; "))
             }
         }
+        for failure in failures.prefix(5) { print(failure) }
         #expect(failures.isEmpty, "\(failures.count) failing seeds, first: \(failures.prefix(5).joined(separator: "\n"))")
     }
 

@@ -55,6 +55,15 @@ public struct AppStore: Sendable, Hashable {
     var nextTransactionNumber = 1_000_000_000_001
     var receiptSerial = 0
     var rng: SplitMix64
+    /// Interrupted payments waiting for their separate charge, with who added them and for
+    /// which order: the charge that follows belongs to the same buyer and order.
+    var interrupted: [InterruptedPayment] = []
+
+    struct InterruptedPayment: Sendable, Hashable {
+        var txn: String
+        var user: String
+        var order: String?
+    }
 
     /// Timings of DOMAIN.md.
     public static let purchaseSheetMs: VirtualTime = 2_000
@@ -125,6 +134,7 @@ public struct AppStore: Sendable, Hashable {
         out.log(.storeKit, .transactionUpdated(txn: t.id, product: product, state: .purchasing))
         if outcome == .interrupt {
             // The user must act outside the app: a failed transaction at once.
+            interrupted.append(InterruptedPayment(txn: t.id, user: user, order: order))
             resolve(t.id, as: .fail(.cancelled), out: &out)
             out.narrate(.fault, .faultFired("interrupted purchase: \(t.id) failed; a separate purchase follows in 30s"))
             out.after(AppStore.interruptedChargeMs, .storeInterruptedCharge(origin: t.id))
@@ -193,14 +203,15 @@ public struct AppStore: Sendable, Hashable {
     }
 
     /// 30s after an interrupted purchase: a separate `purchased` transaction that charges.
-    mutating func interruptedCharge(origin: String, user: String, order: String?,
-                                    _ out: inout Outbox) {
-        guard let first = transaction(origin) else { return }
+    mutating func interruptedCharge(origin: String, _ out: inout Outbox) {
+        guard let first = transaction(origin),
+              let k = interrupted.firstIndex(where: { $0.txn == origin }) else { return }
+        let payer = interrupted.remove(at: k)
         let t = newTransaction(product: first.productId, username: first.applicationUsername,
                                now: out.now, outcome: .charge)
         out.log(.storeKit, .paymentAdded(txn: t.id, product: t.productId,
                                          applicationUsername: t.applicationUsername,
-                                         user: user, order: order))
+                                         user: payer.user, order: payer.order))
         charge(t.id, out: &out)
     }
 }

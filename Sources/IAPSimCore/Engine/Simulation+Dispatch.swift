@@ -11,8 +11,7 @@ extension Simulation {
         case .storeResolvePayment(let txn):
             store.resolvePayment(txn, &outbox)
         case .storeInterruptedCharge(let origin):
-            let o = auditor.origin(of: origin)
-            store.interruptedCharge(origin: origin, user: o?.user ?? "?", order: o?.order, &outbox)
+            store.interruptedCharge(origin: origin, &outbox)
         case .storeDeferredExpired(let txn):
             store.expireDeferred(txn, &outbox)
         case .storeDeliver(let txns, let redelivery, let atForeground):

@@ -62,6 +62,10 @@ public struct Simulation: Sendable {
     var nextMessageId = 0
     var nextExchange = 0
     var firstLaunchDone = false
+    #if DEBUG
+    /// What the invariants saw after the previous event (`assertInvariants`).
+    var invariantWatch = InvariantWatch()
+    #endif
 
     /// The bound of `settle()`: 24 hours of virtual time.
     public static let settleLimitMs: VirtualTime = 24 * 3_600_000
@@ -83,9 +87,6 @@ public struct Simulation: Sendable {
         network.history.reserveCapacity(32)
         server.orders.reserveCapacity(8)
         app.tickets.reserveCapacity(8)
-        auditor.charges.reserveCapacity(8)
-        auditor.active.reserveCapacity(8)
-        auditor.origins.reserveCapacity(8)
         app.inFlight.reserveCapacity(4)
         server.verifying.reserveCapacity(4)
         if config.appRunning {
@@ -203,11 +204,12 @@ public struct Simulation: Sendable {
         }
         // Most steps find no charge waiting for a verdict: then even lending the parts to
         // the auditor costs more than the look.
-        if !auditor.active.isEmpty {
+        if !auditor.ledger.active.isEmpty {
             var audit: [LogEntry] = []
             auditor.evaluate(now: now, store: store, app: app, server: server, policy: policy, &audit)
             for entry in audit { append(entry, into: &written) }
         }
+        assertInvariants()
         return outbox.triggers
     }
 
@@ -221,7 +223,7 @@ public struct Simulation: Sendable {
 
     mutating func observe(_ entry: LogEntry, into written: inout [LogEntry]?) {
         var audit: [LogEntry] = []
-        if let delay = auditor.observe(entry, catalog: config.catalog, &audit) {
+        if let delay = auditor.observe(entry, &audit) {
             schedule(delay, .auditCheck)
         }
         for e in audit { append(e, into: &written) }

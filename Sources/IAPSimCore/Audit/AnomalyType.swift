@@ -1,0 +1,13 @@
+/// The auditor's anomaly types (DOMAIN.md).
+public enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
+    case lostOrder = "lost-order"
+    case missedOrder = "missed-order"
+    case replayFraud = "replay-fraud"
+    case duplicateReceipt = "duplicate-receipt"
+    case doubleCredit = "double-credit"
+    case wrongAccount = "wrong-account"
+
+    public static func < (a: Self, b: Self) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}

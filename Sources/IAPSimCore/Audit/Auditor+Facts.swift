@@ -1,0 +1,39 @@
+/// What a checker does with one kind of fact.
+package enum FactUse: Sendable, Hashable {
+    /// The checker reads facts of this kind: the engine must build and feed them.
+    case read
+    /// The checker ignores them: the engine may only count them.
+    case unused
+}
+
+extension Auditor {
+    /// The facts the auditor is fed, declared kind by kind. The engine builds, in runs that
+    /// keep no log (explore), only the facts some checker reads; the rest are counted. A
+    /// switch without `default`: a new kind of fact does not compile until it is declared
+    /// here, and `AuditorTests` fails when a kind declared unused would change the auditor.
+    package static func use(of kind: Fact.Kind) -> FactUse {
+        switch kind {
+        case .paymentAdded, .paymentCharged, .transactionsDelivered, .transactionFinished,
+             .rechargeSent, .coinsCredited, .rechargeRefused, .alreadyCredited:
+            return .read
+        case .commandIssued, .commandIgnored, .faultArmed, .faultFired, .policyChanged,
+             .appLaunched, .appCrashed, .appUninstalled, .observerRegistered,
+             .storeScreenOpened, .storeScreenClosed, .userLoggedIn, .userLoggedOut,
+             .networkWentOff, .networkCameBack, .purchaseAbandoned, .rechargeWaitingForLogin,
+             .receiptSaved, .receiptDeleted, .retryScheduled, .rechargeAnswered,
+             .finishFailedError, .finishSkipped, .transactionUpdated, .deferredExpired,
+             .receiptVerified, .messageSent, .messageArrived, .messageDropped,
+             .requestFailedOffline, .requestTimedOut, .orderCreated, .replayPrepared,
+             .replayUnavailable:
+            return .unused
+        case .anomalyOpened, .anomalyStatusChanged:
+            // The auditor's own words: it writes them, it is never fed them.
+            return .unused
+        }
+    }
+
+    /// Whether `observe` reads this fact. Inlined where the fact's case is known, it folds
+    /// to a constant.
+    @inline(__always)
+    static func reads(_ fact: Fact) -> Bool { use(of: fact.kind) == .read }
+}

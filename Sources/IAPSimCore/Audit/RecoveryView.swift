@@ -1,0 +1,30 @@
+/// What the auditor may look at to decide whether something can still be made right:
+/// the world's parts, borrowed for one look (never copied, never changed). The world hands
+/// them over; it never asks the auditor anything back.
+struct RecoveryView {
+    /// True while something in the system can still credit `txn`.
+    static func canStillCredit(_ txn: String, store: AppStore, app: AppProcess,
+                               server: MerchantServer, policy: Policy) -> Bool {
+        // The cheap tests come first (the answer is the same).
+        let transactions = store.transactions
+        if transactions.indices.contains(where: { i in
+            !transactions[i].finished && transactions[i].state == .purchased && transactions[i].id == txn
+        }) {
+            return true
+        }
+        if app.hasRechargeInFlight(txn) || server.isVerifying(txn) { return true }
+        let retries = policy.retryIntervalMs != nil || policy.resendsAtAll
+        if holds(app.files, txn) || holds(app.keychain, txn) {
+            return retries
+        }
+        if app.isRunning, holds(app.memory, txn) {
+            return app.waitingForLogin.contains(txn) || policy.retryIntervalMs != nil
+                || policy.resends(on: .network) || policy.resends(on: .purchase) || policy.resends(on: .login)
+        }
+        return false
+    }
+
+    static func holds(_ receipts: [PendingReceipt], _ txn: String) -> Bool {
+        receipts.indices.contains { receipts[$0].txn == txn }
+    }
+}

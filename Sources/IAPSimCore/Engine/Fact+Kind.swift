@@ -1,0 +1,68 @@
+extension Fact {
+    /// A fact's case without its payload: one per case of `Fact`, in the same order. What
+    /// checkers declare they read, and what a bit set of facts holds.
+    package enum Kind: UInt8, Sendable, Hashable, CaseIterable {
+        case commandIssued, commandIgnored, faultArmed, faultFired, policyChanged, appLaunched
+        case appCrashed, appUninstalled, observerRegistered, storeScreenOpened, storeScreenClosed
+        case userLoggedIn, userLoggedOut, networkWentOff, networkCameBack, purchaseAbandoned
+        case paymentAdded, rechargeWaitingForLogin, rechargeSent, receiptSaved, receiptDeleted
+        case retryScheduled, rechargeAnswered, transactionFinished, finishFailedError
+        case finishSkipped, transactionUpdated, paymentCharged, transactionsDelivered
+        case deferredExpired, receiptVerified, messageSent, messageArrived, messageDropped
+        case requestFailedOffline, requestTimedOut, orderCreated, coinsCredited, rechargeRefused
+        case alreadyCredited, replayPrepared, replayUnavailable, anomalyOpened
+        case anomalyStatusChanged
+    }
+
+    /// This fact's kind. A switch without `default`: a new case of `Fact` does not compile
+    /// until it has its kind.
+    @inline(__always)
+    package var kind: Kind {
+        switch self {
+        case .commandIssued: return .commandIssued
+        case .commandIgnored: return .commandIgnored
+        case .faultArmed: return .faultArmed
+        case .faultFired: return .faultFired
+        case .policyChanged: return .policyChanged
+        case .appLaunched: return .appLaunched
+        case .appCrashed: return .appCrashed
+        case .appUninstalled: return .appUninstalled
+        case .observerRegistered: return .observerRegistered
+        case .storeScreenOpened: return .storeScreenOpened
+        case .storeScreenClosed: return .storeScreenClosed
+        case .userLoggedIn: return .userLoggedIn
+        case .userLoggedOut: return .userLoggedOut
+        case .networkWentOff: return .networkWentOff
+        case .networkCameBack: return .networkCameBack
+        case .purchaseAbandoned: return .purchaseAbandoned
+        case .paymentAdded: return .paymentAdded
+        case .rechargeWaitingForLogin: return .rechargeWaitingForLogin
+        case .rechargeSent: return .rechargeSent
+        case .receiptSaved: return .receiptSaved
+        case .receiptDeleted: return .receiptDeleted
+        case .retryScheduled: return .retryScheduled
+        case .rechargeAnswered: return .rechargeAnswered
+        case .transactionFinished: return .transactionFinished
+        case .finishFailedError: return .finishFailedError
+        case .finishSkipped: return .finishSkipped
+        case .transactionUpdated: return .transactionUpdated
+        case .paymentCharged: return .paymentCharged
+        case .transactionsDelivered: return .transactionsDelivered
+        case .deferredExpired: return .deferredExpired
+        case .receiptVerified: return .receiptVerified
+        case .messageSent: return .messageSent
+        case .messageArrived: return .messageArrived
+        case .messageDropped: return .messageDropped
+        case .requestFailedOffline: return .requestFailedOffline
+        case .requestTimedOut: return .requestTimedOut
+        case .orderCreated: return .orderCreated
+        case .coinsCredited: return .coinsCredited
+        case .rechargeRefused: return .rechargeRefused
+        case .alreadyCredited: return .alreadyCredited
+        case .replayPrepared: return .replayPrepared
+        case .replayUnavailable: return .replayUnavailable
+        case .anomalyOpened: return .anomalyOpened
+        case .anomalyStatusChanged: return .anomalyStatusChanged
+        }
+    }
+}

@@ -1,0 +1,116 @@
+/// The invariants of the world: what must hold after every event, whatever the faults.
+/// Checkers beside the world: they only read it. Debug builds assert them after every
+/// event and command (`commit`); release builds never look (the seed sweep asks instead).
+extension Simulation {
+    /// The invariants that do not hold now, oldest rule first. `watch` holds what earlier
+    /// looks saw (the rules about change compare with it) and is brought up to date. A fresh
+    /// watch checks every credit under today's policy.
+    package func invariantViolations(_ watch: inout InvariantWatch) -> [InvariantViolation] {
+        var found: [InvariantViolation] = []
+        func breach(_ rule: InvariantViolation.Rule, _ detail: String) {
+            found.append(InvariantViolation(rule: rule, detail: detail, at: now))
+        }
+        checkBalances(breach)
+        checkTransactions(&watch.finished, breach)
+        checkRequestsInFlight(breach)
+        checkCredits(since: watch.creditsChecked, breach)
+        watch.creditsChecked = server.credits.count
+        if let next = queue.min, next.time < now {
+            breach(.nothingQueuedInThePast, "an event at \(next.time)ms, the clock at \(now)ms")
+        }
+        checkAuditorCharges(breach)
+        return found
+    }
+
+    /// The invariants that do not hold now, without memory of earlier looks.
+    package var invariantViolations: [InvariantViolation] {
+        var fresh = InvariantWatch()
+        return invariantViolations(&fresh)
+    }
+
+    /// Debug builds only: stops at the first event after which an invariant does not hold,
+    /// naming the run's seed.
+    mutating func assertInvariants() {
+        #if DEBUG
+        let found = invariantViolations(&invariantWatch)
+        assert(found.isEmpty, "seed \(config.seed): \(found.map(\.description).joined(separator: "; "))")
+        #endif
+    }
+
+    typealias Breach = (InvariantViolation.Rule, String) -> Void
+
+    // Debug builds run these after every event: they search in place rather than build
+    // lists (a run holds a few dozen records at most).
+
+    func checkBalances(_ breach: Breach) {
+        let credits = server.credits, balances = server.balances
+        for b in balances {
+            let owed = credits.reduce(0) { $1.user == b.user ? $0 + $1.coins : $0 }
+            if b.coins != owed { breach(.balancesEqualCredits, "\(b.user) has \(b.coins) coins, credits sum to \(owed)") }
+        }
+        for c in credits where !balances.contains(where: { $0.user == c.user }) {
+            breach(.balancesEqualCredits, "\(c.user) was credited \(c.transactionId) but has no balance")
+        }
+    }
+
+    func checkTransactions(_ finished: inout [Bool], _ breach: Breach) {
+        let transactions = store.transactions
+        for (i, t) in transactions.enumerated() {
+            if transactions[..<i].contains(where: { $0.id == t.id }) {
+                breach(.transactionIdsUnique, "\(t.id) appears twice")
+            }
+            if i < finished.count, finished[i], !t.finished {
+                breach(.finishedStaysFinished, "\(t.id) is \(t.state.rawValue) and unfinished again")
+            }
+            if t.finished, t.state == .purchasing || t.state == .deferred {
+                breach(.finishedIsSettled, "\(t.id) is finished while \(t.state.rawValue)")
+            }
+            if (t.state == .purchased) != (t.chargedAt != nil) {
+                breach(.chargedIsPurchased, "\(t.id) is \(t.state.rawValue), charged at \(t.chargedAt.map(String.init) ?? "never")")
+            }
+            if i < finished.count { finished[i] = t.finished } else { finished.append(t.finished) }
+        }
+    }
+
+    func checkRequestsInFlight(_ breach: Breach) {
+        let actions = outbox.pending
+        for e in app.inFlight.entries
+        where !actions.contains(.appRequestTimeout(exchange: e.key, incarnation: app.incarnation)) {
+            breach(.requestsHaveTimeouts, "app exchange \(e.key) waits with no timeout")
+        }
+        for e in server.verifying.entries where !actions.contains(.serverVerifyTimeout(exchange: e.key)) {
+            breach(.requestsHaveTimeouts, "server verification \(e.key) waits with no timeout")
+        }
+    }
+
+    func checkCredits(since checked: Int, _ breach: Breach) {
+        let credits = server.credits
+        for (k, c) in credits.enumerated() {
+            if !store.transactions.contains(where: { $0.id == c.transactionId && $0.chargedAt != nil }) {
+                breach(.creditsWerePaid, "\(c.transactionId) credited to \(c.user), never charged")
+            }
+            if k >= checked, policy.serverDedup,
+               credits[..<k].contains(where: { $0.transactionId == c.transactionId }) {
+                breach(.creditedOnceUnderDedup, "\(c.transactionId) credited again to \(c.user)")
+            }
+        }
+        for o in server.orders where (o.state == .credited) != (o.transactionId != nil) {
+            breach(.ordersMatchCredits, "order \(o.id) is \(o.state.rawValue), transaction \(o.transactionId ?? "none")")
+        }
+    }
+
+    /// Compared as sets: an Ask to Buy approved late is charged after younger transactions.
+    func checkAuditorCharges(_ breach: Breach) {
+        let audited = auditor.ledger.charges
+        var charged = 0
+        for t in store.transactions where t.chargedAt != nil {
+            charged += 1
+            if !audited.contains(where: { $0.txn == t.id }) {
+                breach(.auditorSawEveryCharge, "\(t.id) was charged; the auditor has no record of it")
+            }
+        }
+        if audited.count != charged {
+            breach(.auditorSawEveryCharge, "the auditor has \(audited.count) charges, the App Store made \(charged)")
+        }
+    }
+}

@@ -1,0 +1,228 @@
+import Testing
+@testable import IAPSimCore
+
+/// The auditor on its own: fed facts by hand, shown a world built by hand.
+@Suite struct AuditorTests {
+    /// One fact of each kind, about transaction "t1" of alice's order "o1" where it names one.
+    static func sample(_ kind: Fact.Kind) -> Fact {
+        switch kind {
+        case .commandIssued: return .commandIssued(.crash)
+        case .commandIgnored: return .commandIgnored(.launch, reason: "already running")
+        case .faultArmed: return .faultArmed("drop next recharge request")
+        case .faultFired: return .faultFired("recharge request dropped")
+        case .policyChanged: return .policyChanged(key: "finish", value: "on-purchase")
+        case .appLaunched: return .appLaunched(freshInstall: false)
+        case .appCrashed: return .appCrashed
+        case .appUninstalled: return .appUninstalled
+        case .observerRegistered: return .observerRegistered
+        case .storeScreenOpened: return .storeScreenOpened
+        case .storeScreenClosed: return .storeScreenClosed
+        case .userLoggedIn: return .userLoggedIn("bob")
+        case .userLoggedOut: return .userLoggedOut("alice")
+        case .networkWentOff: return .networkWentOff
+        case .networkCameBack: return .networkCameBack
+        case .purchaseAbandoned: return .purchaseAbandoned(product: "coins_100", reason: "request timed out")
+        case .paymentAdded:
+            return .paymentAdded(txn: "t2", product: "coins_100", applicationUsername: nil, user: "bob", order: "o2")
+        case .rechargeWaitingForLogin: return .rechargeWaitingForLogin(txn: "t1")
+        case .rechargeSent:
+            return .rechargeSent(txn: "t9", order: "o1", user: "alice", reason: .firstDelivery, forDelivered: "t1")
+        case .receiptSaved: return .receiptSaved(txn: "t1", tier: .file)
+        case .receiptDeleted: return .receiptDeleted(txn: "t1", tier: .file, why: "the server answered")
+        case .retryScheduled: return .retryScheduled(txn: "t1", inMs: 1_000, attempt: 1)
+        case .rechargeAnswered: return .rechargeAnswered(txn: "t1", outcome: .credited(["t1"]))
+        case .transactionFinished: return .transactionFinished(txn: "t1")
+        case .finishFailedError: return .finishFailedError(txn: "t1", reason: "cannot finish")
+        case .finishSkipped: return .finishSkipped(txn: "t1", reason: "forgot")
+        case .transactionUpdated: return .transactionUpdated(txn: "t1", product: "coins_100", state: .purchased)
+        case .paymentCharged: return .paymentCharged(txn: "t2", product: "coins_100", priceCents: 99)
+        case .transactionsDelivered: return .transactionsDelivered(txns: ["t1"], redelivery: true)
+        case .deferredExpired: return .deferredExpired(txn: "t1")
+        case .receiptVerified: return .receiptVerified(status: 0, entries: 1)
+        case .messageSent: return .messageSent(id: 1, route: .recharge, direction: .request, bytes: 900, sender: .app)
+        case .messageArrived: return .messageArrived(id: 1, route: .recharge, direction: .request, latencyMs: 80)
+        case .messageDropped: return .messageDropped(id: 1, route: .recharge, direction: .response)
+        case .requestFailedOffline: return .requestFailedOffline(route: .recharge)
+        case .requestTimedOut: return .requestTimedOut(id: 1, route: .recharge)
+        case .orderCreated: return .orderCreated(order: "o3", user: "bob", product: "coins_100", token: "x", sender: .app)
+        case .coinsCredited:
+            return .coinsCredited(user: "alice", coins: 100, product: "coins_100", txn: "t1", order: "o1",
+                                  sender: .app, via: .firstDelivery)
+        case .rechargeRefused: return .rechargeRefused(txn: "t1", reason: "order o9 does not exist", sender: .attacker)
+        case .alreadyCredited: return .alreadyCredited(txn: "t1", sender: .attacker)
+        case .replayPrepared: return .replayPrepared(txn: "t1")
+        case .replayUnavailable: return .replayUnavailable
+        case .anomalyOpened: return .anomalyOpened(id: 1, type: .lostOrder, txn: "t1", status: .open)
+        case .anomalyStatusChanged:
+            return .anomalyStatusChanged(id: 1, type: .lostOrder, status: .resolved, mechanism: "redelivered at launch")
+        }
+    }
+
+    /// An auditor that saw alice pay for order o1 (transaction t1) at time 0, and nothing since.
+    static func afterOneCharge() -> Auditor {
+        var a = Auditor()
+        feed(&a, .paymentAdded(txn: "t1", product: "coins_100", applicationUsername: nil, user: "alice", order: "o1"))
+        feed(&a, .paymentCharged(txn: "t1", product: "coins_100", priceCents: 99))
+        return a
+    }
+
+    @discardableResult
+    static func feed(_ a: inout Auditor, _ fact: Fact, at time: VirtualTime = 0) -> [LogEntry] {
+        var out: [LogEntry] = []
+        _ = a.observe(LogEntry(time: time, part: .app, fact: fact), &out)
+        return out
+    }
+
+    @Test func everyKindOfFactHasItsOwnKind() {
+        for kind in Fact.Kind.allCases {
+            #expect(Self.sample(kind).kind == kind)
+        }
+    }
+
+    @Test func kindsDeclaredUnusedLeaveTheAuditorAsItWas() {
+        let before = Self.afterOneCharge()
+        let unused = Fact.Kind.allCases.filter { Auditor.use(of: $0) == .unused }
+        #expect(unused.count > 30)
+        for kind in unused {
+            var a = before
+            var out: [LogEntry] = []
+            let delay = a.observe(LogEntry(time: 5, part: .app, fact: Self.sample(kind)), &out)
+            #expect(delay == nil && out.isEmpty, "\(kind)")
+            #expect(a.ledger == before.ledger && a.anomalies == before.anomalies,
+                    "\(kind) is declared unused, yet feeding it changes the auditor: declare it read")
+        }
+    }
+
+    @Test func kindsDeclaredReadChangeTheAuditor() {
+        let before = Self.afterOneCharge()
+        let read = Fact.Kind.allCases.filter { Auditor.use(of: $0) == .read }
+        #expect(read.count == 8)
+        for kind in read {
+            var a = before
+            var out: [LogEntry] = []
+            let delay = a.observe(LogEntry(time: 5, part: .app, fact: Self.sample(kind)), &out)
+            #expect(delay != nil || a.ledger != before.ledger || a.anomalies != before.anomalies,
+                    "\(kind) is declared read, yet feeding it changes nothing")
+        }
+    }
+
+    @Test func runsThatKeepNoLogBuildExactlyTheFactsTheAuditorReads() {
+        var outbox = Outbox(now: 0, policy: PolicyPreset.hardened.policy, nextMessageId: 0, nextExchange: 0,
+                            keepsEveryFact: false)
+        for kind in Fact.Kind.allCases { outbox.log(.app, Self.sample(kind)) }
+        let built = outbox.facts.map(\.fact.kind)
+        #expect(built == Fact.Kind.allCases.filter { Auditor.use(of: $0) == .read })
+        #expect(outbox.uncounted == Fact.Kind.allCases.count - built.count)
+    }
+
+    // MARK: classification
+
+    /// A world in which nothing can credit anything any more.
+    static let emptyWorld = (store: AppStore(catalog: .standard, rng: SplitMix64(seed: 1)),
+                             app: AppProcess(running: true),
+                             server: MerchantServer(users: ["alice", "bob"], rng: SplitMix64(seed: 2)))
+
+    static func evaluate(_ a: inout Auditor, at now: VirtualTime, store: AppStore = emptyWorld.store,
+                         policy: Policy = PolicyPreset.hardened.policy) -> [LogEntry] {
+        var out: [LogEntry] = []
+        a.evaluate(now: now, store: store, app: emptyWorld.app, server: emptyWorld.server, policy: policy, &out)
+        return out
+    }
+
+    static func summary(_ a: Auditor) -> [String] {
+        a.anomalies.map { "\($0.type.rawValue):\($0.status.rawValue)" }
+    }
+
+    /// A store holding alice's charged, unfinished transaction, and its id.
+    static func storeWithUnfinishedCharge() -> (AppStore, String) {
+        var store = emptyWorld.store
+        var out = Outbox(now: 0, policy: PolicyPreset.hardened.policy, nextMessageId: 0, nextExchange: 0)
+        let t = store.newTransaction(product: "coins_100", username: nil, now: 0, outcome: .charge)
+        store.charge(t.id, out: &out)
+        return (store, t.id)
+    }
+
+    @Test func anUnhandledChargeBecomesALostOrderAfterTheGracePeriodAndIsResolvedByItsCredit() {
+        let (store, txn) = Self.storeWithUnfinishedCharge()
+        var a = Auditor()
+        Self.feed(&a, .paymentAdded(txn: txn, product: "coins_100", applicationUsername: nil, user: "alice", order: "o1"))
+        Self.feed(&a, .paymentCharged(txn: txn, product: "coins_100", priceCents: 99))
+        #expect(Self.evaluate(&a, at: a.graceMs, store: store).isEmpty)
+        let opened = Self.evaluate(&a, at: a.graceMs + 1, store: store)
+        #expect(opened.map(\.fact) == [.anomalyOpened(id: 1, type: .lostOrder, txn: txn, status: .open)])
+        #expect(a.anomalies.first?.order == "o1" && a.anomalies.first?.user == "alice")
+        Self.feed(&a, .coinsCredited(user: "alice", coins: 100, product: "coins_100", txn: txn, order: "o1",
+                                     sender: .app, via: .redelivery(.launch)), at: 40_000)
+        _ = Self.evaluate(&a, at: 40_000, store: store)
+        #expect(Self.summary(a) == ["lost-order:resolved"])
+        #expect(a.anomalies.first?.mechanism == "redelivered at launch")
+        #expect(a.paidNotDeliveredCents == 0 && a.grantedNotPaidCents == 0)
+        #expect(a.ledger.active.isEmpty, "a charge settled for good is not looked at again")
+    }
+
+    @Test func aHandledChargeThatNothingCanCreditIsAPermanentMissedOrder() {
+        var a = Self.afterOneCharge()
+        Self.feed(&a, .transactionsDelivered(txns: ["t1"], redelivery: false), at: 1)
+        _ = Self.evaluate(&a, at: 40_000)
+        #expect(Self.summary(a) == ["missed-order:permanent"])
+        #expect(a.anomalies.first?.mechanism == "no record of it remains that any retry could use")
+        #expect(a.unresolved.count == 1 && a.paidNotDeliveredCents == 99)
+    }
+
+    @Test func aChargeFinishedWithoutCreditIsPermanentAtOnce() {
+        var a = Self.afterOneCharge()
+        Self.feed(&a, .transactionFinished(txn: "t1"), at: 3)
+        _ = Self.evaluate(&a, at: 3)
+        #expect(Self.summary(a) == ["lost-order:permanent"])
+        #expect(a.anomalies.first?.mechanism == "finished without credit; no record of it remains")
+    }
+
+    @Test func aRechargePairedWithAnotherTransactionMakesADuplicateReceipt() {
+        var a = Self.afterOneCharge()
+        Self.feed(&a, .transactionsDelivered(txns: ["t1"], redelivery: false), at: 1)
+        Self.feed(&a, Self.sample(.rechargeSent), at: 1)
+        _ = Self.evaluate(&a, at: 40_000)
+        #expect(Self.summary(a) == ["duplicate-receipt:permanent"])
+    }
+
+    @Test func aSecondCreditIsADoubleCreditAndAnAttackersIsReplayFraud() {
+        var a = Self.afterOneCharge()
+        let credit = Self.sample(.coinsCredited)
+        Self.feed(&a, credit, at: 1)
+        #expect(Self.feed(&a, credit, at: 2).map(\.fact.kind) == [.anomalyOpened, .anomalyStatusChanged])
+        Self.feed(&a, .coinsCredited(user: "bob", coins: 100, product: "coins_100", txn: "t1", order: "o7",
+                                     sender: .attacker, via: .replay), at: 3)
+        #expect(Self.summary(a) == ["double-credit:permanent", "replay-fraud:permanent"])
+        #expect(a.anomalies.first?.summary == "t1 credited 2 times (delivered on the first try)")
+        #expect(a.grantedNotPaidCents == 198 && a.paidNotDeliveredCents == 0)
+    }
+
+    @Test func aReplayTheServerRefusedIsBlocked() {
+        var a = Self.afterOneCharge()
+        Self.feed(&a, Self.sample(.rechargeRefused), at: 1)
+        Self.feed(&a, Self.sample(.alreadyCredited), at: 2)
+        Self.feed(&a, .alreadyCredited(txn: "t1", sender: .app), at: 3)
+        #expect(Self.summary(a) == ["replay-fraud:blocked", "replay-fraud:blocked"])
+        #expect(a.anomalies.map(\.mechanism) == ["refused: order o9 does not exist",
+                                                 "refused: transaction already credited"])
+        #expect(a.count(.replayFraud, .blocked) == 2 && a.unresolved.isEmpty)
+    }
+
+    @Test func aCreditToAnotherAccountIsAWrongAccount() {
+        var a = Self.afterOneCharge()
+        Self.feed(&a, .coinsCredited(user: "bob", coins: 100, product: "coins_100", txn: "t1", order: "o1",
+                                     sender: .app, via: .loginArrived), at: 4)
+        let written = Self.evaluate(&a, at: 4)
+        #expect(written.count == 2)
+        #expect(Self.summary(a) == ["wrong-account:permanent"])
+        #expect(a.anomalies.first?.summary == "t1 paid by alice, credited to bob")
+        #expect(a.paidNotDeliveredCents == 99 && a.grantedNotPaidCents == 99)
+        #expect(Self.evaluate(&a, at: 5).isEmpty, "said once")
+    }
+
+    @Test func aChargeWhoseAdderTheAuditorNeverSawHasAnUnknownBuyer() {
+        var a = Auditor()
+        Self.feed(&a, .paymentCharged(txn: "t5", product: "coins_100", priceCents: 99))
+        #expect(a.charges.map(\.buyer) == ["?"])
+    }
+}
