@@ -104,7 +104,9 @@ struct Inspector {
     }
 
     func txnWords(_ id: String) -> String {
-        guard let t = sim.store.transaction(id) else { return id }
+        guard let t = sim.store.transaction(id) else {
+            return id == "(none)" ? "(none): a failed transaction, which has no transactionIdentifier" : id
+        }
         let price = sim.auditor.charges.first { $0.txn == id }.map { " " + formatMoney($0.priceCents) } ?? ""
         return "\(id) (\(t.productId)\(price), \(t.state.rawValue), \(t.finished ? "finished" : "unfinished"))"
     }

@@ -24,33 +24,22 @@ extension UIModel {
         }
     }
 
-    static let policyHelp: [PolicyKey: String] = [
-        .observer: "when SKPaymentQueue.default().add(observer) runs",
-        .finish: "when finishTransaction runs for a purchased transaction",
-        .finishFailed: "whether failed transactions are finished",
-        .persist: "where the pending receipt is kept before sending",
-        .retryImmediate: "immediate retries after a failed send",
-        .retryInterval: "periodic retry of pending receipts",
-        .resendOn: "moments that resend pending receipts",
-        .match: "how a transaction is paired with an order",
-        .serverDedup: "server remembers every credited transaction id",
-        .serverBindOrder: "order bound to one transaction by its token",
-        .creditTo: "whom the server credits",
-    ]
-
     func renderPolicy(selected: Int, _ grid: inout Grid) {
         let policy = simulation.policy
         let differs = policy.differences(from: player.scenario.preset.policy)
         let note = differs.isEmpty ? "as started: \(player.scenario.preset.rawValue)"
             : "changed from \(player.scenario.preset.rawValue): " + differs.map(\.rawValue).joined(separator: ", ")
-        // Every changed key shows: the note wraps instead of being cut.
-        let noteLines = Wrap.words(note, width: min(62, grid.width - 2) - 4)
+        // Every changed key shows: the note wraps instead of being cut; on a short screen the
+        // blank line goes first, then the help joins its key's line, and only then is the note
+        // cut, with a visible mark.
+        let textWidth = min(62, grid.width - 2) - 4
+        let noteLines = Wrap.words(note, width: textWidth)
         let r = centeredBox(&grid, width: 62, height: UIModel.policyRows + 5 + noteLines.count,
                             title: "Policy (changes apply now)")
         let inner = r.inner
         var rows: [(String, String, String)] = [("preset", policy.displayName, "sets every key to a preset's values")]
         for key in PolicyKey.allCases {
-            rows.append((key.rawValue, policy.value(of: key), UIModel.policyHelp[key] ?? ""))
+            rows.append((key.rawValue, policy.value(of: key), key.help))
         }
         for (i, row) in rows.enumerated() {
             let on = i == selected
@@ -59,11 +48,20 @@ extension UIModel {
                      Style(on ? .focus : .normal, bold: on, reverse: on), maxWidth: inner.width)
         }
         let row = rows[min(selected, rows.count - 1)]
-        grid.put(" \(row.0):", x: inner.x, y: inner.y + rows.count + 1, Style(.info, bold: true),
-                 maxWidth: inner.width)
-        grid.put("   \(row.2)", x: inner.x, y: inner.y + rows.count + 2, Style(.info), maxWidth: inner.width)
-        for (i, line) in noteLines.enumerated() {
-            grid.put(" " + line, x: inner.x, y: inner.y + rows.count + 3 + i, Style(.dim), maxWidth: inner.width)
+        var below: [(String, Style)] = [(" \(row.0):", Style(.info, bold: true)), ("   \(row.2)", Style(.info))]
+        let room = inner.height - rows.count
+        if room < below.count + 1 + noteLines.count {
+            below = Wrap.words("\(row.0): \(row.2)", width: textWidth).map { (" " + $0, Style(.info)) }
+        } else {
+            below.insert(("", Style()), at: 0)
+        }
+        var notes = noteLines.map { (" " + $0, Style(.dim)) }
+        if below.count + notes.count > room {
+            notes = Array(notes.prefix(max(0, room - below.count)))
+            if let last = notes.indices.last { notes[last].0 += " " + String(glyphs.more) }
+        }
+        for (i, line) in (below + notes).prefix(max(0, room)).enumerated() {
+            grid.put(line.0, x: inner.x, y: inner.y + rows.count + i, line.1, maxWidth: inner.width)
         }
     }
 

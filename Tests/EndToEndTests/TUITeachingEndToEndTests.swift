@@ -140,7 +140,7 @@ enum Asciinema {
         try tmux.send("BTab")
         try tmux.send("Enter")
         try tmux.wait(for: "Anomaly A1")
-        try tmux.wait(for: "sent instead: 1000000000001")
+        try tmux.wait(for: "sent instead: (none)")
         try tmux.send("j", "j", "j", "j", "j", "j")
         try tmux.wait(for: "prevented by: match token / finish-failed true")
         try tmux.send("Escape")

@@ -14,6 +14,12 @@ import Testing
         case .appLaunched: return .appLaunched(freshInstall: false)
         case .appCrashed: return .appCrashed
         case .appUninstalled: return .appUninstalled
+        case .appBackgrounded: return .appBackgrounded
+        case .appForegrounded: return .appForegrounded
+        case .rechargeWaitingForBuyer: return .rechargeWaitingForBuyer(txn: "t1", buyer: "alice", loggedIn: "bob")
+        case .ownedProductNotCharged: return .ownedProductNotCharged(txn: "t3", product: "no_ads", original: "t1")
+        case .askToBuyMerged: return .askToBuyMerged(txn: "t1", product: "coins_100")
+        case .verifyRetriedInSandbox: return .verifyRetriedInSandbox(txn: "t1")
         case .observerRegistered: return .observerRegistered
         case .storeScreenOpened: return .storeScreenOpened
         case .storeScreenClosed: return .storeScreenClosed

@@ -136,7 +136,7 @@ import Testing
         let order = desk.order(for: "alice")
         let entries = [Self.entry("t1", token: order.token)]
         #expect(desk.recharge("t1", uid: "alice", order: order, entries: entries, status: VerifyStatus.unavailable)
-                == .retryLater(VerifyStatus.words(VerifyStatus.unavailable)))
+                == .retryLater("\(VerifyStatus.words(VerifyStatus.unavailable)) (21005)"))
         #expect(desk.recharge("t1", uid: "alice", order: order, entries: entries, status: VerifyStatus.notAuthentic)
                 == .refused("\(VerifyStatus.words(VerifyStatus.notAuthentic)) (21003)"))
         #expect(desk.recharge("t2", uid: "alice", order: order, entries: entries)
@@ -150,6 +150,8 @@ import Testing
         _ = desk.recharge("t1", uid: "alice", order: nil, entries: entries)
         _ = desk.recharge("t1", uid: "alice", order: nil, entries: entries)
         #expect(desk.server.entitlements.map { "\($0.user) \($0.product)" } == ["alice no_ads"])
-        #expect(desk.server.balance(of: "alice") == 0 && desk.server.credits.count == 2)
+        // Granted once, keyed by the original transaction: even without server-dedup the
+        // second delivery of the same purchase grants nothing more (TRUTH.md B1).
+        #expect(desk.server.balance(of: "alice") == 0 && desk.server.credits.count == 1)
     }
 }

@@ -24,7 +24,8 @@ extension Auditor {
              .finishFailedError, .finishSkipped, .transactionUpdated, .deferredExpired,
              .receiptVerified, .messageSent, .messageArrived, .messageDropped,
              .requestFailedOffline, .requestTimedOut, .orderCreated, .replayPrepared,
-             .replayUnavailable:
+             .replayUnavailable, .appBackgrounded, .appForegrounded, .rechargeWaitingForBuyer,
+             .ownedProductNotCharged, .askToBuyMerged, .verifyRetriedInSandbox:
             return .unused
         case .anomalyOpened, .anomalyStatusChanged:
             // The auditor's own words: it writes them, it is never fed them.

@@ -3,14 +3,17 @@ extension Fact {
     /// checkers declare they read, and what a bit set of facts holds.
     package enum Kind: UInt8, Sendable, Hashable, CaseIterable {
         case commandIssued, commandIgnored, faultArmed, faultFired, policyChanged, appLaunched
-        case appCrashed, appUninstalled, observerRegistered, storeScreenOpened, storeScreenClosed
+        case appCrashed, appUninstalled, appBackgrounded, appForegrounded, observerRegistered
+        case storeScreenOpened, storeScreenClosed
         case userLoggedIn, userLoggedOut, networkWentOff, networkCameBack, purchaseAbandoned
-        case paymentAdded, rechargeWaitingForLogin, rechargeSent, receiptSaved, receiptDeleted
+        case paymentAdded, rechargeWaitingForLogin, rechargeWaitingForBuyer, rechargeSent
+        case receiptSaved, receiptDeleted
         case retryScheduled, rechargeAnswered, transactionFinished, finishFailedError
-        case finishSkipped, transactionUpdated, paymentCharged, transactionsDelivered
+        case finishSkipped, transactionUpdated, paymentCharged, ownedProductNotCharged
+        case askToBuyMerged, transactionsDelivered
         case deferredExpired, receiptVerified, messageSent, messageArrived, messageDropped
         case requestFailedOffline, requestTimedOut, orderCreated, coinsCredited, rechargeRefused
-        case alreadyCredited, replayPrepared, replayUnavailable, anomalyOpened
+        case verifyRetriedInSandbox, alreadyCredited, replayPrepared, replayUnavailable, anomalyOpened
         case anomalyStatusChanged
     }
 
@@ -27,6 +30,8 @@ extension Fact {
         case .appLaunched: return .appLaunched
         case .appCrashed: return .appCrashed
         case .appUninstalled: return .appUninstalled
+        case .appBackgrounded: return .appBackgrounded
+        case .appForegrounded: return .appForegrounded
         case .observerRegistered: return .observerRegistered
         case .storeScreenOpened: return .storeScreenOpened
         case .storeScreenClosed: return .storeScreenClosed
@@ -37,6 +42,7 @@ extension Fact {
         case .purchaseAbandoned: return .purchaseAbandoned
         case .paymentAdded: return .paymentAdded
         case .rechargeWaitingForLogin: return .rechargeWaitingForLogin
+        case .rechargeWaitingForBuyer: return .rechargeWaitingForBuyer
         case .rechargeSent: return .rechargeSent
         case .receiptSaved: return .receiptSaved
         case .receiptDeleted: return .receiptDeleted
@@ -47,6 +53,8 @@ extension Fact {
         case .finishSkipped: return .finishSkipped
         case .transactionUpdated: return .transactionUpdated
         case .paymentCharged: return .paymentCharged
+        case .ownedProductNotCharged: return .ownedProductNotCharged
+        case .askToBuyMerged: return .askToBuyMerged
         case .transactionsDelivered: return .transactionsDelivered
         case .deferredExpired: return .deferredExpired
         case .receiptVerified: return .receiptVerified
@@ -58,6 +66,7 @@ extension Fact {
         case .orderCreated: return .orderCreated
         case .coinsCredited: return .coinsCredited
         case .rechargeRefused: return .rechargeRefused
+        case .verifyRetriedInSandbox: return .verifyRetriedInSandbox
         case .alreadyCredited: return .alreadyCredited
         case .replayPrepared: return .replayPrepared
         case .replayUnavailable: return .replayUnavailable

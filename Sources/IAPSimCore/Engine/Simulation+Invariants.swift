@@ -72,10 +72,13 @@ extension Simulation {
         }
     }
 
+    /// A timeout that came due while the app was in the background waits in `app.parked`
+    /// and runs at `foreground`: it still counts.
     func checkRequestsInFlight(_ breach: Breach) {
         let actions = outbox.pending
-        for e in app.inFlight.entries
-        where !actions.contains(.appRequestTimeout(exchange: e.key, incarnation: app.incarnation)) {
+        for e in app.inFlight.entries {
+            let timeout = Action.appRequestTimeout(exchange: e.key, incarnation: app.incarnation)
+            guard !actions.contains(timeout), !app.parked.contains(timeout) else { continue }
             breach(.requestsHaveTimeouts, "app exchange \(e.key) waits with no timeout")
         }
         for e in server.verifying.entries where !actions.contains(.serverVerifyTimeout(exchange: e.key)) {
@@ -100,10 +103,11 @@ extension Simulation {
     }
 
     /// Compared as sets: an Ask to Buy approved late is charged after younger transactions.
+    /// A re-purchase of an owned non-consumable (it carries the original's id) took no money.
     func checkAuditorCharges(_ breach: Breach) {
         let audited = auditor.ledger.charges
         var charged = 0
-        for t in store.transactions where t.chargedAt != nil {
+        for t in store.transactions where t.chargedAt != nil && t.originalId == nil {
             charged += 1
             if !audited.contains(where: { $0.txn == t.id }) {
                 breach(.auditorSawEveryCharge, "\(t.id) was charged; the auditor has no record of it")

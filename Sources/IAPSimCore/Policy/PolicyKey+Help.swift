@@ -1,0 +1,22 @@
+extension PolicyKey {
+    /// What the key decides, in one short line (the policy panel's help). A switch without
+    /// `default`: a new key does not compile until it says what it is for.
+    public var help: String {
+        switch self {
+        case .observer: return "when SKPaymentQueue.default().add(observer) runs"
+        case .finish: return "when finishTransaction runs for a purchased transaction"
+        case .finishFailed: return "whether failed transactions are finished"
+        case .persist: return "where the pending receipt is kept before sending"
+        case .persistWhen: return "saved before the first send, or only after the retries fail"
+        case .retryImmediate: return "immediate retries after a failed send"
+        case .retryInterval: return "periodic retry of pending receipts"
+        case .resendOn: return "moments that resend pending receipts"
+        case .resendAs: return "a resend carries the buyer's uid, or whoever is logged in"
+        case .receipt: return "the receipt read at purchase, or read again at each send"
+        case .match: return "how a transaction is paired with an order"
+        case .serverDedup: return "server remembers every credited transaction id"
+        case .serverBindOrder: return "order bound to one transaction by its token"
+        case .creditTo: return "whom the server credits"
+        }
+    }
+}
