@@ -2,7 +2,7 @@
 public enum UIAction: Sendable, Hashable {
     case quit, help, pause, stepEvent, faster, slower
     case buy, crash, launch, uninstall, account, openStore, closeStore
-    case network, drop, outage, fail, askToBuy, approve, decline, replay
+    case network, drop, outage, fail, askToBuy, approve, decline, replay, background, storeStatus
     case policy, autopilot, save, record, restart
     case focusNext, focusPrevious, scrollUp, scrollDown, pageUp, pageDown, oldest, newest
     case scrollLeft, scrollRight, zoom, filterEvents
@@ -77,6 +77,7 @@ extension KeyBinding {
         KeyBinding(chars("a"), "`a`", "switch account or log out (picker)", footer: "account", .app, .account, when: .live),
         KeyBinding(chars("e"), "`e`", "open the store screen", .app, .openStore, when: .live),
         KeyBinding(chars("E"), "`E`", "leave the store screen", .app, .closeStore, when: .live),
+        KeyBinding(chars("g"), "`g`", "app to the background / back to the front", .app, .background, when: .live),
         KeyBinding(chars("c"), "`c`", "crash now, or right after an event (picker)",
                    footer: "crash", .faults, .crash, when: .live),
         KeyBinding(chars("n"), "`n`", "network off / on", footer: "net", .faults, .network, when: .live),
@@ -84,6 +85,7 @@ extension KeyBinding {
         KeyBinding(chars("f"), "`f`", "fail the next payment: how (picker)",
                    footer: "fail", .faults, .fail, when: .live),
         KeyBinding(chars("o"), "`o`", "App Store outage on / off", footer: "outage", .faults, .outage, when: .live),
+        KeyBinding(chars("v"), "`v`", "the next verifyReceipt status (picker)", .faults, .storeStatus, when: .live),
         KeyBinding(chars("t"), "`t`", "Ask to Buy on / off (a parent must approve)", footer: "ask-to-buy",
                    .faults, .askToBuy, when: .live),
         KeyBinding(chars("y"), "`y`", "approve the newest Ask to Buy request", footer: "approve", .faults, .approve, when: .live),

@@ -92,12 +92,18 @@ extension Picker {
     }()
 
     static let fail = Picker(title: "Fail next payment", items: [
-        PickerItem("cancelled", "SKError.paymentCancelled", .run(.failNextPayment(.cancelled))),
-        PickerItem("network", "SKError.cloudServiceNetworkConnectionFailed", .run(.failNextPayment(.network))),
-        PickerItem("invalid", "SKError.paymentInvalid", .run(.failNextPayment(.invalid))),
+        PickerItem("cancelled", PaymentFailure.cancelled.skError, .run(.failNextPayment(.cancelled))),
+        PickerItem("network", PaymentFailure.network.skError, .run(.failNextPayment(.network))),
+        PickerItem("invalid", PaymentFailure.invalid.skError, .run(.failNextPayment(.invalid))),
         PickerItem("unfinished", "fails; the app's failure branch skips finishTransaction",
                    .run(.failNextPaymentUnfinished)),
         PickerItem("interrupted", "failed now, a separate purchased one 30s later",
                    .run(.interruptNextPayment)),
     ])
+
+    /// The App Store's answer to the next receipt verification (`store-status CODE`).
+    static let storeStatus = Picker(title: "Next verifyReceipt status", items:
+        [0, 21_002, 21_003, 21_005, 21_007, 21_010, 21_100].map { code in
+            PickerItem("\(code)", VerifyStatus.words(code), .run(.storeStatus(code)))
+        })
 }

@@ -28,7 +28,7 @@ struct PanelContent {
 
     var app: [Line] {
         let a = sim.app
-        let screen = a.storeOpen ? "store" : "home"
+        let screen = a.inBackground ? "background" : a.storeOpen ? "store" : "home"
         let where_ = !a.isRunning ? "" : width < 28 ? glyphs.sep + screen : " \(glyphs.sep) \(screen)"
         var out: [Line] = [
             [Span(TextWidth.pad("process", to: 9), Style(.dim)), Span(a.process.rawValue, UIStyle.process(a.process)),

@@ -90,6 +90,8 @@ extension UIModel {
         case .drop: overlay = .picker(.drop)
         case .outage: act(.storeOutage(on: !simulation.store.outage))
         case .fail: overlay = .picker(.fail)
+        case .storeStatus: overlay = .picker(.storeStatus)
+        case .background: act(simulation.app.inBackground ? .foreground : .background)
         case .askToBuy: act(.askToBuy(on: !simulation.store.askToBuy))
         case .approve: act(.approve)
         case .decline: act(.decline)
