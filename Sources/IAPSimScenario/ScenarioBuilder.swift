@@ -70,13 +70,6 @@ struct ScenarioBuilder {
         return state
     }
 
-    /// Letters, digits, `_`, `-` and `.`: a name must survive `login NAME` as one word.
-    static func isUserName(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
-            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                || scalar == "_" || scalar == "-" || scalar == "."
-        }
-    }
 
     private func users(_ node: Node) throws(ScenarioError) -> [String] {
         let items = try reader.items(node, what: "'users'")
@@ -91,7 +84,7 @@ struct ScenarioBuilder {
             let name = try reader.string(item, what: "each user")
             try checkLength(name, of: item, what: "a user name",
                             limit: ScenarioVocabulary.maxUserNameLength)
-            guard Self.isUserName(name) else {
+            guard ScenarioVocabulary.isUserName(name) else {
                 throw .badUserName(at: reader.location(item), name: name)
             }
             guard !users.contains(name) else {

@@ -21,5 +21,14 @@ public enum ScenarioVocabulary {
     /// How durations are written.
     public static let durationForm = "a whole number and a unit: 250ms, 3s, 5m, 2h"
 
+    /// Letters, digits, `_`, `-` and `.`: a name must survive `login NAME` as one word.
+    /// Scenario files and the sandbox's `--users` both hold names to it.
+    public static func isUserName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                || scalar == "_" || scalar == "-" || scalar == "."
+        }
+    }
+
     static func list(_ words: [String]) -> String { words.joined(separator: ", ") }
 }

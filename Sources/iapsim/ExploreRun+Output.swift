@@ -27,7 +27,7 @@ extension ExploreRun.Result {
                 lines.append("  \(f.type.rawValue): run \(f.run.index), \(f.originalSteps) -> \(f.shrunkSteps) steps, "
                              + "\(report.failingRuns[f.type] ?? 0) of \(report.runs) runs")
                 lines.append("    iapsim run \(f.file)")
-                lines.append("    iapsim explore --policy \(r.policy.rawValue) --runs 1 --seed \(r.seed) --steps \(r.steps) --skip \(f.run.index)")
+                lines.append("    " + r.reproduceCommand(run: f.run.index))
             }
         }
         lines.append(String(format: "%.2f s in all", seconds))

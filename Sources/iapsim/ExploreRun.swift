@@ -67,11 +67,16 @@ struct ExploreRun {
             + (unresolved == 1 ? "anomaly" : "anomalies")
     }
 
+    /// The command that replays run `index` alone.
+    func reproduceCommand(run index: Int) -> String {
+        "iapsim explore --policy \(policy.rawValue) --runs 1 --seed \(seed) --steps \(steps) --skip \(index)"
+    }
+
     func finding(_ type: AnomalyType, _ o: RunOutcome, _ explorer: Explorer) -> Finding {
         let original = explorer.schedule(o.index)
         let small = explorer.shrink(original, seed: o.seed, type: type)
         let scenario = ScheduleExport.scenario(small, seed: o.seed, preset: policy, type: type,
-                                               origin: "iapsim explore --policy \(policy.rawValue) --runs 1 --seed \(seed) --steps \(steps) --skip \(o.index)")
+                                               origin: reproduceCommand(run: o.index))
         let path = (outDir as NSString).appendingPathComponent("\(type.rawValue).yaml")
         return Finding(type: type, run: o, file: path, contents: ScenarioWriter.yaml(scenario),
                        originalSteps: original.steps.count,

@@ -43,10 +43,7 @@ struct SandboxCommand: ParsableCommand {
             throw ValidationError("--users: name \(empty + 1) is empty in \"\(users)\"")
         }
         // The scenario format's rule for user names (so that `s` saves a file that reads back).
-        if let bad = names.first(where: { name in
-            !name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0)
-                || $0 == "_" || $0 == "-" || $0 == "." }
-        }) {
+        if let bad = names.first(where: { !ScenarioVocabulary.isUserName($0) }) {
             throw ValidationError("--users: \"\(bad)\" is not a user name (letters, digits, _ - . only)")
         }
         if names.count > ScenarioVocabulary.maxUsers {
