@@ -46,15 +46,15 @@ public struct Outbox: Sendable {
     /// whether the auditor reads it fold to constants, and a fact nobody keeps is never
     /// built (its strings are neither copied nor released).
     @inline(__always)
-    mutating func log(_ part: Part, _ fact: @autoclosure () -> Fact) {
+    mutating func log(_ part: @autoclosure () -> Part, _ fact: @autoclosure () -> Fact) {
         if keepsEveryFact {
-            keep(LogEntry(time: now, part: part, fact: fact()))
+            keep(LogEntry(time: now, part: part(), fact: fact()))
             return
         }
         let f = fact()
         triggers.insert(f.trigger)
         if Auditor.reads(f) {
-            keep(LogEntry(time: now, part: part, fact: f))
+            keep(LogEntry(time: now, part: part(), fact: f))
         } else {
             uncounted += 1
         }

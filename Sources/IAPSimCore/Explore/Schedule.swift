@@ -64,9 +64,10 @@ public struct Schedule: Sendable, Hashable {
     static func randomCommand(_ rng: inout SplitMix64, users: [String], catalog: Catalog) -> Command {
         let material = ExploreMaterial(route: routes[rng.below(routes.count)], users: users, catalog: catalog)
         var roll = rng.below(CommandSpec.wheelSize)
-        for slot in CommandSpec.wheel {
-            if roll < slot.weight { return slot.draw(&rng, material) }
-            roll -= slot.weight
+        let wheel = CommandSpec.wheel
+        for i in wheel.indices {
+            if roll < wheel[i].weight { return wheel[i].draw(&rng, material) }
+            roll -= wheel[i].weight
         }
         preconditionFailure("a roll below the wheel's size lands on a slot")
     }

@@ -102,35 +102,33 @@ public enum Command: Sendable, Hashable {
 
     /// Its entry in the vocabulary.
     public var spec: CommandSpec {
-        let word: String
         switch self {
-        case .buy: word = "buy"
-        case .openStore: word = "open-store"
-        case .closeStore: word = "close-store"
-        case .crash: word = "crash"
-        case .launch: word = "launch"
-        case .background: word = "background"
-        case .foreground: word = "foreground"
-        case .uninstall: word = "uninstall"
-        case .login: word = "login"
-        case .logout: word = "logout"
-        case .network: word = "network"
-        case .dropNextRequest: word = "drop-next-request"
-        case .dropNextResponse: word = "drop-next-response"
-        case .latency: word = "latency"
-        case .storeOutage: word = "store-outage"
-        case .storeStatus: word = "store-status"
-        case .failNextPayment, .failNextPaymentUnfinished: word = "fail-next-payment"
-        case .interruptNextPayment: word = "interrupt-next-payment"
-        case .askToBuy: word = "ask-to-buy"
-        case .approve: word = "approve"
-        case .decline: word = "decline"
-        case .replay: word = "replay"
-        case .setPolicy, .setPreset: word = "policy"
-        case .wait: word = "wait"
-        case .settle: word = "settle"
+        case .buy: return .buy
+        case .openStore: return .openStore
+        case .closeStore: return .closeStore
+        case .crash: return .crash
+        case .launch: return .launch
+        case .background: return .background
+        case .foreground: return .foreground
+        case .uninstall: return .uninstall
+        case .login: return .login
+        case .logout: return .logout
+        case .network: return .network
+        case .dropNextRequest: return .dropNextRequest
+        case .dropNextResponse: return .dropNextResponse
+        case .latency: return .latency
+        case .storeOutage: return .storeOutage
+        case .storeStatus: return .storeStatus
+        case .failNextPayment, .failNextPaymentUnfinished: return .failNextPayment
+        case .interruptNextPayment: return .interruptNextPayment
+        case .askToBuy: return .askToBuy
+        case .approve: return .approve
+        case .decline: return .decline
+        case .replay: return .replay
+        case .setPolicy, .setPreset: return .policy
+        case .wait: return .wait
+        case .settle: return .settle
         }
-        return CommandSpec.named(word)!
     }
 
     /// Commands that inject a fault rather than act as the user.
@@ -140,98 +138,103 @@ public enum Command: Sendable, Hashable {
 extension CommandSpec {
     /// The vocabulary: one entry per command word, in the order of the format's table.
     public static let all: [CommandSpec] = [
-        CommandSpec("buy", usage: "buy PRODUCT", read: { a throws(CommandError) in
-            try a.exactly(1)
-            return .buy(product: try a.product(0))
-        }, explore: ExploreDraw(slot: 0, weight: 5) { rng, m in
-            .buy(product: m.catalog.products[rng.below(m.catalog.products.count)].id)
-        }, simpler: { command in
-            if case .buy(let p) = command, p != "coins_100" { return [.buy(product: "coins_100")] }
-            return []
-        }),
-        CommandSpec("open-store", .openStore, explore: ExploreDraw(slot: 14, weight: 1) { rng, _ in
-            rng.below(2) == 0 ? .openStore : .closeStore
-        }),
-        CommandSpec("close-store", .closeStore),
-        CommandSpec("crash", .crash, fault: true, explore: ExploreDraw(slot: 1, weight: 2) { _, _ in .crash }),
-        CommandSpec("launch", .launch, explore: ExploreDraw(slot: 2, weight: 1) { _, _ in .launch }),
-        CommandSpec("background", .background, explore: ExploreDraw(slot: 15, weight: 1) { rng, _ in
-            rng.below(2) == 0 ? .background : .foreground
-        }),
-        CommandSpec("foreground", .foreground),
-        CommandSpec("uninstall", .uninstall, explore: ExploreDraw(slot: 10, weight: 1) { rng, _ in
-            rng.below(4) == 0 ? .uninstall : .launch
-        }),
-        CommandSpec("login", usage: "login USER", read: { a throws(CommandError) in
-            try a.exactly(1)
-            return .login(user: try a.user(0))
-        }, explore: ExploreDraw(slot: 9, weight: 1) { rng, m in
-            .login(user: m.users[rng.below(m.users.count)])
-        }),
-        CommandSpec("logout", .logout, explore: ExploreDraw(slot: 8, weight: 1) { _, _ in .logout }),
-        CommandSpec("network", usage: "network on|off", faultIf: { $0 == .network(on: false) }, read: { a throws(CommandError) in
-            try a.exactly(1)
-            return .network(on: try a.onOff(0))
-        }, explore: ExploreDraw(slot: 4, weight: 1) { rng, _ in .network(on: rng.below(2) == 0) }),
-        CommandSpec("drop-next-request", usage: "drop-next-request ROUTE", fault: true,
-                    read: { a throws(CommandError) in
-            try a.exactly(1)
-            return .dropNextRequest(try a.route(0))
-        }, explore: ExploreDraw(slot: 3, weight: 1) { rng, m in
-            rng.below(2) == 0 ? .dropNextRequest(m.route) : .dropNextResponse(m.route)
-        }),
-        CommandSpec("drop-next-response", usage: "drop-next-response ROUTE", fault: true,
-                    read: { a throws(CommandError) in
-            try a.exactly(1)
-            return .dropNextResponse(try a.route(0))
-        }),
-        CommandSpec("latency", usage: "latency ROUTE DURATION", fault: true,
-                    read: { a throws(CommandError) in
-            try a.exactly(2)
-            return .latency(try a.route(0), try a.duration(1))
-        }, explore: ExploreDraw(slot: 13, weight: 1) { rng, m in
-            .latency(m.route, [80, 500, 2_000][rng.below(3)])
-        }, simpler: { command in
-            if case .latency(let r, let ms) = command, ms > 500 { return [.latency(r, 500)] }
-            return []
-        }),
-        CommandSpec("store-outage", usage: "store-outage on|off", fault: true,
-                    read: { a throws(CommandError) in
-            try a.exactly(1)
-            return .storeOutage(on: try a.onOff(0))
-        }, explore: ExploreDraw(slot: 5, weight: 1) { rng, _ in .storeOutage(on: rng.below(2) == 0) }),
-        CommandSpec("store-status", usage: "store-status CODE", faultIf: { $0 != .storeStatus(0) },
-                    read: { a throws(CommandError) in
-            try a.exactly(1)
-            return .storeStatus(try a.statusCode(0))
-        }, explore: ExploreDraw(slot: 16, weight: 1) { rng, _ in
-            // Statuses a correct server survives: retryable ones and the sandbox's 21007.
-            .storeStatus([21_002, 21_007, 21_150][rng.below(3)])
-        }),
-        CommandSpec("fail-next-payment",
-                    usage: "fail-next-payment [" + Self.failReasons.joined(separator: "|") + "]",
-                    fault: true, read: { a throws(CommandError) in try a.failure() },
-                    explore: ExploreDraw(slot: 6, weight: 1) { rng, _ in
-            rng.below(2) == 0 ? .failNextPayment(.cancelled) : .failNextPaymentUnfinished
-        }),
-        CommandSpec("interrupt-next-payment", .interruptNextPayment, fault: true,
-                    explore: ExploreDraw(slot: 12, weight: 1) { _, _ in .interruptNextPayment }),
-        CommandSpec("ask-to-buy", usage: "ask-to-buy on|off", read: { a throws(CommandError) in
-            try a.exactly(1)
-            return .askToBuy(on: try a.onOff(0))
-        }, explore: ExploreDraw(slot: 7, weight: 1) { rng, _ in
-            rng.below(2) == 0 ? .askToBuy(on: rng.below(2) == 0) : (rng.below(2) == 0 ? .approve : .decline)
-        }),
-        CommandSpec("approve", .approve),
-        CommandSpec("decline", .decline),
-        CommandSpec("replay", .replay, explore: ExploreDraw(slot: 11, weight: 1) { _, _ in .replay }),
-        CommandSpec("policy", usage: "policy KEY VALUE", read: { a throws(CommandError) in try a.policy() }),
-        CommandSpec("wait", usage: "wait DURATION", read: { a throws(CommandError) in
-            try a.exactly(1)
-            return .wait(try a.duration(0))
-        }),
-        CommandSpec("settle", .settle),
+        .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground,
+        .uninstall, .login, .logout, .network, .dropNextRequest, .dropNextResponse,
+        .latency, .storeOutage, .storeStatus, .failNextPayment, .interruptNextPayment,
+        .askToBuy, .approve, .decline, .replay, .policy, .wait, .settle,
     ]
+
+    static let buy = CommandSpec("buy", usage: "buy PRODUCT", read: { a throws(CommandError) in
+        try a.exactly(1)
+        return .buy(product: try a.product(0))
+    }, explore: ExploreDraw(slot: 0, weight: 5) { rng, m in
+        .buy(product: m.catalog.products[rng.below(m.catalog.products.count)].id)
+    }, simpler: { command in
+        if case .buy(let p) = command, p != "coins_100" { return [.buy(product: "coins_100")] }
+        return []
+    })
+    static let openStore = CommandSpec("open-store", .openStore, explore: ExploreDraw(slot: 14, weight: 1) { rng, _ in
+        rng.below(2) == 0 ? .openStore : .closeStore
+    })
+    static let closeStore = CommandSpec("close-store", .closeStore)
+    static let crash = CommandSpec("crash", .crash, fault: true, explore: ExploreDraw(slot: 1, weight: 2) { _, _ in .crash })
+    static let launch = CommandSpec("launch", .launch, explore: ExploreDraw(slot: 2, weight: 1) { _, _ in .launch })
+    static let background = CommandSpec("background", .background, explore: ExploreDraw(slot: 15, weight: 1) { rng, _ in
+        rng.below(2) == 0 ? .background : .foreground
+    })
+    static let foreground = CommandSpec("foreground", .foreground)
+    static let uninstall = CommandSpec("uninstall", .uninstall, explore: ExploreDraw(slot: 10, weight: 1) { rng, _ in
+        rng.below(4) == 0 ? .uninstall : .launch
+    })
+    static let login = CommandSpec("login", usage: "login USER", read: { a throws(CommandError) in
+        try a.exactly(1)
+        return .login(user: try a.user(0))
+    }, explore: ExploreDraw(slot: 9, weight: 1) { rng, m in
+        .login(user: m.users[rng.below(m.users.count)])
+    })
+    static let logout = CommandSpec("logout", .logout, explore: ExploreDraw(slot: 8, weight: 1) { _, _ in .logout })
+    static let network = CommandSpec("network", usage: "network on|off", faultIf: { $0 == .network(on: false) }, read: { a throws(CommandError) in
+        try a.exactly(1)
+        return .network(on: try a.onOff(0))
+    }, explore: ExploreDraw(slot: 4, weight: 1) { rng, _ in .network(on: rng.below(2) == 0) })
+    static let dropNextRequest = CommandSpec("drop-next-request", usage: "drop-next-request ROUTE", fault: true,
+                read: { a throws(CommandError) in
+        try a.exactly(1)
+        return .dropNextRequest(try a.route(0))
+    }, explore: ExploreDraw(slot: 3, weight: 1) { rng, m in
+        rng.below(2) == 0 ? .dropNextRequest(m.route) : .dropNextResponse(m.route)
+    })
+    static let dropNextResponse = CommandSpec("drop-next-response", usage: "drop-next-response ROUTE", fault: true,
+                read: { a throws(CommandError) in
+        try a.exactly(1)
+        return .dropNextResponse(try a.route(0))
+    })
+    static let latency = CommandSpec("latency", usage: "latency ROUTE DURATION", fault: true,
+                read: { a throws(CommandError) in
+        try a.exactly(2)
+        return .latency(try a.route(0), try a.duration(1))
+    }, explore: ExploreDraw(slot: 13, weight: 1) { rng, m in
+        .latency(m.route, [80, 500, 2_000][rng.below(3)])
+    }, simpler: { command in
+        if case .latency(let r, let ms) = command, ms > 500 { return [.latency(r, 500)] }
+        return []
+    })
+    static let storeOutage = CommandSpec("store-outage", usage: "store-outage on|off", fault: true,
+                read: { a throws(CommandError) in
+        try a.exactly(1)
+        return .storeOutage(on: try a.onOff(0))
+    }, explore: ExploreDraw(slot: 5, weight: 1) { rng, _ in .storeOutage(on: rng.below(2) == 0) })
+    static let storeStatus = CommandSpec("store-status", usage: "store-status CODE", faultIf: { $0 != .storeStatus(0) },
+                read: { a throws(CommandError) in
+        try a.exactly(1)
+        return .storeStatus(try a.statusCode(0))
+    }, explore: ExploreDraw(slot: 16, weight: 1) { rng, _ in
+        // Statuses a correct server survives: retryable ones and the sandbox's 21007.
+        .storeStatus([21_002, 21_007, 21_150][rng.below(3)])
+    })
+    static let failNextPayment = CommandSpec("fail-next-payment",
+                usage: "fail-next-payment [" + Self.failReasons.joined(separator: "|") + "]",
+                fault: true, read: { a throws(CommandError) in try a.failure() },
+                explore: ExploreDraw(slot: 6, weight: 1) { rng, _ in
+        rng.below(2) == 0 ? .failNextPayment(.cancelled) : .failNextPaymentUnfinished
+    })
+    static let interruptNextPayment = CommandSpec("interrupt-next-payment", .interruptNextPayment, fault: true,
+                explore: ExploreDraw(slot: 12, weight: 1) { _, _ in .interruptNextPayment })
+    static let askToBuy = CommandSpec("ask-to-buy", usage: "ask-to-buy on|off", read: { a throws(CommandError) in
+        try a.exactly(1)
+        return .askToBuy(on: try a.onOff(0))
+    }, explore: ExploreDraw(slot: 7, weight: 1) { rng, _ in
+        rng.below(2) == 0 ? .askToBuy(on: rng.below(2) == 0) : (rng.below(2) == 0 ? .approve : .decline)
+    })
+    static let approve = CommandSpec("approve", .approve)
+    static let decline = CommandSpec("decline", .decline)
+    static let replay = CommandSpec("replay", .replay, explore: ExploreDraw(slot: 11, weight: 1) { _, _ in .replay })
+    static let policy = CommandSpec("policy", usage: "policy KEY VALUE", read: { a throws(CommandError) in try a.policy() })
+    static let wait = CommandSpec("wait", usage: "wait DURATION", read: { a throws(CommandError) in
+        try a.exactly(1)
+        return .wait(try a.duration(0))
+    })
+    static let settle = CommandSpec("settle", .settle)
 
     /// What `fail-next-payment` accepts after it.
     public static let failReasons = PaymentFailure.allCases.map(\.rawValue) + ["unfinished"]
