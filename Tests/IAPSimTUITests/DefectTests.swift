@@ -153,18 +153,18 @@ extension DefectTests {
 }
 
 extension DefectTests {
-    /// The status line names the next event when the UI can tell what it is.
+    /// The status line names the next event: the core says what each scheduled action is.
     @Test func theStatusLineNamesTheNextEvent() {
         var d = Driver.naiveCrashAtCharge()
         d.wait(wallMs: 8_000)                          // past an unnamed timer at 0:00:10
         d.keys("?")
         d.key(.escape)                                 // clears the status
-        #expect(d.model.idleStatus.contains("the auditor's grace check of 1000000000001"), "\(d.model.idleStatus)")
+        #expect(d.model.idleStatus.contains("the auditor's grace check of waiting charges"), "\(d.model.idleStatus)")
         #expect(d.screen().lines[38].contains("next event at 0:00:32.16"), "\(d.screen().lines[38])")
         d = Driver(UIModel())
         d.keys(" b")
         d.key(.enter)
         d.keys("...")
-        #expect(d.model.idleStatus.contains("purchase sheet of 1000000000001"), "\(d.model.idleStatus)")
+        #expect(d.model.idleStatus.contains("StoreKit delivers 1000000000001 to the observer"), "\(d.model.idleStatus)")
     }
 }

@@ -1,0 +1,33 @@
+extension Action {
+    /// What the action will do, in words (the UI's status line names the next event with it).
+    /// A switch without `default`: a new action does not compile until it says what it is.
+    public var words: String {
+        switch self {
+        case .storeResolvePayment(let txn): return "the App Store answers the purchase sheet of \(txn)"
+        case .storeInterruptedCharge(let origin):
+            return "the purchase interrupted at \(origin) completes outside the app"
+        case .storeDeferredExpired(let txn): return "the Ask to Buy request \(txn) expires unanswered"
+        case .storeDeliver(let txns, let redelivery, _):
+            return "StoreKit delivers \(txns.joined(separator: ", ")) to the observer" + (redelivery ? " again" : "")
+        case .storeVerifyDone: return "the App Store answers verifyReceipt"
+        case .arrive(let m): return "the \(m.route.rawValue) \(m.direction.rawValue) arrives"
+        case .appReceive(let m): return "the app handles the \(m.route.rawValue) answer that came in the background"
+        case .appRequestTimeout(let exchange, _): return "the app's request \(exchange) times out"
+        case .appRequestFailedOffline(let exchange): return "the app's request \(exchange) fails: offline"
+        case .appRetry(let txn, _): return "an immediate retry for \(txn)"
+        case .appFinish(let txn, _): return "finishTransaction for \(txn)"
+        case .appLaunchResend: return "the app resends saved receipts after launch"
+        case .appPeriodicRetry: return "the app's periodic retry of saved receipts"
+        case .serverVerifyTimeout: return "the server gives up waiting for the App Store"
+        case .auditCheck: return "the auditor's grace check of waiting charges"
+        }
+    }
+}
+
+extension Simulation {
+    /// The next scheduled event: when, and what it will do (nil when nothing is scheduled).
+    /// The events due at the same time run in the order they were scheduled; this is the first.
+    public var nextEvent: (time: VirtualTime, action: Action)? {
+        queue.min.map { ($0.time, outbox.pending[$0.slot]) }
+    }
+}
