@@ -6,8 +6,8 @@ extension UIModel {
     /// the UI cannot derive is left out rather than guessed.
     func nextEventWords(at time: VirtualTime) -> String? {
         let sim = simulation
-        for c in sim.auditor.charges where c.credits.isEmpty && c.anomalyId == nil {
-            let due = c.chargedAt + sim.auditor.graceMs
+        for c in sim.auditor.charges {
+            guard let due = sim.auditor.graceDeadline(c.txn) else { continue }
             if time == due || time == due + 1 {
                 return "the auditor's grace check of \(c.txn) (charged, not credited)"
             }

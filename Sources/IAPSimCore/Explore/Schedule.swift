@@ -82,6 +82,7 @@ extension Simulation {
         let fired = runSteps(schedule)
         if healAfter { heal() }
         settle()
+        concludeVerdict()
         return fired
     }
 
