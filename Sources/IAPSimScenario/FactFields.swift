@@ -19,6 +19,9 @@ enum FactFields {
             fields.append((label ?? defaultName(element.value, position: position),
                            value(element.value)))
         }
+        if case .anomalyOpened(_, let type, _, _, _) = fact {
+            fields.append(("preventedBy", .string(type.preventedByWords)))
+        }
         return (kind, fields)
     }
 

@@ -65,6 +65,9 @@ public struct ScenarioPlayer: Sendable {
             complete = simulation.settle(into: &collected)
             records += (collected ?? []).map(RunRecord.entry)
             records.append(.settled(time: simulation.now, complete: complete))
+            collected = []
+            simulation.concludeVerdict(into: &collected)
+            records += (collected ?? []).map(RunRecord.entry)
         }
         let checks = timeout == nil ? ExpectationCheck.check(scenario, against: simulation) : []
         let result = ScenarioResult(simulation: simulation, timeout: timeout,

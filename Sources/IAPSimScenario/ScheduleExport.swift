@@ -11,6 +11,7 @@ public enum ScheduleExport {
         let fired = sim.runSteps(schedule)
         let heal = sim.heal()
         sim.settle()
+        sim.concludeVerdict()
         let resolved = schedule.resolvingTriggers(fired)
         var steps = resolved.steps.map { s in
             Step(s.trigger, s.command, say: s.command.narration)

@@ -61,7 +61,8 @@ public enum Transcript {
             lines.append("anomalies:")
             for a in auditor.anomalies {
                 lines.append("  A\(a.id) \(a.type.rawValue) \(a.status.rawValue)"
-                             + (a.mechanism.map { " (\($0))" } ?? "") + ": \(a.summary)")
+                             + (a.mechanism.map { " (\($0))" } ?? "") + ": \(a.summary); "
+                             + a.type.preventedBy(policy: sim.policy))
             }
         }
         let balances = sim.users.map { "\($0) \(sim.server.balance(of: $0))" }

@@ -72,7 +72,7 @@ struct Inspector {
         var out: [Line] = []
         for e in sim.log {
             switch e.fact {
-            case .anomalyOpened(id, let type, _, let status):
+            case .anomalyOpened(id, let type, _, let status, _):
                 out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
                              Span("opened as \(type.rawValue) \(status.rawValue)")])
             case .anomalyStatusChanged(id, let type, let status, let mechanism):

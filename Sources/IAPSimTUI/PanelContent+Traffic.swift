@@ -72,11 +72,11 @@ extension PanelContent {
     // MARK: Auditor
 
     /// Charges the auditor is still waiting for: uncredited, no anomaly yet, inside the grace
-    /// period. Each shows a countdown, so that an anomaly appearing later is no surprise.
+    /// period (which starts only when the app can run: `Auditor.graceDeadline`). Each shows a
+    /// countdown, so that an anomaly appearing later is no surprise.
     var chargesInGrace: [ChargeRecord] {
-        let grace = sim.auditor.graceMs
-        return sim.auditor.charges.filter {
-            $0.credits.isEmpty && $0.anomalyId == nil && $0.priceCents > 0 && sim.now - $0.chargedAt < grace
+        sim.auditor.charges.filter {
+            $0.priceCents > 0 && sim.auditor.graceDeadline($0.txn).map { sim.now < $0 } ?? false
         }
     }
 
@@ -101,7 +101,7 @@ extension PanelContent {
                          Style(.dim)),
                     Span("\(unresolved) unresolved", unresolved > 0 ? Style(.bad, bold: true) : Style(.good))])
         for c in chargesInGrace {
-            let left = DurationText.age(max(0, c.chargedAt + a.graceMs - sim.now))
+            let left = DurationText.age(max(0, (a.graceDeadline(c.txn) ?? sim.now) - sim.now))
             out.append([Span("grace \(left) ", Style(.warn, bold: true)),
                         Span("\(txn(c.txn)) \(c.productId) uncredited", Style(.dim))])
         }

@@ -31,6 +31,7 @@ import Testing
         case .paymentAdded:
             return .paymentAdded(txn: "t2", product: "coins_100", applicationUsername: nil, user: "bob", order: "o2")
         case .rechargeWaitingForLogin: return .rechargeWaitingForLogin(txn: "t1")
+        case .rechargeAlreadyInFlight: return .rechargeAlreadyInFlight(txn: "t9", forDelivered: "t1")
         case .rechargeSent:
             return .rechargeSent(txn: "t9", order: "o1", user: "alice", reason: .firstDelivery, forDelivered: "t1")
         case .receiptSaved: return .receiptSaved(txn: "t1", tier: .file)
@@ -58,15 +59,17 @@ import Testing
         case .alreadyCredited: return .alreadyCredited(txn: "t1", sender: .attacker)
         case .replayPrepared: return .replayPrepared(txn: "t1")
         case .replayUnavailable: return .replayUnavailable
-        case .anomalyOpened: return .anomalyOpened(id: 1, type: .lostOrder, txn: "t1", status: .open)
+        case .anomalyOpened: return .anomalyOpened(id: 1, type: .lostOrder, txn: "t1", status: .open, summary: "lost")
         case .anomalyStatusChanged:
             return .anomalyStatusChanged(id: 1, type: .lostOrder, status: .resolved, mechanism: "redelivered at launch")
         }
     }
 
-    /// An auditor that saw alice pay for order o1 (transaction t1) at time 0, and nothing since.
+    /// An auditor that saw the app launch and alice pay for order o1 (transaction t1) at
+    /// time 0, and nothing since.
     static func afterOneCharge() -> Auditor {
         var a = Auditor()
+        feed(&a, .appLaunched(freshInstall: false))
         feed(&a, .paymentAdded(txn: "t1", product: "coins_100", applicationUsername: nil, user: "alice", order: "o1"))
         feed(&a, .paymentCharged(txn: "t1", product: "coins_100", priceCents: 99))
         return a
@@ -94,21 +97,29 @@ import Testing
             var out: [LogEntry] = []
             let delay = a.observe(LogEntry(time: 5, part: .app, fact: Self.sample(kind)), &out)
             #expect(delay == nil && out.isEmpty, "\(kind)")
-            #expect(a.ledger == before.ledger && a.anomalies == before.anomalies,
+            #expect(a.ledger == before.ledger && a.anomalies == before.anomalies && a.appAwake == before.appAwake,
                     "\(kind) is declared unused, yet feeding it changes the auditor: declare it read")
         }
     }
 
     @Test func kindsDeclaredReadChangeTheAuditor() {
-        let before = Self.afterOneCharge()
+        // The app's comings and goings change the auditor only where they change whether
+        // it runs: from a charge made while it runs, and from one made while it does not.
+        var closed = Auditor()
+        Self.feed(&closed, .paymentAdded(txn: "t1", product: "coins_100", applicationUsername: nil,
+                                         user: "alice", order: "o1"))
+        Self.feed(&closed, .paymentCharged(txn: "t1", product: "coins_100", priceCents: 99))
         let read = Fact.Kind.allCases.filter { Auditor.use(of: $0) == .read }
-        #expect(read.count == 8)
+        #expect(read.count == 14)
         for kind in read {
-            var a = before
-            var out: [LogEntry] = []
-            let delay = a.observe(LogEntry(time: 5, part: .app, fact: Self.sample(kind)), &out)
-            #expect(delay != nil || a.ledger != before.ledger || a.anomalies != before.anomalies,
-                    "\(kind) is declared read, yet feeding it changes nothing")
+            let changed = [Self.afterOneCharge(), closed].contains { before in
+                var a = before
+                var out: [LogEntry] = []
+                let delay = a.observe(LogEntry(time: 5, part: .app, fact: Self.sample(kind)), &out)
+                return delay != nil || a.ledger != before.ledger || a.anomalies != before.anomalies
+                    || a.appAwake != before.appAwake
+            }
+            #expect(changed, "\(kind) is declared read, yet feeding it changes nothing")
         }
     }
 
@@ -151,11 +162,14 @@ import Testing
     @Test func anUnhandledChargeBecomesALostOrderAfterTheGracePeriodAndIsResolvedByItsCredit() {
         let (store, txn) = Self.storeWithUnfinishedCharge()
         var a = Auditor()
+        Self.feed(&a, .appLaunched(freshInstall: false))
         Self.feed(&a, .paymentAdded(txn: txn, product: "coins_100", applicationUsername: nil, user: "alice", order: "o1"))
         Self.feed(&a, .paymentCharged(txn: txn, product: "coins_100", priceCents: 99))
         #expect(Self.evaluate(&a, at: a.graceMs, store: store).isEmpty)
         let opened = Self.evaluate(&a, at: a.graceMs + 1, store: store)
-        #expect(opened.map(\.fact) == [.anomalyOpened(id: 1, type: .lostOrder, txn: txn, status: .open)])
+        #expect(opened.map(\.fact) == [.anomalyOpened(
+            id: 1, type: .lostOrder, txn: txn, status: .open,
+            summary: "coins_100 paid by alice (\(txn), order o1): the app never handled the transaction")])
         #expect(a.anomalies.first?.order == "o1" && a.anomalies.first?.user == "alice")
         Self.feed(&a, .coinsCredited(user: "alice", coins: 100, product: "coins_100", txn: txn, order: "o1",
                                      sender: .app, via: .redelivery(.launch)), at: 40_000)
@@ -199,7 +213,10 @@ import Testing
         Self.feed(&a, .coinsCredited(user: "bob", coins: 100, product: "coins_100", txn: "t1", order: "o7",
                                      sender: .attacker, via: .replay), at: 3)
         #expect(Self.summary(a) == ["double-credit:permanent", "replay-fraud:permanent"])
-        #expect(a.anomalies.first?.summary == "t1 credited 2 times (delivered on the first try)")
+        #expect(a.anomalies.first?.summary
+            == "coins_100 paid by alice (t1, order o1) credited 2 times (delivered on the first try) on order o1")
+        #expect(a.anomalies.last?.summary == "old receipt of t1 replayed with fresh order o7 and credited again to bob")
+        #expect(a.anomalies.first?.mechanism != a.anomalies.last?.mechanism, "a replay reads unlike a double credit")
         #expect(a.grantedNotPaidCents == 198 && a.paidNotDeliveredCents == 0)
     }
 
@@ -221,7 +238,7 @@ import Testing
         let written = Self.evaluate(&a, at: 4)
         #expect(written.count == 2)
         #expect(Self.summary(a) == ["wrong-account:permanent"])
-        #expect(a.anomalies.first?.summary == "t1 paid by alice, credited to bob")
+        #expect(a.anomalies.first?.summary == "coins_100 paid by alice (t1, order o1) credited to bob")
         #expect(a.paidNotDeliveredCents == 99 && a.grantedNotPaidCents == 99)
         #expect(Self.evaluate(&a, at: 5).isEmpty, "said once")
     }

@@ -3,7 +3,12 @@ extension AppProcess {
     /// nobody to be sent as (then it waits for a login, or for its buyer's).
     mutating func sendRecharge(_ r: PendingReceipt, reason: SendReason, forDelivered: String? = nil,
                                store: inout AppStore, _ out: inout Outbox) {
-        guard !hasRechargeInFlight(r.txn) else { return }
+        guard !hasRechargeInFlight(r.txn) else {
+            if let forDelivered, forDelivered != r.txn {
+                out.log(.app, .rechargeAlreadyInFlight(txn: r.txn, forDelivered: forDelivered))
+            }
+            return
+        }
         guard let user = sender(of: r, &out) else { return }
         // `receipt: fresh` reads the receipt again now: what was finished meanwhile is gone.
         let receipt = out.policy.receipt == .fresh ? store.readReceipt() : r.receipt

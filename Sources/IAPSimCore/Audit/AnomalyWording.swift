@@ -1,32 +1,74 @@
-/// What the auditor says about an anomaly: its one-line summary and its mechanism (how it
-/// was resolved or blocked, or why it is permanent), in a trainee's words.
+/// What the auditor says about an anomaly: its one-line summary, naming the transactions
+/// and orders involved, and its mechanism (how it was resolved or blocked, or why it is
+/// permanent), in a trainee's words. Each type reads differently (TRUTH.md C7).
 enum AnomalyWording {
-    static func replayed(_ txn: String) -> String { "replayed receipt of \(txn)" }
+    /// `coins_100 paid by alice (1000000000001, order o1)`
+    static func charge(_ c: ChargeRecord) -> String {
+        "\(c.productId) paid by \(c.buyer) (\(c.txn)\(c.order.map { ", order \($0)" } ?? ""))"
+    }
+
+    static func replayed(_ txn: String) -> String {
+        "replayed receipt of \(txn) sent with a fresh order"
+    }
 
     static func refused(_ reason: String) -> String { "refused: \(reason)" }
 
     static var refusedAsAlreadyCredited: String { "refused: transaction already credited" }
 
-    static func replayCredited(_ txn: String, to user: String) -> String {
-        "old receipt of \(txn) credited again to \(user) on a fresh order"
+    static func replayCredited(_ txn: String, to user: String, order: String?) -> String {
+        "old receipt of \(txn) replayed with fresh order \(order ?? "-") and credited again to \(user)"
     }
 
-    static func creditedAgain(_ txn: String, times: Int, via: SendReason) -> String {
-        "\(txn) credited \(times) times (\(via.words))"
+    static var grantedToReplay: String { "granted to a replayed receipt: nobody paid for it" }
+
+    /// A second credit of one charge; `staleFor`: the charge whose order the app paired
+    /// with it (TRUTH.md C3: the two anomalies name each other).
+    static func creditedAgain(_ c: ChargeRecord, times: Int, via: SendReason,
+                              staleFor other: ChargeRecord?) -> String {
+        let orders = c.credits.compactMap(\.order).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        var words = "\(charge(c)) credited \(times) times (\(via.words))"
+        if !orders.isEmpty { words += " on order\(orders.count > 1 ? "s" : "") \(orders.joined(separator: ", "))" }
+        if let other {
+            let order = other.order ?? "-"
+            words += "; order \(order) was credited with \(c.txn)'s receipt (its own \(other.txn) went uncredited)"
+        }
+        return words
     }
 
-    static var grantedWithoutPayment: String { "coins granted without payment" }
+    static var grantedTwice: String { "credited twice for one payment" }
 
-    static func paidBy(_ txn: String, buyer: String, creditedTo user: String) -> String {
-        "\(txn) paid by \(buyer), credited to \(user)"
+    /// TRUTH.md C5: the buyer was paid after another account was.
+    static func creditedToOtherFirst(_ c: ChargeRecord, other: String) -> String {
+        "\(charge(c)) credited to \(other) before its buyer \(c.buyer): \(other) keeps \(c.productId) without payment"
+    }
+
+    static func grantedWithoutPayment(to user: String) -> String { "\(user) was granted it without payment" }
+
+    static func paidBy(_ c: ChargeRecord, creditedTo user: String) -> String {
+        "\(charge(c)) credited to \(user)"
     }
 
     static func creditedInstead(to user: String, of buyer: String) -> String {
         "credited to \(user) instead of \(buyer)"
     }
 
-    static func neverCredited(_ c: ChargeRecord) -> String {
-        "\(c.productId) paid by \(c.buyer) (\(c.txn)) never credited"
+    static func buyerPaidToo(_ buyer: String, via: SendReason) -> String {
+        "\(buyer) was credited too (\(via.words)): the customer is whole"
+    }
+
+    /// The summary of an uncredited charge, by the type it has now.
+    static func uncredited(_ c: ChargeRecord, _ type: AnomalyType, staleCredited: Bool) -> String {
+        switch type {
+        case .lostOrder:
+            return "\(charge(c)): the app never handled the transaction"
+        case .duplicateReceipt:
+            let stale = c.pairedWith ?? "?"
+            let order = c.order ?? "-"
+            return "order \(order) was paired with \(stale) instead of its own \(c.txn) (\(c.productId) paid by \(c.buyer)); "
+                + (staleCredited ? "order \(order) was credited with \(stale)'s receipt" : "\(c.txn) was never sent")
+        default:
+            return "\(charge(c)): the app handled it, the server never credited it"
+        }
     }
 
     /// Why an uncredited charge can no longer be made right.
@@ -35,4 +77,7 @@ enum AnomalyWording {
             ? "finished without credit; no record of it remains"
             : "no record of it remains that any retry could use"
     }
+
+    /// TRUTH.md C1: a clean relaunch on a copy of the world did not credit it either.
+    static var stuck: String { "stuck: every relaunch repeats the same failure" }
 }

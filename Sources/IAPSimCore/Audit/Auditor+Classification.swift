@@ -5,16 +5,29 @@
 /// credit, so charges and anomalies are read field by field through their index (a copy of
 /// a record, with its strings, costs more than the test) and the cheap tests come first.
 extension Auditor {
-    /// A charge not credited yet that nothing can make due now: inside its grace period,
-    /// not finished, no anomaly.
+    /// A charge not credited yet that nothing can make due now: inside its grace period (or
+    /// waiting for the app to launch or come to the foreground, TRUTH.md C6), not finished,
+    /// no anomaly.
     func isQuiet(_ i: Int, now: VirtualTime) -> Bool {
-        ledger.charges[i].credits.isEmpty && ledger.charges[i].anomalyId == nil
-            && now - ledger.charges[i].chargedAt <= graceMs && ledger.charges[i].finishedAt == nil
+        guard ledger.charges[i].credits.isEmpty && ledger.charges[i].anomalyId == nil
+            && ledger.charges[i].finishedAt == nil else { return false }
+        guard let from = ledger.charges[i].graceFrom else { return true }
+        return now - from <= graceMs
+    }
+
+    /// When the charge of `txn` becomes an anomaly if nothing credits it: the end of its
+    /// grace period; nil when it is credited, has its anomaly already, or waits for the app
+    /// to launch or come to the foreground before its grace period starts.
+    public func graceDeadline(_ txn: String) -> VirtualTime? {
+        guard let i = ledger.index(of: txn), ledger.charges[i].credits.isEmpty,
+              ledger.charges[i].anomalyId == nil, let from = ledger.charges[i].graceFrom else { return nil }
+        return from + graceMs
     }
 
     /// Looks again at every charge whose verdict may still change and updates its anomaly,
     /// oldest charge first. Charges settled for good are skipped: looking at them again
-    /// would change nothing. The parts are only read, and only for uncredited charges.
+    /// would change nothing (a new credit brings one back). The parts are only read, and
+    /// only for uncredited charges.
     mutating func evaluate(now: VirtualTime, store: AppStore, app: AppProcess,
                            server: MerchantServer, policy: Policy, _ out: inout [LogEntry]) {
         var kept = 0
@@ -45,39 +58,65 @@ extension Auditor {
                    at: now, &out)
             return
         }
-        // Already said: the first credit never changes, so neither would the words.
-        if let id = c.anomalyId, anomalies[id - 1].type == .wrongAccount,
-           anomalies[id - 1].status == .permanent { return }
-        let summary = AnomalyWording.paidBy(c.txn, buyer: c.buyer, creditedTo: first.user)
-        let mechanism = AnomalyWording.creditedInstead(to: first.user, of: c.buyer)
-        if let id = c.anomalyId {
-            change(id, type: .wrongAccount, status: .permanent, mechanism: mechanism,
-                   summary: summary, at: now, &out)
+        let id: Int
+        if let existing = c.anomalyId, anomalies[existing - 1].type == .wrongAccount {
+            id = existing
         } else {
-            ledger.setAnomaly(open(.wrongAccount, .permanent, txn: c.txn, at: first.at,
-                                   summary: summary, mechanism: mechanism, &out), of: i)
+            let summary = AnomalyWording.paidBy(c, creditedTo: first.user)
+            let mechanism = AnomalyWording.creditedInstead(to: first.user, of: c.buyer)
+            if let existing = c.anomalyId {
+                change(existing, type: .wrongAccount, status: .permanent, mechanism: mechanism,
+                       summary: summary, at: now, &out)
+                id = existing
+            } else {
+                id = open(.wrongAccount, .permanent, txn: c.txn, at: first.at, summary: summary,
+                          mechanism: mechanism, involved: [c.txn] + [c.order].compactMap { $0 }, &out)
+                ledger.setAnomaly(id, of: i)
+            }
+        }
+        // TRUTH.md C5: once the buyer is paid too, the customer is whole; the extra credit is
+        // the double credit opened with it.
+        if let paid = c.credits.first(where: { $0.user == c.buyer }), anomalies[id - 1].status != .resolved {
+            change(id, type: .wrongAccount, status: .resolved,
+                   mechanism: AnomalyWording.buyerPaidToo(c.buyer, via: paid.via), at: now, &out)
         }
     }
 
-    /// `alive`: whether something can still credit the charge (`RecoveryView`).
+    /// `alive`: whether something can still credit the charge (`RecoveryView`); a charge the
+    /// verdict's what-if found stuck stays permanent however alive it looks.
     mutating func settleUncredited(_ i: Int, now: VirtualTime, alive: Bool, _ out: inout [LogEntry]) {
         let finished = ledger.charges[i].finishedAt != nil
-        let due = now - ledger.charges[i].chargedAt > graceMs || (finished && !alive)
-        guard due || ledger.charges[i].anomalyId != nil else { return }
-        let status: AnomalyStatus = alive ? .open : .permanent
+        let graceOver = ledger.charges[i].graceFrom.map { now - $0 > graceMs } ?? false
+        guard graceOver || (finished && !alive) || ledger.charges[i].anomalyId != nil else { return }
+        let stuck = ledger.charges[i].stuck
+        let status: AnomalyStatus = alive && !stuck ? .open : .permanent
         let type = uncreditedType(i, now: now)
-        let mechanism = alive ? nil : AnomalyWording.beyondRecovery(finished: finished)
+        let mechanism = stuck ? AnomalyWording.stuck : alive ? nil : AnomalyWording.beyondRecovery(finished: finished)
         if let id = ledger.charges[i].anomalyId {
-            change(id, type: type, status: status, mechanism: mechanism, at: now, &out)
+            // The words follow the type (built only when it changes: this runs every step).
+            let summary = anomalies[id - 1].type != type ? uncreditedSummary(i, type) : nil
+            change(id, type: type, status: status, mechanism: mechanism, summary: summary, at: now, &out)
         } else {
-            let summary = AnomalyWording.neverCredited(ledger.charges[i])
-            ledger.setAnomaly(open(type, status, txn: ledger.charges[i].txn, at: now, summary: summary,
-                                   mechanism: mechanism, &out), of: i)
+            let c = ledger.charges[i]
+            ledger.setAnomaly(open(type, status, txn: c.txn, at: now, summary: uncreditedSummary(i, type),
+                                   mechanism: mechanism,
+                                   involved: [c.txn] + [c.order, c.pairedWith].compactMap { $0 }, &out), of: i)
         }
+    }
+
+    func uncreditedSummary(_ i: Int, _ type: AnomalyType) -> String {
+        let c = ledger.charges[i]
+        // The stale transaction was credited in this order's place: on this order, or again.
+        let staleCredited = c.pairedWith.flatMap(ledger.index).map { j in
+            ledger.charges[j].credits.count > 1
+                || ledger.charges[j].credits.contains { $0.order != nil && $0.order == c.order }
+        } ?? false
+        return AnomalyWording.uncredited(c, type, staleCredited: staleCredited)
     }
 
     /// Lost while the app never handled it; missed once it did (and had time to finish the
-    /// normal path); duplicate when a recharge paired its order with another transaction.
+    /// normal path); duplicate when the app paired its order with another transaction,
+    /// whether or not it sent it (TRUTH.md C4).
     func uncreditedType(_ i: Int, now: VirtualTime) -> AnomalyType {
         if ledger.charges[i].pairedWrongly { return .duplicateReceipt }
         guard let handled = ledger.charges[i].handledAt else { return .lostOrder }
@@ -85,5 +124,15 @@ extension Auditor {
             return .lostOrder
         }
         return .missedOrder
+    }
+
+    /// TRUTH.md C1: the verdict's what-if found that nothing credits this open anomaly's
+    /// charge, not even a clean relaunch: it is permanent, and stays so unless credited.
+    mutating func markStuck(_ txn: String, at now: VirtualTime, _ out: inout [LogEntry]) {
+        guard let i = ledger.index(of: txn), ledger.charges[i].credits.isEmpty,
+              let id = ledger.charges[i].anomalyId else { return }
+        ledger.markStuck(i)
+        change(id, type: anomalies[id - 1].type, status: .permanent, mechanism: AnomalyWording.stuck,
+               at: now, &out)
     }
 }

@@ -14,17 +14,19 @@ extension Auditor {
     package static func use(of kind: Fact.Kind) -> FactUse {
         switch kind {
         case .paymentAdded, .paymentCharged, .transactionsDelivered, .transactionFinished,
-             .rechargeSent, .coinsCredited, .rechargeRefused, .alreadyCredited:
+             .rechargeSent, .coinsCredited, .rechargeRefused, .alreadyCredited,
+             .rechargeAlreadyInFlight, .appLaunched, .appCrashed, .appUninstalled,
+             .appBackgrounded, .appForegrounded:
             return .read
         case .commandIssued, .commandIgnored, .faultArmed, .faultFired, .policyChanged,
-             .appLaunched, .appCrashed, .appUninstalled, .observerRegistered,
+             .observerRegistered,
              .storeScreenOpened, .storeScreenClosed, .userLoggedIn, .userLoggedOut,
              .networkWentOff, .networkCameBack, .purchaseAbandoned, .rechargeWaitingForLogin,
              .receiptSaved, .receiptDeleted, .retryScheduled, .rechargeAnswered,
              .finishFailedError, .finishSkipped, .transactionUpdated, .deferredExpired,
              .receiptVerified, .messageSent, .messageArrived, .messageDropped,
              .requestFailedOffline, .requestTimedOut, .orderCreated, .replayPrepared,
-             .replayUnavailable, .appBackgrounded, .appForegrounded, .rechargeWaitingForBuyer,
+             .replayUnavailable, .rechargeWaitingForBuyer,
              .ownedProductNotCharged, .askToBuyMerged, .verifyRetriedInSandbox:
             return .unused
         case .anomalyOpened, .anomalyStatusChanged:

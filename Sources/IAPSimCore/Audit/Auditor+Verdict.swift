@@ -3,18 +3,35 @@ extension Auditor {
     /// Anomalies whose status is `open` or `permanent`.
     public var unresolved: [Anomaly] { anomalies.filter { $0.status.isUnresolved } }
 
-    /// What customers paid and did not get, in cents.
+    /// What customers paid and did not get, in cents: over merchant accounts, what each
+    /// paid beyond the value delivered to it (TRUTH.md C3: money nets per account).
     public var paidNotDeliveredCents: Int {
-        charges.filter { c in !c.credits.contains { $0.user == c.buyer } }.reduce(0) { $0 + $1.priceCents }
+        netPerAccount.reduce(0) { $0 + max(0, $1.paid - $1.delivered) }
     }
 
-    /// What the merchant granted without payment, in cents.
+    /// What the merchant granted without payment, in cents: over merchant accounts, the
+    /// value delivered to each beyond what it paid.
     public var grantedNotPaidCents: Int {
-        charges.reduce(0) { sum, c in
-            let due = c.credits.firstIndex { $0.user == c.buyer }
-            let extra = c.credits.indices.filter { $0 != due }.count
-            return sum + extra * c.priceCents
+        netPerAccount.reduce(0) { $0 + max(0, $1.delivered - $1.paid) }
+    }
+
+    /// Per account (in the order first seen): what it paid, and the value of the credits it
+    /// got (a credit is worth its charge's price).
+    var netPerAccount: [(account: String, paid: Int, delivered: Int)] {
+        var rows: [(account: String, paid: Int, delivered: Int)] = []
+        func add(_ account: String, paid: Int, delivered: Int) {
+            if let k = rows.firstIndex(where: { $0.account == account }) {
+                rows[k].paid += paid
+                rows[k].delivered += delivered
+            } else {
+                rows.append((account, paid, delivered))
+            }
         }
+        for c in ledger.charges {
+            add(c.buyer, paid: c.priceCents, delivered: 0)
+            for credit in c.credits { add(credit.user, paid: 0, delivered: c.priceCents) }
+        }
+        return rows
     }
 
     /// Anomalies counted by type and status.

@@ -16,6 +16,9 @@ public struct Auditor: Sendable, Hashable {
 
     /// How long an uncredited charge may wait before it is an anomaly (DOMAIN.md).
     package var graceMs: VirtualTime = 30_000
+    /// The app is running in the foreground: a charge now starts its grace period now
+    /// (TRUTH.md C6). The app starts not running; its launch is a fact like any other.
+    var appAwake = false
 
     public init() {}
 
@@ -36,8 +39,13 @@ public struct Auditor: Sendable, Hashable {
         case .paymentAdded(let txn, _, _, let user, let order):
             ledger.paymentAdded(txn: txn, user: user, order: order)
         case .paymentCharged(let txn, let product, let price):
-            ledger.charged(txn: txn, product: product, priceCents: price, at: e.time)
-            return graceMs + 1
+            ledger.charged(txn: txn, product: product, priceCents: price, at: e.time, appAwake: appAwake)
+            return appAwake ? graceMs + 1 : nil
+        case .appLaunched, .appForegrounded:
+            appAwake = true
+            return ledger.appWoke(at: e.time) ? graceMs + 1 : nil
+        case .appCrashed, .appUninstalled, .appBackgrounded:
+            appAwake = false
         case .transactionsDelivered(let txns, _):
             ledger.delivered(txns, at: e.time)
             return graceMs + 1
@@ -45,46 +53,68 @@ public struct Auditor: Sendable, Hashable {
             ledger.finished(txn, at: e.time)
         case .rechargeSent(let txn, _, _, _, let delivered):
             ledger.rechargeSent(txn, forDelivered: delivered)
-        case .coinsCredited(let user, _, _, let txn, _, let sender, let via):
-            observeCredit(user: user, txn: txn, sender: sender, via: via, at: e.time, &out)
+        case .rechargeAlreadyInFlight(let txn, let delivered):
+            ledger.rechargeSent(txn, forDelivered: delivered)
+        case .coinsCredited(let user, let coins, _, let txn, let order, let sender, let via):
+            let credit = ChargeRecord.Credit(user: user, sender: sender, at: e.time, via: via, order: order)
+            observeCredit(credit, txn: txn, entitlement: coins == 0, &out)
         case .rechargeRefused(let txn, let reason, .attacker):
             open(.replayFraud, .blocked, txn: txn, at: e.time, summary: AnomalyWording.replayed(txn),
-                 mechanism: AnomalyWording.refused(reason), &out)
+                 mechanism: AnomalyWording.refused(reason), involved: [txn], &out)
         case .alreadyCredited(let txn, .attacker):
             open(.replayFraud, .blocked, txn: txn, at: e.time, summary: AnomalyWording.replayed(txn),
-                 mechanism: AnomalyWording.refusedAsAlreadyCredited, &out)
+                 mechanism: AnomalyWording.refusedAsAlreadyCredited, involved: [txn], &out)
         default:
             break
         }
         return nil
     }
 
-    mutating func observeCredit(user: String, txn: String, sender: Sender, via: SendReason,
-                                at time: VirtualTime, _ out: inout [LogEntry]) {
-        let credit = ChargeRecord.Credit(user: user, sender: sender, at: time, via: via)
+    /// A credit of `txn`. Granting an entitlement its account already holds is no credit
+    /// (TRUTH.md C2), unless it is the charge's first. A second credit is one anomaly: a
+    /// replay, or a double credit (naming the account that got it without payment, and the
+    /// order of another charge it was credited on).
+    mutating func observeCredit(_ credit: ChargeRecord.Credit, txn: String, entitlement: Bool,
+                                _ out: inout [LogEntry]) {
+        guard let i = ledger.index(of: txn) else { return }
+        let c = ledger.charges[i]
+        if entitlement, !c.credits.isEmpty, ledger.holdsEntitlement(credit.user, c.productId) { return }
         guard let earlier = ledger.credited(txn, credit), earlier > 0 else { return }
-        if sender == .attacker {
-            open(.replayFraud, .permanent, txn: txn, at: time,
-                 summary: AnomalyWording.replayCredited(txn, to: user),
-                 mechanism: AnomalyWording.grantedWithoutPayment, &out)
-        } else {
-            open(.doubleCredit, .permanent, txn: txn, at: time,
-                 summary: AnomalyWording.creditedAgain(txn, times: earlier + 1, via: via),
-                 mechanism: AnomalyWording.grantedWithoutPayment, &out)
+        let now = ledger.charges[i]
+        var involved = [txn] + [c.order, credit.order].compactMap { $0 }
+        if credit.sender == .attacker {
+            open(.replayFraud, .permanent, txn: txn, at: credit.at,
+                 summary: AnomalyWording.replayCredited(txn, to: credit.user, order: credit.order),
+                 mechanism: AnomalyWording.grantedToReplay, involved: involved, &out)
+            return
         }
+        let first = now.credits[0]
+        if credit.user == now.buyer, first.user != now.buyer {
+            open(.doubleCredit, .permanent, txn: txn, at: credit.at,
+                 summary: AnomalyWording.creditedToOtherFirst(now, other: first.user),
+                 mechanism: AnomalyWording.grantedWithoutPayment(to: first.user), involved: involved, &out)
+            return
+        }
+        let other = ledger.charge(pairedWith: txn).map { ledger.charges[$0] }
+        if let other { involved += [other.txn] }
+        open(.doubleCredit, .permanent, txn: txn, at: credit.at,
+             summary: AnomalyWording.creditedAgain(now, times: earlier + 1, via: credit.via, staleFor: other),
+             mechanism: credit.user == now.buyer ? AnomalyWording.grantedTwice
+                : AnomalyWording.grantedWithoutPayment(to: credit.user), involved: involved, &out)
     }
 
     /// Opens an anomaly and writes it to `out`; returns its id.
     @discardableResult
     mutating func open(_ type: AnomalyType, _ status: AnomalyStatus, txn: String?, at time: VirtualTime,
-                       summary: String, mechanism: String?, _ out: inout [LogEntry]) -> Int {
+                       summary: String, mechanism: String?, involved: [String], _ out: inout [LogEntry]) -> Int {
         let id = anomalies.count + 1
         let charge = txn.flatMap(ledger.index).map { ledger.charges[$0] }
+        let unique = involved.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         anomalies.append(Anomaly(id: id, type: type, status: status, txn: txn, order: charge?.order,
                                  user: charge?.buyer, openedAt: time, changedAt: time,
-                                 mechanism: mechanism, summary: summary))
+                                 mechanism: mechanism, summary: summary, involved: unique))
         out.append(LogEntry(time: time, part: .auditor,
-                            fact: .anomalyOpened(id: id, type: type, txn: txn, status: status)))
+                            fact: .anomalyOpened(id: id, type: type, txn: txn, status: status, summary: summary)))
         if mechanism != nil, status != .open {
             out.append(LogEntry(time: time, part: .auditor, fact: .anomalyStatusChanged(
                 id: id, type: type, status: status, mechanism: mechanism)))

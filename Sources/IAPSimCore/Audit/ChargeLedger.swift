@@ -32,13 +32,28 @@ struct ChargeLedger: Sendable, Hashable {
         origins.append(Origin(txn: txn, user: user, order: order))
     }
 
-    /// A new charge, due one credit to whoever added its payment.
-    mutating func charged(txn: String, product: String, priceCents: Int, at time: VirtualTime) {
+    /// A new charge, due one credit to whoever added its payment. `appAwake`: the app was
+    /// running in the foreground, so its grace period starts now (else at the next launch
+    /// or foreground).
+    mutating func charged(txn: String, product: String, priceCents: Int, at time: VirtualTime,
+                          appAwake: Bool) {
         let origin = origins.indices.last { origins[$0].txn == txn }.map { origins[$0] }
         active.append(charges.count)
-        charges.append(ChargeRecord(txn: txn, productId: product, priceCents: priceCents,
-                                    buyer: origin?.user ?? "?", order: origin?.order,
-                                    chargedAt: time))
+        var record = ChargeRecord(txn: txn, productId: product, priceCents: priceCents,
+                                  buyer: origin?.user ?? "?", order: origin?.order, chargedAt: time)
+        record.graceFrom = appAwake ? time : nil
+        charges.append(record)
+    }
+
+    /// The app launched or came to the foreground: the grace period of every charge made
+    /// while it could not run starts now. Returns whether any did.
+    mutating func appWoke(at time: VirtualTime) -> Bool {
+        var any = false
+        for i in active where charges[i].graceFrom == nil {
+            charges[i].graceFrom = time
+            any = true
+        }
+        return any
     }
 
     /// The app's observer received these transactions (only the first time counts).
@@ -52,10 +67,11 @@ struct ChargeLedger: Sendable, Hashable {
         if let i = index(of: txn) { charges[i].finishedAt = time }
     }
 
-    /// A recharge of `txn` was sent for the delivered transaction `delivered`.
+    /// A recharge of `txn` was sent (or, `txn` being in flight already, meant) for the
+    /// delivered transaction `delivered`.
     mutating func rechargeSent(_ txn: String, forDelivered delivered: String?) {
         if let delivered, delivered != txn, let i = index(of: delivered) {
-            charges[i].pairedWrongly = true
+            charges[i].pairedWith = txn
         }
     }
 
@@ -65,8 +81,25 @@ struct ChargeLedger: Sendable, Hashable {
         guard let i = index(of: txn) else { return nil }
         let earlier = charges[i].credits.count
         charges[i].credits.append(credit)
+        // A settled charge is looked at again: a later credit to its buyer resolves a wrong
+        // account (TRUTH.md C5).
+        if !active.contains(i) {
+            active.insert(i, at: active.firstIndex { $0 > i } ?? active.count)
+        }
         return earlier
     }
 
+    /// The charge whose order the app paired with `txn` instead of its own transaction.
+    func charge(pairedWith txn: String) -> Int? {
+        charges.indices.first { charges[$0].pairedWith == txn }
+    }
+
+    /// Whether `user` already holds the entitlement `product` grants, from an earlier credit.
+    func holdsEntitlement(_ user: String, _ product: String) -> Bool {
+        charges.contains { c in c.productId == product && c.credits.contains { $0.user == user } }
+    }
+
     mutating func setAnomaly(_ id: Int, of i: Int) { charges[i].anomalyId = id }
+
+    mutating func markStuck(_ i: Int) { charges[i].stuck = true }
 }

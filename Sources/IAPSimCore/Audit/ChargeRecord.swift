@@ -5,6 +5,8 @@ public struct ChargeRecord: Sendable, Hashable {
         public var sender: Sender
         public var at: VirtualTime
         public var via: SendReason
+        /// The order the server credited it on (a replay's fresh order, a stale pairing's).
+        public var order: String? = nil
     }
     public var txn: String
     public var productId: String
@@ -13,11 +15,19 @@ public struct ChargeRecord: Sendable, Hashable {
     public var buyer: String
     public var order: String?
     public var chargedAt: VirtualTime
+    /// When the grace period started: the charge itself when the app was running in the
+    /// foreground, else the next launch or foreground (nil until then: TRUTH.md C6).
+    package var graceFrom: VirtualTime?
     package var handledAt: VirtualTime?
     package var finishedAt: VirtualTime?
     public var credits: [Credit] = []
-    /// A recharge was sent for this payment with another transaction's id.
-    package var pairedWrongly = false
+    /// The other transaction the app sent (or meant to send) for this payment's order.
+    package var pairedWith: String?
+    /// The what-if at the verdict found that nothing, not even a clean relaunch, credits it.
+    package var stuck = false
     /// The anomaly about this charge's own credit (lost, missed, duplicate, wrong account).
     package var anomalyId: Int?
+
+    /// A recharge was sent (or meant) for this payment with another transaction's id.
+    package var pairedWrongly: Bool { pairedWith != nil }
 }

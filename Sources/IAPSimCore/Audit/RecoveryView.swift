@@ -13,12 +13,15 @@ struct RecoveryView {
             return true
         }
         if app.hasRechargeInFlight(txn) || server.isVerifying(txn) { return true }
+        // In the background the app's work waits, parked, for the foreground.
+        if !app.parked.isEmpty { return true }
         let retries = policy.retryIntervalMs != nil || policy.resendsAtAll
         if holds(app.files, txn) || holds(app.keychain, txn) {
             return retries
         }
         if app.isRunning, holds(app.memory, txn) {
-            return app.waitingForLogin.contains(txn) || policy.retryIntervalMs != nil
+            // An immediate retry counted for it may still be scheduled.
+            return app.waitingForLogin.contains(txn) || app.retriesUsed[txn] != nil || policy.retryIntervalMs != nil
                 || policy.resends(on: .network) || policy.resends(on: .purchase) || policy.resends(on: .login)
         }
         return false

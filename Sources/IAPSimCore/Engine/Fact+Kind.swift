@@ -7,6 +7,7 @@ extension Fact {
         case storeScreenOpened, storeScreenClosed
         case userLoggedIn, userLoggedOut, networkWentOff, networkCameBack, purchaseAbandoned
         case paymentAdded, rechargeWaitingForLogin, rechargeWaitingForBuyer, rechargeSent
+        case rechargeAlreadyInFlight
         case receiptSaved, receiptDeleted
         case retryScheduled, rechargeAnswered, transactionFinished, finishFailedError
         case finishSkipped, transactionUpdated, paymentCharged, ownedProductNotCharged
@@ -44,6 +45,7 @@ extension Fact {
         case .rechargeWaitingForLogin: return .rechargeWaitingForLogin
         case .rechargeWaitingForBuyer: return .rechargeWaitingForBuyer
         case .rechargeSent: return .rechargeSent
+        case .rechargeAlreadyInFlight: return .rechargeAlreadyInFlight
         case .receiptSaved: return .receiptSaved
         case .receiptDeleted: return .receiptDeleted
         case .retryScheduled: return .retryScheduled

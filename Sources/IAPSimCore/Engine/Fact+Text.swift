@@ -28,6 +28,8 @@ extension Fact {
             return "recharge for \(txn) waits for its buyer \(buyer) (\(user) is logged in)"
         case .rechargeSent(let txn, let order, let user, let reason, _):
             return "POST /recharge \(txn) order \(order ?? "-") uid \(user) (\(reason.words))"
+        case .rechargeAlreadyInFlight(let txn, let delivered):
+            return "recharge for \(delivered) not sent: its order was paired with \(txn), already in flight"
         case .receiptSaved(let txn, let tier): return "receipt for \(txn) saved to \(tier.rawValue)"
         case .receiptDeleted(let txn, let tier, let why): return "receipt for \(txn) deleted from \(tier.rawValue): \(why)"
         case .retryScheduled(let txn, let ms, let n):
@@ -66,8 +68,8 @@ extension Fact {
         case .alreadyCredited(let txn, _): return "recharge \(txn): already credited"
         case .replayPrepared(let txn): return "replaying the receipt of \(txn) on a fresh order"
         case .replayUnavailable: return "nothing to replay: the server has accepted no receipt yet"
-        case .anomalyOpened(let id, let type, let txn, let status):
-            return "A\(id) \(type.rawValue) \(status.rawValue)\(txn.map { " (\($0))" } ?? "")"
+        case .anomalyOpened(let id, let type, _, let status, let summary):
+            return "A\(id) \(type.rawValue) \(status.rawValue): \(summary); prevented by: \(type.preventedByWords)"
         case .anomalyStatusChanged(let id, let type, let status, let mechanism):
             return "A\(id) \(type.rawValue) -> \(status.rawValue)\(mechanism.map { ": \($0)" } ?? "")"
         }

@@ -25,6 +25,9 @@ public enum Fact: Sendable, Hashable {
     case rechargeWaitingForLogin(txn: String)
     case rechargeWaitingForBuyer(txn: String, buyer: String, loggedIn: String)
     case rechargeSent(txn: String, order: String?, user: String, reason: SendReason, forDelivered: String?)
+    /// The app paired the delivered transaction's order with `txn`, already in flight: it
+    /// sends nothing (the auditor's duplicate receipt, TRUTH.md C4).
+    case rechargeAlreadyInFlight(txn: String, forDelivered: String)
     case receiptSaved(txn: String, tier: PersistTier)
     case receiptDeleted(txn: String, tier: PersistTier, why: String)
     case retryScheduled(txn: String, inMs: VirtualTime, attempt: Int)
@@ -56,7 +59,7 @@ public enum Fact: Sendable, Hashable {
     case replayPrepared(txn: String)
     case replayUnavailable
     // The auditor.
-    case anomalyOpened(id: Int, type: AnomalyType, txn: String?, status: AnomalyStatus)
+    case anomalyOpened(id: Int, type: AnomalyType, txn: String?, status: AnomalyStatus, summary: String)
     case anomalyStatusChanged(id: Int, type: AnomalyType, status: AnomalyStatus, mechanism: String?)
 }
 

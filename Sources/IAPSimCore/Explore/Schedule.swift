@@ -83,6 +83,7 @@ extension Simulation {
         let fired = runSteps(schedule)
         if healAfter { heal() }
         settle()
+        concludeVerdict()
         return fired
     }
 

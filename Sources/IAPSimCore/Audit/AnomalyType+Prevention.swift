@@ -1,0 +1,50 @@
+/// What each anomaly type means and which policy settings prevent it (DOMAIN.md, TRUTH.md
+/// C7): the one table that the transcript, the `--log` export and the UI all read.
+extension AnomalyType {
+    /// One line a trainee reads first.
+    public var meaning: String {
+        switch self {
+        case .lostOrder:
+            return "the App Store charged, but the app never handled the transaction (killed during the purchase, or no observer to receive the redelivery)"
+        case .missedOrder:
+            return "the app got `purchased`, but the server never credited it (request or answer lost, app quit, no retry left)"
+        case .replayFraud:
+            return "someone sent an old valid receipt with a fresh order; a server that checks only \"receipt valid, order exists\" credits again"
+        case .duplicateReceipt:
+            return "the order was paired with another (stale) transaction, so the real payment went uncredited"
+        case .doubleCredit:
+            return "one charge was credited more than once (a retransmission or a redelivery credited again)"
+        case .wrongAccount:
+            return "the purchase was credited to an account other than the buyer's"
+        }
+    }
+
+    /// The settings that would have prevented this type, in order of preference.
+    public var preventedBy: [(key: PolicyKey, value: String)] {
+        switch self {
+        case .lostOrder: return [(.observer, "launch")]
+        case .missedOrder: return [(.persist, "keychain"), (.retryImmediate, "3")]
+        case .replayFraud: return [(.serverBindOrder, "true")]
+        case .duplicateReceipt: return [(.match, "token"), (.finishFailed, "true")]
+        case .doubleCredit: return [(.serverDedup, "true")]
+        case .wrongAccount: return [(.creditTo, "order-owner")]
+        }
+    }
+
+    /// `observer launch`, `persist keychain / retry-immediate 3`: every setting of the table,
+    /// whatever the policy (the words an anomaly is opened with).
+    public var preventedByWords: String { Self.words(preventedBy) }
+
+    /// `prevented by: KEY VALUE`: the settings `policy` lacks; when it has them all already,
+    /// all of them, marked as set (the anomaly came from something they do not cover).
+    public func preventedBy(policy: Policy) -> String {
+        let all = preventedBy
+        let missing = all.filter { policy.value(of: $0.key) != $0.value }
+        if missing.isEmpty { return "prevented by: \(Self.words(all)) (already set: this one got past it)" }
+        return "prevented by: \(Self.words(missing))"
+    }
+
+    static func words(_ list: [(key: PolicyKey, value: String)]) -> String {
+        list.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: " / ")
+    }
+}

@@ -1,0 +1,48 @@
+/// The verdict's what-if (TRUTH.md C1): an anomaly left `open` once the world has settled
+/// may be one that every relaunch repeats (a refused pairing, say). It is tried on a copy of
+/// the world: every fault healed, the app launched, the buyer logged in, the store screen
+/// open, the app brought back to the foreground, settled. If the charge is still uncredited
+/// there, the anomaly is permanent. The copy is discarded: nothing of it reaches the log.
+extension Simulation {
+    /// Runs the what-if for every open anomaly and writes the auditor's changes (to the log
+    /// and to `written` unless it is nil). Call it once the world has settled.
+    public mutating func concludeVerdict(into written: inout [LogEntry]?) {
+        var buyers: [String] = []
+        for a in auditor.anomalies where a.status == .open {
+            if let user = a.user, !buyers.contains(user) { buyers.append(user) }
+        }
+        var changes: [LogEntry] = []
+        for buyer in buyers {
+            let copy = whatIf(buyer: buyer)
+            for a in auditor.anomalies where a.status == .open && a.user == buyer {
+                guard let txn = a.txn, let i = copy.auditor.ledger.index(of: txn),
+                      copy.auditor.ledger.charges[i].credits.isEmpty else { continue }
+                auditor.markStuck(txn, at: now, &changes)
+            }
+        }
+        for entry in changes { append(entry, into: &written) }
+    }
+
+    /// `concludeVerdict(into:)` keeping what it writes in the log only.
+    public mutating func concludeVerdict() {
+        var none: [LogEntry]?
+        concludeVerdict(into: &none)
+    }
+
+    /// A copy of the world in which everything goes right for `buyer`'s pending charges.
+    func whatIf(buyer: String) -> Simulation {
+        var copy = self
+        copy.heal()
+        copy.network.dropNextRequest = []
+        copy.network.dropNextResponse = []
+        if copy.app.loggedIn != buyer, copy.users.contains(buyer) {
+            _ = copy.apply(.login(user: buyer))
+        }
+        if !copy.app.storeOpen { _ = copy.apply(.openStore) }
+        // Apple delivers unfinished transactions again on return from the background.
+        _ = copy.apply(.background)
+        _ = copy.apply(.foreground)
+        copy.settle()
+        return copy
+    }
+}
