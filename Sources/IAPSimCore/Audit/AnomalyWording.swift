@@ -11,6 +11,10 @@ enum AnomalyWording {
         "old receipt of \(txn) credited again to \(user) on a fresh order"
     }
 
+    static func forgedCredited(_ txn: String, to user: String) -> String {
+        "forged JWS \(txn), never charged, credited to \(user) on a fresh order (prevented by: server-verify true)"
+    }
+
     static func creditedAgain(_ txn: String, times: Int, via: SendReason) -> String {
         "\(txn) credited \(times) times (\(via.words))"
     }

@@ -14,8 +14,13 @@ extension Auditor {
     package static func use(of kind: Fact.Kind) -> FactUse {
         switch kind {
         case .paymentAdded, .paymentCharged, .transactionsDelivered, .transactionFinished,
-             .rechargeSent, .coinsCredited, .rechargeRefused, .alreadyCredited:
+             .rechargeSent, .coinsCredited, .rechargeRefused, .alreadyCredited,
+             .purchaseStarted, .purchaseCompletedOutsideApp, .purchaseReturned, .updatesEmitted,
+             .unfinishedSwept, .finishCalled:
             return .read
+        case .listenerStarted, .transactionSigned, .jwsSaved, .jwsDeleted, .jwsChecked,
+             .signedReplayPrepared, .forgeryPrepared:
+            return .unused
         case .commandIssued, .commandIgnored, .faultArmed, .faultFired, .policyChanged,
              .appLaunched, .appCrashed, .appUninstalled, .observerRegistered,
              .storeScreenOpened, .storeScreenClosed, .userLoggedIn, .userLoggedOut,

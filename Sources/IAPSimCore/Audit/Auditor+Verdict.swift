@@ -14,7 +14,7 @@ extension Auditor {
             let due = c.credits.firstIndex { $0.user == c.buyer }
             let extra = c.credits.indices.filter { $0 != due }.count
             return sum + extra * c.priceCents
-        }
+        } + forgedCredits.reduce(0) { $0 + (catalog.product($1)?.priceCents ?? 0) }
     }
 
     /// Anomalies counted by type and status.

@@ -10,6 +10,10 @@
 public struct Auditor: Sendable, Hashable {
     public internal(set) var anomalies: [Anomaly] = []
     var ledger = ChargeLedger()
+    /// Products credited for forged transactions that were never charged (StoreKit 2).
+    public internal(set) var forgedCredits: [String] = []
+    /// The prices of what was credited without any charge.
+    package var catalog = Catalog.standard
 
     /// Every charge, oldest first, with what became of it.
     public var charges: [ChargeRecord] { ledger.charges }
@@ -20,7 +24,7 @@ public struct Auditor: Sendable, Hashable {
     public init() {}
 
     public static func == (a: Auditor, b: Auditor) -> Bool {
-        a.anomalies == b.anomalies && a.ledger.charges == b.ledger.charges
+        a.anomalies == b.anomalies && a.ledger.charges == b.ledger.charges && a.forgedCredits == b.forgedCredits
     }
 
     public func hash(into h: inout Hasher) {
@@ -41,12 +45,21 @@ public struct Auditor: Sendable, Hashable {
         case .transactionsDelivered(let txns, _):
             ledger.delivered(txns, at: e.time)
             return graceMs + 1
-        case .transactionFinished(let txn):
+        case .transactionFinished(let txn), .finishCalled(let txn):
             ledger.finished(txn, at: e.time)
+        case .purchaseStarted(let txn, _, _, let user, let order),
+             .purchaseCompletedOutsideApp(let txn, _, let user, let order):
+            ledger.paymentAdded(txn: txn, user: user, order: order)
+        case .purchaseReturned(let txn, _, .success):
+            ledger.delivered([txn], at: e.time)
+            return graceMs + 1
+        case .updatesEmitted(let txns, _), .unfinishedSwept(let txns):
+            ledger.delivered(txns, at: e.time)
+            return graceMs + 1
         case .rechargeSent(let txn, _, _, _, let delivered):
             ledger.rechargeSent(txn, forDelivered: delivered)
-        case .coinsCredited(let user, _, _, let txn, _, let sender, let via):
-            observeCredit(user: user, txn: txn, sender: sender, via: via, at: e.time, &out)
+        case .coinsCredited(let user, _, let product, let txn, _, let sender, let via):
+            observeCredit(user: user, product: product, txn: txn, sender: sender, via: via, at: e.time, &out)
         case .rechargeRefused(let txn, let reason, .attacker):
             open(.replayFraud, .blocked, txn: txn, at: e.time, summary: AnomalyWording.replayed(txn),
                  mechanism: AnomalyWording.refused(reason), &out)
@@ -59,10 +72,20 @@ public struct Auditor: Sendable, Hashable {
         return nil
     }
 
-    mutating func observeCredit(user: String, txn: String, sender: Sender, via: SendReason,
+    mutating func observeCredit(user: String, product: String, txn: String, sender: Sender, via: SendReason,
                                 at time: VirtualTime, _ out: inout [LogEntry]) {
         let credit = ChargeRecord.Credit(user: user, sender: sender, at: time, via: via)
-        guard let earlier = ledger.credited(txn, credit), earlier > 0 else { return }
+        guard let earlier = ledger.credited(txn, credit) else {
+            // A credit for a transaction the App Store never charged: a forged one.
+            if sender == .attacker {
+                forgedCredits.append(product)
+                open(.replayFraud, .permanent, txn: txn, at: time,
+                     summary: AnomalyWording.forgedCredited(txn, to: user),
+                     mechanism: AnomalyWording.grantedWithoutPayment, &out)
+            }
+            return
+        }
+        guard earlier > 0 else { return }
         if sender == .attacker {
             open(.replayFraud, .permanent, txn: txn, at: time,
                  summary: AnomalyWording.replayCredited(txn, to: user),

@@ -12,6 +12,15 @@ public enum PaymentFailure: String, Sendable, Hashable, CaseIterable {
         case .invalid: return "SKError.paymentInvalid"
         }
     }
+
+    /// What StoreKit 2's `purchase()` returns or throws instead.
+    public var storeKit2Error: String {
+        switch self {
+        case .cancelled: return "Product.PurchaseResult.userCancelled"
+        case .network: return "StoreKitError.networkError"
+        case .invalid: return "Product.PurchaseError.productUnavailable"
+        }
+    }
 }
 
 /// One thing a person (or a scenario step) does to the world: one case per row of the
@@ -43,6 +52,7 @@ public enum Command: Sendable, Hashable {
     case approve
     case decline
     case replay
+    case forge(product: String)
     case setPolicy(PolicyKey, String)
     case setPreset(PolicyPreset)
     case wait(VirtualTime)
@@ -74,6 +84,7 @@ public enum Command: Sendable, Hashable {
         case .approve: return "approve"
         case .decline: return "decline"
         case .replay: return "replay"
+        case .forge(let p): return "forge \(p)"
         case .setPolicy(let k, let v): return "policy \(k.rawValue) \(v)"
         case .setPreset(let p): return "policy preset \(p.rawValue)"
         case .wait(let ms): return "wait \(DurationText.format(ms))"
@@ -94,6 +105,7 @@ public enum Command: Sendable, Hashable {
         case .dropNextRequest(let r): return "The next \(r.rawValue) request will be lost."
         case .dropNextResponse(let r): return "The next \(r.rawValue) response will be lost."
         case .replay: return "The attacker replays the newest accepted receipt on a fresh order."
+        case .forge(let p): return "The attacker forges a signed transaction for \(p) on a fresh order."
         case .failNextPaymentUnfinished: return "The next payment fails and is never finished."
         case .interruptNextPayment: return "The next payment is interrupted."
         default: return scenarioText + "."
@@ -126,6 +138,7 @@ public enum Command: Sendable, Hashable {
         case .approve: word = "approve"
         case .decline: word = "decline"
         case .replay: word = "replay"
+        case .forge: word = "forge"
         case .setPolicy, .setPreset: word = "policy"
         case .wait: word = "wait"
         case .settle: word = "settle"
@@ -225,6 +238,11 @@ extension CommandSpec {
         CommandSpec("approve", .approve),
         CommandSpec("decline", .decline),
         CommandSpec("replay", .replay, explore: ExploreDraw(slot: 11, weight: 1) { _, _ in .replay }),
+        // Not on explore's wheel: a new slot would change every seeded schedule.
+        CommandSpec("forge", usage: "forge PRODUCT", read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .forge(product: try a.product(0))
+        }),
         CommandSpec("policy", usage: "policy KEY VALUE", read: { a throws(CommandError) in try a.policy() }),
         CommandSpec("wait", usage: "wait DURATION", read: { a throws(CommandError) in
             try a.exactly(1)
