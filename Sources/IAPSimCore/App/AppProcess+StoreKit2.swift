@@ -13,8 +13,15 @@ extension AppProcess {
     /// `product.purchase(options:)`, with the order's token when `account-token` says so.
     mutating func purchase(_ ticket: OrderTicket, store: inout AppStore, _ out: inout Outbox) {
         let token = out.policy.accountToken ? ticket.token : nil
+        let known = store.transactions.count
         let txn = store.addPayment(product: ticket.productId, applicationUsername: token,
                                    user: ticket.user, order: ticket.id, &out)
+        guard store.transactions.count > known else {
+            // Merged into the Ask to Buy request already waiting for the parent (TN2259):
+            // this call is pending too, and the approval comes on Transaction.updates.
+            out.log(.app, .purchaseReturned(txn: txn, product: ticket.productId, result: .pending))
+            return
+        }
         awaiting.append(AwaitedPurchase(txn: txn, ticket: ticket))
     }
 
