@@ -21,7 +21,8 @@ extension Policy {
     }()
 
     /// The keys that mean something in this policy's world, in the order people read
-    /// them: `storekit` first, then the app's keys, then the server's.
+    /// them: the app's keys, then the server's. `storekit` itself is not among them: the
+    /// world is chosen by preset, before a run.
     public var keysInWorld: [PolicyKey] { PolicyKey.keys(in: storekit) }
 }
 
@@ -31,9 +32,9 @@ extension PolicyKey {
     public static func keys(in world: StoreKitWorld) -> [PolicyKey] {
         switch world {
         case .one:
-            return [.storekit] + allCases.filter { !$0.isStoreKit2Only && $0 != .storekit }
+            return allCases.filter { !$0.isStoreKit2Only && $0 != .storekit }
         case .two:
-            return [.storekit, .observer, .finish, .sweepUnfinished, .accountToken, .persist,
+            return [.observer, .finish, .sweepUnfinished, .accountToken, .persist,
                     .persistWhen, .retryImmediate, .retryInterval, .resendOn, .resendAs,
                     .serverVerify, .serverDedup, .serverBindOrder, .creditTo]
         }
