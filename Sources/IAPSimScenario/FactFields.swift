@@ -32,7 +32,26 @@ enum FactFields {
         "appLaunched": "freshInstall", "userLoggedIn": "user", "userLoggedOut": "user",
         "rechargeWaitingForLogin": "txn", "transactionFinished": "txn",
         "deferredExpired": "txn", "replayPrepared": "txn", "requestFailedOffline": "route",
+        "transactionSigned": "transaction", "forgeryPrepared": "transaction", "finishCalled": "txn",
+        "signedReplayPrepared": "txn", "unfinishedSwept": "txns",
     ]
+
+    /// A signed transaction as its payload: Apple's field names, dates in virtual ms
+    /// (0 is 2026-01-01T00:00:00Z), price in milliunits, and who signed it.
+    static func signed(_ s: SignedTransaction) -> JSONValue {
+        .object([
+            ("transactionId", .string(s.transactionId)),
+            ("originalTransactionId", .string(s.originalTransactionId)),
+            ("productId", .string(s.productId)),
+            ("type", .string(s.type.rawValue)),
+            ("purchaseDate", .int(s.purchaseDate)),
+            ("originalPurchaseDate", .int(s.originalPurchaseDate)),
+            ("signedDate", .int(s.signedDate)),
+            ("price", .int(s.price)),
+            ("appAccountToken", s.appAccountToken.map(JSONValue.string) ?? .null),
+            ("signer", .string(s.signer.rawValue)),
+        ])
+    }
 
     static func defaultName(_ value: Any, position: Int?) -> String {
         if value is Command { return "command" }
@@ -47,6 +66,7 @@ enum FactFields {
         case let i as Int: return .int(i)
         case let b as Bool: return .bool(b)
         case let c as Command: return .string(c.scenarioText)
+        case let s as SignedTransaction: return signed(s)
         case let w as any Worded: return .string(w.words)
         case let r as any RawRepresentable:
             if let raw = r.rawValue as? String { return .string(raw) }

@@ -13,7 +13,8 @@ import Darwin
 public final class SignedDataWriter {
     public enum Kind: String, Sendable { case transaction, notification, forged }
 
-    public let directory: String
+    /// Where `finish` writes; nil for a writer whose caller writes the files itself.
+    public let directory: String?
     private let appStore: JWSSigner
     private var forger: JWSSigner?
     private var lines: [String] = []
@@ -25,6 +26,19 @@ public final class SignedDataWriter {
         appStore = JWSSigner(chain: try SigningChain.appStore())
         try SignedDataFiles.writeRoot(appStore.chain, into: directory)
     }
+
+    /// A writer that writes nothing: its caller takes `rootCertificate` and `jsonLines` (to
+    /// write them all or none, with other outputs).
+    public init() throws {
+        directory = nil
+        appStore = JWSSigner(chain: try SigningChain.appStore())
+    }
+
+    /// `root.cer`: the DER of the App Store chain's root.
+    public var rootCertificate: [UInt8] { appStore.chain.root }
+
+    /// `signed.jsonl`: every object signed so far, one line each.
+    public var jsonLines: String { lines.map { $0 + "\n" }.joined() }
 
     /// A transaction the App Store signed (a purchase result, `Transaction.updates`, history).
     @discardableResult
@@ -57,8 +71,8 @@ public final class SignedDataWriter {
 
     /// Writes `signed.jsonl` with every object signed so far.
     public func finish() throws {
-        try SignedDataFiles.store(Array(lines.map { $0 + "\n" }.joined().utf8),
-                                  at: directory + "/signed.jsonl")
+        guard let directory else { return }
+        try SignedDataFiles.store(Array(jsonLines.utf8), at: directory + "/signed.jsonl")
     }
 
     private func append(t: Int64, kind: Kind, txn: String, jws: String) {
@@ -84,7 +98,7 @@ public enum SignedDataFiles {
     }
 
     /// `mkdir -p`: each missing component is created; one that exists must be a directory.
-    static func makeDirectory(_ path: String) throws {
+    public static func makeDirectory(_ path: String) throws {
         var parent = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             let current = parent + component

@@ -35,7 +35,11 @@ struct PanelContent {
              Span(where_)],
             label("user", a.loggedIn ?? (a.isRunning ? "nobody logged in" : "-"),
                   a.loggedIn == nil ? Style(.dim) : Style(bold: true)),
-            a.observerRegistered
+            sim.policy.storekit == .two
+                ? (a.observerRegistered
+                    ? label("updates", "listening \(glyphs.check)", Style(.good))
+                    : label("updates", "no listener " + glyphs.cross, Style(.bad, bold: a.isRunning)))
+                : a.observerRegistered
                 ? label("observer", "registered \(glyphs.check)", Style(.good))
                 : label("observer", (width < 26 ? "not added " : "not registered ") + glyphs.cross,
                         Style(.bad, bold: a.isRunning)),
@@ -69,7 +73,7 @@ struct PanelContent {
 
     var queueBadge: String {
         let n = sim.store.queue.count
-        return "\(n) unfinished"
+        return sim.policy.storekit == .two ? "\(n) in Transaction.unfinished" : "\(n) unfinished"
     }
 
     var queue: [Line] {

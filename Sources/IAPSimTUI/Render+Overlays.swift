@@ -34,11 +34,15 @@ extension UIModel {
         // cut, with a visible mark.
         let textWidth = min(62, grid.width - 2) - 4
         let noteLines = Wrap.words(note, width: textWidth)
-        let r = centeredBox(&grid, width: 62, height: UIModel.policyRows + 5 + noteLines.count,
+        let r = centeredBox(&grid, width: 62, height: policyRows + 5 + noteLines.count,
                             title: "Policy (changes apply now)")
         let inner = r.inner
-        var rows: [(String, String, String)] = [("preset", policy.displayName, "sets every key to a preset's values")]
-        for key in PolicyKey.allCases {
+        let preset = pendingPreset.map { "\(policy.displayName), then \($0.rawValue) on R" } ?? policy.displayName
+        let presetHelp = pendingPreset.map {
+            "StoreKit \($0.policy.storekit.rawValue) starts on restart (R): worlds switch between runs"
+        } ?? "sets every key to a preset's values"
+        var rows: [(String, String, String)] = [("preset", preset, presetHelp)]
+        for key in policyKeys {
             rows.append((key.rawValue, policy.value(of: key), key.help))
         }
         for (i, row) in rows.enumerated() {

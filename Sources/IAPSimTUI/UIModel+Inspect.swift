@@ -39,8 +39,9 @@ extension UIModel {
         var fresh: UIModel
         switch mode {
         case .sandbox:
-            let scenario = Scenario(title: start.title, policy: simulation.policy, preset: start.preset,
-                                    seed: start.seed, users: start.users)
+            // A preset of the other StoreKit world, chosen in the policy panel, starts here.
+            let scenario = Scenario(title: start.title, policy: pendingPreset?.policy ?? simulation.policy,
+                                    preset: pendingPreset ?? start.preset, seed: start.seed, users: start.users)
             fresh = UIModel(scenario: scenario, mode: .sandbox, options: options)
         case .play(let file):
             fresh = UIModel(play: start, file: file, options: options)

@@ -172,14 +172,17 @@ extension UIModel {
 
     // MARK: the policy panel
 
-    /// Rows: the preset, then every key of DOMAIN.md.
-    static let policyRows = 1 + PolicyKey.allCases.count
+    /// The keys the panel lists: those of the world the run is in.
+    var policyKeys: [PolicyKey] { simulation.policy.keysInWorld }
+
+    /// Rows: the preset, then every key of the run's world.
+    var policyRows: Int { 1 + policyKeys.count }
 
     mutating func handlePolicyKey(selected: Int, _ key: Key) {
         switch key {
         case .escape, .char("p"): overlay = nil
         case .up, .char("k"): overlay = .policy(selected: max(0, selected - 1))
-        case .down, .char("j"): overlay = .policy(selected: min(UIModel.policyRows - 1, selected + 1))
+        case .down, .char("j"): overlay = .policy(selected: min(policyRows - 1, selected + 1))
         case .left, .char("h"): cyclePolicy(row: selected, by: -1)
         case .right, .char("l"), .enter, .char(" "): cyclePolicy(row: selected, by: 1)
         default: break
@@ -191,16 +194,34 @@ extension UIModel {
         let policy = simulation.policy
         if row == 0 {
             let presets = PolicyPreset.allCases
-            let current = policy.matchingPreset.flatMap { presets.firstIndex(of: $0) } ?? -1
+            let from = pendingPreset ?? policy.matchingPreset
+            let current = from.flatMap { presets.firstIndex(of: $0) } ?? -1
             let next = presets[((current + delta) % presets.count + presets.count) % presets.count]
-            act(.setPreset(next))
+            choosePreset(next)
             return
         }
-        let key = PolicyKey.allCases[row - 1]
+        let key = policyKeys[row - 1]
         let choices = key.choices
         let value = policy.value(of: key)
         let index = choices.firstIndex(of: value) ?? (delta > 0 ? -1 : 0)
         let next = choices[((index + delta) % choices.count + choices.count) % choices.count]
         act(.setPolicy(key, next))
+    }
+
+    /// A preset of this run's world applies now; one of the other StoreKit world waits for
+    /// the restart (`R`): the two worlds never mix within a run.
+    mutating func choosePreset(_ preset: PolicyPreset) {
+        guard preset.policy.storekit != simulation.policy.storekit else {
+            pendingPreset = nil
+            act(.setPreset(preset))
+            return
+        }
+        guard case .sandbox = mode else {
+            status = "\(preset.rawValue): play runs the file's StoreKit world; change the file's policy"
+            return
+        }
+        pendingPreset = preset
+        status = "\(preset.rawValue) is StoreKit \(preset.policy.storekit.rawValue): it starts on restart, "
+            + "press R (worlds switch only between runs)"
     }
 }

@@ -101,6 +101,9 @@ public struct UIModel: Sendable {
     /// The file the edge is recording the screen to, while it does.
     public internal(set) var recording: String?
     public internal(set) var status: String?
+    /// A preset of the other StoreKit world chosen in the policy panel: worlds switch only
+    /// between runs, so it takes effect on restart (`R`).
+    public internal(set) var pendingPreset: PolicyPreset?
     public internal(set) var armed: ArmedCommand?
     /// Lines the UI adds to the Events panel: a command armed on an event, a step of play.
     public internal(set) var notes: [EventNote] = []

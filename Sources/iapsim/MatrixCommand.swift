@@ -22,6 +22,9 @@ struct MatrixCommand: ParsableCommand {
     @Option(help: "Steps per generated schedule.")
     var steps: Int = 24
 
+    @Option(help: "The StoreKit world's rows: 1 (the five StoreKit 1 presets), 2 (sk2-naive, sk2-hardened) or all.")
+    var storekit: MatrixWorld = .one
+
     func validate() throws {
         guard runs >= 1 && runs <= 10_000_000 else { throw ValidationError("--runs must be from 1 to 10000000, got \(runs)") }
         guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
@@ -29,6 +32,19 @@ struct MatrixCommand: ParsableCommand {
     }
 
     static let order: [PolicyPreset] = [.naive, .localTable, .retransmit, .retryFile, .hardened]
+    static let storeKit2Order: [PolicyPreset] = [.sk2Naive, .sk2Hardened]
+
+    enum MatrixWorld: String, ExpressibleByArgument, CaseIterable {
+        case one = "1", two = "2", all
+
+        var presets: [PolicyPreset] {
+            switch self {
+            case .one: return MatrixCommand.order
+            case .two: return MatrixCommand.storeKit2Order
+            case .all: return MatrixCommand.order + MatrixCommand.storeKit2Order
+            }
+        }
+    }
 
     func run() throws {
         try Output.print([
@@ -37,7 +53,7 @@ struct MatrixCommand: ParsableCommand {
             "| preset | " + AnomalyType.allCases.map(\.rawValue).joined(separator: " | ") + " |",
             "|---|" + AnomalyType.allCases.map { _ in "---:" }.joined(separator: "|") + "|",
         ])
-        for preset in MatrixCommand.order {
+        for preset in storekit.presets {
             let explorer = Explorer(policy: preset.policy, seed: seed, steps: steps)
             let report = ExploreReport(ParallelRuns.run(explorer, range: 0..<runs, jobs: jobs))
             let cells = AnomalyType.allCases.map { MatrixCommand.percent(report.share($0)) }

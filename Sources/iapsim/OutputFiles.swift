@@ -69,7 +69,11 @@ struct OutputFiles {
 
     /// Writes `text` to a temporary file beside `path`; `commit` moves it into place.
     mutating func stage(_ text: String, to path: String) throws(Failure) {
-        let bytes = Array(text.utf8)
+        try stage(bytes: Array(text.utf8), to: path)
+    }
+
+    /// Writes `bytes` to a temporary file beside `path`; `commit` moves it into place.
+    mutating func stage(bytes: [UInt8], to path: String) throws(Failure) {
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
             if let reason = Self.writeInPlace(bytes, to: path) { throw fail(path, reason) }

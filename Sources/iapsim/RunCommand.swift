@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IAPSimScenario
+import IAPSimSigned
 
 /// `iapsim run FILE`: plays a scenario headless and prints the event log, the narration and
 /// the verdict. Exit 0 when every expectation holds, 1 when one does not (or a `when` never
@@ -25,12 +26,26 @@ struct RunCommand: ParsableCommand {
                                valueName: "file.md"))
     var diagramFile: String?
 
+    @Option(name: .customLong("signed"),
+            help: ArgumentHelp("Also write the run's signed transactions as real JWS: DIR/root.cer (the trust anchor) and DIR/signed.jsonl.",
+                               valueName: "dir"))
+    var signedDirectory: String?
+
     @Flag(help: "Print only the title and the verdict, not the event log and narration.")
     var quiet = false
 
     func validate() throws {
-        let outputs = [("--log", logFile), ("--diagram", diagramFile)]
+        var outputs = [("--log", logFile), ("--diagram", diagramFile)]
             .compactMap { flag, path in path.map { (flag: flag, path: $0) } }
+        if let signedDirectory {
+            var info = stat()
+            if stat(signedDirectory, &info) == 0 {
+                guard info.st_mode & S_IFMT == S_IFDIR else {
+                    throw ValidationError("--signed \(signedDirectory): not a directory")
+                }
+                outputs += Self.signedFiles.map { (flag: "--signed", path: signedDirectory + "/" + $0) }
+            }
+        }
         do {
             try OutputFiles.check(outputs: outputs, inputs: [file])
         } catch {
@@ -83,5 +98,19 @@ struct RunCommand: ParsableCommand {
     private func stageExports(_ records: [RunRecord], in files: inout OutputFiles) throws {
         if let logFile { try files.stage(JSONLinesExport.text(records), to: logFile) }
         if let diagramFile { try files.stage(MermaidExport.diagram(records), to: diagramFile) }
+        if let signedDirectory {
+            do {
+                try SignedDataFiles.makeDirectory(signedDirectory)
+            } catch {
+                throw OutputFiles.Failure(message: "--signed \(signedDirectory): \(error)")
+            }
+            let writer = try SignedDataWriter()
+            try SignedExport.sign(records, with: writer)
+            try files.stage(bytes: writer.rootCertificate, to: signedDirectory + "/root.cer")
+            try files.stage(writer.jsonLines, to: signedDirectory + "/signed.jsonl")
+        }
     }
+
+    /// What `--signed DIR` writes in DIR.
+    static let signedFiles = ["root.cer", "signed.jsonl"]
 }

@@ -28,9 +28,10 @@ enum CLI {
         var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    /// Runs the binary (or `executable`) in the repository's root.
+    static func run(_ arguments: [String], executable: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = arguments
         process.currentDirectoryURL = root
         let out = Pipe(), err = Pipe()
@@ -81,7 +82,7 @@ enum CLI {
         #expect(result.stderr == "\(file):15:9: unknown command 'explode'; commands are: buy, "
             + "open-store, close-store, crash, launch, background, foreground, uninstall, login, "
             + "logout, network, drop-next-request, drop-next-response, latency, store-outage, "
-            + "store-status, fail-next-payment, interrupt-next-payment, ask-to-buy, approve, decline, replay, policy, wait, settle\n")
+            + "store-status, fail-next-payment, interrupt-next-payment, ask-to-buy, approve, decline, replay, forge, policy, wait, settle\n")
     }
 
     @Test func runOfAMissingFileExitsTwo() throws {

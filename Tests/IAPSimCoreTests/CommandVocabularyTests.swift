@@ -9,7 +9,7 @@ import Testing
         .login(user: "bob"), .logout, .network(on: false), .network(on: true),
         .dropNextRequest(.verify), .dropNextResponse(.recharge), .latency(.order, 2_000),
         .storeOutage(on: true), .failNextPayment(.network), .failNextPaymentUnfinished,
-        .interruptNextPayment, .askToBuy(on: true), .approve, .decline, .replay,
+        .interruptNextPayment, .askToBuy(on: true), .approve, .decline, .replay, .forge(product: "coins_100"),
         .setPolicy(.observer, "launch"), .setPreset(.naive), .wait(90_000), .settle,
         .background, .foreground, .storeStatus(21_002), .storeStatus(0),
     ]

@@ -25,7 +25,7 @@ import Testing
             let request = RechargeRequest(transactionId: txn, productId: entries.first?.productId ?? "coins_100",
                                           uid: uid, orderId: order?.id, orderToken: order?.token,
                                           receipt: receipt, reason: .firstDelivery)
-            server.receiveRecharge(request, sender: sender, exchange: out.newExchange(), &out)
+            server.receiveRecharge(request, sender: sender, exchange: out.newExchange(), catalog: .standard, &out)
             let verifyExchange = out.nextExchange
             server.verified(exchange: verifyExchange, status: status, receipt: status == VerifyStatus.valid ? receipt : nil,
                             catalog: .standard, &out)
@@ -63,7 +63,7 @@ import Testing
         let order = desk.order(for: "alice")
         let request = RechargeRequest(transactionId: "t1", productId: "coins_100", uid: "alice", orderId: order.id,
                                       orderToken: order.token, receipt: nil, reason: .firstDelivery)
-        desk.server.receiveRecharge(request, sender: .app, exchange: 7, &desk.out)
+        desk.server.receiveRecharge(request, sender: .app, exchange: 7, catalog: .standard, &desk.out)
         #expect(desk.server.isVerifying("t1") && desk.server.verifyingTransactions == ["t1"])
         #expect(desk.out.sends.last?.route == .verify && desk.out.sends.last?.payload == .verifyRequest(nil))
         let verifyExchange = desk.out.nextExchange

@@ -53,6 +53,8 @@ import Testing
         ("policy resend-as current-user", .setPolicy(.resendAs, "current-user")),
         ("policy persist-when after-retries", .setPolicy(.persistWhen, "after-retries")),
         ("policy receipt fresh", .setPolicy(.receipt, "fresh")),
+        ("forge coins_550", .forge(product: "coins_550")),
+        ("policy sweep-unfinished true", .setPolicy(.sweepUnfinished, "true")),
     ]
 
     @Test func everyCommandOfTheFormatParsesToItsCommand() throws {

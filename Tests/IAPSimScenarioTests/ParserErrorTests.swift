@@ -174,7 +174,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
         #expect(refusal("format: 1\ntitle: t\npolicy: {preset: naive, retry: 3}\nsteps: []\n")
             == "s.yaml:3:25: unknown policy key 'retry'; policy keys are: preset, observer, "
             + "finish, finish-failed, persist, persist-when, retry-immediate, retry-interval, "
-            + "resend-on, resend-as, receipt, match, server-dedup, server-bind-order, credit-to")
+            + "resend-on, resend-as, receipt, match, server-dedup, server-bind-order, credit-to, "
+            + "storekit, sweep-unfinished, account-token, server-verify")
         #expect(refusal(head + "  - do: policy retry 3\n")?
             .hasPrefix("s.yaml:5:16: unknown policy key 'retry'; policy keys are: preset,") == true)
     }
@@ -191,10 +192,10 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownPreset() {
         #expect(refusal("format: 1\ntitle: t\npolicy: paranoid\nsteps: []\n")
             == "s.yaml:3:9: unknown preset 'paranoid'; presets are: naive, hardened, "
-            + "local-table, retransmit, retry-file")
+            + "local-table, retransmit, retry-file, sk2-naive, sk2-hardened")
         #expect(refusal(head + "  - do: policy preset strict\n")
             == "s.yaml:5:23: unknown preset 'strict'; presets are: naive, hardened, "
-            + "local-table, retransmit, retry-file")
+            + "local-table, retransmit, retry-file, sk2-naive, sk2-hardened")
     }
 
     @Test func badDuration() {
@@ -253,7 +254,7 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
             + "close-store, crash, launch, background, foreground, uninstall, login, logout, "
             + "network, drop-next-request, drop-next-response, latency, store-outage, "
             + "store-status, fail-next-payment, interrupt-next-payment, ask-to-buy, approve, decline, "
-            + "replay, policy, wait, settle")
+            + "replay, forge, policy, wait, settle")
     }
 
     @Test func unknownProduct() {

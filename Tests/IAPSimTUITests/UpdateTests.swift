@@ -109,12 +109,33 @@ import Testing
         #expect(d.model.simulation.policy.finish == .onPurchase)
         #expect(d.model.simulation.policy.displayName == "custom")
         d.key(.up, times: 2)                           // preset
-        d.key(.left)
-        #expect(d.model.simulation.policy == PolicyPreset.allCases.last!.policy
-                || d.model.simulation.policy.matchingPreset != nil)
+        d.key(.left, times: 3)                         // sk2-naive waits; retry-file, retransmit apply
+        #expect(d.model.simulation.policy == PolicyPreset.retransmit.policy)
+        #expect(d.model.pendingPreset == nil)
         d.key(.escape)
         #expect(d.model.overlay == nil)
         #expect(d.model.session.count == 2)
+    }
+
+    /// The StoreKit world switches only between runs: a preset of the other world waits
+    /// for `R`, and the panel and the status line say so.
+    @Test func aPresetOfTheOtherStoreKitWorldStartsOnRestart() {
+        var d = Driver(UIModel(preset: .hardened))
+        d.keys("p")
+        d.key(.right, times: 3)                        // local-table, retransmit, retry-file apply now
+        #expect(d.model.simulation.policy == PolicyPreset.retryFile.policy)
+        d.key(.right)                                  // sk2-naive waits for R
+        #expect(d.model.pendingPreset == .sk2Naive)
+        #expect(d.model.simulation.policy.storekit == .one)
+        #expect(d.model.status?.contains("press R (worlds switch only between runs)") == true)
+        #expect(d.screen(80, 24).text.contains("retry-file, then sk2-naive on R"))
+        d.key(.escape)
+        d.keys("R")
+        #expect(d.model.simulation.policy == PolicyPreset.sk2Naive.policy)
+        #expect(d.model.pendingPreset == nil)
+        d.keys("p")
+        #expect(d.screen(80, 24).text.contains("sweep-unfinished"))
+        #expect(!d.screen(80, 24).text.contains("finish-failed"))
     }
 
     @Test func helpOpensAndEscapeClosesIt() {

@@ -20,6 +20,7 @@ extension AppProcess {
         let ticket = OrderTicket(id: order, token: token, productId: product, user: user)
         currentOrder = ticket
         tickets.append(ticket)
+        if out.policy.storekit == .two { return purchase(ticket, store: &store, &out) }
         _ = store.addPayment(product: product, applicationUsername: token, user: user,
                              order: order, &out)
     }
@@ -102,6 +103,6 @@ extension AppProcess {
         case .file: files.append(r)
         case .keychain: keychain.append(r)
         }
-        out.log(.app, .receiptSaved(txn: r.txn, tier: tier))
+        out.log(.app, r.signed == nil ? .receiptSaved(txn: r.txn, tier: tier) : .jwsSaved(txn: r.txn, tier: tier))
     }
 }

@@ -11,10 +11,11 @@ extension AppProcess {
         }
         guard let user = sender(of: r, &out) else { return }
         // `receipt: fresh` reads the receipt again now: what was finished meanwhile is gone.
-        let receipt = out.policy.receipt == .fresh ? store.readReceipt() : r.receipt
+        // StoreKit 2 sends the kept `jwsRepresentation` and no receipt.
+        let receipt = r.signed != nil ? nil : out.policy.receipt == .fresh ? store.readReceipt() : r.receipt
         let request = RechargeRequest(transactionId: r.txn, productId: r.productId, uid: user,
                                       orderId: r.orderId, orderToken: r.orderToken,
-                                      receipt: receipt, reason: reason)
+                                      receipt: receipt, reason: reason, signed: r.signed)
         let exchange = out.newExchange()
         inFlight[exchange] = .recharge(txn: r.txn)
         out.log(.app, .rechargeSent(txn: r.txn, order: r.orderId, user: user, reason: reason,
@@ -135,13 +136,18 @@ extension AppProcess {
         retriesUsed[txn] = nil
         waitingForLogin.removeAll { $0 == txn }
         memory.removeAll { $0.txn == txn }
-        if files.contains(where: { $0.txn == txn }) {
+        if let r = files.first(where: { $0.txn == txn }) {
             files.removeAll { $0.txn == txn }
-            out.log(.app, .receiptDeleted(txn: txn, tier: .file, why: why))
+            out.log(.app, Self.deleted(r, tier: .file, why: why))
         }
-        if keychain.contains(where: { $0.txn == txn }) {
+        if let r = keychain.first(where: { $0.txn == txn }) {
             keychain.removeAll { $0.txn == txn }
-            out.log(.app, .receiptDeleted(txn: txn, tier: .keychain, why: why))
+            out.log(.app, Self.deleted(r, tier: .keychain, why: why))
         }
+    }
+
+    static func deleted(_ r: PendingReceipt, tier: PersistTier, why: String) -> Fact {
+        r.signed == nil ? .receiptDeleted(txn: r.txn, tier: tier, why: why)
+            : .jwsDeleted(txn: r.txn, tier: tier, why: why)
     }
 }

@@ -23,6 +23,8 @@ public struct PendingReceipt: Sendable, Hashable {
     public var orderId: String?
     public var orderToken: String?
     public var receipt: Receipt
+    /// StoreKit 2: the `jwsRepresentation` that is sent instead of a receipt.
+    public var signed: SignedTransaction? = nil
 }
 
 /// What an exchange in flight was for.
@@ -46,6 +48,8 @@ public struct AppProcess: Sendable, Hashable {
     public internal(set) var storeOpen = false
     public internal(set) var observerRegistered = false
     public internal(set) var currentOrder: OrderTicket?
+    /// StoreKit 2: purchase calls waiting for their result, each with its order.
+    public internal(set) var awaiting: [AwaitedPurchase] = []
     public internal(set) var tickets: [OrderTicket] = []
     public internal(set) var memory: [PendingReceipt] = []
     public internal(set) var waitingForLogin: [String] = []
@@ -123,16 +127,18 @@ public struct AppProcess: Sendable, Hashable {
         everLaunched = true
         out.log(.app, .appLaunched(freshInstall: fresh))
         if fresh, let user = savedLogin { out.log(.app, .userLoggedIn(user)) }
-        if out.policy.observer == .launch { registerObserver(store: &store, &out) }
+        if out.policy.observer == .launch { registerObserver(atLaunch: true, store: &store, &out) }
+        if out.policy.storekit == .two && out.policy.sweepUnfinished { sweepUnfinished(store: &store, &out) }
         if out.policy.resends(on: .launch) && !(files.isEmpty && keychain.isEmpty) {
             out.after(AppProcess.launchResendDelayMs, .appLaunchResend(incarnation: incarnation))
         }
         armPeriodic(&out)
     }
 
-    mutating func registerObserver(store: inout AppStore, _ out: inout Outbox) {
+    mutating func registerObserver(atLaunch: Bool = false, store: inout AppStore, _ out: inout Outbox) {
         guard !observerRegistered else { return }
         observerRegistered = true
+        if out.policy.storekit == .two { return startListener(atLaunch: atLaunch, store: store, &out) }
         out.log(.app, .observerRegistered)
         store.observerAdded(&out)
     }
@@ -158,6 +164,7 @@ public struct AppProcess: Sendable, Hashable {
         storeOpen = false
         observerRegistered = false
         currentOrder = nil
+        awaiting = []
         tickets = []
         memory = []
         waitingForLogin = []
@@ -173,12 +180,16 @@ public struct AppProcess: Sendable, Hashable {
 
     /// Back from the background: what waited runs now, in the order it came, then StoreKit
     /// delivers every unfinished transaction again (Apple).
-    mutating func foreground(store: AppStore, _ out: inout Outbox) {
+    mutating func foreground(store: inout AppStore, _ out: inout Outbox) {
         inBackground = false
         out.log(.app, .appForegrounded)
         for action in parked { out.after(0, action) }
         parked = []
-        if observerRegistered {
+        if out.policy.storekit == .two {
+            // No redelivery at foreground in StoreKit 2: the listener resumes (what it was
+            // sent waited in `parked`), and the sweep looks at `Transaction.unfinished`.
+            if out.policy.sweepUnfinished { sweepUnfinished(store: &store, &out) }
+        } else if observerRegistered {
             let due = store.redeliverable
             if !due.isEmpty { out.after(0, .storeDeliver(txns: due, redelivery: true, atForeground: true)) }
         }

@@ -14,6 +14,12 @@ public enum SendReason: Sendable, Hashable, Worded {
     case resend(ResendTrigger)
     case loginArrived
     case replay
+    /// StoreKit 2: a transaction `Transaction.updates` emitted after launch.
+    case transactionUpdates
+    /// StoreKit 2: found by iterating `Transaction.unfinished`.
+    case unfinishedSweep
+    /// StoreKit 2: a JWS the attacker signed with a key of their own.
+    case forgery
 
     public var words: String {
         switch self {
@@ -29,6 +35,9 @@ public enum SendReason: Sendable, Hashable, Worded {
         case .resend(.purchase): return "resent when a new purchase started"
         case .loginArrived: return "sent once a user logged in"
         case .replay: return "replayed by the attacker"
+        case .transactionUpdates: return "emitted on Transaction.updates"
+        case .unfinishedSweep: return "found by the Transaction.unfinished sweep"
+        case .forgery: return "forged by the attacker"
         }
     }
 }

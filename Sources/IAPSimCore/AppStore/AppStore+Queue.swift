@@ -9,7 +9,8 @@ extension AppStore {
             return
         }
         update(id) { $0.finished = true }
-        out.log(.storeKit, .transactionFinished(txn: id))
+        let storeKit2 = out.policy.storekit == .two
+        out.log(.storeKit, storeKit2 ? .finishCalled(txn: id) : .transactionFinished(txn: id))
     }
 
     /// An observer was registered: StoreKit delivers every unfinished purchased, failed

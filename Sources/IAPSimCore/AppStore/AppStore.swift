@@ -110,7 +110,10 @@ public struct AppStore: Sendable, Hashable {
     mutating func addPayment(product: String, applicationUsername: String?, user: String,
                              order: String?, _ out: inout Outbox) -> String {
         let outcome: PlannedOutcome
-        if interruptNext {
+        if out.policy.storekit == .two && outage {
+            // StoreKit 2: no verify route, so an outage blocks purchases, not crediting.
+            outcome = .fail(.network)
+        } else if interruptNext {
             interruptNext = false
             outcome = .interrupt
         } else if let failure = nextFailure {
@@ -128,9 +131,14 @@ public struct AppStore: Sendable, Hashable {
         }
         let t = newTransaction(product: product, username: applicationUsername,
                                now: out.now, outcome: outcome)
-        out.log(.app, .paymentAdded(txn: t.id, product: product,
-                                    applicationUsername: applicationUsername,
-                                    user: user, order: order))
+        if out.policy.storekit == .two {
+            out.log(.app, .purchaseStarted(txn: t.id, product: product, appAccountToken: t.appAccountToken,
+                                           user: user, order: order))
+        } else {
+            out.log(.app, .paymentAdded(txn: t.id, product: product,
+                                        applicationUsername: applicationUsername,
+                                        user: user, order: order))
+        }
         out.log(.storeKit, .transactionUpdated(txn: t.id, product: product, state: .purchasing))
         if outcome == .interrupt {
             // The user must act outside the app: a failed transaction at once.
@@ -163,6 +171,14 @@ public struct AppStore: Sendable, Hashable {
         switch outcome {
         case .charge, .interrupt:
             charge(id, out: &out)
+        case .fail(let reason) where out.policy.storekit == .two:
+            // StoreKit 2 keeps no failed transaction: the error goes to the purchase call
+            // only, and nothing is left in `Transaction.unfinished`.
+            update(id) { $0.state = .failed; $0.failure = reason; $0.finished = true }
+            if case .fail = t.outcome {
+                out.narrate(.fault, .faultFired("purchase \(id) failed: \(reason.storeKit2Error)"))
+            }
+            out.after(0, .storeDeliver(txns: [id], redelivery: false, atForeground: false))
         case .fail(let reason):
             update(id) { $0.state = .failed; $0.failure = reason }
             if case .fail = t.outcome {
@@ -174,6 +190,10 @@ public struct AppStore: Sendable, Hashable {
             update(id) { $0.state = .deferred }
             out.log(.storeKit, .transactionUpdated(txn: id, product: t.productId, state: .deferred))
             out.after(AppStore.askToBuyExpiryMs, .storeDeferredExpired(txn: id))
+            // StoreKit 2: the purchase call returns `.pending`.
+            if out.policy.storekit == .two {
+                out.after(0, .storeDeliver(txns: [id], redelivery: false, atForeground: false))
+            }
         }
     }
 
@@ -209,9 +229,14 @@ public struct AppStore: Sendable, Hashable {
         let payer = interrupted.remove(at: k)
         let t = newTransaction(product: first.productId, username: first.applicationUsername,
                                now: out.now, outcome: .charge)
-        out.log(.storeKit, .paymentAdded(txn: t.id, product: t.productId,
-                                         applicationUsername: t.applicationUsername,
-                                         user: payer.user, order: payer.order))
+        if out.policy.storekit == .two {
+            out.log(.storeKit, .purchaseCompletedOutsideApp(txn: t.id, product: t.productId,
+                                                            user: payer.user, order: payer.order))
+        } else {
+            out.log(.storeKit, .paymentAdded(txn: t.id, product: t.productId,
+                                             applicationUsername: t.applicationUsername,
+                                             user: payer.user, order: payer.order))
+        }
         charge(t.id, out: &out)
     }
 }

@@ -31,6 +31,18 @@ extension AnomalyType {
         }
     }
 
+    /// The settings that prevent this type in `world`: StoreKit 2 adds its own (a sweep of
+    /// `Transaction.unfinished` ends lost orders too; only a server that verifies the JWS
+    /// refuses a forged one).
+    public func preventedBy(in world: StoreKitWorld) -> [(key: PolicyKey, value: String)] {
+        guard world == .two else { return preventedBy }
+        switch self {
+        case .lostOrder: return preventedBy + [(.sweepUnfinished, "true")]
+        case .replayFraud: return preventedBy + [(.serverVerify, "true")]
+        default: return preventedBy
+        }
+    }
+
     /// `observer launch`, `persist keychain / retry-immediate 3`: every setting of the table,
     /// whatever the policy (the words an anomaly is opened with).
     public var preventedByWords: String { Self.words(preventedBy) }
@@ -38,7 +50,7 @@ extension AnomalyType {
     /// `prevented by: KEY VALUE`: the settings `policy` lacks; when it has them all already,
     /// all of them, marked as set (the anomaly came from something they do not cover).
     public func preventedBy(policy: Policy) -> String {
-        let all = preventedBy
+        let all = preventedBy(in: policy.storekit)
         let missing = all.filter { policy.value(of: $0.key) != $0.value }
         if missing.isEmpty { return "prevented by: \(Self.words(all)) (already set: this one got past it)" }
         return "prevented by: \(Self.words(missing))"

@@ -19,6 +19,12 @@ enum AnomalyWording {
         "old receipt of \(txn) replayed with fresh order \(order ?? "-") and credited again to \(user)"
     }
 
+    static func forgedCredited(_ txn: String, to user: String, order: String?) -> String {
+        "forged JWS \(txn), never charged, credited to \(user) on fresh order \(order ?? "-")"
+    }
+
+    static var grantedToForgery: String { "granted to a forged transaction: nobody paid for it" }
+
     static var grantedToReplay: String { "granted to a replayed receipt: nobody paid for it" }
 
     /// A second credit of one charge; `staleFor`: the charge whose order the app paired

@@ -16,8 +16,13 @@ extension Auditor {
         case .paymentAdded, .paymentCharged, .transactionsDelivered, .transactionFinished,
              .rechargeSent, .coinsCredited, .rechargeRefused, .alreadyCredited,
              .rechargeAlreadyInFlight, .appLaunched, .appCrashed, .appUninstalled,
-             .appBackgrounded, .appForegrounded:
+             .appBackgrounded, .appForegrounded,
+             .purchaseStarted, .purchaseCompletedOutsideApp, .purchaseReturned, .updatesEmitted,
+             .unfinishedSwept, .finishCalled:
             return .read
+        case .listenerStarted, .transactionSigned, .jwsSaved, .jwsDeleted, .jwsChecked,
+             .signedReplayPrepared, .forgeryPrepared:
+            return .unused
         case .commandIssued, .commandIgnored, .faultArmed, .faultFired, .policyChanged,
              .observerRegistered,
              .storeScreenOpened, .storeScreenClosed, .userLoggedIn, .userLoggedOut,

@@ -16,7 +16,7 @@ extension Auditor {
     }
 
     /// Per account (in the order first seen): what it paid, and the value of the credits it
-    /// got (a credit is worth its charge's price).
+    /// got (a credit is worth its charge's price; a forged one, its product's).
     var netPerAccount: [(account: String, paid: Int, delivered: Int)] {
         var rows: [(account: String, paid: Int, delivered: Int)] = []
         func add(_ account: String, paid: Int, delivered: Int) {
@@ -30,6 +30,9 @@ extension Auditor {
         for c in ledger.charges {
             add(c.buyer, paid: c.priceCents, delivered: 0)
             for credit in c.credits { add(credit.user, paid: 0, delivered: c.priceCents) }
+        }
+        for forged in forgedCredits {
+            add(forged.user, paid: 0, delivered: catalog.product(forged.product)?.priceCents ?? 0)
         }
         return rows
     }

@@ -7,9 +7,20 @@
 /// keeps is the `ChargeLedger`, the classification of anomalies is in
 /// `Auditor+Classification.swift`, the verdict and money in `Auditor+Verdict.swift`, the
 /// words in `AnomalyWording`.
+/// A credit of a forged transaction: who got which product, though nobody paid.
+public struct ForgedCredit: Sendable, Hashable {
+    public let user: String
+    public let product: String
+}
+
 public struct Auditor: Sendable, Hashable {
     public internal(set) var anomalies: [Anomaly] = []
     var ledger = ChargeLedger()
+    /// Credits of forged transactions that were never charged (StoreKit 2): who got which
+    /// product.
+    public internal(set) var forgedCredits: [ForgedCredit] = []
+    /// The prices of what was credited without any charge.
+    package var catalog = Catalog.standard
 
     /// Every charge, oldest first, with what became of it.
     public var charges: [ChargeRecord] { ledger.charges }
@@ -23,12 +34,13 @@ public struct Auditor: Sendable, Hashable {
     public init() {}
 
     public static func == (a: Auditor, b: Auditor) -> Bool {
-        a.anomalies == b.anomalies && a.ledger.charges == b.ledger.charges
+        a.anomalies == b.anomalies && a.ledger.charges == b.ledger.charges && a.forgedCredits == b.forgedCredits
     }
 
     public func hash(into h: inout Hasher) {
         h.combine(anomalies)
         h.combine(ledger.charges)
+        h.combine(forgedCredits)
     }
 
     /// Reads one fact of the history (one of the kinds `use(of:)` declares read). Returns
@@ -49,15 +61,24 @@ public struct Auditor: Sendable, Hashable {
         case .transactionsDelivered(let txns, _):
             ledger.delivered(txns, at: e.time)
             return graceMs + 1
-        case .transactionFinished(let txn):
+        case .transactionFinished(let txn), .finishCalled(let txn):
             ledger.finished(txn, at: e.time)
+        case .purchaseStarted(let txn, _, _, let user, let order),
+             .purchaseCompletedOutsideApp(let txn, _, let user, let order):
+            ledger.paymentAdded(txn: txn, user: user, order: order)
+        case .purchaseReturned(let txn, _, .success):
+            ledger.delivered([txn], at: e.time)
+            return graceMs + 1
+        case .updatesEmitted(let txns, _), .unfinishedSwept(let txns):
+            ledger.delivered(txns, at: e.time)
+            return graceMs + 1
         case .rechargeSent(let txn, _, _, _, let delivered):
             ledger.rechargeSent(txn, forDelivered: delivered)
         case .rechargeAlreadyInFlight(let txn, let delivered):
             ledger.rechargeSent(txn, forDelivered: delivered)
-        case .coinsCredited(let user, let coins, _, let txn, let order, let sender, let via):
+        case .coinsCredited(let user, let coins, let product, let txn, let order, let sender, let via):
             let credit = ChargeRecord.Credit(user: user, sender: sender, at: e.time, via: via, order: order)
-            observeCredit(credit, txn: txn, entitlement: coins == 0, &out)
+            observeCredit(credit, txn: txn, product: product, entitlement: coins == 0, &out)
         case .rechargeRefused(let txn, let reason, .attacker):
             open(.replayFraud, .blocked, txn: txn, at: e.time, summary: AnomalyWording.replayed(txn),
                  mechanism: AnomalyWording.refused(reason), involved: [txn], &out)
@@ -73,10 +94,20 @@ public struct Auditor: Sendable, Hashable {
     /// A credit of `txn`. Granting an entitlement its account already holds is no credit
     /// (TRUTH.md C2), unless it is the charge's first. A second credit is one anomaly: a
     /// replay, or a double credit (naming the account that got it without payment, and the
-    /// order of another charge it was credited on).
-    mutating func observeCredit(_ credit: ChargeRecord.Credit, txn: String, entitlement: Bool,
+    /// order of another charge it was credited on). A credit of a transaction the App Store
+    /// never charged is a forgery (StoreKit 2's `forge`).
+    mutating func observeCredit(_ credit: ChargeRecord.Credit, txn: String, product: String, entitlement: Bool,
                                 _ out: inout [LogEntry]) {
-        guard let i = ledger.index(of: txn) else { return }
+        guard let i = ledger.index(of: txn) else {
+            if credit.sender == .attacker {
+                forgedCredits.append(ForgedCredit(user: credit.user, product: product))
+                open(.replayFraud, .permanent, txn: txn, at: credit.at,
+                     summary: AnomalyWording.forgedCredited(txn, to: credit.user, order: credit.order),
+                     mechanism: AnomalyWording.grantedToForgery, involved: [txn] + [credit.order].compactMap { $0 },
+                     &out)
+            }
+            return
+        }
         let c = ledger.charges[i]
         if entitlement, !c.credits.isEmpty, ledger.holdsEntitlement(credit.user, c.productId) { return }
         guard let earlier = ledger.credited(txn, credit), earlier > 0 else { return }

@@ -14,8 +14,11 @@ extension Fact {
         case askToBuyMerged, transactionsDelivered
         case deferredExpired, receiptVerified, messageSent, messageArrived, messageDropped
         case requestFailedOffline, requestTimedOut, orderCreated, coinsCredited, rechargeRefused
-        case verifyRetriedInSandbox, alreadyCredited, replayPrepared, replayUnavailable, anomalyOpened
-        case anomalyStatusChanged
+        case verifyRetriedInSandbox, alreadyCredited, replayPrepared, replayUnavailable
+        case listenerStarted, purchaseStarted, purchaseReturned, purchaseCompletedOutsideApp
+        case updatesEmitted, unfinishedSwept, transactionSigned, finishCalled, jwsSaved, jwsDeleted
+        case jwsChecked, signedReplayPrepared, forgeryPrepared
+        case anomalyOpened, anomalyStatusChanged
     }
 
     /// This fact's kind. A switch without `default`: a new case of `Fact` does not compile
@@ -72,6 +75,19 @@ extension Fact {
         case .alreadyCredited: return .alreadyCredited
         case .replayPrepared: return .replayPrepared
         case .replayUnavailable: return .replayUnavailable
+        case .listenerStarted: return .listenerStarted
+        case .purchaseStarted: return .purchaseStarted
+        case .purchaseReturned: return .purchaseReturned
+        case .purchaseCompletedOutsideApp: return .purchaseCompletedOutsideApp
+        case .updatesEmitted: return .updatesEmitted
+        case .unfinishedSwept: return .unfinishedSwept
+        case .transactionSigned: return .transactionSigned
+        case .finishCalled: return .finishCalled
+        case .jwsSaved: return .jwsSaved
+        case .jwsDeleted: return .jwsDeleted
+        case .jwsChecked: return .jwsChecked
+        case .signedReplayPrepared: return .signedReplayPrepared
+        case .forgeryPrepared: return .forgeryPrepared
         case .anomalyOpened: return .anomalyOpened
         case .anomalyStatusChanged: return .anomalyStatusChanged
         }

@@ -68,6 +68,10 @@ extension Fact {
         case .alreadyCredited(let txn, _): return "recharge \(txn): already credited"
         case .replayPrepared(let txn): return "replaying the receipt of \(txn) on a fresh order"
         case .replayUnavailable: return "nothing to replay: the server has accepted no receipt yet"
+        case .listenerStarted, .purchaseStarted, .purchaseReturned, .purchaseCompletedOutsideApp,
+             .updatesEmitted, .unfinishedSwept, .transactionSigned, .finishCalled, .jwsSaved,
+             .jwsDeleted, .jwsChecked, .signedReplayPrepared, .forgeryPrepared:
+            return storeKit2Text
         case .anomalyOpened(let id, let type, _, let status, let summary):
             return "A\(id) \(type.rawValue) \(status.rawValue): \(summary); prevented by: \(type.preventedByWords)"
         case .anomalyStatusChanged(let id, let type, let status, let mechanism):

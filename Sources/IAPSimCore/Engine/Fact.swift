@@ -58,6 +58,20 @@ public enum Fact: Sendable, Hashable {
     // The attacker.
     case replayPrepared(txn: String)
     case replayUnavailable
+    // StoreKit 2 (STOREKIT2.md): its own names for the app's side, the signed values.
+    case listenerStarted
+    case purchaseStarted(txn: String, product: String, appAccountToken: String?, user: String, order: String?)
+    case purchaseReturned(txn: String, product: String, result: PurchaseResult)
+    case purchaseCompletedOutsideApp(txn: String, product: String, user: String, order: String?)
+    case updatesEmitted(txns: [String], launchReplay: Bool)
+    case unfinishedSwept(txns: [String])
+    case transactionSigned(SignedTransaction)
+    case finishCalled(txn: String)
+    case jwsSaved(txn: String, tier: PersistTier)
+    case jwsDeleted(txn: String, tier: PersistTier, why: String)
+    case jwsChecked(txn: String, signer: Signer, verified: Bool)
+    case signedReplayPrepared(txn: String)
+    case forgeryPrepared(SignedTransaction)
     // The auditor.
     case anomalyOpened(id: Int, type: AnomalyType, txn: String?, status: AnomalyStatus, summary: String)
     case anomalyStatusChanged(id: Int, type: AnomalyType, status: AnomalyStatus, mechanism: String?)
@@ -77,7 +91,14 @@ extension Fact {
             case .purchased, .restored: return nil
             }
         case .paymentCharged: return .charged
-        case .transactionsDelivered: return .delivered
+        case .transactionsDelivered, .updatesEmitted: return .delivered
+        case .purchaseReturned(_, _, let result):
+            switch result {
+            case .success: return .delivered
+            case .pending: return nil
+            case .userCancelled, .failed: return .failed
+            }
+        case .finishCalled: return .finished
         case .messageSent(_, let route, .request, _, _):
             switch route {
             case .order: return .requestOrder

@@ -34,6 +34,9 @@ extension Simulation {
         return commit(into: &written)
     }
 
+    /// The two StoreKit worlds do not mix within one run.
+    static let worldIsFixed = "the StoreKit world is chosen before a run (switch it between runs or on restart)"
+
     /// Why a command cannot run now, or nil.
     public func refusal(of command: Command) -> String? {
         if app.inBackground, command.needsForeground { return "the app is in the background" }
@@ -61,6 +64,13 @@ extension Simulation {
             if app.process == .uninstalled { return "the app is not installed" }
         case .replay:
             if app.loggedIn == nil { return "the attacker needs a logged-in account" }
+        case .forge:
+            if policy.storekit == .one { return "StoreKit 1 has no signed transaction to forge (try replay)" }
+            if app.loggedIn == nil { return "the attacker needs a logged-in account" }
+        case .setPolicy(.storekit, let value) where value != policy.storekit.rawValue:
+            return Self.worldIsFixed
+        case .setPreset(let preset) where preset.policy.storekit != policy.storekit:
+            return Self.worldIsFixed
         case .approve, .decline:
             if !store.queue.contains(where: { $0.state == .deferred }) { return "no payment is waiting for a parent" }
         default:
@@ -76,7 +86,7 @@ extension Simulation {
         case .closeStore: app.closeStore(&outbox)
         case .crash: app.crash(&outbox)
         case .background: app.background(&outbox)
-        case .foreground: app.foreground(store: store, &outbox)
+        case .foreground: app.foreground(store: &store, &outbox)
         case .launch:
             let first = firstLaunchDone ? nil : config.users.first
             firstLaunchDone = true
@@ -99,6 +109,8 @@ extension Simulation {
         case .decline: _ = store.answerAskToBuy(approve: false, &outbox)
         case .replay:
             if let user = app.loggedIn { attacker.replay(as: user, server: server, &outbox) }
+        case .forge(let product):
+            if let user = app.loggedIn { attacker.forge(product, as: user, &outbox) }
         case .setPolicy(let key, let value):
             var p = policy
             guard (try? p.set(key, to: value)) != nil else { return }
@@ -126,8 +138,13 @@ extension Simulation {
             outbox.narrate(.fault, .faultArmed("one-way latency on \(route.rawValue) is now \(DurationText.format(ms))"))
         case .storeOutage(let on):
             store.outage = on
-            outbox.narrate(.fault, on ? .faultArmed("App Store verification answers 21005")
-                               : .faultArmed("App Store verification is back"))
+            if policy.storekit == .two {
+                outbox.narrate(.fault, .faultArmed(on ? "the App Store is down: purchases fail (no verify route in StoreKit 2)"
+                                                      : "the App Store is back"))
+            } else {
+                outbox.narrate(.fault, on ? .faultArmed("App Store verification answers 21005")
+                                   : .faultArmed("App Store verification is back"))
+            }
         case .storeStatus(let code):
             store.nextStatus = code == VerifyStatus.valid ? nil : code
             outbox.narrate(.fault, .faultArmed(code == VerifyStatus.valid ? "App Store verification answers normally"

@@ -14,6 +14,8 @@ extension Simulation {
             store.interruptedCharge(origin: origin, &outbox)
         case .storeDeferredExpired(let txn):
             store.expireDeferred(txn, &outbox)
+        case .storeDeliver(let txns, let redelivery, _) where policy.storekit == .two:
+            deliverStoreKit2(txns, launchReplay: redelivery)
         case .storeDeliver(let txns, let redelivery, let atForeground):
             // Nothing is delivered while no observer is registered (Apple), nor while the
             // app is in the background (the foreground delivers every unfinished one).
@@ -66,7 +68,8 @@ extension Simulation {
             server.createOrder(user: user, product: product, sender: m.sender, exchange: m.exchange, &outbox)
         case .rechargeRequest(let request):
             network.arrived(m, receiverAlive: true, &outbox)
-            server.receiveRecharge(request, sender: m.sender, exchange: m.exchange, &outbox)
+            server.receiveRecharge(request, sender: m.sender, exchange: m.exchange,
+                                   catalog: config.catalog, &outbox)
         case .verifyRequest(let receipt):
             network.arrived(m, receiverAlive: true, &outbox)
             outbox.after(AppStore.verificationMs, .storeVerifyDone(exchange: m.exchange, receipt: receipt))
@@ -75,10 +78,11 @@ extension Simulation {
             network.arrived(m, receiverAlive: waiting, &outbox)
             server.verified(exchange: m.exchange, status: status, receipt: receipt,
                             catalog: config.catalog, &outbox)
-        case .orderResponse(let order, _, _):
+        case .orderResponse(let order, let token, _):
             if m.sender == .attacker {
                 network.arrived(m, receiverAlive: true, &outbox)
-                attacker.orderAnswered(exchange: m.exchange, order: order, &outbox)
+                attacker.orderAnswered(exchange: m.exchange, order: order, token: token,
+                                       catalog: config.catalog, &outbox)
                 return
             }
             arriveAtApp(m)
@@ -122,5 +126,27 @@ extension Simulation {
         default:
             return false
         }
+    }
+
+    /// StoreKit 2: a transaction's news goes to the purchase call that waits for it, and
+    /// otherwise to `Transaction.updates` if the listener runs (failed purchases never do:
+    /// StoreKit 2 keeps no failed transaction). In the background the listener's task is
+    /// suspended: the news waits for the foreground.
+    mutating func deliverStoreKit2(_ txns: [String], launchReplay: Bool) {
+        guard app.isRunning else { return }
+        if app.inBackground {
+            app.parked.append(.storeDeliver(txns: txns, redelivery: launchReplay, atForeground: false))
+            return
+        }
+        var updates: [StoreTransaction] = []
+        for id in txns {
+            guard let t = store.transaction(id) else { continue }
+            if !launchReplay && app.awaits(id) {
+                app.purchaseReturned(t, store: &store, &outbox)
+            } else if app.observerRegistered, !t.finished, t.state == .purchased || t.state == .restored {
+                updates.append(t)
+            }
+        }
+        if !updates.isEmpty { app.updatesEmitted(updates, launchReplay: launchReplay, store: &store, &outbox) }
     }
 }

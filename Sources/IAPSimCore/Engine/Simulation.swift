@@ -77,6 +77,7 @@ public struct Simulation: Sendable {
         store = AppStore(catalog: config.catalog, rng: root.derive("app-store"))
         server = MerchantServer(users: config.users, rng: root.derive("merchant-server"))
         app = AppProcess(running: false)
+        auditor.catalog = config.catalog
         // The lists every run fills start with room for a typical run (a dozen or so events
         // queued, a few purchases): one allocation each, not a regrowth (allocate, copy,
         // free) at every doubling.

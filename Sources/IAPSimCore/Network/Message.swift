@@ -8,6 +8,8 @@ public struct RechargeRequest: Sendable, Hashable {
     public var orderToken: String?
     public var receipt: Receipt?
     public var reason: SendReason
+    /// StoreKit 2: the `jwsRepresentation` the request carries instead of a receipt.
+    public var signed: SignedTransaction? = nil
 }
 
 /// The merchant server's answer to a recharge.
@@ -46,7 +48,7 @@ public enum Payload: Sendable, Hashable {
         switch self {
         case .orderRequest: return headers + 64
         case .orderResponse: return headers + 118
-        case .rechargeRequest(let r): return headers + 160 + (r.receipt?.bytes ?? 0)
+        case .rechargeRequest(let r): return headers + 160 + (r.receipt?.bytes ?? 0) + (r.signed?.bytes ?? 0)
         case .rechargeResponse(let answer, _):
             switch answer {
             case .credited(let ids), .alreadyCredited(let ids): return headers + 48 + 22 * ids.count

@@ -27,6 +27,10 @@ extension Policy {
         case .persistWhen: return persistWhen.rawValue
         case .resendAs: return resendAs.rawValue
         case .receipt: return receipt.rawValue
+        case .storekit: return storekit.rawValue
+        case .sweepUnfinished: return String(sweepUnfinished)
+        case .accountToken: return String(accountToken)
+        case .serverVerify: return String(serverVerify)
         }
     }
 
@@ -46,6 +50,10 @@ extension Policy {
         case .finishFailed: finishFailed = try Self.bool(v, fail)
         case .serverDedup: serverDedup = try Self.bool(v, fail)
         case .serverBindOrder: serverBindOrder = try Self.bool(v, fail)
+        case .storekit: storekit = try Self.parse(v, fail)
+        case .sweepUnfinished: sweepUnfinished = try Self.bool(v, fail)
+        case .accountToken: accountToken = try Self.bool(v, fail)
+        case .serverVerify: serverVerify = try Self.bool(v, fail)
         case .retryImmediate:
             guard let n = Int(v), (0...10).contains(n) else { throw fail }
             retryImmediate = n

@@ -55,6 +55,14 @@ public enum CreditTarget: String, Sendable, Hashable, CaseIterable {
     case orderOwner = "order-owner"
 }
 
+/// Which StoreKit the app is written against: the original API (the payment queue,
+/// `verifyReceipt`) or StoreKit 2 (`purchase()`, `Transaction.updates`, signed transactions).
+/// Chosen before a run: the two worlds do not mix within one.
+public enum StoreKitWorld: String, Sendable, Hashable, CaseIterable {
+    case one = "1"
+    case two = "2"
+}
+
 /// Every toggle of DOMAIN.md: the app's rules and the merchant server's rules.
 /// `presetName` is the preset the policy started from, or "custom" once a key differs.
 public struct Policy: Sendable, Hashable {
@@ -81,6 +89,14 @@ public struct Policy: Sendable, Hashable {
     public var serverDedup: Bool
     public var serverBindOrder: Bool
     public var creditTo: CreditTarget
+    // StoreKit 2 (STOREKIT2.md); read only when `storekit` is 2.
+    public var storekit: StoreKitWorld = .one
+    /// Iterate `Transaction.unfinished` at launch and at foreground and send each.
+    public var sweepUnfinished = false
+    /// `purchase(options: [.appAccountToken(orderToken)])`.
+    public var accountToken = false
+    /// The server checks the JWS signature, chain, bundleId and environment itself.
+    public var serverVerify = false
 
     public init(
         observer: ObserverTiming, finish: FinishTiming, finishFailed: Bool, persist: PersistTier,
@@ -128,6 +144,8 @@ public enum PolicyPreset: String, Sendable, Hashable, CaseIterable {
     case localTable = "local-table"
     case retransmit
     case retryFile = "retry-file"
+    case sk2Naive = "sk2-naive"
+    case sk2Hardened = "sk2-hardened"
 
     public var policy: Policy {
         switch self {
@@ -166,6 +184,8 @@ public enum PolicyPreset: String, Sendable, Hashable, CaseIterable {
                           resendOn: [.launch, .login], match: .first, serverDedup: false,
                           serverBindOrder: false, creditTo: .currentUser,
                           persistWhen: .afterRetries)
+        case .sk2Naive: return Policy.storeKit2Naive
+        case .sk2Hardened: return Policy.storeKit2Hardened
         }
     }
 }
@@ -185,13 +205,19 @@ public enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     case serverDedup = "server-dedup"
     case serverBindOrder = "server-bind-order"
     case creditTo = "credit-to"
+    case storekit
+    case sweepUnfinished = "sweep-unfinished"
+    case accountToken = "account-token"
+    case serverVerify = "server-verify"
 
     /// What the key accepts, in words fit for an error message.
     public var acceptedValues: String {
         switch self {
         case .observer: return ObserverTiming.allCases.map(\.rawValue).joined(separator: ", ")
         case .finish: return FinishTiming.allCases.map(\.rawValue).joined(separator: ", ")
-        case .finishFailed, .serverDedup, .serverBindOrder: return "true, false"
+        case .finishFailed, .serverDedup, .serverBindOrder, .sweepUnfinished, .accountToken,
+             .serverVerify: return "true, false"
+        case .storekit: return "1, 2"
         case .persist: return PersistTier.allCases.map(\.rawValue).joined(separator: ", ")
         case .retryImmediate: return "a whole number from 0 to 10"
         case .retryInterval: return "a duration such as 30s or 5m, or off"
@@ -208,7 +234,9 @@ public enum PolicyKey: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .observer: return ObserverTiming.allCases.map(\.rawValue)
         case .finish: return FinishTiming.allCases.map(\.rawValue)
-        case .finishFailed, .serverDedup, .serverBindOrder: return ["true", "false"]
+        case .finishFailed, .serverDedup, .serverBindOrder, .sweepUnfinished, .accountToken,
+             .serverVerify: return ["true", "false"]
+        case .storekit: return StoreKitWorld.allCases.map(\.rawValue)
         case .persist: return PersistTier.allCases.map(\.rawValue)
         case .retryImmediate: return (0...10).map(String.init)
         case .retryInterval: return ["off", "30s", "1m", "5m", "15m"]

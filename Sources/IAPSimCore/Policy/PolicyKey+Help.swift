@@ -17,6 +17,10 @@ extension PolicyKey {
         case .serverDedup: return "server remembers every credited transaction id"
         case .serverBindOrder: return "order bound to one transaction by its token"
         case .creditTo: return "whom the server credits"
+        case .storekit: return "StoreKit 1 or 2; switches between runs or on restart"
+        case .sweepUnfinished: return "Transaction.unfinished sent at launch and foreground"
+        case .accountToken: return "purchase(options:) carries the order's appAccountToken"
+        case .serverVerify: return "server checks the JWS signature, chain and bundle itself"
         }
     }
 }

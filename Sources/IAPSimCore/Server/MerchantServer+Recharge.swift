@@ -16,6 +16,13 @@ extension MerchantServer {
         guard status == VerifyStatus.valid, let receipt else {
             return refuse(p, "\(VerifyStatus.words(status)) (\(status))", out: &out)
         }
+        decide(p, receipt: receipt, catalog: catalog, &out)
+    }
+
+    /// A proven purchase (a verified receipt, or a StoreKit 2 transaction the server
+    /// accepted): apply the server's rules, credit or refuse, and answer the sender.
+    mutating func decide(_ p: PendingVerification, receipt: Receipt, catalog: Catalog, _ out: inout Outbox) {
+        let r = p.request
         guard let asked = receipt.entry(for: r.transactionId) else {
             return refuse(p, "transaction \(r.transactionId) is not in the receipt", out: &out)
         }
@@ -39,7 +46,7 @@ extension MerchantServer {
         }
         let user = (out.policy.creditTo == .orderOwner ? order?.user : nil) ?? r.uid
         credit(user: user, product: product, txn: entry.transactionId, order: order?.id,
-               sender: p.sender, via: r.reason, receipt: r.receipt, out: &out)
+               sender: p.sender, via: r.reason, receipt: r.receipt, signed: r.signed, out: &out)
         answer(p, .credited(credited(in: receipt, asked: r.transactionId, catalog)), out: &out)
     }
 
@@ -95,13 +102,15 @@ extension MerchantServer {
         }
         guard policy.serverBindOrder else { return .success(order) }
         guard let token = entry.appAccountToken else {
-            return .failure("the receipt carries no app_account_token to bind an order")
+            return .failure(policy.storekit == .two ? "the transaction carries no appAccountToken to bind an order"
+                : "the receipt carries no app_account_token to bind an order")
         }
         guard let bound = order ?? self.order(token: token) else {
             return .failure("no order carries the token of transaction \(entry.transactionId)")
         }
         guard bound.token == token else {
-            return .failure("order \(bound.id) token does not match the receipt's app_account_token")
+            return .failure("order \(bound.id) token does not match the "
+                + (policy.storekit == .two ? "transaction's appAccountToken" : "receipt's app_account_token"))
         }
         guard bound.state == .created else {
             return .failure("order \(bound.id) was already credited")
@@ -113,7 +122,8 @@ extension MerchantServer {
     }
 
     mutating func credit(user: String, product: Product, txn: String, order: String?,
-                         sender: Sender, via: SendReason, receipt: Receipt?, out: inout Outbox) {
+                         sender: Sender, via: SendReason, receipt: Receipt?, signed: SignedTransaction? = nil,
+                         out: inout Outbox) {
         if let i = balances.firstIndex(where: { $0.user == user }) {
             balances[i].coins += product.coins
         } else {
@@ -129,7 +139,7 @@ extension MerchantServer {
         }
         credits.append(CreditEntry(transactionId: txn, orderId: order, user: user,
                                    productId: product.id, coins: product.coins, at: out.now,
-                                   sender: sender, receipt: receipt))
+                                   sender: sender, receipt: receipt, signed: signed))
         out.log(.server, .coinsCredited(user: user, coins: product.coins, product: product.id,
                                         txn: txn, order: order, sender: sender, via: via))
     }

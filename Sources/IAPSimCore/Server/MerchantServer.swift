@@ -22,6 +22,8 @@ public struct CreditEntry: Sendable, Hashable {
     public var sender: Sender
     /// The receipt the accepted request carried (what a proxy would have captured).
     public var receipt: Receipt?
+    /// StoreKit 2: the `jwsRepresentation` the accepted request carried.
+    public var signed: SignedTransaction? = nil
 }
 
 /// A recharge waiting for the App Store's verification.
@@ -100,10 +102,27 @@ public struct MerchantServer: Sendable, Hashable {
                  .orderResponse(order: order.id, token: order.token, product: product))
     }
 
-    /// `POST /recharge`: ask the App Store first.
+    /// `POST /recharge`: ask the App Store first (StoreKit 2: check the JWS here).
     mutating func receiveRecharge(_ r: RechargeRequest, sender: Sender, exchange: Int,
-                                  _ out: inout Outbox) {
-        askAppStore(PendingVerification(request: r, appExchange: exchange, sender: sender), &out)
+                                  catalog: Catalog, _ out: inout Outbox) {
+        let p = PendingVerification(request: r, appExchange: exchange, sender: sender)
+        if out.policy.storekit == .two { return receiveSigned(p, catalog: catalog, &out) }
+        askAppStore(p, &out)
+    }
+
+    /// StoreKit 2 (STOREKIT2.md step 2): no `verify` route. With `server-verify` the server
+    /// checks the signature, the chain to Apple's root, bundleId and environment itself;
+    /// without it, it decodes the payload and believes it.
+    mutating func receiveSigned(_ p: PendingVerification, catalog: Catalog, _ out: inout Outbox) {
+        guard let signed = p.request.signed else {
+            return refuse(p, "the request carries no jwsRepresentation", out: &out)
+        }
+        let checks = out.policy.serverVerify
+        out.log(.server, .jwsChecked(txn: signed.transactionId, signer: signed.signer, verified: checks))
+        if checks && signed.signer != .appStore {
+            return refuse(p, "the JWS signature does not chain to Apple's root certificate", out: &out)
+        }
+        decide(p, receipt: Receipt(serial: 0, entries: [signed.entry], signature: 0), catalog: catalog, &out)
     }
 
     /// `verifyReceipt` for a recharge waiting for the answer.

@@ -12,6 +12,15 @@ public enum PaymentFailure: String, Sendable, Hashable, CaseIterable {
         case .invalid: return "SKError.paymentInvalid"
         }
     }
+
+    /// What StoreKit 2's `purchase()` returns or throws instead.
+    public var storeKit2Error: String {
+        switch self {
+        case .cancelled: return "Product.PurchaseResult.userCancelled"
+        case .network: return "StoreKitError.networkError"
+        case .invalid: return "Product.PurchaseError.productUnavailable"
+        }
+    }
 }
 
 /// One thing a person (or a scenario step) does to the world: one case per row of the
@@ -43,6 +52,7 @@ public enum Command: Sendable, Hashable {
     case approve
     case decline
     case replay
+    case forge(product: String)
     case setPolicy(PolicyKey, String)
     case setPreset(PolicyPreset)
     case wait(VirtualTime)
@@ -74,6 +84,7 @@ public enum Command: Sendable, Hashable {
         case .approve: return "approve"
         case .decline: return "decline"
         case .replay: return "replay"
+        case .forge(let p): return "forge \(p)"
         case .setPolicy(let k, let v): return "policy \(k.rawValue) \(v)"
         case .setPreset(let p): return "policy preset \(p.rawValue)"
         case .wait(let ms): return "wait \(DurationText.format(ms))"
@@ -94,6 +105,7 @@ public enum Command: Sendable, Hashable {
         case .dropNextRequest(let r): return "The next \(r.rawValue) request will be lost."
         case .dropNextResponse(let r): return "The next \(r.rawValue) response will be lost."
         case .replay: return "The attacker replays the newest accepted receipt on a fresh order."
+        case .forge(let p): return "The attacker forges a signed transaction for \(p) on a fresh order."
         case .failNextPaymentUnfinished: return "The next payment fails and is never finished."
         case .interruptNextPayment: return "The next payment is interrupted."
         default: return scenarioText + "."
@@ -125,6 +137,7 @@ public enum Command: Sendable, Hashable {
         case .approve: return .approve
         case .decline: return .decline
         case .replay: return .replay
+        case .forge: return .forge
         case .setPolicy, .setPreset: return .policy
         case .wait: return .wait
         case .settle: return .settle
@@ -141,7 +154,7 @@ extension CommandSpec {
         .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground,
         .uninstall, .login, .logout, .network, .dropNextRequest, .dropNextResponse,
         .latency, .storeOutage, .storeStatus, .failNextPayment, .interruptNextPayment,
-        .askToBuy, .approve, .decline, .replay, .policy, .wait, .settle,
+        .askToBuy, .approve, .decline, .replay, .forge, .policy, .wait, .settle,
     ]
 
     static let buy = CommandSpec("buy", usage: "buy PRODUCT", read: { a throws(CommandError) in
@@ -229,6 +242,11 @@ extension CommandSpec {
     static let approve = CommandSpec("approve", .approve)
     static let decline = CommandSpec("decline", .decline)
     static let replay = CommandSpec("replay", .replay, explore: ExploreDraw(slot: 11, weight: 1) { _, _ in .replay })
+    // Not on explore's wheel: a new slot would change every seeded schedule.
+    static let forge = CommandSpec("forge", usage: "forge PRODUCT", read: { a throws(CommandError) in
+        try a.exactly(1)
+        return .forge(product: try a.product(0))
+    })
     static let policy = CommandSpec("policy", usage: "policy KEY VALUE", read: { a throws(CommandError) in try a.policy() })
     static let wait = CommandSpec("wait", usage: "wait DURATION", read: { a throws(CommandError) in
         try a.exactly(1)

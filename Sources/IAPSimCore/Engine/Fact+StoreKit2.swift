@@ -1,0 +1,62 @@
+/// What `product.purchase(options:)` returned to its caller (StoreKit 2).
+public enum PurchaseResult: Sendable, Hashable, Worded {
+    /// `.success(.verified(transaction))`.
+    case success
+    /// `.userCancelled`: also what an interrupted purchase returns first.
+    case userCancelled
+    /// `.pending`: Ask to Buy or strong customer authentication; the outcome comes on
+    /// `Transaction.updates`.
+    case pending
+    /// A thrown `StoreKitError` / `Product.PurchaseError`.
+    case failed(String)
+
+    public var words: String {
+        switch self {
+        case .success: return ".success(.verified)"
+        case .userCancelled: return ".userCancelled"
+        case .pending: return ".pending"
+        case .failed(let error): return "threw \(error)"
+        }
+    }
+}
+
+extension Fact {
+    /// The lines of StoreKit 2's facts, in StoreKit 2's names.
+    var storeKit2Text: String {
+        switch self {
+        case .listenerStarted: return "Task { for await update in Transaction.updates } started"
+        case .purchaseStarted(let txn, let p, let token, let user, let order):
+            let options = token.map { "[.appAccountToken(\(short($0)))]" } ?? "[]"
+            let who = order.map { "\(user), order \($0)" } ?? user
+            return "\(p).purchase(options: \(options)) -> \(txn) [\(who)]"
+        case .purchaseReturned(let txn, let p, let result):
+            switch result {
+            case .success, .pending: return "purchase() of \(p) returned \(result.words) (\(txn))"
+            // A failed purchase leaves no transaction behind, so no id is shown.
+            case .userCancelled, .failed: return "purchase() of \(p) \(result == .userCancelled ? "returned " : "")\(result.words)"
+            }
+        case .purchaseCompletedOutsideApp(let txn, let p, let user, _):
+            return "the interrupted purchase of \(p) completed outside the app: \(txn) [\(user)]"
+        case .updatesEmitted(let txns, let replay):
+            let list = txns.joined(separator: ", ")
+            return "Transaction.updates emitted [\(list)]\(replay ? " (unfinished, once after launch)" : "")"
+        case .unfinishedSwept(let txns):
+            return "for await t in Transaction.unfinished: [\(txns.joined(separator: ", "))]"
+        case .transactionSigned(let s):
+            return "jwsRepresentation of \(s.transactionId) signed at \(DurationText.clock(s.signedDate))"
+        case .finishCalled(let txn): return "transaction.finish() (\(txn))"
+        case .jwsSaved(let txn, let tier): return "jwsRepresentation of \(txn) saved to \(tier.rawValue)"
+        case .jwsDeleted(let txn, let tier, let why):
+            return "jwsRepresentation of \(txn) deleted from \(tier.rawValue): \(why)"
+        case .jwsChecked(let txn, let signer, let verified):
+            return verified
+                ? "JWS of \(txn) verified: signature, chain to Apple's root, bundleId, environment"
+                : "JWS of \(txn) decoded without verifying (signed by \(signer.rawValue))"
+        case .signedReplayPrepared(let txn):
+            return "replaying the jwsRepresentation of \(txn) on a fresh order"
+        case .forgeryPrepared(let s):
+            return "forging a JWS for \(s.productId) (\(s.transactionId)) with a key outside Apple's chain"
+        default: return text
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import IAPSimCore
+import IAPSimScenario
+import IAPSimSigned
+
+/// `run --signed`: the core's signed values, in run order, made into real JWS by the edge.
+/// Signing happens here and only here: a run that asks for no bytes signs nothing.
+enum SignedExport {
+    /// Signs every transaction the App Store signed and every one the attacker forged during
+    /// the run, in the order the log holds them.
+    static func sign(_ records: [RunRecord], with writer: SignedDataWriter) throws {
+        for case .entry(let e) in records {
+            switch e.fact {
+            case .transactionSigned(let s): try writer.transaction(payload(s), at: Int64(e.time))
+            case .forgeryPrepared(let s): try writer.forged(payload(s), at: Int64(e.time))
+            default: continue
+            }
+        }
+    }
+
+    /// Apple's payload of a core value: dates from virtual to Unix milliseconds; the fields
+    /// every simulated transaction shares come from the edge.
+    static func payload(_ s: SignedTransaction) -> TransactionPayload {
+        var p = TransactionPayload(
+            transactionId: s.transactionId, productId: s.productId,
+            type: s.type == .consumable ? .consumable : .nonConsumable,
+            purchaseDate: unix(s.purchaseDate), signedDate: unix(s.signedDate),
+            price: Int64(s.price), appAccountToken: s.appAccountToken)
+        p.originalTransactionId = s.originalTransactionId
+        p.originalPurchaseDate = unix(s.originalPurchaseDate)
+        return p
+    }
+
+    static func unix(_ virtual: IAPSimCore.VirtualTime) -> Int64 {
+        IAPSimSigned.VirtualTime.unixMilliseconds(virtual: Int64(virtual))
+    }
+}

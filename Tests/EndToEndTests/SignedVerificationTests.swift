@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+/// Every shipped StoreKit 2 scenario, run with `--signed` and `--log`, judged by Apple's own
+/// app-store-server-library: each signed transaction verifies against `root.cer` and decodes
+/// to the fields the run's log holds; each forged one is refused.
+@Suite(.serialized) struct SignedVerificationTests {
+    /// The python of the venv holding Apple's library: IAPSIM_APPLE_PYTHON, else .venv-apple.
+    static let applePython: String? = {
+        if let path = ProcessInfo.processInfo.environment["IAPSIM_APPLE_PYTHON"] { return path }
+        let local = CLI.root.appendingPathComponent(".venv-apple/bin/python").path
+        return FileManager.default.isExecutableFile(atPath: local) ? local : nil
+    }()
+
+    static let skipReason: Comment = """
+        Apple's app-store-server-library is not installed: set IAPSIM_APPLE_PYTHON or run         tools/apple-venv.sh (which makes .venv-apple)
+        """
+
+    static var scenarios: [String] {
+        let dir = CLI.root.appendingPathComponent("scenarios").path
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        return names.filter { $0.hasPrefix("sk2-") && $0.hasSuffix(".yaml") }.sorted()
+    }
+
+    /// Virtual time 0 in Unix milliseconds (2026-01-01T00:00:00Z).
+    static let epochMs = 1_767_225_600_000
+
+    /// What Apple's decoded payload of each signed line must hold, from the run's log alone:
+    /// one object per `transactionSigned` or `forgeryPrepared` fact, in log order (a forged
+    /// line expects nothing: it must be refused).
+    static func expectations(fromLog log: String) throws -> (lines: [String], forged: Int) {
+        var lines: [String] = [], forged = 0
+        for line in log.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            switch object["kind"] as? String {
+            case "transactionSigned":
+                let t = try #require(object["transaction"] as? [String: Any])
+                lines.append(try json(decodedFields(t)))
+            case "forgeryPrepared":
+                forged += 1
+                lines.append("{}")
+            default:
+                continue
+            }
+        }
+        return (lines, forged)
+    }
+
+    static func decodedFields(_ t: [String: Any]) throws -> [String: Any] {
+        func date(_ key: String) throws -> Int { try #require(t[key] as? Int) + epochMs }
+        return [
+            "transactionId": try #require(t["transactionId"] as? String),
+            "originalTransactionId": try #require(t["originalTransactionId"] as? String),
+            "productId": try #require(t["productId"] as? String),
+            "type": (t["type"] as? String) == "consumable" ? "Consumable" : "Non-Consumable",
+            "purchaseDate": try date("purchaseDate"),
+            "originalPurchaseDate": try date("originalPurchaseDate"),
+            "signedDate": try date("signedDate"),
+            "price": try #require(t["price"] as? Int),
+            "appAccountToken": t["appAccountToken"] ?? NSNull(),
+            "bundleId": "com.example.iapsim", "environment": "Sandbox", "currency": "USD",
+            "quantity": 1, "inAppOwnershipType": "PURCHASED", "transactionReason": "PURCHASE",
+        ]
+    }
+
+    static func json(_ object: [String: Any]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    struct Judged {
+        var verifier: CLI.Result
+        var expected: [String]
+        var forged: Int
+    }
+
+    /// Runs `name` with `--signed` and `--log`, then Apple's verifier with the expectations
+    /// built from the log (`tamper` may change them first).
+    static func judge(_ name: String, python: String, tamper: ([String]) -> [String] = { $0 }) throws -> Judged {
+        let base = CLI.temporaryFile("signed-\(name)")
+        let dir = base + "-dir", log = base + ".jsonl", expect = base + "-expect.jsonl"
+        defer { for path in [dir, log, expect] { try? FileManager.default.removeItem(atPath: path) } }
+        let run = try CLI.run(["run", "--quiet", "scenarios/\(name)", "--signed", dir, "--log", log])
+        #expect(run.status == 0, "\(name): \(run.stdout)\(run.stderr)")
+        let built = try expectations(fromLog: String(contentsOfFile: log, encoding: .utf8))
+        let lines = tamper(built.lines)
+        try lines.map { $0 + "\n" }.joined().write(toFile: expect, atomically: true, encoding: .utf8)
+        let script = CLI.root.appendingPathComponent("tools/verify_signed.py").path
+        let verifier = try CLI.run([script, dir, "--expect", expect], executable: URL(fileURLWithPath: python))
+        return Judged(verifier: verifier, expected: lines, forged: built.forged)
+    }
+
+    @Test(.enabled(if: applePython != nil, skipReason))
+    func everyShippedStoreKit2ScenarioIsVerifiedAndDecodedByApplesLibrary() throws {
+        let python = try #require(Self.applePython)
+        #expect(Self.scenarios.count >= 10)
+        var transactions = 0, forged = 0
+        for name in Self.scenarios {
+            let judged = try Self.judge(name, python: python)
+            let count = judged.expected.count
+            #expect(judged.verifier.status == 0, "\(name):\n\(judged.verifier.stdout)\(judged.verifier.stderr)")
+            #expect(judged.verifier.stdout.hasSuffix("\(count) passed, 0 failed\n"), "\(name): \(judged.verifier.stdout)")
+            transactions += count - judged.forged
+            forged += judged.forged
+        }
+        #expect(transactions >= 10 && forged >= 2, "transactions \(transactions), forged \(forged)")
+    }
+
+    @Test(.enabled(if: applePython != nil, skipReason))
+    func aFieldThatDiffersFromTheLogFailsTheJudge() throws {
+        let python = try #require(Self.applePython)
+        let judged = try Self.judge("sk2-wrong-account-token-hardened.yaml", python: python) { lines in
+            lines.map { $0.replacingOccurrences(of: "\"price\":4990", with: "\"price\":4991") }
+        }
+        #expect(judged.expected.contains { $0.contains("\"price\":4991") })
+        #expect(judged.verifier.status == 1)
+        #expect(judged.verifier.stdout.contains("price: expected 4991, decoded 4990"), "\(judged.verifier.stdout)")
+    }
+
+    @Test func signedIntoAFileIsRefusedBeforeTheRunAndWritesNothing() throws {
+        let file = CLI.temporaryFile("signed-not-a-dir")
+        let log = CLI.temporaryFile("signed-not-a-dir.jsonl")
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { for path in [file, log] { try? FileManager.default.removeItem(atPath: path) } }
+        let run = try CLI.run(["run", "scenarios/sk2-forged-jws-naive.yaml", "--signed", file, "--log", log])
+        #expect(run.status == 2 && run.stderr.contains("--signed \(file): not a directory"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: log))
+    }
+
+    @Test func aStoreKit1RunSignsNothing() throws {
+        let dir = CLI.temporaryFile("signed-sk1")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let run = try CLI.run(["run", "--quiet", "scenarios/replay-fraud-naive.yaml", "--signed", dir])
+        #expect(run.status == 0)
+        #expect(try String(contentsOfFile: dir + "/signed.jsonl", encoding: .utf8).isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/root.cer")).count > 300)
+    }
+}
