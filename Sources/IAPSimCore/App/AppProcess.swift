@@ -47,6 +47,9 @@ public struct AppProcess: Sendable, Hashable {
     public internal(set) var observerRegistered = false
     public internal(set) var currentOrder: OrderTicket?
     public internal(set) var tickets: [OrderTicket] = []
+    /// Where each ticket's order token and order id first is (indexes once there are many).
+    var ticketTokens = KeyPositions<String>()
+    var ticketIds = KeyPositions<String>()
     public internal(set) var memory: [PendingReceipt] = []
     public internal(set) var waitingForLogin: [String] = []
     var inFlight = SmallMap<Int, InFlight>()
@@ -159,6 +162,8 @@ public struct AppProcess: Sendable, Hashable {
         observerRegistered = false
         currentOrder = nil
         tickets = []
+        ticketTokens.removeAll()
+        ticketIds.removeAll()
         memory = []
         waitingForLogin = []
         inFlight = SmallMap()
