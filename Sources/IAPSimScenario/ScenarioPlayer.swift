@@ -14,8 +14,14 @@ public struct ScenarioPlayer: Sendable {
     public internal(set) var timeout: StepTimeout?
     var runner = StepRunner()
 
-    /// `logLimit` bounds the world's log for long interactive sessions (nil keeps all).
-    public init(_ scenario: Scenario, catalog: Catalog = .standard, logLimit: Int? = nil) {
+    /// How many log entries the world keeps unless told otherwise: what a run prints comes
+    /// from its records, so the world's own log only serves views of the recent past, and a
+    /// soak test's millions of events must not all stay in memory (`logCount` stays exact).
+    public static let defaultLogLimit = 10_000
+
+    /// `logLimit` bounds the world's log (nil keeps all).
+    public init(_ scenario: Scenario, catalog: Catalog = .standard,
+                logLimit: Int? = ScenarioPlayer.defaultLogLimit) {
         self.scenario = scenario
         simulation = Simulation(WorldConfig(
             seed: scenario.seed, users: scenario.users, policy: scenario.policy,

@@ -47,10 +47,9 @@ struct ExploreRun {
                 Output.raw("\r\(line)\u{1B}[K")
             }
         }
-        let outcomes = ParallelRuns.run(explorer, range: skip..<(skip + runs), jobs: jobs, progress: progress)
+        let report = ParallelRuns.run(explorer, range: skip..<(skip + runs), jobs: jobs, progress: progress)
         let exploreSeconds = Date().timeIntervalSince(started)
         if live { Output.raw("\r\u{1B}[K") }
-        let report = ExploreReport(outcomes)
         var findings: [Finding] = []
         for type in AnomalyType.allCases {
             guard let first = report.firstFailure[type] else { continue }

@@ -55,7 +55,7 @@ struct MatrixCommand: ParsableCommand {
         ])
         for preset in storekit.presets {
             let explorer = Explorer(policy: preset.policy, seed: seed, steps: steps)
-            let report = ExploreReport(ParallelRuns.run(explorer, range: 0..<runs, jobs: jobs))
+            let report = ParallelRuns.run(explorer, range: 0..<runs, jobs: jobs)
             let cells = AnomalyType.allCases.map { MatrixCommand.percent(report.share($0)) }
             try Output.print(["| \(preset.rawValue) | " + cells.joined(separator: " | ") + " |"])
         }

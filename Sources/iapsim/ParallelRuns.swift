@@ -2,7 +2,8 @@ import Foundation
 import IAPSimCore
 
 /// Runs explorer indices on `jobs` threads. Each run depends only on its index, so the
-/// outcomes are the same for any number of jobs; only the timing differs.
+/// report is the same for any number of jobs; only the timing differs. Each run is folded
+/// into its thread's report as it ends: memory does not grow with the number of runs.
 enum ParallelRuns {
     /// What a progress report says: runs done so far, and the unresolved anomalies in them.
     struct Progress: Sendable {
@@ -12,12 +13,11 @@ enum ParallelRuns {
 
     final class Box: @unchecked Sendable {
         private let lock = NSLock()
-        private(set) var outcomes: [[RunOutcome]]
+        private(set) var report = ExploreReport()
         private var progress = Progress()
-        init(_ jobs: Int) { outcomes = Array(repeating: [], count: jobs) }
-        func put(_ job: Int, _ runs: [RunOutcome]) {
+        func put(_ runs: ExploreReport) {
             lock.lock()
-            outcomes[job] = runs
+            report.merge(runs)
             lock.unlock()
         }
         /// Counts one finished run; returns the totals so far.
@@ -32,15 +32,15 @@ enum ParallelRuns {
 
     /// `progress` is called every `every` runs (from any of the threads).
     static func run(_ explorer: Explorer, range: Range<Int>, jobs: Int, every: Int = 500,
-                    progress: (@Sendable (Progress) -> Void)? = nil) -> [RunOutcome] {
+                    progress: (@Sendable (Progress) -> Void)? = nil) -> ExploreReport {
         let jobs = max(1, min(jobs, range.count))
-        let box = Box(jobs)
+        let box = Box()
         DispatchQueue.concurrentPerform(iterations: jobs) { job in
-            var mine: [RunOutcome] = []
+            var mine = ExploreReport()
             var i = range.lowerBound + job
             while i < range.upperBound {
                 let outcome = explorer.run(i)
-                mine.append(outcome)
+                mine.add(outcome)
                 // Near Int.max (a large --skip) the next index may not exist.
                 let (next, overflow) = i.addingReportingOverflow(jobs)
                 if overflow { break }
@@ -50,8 +50,8 @@ enum ParallelRuns {
                     if sofar.runs % every == 0 { progress(sofar) }
                 }
             }
-            box.put(job, mine)
+            box.put(mine)
         }
-        return box.outcomes.flatMap { $0 }.sorted { $0.index < $1.index }
+        return box.report
     }
 }

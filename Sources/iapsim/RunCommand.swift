@@ -64,17 +64,21 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(2)
         }
         var player = ScenarioPlayer(scenario)
-        var records = player.openingRecords
+        // The records are kept only for the exports: a long run prints as it goes.
+        let keepsRecords = logFile != nil || diagramFile != nil
+        var records: [RunRecord] = []
+        let opening = player.openingRecords
         try Output.print(Transcript.header(scenario, file: file))
-        try show(records)
+        try show(opening)
+        if keepsRecords { records += opening }
         while !player.stepsDone {
             let more = player.playStep()
             try show(more)
-            records += more
+            if keepsRecords { records += more }
         }
         let (rest, result) = player.finish()
         try show(rest)
-        records += rest
+        if keepsRecords { records += rest }
         var files = OutputFiles()
         do {
             try stageExports(records, in: &files)

@@ -20,6 +20,9 @@ extension AppProcess {
         let ticket = OrderTicket(id: order, token: token, productId: product, user: user)
         currentOrder = ticket
         tickets.append(ticket)
+        let all = tickets
+        ticketTokens.appended(token, count: all.count) { all.map(\.token) }
+        ticketIds.appended(order, count: all.count) { all.map(\.id) }
         if out.policy.storekit == .two { return purchase(ticket, store: &store, &out) }
         _ = store.addPayment(product: product, applicationUsername: token, user: user,
                              order: order, &out)
@@ -67,10 +70,10 @@ extension AppProcess {
         case .token:
             paired = t
             token = t.applicationUsername
-            orderId = tickets.first { $0.token == token }?.id
+            orderId = token.flatMap { ticketIndex(token: $0) }.map { tickets[$0].id }
         case .first:
             // SKPaymentQueue.default().transactions.first: right only while nothing is left over.
-            paired = store.transactions.first { !$0.finished } ?? t
+            paired = store.firstUnfinished ?? t
             orderId = currentOrder?.id
             token = nil
             currentOrder = nil
@@ -82,7 +85,7 @@ extension AppProcess {
             sendRecharge(existing, reason: reason, forDelivered: t.id, store: &store, &out)
         } else {
             // The buyer is whoever created the order, when the app still knows it.
-            let buyer = tickets.first { $0.id == orderId && orderId != nil }?.user ?? loggedIn
+            let buyer = orderId.flatMap { ticketIndex(id: $0) }.map { tickets[$0].user } ?? loggedIn
             let r = PendingReceipt(txn: pairedId, productId: paired.productId, buyer: buyer,
                                    orderId: orderId, orderToken: token, receipt: store.readReceipt())
             memory.append(r)
@@ -93,6 +96,19 @@ extension AppProcess {
         // step, so a crash can still fall between the two.
         if out.policy.finish == .onPurchase {
             out.after(0, .appFinish(txn: t.id, incarnation: incarnation))
+        }
+    }
+
+    /// The first ticket for this order token, or this order id.
+    func ticketIndex(token: String) -> Int? {
+        ticketTokens.firstIndex(of: token, count: tickets.count) {
+            tickets.indices.first { tickets[$0].token == token }
+        }
+    }
+
+    func ticketIndex(id: String) -> Int? {
+        ticketIds.firstIndex(of: id, count: tickets.count) {
+            tickets.indices.first { tickets[$0].id == id }
         }
     }
 

@@ -94,7 +94,7 @@ extension AppProcess {
                                  store: inout AppStore, _ out: inout Outbox) {
         guard let signed = store.sign(t, now: out.now) else { return }
         out.log(.storeKit, .transactionSigned(signed))
-        let ticket = order ?? signed.appAccountToken.flatMap { token in tickets.first { $0.token == token } }
+        let ticket = order ?? signed.appAccountToken.flatMap { ticketIndex(token: $0) }.map { tickets[$0] }
         if let existing = record(t.id) {
             if !memory.contains(where: { $0.txn == existing.txn }) { memory.append(existing) }
             sendRecharge(existing, reason: reason, forDelivered: t.id, store: &store, &out)

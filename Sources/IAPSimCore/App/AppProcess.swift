@@ -51,6 +51,9 @@ public struct AppProcess: Sendable, Hashable {
     /// StoreKit 2: purchase calls waiting for their result, each with its order.
     public internal(set) var awaiting: [AwaitedPurchase] = []
     public internal(set) var tickets: [OrderTicket] = []
+    /// Where each ticket's order token and order id first is (indexes once there are many).
+    var ticketTokens = KeyPositions<String>()
+    var ticketIds = KeyPositions<String>()
     public internal(set) var memory: [PendingReceipt] = []
     public internal(set) var waitingForLogin: [String] = []
     var inFlight = SmallMap<Int, InFlight>()
@@ -166,6 +169,8 @@ public struct AppProcess: Sendable, Hashable {
         currentOrder = nil
         awaiting = []
         tickets = []
+        ticketTokens.removeAll()
+        ticketIds.removeAll()
         memory = []
         waitingForLogin = []
         inFlight = SmallMap()

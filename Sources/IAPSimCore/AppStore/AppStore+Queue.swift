@@ -23,9 +23,9 @@ extension AppStore {
     /// Unfinished transactions StoreKit delivers again: purchased, failed or restored.
     var redeliverable: [String] {
         var due: [String] = []
-        for t in transactions where !t.finished {
-            switch t.state {
-            case .purchased, .failed, .restored: due.append(t.id)
+        for i in openIndices where !transactions[i].finished {
+            switch transactions[i].state {
+            case .purchased, .failed, .restored: due.append(transactions[i].id)
             case .purchasing, .deferred: break
             }
         }
@@ -49,8 +49,10 @@ extension AppStore {
     /// until finished, non-consumables forever. A view: reading it changes nothing.
     public var receiptNow: [ReceiptEntry] {
         var entries: [ReceiptEntry] = []
-        entries.reserveCapacity(transactions.count)
-        for t in transactions where t.state == .purchased || t.state == .restored {
+        let candidates = openIndices
+        entries.reserveCapacity(candidates.count)
+        for i in candidates where transactions[i].state == .purchased || transactions[i].state == .restored {
+            let t = transactions[i]
             let kind = catalog.product(t.productId)?.kind ?? .consumable
             guard !t.finished || kind == .nonConsumable else { continue }
             entries.append(ReceiptEntry(transactionId: t.id, originalTransactionId: t.originalId ?? t.id,

@@ -44,8 +44,18 @@ enum PlannedOutcome: Sendable, Hashable {
 /// verification. One device, one Apple ID.
 public struct AppStore: Sendable, Hashable {
     public var catalog: Catalog
-    /// Every transaction ever created, oldest first.
+    /// Every transaction ever created, oldest first. Added only by `newTransaction` and
+    /// changed only through `update`: they keep `positions` and `open` up to date.
     public internal(set) var transactions: [StoreTransaction] = []
+    /// Where each transaction id is in `transactions` (an index once there are many).
+    var positions = KeyPositions<String>()
+    /// The indices of the transactions the queue or the receipt may still show, ascending:
+    /// every one but those finished for good (consumables and failures; a non-consumable
+    /// stays in the receipt). Finishing cannot be undone, so an index that leaves never comes
+    /// back, and a receipt read costs the same at the ten-thousandth purchase as at the first.
+    var open: [Int] = []
+    /// How many transactions `open` describes (fewer: a list changed behind its back).
+    var openCovers = 0
     public var outage = false
     /// The status the next verification answers (`store-status`), then normal answers.
     public internal(set) var nextStatus: Int?
@@ -77,21 +87,44 @@ public struct AppStore: Sendable, Hashable {
     }
 
     /// `SKPaymentQueue.default().transactions`: unfinished transactions, oldest first.
-    public var queue: [StoreTransaction] { transactions.filter { !$0.finished } }
+    public var queue: [StoreTransaction] {
+        openIndices.compactMap { transactions[$0].finished ? nil : transactions[$0] }
+    }
+
+    /// The indices of the transactions that are not finished for good, ascending: `open`, or
+    /// every index when `transactions` was changed behind its back.
+    var openIndices: [Int] { openCovers == transactions.count ? open : Array(transactions.indices) }
+
+    /// The oldest unfinished transaction (`SKPaymentQueue.default().transactions.first`).
+    public var firstUnfinished: StoreTransaction? {
+        openIndices.first { !transactions[$0].finished }.map { transactions[$0] }
+    }
 
     public func transaction(_ id: String) -> StoreTransaction? {
         index(of: id).map { transactions[$0] }
     }
 
-    /// The index of the first transaction with this id. Searched field by field: copying
-    /// each element (with its strings) costs more than the search.
+    /// The index of the first transaction with this id. Searched field by field while the
+    /// list is short (copying each element, with its strings, costs more than the search).
     func index(of id: String) -> Int? {
-        transactions.indices.first { transactions[$0].id == id }
+        positions.firstIndex(of: id, count: transactions.count) {
+            transactions.indices.first { transactions[$0].id == id }
+        }
     }
 
     mutating func update(_ id: String, _ change: (inout StoreTransaction) -> Void) {
         guard let i = index(of: id) else { return }
+        let wasFinished = transactions[i].finished
         change(&transactions[i])
+        if !wasFinished && transactions[i].finished { finishedForGood(i) }
+    }
+
+    /// Transaction `i` was just finished: it leaves `open` unless a receipt still lists it
+    /// (a purchased non-consumable, forever).
+    mutating func finishedForGood(_ i: Int) {
+        let owned = transactions[i].state == .purchased || transactions[i].state == .restored
+        if owned, catalog.product(transactions[i].productId)?.kind == .nonConsumable { return }
+        if openCovers == transactions.count, let k = open.firstIndex(of: i) { open.remove(at: k) }
     }
 
     mutating func newTransaction(product: String, username: String?, now: VirtualTime,
@@ -103,6 +136,12 @@ public struct AppStore: Sendable, Hashable {
                                  originalId: nil, outcome: outcome, failure: nil)
         nextTransactionNumber += 1
         transactions.append(t)
+        let all = transactions
+        positions.appended(t.id, count: all.count) { all.map(\.id) }
+        if openCovers == all.count - 1 {
+            open.append(all.count - 1)
+            openCovers = all.count
+        }
         return t
     }
 

@@ -13,25 +13,52 @@ public struct ExploreReport: Sendable, Hashable {
     /// Per type: the lowest-index run that ended with it unresolved.
     public var firstFailure: [AnomalyType: RunOutcome]
 
-    /// Builds the report; the outcomes may come in any order (they are sorted by index).
+    /// Builds the report; the outcomes may come in any order.
     public init(_ outcomes: [RunOutcome]) {
-        runs = outcomes.count
+        self.init()
+        for o in outcomes { add(o) }
+    }
+
+    /// An empty report, for `add` and `merge`: explore folds each run in as it ends, so its
+    /// memory does not grow with the run count.
+    public init() {
+        runs = 0
         events = 0
         facts = 0
         counts = [:]
         failingRuns = [:]
         firstFailure = [:]
         failingRunCount = 0
-        for o in outcomes.sorted(by: { $0.index < $1.index }) {
-            events += o.events
-            facts += o.facts
-            if !o.failures.isEmpty { failingRunCount += 1 }
-            for key in o.anomalies { counts[key, default: 0] += 1 }
-            for type in o.failures {
-                failingRuns[type, default: 0] += 1
-                if firstFailure[type] == nil { firstFailure[type] = o }
-            }
+    }
+
+    /// Counts one run. Every field is a sum or a minimum by index: the order in which runs
+    /// are added does not change the report.
+    public mutating func add(_ o: RunOutcome) {
+        runs += 1
+        events += o.events
+        facts += o.facts
+        if !o.failures.isEmpty { failingRunCount += 1 }
+        for key in o.anomalies { counts[key, default: 0] += 1 }
+        for type in o.failures {
+            failingRuns[type, default: 0] += 1
+            keepFirst(type, o)
         }
+    }
+
+    /// Adds another report's runs (those of another thread).
+    public mutating func merge(_ other: ExploreReport) {
+        runs += other.runs
+        events += other.events
+        facts += other.facts
+        failingRunCount += other.failingRunCount
+        counts.merge(other.counts, uniquingKeysWith: +)
+        failingRuns.merge(other.failingRuns, uniquingKeysWith: +)
+        for (type, o) in other.firstFailure { keepFirst(type, o) }
+    }
+
+    private mutating func keepFirst(_ type: AnomalyType, _ o: RunOutcome) {
+        if let first = firstFailure[type], first.index <= o.index { return }
+        firstFailure[type] = o
     }
 
     /// Anomalies that ended open or permanent (a replay that succeeded is permanent).

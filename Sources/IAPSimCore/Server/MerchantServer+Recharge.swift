@@ -133,13 +133,15 @@ extension MerchantServer {
            !entitlements.contains(where: { $0.user == user && $0.product == product.id }) {
             entitlements.append((user, product.id))
         }
-        if let order, let i = orders.firstIndex(where: { $0.id == order }) {
+        if let order, let i = orderIndex(order) {
             orders[i].state = .credited
             orders[i].transactionId = txn
         }
         credits.append(CreditEntry(transactionId: txn, orderId: order, user: user,
                                    productId: product.id, coins: product.coins, at: out.now,
                                    sender: sender, receipt: receipt, signed: signed))
+        let all = credits
+        creditPositions.appended(txn, count: all.count) { all.map(\.transactionId) }
         out.log(.server, .coinsCredited(user: user, coins: product.coins, product: product.id,
                                         txn: txn, order: order, sender: sender, via: via))
     }

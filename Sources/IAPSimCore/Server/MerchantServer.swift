@@ -44,6 +44,11 @@ public struct MerchantServer: Sendable, Hashable {
     public internal(set) var entitlements: [(user: String, product: String)] = []
     var verifying = SmallMap<Int, PendingVerification>()
     var rng: SplitMix64
+    /// Where each order id, each order token and each credited transaction id first is
+    /// (indexes once the lists are long; derived, so not part of equality).
+    var orderPositions = KeyPositions<String>()
+    var tokenPositions = KeyPositions<String>()
+    var creditPositions = KeyPositions<String>()
     public static let verifyTimeoutMs: VirtualTime = 5_000
 
     public init(users: [String], rng: SplitMix64) {
@@ -66,9 +71,20 @@ public struct MerchantServer: Sendable, Hashable {
         balances.first { $0.user == user }?.coins ?? 0
     }
 
-    public func order(_ id: String) -> Order? { orders.first { $0.id == id } }
+    public func order(_ id: String) -> Order? { orderIndex(id).map { orders[$0] } }
 
-    public func order(token: String) -> Order? { orders.first { $0.token == token } }
+    public func order(token: String) -> Order? {
+        let i = tokenPositions.firstIndex(of: token, count: orders.count) {
+            orders.indices.first { orders[$0].token == token }
+        }
+        return i.map { orders[$0] }
+    }
+
+    func orderIndex(_ id: String) -> Int? {
+        orderPositions.firstIndex(of: id, count: orders.count) {
+            orders.indices.first { orders[$0].id == id }
+        }
+    }
 
     /// Transaction ids credited at least once, oldest first.
     public var creditedTransactionIds: [String] {
@@ -77,7 +93,11 @@ public struct MerchantServer: Sendable, Hashable {
         return seen
     }
 
-    public func isCredited(_ txn: String) -> Bool { credits.contains { $0.transactionId == txn } }
+    public func isCredited(_ txn: String) -> Bool {
+        creditPositions.firstIndex(of: txn, count: credits.count) {
+            credits.indices.first { credits[$0].transactionId == txn }
+        } != nil
+    }
 
     /// Verifications in flight, for the auditor's "can this still be made right?".
     public var verifyingTransactions: [String] {
@@ -96,6 +116,9 @@ public struct MerchantServer: Sendable, Hashable {
                           token: rng.uuid(), createdBy: sender, state: .created,
                           transactionId: nil, createdAt: out.now)
         orders.append(order)
+        let all = orders
+        orderPositions.appended(order.id, count: all.count) { all.map(\.id) }
+        tokenPositions.appended(order.token, count: all.count) { all.map(\.token) }
         out.log(.server, .orderCreated(order: order.id, user: user, product: product,
                                        token: order.token, sender: sender))
         out.send(.order, .response, sender, exchange: exchange,

@@ -1,0 +1,48 @@
+/// The first position of each key in a list that only grows, so that a long list (a soak
+/// test's ten thousand orders) is searched in O(1) rather than from its start. A short list
+/// is not indexed: below `threshold` elements this holds nothing and lookups scan, which
+/// for a few items costs less than hashing one key (explore's runs stay there).
+///
+/// It trusts only itself: a lookup scans unless the index covers the list's current count,
+/// so a list changed behind its back (emptied, or appended to directly) is still searched
+/// right, and the next `appended` rebuilds it. It is derived data: it takes no part in
+/// equality or hashing.
+struct KeyPositions<Key: Hashable & Sendable>: Sendable, Hashable {
+    /// From this many elements on, a list is indexed.
+    static var threshold: Int { 16 }
+
+    private var first: [Key: Int] = [:]
+    /// How many elements of the list `first` describes (0: none, not indexed).
+    private var covered = 0
+
+    init() {}
+
+    /// The list's element `count - 1`, with key `key`, was just appended. `keys` lists the
+    /// keys of the whole list; it is read only when the index is (re)built.
+    mutating func appended(_ key: Key, count: Int, keys: () -> [Key]) {
+        if covered > 0, covered == count - 1 {
+            if first[key] == nil { first[key] = count - 1 }
+            covered = count
+        } else if count >= Self.threshold {
+            first = [:]
+            for (i, k) in keys().enumerated() where first[k] == nil { first[k] = i }
+            covered = count
+        }
+    }
+
+    /// The list was emptied (or replaced): nothing is indexed until it grows again.
+    mutating func removeAll() {
+        first = [:]
+        covered = 0
+    }
+
+    /// The position of the first element with `key` in a list of `count` elements: from the
+    /// index when it covers them all, otherwise from `scan` (the list's own search).
+    func firstIndex(of key: Key, count: Int, scan: () -> Int?) -> Int? {
+        guard covered > 0, covered == count else { return scan() }
+        return first[key]
+    }
+
+    static func == (a: Self, b: Self) -> Bool { true }
+    func hash(into h: inout Hasher) {}
+}
