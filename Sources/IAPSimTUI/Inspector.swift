@@ -45,7 +45,10 @@ struct Inspector {
         for o in [x.order, x.txn.flatMap(orderOf)].compactMap({ $0 }) + credited where !orders.contains(o) {
             orders.append(o)
         }
-        let ids = [x.txn, stale].compactMap { $0 } + orders
+        // What the auditor named (Anomaly.involved) first, then what the world adds.
+        let ids = ([x.txn, stale].compactMap { $0 } + orders).reduce(into: x.involved) {
+            if !$0.contains($1) { $0.append($1) }
+        }
         var out: [Line] = [
             [Span("A\(x.id) ", Style(bold: true)), Span(x.type.rawValue, Style(.accent, bold: true)),
              Span("  status ", Style(.dim)), Span(x.status.rawValue, UIStyle.status(x.status))],
