@@ -19,6 +19,23 @@ extension AnomalyType {
         }
     }
 
+    /// `meaning` in the names of `world`: StoreKit 2 has `purchase()` and
+    /// `Transaction.updates`, not an observer, and a signed transaction, not a receipt.
+    public func meaning(in world: StoreKitWorld) -> String {
+        guard world == .two else { return meaning }
+        switch self {
+        case .lostOrder:
+            return "the App Store charged, but the app never handled the transaction (killed during purchase(), or no Transaction.updates listener when it was emitted)"
+        case .missedOrder:
+            return "purchase() returned .success, but the server never credited it (request or answer lost, app quit, no retry left)"
+        case .replayFraud:
+            return "someone sent a jwsRepresentation nobody paid for again (a genuine one replayed, or a forged one) with a fresh order; a server that checks only \"signature valid, order exists\" credits again"
+        case .duplicateReceipt:
+            return "StoreKit 1 only: an order paired with a stale transaction; StoreKit 2 has no pairing by position"
+        default: return meaning
+        }
+    }
+
     /// The settings that would have prevented this type, in order of preference.
     public var preventedBy: [(key: PolicyKey, value: String)] {
         switch self {

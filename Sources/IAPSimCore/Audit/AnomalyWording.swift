@@ -87,3 +87,21 @@ enum AnomalyWording {
     /// TRUTH.md C1: a clean relaunch on a copy of the world did not credit it either.
     static var stuck: String { "stuck: every relaunch repeats the same failure" }
 }
+
+extension AnomalyType {
+    /// The auditor's phrases above that name a receipt, in StoreKit 2's words. The
+    /// transcript keeps them as they are (its outputs are held by golden files); the UI shows
+    /// an SK2 run's anomalies through `text(_:in:)`. A phrase changed above must change here.
+    static let storeKit2Phrases: [(String, String)] = [
+        ("granted to a replayed receipt", "granted to a replayed JWS"),
+        ("replayed receipt of ", "replayed jwsRepresentation of "),
+        ("old receipt of ", "the jwsRepresentation of "),
+        ("'s receipt", "'s JWS"),
+    ]
+
+    /// An anomaly's summary or mechanism in the words of `world`.
+    public static func text(_ text: String, in world: StoreKitWorld) -> String {
+        guard world == .two, text.contains("receipt") else { return text }
+        return storeKit2Phrases.reduce(text) { $0.replacing($1.0, with: $1.1) }
+    }
+}

@@ -24,6 +24,23 @@ extension Action {
     }
 }
 
+extension Action {
+    /// `words` in the names of `world`: StoreKit 2 has no observer, no `finishTransaction`
+    /// and no receipt (the status line of an SK2 run must not speak StoreKit 1).
+    public func words(in world: StoreKitWorld) -> String {
+        guard world == .two else { return words }
+        switch self {
+        case .storeDeliver(let txns, let redelivery, _):
+            return "StoreKit delivers \(txns.joined(separator: ", ")) to purchase() or Transaction.updates"
+                + (redelivery ? " again" : "")
+        case .appFinish(let txn, _): return "transaction.finish() for \(txn)"
+        case .appLaunchResend: return "the app resends saved jwsRepresentations after launch"
+        case .appPeriodicRetry: return "the app's periodic retry of saved jwsRepresentations"
+        default: return words
+        }
+    }
+}
+
 extension Simulation {
     /// The next scheduled event: when, and what it will do (nil when nothing is scheduled).
     /// The events due at the same time run in the order they were scheduled; this is the first.
