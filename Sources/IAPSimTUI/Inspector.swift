@@ -24,7 +24,7 @@ struct Inspector {
             guard let t = sim.store.transaction(id) else {
                 return [[Span("\(id) is no longer in the App Store's list", Style(.dim))]]
             }
-            return transaction(t)
+            return worldWords.storeKit2 ? storeKit2Transaction(t) : transaction(t)
         }
     }
 
@@ -52,19 +52,20 @@ struct Inspector {
         var out: [Line] = [
             [Span("A\(x.id) ", Style(bold: true)), Span(x.type.rawValue, Style(.accent, bold: true)),
              Span("  status ", Style(.dim)), Span(x.status.rawValue, UIStyle.status(x.status))],
-            field("what", Prevention.meaning(x.type)),
-            field("when opened", x.summary),
+            field("what", Prevention.meaning(x.type, in: sim.policy.storekit)),
+            field("when opened", worldWords.anomaly(x.summary)),
             heading("status history"),
         ]
         out += statusHistory(x.id)
         out.append(heading("involved"))
         out.append(field("transaction", x.txn.map { txnWords($0) } ?? "(none)"))
+        if let jws = jwsLine(x) { out.append(jws) }
         if let stale { out.append(field("sent instead", "\(txnWords(stale)) (the stale transaction paired with this order)", Style(.bad))) }
         out.append(field(orders.count > 1 ? "orders" : "order", orders.map(orderWords).joined(separator: "; ").nonEmpty ?? "(none)"))
         if let user = x.user { out.append(field("account", user)) }
         out.append(heading("money"))
         out += money(x.txn)
-        out.append(field("mechanism", x.mechanism ?? "(none yet: \(x.status.rawValue))"))
+        out.append(field("mechanism", x.mechanism.map(worldWords.anomaly) ?? "(none yet: \(x.status.rawValue))"))
         out.append([Span(Prevention.line(x.type, policy: sim.policy), Style(.good, bold: true))])
         out.append(heading("chain of facts (\(ids.joined(separator: ", ")))"))
         out += chain(ids: Set(ids), anomalyId: x.id)
@@ -80,7 +81,7 @@ struct Inspector {
                              Span("opened as \(type.rawValue) \(status.rawValue)")])
             case .anomalyStatusChanged(id, let type, let status, let mechanism):
                 out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
-                             Span("\(glyphs.right) \(type.rawValue) \(status.rawValue)" + (mechanism.map { ": \($0)" } ?? ""))])
+                             Span("\(glyphs.right) \(type.rawValue) \(status.rawValue)" + (mechanism.map { ": " + worldWords.anomaly($0) } ?? ""))])
             default: break
             }
         }
@@ -111,7 +112,7 @@ struct Inspector {
             return id == "(none)" ? "(none): a failed transaction, which has no transactionIdentifier" : id
         }
         let price = sim.auditor.charges.first { $0.txn == id }.map { " " + formatMoney($0.priceCents) } ?? ""
-        return "\(id) (\(t.productId)\(price), \(t.state.rawValue), \(t.finished ? "finished" : "unfinished"))"
+        return "\(id) (\(t.productId)\(price), \(worldWords.state(t)), \(t.finished ? "finished" : "unfinished"))"
     }
 
     func orderWords(_ id: String) -> String {
@@ -141,11 +142,12 @@ struct Inspector {
         let own = "A\(anomalyId)"
         var out: [Line] = []
         for e in sim.log {
-            let words = Set(Inspector.words(PanelContent.text(e.fact)))
-            guard !words.isDisjoint(with: ids) || words.contains(own) else { continue }
+            let text = PanelContent.text(e.fact, in: sim.policy.storekit)
+            let named = Set(Inspector.words(text))
+            guard !named.isDisjoint(with: ids) || named.contains(own) else { continue }
             out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
                         Span(TextWidth.pad(e.part.rawValue, to: 16) + " ", UIStyle.part(e.part)),
-                        Span(PanelContent.text(e.fact))])
+                        Span(text)])
         }
         return out.isEmpty ? [[Span("  (older than the log kept in memory)", Style(.dim))]] : out
     }

@@ -1,3 +1,5 @@
+import IAPSimCore
+
 /// What a key does on the main screen (no overlay open).
 public enum UIAction: Sendable, Hashable {
     case quit, help, pause, stepEvent, faster, slower
@@ -27,23 +29,28 @@ public struct KeyBinding: Sendable, Hashable {
         case play
         /// Focus on a panel whose rows open an inspector (Auditor, Payment queue).
         case inspectable
+        /// While the world runs, in StoreKit 1 only (`verifyReceipt` has no StoreKit 2 twin).
+        case storeKit1
     }
 
     public var keys: [Key]
     /// The keys as the help, the footer and README write them.
     public var written: String
     public var help: String
+    /// The help in StoreKit 2's words, where they differ.
+    public var storeKit2Help: String?
     /// The footer's short label; nil keeps the binding out of the footer.
     public var footer: String?
     public var group: Group
     public var context: Context
     public var action: UIAction
 
-    init(_ keys: [Key], _ written: String, _ help: String, footer: String? = nil,
+    init(_ keys: [Key], _ written: String, _ help: String, sk2: String? = nil, footer: String? = nil,
          _ group: Group, _ action: UIAction, when context: Context = .always) {
         self.keys = keys
         self.written = written
         self.help = help
+        storeKit2Help = sk2
         self.footer = footer
         self.group = group
         self.context = context
@@ -51,6 +58,12 @@ public struct KeyBinding: Sendable, Hashable {
     }
 
     static func chars(_ s: String) -> [Key] { s.map { Key.char($0) } }
+
+    /// The help in the words of `world`.
+    func help(in world: StoreKitWorld) -> String { world == .two ? storeKit2Help ?? help : help }
+
+    /// Whether the key does anything in `world` (help lists only those).
+    func exists(in world: StoreKitWorld) -> Bool { context != .storeKit1 || world == .one }
 }
 
 extension KeyBinding {
@@ -61,6 +74,7 @@ extension KeyBinding {
         KeyBinding([.char("?")], "`?`", "this help and the legend; Esc closes",
                    footer: "all keys", .general, .help),
         KeyBinding([.enter], "Enter", "inspect the selected Auditor / queue row",
+                   sk2: "inspect the selected Auditor / Transactions row",
                    footer: "inspect", .general, .inspect, when: .inspectable),
         KeyBinding([.enter], "Enter", "play: run the next step", footer: "next step", .play, .nextStep, when: .play),
         KeyBinding(chars("G"), "`G`", "play: run to the end and check expectations",
@@ -71,7 +85,7 @@ extension KeyBinding {
         KeyBinding(chars("."), "`.`", "run the next event, then pause", footer: "event", .clock, .stepEvent, when: .live),
         KeyBinding(chars("+="), "`+`", "faster (up to 64x virtual time)", footer: "speed", .clock, .faster),
         KeyBinding(chars("-_"), "`-`", "slower (down to 0.25x)", .clock, .slower),
-        KeyBinding(chars("b"), "`b`", "buy (product picker)", footer: "buy", .app, .buy, when: .live),
+        KeyBinding(chars("b"), "`b`", "buy (product picker)", sk2: "buy: product.purchase() (picker)", footer: "buy", .app, .buy, when: .live),
         KeyBinding(chars("l"), "`l`", "launch the app", footer: "launch", .app, .launch, when: .live),
         KeyBinding(chars("u"), "`u`", "uninstall the app (keychain survives)", footer: "uninstall", .app, .uninstall, when: .live),
         KeyBinding(chars("a"), "`a`", "switch account or log out (picker)", footer: "account", .app, .account, when: .live),
@@ -83,14 +97,18 @@ extension KeyBinding {
         KeyBinding(chars("n"), "`n`", "network off / on", footer: "net", .faults, .network, when: .live),
         KeyBinding(chars("d"), "`d`", "drop the next request or response (picker)", footer: "drop", .faults, .drop, when: .live),
         KeyBinding(chars("f"), "`f`", "fail the next payment: how (picker)",
+                   sk2: "fail the next purchase(): how (picker)",
                    footer: "fail", .faults, .fail, when: .live),
-        KeyBinding(chars("o"), "`o`", "App Store outage on / off", footer: "outage", .faults, .outage, when: .live),
-        KeyBinding(chars("v"), "`v`", "the next verifyReceipt status (picker)", .faults, .storeStatus, when: .live),
-        KeyBinding(chars("t"), "`t`", "Ask to Buy on / off (a parent must approve)", footer: "ask-to-buy",
+        KeyBinding(chars("o"), "`o`", "App Store outage on / off",
+                   sk2: "App Store outage on / off (purchases fail; crediting goes on)", footer: "outage", .faults, .outage, when: .live),
+        KeyBinding(chars("v"), "`v`", "the next verifyReceipt status (picker)", .faults, .storeStatus, when: .storeKit1),
+        KeyBinding(chars("t"), "`t`", "Ask to Buy on / off (a parent must approve)",
+                   sk2: "Ask to Buy on / off (purchase() returns .pending)", footer: "ask-to-buy",
                    .faults, .askToBuy, when: .live),
         KeyBinding(chars("y"), "`y`", "approve the newest Ask to Buy request", footer: "approve", .faults, .approve, when: .live),
         KeyBinding(chars("x"), "`x`", "decline the newest Ask to Buy request", .faults, .decline, when: .live),
         KeyBinding(chars("r"), "`r`", "replay attack: old receipt, fresh order",
+                   sk2: "replay attack: an old jwsRepresentation, fresh order",
                    footer: "replay", .faults, .replay, when: .live),
         KeyBinding(chars("A"), "`A`", "autopilot: seeded random purchases, faults", .faults, .autopilot, when: .live),
         KeyBinding(chars("p"), "`p`", "policy panel: every key, changed live",
@@ -124,6 +142,7 @@ extension KeyBinding {
         case .sandbox: return !model.isPlay
         case .play: return model.isPlay && (model.result == nil || action == .stepBack)
         case .inspectable: return model.focus == .auditor || model.focus == .queue
+        case .storeKit1: return model.result == nil && model.simulation.policy.storekit == .one
         }
     }
 

@@ -58,17 +58,20 @@ extension Picker {
         })
     }
 
-    static let crash = Picker(title: "Crash the app", items: [
+    static func crash(_ world: StoreKitWorld) -> Picker {
+        let sk2 = world == .two
+        return Picker(title: "Crash the app", items: [
         PickerItem("now", "the process dies at once", .run(.crash)),
-        PickerItem("when charged", "right after the App Store charges, before the callback",
-                   .arm(.charged, .crash)),
-        PickerItem("when delivered", "as paymentQueue(_:updatedTransactions:) gets it",
-                   .arm(.delivered, .crash)),
+        PickerItem("when charged", sk2 ? "right after the App Store charges, before purchase() returns"
+                   : "right after the App Store charges, before the callback", .arm(.charged, .crash)),
+        PickerItem("when delivered", sk2 ? "as purchase() returns it or Transaction.updates emits it"
+                   : "as paymentQueue(_:updatedTransactions:) gets it", .arm(.delivered, .crash)),
         PickerItem("when request recharge", "right after POST /recharge is sent",
                    .arm(.requestRecharge, .crash)),
         PickerItem("when credited", "after the server credits, before the answer",
                    .arm(.credited, .crash)),
-    ])
+        ])
+    }
 
     static func account(users: [String], loggedIn: String?) -> Picker {
         var items = users.map { u in
@@ -80,26 +83,39 @@ extension Picker {
                       selected: loggedIn.flatMap { users.firstIndex(of: $0) } ?? 0)
     }
 
-    static let drop: Picker = {
+    /// The routes of the run's world only: StoreKit 2 has no `verify` to drop.
+    static func drop(_ world: StoreKitWorld) -> Picker {
         var items: [PickerItem] = []
-        for route in Route.allCases {
+        for route in Route.routes(in: world) {
             items.append(PickerItem("\(route.rawValue) request", "lost on the way; the server never sees it",
                                     .run(.dropNextRequest(route))))
             items.append(PickerItem("\(route.rawValue) response", "the server acts; the answer is lost",
                                     .run(.dropNextResponse(route))))
         }
         return Picker(title: "Drop next", items: items)
-    }()
+    }
 
-    static let fail = Picker(title: "Fail next payment", items: [
-        PickerItem("cancelled", PaymentFailure.cancelled.skError, .run(.failNextPayment(.cancelled))),
-        PickerItem("network", PaymentFailure.network.skError, .run(.failNextPayment(.network))),
-        PickerItem("invalid", PaymentFailure.invalid.skError, .run(.failNextPayment(.invalid))),
-        PickerItem("unfinished", "fails; the app's failure branch skips finishTransaction",
-                   .run(.failNextPaymentUnfinished)),
-        PickerItem("interrupted", "failed now, a separate purchased one 30s later",
-                   .run(.interruptNextPayment)),
-    ])
+    /// How the next payment fails, as each world names it. StoreKit 2 keeps no failed
+    /// transaction, so "left unfinished" has nothing to act on there and is not offered.
+    static func fail(_ world: StoreKitWorld) -> Picker {
+        guard world == .two else {
+            return Picker(title: "Fail next payment", items: PaymentFailure.allCases.map {
+                PickerItem($0.rawValue, $0.skError, .run(.failNextPayment($0)))
+            } + [
+                PickerItem("unfinished", "fails; the app's failure branch skips finishTransaction",
+                           .run(.failNextPaymentUnfinished)),
+                PickerItem("interrupted", "failed now, a separate purchased one 30s later",
+                           .run(.interruptNextPayment)),
+            ])
+        }
+        return Picker(title: "Fail next purchase()", items: PaymentFailure.allCases.map {
+            PickerItem($0.rawValue, $0 == .cancelled ? "purchase() returns .userCancelled" : "purchase() throws \($0.storeKit2Error)",
+                       .run(.failNextPayment($0)))
+        } + [
+            PickerItem("interrupted", "returns .userCancelled; the charge comes 30s later on Transaction.updates",
+                       .run(.interruptNextPayment)),
+        ])
+    }
 
     /// The App Store's answer to the next receipt verification (`store-status CODE`).
     static let storeStatus = Picker(title: "Next verifyReceipt status", items:

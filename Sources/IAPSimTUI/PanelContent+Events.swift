@@ -89,7 +89,16 @@ extension PanelContent {
         }
         return [Span(DurationText.clock(e.time) + " ", Style(.dim)),
                 Span(TextWidth.pad(part, to: partWidth) + " ", UIStyle.part(e.part)),
-                Span(PanelContent.text(e.fact), textStyle)]
+                Span(PanelContent.text(e.fact, in: sim.policy.storekit), textStyle)]
+    }
+
+    /// `text(_:)` in the words of `world`: the auditor's lines about a StoreKit 2 run name
+    /// its signed transactions, not a receipt.
+    static func text(_ fact: Fact, in world: StoreKitWorld) -> String {
+        switch fact {
+        case .anomalyOpened, .anomalyStatusChanged: return AnomalyType.text(text(fact), in: world)
+        default: return text(fact)
+        }
     }
 
     /// A fact in the UI's words: the core's text, except where that text misleads on a

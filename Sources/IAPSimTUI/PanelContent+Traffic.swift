@@ -12,7 +12,7 @@ extension PanelContent {
     var network: [Line] {
         let n = sim.network
         var out: [Line] = [[Span(TextWidth.pad("route", to: 9) + "msgs   bytes lost t/o retry", Style(.dim))]]
-        for route in Route.allCases {
+        for route in routes {
             let t = n.totals(for: route)
             let cells = [pad(t.messages, 4), pad(PanelContent.bytes(t.bytes), 8), pad(t.dropped, 5),
                          pad(t.timedOut, 4), pad(t.retries, 6)]
@@ -27,6 +27,12 @@ extension PanelContent {
         out.append([Span("last messages, newest first", Style(.dim))])
         for m in n.recent.reversed() where out.count < limit { out.append(message(m)) }
         return out
+    }
+
+    /// The Network panel's rows: the routes of the run's world, and any other route that
+    /// carried traffic all the same (so that nothing sent is ever hidden).
+    var routes: [Route] {
+        Route.allCases.filter { $0.exists(in: sim.policy.storekit) || sim.network.totals(for: $0).messages > 0 }
     }
 
     func pad(_ v: Int, _ w: Int) -> String { pad(String(v), w) }
@@ -62,7 +68,7 @@ extension PanelContent {
             let finished = min(all - open, PanelContent.historyLimit)
             return 1 + open + (finished > 0 ? 1 + finished : 0)
         case .server: return sim.server.balances.count + 2 + min(sim.server.orders.count, PanelContent.historyLimit)
-        case .network: return 4 + (sim.network.recent.isEmpty ? 1 : 1 + sim.network.recent.count)
+        case .network: return 1 + routes.count + (sim.network.recent.isEmpty ? 1 : 1 + sim.network.recent.count)
         case .auditor:
             return auditorHeaderCount + 2 * min(sim.auditor.anomalies.count, PanelContent.historyLimit)
         case .events: return sim.log.count
@@ -121,6 +127,6 @@ extension PanelContent {
         if let t = x.txn { first.append(Span(" " + txn(t))) }
         first.append(Span(" " + DurationText.age(max(0, sim.now - x.openedAt)) + " ago", Style(.dim)))
         let why = x.mechanism.map { x.status == .open ? $0 : "\(x.status.rawValue): \($0)" } ?? x.summary
-        return [first, [Span("   " + why, Style(.dim))]]
+        return [first, [Span("   " + words.anomaly(why), Style(.dim))]]
     }
 }

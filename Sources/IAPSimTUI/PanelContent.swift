@@ -13,6 +13,9 @@ struct PanelContent {
 
     var narrow: Bool { width < 40 }
 
+    /// The run's StoreKit world's words.
+    var words: WorldWords { WorldWords(sim.policy.storekit) }
+
     /// How many finished transactions, orders or anomalies a panel lists, newest first.
     static let historyLimit = 200
 
@@ -72,20 +75,20 @@ struct PanelContent {
     // MARK: Payment queue
 
     var queueBadge: String {
-        let n = sim.store.queue.count
-        return sim.policy.storekit == .two ? "\(n) in Transaction.unfinished" : "\(n) unfinished"
+        words.queueBadge(unfinished: sim.store.queue.count, narrow: narrow)
     }
 
     var queue: [Line] {
         let all = sim.store.transactions
-        if all.isEmpty { return [[Span("no transactions yet: b buys", Style(.dim))]] }
+        if all.isEmpty { return [[Span(words.noTransactions, Style(.dim))]] }
         let idWidth = narrow ? 5 : 13
-        let showName = width >= idWidth + 1 + 9 + 1 + 11 + 2 + 6
+        let stateWidth = words.stateWidth(narrow: narrow)
+        let showName = width >= idWidth + 1 + 9 + 1 + stateWidth + 2 + 6
         var header = TextWidth.pad("txn", to: idWidth) + " " + TextWidth.pad("product", to: 9) + " "
-            + TextWidth.pad("state", to: 11) + " "
+            + TextWidth.pad("state", to: stateWidth) + " "
         if showName {
             let room = width - TextWidth.of(header)
-            header += room >= 19 ? "applicationUsername" : "appUsername"
+            header += room >= TextWidth.of(words.nameColumn.long) ? words.nameColumn.long : words.nameColumn.short
         }
         var out: [Line] = [[Span(header, Style(.dim))]]
         let unfinished = all.filter { !$0.finished }
@@ -93,7 +96,7 @@ struct PanelContent {
         let finished = all.filter(\.finished).suffix(PanelContent.historyLimit).reversed()
         for t in unfinished where out.count < limit { out.append(row(t, idWidth: idWidth, showName: showName)) }
         if !finished.isEmpty {
-            out.append([Span("finished (newest first)", Style(.dim))])
+            out.append([Span(words.finishedHeading, Style(.dim))])
             for t in finished where out.count < limit { out.append(row(t, idWidth: idWidth, showName: showName)) }
         }
         return out
@@ -102,15 +105,19 @@ struct PanelContent {
     func row(_ t: StoreTransaction, idWidth: Int, showName: Bool) -> Line {
         let dim = t.finished
         let base = dim ? Style(.dim) : Style.plain
-        let marker = t.finished ? Span(glyphs.check + " ", Style(.dim)) : Span(glyphs.dot + " ", Style(.warn, bold: true))
+        // A failed StoreKit 2 purchase leaves no transaction to finish: no mark, its state says it.
+        let marker = words.storeKit2 && t.state == .failed ? Span("  ")
+            : t.finished ? Span(glyphs.check + " ", Style(.dim)) : Span(glyphs.dot + " ", Style(.warn, bold: true))
         var line: Line = [
             Span(TextWidth.pad(txn(t.id), to: idWidth) + " ", base),
             Span(TextWidth.pad(t.productId, to: 9) + " ", base),
-            Span(TextWidth.pad(t.state.rawValue, to: 11), dim ? Style(.dim) : UIStyle.state(t.state)),
+            Span(TextWidth.pad(words.state(t, narrow: narrow), to: words.stateWidth(narrow: narrow)),
+                 dim ? Style(.dim) : UIStyle.state(t.state)),
             marker,
         ]
         if showName {
-            let name = t.applicationUsername.map { isUUID($0) ? String($0.prefix(8)) + (ascii ? "~" : "…") : $0 } ?? "nil"
+            let name = t.applicationUsername.map { isUUID($0) ? String($0.prefix(8)) + (ascii ? "~" : "…") : $0 }
+                ?? (words.storeKit2 ? "none" : "nil")
             line.append(Span(name, Style(.dim)))
         }
         return line

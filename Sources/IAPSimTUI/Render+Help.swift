@@ -3,16 +3,15 @@ import IAPSimCore
 extension UIModel {
     /// The legend: every symbol and abbreviation the panels use.
     var legend: [(String, String)] {
-        let g = glyphs
-        return [
-            (g.dot, "unfinished: still in the payment queue"), (g.check, "finished / registered"),
-            (g.cross, "observer not registered"), ("\(g.right) \(g.left)", "request / response"),
+        let g = glyphs, words = WorldWords(simulation.policy.storekit)
+        return words.legend(g) + [
+            ("\(g.right) \(g.left)", "request / response"),
             ("\(g.up) \(g.down)", "more lines above / below"), (String(g.more), "text cut: h/L scroll, z zooms"),
             ("A3", "anomaly 3 (Enter in Auditor opens it)"), ("o2", "order 2 on the merchant server"),
-            ("\(g.more)0004", "transaction id, last digits"), ("txn", "SKPaymentTransaction id"),
+            ("\(g.more)0004", "transaction id, last digits"), words.transactionLegend,
             ("req resp", "request / response"), ("t/o", "timed out (client gave up)"),
             ("B K M", "bytes, thousands, millions"), ("0:01:02.160", "virtual clock h:mm:ss.ms"),
-            ("grace 12s", "a charge the auditor still waits for"), ("in_app", "receipt entries"),
+            ("grace 12s", "a charge the auditor still waits for"), words.dataLegend,
             ("REC", "the screen is being recorded"), ("AUTOPILOT", "random actions are on"),
         ]
     }
@@ -21,12 +20,13 @@ extension UIModel {
     /// (j/k) when the screen is too small for all of it.
     func helpLines() -> [Line] {
         var out: [Line] = []
+        let world = simulation.policy.storekit
         for group in KeyBinding.Group.allCases {
-            let bindings = KeyBinding.all.filter { $0.group == group }
+            let bindings = KeyBinding.all.filter { $0.group == group && $0.exists(in: world) }
             out.append([Span(group.rawValue, Style(.title, bold: true))])
             for b in bindings {
                 let written = b.written.replacingOccurrences(of: "`", with: "")
-                out.append([Span(TextWidth.pad(written, to: 12), Style(.key, bold: true)), Span(b.help)])
+                out.append([Span(TextWidth.pad(written, to: 12), Style(.key, bold: true)), Span(b.help(in: world))])
             }
         }
         out.append([Span("Legend", Style(.title, bold: true))])

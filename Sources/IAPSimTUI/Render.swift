@@ -85,7 +85,8 @@ extension UIModel {
         var content = PanelContent(sim: simulation, glyphs: glyphs, ascii: options.ascii, width: inner.width)
         let shift = hscroll[panel] ?? 0
         let shiftBadge = shift > 0 ? "\(glyphs.right)+\(shift) " : ""
-        let title = (panel == .events ? panel.title + (eventFilter.map { ": \($0.rawValue) only" } ?? "") : panel.title)
+        let name = panel.title(in: simulation.policy.storekit)
+        let title = (panel == .events ? name + (eventFilter.map { ": \($0.rawValue) only" } ?? "") : name)
             + (zoomed == panel ? " (zoomed: z returns, Tab pages)" : "")
         if panel == .events {
             let rows = content.eventRows(notes: notes, filter: eventFilter)

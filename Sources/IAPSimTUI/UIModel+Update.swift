@@ -48,7 +48,14 @@ extension UIModel {
     /// A key on the main screen: whatever the binding table says it does now.
     mutating func handleMain(_ key: Key) -> [UIEffect] {
         guard let binding = KeyBinding.binding(for: key, in: self) else {
-            status = "key not bound; ? lists every key"
+            let world = simulation.policy.storekit
+            if let other = KeyBinding.all.first(where: { $0.keys.contains(key) && !$0.exists(in: world) }) {
+                // Only `v` (verifyReceipt's status) is StoreKit 1's alone.
+                status = "\(other.written.replacingOccurrences(of: "`", with: "")) is StoreKit 1 only: "
+                    + "no verifyReceipt, a StoreKit 2 server verifies the JWS itself"
+            } else {
+                status = "key not bound; ? lists every key"
+            }
             return []
         }
         return perform(binding.action)
@@ -80,16 +87,16 @@ extension UIModel {
     mutating func performWorldOrView(_ action: UIAction) {
         switch action {
         case .buy: overlay = .picker(.buy(simulation.config.catalog))
-        case .crash: overlay = .picker(.crash)
+        case .crash: overlay = .picker(.crash(simulation.policy.storekit))
         case .launch: act(.launch)
         case .uninstall: act(.uninstall)
         case .account: overlay = .picker(.account(users: simulation.users, loggedIn: simulation.app.loggedIn))
         case .openStore: act(.openStore)
         case .closeStore: act(.closeStore)
         case .network: act(.network(on: !simulation.network.deviceOnline))
-        case .drop: overlay = .picker(.drop)
+        case .drop: overlay = .picker(.drop(simulation.policy.storekit))
         case .outage: act(.storeOutage(on: !simulation.store.outage))
-        case .fail: overlay = .picker(.fail)
+        case .fail: overlay = .picker(.fail(simulation.policy.storekit))
         case .storeStatus: overlay = .picker(.storeStatus)
         case .background: act(simulation.app.inBackground ? .foreground : .background)
         case .askToBuy: act(.askToBuy(on: !simulation.store.askToBuy))

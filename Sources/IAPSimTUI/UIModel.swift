@@ -38,6 +38,11 @@ public enum Panel: Int, Sendable, Hashable, CaseIterable {
         case .events: return "Events"
         }
     }
+
+    /// The title in the words of `world`: StoreKit 2 has no payment queue.
+    public func title(in world: StoreKitWorld) -> String {
+        self == .queue ? WorldWords(world).queueTitle : title
+    }
 }
 
 /// A line of the Events panel that is the UI's, not the world's: it stands before the log

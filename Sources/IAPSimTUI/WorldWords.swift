@@ -1,0 +1,81 @@
+import IAPSimCore
+
+/// The UI's words that differ between the two StoreKit worlds, in one place: a StoreKit 2
+/// run shows `purchase()`, `Transaction.unfinished`, `finish()` and signed transactions,
+/// never the payment queue or a receipt; a StoreKit 1 run reads exactly as it always did.
+struct WorldWords {
+    let world: StoreKitWorld
+
+    init(_ world: StoreKitWorld) { self.world = world }
+
+    var storeKit2: Bool { world == .two }
+
+    // MARK: the transactions panel
+
+    var queueTitle: String { storeKit2 ? "Transactions" : "Payment queue" }
+
+    /// A narrow panel's title has no room for the API's name; the legend gives it.
+    func queueBadge(unfinished n: Int, narrow: Bool) -> String {
+        storeKit2 && !narrow ? "\(n) in Transaction.unfinished" : "\(n) unfinished"
+    }
+
+    var noTransactions: String { storeKit2 ? "no purchase() yet: b buys" : "no transactions yet: b buys" }
+
+    var finishedHeading: String { storeKit2 ? "done (finish() or failed)" : "finished (newest first)" }
+
+    /// The state column's width: StoreKit 2's `userCancelled` is two columns wider.
+    func stateWidth(narrow: Bool) -> Int { storeKit2 && !narrow ? 13 : 11 }
+
+    /// The name column's heading, long and short.
+    var nameColumn: (long: String, short: String) {
+        storeKit2 ? ("appAccountToken", "token") : ("applicationUsername", "appUsername")
+    }
+
+    /// A transaction's state: `SKPaymentTransactionState` in StoreKit 1; in StoreKit 2 what
+    /// `purchase()` returned (`success`, `pending`, `userCancelled`) or threw.
+    func state(_ t: StoreTransaction, narrow: Bool = false) -> String {
+        guard storeKit2 else { return t.state.rawValue }
+        switch t.state {
+        case .purchasing: return "purchasing"
+        case .purchased, .restored: return "success"
+        case .deferred: return "pending"
+        case .failed:
+            switch t.failure ?? .cancelled {
+            case .cancelled: return narrow ? "cancelled" : "userCancelled"
+            case .network: return narrow ? "netError" : "networkError"
+            case .invalid: return "unavailable"
+            }
+        }
+    }
+
+    // MARK: the inspectors
+
+    func finishedWords(_ t: StoreTransaction) -> String {
+        guard storeKit2 else { return t.finished ? "  finished" : "  unfinished (still in the payment queue)" }
+        if t.state == .failed { return "  no transaction left behind: purchase() did not succeed" }
+        return t.finished ? "  finished (finish() called)" : "  unfinished (in Transaction.unfinished until finish())"
+    }
+
+    /// An anomaly's text from the auditor, in this world's words.
+    func anomaly(_ text: String) -> String { AnomalyType.text(text, in: world) }
+
+    // MARK: the help overlay
+
+    /// The legend's entries that name StoreKit's API.
+    func legend(_ g: Glyphs) -> [(String, String)] {
+        guard storeKit2 else {
+            return [(g.dot, "unfinished: still in the payment queue"), (g.check, "finished / registered"),
+                    (g.cross, "observer not registered")]
+        }
+        return [(g.dot, "unfinished: in Transaction.unfinished"), (g.check, "finish() called / listening"),
+                (g.cross, "no Transaction.updates listener")]
+    }
+
+    var transactionLegend: (String, String) {
+        storeKit2 ? ("txn", "Transaction.id (transactionId)") : ("txn", "SKPaymentTransaction id")
+    }
+
+    var dataLegend: (String, String) {
+        storeKit2 ? ("JWS", "jwsRepresentation: a signed transaction") : ("in_app", "receipt entries")
+    }
+}
