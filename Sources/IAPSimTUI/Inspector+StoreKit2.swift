@@ -9,7 +9,7 @@ extension Inspector {
     func storeKit2Transaction(_ t: StoreTransaction) -> [Line] {
         var out: [Line] = [
             [Span(t.id + " ", Style(bold: true)), Span(t.productId + " "),
-             Span(worldWords.state(t), UIStyle.state(t.state)), Span(worldWords.finishedWords(t), Style(.dim))],
+             Span(worldWords.state(t, returned: WorldWords.returnedSuccess(sim)), UIStyle.state(t.state)), Span(worldWords.finishedWords(t), Style(.dim))],
             field("appAccountToken", t.appAccountToken
                   ?? "none (purchase() without .appAccountToken: the server cannot bind the order)"),
             field("order", orderOf(t.id).map(orderWords) ?? "(none)"),

@@ -112,7 +112,7 @@ struct Inspector {
             return id == "(none)" ? "(none): a failed transaction, which has no transactionIdentifier" : id
         }
         let price = sim.auditor.charges.first { $0.txn == id }.map { " " + formatMoney($0.priceCents) } ?? ""
-        return "\(id) (\(t.productId)\(price), \(worldWords.state(t)), \(t.finished ? "finished" : "unfinished"))"
+        return "\(id) (\(t.productId)\(price), \(worldWords.state(t, returned: WorldWords.returnedSuccess(sim))), \(t.finished ? "finished" : "unfinished"))"
     }
 
     func orderWords(_ id: String) -> String {

@@ -94,15 +94,20 @@ struct PanelContent {
         let unfinished = all.filter { !$0.finished }
         // Panels scroll through at most `historyLimit` old rows, so a long session renders fast.
         let finished = all.filter(\.finished).suffix(PanelContent.historyLimit).reversed()
-        for t in unfinished where out.count < limit { out.append(row(t, idWidth: idWidth, showName: showName)) }
+        let returned = WorldWords.returnedSuccess(sim)
+        for t in unfinished where out.count < limit {
+            out.append(row(t, idWidth: idWidth, showName: showName, returned: returned))
+        }
         if !finished.isEmpty {
             out.append([Span(words.finishedHeading, Style(.dim))])
-            for t in finished where out.count < limit { out.append(row(t, idWidth: idWidth, showName: showName)) }
+            for t in finished where out.count < limit {
+                out.append(row(t, idWidth: idWidth, showName: showName, returned: returned))
+            }
         }
         return out
     }
 
-    func row(_ t: StoreTransaction, idWidth: Int, showName: Bool) -> Line {
+    func row(_ t: StoreTransaction, idWidth: Int, showName: Bool, returned: Set<String>) -> Line {
         let dim = t.finished
         let base = dim ? Style(.dim) : Style.plain
         // A failed StoreKit 2 purchase leaves no transaction to finish: no mark, its state says it.
@@ -111,7 +116,7 @@ struct PanelContent {
         var line: Line = [
             Span(TextWidth.pad(txn(t.id), to: idWidth) + " ", base),
             Span(TextWidth.pad(t.productId, to: 9) + " ", base),
-            Span(TextWidth.pad(words.state(t, narrow: narrow), to: words.stateWidth(narrow: narrow)),
+            Span(TextWidth.pad(words.state(t, narrow: narrow, returned: returned), to: words.stateWidth(narrow: narrow)),
                  dim ? Style(.dim) : UIStyle.state(t.state)),
             marker,
         ]

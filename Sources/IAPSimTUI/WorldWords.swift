@@ -32,12 +32,14 @@ struct WorldWords {
     }
 
     /// A transaction's state: `SKPaymentTransactionState` in StoreKit 1; in StoreKit 2 what
-    /// `purchase()` returned (`success`, `pending`, `userCancelled`) or threw.
-    func state(_ t: StoreTransaction, narrow: Bool = false) -> String {
+    /// `purchase()` returned (`success`, `pending`, `userCancelled`) or threw, and `verified`
+    /// for a charge no purchase call returned (the app died, or it completed outside the
+    /// app): only `Transaction.updates` or `Transaction.unfinished` can hand it over.
+    func state(_ t: StoreTransaction, narrow: Bool = false, returned: Set<String>) -> String {
         guard storeKit2 else { return t.state.rawValue }
         switch t.state {
         case .purchasing: return "purchasing"
-        case .purchased, .restored: return "success"
+        case .purchased, .restored: return returned.contains(t.id) ? "success" : "verified"
         case .deferred: return "pending"
         case .failed:
             switch t.failure ?? .cancelled {
@@ -46,6 +48,19 @@ struct WorldWords {
             case .invalid: return "unavailable"
             }
         }
+    }
+
+    /// The transactions whose `purchase()` returned `.success`, from the log kept in memory.
+    /// One older than that log and finished was handled: counted as returned.
+    static func returnedSuccess(_ sim: Simulation) -> Set<String> {
+        guard sim.policy.storekit == .two else { return [] }
+        var ids = Set<String>()
+        for e in sim.log {
+            if case .purchaseReturned(let txn, _, .success) = e.fact { ids.insert(txn) }
+        }
+        let logStart = sim.log.first?.time ?? 0
+        for t in sim.store.transactions where t.finished && (t.chargedAt ?? t.createdAt) < logStart { ids.insert(t.id) }
+        return ids
     }
 
     // MARK: the inspectors
@@ -68,7 +83,8 @@ struct WorldWords {
                     (g.cross, "observer not registered")]
         }
         return [(g.dot, "unfinished: in Transaction.unfinished"), (g.check, "finish() called / listening"),
-                (g.cross, "no Transaction.updates listener")]
+                (g.cross, "no Transaction.updates listener"), ("success", "purchase() returned .success(.verified)"),
+                ("verified", "charged; no purchase() returned it (updates or unfinished must)")]
     }
 
     var transactionLegend: (String, String) {

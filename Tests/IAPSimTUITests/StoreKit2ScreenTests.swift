@@ -117,6 +117,24 @@ import Testing
         #expect(d.model.overlay == nil)
     }
 
+    @Test func aChargeNoPurchaseCallReturnedIsVerifiedNotSuccess() {
+        var d = Driver(UIModel(seed: 7, users: ["alice", "bob"], preset: .sk2Naive))
+        d.keys("f4")
+        #expect(d.screen().text.contains("armed: next purchase() interrupted"), "\(d.screen().text)")
+        d.keys("b")
+        d.key(.enter)
+        d.wait(wallMs: 3_000)
+        let cancelled = d.screen().text
+        #expect(cancelled.contains("coins_100 userCancelled"), "\(cancelled)")
+        d.keys("b")
+        d.key(.enter)
+        d.keys("c2")                                   // crash when charged: purchase() never returns
+        d.wait(wallMs: 3_000)
+        let text = d.screen().text
+        #expect(text.contains("coins_100 verified"), "\(text)")
+        #expect(!text.contains("coins_100 success"), "\(text)")
+    }
+
     @Test func theStatusLineNamesTheNextEventInStoreKit2Words() {
         let action = Action.storeDeliver(txns: ["1"], redelivery: false, atForeground: false)
         #expect(action.words(in: .two).contains("Transaction.updates"))

@@ -170,8 +170,9 @@ extension Simulation {
     /// messages, the App Store's state, a device offline.
     public var armedFaults: [String] {
         var out: [String] = []
-        if store.interruptNext { out.append("next payment interrupted") }
-        if let f = store.nextFailure { out.append("next payment fails (\(f.rawValue))") }
+        let payment = policy.storekit == .two ? "purchase()" : "payment"
+        if store.interruptNext { out.append("next \(payment) interrupted") }
+        if let f = store.nextFailure { out.append("next \(payment) fails (\(f.rawValue))") }
         if app.skipFinishNextFailed { out.append("next failure left unfinished") }
         if store.askToBuy { out.append("Ask to Buy on") }
         if store.outage { out.append("App Store outage") }
