@@ -103,6 +103,7 @@ struct Inspector {
         if let o = sim.server.orders.first(where: { $0.transactionId == txn }) { return o.id }
         for e in sim.log {
             if case .paymentAdded(txn, _, _, _, let order) = e.fact { return order }
+            if case .purchaseStarted(txn, _, _, _, let order) = e.fact { return order }
         }
         return nil
     }

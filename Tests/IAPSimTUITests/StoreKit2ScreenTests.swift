@@ -135,6 +135,19 @@ import Testing
         #expect(!text.contains("coins_100 success"), "\(text)")
     }
 
+    @Test func aFailedPurchaseLeavesNoTransactionButNamesItsOrder() {
+        var d = Driver(UIModel(seed: 7, users: ["alice", "bob"], preset: .sk2Hardened))
+        d.keys("f2b")
+        d.key(.enter)
+        d.wait(wallMs: 3_000)
+        d.key(.backTab, times: 4)
+        d.key(.enter)
+        let text = d.screen().text
+        #expect(text.contains("networkError  no transaction left behind"), "\(text)")
+        #expect(text.contains("order: o1 by alice"), "\(text)")
+        #expect(text.contains("none: a failed purchase() leaves no transaction to sign"), "\(text)")
+    }
+
     @Test func theStatusLineNamesTheNextEventInStoreKit2Words() {
         let action = Action.storeDeliver(txns: ["1"], redelivery: false, atForeground: false)
         #expect(action.words(in: .two).contains("Transaction.updates"))
