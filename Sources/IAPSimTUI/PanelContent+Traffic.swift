@@ -11,12 +11,13 @@ extension PanelContent {
 
     var network: [Line] {
         let n = sim.network
-        var out: [Line] = [[Span(TextWidth.pad("route", to: 9) + "msgs   bytes lost t/o retry", Style(.dim))]]
+        let nameWidth = PanelContent.routeNameWidth + 1
+        var out: [Line] = [[Span(TextWidth.pad("route", to: nameWidth) + "msgs   bytes lost t/o retry", Style(.dim))]]
         for route in routes {
             let t = n.totals(for: route)
             let cells = [pad(t.messages, 4), pad(PanelContent.bytes(t.bytes), 8), pad(t.dropped, 5),
                          pad(t.timedOut, 4), pad(t.retries, 6)]
-            var line: Line = [Span(TextWidth.pad(route.rawValue, to: 9), Style(bold: true))]
+            var line: Line = [Span(TextWidth.pad(route.rawValue, to: nameWidth), Style(bold: true))]
             line.append(Span(cells[0] + cells[1]))
             line.append(Span(cells[2], t.dropped > 0 ? Style(.bad, bold: true) : .plain))
             line.append(Span(cells[3], t.timedOut > 0 ? Style(.warn, bold: true) : .plain))
@@ -28,6 +29,10 @@ extension PanelContent {
         for m in n.recent.reversed() where out.count < limit { out.append(message(m)) }
         return out
     }
+
+    /// The route column: as wide as the longest route's name (at least 8), so that a route
+    /// added to the core keeps the columns aligned.
+    static let routeNameWidth = max(8, Route.allCases.map { TextWidth.of($0.rawValue) }.max() ?? 0)
 
     /// The Network panel's rows: the routes of the run's world, and any other route that
     /// carried traffic all the same (so that nothing sent is ever hidden).
@@ -50,7 +55,8 @@ extension PanelContent {
         }
         var line: Line = []
         if !narrow { line.append(Span(DurationText.clock(m.sentAt) + " ", Style(.dim))) }
-        line.append(Span(TextWidth.pad(m.route.rawValue, to: 8) + " \(arrow) \(kind) ", Style(bold: true)))
+        line.append(Span(TextWidth.pad(m.route.rawValue, to: PanelContent.routeNameWidth) + " \(arrow) \(kind) ",
+                         Style(bold: true)))
         line.append(Span(pad(PanelContent.bytes(m.bytes), 6) + " "))
         line.append(Span(m.latencyMs.map { pad("\($0)ms", 6) + " " } ?? "     - "))
         line.append(Span(m.fate.rawValue, fateStyle))
