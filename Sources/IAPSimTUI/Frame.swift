@@ -60,7 +60,9 @@ extension Grid {
         self[r.x, r.y + r.height - 1] = Cell(g.bl, edge)
         self[r.x + r.width - 1, r.y + r.height - 1] = Cell(g.br, edge)
         let titleStyle = focused ? Style(.focus, bold: true, reverse: true) : Style(.title, bold: true)
-        let used = put(" \(title) ", x: r.x + 1, y: r.y, titleStyle, maxWidth: r.width - 2)
+        // A title too long for the edge ends in a visible mark, never mid-word without one.
+        let shown = TextWidth.truncate(title, to: r.width - 4, ascii: g.dot == "*")
+        let used = put(" \(shown) ", x: r.x + 1, y: r.y, titleStyle, maxWidth: r.width - 2)
         if let badge, used + TextWidth.of(badge) + 6 <= r.width {
             put(" \(badge) ", x: r.x + r.width - 3 - TextWidth.of(badge), y: r.y, Style(.dim))
         }

@@ -73,8 +73,10 @@ extension UIModel {
 
     func renderNarration(_ grid: inout Grid, _ r: Rect) {
         let steps = player.scenario.steps
-        grid.frame(r, title: player.scenario.title, focused: false, glyphs: glyphs,
-                   badge: "step \(min(player.nextStep, steps.count))/\(steps.count)")
+        let badge = "step \(min(player.nextStep, steps.count))/\(steps.count)"
+        // The step count always shows: a long title gives way, cut with a visible mark.
+        let title = TextWidth.truncate(player.scenario.title, to: r.width - 8 - TextWidth.of(badge), ascii: options.ascii)
+        grid.frame(r, title: title, focused: false, glyphs: glyphs, badge: badge)
         let inner = r.inner
         let textWidth = inner.width - 2
         var lines: [Line] = []

@@ -148,6 +148,12 @@ import Testing
         #expect(text.contains("none: a failed purchase() leaves no transaction to sign"), "\(text)")
     }
 
+    @Test func aLongScenarioTitleIsCutWithAMarkAndTheStepCountStays() throws {
+        let d = try DefectTests.play("sk2-interrupted-purchase-naive.yaml", width: 80, height: 24)
+        let top = d.screen(80, 24).text.split(separator: "\n")[1]
+        #expect(top.contains("Transaction.up… ") && top.contains(" step 0/3 "), "\(top)")
+    }
+
     @Test func theStatusLineNamesTheNextEventInStoreKit2Words() {
         let action = Action.storeDeliver(txns: ["1"], redelivery: false, atForeground: false)
         #expect(action.words(in: .two).contains("Transaction.updates"))
