@@ -75,7 +75,7 @@ struct PanelContent {
     // MARK: Payment queue
 
     var queueBadge: String {
-        words.queueBadge(unfinished: sim.store.queue.count, narrow: narrow)
+        words.queueBadge(unfinished: sim.store.queue.filter(words.listedAsUnfinished).count, narrow: narrow)
     }
 
     var queue: [Line] {
@@ -111,7 +111,7 @@ struct PanelContent {
         let dim = t.finished
         let base = dim ? Style(.dim) : Style.plain
         // A failed StoreKit 2 purchase leaves no transaction to finish: no mark, its state says it.
-        let marker = words.storeKit2 && t.state == .failed ? Span("  ")
+        let marker = !t.finished && !words.listedAsUnfinished(t) || words.storeKit2 && t.state == .failed ? Span("  ")
             : t.finished ? Span(glyphs.check + " ", Style(.dim)) : Span(glyphs.dot + " ", Style(.warn, bold: true))
         var line: Line = [
             Span(TextWidth.pad(txn(t.id), to: idWidth) + " ", base),

@@ -19,6 +19,13 @@ struct WorldWords {
         storeKit2 && !narrow ? "\(n) in Transaction.unfinished" : "\(n) unfinished"
     }
 
+    /// Whether an unfinished transaction is counted and marked as such: in StoreKit 2 only a
+    /// charged one is in `Transaction.unfinished` (one still in `purchase()`, or pending, is
+    /// not a transaction the app can see yet).
+    func listedAsUnfinished(_ t: StoreTransaction) -> Bool {
+        !storeKit2 || t.state == .purchased || t.state == .restored
+    }
+
     var noTransactions: String { storeKit2 ? "no purchase() yet: b buys" : "no transactions yet: b buys" }
 
     var finishedHeading: String { storeKit2 ? "done (finish() or failed)" : "finished (newest first)" }
@@ -67,7 +74,12 @@ struct WorldWords {
 
     func finishedWords(_ t: StoreTransaction) -> String {
         guard storeKit2 else { return t.finished ? "  finished" : "  unfinished (still in the payment queue)" }
-        if t.state == .failed { return "  no transaction left behind: purchase() did not succeed" }
+        switch t.state {
+        case .failed: return "  no transaction left behind: purchase() did not succeed"
+        case .purchasing: return "  purchase() has not returned yet"
+        case .deferred: return "  waiting for a parent: the outcome comes on Transaction.updates"
+        case .purchased, .restored: break
+        }
         return t.finished ? "  finished (finish() called)" : "  unfinished (in Transaction.unfinished until finish())"
     }
 
