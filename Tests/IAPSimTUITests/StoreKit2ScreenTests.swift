@@ -154,6 +154,19 @@ import Testing
         #expect(top.contains("Transaction.up… ") && top.contains(" step 0/3 "), "\(top)")
     }
 
+    @Test func aPendingPurchaseIsNotInTransactionUnfinished() {
+        var d = Driver(UIModel(seed: 7, users: ["alice", "bob"], preset: .sk2Hardened))
+        d.keys("tb")
+        d.key(.enter)
+        d.wait(wallMs: 3_000)
+        let text = d.screen().text
+        #expect(text.contains("0 in Transaction.unfinished"), "\(text)")
+        #expect(text.contains("coins_100 pending        "), "no unfinished mark on a pending purchase:\n\(text)")
+        d.keys("y")
+        d.wait(wallMs: 300)
+        #expect(d.screen().text.contains("coins_100 verified"), "approved: it came on Transaction.updates\n\(d.screen().text)")
+    }
+
     @Test func theStatusLineNamesTheNextEventInStoreKit2Words() {
         let action = Action.storeDeliver(txns: ["1"], redelivery: false, atForeground: false)
         #expect(action.words(in: .two).contains("Transaction.updates"))
