@@ -58,18 +58,19 @@ extension Picker {
         })
     }
 
+    /// When to crash; the callbacks are named as the run's world has them.
     static func crash(_ world: StoreKitWorld) -> Picker {
         let sk2 = world == .two
         return Picker(title: "Crash the app", items: [
-        PickerItem("now", "the process dies at once", .run(.crash)),
-        PickerItem("when charged", sk2 ? "right after the App Store charges, before purchase() returns"
-                   : "right after the App Store charges, before the callback", .arm(.charged, .crash)),
-        PickerItem("when delivered", sk2 ? "as purchase() returns it or Transaction.updates emits it"
-                   : "as paymentQueue(_:updatedTransactions:) gets it", .arm(.delivered, .crash)),
-        PickerItem("when request recharge", "right after POST /recharge is sent",
-                   .arm(.requestRecharge, .crash)),
-        PickerItem("when credited", "after the server credits, before the answer",
-                   .arm(.credited, .crash)),
+            PickerItem("now", "the process dies at once", .run(.crash)),
+            PickerItem("when charged", sk2 ? "right after the App Store charges, before purchase() returns"
+                       : "right after the App Store charges, before the callback", .arm(.charged, .crash)),
+            PickerItem("when delivered", sk2 ? "as purchase() returns it or Transaction.updates emits it"
+                       : "as paymentQueue(_:updatedTransactions:) gets it", .arm(.delivered, .crash)),
+            PickerItem("when request recharge", "right after POST /recharge is sent",
+                       .arm(.requestRecharge, .crash)),
+            PickerItem("when credited", "after the server credits, before the answer",
+                       .arm(.credited, .crash)),
         ])
     }
 
