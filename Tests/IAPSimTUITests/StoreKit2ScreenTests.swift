@@ -167,6 +167,19 @@ import Testing
         #expect(d.screen().text.contains("coins_100 verified"), "approved: it came on Transaction.updates\n\(d.screen().text)")
     }
 
+    @Test func theWordsSwitchWithTheWorldOnRestart() {
+        var d = Driver(UIModel(preset: .retryFile))
+        #expect(d.screen().text.contains("┌ Payment queue "))
+        d.keys("p")
+        d.key(.right)                                  // retry-file -> sk2-naive, waits for R
+        d.key(.escape)
+        #expect(d.screen().text.contains("┌ Payment queue "), "worlds switch only between runs")
+        d.keys("R")
+        let text = d.screen().text
+        #expect(text.contains("┌ Transactions ") && text.contains("no purchase() yet"), "\(text)")
+        #expect(!text.contains("verify "), "\(text)")
+    }
+
     @Test func theStatusLineNamesTheNextEventInStoreKit2Words() {
         let action = Action.storeDeliver(txns: ["1"], redelivery: false, atForeground: false)
         #expect(action.words(in: .two).contains("Transaction.updates"))
