@@ -63,9 +63,9 @@ extension Picker {
         let sk2 = world == .two
         return Picker(title: "Crash the app", items: [
             PickerItem("now", "the process dies at once", .run(.crash)),
-            PickerItem("when charged", sk2 ? "right after the App Store charges, before purchase() returns"
+            PickerItem("when charged", sk2 ? "after the charge, before purchase() returns"
                        : "right after the App Store charges, before the callback", .arm(.charged, .crash)),
-            PickerItem("when delivered", sk2 ? "as purchase() returns it or Transaction.updates emits it"
+            PickerItem("when delivered", sk2 ? "as purchase() or Transaction.updates hands it on"
                        : "as paymentQueue(_:updatedTransactions:) gets it", .arm(.delivered, .crash)),
             PickerItem("when request recharge", "right after POST /recharge is sent",
                        .arm(.requestRecharge, .crash)),
@@ -113,7 +113,7 @@ extension Picker {
             PickerItem($0.rawValue, $0 == .cancelled ? "purchase() returns .userCancelled" : "purchase() throws \($0.storeKit2Error)",
                        .run(.failNextPayment($0)))
         } + [
-            PickerItem("interrupted", "returns .userCancelled; the charge comes 30s later on Transaction.updates",
+            PickerItem("interrupted", ".userCancelled; charged 30s later on Transaction.updates",
                        .run(.interruptNextPayment)),
         ])
     }
