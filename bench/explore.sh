@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark of the simulation engine through `iapsim explore` (release build): simulated
-# events per second and runs per second on one core (`--jobs 1`) for `hardened` and `naive`,
-# 10,000 default-size runs each, repeated; then `--jobs 2` against `--jobs 1`; then, when
+# events per second and runs per second on one core (`--jobs 1`) for `hardened`, `naive` and
+# the two StoreKit 2 presets, 10,000 default-size runs each, repeated; then `--jobs 2` against `--jobs 1`; then, when
 # valgrind is installed, the instructions per run (a count that does not depend on the load
 # of the machine). Prints the figures; changes nothing in the repository.
 # Usage: bench/explore.sh [repeats=9] [runs=10000]
@@ -31,7 +31,7 @@ explore() {
 }
 
 echo "iapsim explore, $RUNS runs, seed 1, $REPEATS repeats ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
-for policy in hardened naive; do
+for policy in hardened naive sk2-hardened sk2-naive; do
   : >"$OUT/$policy"
   for ((i = 0; i < REPEATS; i++)); do explore "$policy" 1 >>"$OUT/$policy"; done
   events=$(awk '{print $4; exit}' "$OUT/$policy")
@@ -54,7 +54,7 @@ echo "hardened --jobs 2: median $(printf '%.0f' "$j2") runs/s against $(printf '
 if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; then
   # valgrind reads no DWARF 5: a copy without debug information keeps the symbols it needs.
   strip --strip-debug -o "$OUT/iapsim" "$BIN"
-  for policy in hardened naive; do
+  for policy in hardened naive sk2-hardened sk2-naive; do
     valgrind --tool=callgrind --callgrind-out-file="$OUT/cg" "$OUT/iapsim" explore --policy "$policy" \
       --runs 300 --seed 1 --out "$OUT/f" >/dev/null 2>&1 || true
     # Explorer.run, inclusive: one whole run (schedule, world, steps, heal, settle, verdict).

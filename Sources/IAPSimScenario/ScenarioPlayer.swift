@@ -13,6 +13,9 @@ public struct ScenarioPlayer: Sendable {
     /// Set when a `when` step timed out; no step runs after it.
     public internal(set) var timeout: StepTimeout?
     var runner = StepRunner()
+    /// False: steps return only their markers, not the world's entries (a `run --quiet`
+    /// with no export prints none, and a long wait makes millions).
+    public var collectsEntries = true
 
     /// How many log entries the world keeps unless told otherwise: what a run prints comes
     /// from its records, so the world's own log only serves views of the recent past, and a
@@ -46,7 +49,7 @@ public struct ScenarioPlayer: Sendable {
         let number = nextStep + 1
         let step = scenario.steps[nextStep]
         nextStep += 1
-        var collected: [LogEntry]? = []
+        var collected: [LogEntry]? = collectsEntries ? [] : nil
         let came = runner.reach(step.trigger, in: &simulation, into: &collected)
         var records = (collected ?? []).map(RunRecord.entry)
         if !came, case .when(let event, let within) = step.trigger {
@@ -56,7 +59,7 @@ public struct ScenarioPlayer: Sendable {
             return records + [.stepTimedOut(stop)]
         }
         records.append(.stepStarted(number: number, step: step, time: simulation.now))
-        collected = []
+        collected = collectsEntries ? [] : nil
         runner.perform(step.command, in: &simulation, into: &collected)
         return records + (collected ?? []).map(RunRecord.entry)
     }
@@ -67,7 +70,7 @@ public struct ScenarioPlayer: Sendable {
         while !stepsDone { records += playStep() }
         var complete = true
         if timeout == nil {
-            var collected: [LogEntry]? = []
+            var collected: [LogEntry]? = collectsEntries ? [] : nil
             complete = simulation.settle(into: &collected)
             records += (collected ?? []).map(RunRecord.entry)
             records.append(.settled(time: simulation.now, complete: complete))

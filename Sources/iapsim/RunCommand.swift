@@ -65,7 +65,8 @@ struct RunCommand: ParsableCommand {
         }
         var player = ScenarioPlayer(scenario)
         // The records are kept only for the exports: a long run prints as it goes.
-        let keepsRecords = logFile != nil || diagramFile != nil
+        let keepsRecords = logFile != nil || diagramFile != nil || signedDirectory != nil
+        player.collectsEntries = keepsRecords || !quiet
         var records: [RunRecord] = []
         let opening = player.openingRecords
         try Output.print(Transcript.header(scenario, file: file))

@@ -134,4 +134,18 @@ import Testing
         #expect(try String(contentsOfFile: dir + "/signed.jsonl", encoding: .utf8).isEmpty)
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/root.cer")).count > 300)
     }
+
+    /// `--signed` alone (quiet, no `--log`) signs what the run did, as it does beside `--log`.
+    @Test func signedWithoutALogSignsTheSameLines() throws {
+        let alone = CLI.temporaryFile("signed-alone"), beside = CLI.temporaryFile("signed-beside")
+        let log = CLI.temporaryFile("signed-beside.jsonl")
+        defer { for path in [alone, beside, log] { try? FileManager.default.removeItem(atPath: path) } }
+        let file = "scenarios/sk2-replay-fraud-naive.yaml"
+        #expect(try CLI.run(["run", "--quiet", file, "--signed", alone]).status == 0)
+        #expect(try CLI.run(["run", "--quiet", file, "--signed", beside, "--log", log]).status == 0)
+        let lines = try String(contentsOfFile: alone + "/signed.jsonl", encoding: .utf8)
+        #expect(!lines.isEmpty)
+        #expect(lines.split(separator: "\n").count
+            == (try String(contentsOfFile: beside + "/signed.jsonl", encoding: .utf8)).split(separator: "\n").count)
+    }
 }

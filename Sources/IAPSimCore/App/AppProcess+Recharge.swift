@@ -57,7 +57,9 @@ extension AppProcess {
         case .credited(let ids), .alreadyCredited(let ids):
             // The answer lists every credited transaction of the receipt: each is done.
             forget(txn, why: "the server answered", &out)
-            for id in ids where id != txn && record(id) != nil {
+            // One pass over the records, not one per listed id: a receipt may list thousands.
+            let held = ids.count > 1 ? heldTransactions : []
+            for id in ids where id != txn && held.contains(id) {
                 forget(id, why: "the server listed it as credited", &out)
             }
             if out.policy.finish == .afterCredit {
@@ -85,7 +87,7 @@ extension AppProcess {
 
     mutating func retryable(_ txn: String, _ out: inout Outbox) {
         // Forgotten meanwhile (another answer listed it as credited): nothing to retry.
-        guard record(txn) != nil else { return }
+        guard hasRecord(txn) else { return }
         let used = retriesUsed[txn] ?? 0
         if used < out.policy.retryImmediate {
             retriesUsed[txn] = used + 1
@@ -101,7 +103,7 @@ extension AppProcess {
     }
 
     func isSaved(_ txn: String) -> Bool {
-        files.contains { $0.txn == txn } || keychain.contains { $0.txn == txn }
+        files.indices.contains { files[$0].txn == txn } || keychain.indices.contains { keychain[$0].txn == txn }
     }
 
     mutating func immediateRetryDue(_ txn: String, store: inout AppStore, _ out: inout Outbox) {

@@ -116,8 +116,26 @@ public struct AppProcess: Sendable, Hashable {
     /// The first of memory, files and keychain that holds `txn`, as `reachablePending`
     /// would find it.
     func record(_ txn: String) -> PendingReceipt? {
-        if isRunning, let r = memory.first(where: { $0.txn == txn }) { return r }
-        return files.first { $0.txn == txn } ?? keychain.first { $0.txn == txn }
+        if isRunning, let i = memory.indices.first(where: { memory[$0].txn == txn }) { return memory[i] }
+        if let i = files.indices.first(where: { files[$0].txn == txn }) { return files[i] }
+        return keychain.indices.first { keychain[$0].txn == txn }.map { keychain[$0] }
+    }
+
+    /// Whether the app still holds a record of `txn` (what `record` would find), without
+    /// copying any: a record carries its receipt, and thousands may wait at once.
+    func hasRecord(_ txn: String) -> Bool {
+        (isRunning && memory.indices.contains { memory[$0].txn == txn })
+            || files.indices.contains { files[$0].txn == txn }
+            || keychain.indices.contains { keychain[$0].txn == txn }
+    }
+
+    /// The transactions the app holds records of (memory when running, files, keychain).
+    var heldTransactions: Set<String> {
+        var held = Set<String>()
+        if isRunning { for i in memory.indices { held.insert(memory[i].txn) } }
+        for i in files.indices { held.insert(files[i].txn) }
+        for i in keychain.indices { held.insert(keychain[i].txn) }
+        return held
     }
 
     // MARK: lifecycle
