@@ -62,7 +62,7 @@ public enum Transcript {
             for a in auditor.anomalies {
                 lines.append("  A\(a.id) \(a.type.rawValue) \(a.status.rawValue)"
                              + (a.mechanism.map { " (\($0))" } ?? "") + ": \(a.summary); "
-                             + a.type.preventedBy(policy: sim.policy))
+                             + a.type.preventedBy(policy: sim.policy, status: a.status))
             }
         }
         let balances = sim.users.map { "\($0) \(sim.server.balance(of: $0))" }

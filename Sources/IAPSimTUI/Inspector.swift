@@ -66,7 +66,7 @@ struct Inspector {
         out.append(heading("money"))
         out += money(x.txn)
         out.append(field("mechanism", x.mechanism.map(worldWords.anomaly) ?? "(none yet: \(x.status.rawValue))"))
-        out.append([Span(Prevention.line(x.type, policy: sim.policy), Style(.good, bold: true))])
+        out.append([Span(Prevention.line(x.type, policy: sim.policy, status: x.status), Style(.good, bold: true))])
         out.append(heading("chain of facts (\(ids.joined(separator: ", ")))"))
         out += chain(ids: Set(ids), anomalyId: x.id)
         return out

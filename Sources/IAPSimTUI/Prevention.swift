@@ -5,5 +5,7 @@ import IAPSimCore
 enum Prevention {
     static func meaning(_ type: AnomalyType, in world: StoreKitWorld) -> String { type.meaning(in: world) }
 
-    static func line(_ type: AnomalyType, policy: Policy) -> String { type.preventedBy(policy: policy) }
+    static func line(_ type: AnomalyType, policy: Policy, status: AnomalyStatus? = nil) -> String {
+        type.preventedBy(policy: policy, status: status)
+    }
 }

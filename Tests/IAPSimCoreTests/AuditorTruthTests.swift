@@ -111,6 +111,10 @@ import Testing
         #expect(AnomalyType.lostOrder.preventedBy(policy: PolicyPreset.naive.policy) == "prevented by: observer launch")
         #expect(AnomalyType.lostOrder.preventedBy(policy: PolicyPreset.hardened.policy)
             == "prevented by: observer launch (already set: this one got past it)")
+        #expect(AnomalyType.replayFraud.preventedBy(policy: PolicyPreset.hardened.policy, status: .blocked)
+            == "prevented by: server-bind-order true (already set: it was blocked)")
+        #expect(AnomalyType.lostOrder.preventedBy(policy: PolicyPreset.hardened.policy, status: .resolved)
+            == "prevented by: observer launch (already set: it was made right)")
         #expect(Set(AnomalyType.allCases.map(\.meaning)).count == AnomalyType.allCases.count)
     }
 }

@@ -66,10 +66,20 @@ extension AnomalyType {
 
     /// `prevented by: KEY VALUE`: the settings `policy` lacks; when it has them all already,
     /// all of them, marked as set (the anomaly came from something they do not cover).
-    public func preventedBy(policy: Policy) -> String {
+    /// `status`: what became of the anomaly, so that a blocked or resolved one is not said
+    /// to have got past settings that in fact stopped it.
+    public func preventedBy(policy: Policy, status: AnomalyStatus? = nil) -> String {
         let all = preventedBy(in: policy.storekit)
         let missing = all.filter { policy.value(of: $0.key) != $0.value }
-        if missing.isEmpty { return "prevented by: \(Self.words(all)) (already set: this one got past it)" }
+        if missing.isEmpty {
+            let why: String
+            switch status {
+            case .blocked: why = "already set: it was blocked"
+            case .resolved: why = "already set: it was made right"
+            default: why = "already set: this one got past it"
+            }
+            return "prevented by: \(Self.words(all)) (\(why))"
+        }
         return "prevented by: \(Self.words(missing))"
     }
 

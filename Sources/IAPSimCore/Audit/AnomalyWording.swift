@@ -11,6 +11,10 @@ enum AnomalyWording {
         "replayed receipt of \(txn) sent with a fresh order"
     }
 
+    static func forged(_ txn: String) -> String {
+        "forged JWS \(txn), never charged, sent with a fresh order"
+    }
+
     static func refused(_ reason: String) -> String { "refused: \(reason)" }
 
     static var refusedAsAlreadyCredited: String { "refused: transaction already credited" }

@@ -80,7 +80,9 @@ public struct Auditor: Sendable, Hashable {
             let credit = ChargeRecord.Credit(user: user, sender: sender, at: e.time, via: via, order: order)
             observeCredit(credit, txn: txn, product: product, entitlement: coins == 0, &out)
         case .rechargeRefused(let txn, let reason, .attacker):
-            open(.replayFraud, .blocked, txn: txn, at: e.time, summary: AnomalyWording.replayed(txn),
+            // A transaction the App Store never charged was forged, not replayed.
+            let summary = ledger.index(of: txn) == nil ? AnomalyWording.forged(txn) : AnomalyWording.replayed(txn)
+            open(.replayFraud, .blocked, txn: txn, at: e.time, summary: summary,
                  mechanism: AnomalyWording.refused(reason), involved: [txn], &out)
         case .alreadyCredited(let txn, .attacker):
             open(.replayFraud, .blocked, txn: txn, at: e.time, summary: AnomalyWording.replayed(txn),

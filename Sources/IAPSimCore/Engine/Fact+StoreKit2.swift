@@ -49,9 +49,10 @@ extension Fact {
         case .jwsDeleted(let txn, let tier, let why):
             return "jwsRepresentation of \(txn) deleted from \(tier.rawValue): \(why)"
         case .jwsChecked(let txn, let signer, let verified):
-            return verified
+            if !verified { return "JWS of \(txn) decoded without verifying (signed by \(signer.rawValue))" }
+            return signer == .appStore
                 ? "JWS of \(txn) verified: signature, chain to Apple's root, bundleId, environment"
-                : "JWS of \(txn) decoded without verifying (signed by \(signer.rawValue))"
+                : "JWS of \(txn) checked: signed by \(signer.rawValue), its chain does not lead to Apple's root"
         case .signedReplayPrepared(let txn):
             return "replaying the jwsRepresentation of \(txn) on a fresh order"
         case .forgeryPrepared(let s):
