@@ -16,8 +16,11 @@ enum FactFields {
         var fields: [(String, JSONValue)] = []
         for (position, element) in payload.children.enumerated() {
             let label = element.label.flatMap { $0.hasPrefix(".") ? nil : $0 }
-            fields.append((label ?? defaultName(element.value, position: position),
-                           value(element.value)))
+            fields.append(
+                (
+                    label ?? defaultName(element.value, position: position),
+                    value(element.value)
+                ))
         }
         if case .anomalyOpened(_, let type, _, _, _) = fact {
             fields.append(("preventedBy", .string(type.preventedByWords)))

@@ -8,10 +8,15 @@ extension Inspector {
 
     func storeKit2Transaction(_ t: StoreTransaction) -> [Line] {
         var out: [Line] = [
-            [Span(t.id + " ", Style(bold: true)), Span(t.productId + " "),
-             Span(worldWords.state(t, returned: WorldWords.returnedSuccess(sim)), UIStyle.state(t.state)), Span(worldWords.finishedWords(t), Style(.dim))],
-            field("appAccountToken", t.appAccountToken
-                  ?? "none (purchase() without .appAccountToken: the server cannot bind the order)"),
+            [
+                Span(t.id + " ", Style(bold: true)), Span(t.productId + " "),
+                Span(worldWords.state(t, returned: WorldWords.returnedSuccess(sim)), UIStyle.state(t.state)),
+                Span(worldWords.finishedWords(t), Style(.dim)),
+            ],
+            field(
+                "appAccountToken",
+                t.appAccountToken
+                    ?? "none (purchase() without .appAccountToken: the server cannot bind the order)"),
             field("order", orderOf(t.id).map(orderWords) ?? "(none)"),
             heading("history"),
         ]
@@ -28,8 +33,8 @@ extension Inspector {
     func storeKit2History(_ fact: Fact, of id: String) -> Bool {
         switch fact {
         case .purchaseStarted(id, _, _, _, _), .purchaseReturned(id, _, _), .purchaseCompletedOutsideApp(id, _, _, _),
-             .transactionUpdated(id, _, _), .paymentCharged(id, _, _), .finishCalled(id), .transactionFinished(id),
-             .deferredExpired(id):
+            .transactionUpdated(id, _, _), .paymentCharged(id, _, _), .finishCalled(id), .transactionFinished(id),
+            .deferredExpired(id):
             return true
         case .updatesEmitted(let txns, _), .unfinishedSwept(let txns): return txns.contains(id)
         case .transactionSigned(let s): return s.transactionId == id
@@ -50,20 +55,29 @@ extension Inspector {
     func signed(_ t: StoreTransaction) -> [Line] {
         let copies = signedCopies(t.id)
         guard let s = copies.last else {
-            let why = t.state == .failed ? "none: a failed purchase() leaves no transaction to sign"
+            let why =
+                t.state == .failed
+                ? "none: a failed purchase() leaves no transaction to sign"
                 : "not signed yet: StoreKit signs a transaction each time it delivers it"
             return [heading("the signed transaction (jwsRepresentation)"), [Span("  " + why, Style(.dim))]]
         }
         var out: [Line] = [heading("the signed transaction (jwsRepresentation), newest copy")]
         out += payload(s)
         let times = copies.map { DurationText.clock($0.signedDate) }.joined(separator: ", ")
-        out.append(field("  copies", copies.count == 1 ? "1, signed at \(times)"
-            : "\(copies.count), signed at \(times): the same transactionId, new bytes each time (dedup on transactionId)"))
+        out.append(
+            field(
+                "  copies",
+                copies.count == 1
+                    ? "1, signed at \(times)"
+                    : "\(copies.count), signed at \(times): the same transactionId, new bytes each time (dedup on transactionId)"
+            ))
         return out
     }
 
     func payload(_ s: SignedTransaction) -> [Line] {
-        let signer = s.signer == .appStore ? "the App Store (its chain ends at Apple's root)"
+        let signer =
+            s.signer == .appStore
+            ? "the App Store (its chain ends at Apple's root)"
             : "a forger (a key outside Apple's chain: a verifying server refuses it)"
         return [
             field("  transactionId", s.transactionId),
@@ -82,11 +96,14 @@ extension Inspector {
     func jwsLine(_ x: Anomaly) -> Line? {
         guard worldWords.storeKit2, x.type == .replayFraud, let id = x.txn else { return nil }
         if let forged = signedCopies(id).last, forged.signer == .forger {
-            return field("with the fresh order", "a forged JWS: \(id) for \(forged.productId), signed by a key outside Apple's chain, never charged",
-                         Style(.bad, bold: true))
+            return field(
+                "with the fresh order",
+                "a forged JWS: \(id) for \(forged.productId), signed by a key outside Apple's chain, never charged",
+                Style(.bad, bold: true))
         }
         let at = signedCopies(id).last.map { ", signed by the App Store at \(DurationText.clock($0.signedDate))" } ?? ""
-        return field("with the fresh order", "a replayed JWS: the genuine jwsRepresentation of \(id)\(at)",
-                     Style(.bad, bold: true))
+        return field(
+            "with the fresh order", "a replayed JWS: the genuine jwsRepresentation of \(id)\(at)",
+            Style(.bad, bold: true))
     }
 }

@@ -3,7 +3,7 @@ import IAPSimScenario
 
 extension UIModel {
     /// The only way the model changes. Returns what the edge must do.
-    public mutating func update(_ message: UIMessage) -> [UIEffect] {
+    package mutating func update(_ message: UIMessage) -> [UIEffect] {
         switch message {
         case .resize(let w, let h):
             width = max(0, w)
@@ -51,7 +51,8 @@ extension UIModel {
             let world = simulation.policy.storekit
             if let other = KeyBinding.all.first(where: { $0.keys.contains(key) && !$0.exists(in: world) }) {
                 // Only `v` (verifyReceipt's status) is StoreKit 1's alone.
-                status = "\(other.written.replacingOccurrences(of: "`", with: "")) is StoreKit 1 only: "
+                status =
+                    "\(other.written.replacingOccurrences(of: "`", with: "")) is StoreKit 1 only: "
                     + "no verifyReceipt, a StoreKit 2 server verifies the JWS itself"
             } else {
                 status = "key not bound; ? lists every key"
@@ -155,7 +156,9 @@ extension UIModel {
             default: helpScroll = scrolled(helpScroll, by: key)
             }
         case .inspect(let target, let offset):
-            if key == .escape || key == .enter { overlay = nil } else {
+            if key == .escape || key == .enter {
+                overlay = nil
+            } else {
                 overlay = .inspect(target, scroll: scrolled(offset, by: key))
             }
         case .picker(var picker):
@@ -193,8 +196,10 @@ extension UIModel {
     /// Adds a line of the UI's own to Events, before the log entry written at `position`
     /// (default: the next one). At most 200 are kept.
     mutating func note(_ kind: EventNote.Kind, _ text: String, position: Int? = nil, time: VirtualTime? = nil) {
-        notes.append(EventNote(position: position ?? simulation.logCount, time: time ?? simulation.now,
-                               kind: kind, text: text))
+        notes.append(
+            EventNote(
+                position: position ?? simulation.logCount, time: time ?? simulation.now,
+                kind: kind, text: text))
         if notes.count > 200 { notes.removeFirst(notes.count - 200) }
     }
 

@@ -91,12 +91,16 @@ struct WorldWords {
     /// The legend's entries that name StoreKit's API.
     func legend(_ g: Glyphs) -> [(String, String)] {
         guard storeKit2 else {
-            return [(g.dot, "unfinished: still in the payment queue"), (g.check, "finished / registered"),
-                    (g.cross, "observer not registered")]
+            return [
+                (g.dot, "unfinished: still in the payment queue"), (g.check, "finished / registered"),
+                (g.cross, "observer not registered"),
+            ]
         }
-        return [(g.dot, "unfinished: in Transaction.unfinished"), (g.check, "finish() called / listening"),
-                (g.cross, "no Transaction.updates listener"), ("success", "purchase() returned .success(.verified)"),
-                ("verified", "charged; no purchase() returned it (updates or unfinished must)")]
+        return [
+            (g.dot, "unfinished: in Transaction.unfinished"), (g.check, "finish() called / listening"),
+            (g.cross, "no Transaction.updates listener"), ("success", "purchase() returned .success(.verified)"),
+            ("verified", "charged; no purchase() returned it (updates or unfinished must)"),
+        ]
     }
 
     var transactionLegend: (String, String) {

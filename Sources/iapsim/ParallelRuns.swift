@@ -31,8 +31,10 @@ enum ParallelRuns {
     }
 
     /// `progress` is called every `every` runs (from any of the threads).
-    static func run(_ explorer: Explorer, range: Range<Int>, jobs: Int, every: Int = 500,
-                    progress: (@Sendable (Progress) -> Void)? = nil) -> ExploreReport {
+    static func run(
+        _ explorer: Explorer, range: Range<Int>, jobs: Int, every: Int = 500,
+        progress: (@Sendable (Progress) -> Void)? = nil
+    ) -> ExploreReport {
         let jobs = max(1, min(jobs, range.count))
         let box = Box()
         DispatchQueue.concurrentPerform(iterations: jobs) { job in

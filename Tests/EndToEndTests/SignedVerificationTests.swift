@@ -98,7 +98,8 @@ import Testing
             let judged = try Self.judge(name, python: python)
             let count = judged.expected.count
             #expect(judged.verifier.status == 0, "\(name):\n\(judged.verifier.stdout)\(judged.verifier.stderr)")
-            #expect(judged.verifier.stdout.hasSuffix("\(count) passed, 0 failed\n"), "\(name): \(judged.verifier.stdout)")
+            #expect(
+                judged.verifier.stdout.hasSuffix("\(count) passed, 0 failed\n"), "\(name): \(judged.verifier.stdout)")
             transactions += count - judged.forged
             forged += judged.forged
         }
@@ -145,7 +146,8 @@ import Testing
         #expect(try CLI.run(["run", "--quiet", file, "--signed", beside, "--log", log]).status == 0)
         let lines = try String(contentsOfFile: alone + "/signed.jsonl", encoding: .utf8)
         #expect(!lines.isEmpty)
-        #expect(lines.split(separator: "\n").count
-            == (try String(contentsOfFile: beside + "/signed.jsonl", encoding: .utf8)).split(separator: "\n").count)
+        #expect(
+            lines.split(separator: "\n").count
+                == (try String(contentsOfFile: beside + "/signed.jsonl", encoding: .utf8)).split(separator: "\n").count)
     }
 }

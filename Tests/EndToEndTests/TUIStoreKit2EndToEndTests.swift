@@ -7,8 +7,10 @@ import Testing
     let e2e = TUIEndToEndTests()
 
     /// Words of StoreKit 1 that an SK2 run's screens must not show.
-    static let storeKit1Words = ["SKPaymentQueue", "SKPayment", "verifyReceipt", "receipt", "Payment queue",
-                                 "paymentQueue", "finishTransaction", "applicationUsername", "in_app"]
+    static let storeKit1Words = [
+        "SKPaymentQueue", "SKPayment", "verifyReceipt", "receipt", "Payment queue",
+        "paymentQueue", "finishTransaction", "applicationUsername", "in_app",
+    ]
 
     func expectNoStoreKit1Words(_ screen: String, _ where_: String) {
         let found = TUIStoreKit2EndToEndTests.storeKit1Words.filter { screen.contains($0) }

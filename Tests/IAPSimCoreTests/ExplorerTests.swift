@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPSimCore
 
 @Suite struct ExplorerTests {
@@ -17,7 +18,9 @@ import Testing
             #expect(small.steps.count <= original.steps.count)
             #expect(small.steps.count <= 8, "\(type.rawValue) shrank to \(small.steps.count) steps")
             #expect(explorer.reproduces(small, seed: o.seed, type: type))
-            print(type.rawValue, original.steps.count, "->", small.steps.map { "\($0.trigger) \($0.command.scenarioText)" })
+            print(
+                type.rawValue, original.steps.count, "->",
+                small.steps.map { "\($0.trigger) \($0.command.scenarioText)" })
         }
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPSimCore
 
 /// The indexes beside the long lists (transactions, orders, credits, the app's tickets) give
@@ -22,19 +23,20 @@ import Testing
         var index = KeyPositions<String>()
         func check() {
             for key in Set(list + ["missing"]) {
-                #expect(index.firstIndex(of: key, count: list.count) { list.firstIndex(of: key) }
-                    == list.firstIndex(of: key), "\(key) in \(list.count)")
+                #expect(
+                    index.firstIndex(of: key, count: list.count) { list.firstIndex(of: key) }
+                        == list.firstIndex(of: key), "\(key) in \(list.count)")
             }
         }
         for round in 0..<2 {
             for i in 0..<(3 * KeyPositions<String>.threshold) {
-                list.append("k\(i % 11)")   // repeated keys: the first position counts
+                list.append("k\(i % 11)")  // repeated keys: the first position counts
                 let all = list
                 index.appended(list.last!, count: list.count) { all }
                 check()
             }
             list.removeAll()
-            if round == 0 { index.removeAll() }   // the second round: emptied behind its back
+            if round == 0 { index.removeAll() }  // the second round: emptied behind its back
             check()
         }
         list.append("behind its back")
@@ -51,16 +53,18 @@ import Testing
         #expect(store.index(of: "1") == nil)
         #expect(store.queue.map(\.id) == store.transactions.filter { !$0.finished }.map(\.id))
         #expect(store.firstUnfinished?.id == store.transactions.first { !$0.finished }?.id)
-        #expect(store.redeliverable == store.transactions.filter {
-            !$0.finished && [.purchased, .failed, .restored].contains($0.state)
-        }.map(\.id))
+        #expect(
+            store.redeliverable
+                == store.transactions.filter {
+                    !$0.finished && [.purchased, .failed, .restored].contains($0.state)
+                }.map(\.id))
     }
 
     @Test func theReceiptListsWhatAScanOfEveryTransactionLists() {
         var store = Self.busyWorld(.hardened).sim.store
         #expect(store.open.count < store.transactions.count, "finished consumables left the list")
         let viaOpen = store.receiptNow
-        store.openCovers = -1   // as if changed behind its back: every transaction is looked at
+        store.openCovers = -1  // as if changed behind its back: every transaction is looked at
         #expect(store.receiptNow == viaOpen)
         #expect(viaOpen.contains { $0.productId == "no_ads" } && viaOpen.contains { $0.productId == "coins_550" })
     }

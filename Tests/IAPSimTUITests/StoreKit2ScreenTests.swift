@@ -1,14 +1,17 @@
 import IAPSimCore
 import IAPSimScenario
 import Testing
+
 @testable import IAPSimTUI
 
 /// A StoreKit 2 run speaks StoreKit 2 on every screen: `purchase()`, `Transaction.unfinished`,
 /// `finish()`, signed transactions; no payment queue, no receipt, no `verify` route.
 @Suite struct StoreKit2ScreenTests {
     /// StoreKit 1 words that have no place on a StoreKit 2 screen.
-    static let storeKit1Words = ["SKPayment", "verifyReceipt", "receipt", "Payment queue", "paymentQueue",
-                                 "finishTransaction", "applicationUsername", "in_app"]
+    static let storeKit1Words = [
+        "SKPayment", "verifyReceipt", "receipt", "Payment queue", "paymentQueue",
+        "finishTransaction", "applicationUsername", "in_app",
+    ]
 
     /// The StoreKit 1 words `text` holds.
     static func storeKit2Free(_ text: String) -> [String] {
@@ -46,12 +49,14 @@ import Testing
         Golden.check(d.screen(80, 24), "sk2-play-end-80x24")
         #expect(StoreKit2ScreenTests.storeKit2Free(d.screen().text).isEmpty, "\(d.screen().text)")
         #expect(d.screen().text.contains("granted to a replayed JWS"))
-        d.key(.backTab, times: 4)                      // Events -> Transactions
+        d.key(.backTab, times: 4)  // Events -> Transactions
         d.key(.enter)
         let text = d.screen().text
-        for field in ["transactionId: 1000000000001", "originalTransactionId: ", "productId: coins_100",
-                      "type: Consumable", "purchaseDate: ", "signedDate: ", "price: 990", "appAccountToken: absent",
-                      "signed by: the App Store"] {
+        for field in [
+            "transactionId: 1000000000001", "originalTransactionId: ", "productId: coins_100",
+            "type: Consumable", "purchaseDate: ", "signedDate: ", "price: 990", "appAccountToken: absent",
+            "signed by: the App Store",
+        ] {
             #expect(text.contains(field), "\(field):\n\(text)")
         }
         #expect(!text.contains("the receipt the server would see now"), "\(text)")
@@ -77,8 +82,9 @@ import Testing
         d.key(.backTab, times: 4)
         d.key(.enter)
         let text = d.screen().text
-        #expect(text.contains("copies: 2, signed at 0:00:02.160, 0:01:02.160") && text.contains("new bytes each time"),
-                "\(text)")
+        #expect(
+            text.contains("copies: 2, signed at 0:00:02.160, 0:01:02.160") && text.contains("new bytes each time"),
+            "\(text)")
     }
 
     @Test func theNetworkPanelAndTheDropPickerListOnlyTheWorldsRoutes() {
@@ -105,7 +111,8 @@ import Testing
         d.keys("f")
         #expect(d.screen().text.contains("purchase() returns .userCancelled"))
         guard case .picker(let fail)? = d.model.overlay else { Issue.record("no fail picker"); return }
-        #expect(!fail.items.contains { $0.label == "unfinished" }, "no fault that acts on a failed transaction left behind")
+        #expect(
+            !fail.items.contains { $0.label == "unfinished" }, "no fault that acts on a failed transaction left behind")
         d.key(.escape)
         d.keys("?")
         let help = d.screen().text
@@ -128,7 +135,7 @@ import Testing
         #expect(cancelled.contains("coins_100 userCancelled"), "\(cancelled)")
         d.keys("b")
         d.key(.enter)
-        d.keys("c2")                                   // crash when charged: purchase() never returns
+        d.keys("c2")  // crash when charged: purchase() never returns
         d.wait(wallMs: 3_000)
         let text = d.screen().text
         #expect(text.contains("coins_100 verified"), "\(text)")
@@ -164,14 +171,16 @@ import Testing
         #expect(text.contains("coins_100 pending        "), "no unfinished mark on a pending purchase:\n\(text)")
         d.keys("y")
         d.wait(wallMs: 300)
-        #expect(d.screen().text.contains("coins_100 verified"), "approved: it came on Transaction.updates\n\(d.screen().text)")
+        #expect(
+            d.screen().text.contains("coins_100 verified"),
+            "approved: it came on Transaction.updates\n\(d.screen().text)")
     }
 
     @Test func theWordsSwitchWithTheWorldOnRestart() {
         var d = Driver(UIModel(preset: .retryFile))
         #expect(d.screen().text.contains("┌ Payment queue "))
         d.keys("p")
-        d.key(.right)                                  // retry-file -> sk2-naive, waits for R
+        d.key(.right)  // retry-file -> sk2-naive, waits for R
         d.key(.escape)
         #expect(d.screen().text.contains("┌ Payment queue "), "worlds switch only between runs")
         d.keys("R")

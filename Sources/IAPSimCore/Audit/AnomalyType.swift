@@ -1,5 +1,5 @@
 /// The auditor's anomaly types (DOMAIN.md).
-public enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
     case lostOrder = "lost-order"
     case missedOrder = "missed-order"
     case replayFraud = "replay-fraud"
@@ -7,7 +7,7 @@ public enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
     case doubleCredit = "double-credit"
     case wrongAccount = "wrong-account"
 
-    public static func < (a: Self, b: Self) -> Bool {
+    package static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }

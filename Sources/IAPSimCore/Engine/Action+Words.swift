@@ -1,7 +1,7 @@
 extension Action {
     /// What the action will do, in words (the UI's status line names the next event with it).
     /// A switch without `default`: a new action does not compile until it says what it is.
-    public var words: String {
+    package var words: String {
         switch self {
         case .storeResolvePayment(let txn): return "the App Store answers the purchase sheet of \(txn)"
         case .storeInterruptedCharge(let origin):
@@ -27,7 +27,7 @@ extension Action {
 extension Action {
     /// `words` in the names of `world`: StoreKit 2 has no observer, no `finishTransaction`
     /// and no receipt (the status line of an SK2 run must not speak StoreKit 1).
-    public func words(in world: StoreKitWorld) -> String {
+    package func words(in world: StoreKitWorld) -> String {
         guard world == .two else { return words }
         switch self {
         case .storeDeliver(let txns, let redelivery, _):
@@ -44,7 +44,7 @@ extension Action {
 extension Simulation {
     /// The next scheduled event: when, and what it will do (nil when nothing is scheduled).
     /// The events due at the same time run in the order they were scheduled; this is the first.
-    public var nextEvent: (time: VirtualTime, action: Action)? {
+    package var nextEvent: (time: VirtualTime, action: Action)? {
         queue.min.map { ($0.time, outbox.pending[$0.slot]) }
     }
 }

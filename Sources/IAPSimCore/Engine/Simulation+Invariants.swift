@@ -32,8 +32,8 @@ extension Simulation {
     /// naming the run's seed.
     mutating func assertInvariants() {
         #if DEBUG
-        let found = invariantViolations(&invariantWatch)
-        assert(found.isEmpty, "seed \(config.seed): \(found.map(\.description).joined(separator: "; "))")
+            let found = invariantViolations(&invariantWatch)
+            assert(found.isEmpty, "seed \(config.seed): \(found.map(\.description).joined(separator: "; "))")
         #endif
     }
 
@@ -46,7 +46,9 @@ extension Simulation {
         let credits = server.credits, balances = server.balances
         for b in balances {
             let owed = credits.reduce(0) { $1.user == b.user ? $0 + $1.coins : $0 }
-            if b.coins != owed { breach(.balancesEqualCredits, "\(b.user) has \(b.coins) coins, credits sum to \(owed)") }
+            if b.coins != owed {
+                breach(.balancesEqualCredits, "\(b.user) has \(b.coins) coins, credits sum to \(owed)")
+            }
         }
         for c in credits where !balances.contains(where: { $0.user == c.user }) {
             breach(.balancesEqualCredits, "\(c.user) was credited \(c.transactionId) but has no balance")
@@ -66,7 +68,9 @@ extension Simulation {
                 breach(.finishedIsSettled, "\(t.id) is finished while \(t.state.rawValue)")
             }
             if (t.state == .purchased) != (t.chargedAt != nil) {
-                breach(.chargedIsPurchased, "\(t.id) is \(t.state.rawValue), charged at \(t.chargedAt.map(String.init) ?? "never")")
+                breach(
+                    .chargedIsPurchased,
+                    "\(t.id) is \(t.state.rawValue), charged at \(t.chargedAt.map(String.init) ?? "never")")
             }
             if i < finished.count { finished[i] = t.finished } else { finished.append(t.finished) }
         }
@@ -91,16 +95,19 @@ extension Simulation {
         for (k, c) in credits.enumerated() {
             // A forged JWS a server believed is the auditor's replay fraud, not a broken world.
             if c.signed?.signer != .forger,
-               !store.transactions.contains(where: { $0.id == c.transactionId && $0.chargedAt != nil }) {
+                !store.transactions.contains(where: { $0.id == c.transactionId && $0.chargedAt != nil })
+            {
                 breach(.creditsWerePaid, "\(c.transactionId) credited to \(c.user), never charged")
             }
             if k >= checked, policy.serverDedup,
-               credits[..<k].contains(where: { $0.transactionId == c.transactionId }) {
+                credits[..<k].contains(where: { $0.transactionId == c.transactionId })
+            {
                 breach(.creditedOnceUnderDedup, "\(c.transactionId) credited again to \(c.user)")
             }
         }
         for o in server.orders where (o.state == .credited) != (o.transactionId != nil) {
-            breach(.ordersMatchCredits, "order \(o.id) is \(o.state.rawValue), transaction \(o.transactionId ?? "none")")
+            breach(
+                .ordersMatchCredits, "order \(o.id) is \(o.state.rawValue), transaction \(o.transactionId ?? "none")")
         }
     }
 

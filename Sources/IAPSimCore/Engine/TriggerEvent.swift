@@ -1,7 +1,7 @@
 /// The events a scenario's `when:` step can wait for: one case per event, spelled as
 /// scenario files write it, in the order the format lists them. A fact names the event it
 /// is in `Fact.trigger`; nothing else lists or numbers them.
-public enum TriggerEvent: String, Sendable, Hashable, CaseIterable {
+package enum TriggerEvent: String, Sendable, Hashable, CaseIterable {
     case purchasing
     /// The App Store moved a transaction to purchased and took the money.
     case charged

@@ -1,12 +1,12 @@
 /// The network routes of the world. `order` and `recharge` go from the app to the merchant
 /// server; `verify` goes from the merchant server to the App Store.
-public enum Route: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum Route: String, Sendable, Hashable, CaseIterable, Comparable {
     case order, recharge, verify
 
-    public static func < (a: Route, b: Route) -> Bool { a.index < b.index }
+    package static func < (a: Route, b: Route) -> Bool { a.index < b.index }
 
     /// The position in `allCases`.
-    public var index: Int {
+    package var index: Int {
         switch self {
         case .order: return 0
         case .recharge: return 1
@@ -16,6 +16,6 @@ public enum Route: String, Sendable, Hashable, CaseIterable, Comparable {
 }
 
 /// Which half of an exchange a network message is.
-public enum Direction: String, Sendable, Hashable {
+package enum Direction: String, Sendable, Hashable {
     case request, response
 }

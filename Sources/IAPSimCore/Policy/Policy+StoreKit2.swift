@@ -23,25 +23,27 @@ extension Policy {
     /// The keys that mean something in this policy's world, in the order people read
     /// them: the app's keys, then the server's. `storekit` itself is not among them: the
     /// world is chosen by preset, before a run.
-    public var keysInWorld: [PolicyKey] { PolicyKey.keys(in: storekit) }
+    package var keysInWorld: [PolicyKey] { PolicyKey.keys(in: storekit) }
 }
 
 extension PolicyKey {
     /// The keys a world reads. StoreKit 2 has no failed transactions to finish, no
     /// pairing by position and no receipt to re-read.
-    public static func keys(in world: StoreKitWorld) -> [PolicyKey] {
+    package static func keys(in world: StoreKitWorld) -> [PolicyKey] {
         switch world {
         case .one:
             return allCases.filter { !$0.isStoreKit2Only && $0 != .storekit }
         case .two:
-            return [.observer, .finish, .sweepUnfinished, .accountToken, .persist,
-                    .persistWhen, .retryImmediate, .retryInterval, .resendOn, .resendAs,
-                    .serverVerify, .serverDedup, .serverBindOrder, .creditTo]
+            return [
+                .observer, .finish, .sweepUnfinished, .accountToken, .persist,
+                .persistWhen, .retryImmediate, .retryInterval, .resendOn, .resendAs,
+                .serverVerify, .serverDedup, .serverBindOrder, .creditTo,
+            ]
         }
     }
 
     /// Keys that StoreKit 1 does not read.
-    public var isStoreKit2Only: Bool {
+    package var isStoreKit2Only: Bool {
         self == .sweepUnfinished || self == .accountToken || self == .serverVerify
     }
 }
