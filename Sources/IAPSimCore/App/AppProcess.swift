@@ -88,7 +88,7 @@ package struct AppProcess: Sendable, Hashable {
         }
     }
 
-    /// True while a recharge request for `txn` is in flight (cheaper than the list).
+    /// True while a recharge request for `txn` is in flight.
     package func hasRechargeInFlight(_ txn: String) -> Bool {
         inFlight.containsValue { if case .recharge(txn) = $0 { return true } else { return false } }
     }

@@ -104,8 +104,7 @@ package struct AppStore: Sendable, Hashable {
         index(of: id).map { transactions[$0] }
     }
 
-    /// The index of the first transaction with this id. Searched field by field while the
-    /// list is short (copying each element, with its strings, costs more than the search).
+    /// The index of the first transaction with this id (indexed once the list is long).
     func index(of id: String) -> Int? {
         positions.firstIndex(of: id, count: transactions.count) {
             transactions.indices.first { transactions[$0].id == id }

@@ -1,9 +1,8 @@
 /// The classification of anomalies: after every step the auditor looks again at each charge
 /// whose verdict may still change, and opens, changes or settles its anomaly.
 ///
-/// The hot path of explore runs: this runs on every step while a charge waits for its
-/// credit, so charges and anomalies are read field by field through their index (a copy of
-/// a record, with its strings, costs more than the test) and the cheap tests come first.
+/// On the hot path (ARCHITECTURE.md): this runs on every step while a charge waits for its
+/// credit, so records are read through their index and the cheap tests come first.
 extension Auditor {
     /// A charge not credited yet that nothing can make due now: inside its grace period (or
     /// waiting for the app to launch or come to the foreground, TRUTH.md C6), not finished,

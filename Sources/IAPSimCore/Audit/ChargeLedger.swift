@@ -18,7 +18,6 @@ struct ChargeLedger: Sendable, Hashable {
     }
 
     init() {
-        // Room for a typical run's few purchases: one allocation each, not a regrowth.
         charges.reserveCapacity(8)
         active.reserveCapacity(8)
         origins.reserveCapacity(8)

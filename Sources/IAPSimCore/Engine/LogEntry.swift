@@ -5,8 +5,7 @@ package struct LogEntry: Sendable, Hashable {
     package var fact: Fact {
         didSet { triggers = TriggerSet(fact.trigger) }
     }
-    /// The trigger code of `fact`, kept beside it: the engine asks it of every entry, and
-    /// matching a fact that sits in a buffer costs a copy of it.
+    /// The trigger code of `fact`, kept beside it: the engine asks it of every entry.
     private(set) var triggers: TriggerSet
 
     package init(time: VirtualTime, part: Part, fact: __owned Fact) {

@@ -6,7 +6,7 @@ package struct Outbox: Sendable {
     package internal(set) var policy: Policy
     package internal(set) var facts: [LogEntry] = []
     /// The timers set so far are `timers[0..<timerCount]`; the rest are spent ones whose
-    /// room is reused (clearing an array per event costs more than its few timers).
+    /// room is reused.
     var timers: [Timer] = []
     var timerCount = 0
     package internal(set) var sends: [Message] = []
@@ -79,7 +79,6 @@ package struct Outbox: Sendable {
     @inline(never)
     mutating func keep(_ entry: __owned LogEntry) {
         if keepsEveryFact { triggers.formUnion(entry.triggers) }
-        // Most handlers write a few facts: one allocation instead of several regrowths.
         if facts.capacity == 0 { facts.reserveCapacity(8) }
         facts.append(entry)
     }

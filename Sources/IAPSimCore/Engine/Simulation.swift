@@ -57,8 +57,7 @@ package struct Simulation: Sendable {
     /// The events to come; their actions wait in `outbox.pending`.
     var queue = Heap<Scheduled>(minimumCapacity: 16)
     /// What the event or command being handled writes. One outbox serves them all, one
-    /// at a time: `begin` readies it and `commit` empties it, keeping its buffers (neither
-    /// an allocation nor a release per event).
+    /// at a time: `begin` readies it and `commit` empties it, keeping its buffers.
     var outbox = Outbox(now: 0, policy: PolicyPreset.hardened.policy, nextMessageId: 0, nextExchange: 0)
     var seq = 0
     var nextMessageId = 0
@@ -80,9 +79,7 @@ package struct Simulation: Sendable {
         server = MerchantServer(users: config.users, rng: root.derive("merchant-server"))
         app = AppProcess(running: false)
         auditor.catalog = config.catalog
-        // The lists every run fills start with room for a typical run (a dozen or so events
-        // queued, a few purchases): one allocation each, not a regrowth (allocate, copy,
-        // free) at every doubling.
+        // Room for a typical run (ARCHITECTURE.md, "The hot path").
         outbox.pending.reserveCapacity(16)
         outbox.freeSlots.reserveCapacity(16)
         outbox.timers.reserveCapacity(8)
@@ -196,8 +193,7 @@ package struct Simulation: Sendable {
         written?.reserveCapacity(outbox.facts.count + 2)
         logCount += outbox.uncounted
         if !outbox.facts.isEmpty {
-            // Each fact moves out of the outbox (popped, in the order written), is recorded,
-            // and is gone: no copy, and no clearing of the list afterwards.
+            // Each fact moves out of the outbox, in the order written, and is recorded.
             var facts: [LogEntry] = []
             swap(&facts, &outbox.facts)
             facts.reverse()
@@ -205,8 +201,7 @@ package struct Simulation: Sendable {
             while let entry = facts.popLast() { record(entry, counted: counted, into: &written) }
             swap(&facts, &outbox.facts)
         }
-        // Most steps find no charge waiting for a verdict: then even lending the parts to
-        // the auditor costs more than the look.
+        // The auditor looks only while a charge waits for its verdict.
         if !auditor.ledger.active.isEmpty {
             var audit: [LogEntry] = []
             auditor.evaluate(now: now, store: store, app: app, server: server, policy: policy, &audit)
@@ -234,7 +229,6 @@ package struct Simulation: Sendable {
 
     mutating func append(_ entry: LogEntry, into written: inout [LogEntry]?) {
         logCount += 1
-        // Each copy only where it is kept: explore runs keep none.
         if written != nil { written!.append(entry) }
         if config.logLimit != 0 { keep(entry) }
     }

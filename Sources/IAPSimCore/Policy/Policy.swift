@@ -80,8 +80,7 @@ package struct Policy: Sendable, Hashable {
         get { ResendTrigger.allCases.filter(resends(on:)) }
         set { resendMask = newValue.reduce(0) { $0 | $1.bit } }
     }
-    /// The set of `resendOn` as bits: a policy holds no reference, so the copy that every
-    /// event's outbox takes costs no retain and no release.
+    /// The set of `resendOn` as bits (see ARCHITECTURE.md, "The hot path").
     var resendMask: UInt8
     package var resendAs: ResendAs
     package var receipt: ReceiptRead
