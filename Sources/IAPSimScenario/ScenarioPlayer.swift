@@ -68,6 +68,38 @@ package struct ScenarioPlayer: Sendable {
         return records + (collected ?? []).map(RunRecord.entry)
     }
 
+    /// `playStep()` for a long run: what happens is handed to `flush` as it comes, in slices
+    /// of about `slice` entries, instead of being held until the step ends (a 720h wait under
+    /// an endless outage writes millions). The records are the same, in the same order. The
+    /// time before an `at`/`after` step and a `wait` are sliced; a `when` is not (its wait is
+    /// bounded by its `within`).
+    package mutating func playStep(slice: Int, flush: ([RunRecord]) throws -> Void) rethrows {
+        guard !stepsDone else { return }
+        let step = scenario.steps[nextStep]
+        guard case .some(let before) = runner.deadline(of: step.trigger), collectsEntries else {
+            return try flush(playStep())
+        }
+        if before > simulation.now { try run(until: before, slice: slice, flush: flush) }
+        guard case .wait(let ms) = step.command else { return try flush(playStep()) }
+        let number = nextStep + 1
+        nextStep += 1
+        var none: [LogEntry]? = []
+        _ = runner.reach(step.trigger, in: &simulation, into: &none)
+        try flush(none!.map(RunRecord.entry) + [.stepStarted(number: number, step: step, time: simulation.now)])
+        try run(until: simulation.now + ms, slice: slice, flush: flush)
+        runner.perform(.wait(0), in: &simulation, into: &none)
+        try flush(none!.map(RunRecord.entry))
+    }
+
+    private mutating func run(until time: VirtualTime, slice: Int, flush: ([RunRecord]) throws -> Void) rethrows {
+        var done = false
+        while !done {
+            var collected: [LogEntry]? = []
+            done = simulation.run(until: time, into: &collected, stoppingAfter: slice)
+            try flush((collected ?? []).map(RunRecord.entry))
+        }
+    }
+
     /// Plays every step left, settles the world and checks the expectations.
     package mutating func finish() -> (records: [RunRecord], result: ScenarioResult) {
         var records: [RunRecord] = []

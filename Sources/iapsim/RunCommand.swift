@@ -79,9 +79,14 @@ struct RunCommand: ParsableCommand {
         try show(opening)
         if keepsRecords { records += opening }
         while !player.stepsDone {
-            let more = player.playStep()
-            try show(more)
-            if keepsRecords { records += more }
+            if keepsRecords {
+                let more = player.playStep()
+                try show(more)
+                records += more
+            } else {
+                // Printed as it comes: a long wait is never held whole.
+                try player.playStep(slice: 10_000) { try show($0) }
+            }
         }
         let (rest, result) = player.finish()
         try show(rest)

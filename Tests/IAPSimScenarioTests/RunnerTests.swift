@@ -19,6 +19,35 @@ func stepTimes(_ records: [RunRecord]) -> [(Int, VirtualTime)] {
 }
 
 @Suite struct RunnerTests {
+    /// A step played in slices (as a printed `run` does) hands out the same records, in the
+    /// same order, as the step played whole; no slice is much bigger than asked.
+    @Test func aStepPlayedInSlicesHandsOutTheSameRecords() throws {
+        let s = try scenario(
+            """
+              - do: store-outage on
+              - do: buy coins_100
+              - do: wait 2h
+              - after: 3h
+                do: store-outage off
+              - when: credited
+                do: wait 10m
+            """)
+        var whole = ScenarioPlayer(s)
+        var sliced = ScenarioPlayer(s)
+        var a: [RunRecord] = [], b: [RunRecord] = [], biggest = 0
+        while !whole.stepsDone { a += whole.playStep() }
+        while !sliced.stepsDone {
+            sliced.playStep(slice: 5) { slice in
+                biggest = max(biggest, slice.count)
+                b += slice
+            }
+        }
+        #expect(a.count > 100)
+        #expect(a == b)
+        #expect(biggest <= 5 + 20)
+        #expect(whole.finish().records == sliced.finish().records)
+    }
+
     @Test func atAndAfterRunAtTheirVirtualTimes() throws {
         let s = try scenario(
             """

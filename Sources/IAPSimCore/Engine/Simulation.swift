@@ -143,6 +143,20 @@ package struct Simulation: Sendable {
         now = max(now, time)
     }
 
+    /// `run(until:into:)` that stops early, after the event that brings `written` to `limit`
+    /// entries or more; returns true once the clock is at `time`. Called again, it goes on
+    /// where it stopped: the same events in the same order, handed out in slices.
+    package mutating func run(until time: VirtualTime, into written: inout [LogEntry]?, stoppingAfter limit: Int)
+        -> Bool
+    {
+        while let t = nextEventTime, t <= time {
+            step(into: &written)
+            if let count = written?.count, count >= limit { return false }
+        }
+        now = max(now, time)
+        return true
+    }
+
     /// Runs until nothing is scheduled, bounded at 24h of virtual time from now.
     /// Returns false when the bound was hit with work still scheduled.
     @discardableResult
