@@ -17,6 +17,10 @@ public struct Expectations: Sendable, Equatable {
     public var money: MoneyExpectation?
     /// The entitlements each named account holds at the end (exactly these).
     public var entitlements: [String: [String]]
+    /// Charges Apple refunded.
+    public var refunded: Int?
+    /// Coins each named account spent.
+    public var spent: [String: Int] = [:]
 
     public init(
         charged: Int? = nil, credited: [String: Int] = [:],
@@ -35,12 +39,12 @@ public struct Expectations: Sendable, Equatable {
     /// True when the file expects nothing at all.
     public var isEmpty: Bool {
         charged == nil && credited.isEmpty && anomalies.isEmpty && unresolved == nil
-            && queue == nil && money == nil && entitlements.isEmpty
+            && queue == nil && money == nil && entitlements.isEmpty && refunded == nil && spent.isEmpty
     }
 
     /// The keys of an `expect` map, in the order files write them.
     public static let keys = ["charged", "credited", "anomalies", "unresolved", "queue",
-                              "money", "entitlements"]
+                              "money", "entitlements", "refunded", "spent"]
 }
 
 /// `expect.money`: the verdict's money lines (TRUTH.md C.3), in cents.

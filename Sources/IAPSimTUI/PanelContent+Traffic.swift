@@ -12,7 +12,9 @@ extension PanelContent {
     var network: [Line] {
         let n = sim.network
         var out: [Line] = [[Span(TextWidth.pad("route", to: 9) + "msgs   bytes lost t/o retry", Style(.dim))]]
-        for route in Route.allCases {
+        // The server side's routes show once they carry traffic (a world without them is
+        // drawn as before).
+        for route in Route.allCases where !route.serverSide || n.totals(for: route).messages > 0 {
             let t = n.totals(for: route)
             let cells = [pad(t.messages, 4), pad(PanelContent.bytes(t.bytes), 8), pad(t.dropped, 5),
                          pad(t.timedOut, 4), pad(t.retries, 6)]

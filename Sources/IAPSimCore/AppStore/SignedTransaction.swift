@@ -24,6 +24,9 @@ public struct SignedTransaction: Sendable, Hashable {
     /// The UUID the app passed to `purchase(options: [.appAccountToken(_:)])`, if any.
     public var appAccountToken: String?
     public var signer: Signer
+    /// When Apple refunded it, and why (`revocationReason`: 0, refunded for another reason).
+    public var revocationDate: VirtualTime? = nil
+    public var revocationReason: Int? = nil
 
     /// Realistic size of the compact JWS: the x5c chain in the header, payload, signature.
     public var bytes: Int { 3_800 + (appAccountToken == nil ? 0 : 60) }
@@ -47,6 +50,7 @@ extension AppStore {
             type: product.kind, purchaseDate: charged,
             originalPurchaseDate: original.chargedAt ?? charged, signedDate: now,
             price: t.originalId == nil ? product.priceCents * 10 : 0,
-            appAccountToken: t.appAccountToken, signer: .appStore)
+            appAccountToken: t.appAccountToken, signer: .appStore,
+            revocationDate: t.refundedAt, revocationReason: t.refundedAt.map { _ in 0 })
     }
 }

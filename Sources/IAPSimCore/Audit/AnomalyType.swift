@@ -6,6 +6,8 @@ public enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
     case duplicateReceipt = "duplicate-receipt"
     case doubleCredit = "double-credit"
     case wrongAccount = "wrong-account"
+    /// Coins credited for a charge that was refunded and not taken back (STOREKIT2.md).
+    case refundUnclawed = "refund-unclawed"
 
     public static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

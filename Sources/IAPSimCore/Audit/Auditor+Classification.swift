@@ -37,6 +37,11 @@ extension Auditor {
                 settleCredited(i, first: first, now: now, &out)
                 continue
             }
+            if ledger.charges[i].refundedAt != nil {
+                // The customer has the money back: nothing is owed for this charge.
+                settleRefundedUncredited(i, now: now, &out)
+                continue
+            }
             if !isQuiet(i, now: now) {
                 let alive = RecoveryView.canStillCredit(ledger.charges[i].txn, store: store, app: app,
                                                         server: server, policy: policy)
@@ -46,6 +51,7 @@ extension Auditor {
             kept += 1
         }
         ledger.active.removeLast(ledger.active.count - kept)
+        if !ledger.unclawed.isEmpty { settleRefunds(now: now, store: store, server: server, policy: policy, &out) }
     }
 
     mutating func settleCredited(_ i: Int, first: ChargeRecord.Credit, now: VirtualTime,

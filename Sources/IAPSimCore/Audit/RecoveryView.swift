@@ -15,6 +15,7 @@ struct RecoveryView {
         if app.hasRechargeInFlight(txn) || server.isVerifying(txn) { return true }
         // In the background the app's work waits, parked, for the foreground.
         if !app.parked.isEmpty { return true }
+        if policy.serverSide, serverCanStillLearn(txn, store: store, server: server, policy: policy) { return true }
         let retries = policy.retryIntervalMs != nil || policy.resendsAtAll
         if holds(app.files, txn) || holds(app.keychain, txn) {
             return retries
@@ -25,6 +26,16 @@ struct RecoveryView {
                 || policy.resends(on: .network) || policy.resends(on: .purchase) || policy.resends(on: .login)
         }
         return false
+    }
+
+    /// The App Store can still tell the server of the charge: its ONE_TIME_CHARGE
+    /// notification is being delivered, or a reconciliation will find it (the server knows
+    /// a transaction of the customer to look up, and the charge's token names an open order).
+    static func serverCanStillLearn(_ txn: String, store: AppStore, server: MerchantServer, policy: Policy) -> Bool {
+        if store.notificationPending(txn, .oneTimeCharge) { return true }
+        guard policy.serverReconcileMs != nil, !server.credits.isEmpty || !server.toldOf.isEmpty,
+              let token = store.transaction(txn)?.appAccountToken else { return false }
+        return server.order(token: token)?.state == .created
     }
 
     static func holds(_ receipts: [PendingReceipt], _ txn: String) -> Bool {

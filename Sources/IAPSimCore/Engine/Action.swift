@@ -17,5 +17,11 @@ public enum Action: Sendable, Hashable {
     case appLaunchResend(incarnation: Int)
     case appPeriodicRetry(incarnation: Int)
     case serverVerifyTimeout(exchange: Int)
+    /// The server side (STOREKIT2.md steps 5-6): a notification attempt's timeout, its
+    /// retry, the App Store Server API's answer, the server's reconciliation job.
+    case storeNotifyCheck(uuid: String, attempt: Int)
+    case storeNotifyRetry(uuid: String)
+    case storeHistoryDone(exchange: Int, lookup: String)
+    case serverReconcile
     case auditCheck
 }

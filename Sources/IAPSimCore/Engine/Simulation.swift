@@ -62,6 +62,8 @@ public struct Simulation: Sendable {
     var nextMessageId = 0
     var nextExchange = 0
     var firstLaunchDone = false
+    /// The reconciliation job is scheduled (`server-reconcile`).
+    var reconcileArmed = false
     #if DEBUG
     /// What the invariants saw after the previous event (`assertInvariants`).
     var invariantWatch = InvariantWatch()
@@ -191,6 +193,7 @@ public struct Simulation: Sendable {
         nextMessageId = outbox.nextMessageId
         nextExchange = outbox.nextExchange
         scheduleTimers()
+        if policy.serverReconcileMs != nil { armReconcileIfDue() }
         written?.reserveCapacity(outbox.facts.count + 2)
         logCount += outbox.uncounted
         if !outbox.facts.isEmpty {
@@ -205,7 +208,7 @@ public struct Simulation: Sendable {
         }
         // Most steps find no charge waiting for a verdict: then even lending the parts to
         // the auditor costs more than the look.
-        if !auditor.ledger.active.isEmpty {
+        if !auditor.ledger.active.isEmpty || !auditor.ledger.unclawed.isEmpty {
             var audit: [LogEntry] = []
             auditor.evaluate(now: now, store: store, app: app, server: server, policy: policy, &audit)
             for entry in audit { append(entry, into: &written) }

@@ -83,7 +83,7 @@ public struct Network: Sendable, Hashable {
                                    sentAt: m.sentAt, latencyMs: nil, fate: .inFlight)
         out.log(.network, .messageSent(id: m.id, route: m.route, direction: m.direction,
                                        bytes: bytes, sender: m.sender))
-        let onDevice = m.route != .verify && m.sender == .app
+        let onDevice = m.route.fromDevice && m.sender == .app
         if onDevice && !deviceOnline {
             record.fate = .offline
             routeTotals[m.route.index].offline += 1

@@ -31,6 +31,18 @@ struct PendingVerification: Sendable, Hashable {
     var request: RechargeRequest
     var appExchange: Int
     var sender: Sender
+    /// False when the App Store told the server (a notification, reconciliation): nobody
+    /// waits for a recharge answer.
+    var replies = true
+}
+
+/// Coins taken from an account: spent in the app, or clawed back for a refunded charge.
+public struct Debit: Sendable, Hashable {
+    public var user: String
+    public var coins: Int
+    /// The refunded transaction for a clawback; nil for spending.
+    public var clawedBackFor: String?
+    public var at: VirtualTime
 }
 
 /// The merchant server: orders with UUID tokens, receipt verification with the App Store,
@@ -44,6 +56,17 @@ public struct MerchantServer: Sendable, Hashable {
     public internal(set) var entitlements: [(user: String, product: String)] = []
     var verifying = SmallMap<Int, PendingVerification>()
     var rng: SplitMix64
+    // The server side (STOREKIT2.md steps 5-6).
+    /// `server-outage on`: every request is answered with HTTP 503.
+    public internal(set) var outage = false
+    /// Coins spent and clawed back, oldest first: a balance is credits minus these.
+    public internal(set) var debits: [Debit] = []
+    /// Refunded transactions the server has heard of (a notification, reconciliation).
+    public internal(set) var refundsHeard: [String] = []
+    /// Transaction ids the App Store told the server about: what reconciliation looks up.
+    public internal(set) var toldOf: [String] = []
+    /// Get Transaction History requests waiting for the answer, by exchange.
+    var historyLookups: [Int] = []
     public static let verifyTimeoutMs: VirtualTime = 5_000
 
     public init(users: [String], rng: SplitMix64) {
@@ -55,6 +78,7 @@ public struct MerchantServer: Sendable, Hashable {
         a.orders == b.orders && a.credits == b.credits
             && a.balances.elementsEqual(b.balances, by: ==)
             && a.entitlements.elementsEqual(b.entitlements, by: ==) && a.verifying == b.verifying
+            && a.outage == b.outage && a.debits == b.debits && a.refundsHeard == b.refundsHeard
     }
 
     public func hash(into h: inout Hasher) {
@@ -141,6 +165,7 @@ public struct MerchantServer: Sendable, Hashable {
     }
 
     func answer(_ p: PendingVerification, _ a: RechargeAnswer, out: inout Outbox) {
+        guard p.replies else { return }
         out.send(.recharge, .response, p.sender, exchange: p.appExchange,
                  .rechargeResponse(a, transactionId: p.request.transactionId))
     }
