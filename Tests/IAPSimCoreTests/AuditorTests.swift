@@ -145,7 +145,7 @@ import Testing
                                          user: "alice", order: "o1"))
         Self.feed(&closed, .paymentCharged(txn: "t1", product: "coins_100", priceCents: 99))
         let read = Fact.Kind.allCases.filter { Auditor.use(of: $0) == .read }
-        #expect(read.count == 20)
+        #expect(read.count == 22)
         for kind in read {
             let changed = [Self.afterOneCharge(), closed].contains { before in
                 var a = before
