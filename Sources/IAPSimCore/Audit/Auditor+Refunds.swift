@@ -43,11 +43,11 @@ extension Auditor {
     /// being delivered or by its reconciliation.
     static func refundBeyondReach(_ txn: String, store: AppStore, server: MerchantServer,
                                   policy: Policy) -> String? {
-        if server.refundsHeard.contains(txn) || !policy.serverClawback {
-            return AnomalyWording.coinsKept
+        if server.refundsHeard.contains(txn) { return AnomalyWording.coinsKept }
+        guard store.notificationPending(txn, .refund) || policy.serverReconcileMs != nil else {
+            return AnomalyWording.refundNeverTold
         }
-        if store.notificationPending(txn, .refund) || policy.serverReconcileMs != nil { return nil }
-        return AnomalyWording.refundNeverTold
+        return policy.serverClawback ? nil : AnomalyWording.coinsKept
     }
 
     /// A refunded charge never credited: the customer has the money back, so an anomaly
@@ -74,7 +74,7 @@ extension AnomalyWording {
         return "\(charge(c)) was refunded; what it credited to \(users.joined(separator: ", ")) was not taken back"
     }
     static var clawedBack: String { "clawed back: the coins were taken back (a balance may go negative: debt)" }
-    static var coinsKept: String { "the server heard of the refund and kept the coins (server-clawback false)" }
+    static var coinsKept: String { "the server hears of the refund but keeps the coins (server-clawback false)" }
     static var refundNeverTold: String { "nothing will tell the server: no REFUND notification, no reconciliation" }
     static var refundedInstead: String { "refunded: the customer has the money back" }
 }
