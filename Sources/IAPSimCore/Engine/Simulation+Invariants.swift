@@ -98,6 +98,11 @@ extension Simulation {
         for e in server.verifying.entries where !actions.contains(.serverVerifyTimeout(exchange: e.key)) {
             breach(.requestsHaveTimeouts, "server verification \(e.key) waits with no timeout")
         }
+        // A notification being delivered waits for its answer's check or for its retry.
+        for n in store.pendingNotifications where !actions.contains(.storeNotifyCheck(uuid: n.uuid, attempt: n.attempt))
+            && !actions.contains(.storeNotifyRetry(uuid: n.uuid)) {
+            breach(.requestsHaveTimeouts, "notification \(n.uuid) for \(n.transaction.transactionId) waits with no retry")
+        }
     }
 
     func checkCredits(since checked: Int, _ breach: Breach) {
