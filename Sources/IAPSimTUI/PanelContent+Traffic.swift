@@ -12,9 +12,7 @@ extension PanelContent {
     var network: [Line] {
         let n = sim.network
         var out: [Line] = [[Span(TextWidth.pad("route", to: 9) + "msgs   bytes lost t/o retry", Style(.dim))]]
-        // The server side's routes show once they carry traffic (a world without them is
-        // drawn as before).
-        for route in Route.allCases where !route.serverSide || n.totals(for: route).messages > 0 {
+        for route in shownRoutes {
             let t = n.totals(for: route)
             let cells = [pad(t.messages, 4), pad(PanelContent.bytes(t.bytes), 8), pad(t.dropped, 5),
                          pad(t.timedOut, 4), pad(t.retries, 6)]
@@ -29,6 +27,12 @@ extension PanelContent {
         out.append([Span("last messages, newest first", Style(.dim))])
         for m in n.recent.reversed() where out.count < limit { out.append(message(m)) }
         return out
+    }
+
+    /// The routes the Network panel lists: the server side's once they carry traffic (a
+    /// world without them is drawn as before).
+    var shownRoutes: [Route] {
+        Route.allCases.filter { !$0.serverSide || sim.network.totals(for: $0).messages > 0 }
     }
 
     func pad(_ v: Int, _ w: Int) -> String { pad(String(v), w) }
@@ -64,7 +68,7 @@ extension PanelContent {
             let finished = min(all - open, PanelContent.historyLimit)
             return 1 + open + (finished > 0 ? 1 + finished : 0)
         case .server: return sim.server.balances.count + 2 + min(sim.server.orders.count, PanelContent.historyLimit)
-        case .network: return 4 + (sim.network.recent.isEmpty ? 1 : 1 + sim.network.recent.count)
+        case .network: return 1 + shownRoutes.count + (sim.network.recent.isEmpty ? 1 : 1 + sim.network.recent.count)
         case .auditor:
             return auditorHeaderCount + 2 * min(sim.auditor.anomalies.count, PanelContent.historyLimit)
         case .events: return sim.log.count

@@ -13,14 +13,15 @@ import Testing
     }
 
     /// The naive StoreKit 2 app still loses, misses, is replayed against and credits the
-    /// wrong account; it never sends a duplicate receipt. Each finding replays.
+    /// wrong account, and its server keeps refunded coins; it never sends a duplicate
+    /// receipt. Each finding replays.
     @Test func naiveFindingsShrinkAndReplayAndNoneIsADuplicateReceipt() throws {
         let out = ExploreCLITests.scratch("sk2-naive")
         defer { try? FileManager.default.removeItem(atPath: out) }
         let result = try CLI.run(["explore", "--policy", "sk2-naive", "--runs", "2000", "--seed", "1",
                                   "--out", out])
         #expect(result.status == 1)
-        for type in ["lost-order", "missed-order", "replay-fraud", "wrong-account"] {
+        for type in ["lost-order", "missed-order", "replay-fraud", "wrong-account", "refund-unclawed"] {
             let file = out + "/\(type).yaml"
             #expect(FileManager.default.fileExists(atPath: file), "no \(type) finding")
             let replay = try CLI.run(["run", "--quiet", file])

@@ -10,7 +10,8 @@ extension Policy {
 
     /// `sk2-hardened`: the listener from launch, finish after credit, the unfinished sweep,
     /// the order's token on every purchase, the JWS kept in the keychain and resent, and a
-    /// server that verifies the JWS, deduplicates on transactionId and binds by token.
+    /// server that verifies the JWS, deduplicates on transactionId and binds by token, hears
+    /// notifications V2, reconciles every hour and claws refunds back.
     static let storeKit2Hardened: Policy = {
         var p = PolicyPreset.hardened.policy
         p.storekit = .two
