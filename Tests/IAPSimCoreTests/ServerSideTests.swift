@@ -133,6 +133,28 @@ import Testing
         #expect(!h.sim.reconcileArmed && h.summary == ["lost-order:open"], "only a launch can recover it")
     }
 
+    /// Get Transaction History lists finished consumables too: a charge the app finished
+    /// before its recharge was lost is found and credited to the order its token names;
+    /// a refund nobody notified is found and clawed back.
+    @Test func reconciliationFindsAFinishedUncreditedChargeAndAnUnheardRefund() {
+        var p = weakened(.sk2Naive, [(.accountToken, "true"), (.serverReconcile, "1h"), (.serverClawback, "true")])
+        p.serverDedup = true
+        var h = Harness(p)
+        h.run(.buy(product: "coins_100"))
+        h.when("credited")
+        h.run(.wait(10_000), .dropNextRequest(.recharge), .buy(product: "coins_550"))
+        h.when("finished")
+        h.run(.wait(60_000))
+        #expect(h.sim.store.transaction("1000000000002")?.finished == true && h.balance("alice") == 100)
+        h.run(.refund(txn: "1000000000001"))
+        h.run(.wait(2 * Self.hour))
+        #expect(h.balance("alice") == 550)
+        #expect(h.sim.server.credits.last?.transactionId == "1000000000002")
+        #expect(h.sim.server.isClawedBack("1000000000001"))
+        #expect(h.sim.network.totals(for: .serverAPI).messages == 2, "one lookup, one answer")
+        #expect(h.summary == ["missed-order:resolved", "refund-unclawed:resolved"], "\(h.summary)")
+    }
+
     /// Explore's StoreKit 1 schedules are the ones they always were: the server side adds
     /// steps only to the worlds that have it.
     @Test func exploreAddsRefundsOnlyWhereTheServerSideIsInPlay() {
