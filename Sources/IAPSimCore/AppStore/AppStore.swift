@@ -57,8 +57,9 @@ public struct AppStore: Sendable, Hashable {
     var nextTransactionNumber = 1_000_000_000_001
     var receiptSerial = 0
     var rng: SplitMix64
-    /// Notifications V2 being delivered to the merchant server (`server-notifications`).
-    var notifications: [NotificationDelivery] = []
+    /// Notifications V2 being delivered to the merchant server (`server-notifications`);
+    /// nil while there is none, so that a world without them copies nothing more.
+    var deliveries: [NotificationDelivery]?
     /// Interrupted payments waiting for their separate charge, with who added them and for
     /// which order: the charge that follows belongs to the same buyer and order.
     var interrupted: [InterruptedPayment] = []

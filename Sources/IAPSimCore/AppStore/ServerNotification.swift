@@ -31,6 +31,11 @@ struct NotificationDelivery: Sendable, Hashable {
 }
 
 extension AppStore {
+    var notifications: [NotificationDelivery] {
+        get { deliveries ?? [] }
+        set { deliveries = newValue.isEmpty ? nil : newValue }
+    }
+
     /// Apple retries a notification not answered with HTTP 200-206 this long after the
     /// previous attempt, then drops it (STOREKIT2.md step 5).
     public static let notificationRetryMs: [VirtualTime] = [1, 12, 24, 48, 72].map { $0 * 3_600_000 }
@@ -64,7 +69,7 @@ extension AppStore {
         let n = notifications[i].notification
         out.log(.appStore, .notificationSent(n))
         out.send(.notify, .request, .app, exchange: exchange, .notification(n))
-        out.after(AppStore.notificationTimeoutMs, .storeNotifyCheck(uuid: n.uuid, attempt: n.attempt))
+        out.after(AppStore.notificationTimeoutMs, .storeNotifyCheck(exchange: exchange))
     }
 
     /// The merchant server answered an attempt: 200-206 ends the delivery.
@@ -73,12 +78,13 @@ extension AppStore {
         if (200...206).contains(status) { notifications.remove(at: i) } else { notifications[i].answered = true }
     }
 
-    /// The timeout of an attempt: unanswered (or answered with an error), it is retried
-    /// after the next delay, counted from this attempt; after the fifth retry it is dropped.
-    mutating func notificationCheck(uuid: String, attempt: Int, _ out: inout Outbox) {
-        guard let i = notifications.firstIndex(where: { $0.notification.uuid == uuid }),
-              notifications[i].notification.attempt == attempt else { return }
+    /// The timeout of the attempt sent as `exchange`: unanswered (or answered with an
+    /// error), it is retried after the next delay, counted from this attempt; after the
+    /// fifth retry it is dropped.
+    mutating func notificationCheck(exchange: Int, _ out: inout Outbox) {
+        guard let i = notifications.firstIndex(where: { $0.exchange == exchange }) else { return }
         let n = notifications[i].notification
+        let uuid = n.uuid, attempt = n.attempt
         guard attempt <= AppStore.notificationRetryMs.count else {
             notifications.remove(at: i)
             out.log(.appStore, .notificationDropped(uuid: uuid, type: n.type, txn: n.transaction.transactionId))
@@ -87,12 +93,12 @@ extension AppStore {
         let delay = AppStore.notificationRetryMs[attempt - 1]
         out.log(.appStore, .notificationUnanswered(uuid: uuid, type: n.type, txn: n.transaction.transactionId,
                                                    retryInMs: delay))
-        out.after(delay - AppStore.notificationTimeoutMs, .storeNotifyRetry(uuid: uuid))
+        out.after(delay - AppStore.notificationTimeoutMs, .storeNotifyRetry(exchange: exchange))
     }
 
-    /// The next attempt of a notification, signed anew.
-    mutating func notificationRetry(uuid: String, _ out: inout Outbox) {
-        guard let i = notifications.firstIndex(where: { $0.notification.uuid == uuid }) else { return }
+    /// The next attempt of the notification last sent as `exchange`, signed anew.
+    mutating func notificationRetry(exchange: Int, _ out: inout Outbox) {
+        guard let i = notifications.firstIndex(where: { $0.exchange == exchange }) else { return }
         let txn = notifications[i].notification.transaction.transactionId
         if let t = transaction(txn), let signed = sign(t, now: out.now) {
             notifications[i].notification.transaction = signed

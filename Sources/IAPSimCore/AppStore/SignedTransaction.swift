@@ -11,10 +11,11 @@ public enum Signer: String, Sendable, Hashable {
 /// JWS when a run is asked for signed data. Fields that are the same for every simulated
 /// transaction (bundleId, environment, storefront, currency) are the edge's.
 public struct SignedTransaction: Sendable, Hashable {
+    // Stored with the one-byte fields last: a fact holds one inline, and every fact is as
+    // large as its largest payload.
     public var transactionId: String
     public var originalTransactionId: String
     public var productId: String
-    public var type: ProductKind
     public var purchaseDate: VirtualTime
     public var originalPurchaseDate: VirtualTime
     /// When this copy was signed: every delivery of a transaction is signed anew.
@@ -23,10 +24,29 @@ public struct SignedTransaction: Sendable, Hashable {
     public var price: Int
     /// The UUID the app passed to `purchase(options: [.appAccountToken(_:)])`, if any.
     public var appAccountToken: String?
+    /// When Apple refunded it.
+    public var revocationDate: VirtualTime?
+    public var type: ProductKind
     public var signer: Signer
-    /// When Apple refunded it, and why (`revocationReason`: 0, refunded for another reason).
-    public var revocationDate: VirtualTime? = nil
-    public var revocationReason: Int? = nil
+
+    /// Why (`revocationReason`): 0, refunded for another reason, for every simulated refund.
+    public var revocationReason: Int? { revocationDate.map { _ in 0 } }
+
+    public init(transactionId: String, originalTransactionId: String, productId: String, type: ProductKind,
+                purchaseDate: VirtualTime, originalPurchaseDate: VirtualTime, signedDate: VirtualTime,
+                price: Int, appAccountToken: String?, signer: Signer, revocationDate: VirtualTime? = nil) {
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.productId = productId
+        self.purchaseDate = purchaseDate
+        self.originalPurchaseDate = originalPurchaseDate
+        self.signedDate = signedDate
+        self.price = price
+        self.appAccountToken = appAccountToken
+        self.revocationDate = revocationDate
+        self.type = type
+        self.signer = signer
+    }
 
     /// Realistic size of the compact JWS: the x5c chain in the header, payload, signature.
     public var bytes: Int { 3_800 + (appAccountToken == nil ? 0 : 60) }
@@ -51,6 +71,6 @@ extension AppStore {
             originalPurchaseDate: original.chargedAt ?? charged, signedDate: now,
             price: t.originalId == nil ? product.priceCents * 10 : 0,
             appAccountToken: t.appAccountToken, signer: .appStore,
-            revocationDate: t.refundedAt, revocationReason: t.refundedAt.map { _ in 0 })
+            revocationDate: t.refundedAt)
     }
 }

@@ -43,8 +43,9 @@ extension Auditor {
                 continue
             }
             if !isQuiet(i, now: now) {
-                let alive = RecoveryView.canStillCredit(ledger.charges[i].txn, store: store, app: app,
-                                                        server: server, policy: policy)
+                let txn = ledger.charges[i].txn
+                let alive = RecoveryView.canStillCredit(txn, store: store, app: app, server: server, policy: policy)
+                    || policy.serverSide && RecoveryView.serverCanStillLearn(txn, store: store, server: server, policy: policy)
                 settleUncredited(i, now: now, alive: alive, &out)
             }
             ledger.active[kept] = i

@@ -15,7 +15,6 @@ struct RecoveryView {
         if app.hasRechargeInFlight(txn) || server.isVerifying(txn) { return true }
         // In the background the app's work waits, parked, for the foreground.
         if !app.parked.isEmpty { return true }
-        if policy.serverSide, serverCanStillLearn(txn, store: store, server: server, policy: policy) { return true }
         let retries = policy.retryIntervalMs != nil || policy.resendsAtAll
         if holds(app.files, txn) || holds(app.keychain, txn) {
             return retries
@@ -31,6 +30,9 @@ struct RecoveryView {
     /// The App Store can still tell the server of the charge: its ONE_TIME_CHARGE
     /// notification is being delivered, or a reconciliation will find it (the server knows
     /// a transaction of the customer to look up, and the charge's token names an open order).
+    /// Asked by the auditor only when a server-side key is on, and kept out of
+    /// `canStillCredit`, which the explore hot path runs for every waiting charge.
+    @inline(never)
     static func serverCanStillLearn(_ txn: String, store: AppStore, server: MerchantServer, policy: Policy) -> Bool {
         if store.notificationPending(txn, .oneTimeCharge) { return true }
         guard policy.serverReconcileMs != nil, !server.credits.isEmpty || !server.toldOf.isEmpty,

@@ -74,7 +74,8 @@ public enum Fact: Sendable, Hashable {
     case forgeryPrepared(SignedTransaction)
     // The server side (STOREKIT2.md steps 5-6, refunds and spending).
     case refundIssued(txn: String, product: String, priceCents: Int)
-    case notificationSent(ServerNotification)
+    // Indirect: every fact is as large as the largest payload inline.
+    indirect case notificationSent(ServerNotification)
     case notificationUnanswered(uuid: String, type: NotificationType, txn: String, retryInMs: VirtualTime)
     case notificationDropped(uuid: String, type: NotificationType, txn: String)
     case notificationReceived(uuid: String, type: NotificationType, txn: String, attempt: Int)

@@ -55,12 +55,12 @@ extension Simulation {
             if server.verifyTimedOut(exchange: exchange, &outbox) {
                 network.timedOut(exchange: exchange, route: .verify, &outbox)
             }
-        case .storeNotifyCheck(let uuid, let attempt):
-            store.notificationCheck(uuid: uuid, attempt: attempt, &outbox)
-        case .storeNotifyRetry(let uuid):
-            store.notificationRetry(uuid: uuid, &outbox)
-        case .storeHistoryDone(let exchange, let lookup):
-            historyAnswered(exchange: exchange, lookup: lookup)
+        case .storeNotifyCheck(let exchange):
+            store.notificationCheck(exchange: exchange, &outbox)
+        case .storeNotifyRetry(let exchange):
+            store.notificationRetry(exchange: exchange, &outbox)
+        case .storeHistoryDone(let exchange):
+            historyAnswered(exchange: exchange)
         case .serverReconcile:
             reconcileDue()
         case .auditCheck:

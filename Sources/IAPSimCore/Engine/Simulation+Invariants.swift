@@ -99,9 +99,9 @@ extension Simulation {
             breach(.requestsHaveTimeouts, "server verification \(e.key) waits with no timeout")
         }
         // A notification being delivered waits for its answer's check or for its retry.
-        for n in store.pendingNotifications where !actions.contains(.storeNotifyCheck(uuid: n.uuid, attempt: n.attempt))
-            && !actions.contains(.storeNotifyRetry(uuid: n.uuid)) {
-            breach(.requestsHaveTimeouts, "notification \(n.uuid) for \(n.transaction.transactionId) waits with no retry")
+        for d in store.notifications where !actions.contains(.storeNotifyCheck(exchange: d.exchange))
+            && !actions.contains(.storeNotifyRetry(exchange: d.exchange)) {
+            breach(.requestsHaveTimeouts, "notification \(d.notification.uuid) waits with no retry")
         }
     }
 

@@ -26,9 +26,8 @@ extension Simulation {
     }
 
     /// The App Store Server API answers Get Transaction History.
-    mutating func historyAnswered(exchange: Int, lookup: String) {
-        outbox.send(.serverAPI, .response, .app, exchange: exchange,
-                    .historyResponse(lookup: lookup, transactions: store.history(now: now)))
+    mutating func historyAnswered(exchange: Int) {
+        outbox.send(.serverAPI, .response, .app, exchange: exchange, .historyResponse(store.history(now: now)))
     }
 
     /// The reconciliation job's tick (skipped if the key was turned off meanwhile).
@@ -48,12 +47,12 @@ extension Simulation {
         case .notificationResponse(let status):
             network.arrived(m, receiverAlive: true, &outbox)
             store.notificationAnswered(exchange: m.exchange, status: status)
-        case .historyRequest(let lookup):
+        case .historyRequest:
             network.arrived(m, receiverAlive: true, &outbox)
-            outbox.after(AppStore.verificationMs, .storeHistoryDone(exchange: m.exchange, lookup: lookup))
-        case .historyResponse(let lookup, let list):
-            network.arrived(m, receiverAlive: server.historyLookups.contains(m.exchange), &outbox)
-            server.historyAnswered(exchange: m.exchange, lookup: lookup, list, catalog: config.catalog, &outbox)
+            outbox.after(AppStore.verificationMs, .storeHistoryDone(exchange: m.exchange))
+        case .historyResponse(let list):
+            network.arrived(m, receiverAlive: server.historyLookups.contains { $0.exchange == m.exchange }, &outbox)
+            server.historyAnswered(exchange: m.exchange, list, catalog: config.catalog, &outbox)
         default:
             return false
         }

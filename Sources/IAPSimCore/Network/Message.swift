@@ -42,11 +42,12 @@ public enum Payload: Sendable, Hashable {
     case verifyRequest(Receipt?)
     case verifyResponse(status: Int, receipt: Receipt?)
     /// A notification V2 (`notify`), and the merchant server's HTTP status for it.
-    case notification(ServerNotification)
+    // Indirect: a message is copied on every hop, and a notification is large.
+    indirect case notification(ServerNotification)
     case notificationResponse(status: Int)
     /// Get Transaction History for one transaction id the server knows (`server-api`).
     case historyRequest(txn: String)
-    indirect case historyResponse(lookup: String, transactions: [SignedTransaction])
+    indirect case historyResponse([SignedTransaction])
     /// HTTP 503: the merchant server is down (`server-outage on`).
     case unavailable
 
@@ -67,7 +68,7 @@ public enum Payload: Sendable, Hashable {
         case .notification(let n): return headers + 40 + n.bytes
         case .notificationResponse, .unavailable: return headers
         case .historyRequest: return headers + 60
-        case .historyResponse(_, let list): return headers + 90 + list.reduce(0) { $0 + $1.bytes }
+        case .historyResponse(let list): return headers + 90 + list.reduce(0) { $0 + $1.bytes }
         }
     }
 }

@@ -1,6 +1,35 @@
 /// The merchant server's side of STOREKIT2.md steps 5-6: App Store Server Notifications V2,
 /// reconciliation with Get Transaction History, refunds taken back, coins spent.
 extension MerchantServer {
+    /// Coins spent and clawed back, oldest first: a balance is credits minus these.
+    public internal(set) var debits: [Debit] {
+        get { sideRecords?.debits ?? [] }
+        set { recordSide { $0.debits = newValue } }
+    }
+    /// Refunded transactions the server has heard of (a notification, reconciliation).
+    public internal(set) var refundsHeard: [String] {
+        get { sideRecords?.refundsHeard ?? [] }
+        set { recordSide { $0.refundsHeard = newValue } }
+    }
+    /// Transaction ids the App Store told the server about: what reconciliation looks up.
+    public internal(set) var toldOf: [String] {
+        get { sideRecords?.toldOf ?? [] }
+        set { recordSide { $0.toldOf = newValue } }
+    }
+    /// Get Transaction History requests waiting for the answer, by exchange.
+    var historyLookups: [HistoryLookup] {
+        get { sideRecords?.historyLookups ?? [] }
+        set { recordSide { $0.historyLookups = newValue } }
+    }
+
+    /// Changes the records in place (taken out first, so that the change copies nothing).
+    mutating func recordSide(_ change: (inout ServerSideRecords) -> Void) {
+        var records = sideRecords ?? ServerSideRecords()
+        sideRecords = nil
+        change(&records)
+        sideRecords = records
+    }
+
     /// A notification V2 reached the server (which is up): 200, then its handling.
     mutating func receiveNotification(_ n: ServerNotification, exchange: Int, catalog: Catalog,
                                       _ out: inout Outbox) {
@@ -85,16 +114,16 @@ extension MerchantServer {
             return out.log(.server, .reconcileSkipped(reason: "the server knows no transaction id to look up"))
         }
         let exchange = out.newExchange()
-        historyLookups.append(exchange)
+        historyLookups.append(HistoryLookup(exchange: exchange, txn: lookup))
         out.send(.serverAPI, .request, .app, exchange: exchange, .historyRequest(txn: lookup))
     }
 
     /// The history arrived: credit the charges never credited, hear the refunds never heard.
-    mutating func historyAnswered(exchange: Int, lookup: String, _ list: [SignedTransaction], catalog: Catalog,
+    mutating func historyAnswered(exchange: Int, _ list: [SignedTransaction], catalog: Catalog,
                                   _ out: inout Outbox) {
-        guard let k = historyLookups.firstIndex(of: exchange) else { return }
-        historyLookups.remove(at: k)
-        out.log(.server, .historyChecked(lookup: lookup, transactions: list.count))
+        guard let k = historyLookups.firstIndex(where: { $0.exchange == exchange }) else { return }
+        let lookup = historyLookups.remove(at: k)
+        out.log(.server, .historyChecked(lookup: lookup.txn, transactions: list.count))
         for signed in list {
             let txn = signed.transactionId
             if signed.revocationDate != nil {

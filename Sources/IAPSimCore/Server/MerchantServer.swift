@@ -26,6 +26,22 @@ public struct CreditEntry: Sendable, Hashable {
     public var signed: SignedTransaction? = nil
 }
 
+/// What the server side adds to the server: coins spent and clawed back, refunds heard,
+/// transactions the App Store told of, history lookups in flight.
+struct ServerSideRecords: Sendable, Hashable {
+    var debits: [Debit] = []
+    var refundsHeard: [String] = []
+    var toldOf: [String] = []
+    var historyLookups: [HistoryLookup] = []
+}
+
+/// A Get Transaction History request waiting for its answer: its exchange, and the
+/// transaction id it looked up.
+struct HistoryLookup: Sendable, Hashable {
+    var exchange: Int
+    var txn: String
+}
+
 /// A recharge waiting for the App Store's verification.
 struct PendingVerification: Sendable, Hashable {
     var request: RechargeRequest
@@ -59,14 +75,9 @@ public struct MerchantServer: Sendable, Hashable {
     // The server side (STOREKIT2.md steps 5-6).
     /// `server-outage on`: every request is answered with HTTP 503.
     public internal(set) var outage = false
-    /// Coins spent and clawed back, oldest first: a balance is credits minus these.
-    public internal(set) var debits: [Debit] = []
-    /// Refunded transactions the server has heard of (a notification, reconciliation).
-    public internal(set) var refundsHeard: [String] = []
-    /// Transaction ids the App Store told the server about: what reconciliation looks up.
-    public internal(set) var toldOf: [String] = []
-    /// Get Transaction History requests waiting for the answer, by exchange.
-    var historyLookups: [Int] = []
+    /// The server side's records, nil until the first one: a world without them (every
+    /// StoreKit 1 preset) copies the server as cheaply as before.
+    var sideRecords: ServerSideRecords?
     public static let verifyTimeoutMs: VirtualTime = 5_000
 
     public init(users: [String], rng: SplitMix64) {
