@@ -61,7 +61,7 @@ extension Policy {
         case .serverClawback: serverClawback = try Self.bool(v, fail)
         case .serverReconcile:
             if v == "off" { serverReconcileMs = nil; return }
-            guard let ms = DurationText.parse(v), ms > 0 else { throw fail }
+            guard let ms = DurationText.parse(v), ms > 0, ms <= VirtualTime(UInt32.max) else { throw fail }
             serverReconcileMs = ms
         case .retryImmediate:
             guard let n = Int(v), (0...10).contains(n) else { throw fail }

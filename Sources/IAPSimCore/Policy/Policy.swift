@@ -100,10 +100,16 @@ public struct Policy: Sendable, Hashable {
     // The server side (STOREKIT2.md flow steps 5-6), read in both worlds.
     /// The server has a notification URL and handles App Store Server Notifications V2.
     public var serverNotifications = false
-    /// How often the server calls Get Transaction History; nil means `off`.
-    public var serverReconcileMs: VirtualTime? = nil
     /// On a refund the server takes the coins back (a balance may go negative: debt).
     public var serverClawback = false
+    /// `serverReconcileMs` in 32 bits, 0 for `off`: every event copies the policy, and the
+    /// two one-byte keys and this fit where an optional 64-bit duration would not.
+    var reconcileMs: UInt32 = 0
+    /// How often the server calls Get Transaction History; nil means `off`.
+    public var serverReconcileMs: VirtualTime? {
+        get { reconcileMs == 0 ? nil : VirtualTime(reconcileMs) }
+        set { reconcileMs = newValue.map { UInt32(clamping: $0) } ?? 0 }
+    }
 
     /// Whether any server-side key is on: when none is, nothing of the server side runs.
     public var serverSide: Bool { serverNotifications || serverReconcileMs != nil || serverClawback }
