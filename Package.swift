@@ -5,8 +5,7 @@ let package = Package(
     name: "iapsim",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "iapsim", targets: ["iapsim"]),
-        .library(name: "IAPSimCore", targets: ["IAPSimCore"]),
+        .executable(name: "iapsim", targets: ["iapsim"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -58,14 +57,17 @@ let package = Package(
         ),
         .testTarget(name: "IAPSimCoreTests", dependencies: ["IAPSimCore"]),
         .testTarget(name: "IAPSimScenarioTests", dependencies: ["IAPSimScenario", "IAPSimCore"]),
-        .testTarget(name: "IAPSimTUITests", dependencies: ["IAPSimTUI", "IAPSimCore", "IAPSimScenario"],
-                    exclude: ["Golden"]),
-        .testTarget(name: "IAPSimSignedTests", dependencies: [
-            "IAPSimSigned",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "X509", package: "swift-certificates"),
-            .product(name: "SwiftASN1", package: "swift-asn1"),
-        ]),
+        .testTarget(
+            name: "IAPSimTUITests", dependencies: ["IAPSimTUI", "IAPSimCore", "IAPSimScenario"],
+            exclude: ["Golden"]),
+        .testTarget(
+            name: "IAPSimSignedTests",
+            dependencies: [
+                "IAPSimSigned",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ]
 )

@@ -3,20 +3,21 @@ import CNcurses
 // the core's layout changes (UIModel, held here by value, contains the simulation).
 import IAPSimCore
 import IAPSimTUI
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How a terminal session ended.
-public enum CursesExit: Sendable, Equatable {
+package enum CursesExit: Sendable, Equatable {
     /// `q`, Ctrl-C or SIGQUIT (Ctrl-\): exit status 0.
     case quit
     /// SIGTERM or SIGHUP asked the program to stop: exit status 128 + the signal.
     case signal(Int32)
 
-    public var status: Int32 {
+    package var status: Int32 {
         switch self {
         case .quit: return 0
         case .signal(let sig): return 128 + sig
@@ -27,24 +28,26 @@ public enum CursesExit: Sendable, Equatable {
 /// The terminal edge: runs a `UIModel` on the real terminal. It blocks in `poll` until input
 /// or the model's next tick (forever while the clock is stopped), feeds ticks, keys, resizes
 /// and signals in as messages, carries out the effects, and redraws what changed.
-public enum CursesApp {
+package enum CursesApp {
     /// Colour and ASCII as the environment and flags decide; sets the locale from the
     /// environment (call it before building the model and before `run`).
-    public static func environment(noColorFlag: Bool) -> (color: Bool, ascii: Bool) {
+    package static func environment(noColorFlag: Bool) -> (color: Bool, ascii: Bool) {
         let locale = Terminal.setLocaleFromEnvironment()
         let noColor = getenv("NO_COLOR").map { String(cString: $0) } ?? ""
         return (!noColorFlag && noColor.isEmpty, locale.ascii)
     }
 
     /// Whether standard input and output are both terminals.
-    public static var haveTerminal: Bool { isatty(0) == 1 && isatty(1) == 1 }
+    package static var haveTerminal: Bool { isatty(0) == 1 && isatty(1) == 1 }
 
     /// Runs the UI until it quits. `makeModel` gets `options` with `color` turned off when
     /// the terminal has no colours. The terminal is restored before this returns or throws.
     /// `record`: a file to record the screen to (asciicast v2) from the first frame; it is
     /// written when the UI quits (or when `W` stops it).
-    public static func run(options: UIOptions, record: String? = nil,
-                           makeModel: (UIOptions) -> UIModel) throws -> CursesExit {
+    package static func run(
+        options: UIOptions, record: String? = nil,
+        makeModel: (UIOptions) -> UIModel
+    ) throws -> CursesExit {
         let terminal = try Terminal(color: options.color)
         defer { terminal.stop() }
         var adjusted = options
@@ -61,9 +64,9 @@ public enum CursesApp {
 }
 
 /// The recording could not be written.
-public struct RecordingError: Error, CustomStringConvertible {
-    public var reason: String
-    public var description: String { "could not write the recording: \(reason)" }
+package struct RecordingError: Error, CustomStringConvertible {
+    package var reason: String
+    package var description: String { "could not write the recording: \(reason)" }
 }
 
 /// The loop itself, with the last frame drawn.
@@ -176,8 +179,10 @@ struct EventLoop {
 
 extension EventLoop {
     mutating func startRecording(path: String) {
-        recording = (path, cn_monotonic_ms(),
-                     Asciicast(width: terminal.width, height: terminal.height, unixTime: time(nil), color: terminal.color))
+        recording = (
+            path, cn_monotonic_ms(),
+            Asciicast(width: terminal.width, height: terminal.height, unixTime: time(nil), color: terminal.color)
+        )
         _ = model.update(.recordingStarted(path: path))
         dirty = true
     }

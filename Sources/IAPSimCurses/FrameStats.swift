@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Frame timings, appended on exit to the file `IAPSIM_FRAME_STATS` names (for benchmarks).

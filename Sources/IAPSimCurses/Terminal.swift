@@ -1,9 +1,10 @@
 import CNcurses
 import IAPSimTUI
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The ncurses screen: start and stop, keys in, cells out. Nothing else in the program calls
@@ -235,8 +236,9 @@ final class Terminal {
         chars.withUnsafeBufferPointer { c in
             cols.withUnsafeBufferPointer { x in
                 widths.withUnsafeBufferPointer { w in
-                    cn_put_cells(Int32(y), c.baseAddress, x.baseAddress, w.baseAddress,
-                                 Int32(x.count), attrs, pair)
+                    cn_put_cells(
+                        Int32(y), c.baseAddress, x.baseAddress, w.baseAddress,
+                        Int32(x.count), attrs, pair)
                 }
             }
         }
@@ -245,16 +247,17 @@ final class Terminal {
 
 /// Why the UI cannot start on this terminal. The message names TERM and what works; the
 /// executable makes its control characters visible.
-public enum TerminalError: Error, CustomStringConvertible {
+package enum TerminalError: Error, CustomStringConvertible {
     /// TERM is unset (nil) or names a type this system's terminfo does not know.
     case unknownTerminal(term: String?)
     /// The terminal cannot move the cursor (TERM=dumb, a hardcopy terminal).
     case cannotMoveCursor(term: String)
 
-    static let whatWorks = "the terminal UI needs a terminal that can move the cursor, such as "
+    static let whatWorks =
+        "the terminal UI needs a terminal that can move the cursor, such as "
         + "TERM=xterm-256color, screen or tmux; for headless runs use `iapsim run FILE` or `iapsim check`"
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownTerminal(nil):
             return "cannot start the terminal UI: TERM is not set; " + Self.whatWorks

@@ -2,7 +2,7 @@ import IAPSimCore
 
 extension CommandError: CustomStringConvertible {
     /// The same problem as a scenario error at `at`.
-    public func scenarioError(at: SourceLocation) -> ScenarioError {
+    package func scenarioError(at: SourceLocation) -> ScenarioError {
         switch problem {
         case .empty: return .emptyCommand(at: at)
         case .unknownCommand(let name): return .unknownCommand(at: at, name: name)
@@ -32,7 +32,7 @@ extension CommandError: CustomStringConvertible {
     }
 
     /// The message alone, without a location.
-    public var description: String {
+    package var description: String {
         scenarioError(at: SourceLocation(file: "", line: 0, column: 0)).message
     }
 }

@@ -1,14 +1,14 @@
 import IAPSimCore
 
 /// One expectation of a scenario, checked: what the file said, what the run did.
-public struct ExpectationResult: Sendable, Hashable {
+package struct ExpectationResult: Sendable, Hashable {
     /// What is checked: `charged`, `credited alice`, `anomalies lost-order resolved`, …
-    public var name: String
-    public var expected: String
-    public var actual: String
-    public var holds: Bool
+    package var name: String
+    package var expected: String
+    package var actual: String
+    package var holds: Bool
 
-    public init(name: String, expected: String, actual: String, holds: Bool) {
+    package init(name: String, expected: String, actual: String, holds: Bool) {
         self.name = name
         self.expected = expected
         self.actual = actual
@@ -17,23 +17,23 @@ public struct ExpectationResult: Sendable, Hashable {
 }
 
 /// How a scenario run ended.
-public struct ScenarioResult: Sendable {
+package struct ScenarioResult: Sendable {
     /// The world as the run left it.
-    public var simulation: Simulation
+    package var simulation: Simulation
     /// Set when a `when` step timed out; expectations are then not checked.
-    public var timeout: StepTimeout?
+    package var timeout: StepTimeout?
     /// False when settling hit its 24h bound with work still scheduled.
-    public var settledCompletely: Bool
+    package var settledCompletely: Bool
     /// In the order the file writes them (balances in `users` order).
-    public var expectations: [ExpectationResult]
+    package var expectations: [ExpectationResult]
 
     /// True when the run reached its end and every expectation holds.
-    public var passed: Bool { timeout == nil && expectations.allSatisfy(\.holds) }
+    package var passed: Bool { timeout == nil && expectations.allSatisfy(\.holds) }
 }
 
 /// Checks a scenario's `expect` block against a settled simulation.
-public enum ExpectationCheck {
-    public static func check(_ scenario: Scenario, against sim: Simulation)
+package enum ExpectationCheck {
+    package static func check(_ scenario: Scenario, against sim: Simulation)
         -> [ExpectationResult]
     {
         let expect = scenario.expect
@@ -47,11 +47,13 @@ public enum ExpectationCheck {
         }
         for anomaly in expect.anomalies {
             let actual = sim.auditor.count(anomaly.type, anomaly.status)
-            let name = "anomalies \(anomaly.type.rawValue)"
+            let name =
+                "anomalies \(anomaly.type.rawValue)"
                 + (anomaly.status.map { " \($0.rawValue)" } ?? "")
-            results.append(ExpectationResult(
-                name: name, expected: anomaly.count.map(String.init) ?? "at least 1",
-                actual: String(actual), holds: anomaly.holds(actual: actual)))
+            results.append(
+                ExpectationResult(
+                    name: name, expected: anomaly.count.map(String.init) ?? "at least 1",
+                    actual: String(actual), holds: anomaly.holds(actual: actual)))
         }
         if let unresolved = expect.unresolved {
             results.append(exact("unresolved", unresolved, sim.auditor.unresolved.count))
@@ -70,9 +72,10 @@ public enum ExpectationCheck {
         for user in scenario.users {
             guard let products = expect.entitlements[user] else { continue }
             let held = sim.server.entitlements.filter { $0.user == user }.map(\.product)
-            results.append(ExpectationResult(
-                name: "entitlements \(user)", expected: listed(products), actual: listed(held),
-                holds: Set(products) == Set(held)))
+            results.append(
+                ExpectationResult(
+                    name: "entitlements \(user)", expected: listed(products), actual: listed(held),
+                    holds: Set(products) == Set(held)))
         }
         if let refunded = expect.refunded {
             results.append(exact("refunded", refunded, sim.auditor.charges.filter { $0.refundedAt != nil }.count))
@@ -85,14 +88,16 @@ public enum ExpectationCheck {
     }
 
     static func amount(_ name: String, _ expected: Int, _ actual: Int) -> ExpectationResult {
-        ExpectationResult(name: name, expected: formatMoney(expected), actual: formatMoney(actual),
-                          holds: expected == actual)
+        ExpectationResult(
+            name: name, expected: formatMoney(expected), actual: formatMoney(actual),
+            holds: expected == actual)
     }
 
     static func listed(_ products: [String]) -> String { "[" + products.joined(separator: ", ") + "]" }
 
     static func exact(_ name: String, _ expected: Int, _ actual: Int) -> ExpectationResult {
-        ExpectationResult(name: name, expected: String(expected), actual: String(actual),
-                          holds: expected == actual)
+        ExpectationResult(
+            name: name, expected: String(expected), actual: String(actual),
+            holds: expected == actual)
     }
 }

@@ -5,7 +5,7 @@ extension Expectations {
     /// charges, every account's balance, the anomalies grouped by type and status in the
     /// order they first appeared, the unresolved count and the queue. Explore's findings and
     /// the UI's saved sessions both write it.
-    public static func verdict(of sim: Simulation) -> Expectations {
+    package static func verdict(of sim: Simulation) -> Expectations {
         var groups: [AnomalyExpectation] = []
         for a in sim.auditor.anomalies {
             if let i = groups.firstIndex(where: { $0.type == a.type && $0.status == a.status }) {
@@ -16,8 +16,9 @@ extension Expectations {
         }
         var credited: [String: Int] = [:]
         for u in sim.users { credited[u] = sim.server.balance(of: u) }
-        return Expectations(charged: sim.auditor.charges.count, credited: credited,
-                            anomalies: groups, unresolved: sim.auditor.unresolved.count,
-                            queue: sim.store.queue.count)
+        return Expectations(
+            charged: sim.auditor.charges.count, credited: credited,
+            anomalies: groups, unresolved: sim.auditor.unresolved.count,
+            queue: sim.store.queue.count)
     }
 }

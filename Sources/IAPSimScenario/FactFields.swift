@@ -16,8 +16,11 @@ enum FactFields {
         var fields: [(String, JSONValue)] = []
         for (position, element) in payload.children.enumerated() {
             let label = element.label.flatMap { $0.hasPrefix(".") ? nil : $0 }
-            fields.append((label ?? defaultName(element.value, position: position),
-                           value(element.value)))
+            fields.append(
+                (
+                    label ?? defaultName(element.value, position: position),
+                    value(element.value)
+                ))
         }
         if case .anomalyOpened(_, let type, _, _, _) = fact {
             fields.append(("preventedBy", .string(type.preventedByWords)))
@@ -39,19 +42,25 @@ enum FactFields {
     /// A signed transaction as its payload: Apple's field names, dates in virtual ms
     /// (0 is 2026-01-01T00:00:00Z), price in milliunits, and who signed it.
     static func signed(_ s: SignedTransaction) -> JSONValue {
-        .object([
-            ("transactionId", .string(s.transactionId)),
-            ("originalTransactionId", .string(s.originalTransactionId)),
-            ("productId", .string(s.productId)),
-            ("type", .string(s.type.rawValue)),
-            ("purchaseDate", .int(s.purchaseDate)),
-            ("originalPurchaseDate", .int(s.originalPurchaseDate)),
-            ("signedDate", .int(s.signedDate)),
-            ("price", .int(s.price)),
-            ("appAccountToken", s.appAccountToken.map(JSONValue.string) ?? .null),
-            ("signer", .string(s.signer.rawValue)),
-        ] + (s.revocationDate.map { [("revocationDate", JSONValue.int($0)),
-                                     ("revocationReason", .int(s.revocationReason ?? 0))] } ?? []))
+        .object(
+            [
+                ("transactionId", .string(s.transactionId)),
+                ("originalTransactionId", .string(s.originalTransactionId)),
+                ("productId", .string(s.productId)),
+                ("type", .string(s.type.rawValue)),
+                ("purchaseDate", .int(s.purchaseDate)),
+                ("originalPurchaseDate", .int(s.originalPurchaseDate)),
+                ("signedDate", .int(s.signedDate)),
+                ("price", .int(s.price)),
+                ("appAccountToken", s.appAccountToken.map(JSONValue.string) ?? .null),
+                ("signer", .string(s.signer.rawValue)),
+            ]
+                + (s.revocationDate.map {
+                    [
+                        ("revocationDate", JSONValue.int($0)),
+                        ("revocationReason", .int(s.revocationReason ?? 0)),
+                    ]
+                } ?? []))
     }
 
     /// A notification V2 as its decoded payload: Apple's field names, the transaction inside.

@@ -35,7 +35,7 @@ enum InputCheck {
     static func isPrintable(_ value: UInt32) -> Bool {
         switch value {
         case 0x09, 0x0A, 0x0D, 0x20...0x7E, 0x85, 0xA0...0xD7FF, 0xE000...0xFFFD,
-             0x10000...0x10FFFF:
+            0x10000...0x10FFFF:
             return true
         default:
             return false

@@ -7,38 +7,45 @@ import IAPSimCore
 /// words). Steps are `{"kind":"step","step":N,"line":L,"do":…,"say":…}`; a timed-out
 /// `when` is `{"kind":"stepTimedOut",…}`; the end is `{"kind":"settled","complete":…}`.
 /// Keys come in a fixed order, so the same run gives the same bytes.
-public enum JSONLinesExport {
-    public static func text(_ records: [RunRecord]) -> String {
+package enum JSONLinesExport {
+    package static func text(_ records: [RunRecord]) -> String {
         records.compactMap(line).map { $0 + "\n" }.joined()
     }
 
     /// The object for one record, or nil for a record that is not exported (the story).
-    public static func line(_ record: RunRecord) -> String? {
+    package static func line(_ record: RunRecord) -> String? {
         switch record {
         case .story:
             return nil
         case .entry(let entry):
             let (kind, fields) = FactFields.of(entry.fact)
-            return JSONValue.object(timeFields(entry.time) + [
-                ("part", .string(entry.part.rawValue)), ("kind", .string(kind)),
-            ] + fields + [("text", .string(entry.fact.text))]).text
+            return JSONValue.object(
+                timeFields(entry.time) + [
+                    ("part", .string(entry.part.rawValue)), ("kind", .string(kind)),
+                ] + fields + [("text", .string(entry.fact.text))]
+            ).text
         case .stepStarted(let number, let step, let time):
-            var fields = timeFields(time) + [
-                ("kind", .string("step")), ("step", .int(number)), ("line", .int(step.line)),
-                ("do", .string(step.command.scenarioText)),
-            ]
+            var fields =
+                timeFields(time) + [
+                    ("kind", .string("step")), ("step", .int(number)), ("line", .int(step.line)),
+                    ("do", .string(step.command.scenarioText)),
+                ]
             if let say = step.say { fields.append(("say", .string(say))) }
             return JSONValue.object(fields).text
         case .stepTimedOut(let stop):
-            return JSONValue.object(timeFields(stop.time) + [
-                ("kind", .string("stepTimedOut")), ("step", .int(stop.number)),
-                ("line", .int(stop.step.line)), ("when", .string(stop.event.rawValue)),
-                ("withinMs", .int(stop.within)), ("text", .string(stop.description)),
-            ]).text
+            return JSONValue.object(
+                timeFields(stop.time) + [
+                    ("kind", .string("stepTimedOut")), ("step", .int(stop.number)),
+                    ("line", .int(stop.step.line)), ("when", .string(stop.event.rawValue)),
+                    ("withinMs", .int(stop.within)), ("text", .string(stop.description)),
+                ]
+            ).text
         case .settled(let time, let complete):
-            return JSONValue.object(timeFields(time) + [
-                ("kind", .string("settled")), ("complete", .bool(complete)),
-            ]).text
+            return JSONValue.object(
+                timeFields(time) + [
+                    ("kind", .string("settled")), ("complete", .bool(complete)),
+                ]
+            ).text
         }
     }
 
@@ -64,7 +71,8 @@ indirect enum JSONValue {
         case .null: return "null"
         case .array(let items): return "[" + items.map(\.text).joined(separator: ",") + "]"
         case .object(let fields):
-            return "{" + fields.map { Self.quoted($0.0) + ":" + $0.1.text }
+            return "{"
+                + fields.map { Self.quoted($0.0) + ":" + $0.1.text }
                 .joined(separator: ",") + "}"
         }
     }

@@ -5,8 +5,8 @@ import IAPSimCore
 /// ones end in a cross; faults, crashes, credits and the auditor's findings are notes; each
 /// step's `say` is a note beside the user. Facts of no interest to a reader (timers, sizes)
 /// are left out.
-public enum MermaidExport {
-    public static func diagram(_ records: [RunRecord]) -> String {
+package enum MermaidExport {
+    package static func diagram(_ records: [RunRecord]) -> String {
         var lines = [
             "sequenceDiagram",
             "    participant User",
@@ -49,23 +49,26 @@ public enum MermaidExport {
         case .transactionUpdated(let txn, let product, let state):
             return arrow("AppStore", "-->>", "StoreKit", "\(txn) \(product): \(state.rawValue)")
         case .transactionsDelivered(let txns, let again):
-            return arrow("StoreKit", "->>", "App", "updatedTransactions [\(txns.joined(separator: ", "))]"
-                         + (again ? " again" : ""))
+            return arrow(
+                "StoreKit", "->>", "App",
+                "updatedTransactions [\(txns.joined(separator: ", "))]"
+                    + (again ? " again" : ""))
         case .transactionFinished(let txn):
             return arrow("App", "->>", "StoreKit", "finishTransaction(\(txn))")
         case .messageArrived(let id, let route, let direction, _):
             let (from, to) = ends(route, direction, senders[id] ?? .app)
-            return arrow(from, direction == .request ? "->>" : "-->>", to,
-                         label(route, direction))
+            return arrow(
+                from, direction == .request ? "->>" : "-->>", to,
+                label(route, direction))
         case .messageDropped(let id, let route, let direction):
             let (from, to) = ends(route, direction, senders[id] ?? .app)
             return arrow(from, "-x", to, label(route, direction) + " (lost)")
         case .paymentCharged, .receiptVerified, .deferredExpired, .ownedProductNotCharged,
-             .askToBuyMerged, .refundIssued, .notificationUnanswered, .notificationDropped:
+            .askToBuyMerged, .refundIssued, .notificationUnanswered, .notificationDropped:
             return note("over AppStore", fact.text)
         case .orderCreated, .coinsCredited, .rechargeRefused, .alreadyCredited,
-             .verifyRetriedInSandbox, .coinsClawedBack, .coinsSpent, .refundHeard, .notificationUnbound,
-             .serverUnavailable, .historyChecked, .reconcileSkipped:
+            .verifyRetriedInSandbox, .coinsClawedBack, .coinsSpent, .refundHeard, .notificationUnbound,
+            .serverUnavailable, .historyChecked, .reconcileSkipped:
             return note("over Server", fact.text)
         case .replayPrepared, .replayUnavailable:
             return note("over Attacker", fact.text)
@@ -76,9 +79,9 @@ public enum MermaidExport {
         case .commandIgnored, .userLoggedIn, .userLoggedOut:
             return note("over User", fact.text)
         case .appLaunched, .appCrashed, .appUninstalled, .purchaseAbandoned,
-             .appBackgrounded, .appForegrounded, .rechargeWaitingForBuyer,
-             .rechargeWaitingForLogin, .receiptSaved, .receiptDeleted, .rechargeAnswered,
-             .finishFailedError, .finishSkipped, .requestFailedOffline, .requestTimedOut:
+            .appBackgrounded, .appForegrounded, .rechargeWaitingForBuyer,
+            .rechargeWaitingForLogin, .receiptSaved, .receiptDeleted, .rechargeAnswered,
+            .finishFailedError, .finishSkipped, .requestFailedOffline, .requestTimedOut:
             return note("over App", fact.text)
         default:
             return nil

@@ -39,7 +39,8 @@ struct NodeReader {
         switch node {
         case .scalar(let s):
             if isNull(node) { return "empty" }
-            var text = s.string.split(separator: "\n", omittingEmptySubsequences: false)
+            var text =
+                s.string.split(separator: "\n", omittingEmptySubsequences: false)
                 .first.map(String.init) ?? ""
             if text.count > 40 || text != s.string { text = String(text.prefix(40)) + "…" }
             return "'\(text)'"
@@ -58,8 +59,9 @@ struct NodeReader {
         var result: [Entry] = []
         for (keyNode, value) in mapping {
             guard case .scalar(let s) = keyNode, !isNull(keyNode) else {
-                throw .wrongType(at: location(keyNode), what: "a key in \(what)",
-                                 expected: .string, found: found(keyNode))
+                throw .wrongType(
+                    at: location(keyNode), what: "a key in \(what)",
+                    expected: .string, found: found(keyNode))
             }
             // Yams refuses most duplicates itself; this catches what it lets through
             // (keys equal as text but resolved to different tags, such as `1` and "1").
@@ -92,8 +94,9 @@ struct NodeReader {
     func wholeNumber(_ node: Node, what: String) throws(ScenarioError) -> Int {
         let value = try unsigned(node, what: what)
         guard value <= UInt64(Int.max) else {
-            throw .wrongType(at: location(node), what: what, expected: .wholeNumber,
-                             found: found(node))
+            throw .wrongType(
+                at: location(node), what: what, expected: .wholeNumber,
+                found: found(node))
         }
         return Int(value)
     }
@@ -109,11 +112,12 @@ struct NodeReader {
     /// A whole number, 0 or more, that fits 64 bits.
     func unsigned(_ node: Node, what: String) throws(ScenarioError) -> UInt64 {
         guard case .scalar(let s) = node, !s.string.isEmpty,
-              s.string.unicodeScalars.allSatisfy({ $0.properties.numericType != nil && $0.isASCII }),
-              let value = UInt64(s.string)
+            s.string.unicodeScalars.allSatisfy({ $0.properties.numericType != nil && $0.isASCII }),
+            let value = UInt64(s.string)
         else {
-            throw .wrongType(at: location(node), what: what, expected: .wholeNumber,
-                             found: found(node))
+            throw .wrongType(
+                at: location(node), what: what, expected: .wholeNumber,
+                found: found(node))
         }
         return value
     }
@@ -136,7 +140,7 @@ struct NodeReader {
         let from = start.column - 1 + shift
         let value = Array(s.string.unicodeScalars)
         guard from >= 0, from + value.count <= line.count,
-              Array(line[from..<(from + value.count)]) == value
+            Array(line[from..<(from + value.count)]) == value
         else { return start }
         var result = start
         result.column += shift + offset

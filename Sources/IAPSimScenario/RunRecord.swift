@@ -3,7 +3,7 @@ import IAPSimCore
 /// One thing a scenario run reports, in the order it happened: the narration, the steps
 /// as they start, the world's log entries, and how the run ended. Transcripts, JSON Lines
 /// and diagrams are all written from a list of these.
-public enum RunRecord: Sendable, Hashable {
+package enum RunRecord: Sendable, Hashable {
     /// The scenario's `story`, before anything happens.
     case story(String)
     /// Step `number` (1-based) starts: its trigger has fired at `time`; its `say` follows.
@@ -18,16 +18,16 @@ public enum RunRecord: Sendable, Hashable {
 }
 
 /// A `when` step whose event did not happen within its limit.
-public struct StepTimeout: Sendable, Hashable, CustomStringConvertible {
-    public var number: Int
-    public var step: Step
-    public var event: TriggerEvent
-    public var within: VirtualTime
+package struct StepTimeout: Sendable, Hashable, CustomStringConvertible {
+    package var number: Int
+    package var step: Step
+    package var event: TriggerEvent
+    package var within: VirtualTime
     /// The virtual time at which the run gave up.
-    public var time: VirtualTime
+    package var time: VirtualTime
 
     /// `step 2 (line 14): 'when: charged' did not happen within 10m; the run stops here`
-    public var description: String {
+    package var description: String {
         "step \(number) (line \(step.line)): 'when: \(event.rawValue)' did not happen within "
             + "\(DurationText.format(within)); the run stops here"
     }

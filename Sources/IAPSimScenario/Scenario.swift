@@ -5,26 +5,26 @@ import IAPSimCore
 ///
 /// A `Scenario` is only ever built from a file that passed every check of
 /// `ScenarioParser`, or by code that keeps the same rules (`ScenarioWriter` writes it back).
-public struct Scenario: Sendable, Equatable {
+package struct Scenario: Sendable, Equatable {
     /// The only format this parser knows.
-    public static let supportedFormat = 1
+    package static let supportedFormat = 1
 
-    public var title: String
+    package var title: String
     /// The narration shown before the first step, exactly as written (a `|` block keeps
     /// its final newline).
-    public var story: String?
+    package var story: String?
     /// The policy in force at time 0, with every override applied.
-    public var policy: Policy
+    package var policy: Policy
     /// The preset the policy started from (`hardened` unless the file names another).
-    public var preset: PolicyPreset
-    public var seed: UInt64
+    package var preset: PolicyPreset
+    package var seed: UInt64
     /// Merchant accounts; the first is logged in when the app first launches. Never empty.
-    public var users: [String]
-    public var app: AppState
-    public var steps: [Step]
-    public var expect: Expectations
+    package var users: [String]
+    package var app: AppState
+    package var steps: [Step]
+    package var expect: Expectations
 
-    public init(
+    package init(
         title: String, story: String? = nil, policy: Policy? = nil,
         preset: PolicyPreset = .hardened, seed: UInt64 = 1, users: [String] = ["alice"],
         app: AppState = .running, steps: [Step] = [], expect: Expectations = Expectations()
@@ -42,7 +42,7 @@ public struct Scenario: Sendable, Equatable {
 }
 
 /// Whether the app process is running at time 0.
-public enum AppState: String, Sendable, Hashable, CaseIterable {
+package enum AppState: String, Sendable, Hashable, CaseIterable {
     case running
     case notRunning = "not-running"
 }
@@ -52,15 +52,15 @@ public enum AppState: String, Sendable, Hashable, CaseIterable {
 /// Two steps are equal when they run at the same moment, do the same and say the same:
 /// where a step was written (`line`, `column`) is not part of what it is, so a scenario
 /// written out and read back equals the original.
-public struct Step: Sendable, Hashable {
-    public var trigger: Trigger
-    public var command: Command
-    public var say: String?
+package struct Step: Sendable, Hashable {
+    package var trigger: Trigger
+    package var command: Command
+    package var say: String?
     /// 1-based position of the step in its file; 0 for a step made in code.
-    public var line: Int
-    public var column: Int
+    package var line: Int
+    package var column: Int
 
-    public init(
+    package init(
         _ trigger: Trigger = .after(0), _ command: Command, say: String? = nil,
         line: Int = 0, column: Int = 0
     ) {
@@ -71,11 +71,11 @@ public struct Step: Sendable, Hashable {
         self.column = column
     }
 
-    public static func == (a: Step, b: Step) -> Bool {
+    package static func == (a: Step, b: Step) -> Bool {
         a.trigger == b.trigger && a.command == b.command && a.say == b.say
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(trigger)
         hasher.combine(command)
         hasher.combine(say)
@@ -84,4 +84,4 @@ public struct Step: Sendable, Hashable {
 
 /// What makes a step run: `at`, `after` or `when` (the core's `StepTrigger`, which the one
 /// step runner plays).
-public typealias Trigger = StepTrigger
+package typealias Trigger = StepTrigger

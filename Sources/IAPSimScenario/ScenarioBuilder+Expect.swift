@@ -39,11 +39,14 @@ extension ScenarioBuilder {
         var coins: [String: Int] = [:]
         for entry in try reader.entries(node, what: "'\(what)'") {
             guard users.contains(entry.key) else {
-                throw .unknownUser(at: reader.location(entry.keyNode), name: entry.key,
-                                   users: users)
+                throw .unknownUser(
+                    at: reader.location(entry.keyNode), name: entry.key,
+                    users: users)
             }
             let label = what == "spent" ? "the coins '\(entry.key)' spent" : "the balance of '\(entry.key)'"
-            coins[entry.key] = negative ? try reader.balance(entry.value, what: label)
+            coins[entry.key] =
+                negative
+                ? try reader.balance(entry.value, what: label)
                 : try reader.wholeNumber(entry.value, what: label)
         }
         return coins
@@ -64,16 +67,19 @@ extension ScenarioBuilder {
 
     /// An amount in currency units (`0.99`, `3`, `5.98`), as cents.
     private func amount(_ node: Node, what: String) throws(ScenarioError) -> Int {
-        let bad = ScenarioError.wrongType(at: reader.location(node), what: what, expected: .money,
-                                          found: reader.found(node))
+        let bad = ScenarioError.wrongType(
+            at: reader.location(node), what: what, expected: .money,
+            found: reader.found(node))
         guard case .scalar(let s) = node else { throw bad }
         let parts = s.string.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let units = Int(parts[0]), units >= 0,
-              parts[0].allSatisfy(\.isASCII) else { throw bad }
+            parts[0].allSatisfy(\.isASCII)
+        else { throw bad }
         guard parts.count == 2 else { return units * 100 }
         let fraction = parts[1]
         guard (1...2).contains(fraction.count), fraction.allSatisfy({ $0.isASCII && $0.isNumber }),
-              let digits = Int(fraction) else { throw bad }
+            let digits = Int(fraction)
+        else { throw bad }
         return units * 100 + (fraction.count == 1 ? digits * 10 : digits)
     }
 
@@ -121,8 +127,9 @@ extension ScenarioBuilder {
             }
         }
         guard let type else {
-            throw .missingKey(at: reader.location(node), key: "type", owner: "an anomaly",
-                              required: ["type"])
+            throw .missingKey(
+                at: reader.location(node), key: "type", owner: "an anomaly",
+                required: ["type"])
         }
         return AnomalyExpectation(type: type, status: status, count: count)
     }

@@ -14,8 +14,9 @@ extension ScenarioBuilder {
         case .mapping:
             return try policyMap(node)
         default:
-            throw .wrongType(at: reader.location(node), what: "'policy'", expected: .presetOrMap,
-                             found: reader.found(node))
+            throw .wrongType(
+                at: reader.location(node), what: "'policy'", expected: .presetOrMap,
+                found: reader.found(node))
         }
     }
 
@@ -25,8 +26,9 @@ extension ScenarioBuilder {
         var overrides: [(PolicyKey, Entry)] = []
         for entry in entries {
             if entry.key == "preset" {
-                preset = try self.preset(try reader.string(entry.value, what: "'preset'"),
-                                         at: entry.value)
+                preset = try self.preset(
+                    try reader.string(entry.value, what: "'preset'"),
+                    at: entry.value)
                 continue
             }
             guard let key = PolicyKey(rawValue: entry.key) else {
@@ -40,8 +42,9 @@ extension ScenarioBuilder {
             do {
                 try policy.set(key, to: text)
             } catch {
-                throw .badPolicyValue(at: reader.location(entry.value), key: key.rawValue,
-                                      value: text, accepted: error.accepted)
+                throw .badPolicyValue(
+                    at: reader.location(entry.value), key: key.rawValue,
+                    value: text, accepted: error.accepted)
             }
         }
         return (preset, policy)

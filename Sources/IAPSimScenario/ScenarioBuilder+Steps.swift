@@ -10,8 +10,9 @@ extension ScenarioBuilder {
         let items = try reader.items(node, what: "'steps'")
         let limit = ScenarioVocabulary.maxSteps
         guard items.count <= limit else {
-            throw .tooMany(at: reader.location(items[limit]), what: "steps", count: items.count,
-                           limit: limit)
+            throw .tooMany(
+                at: reader.location(items[limit]), what: "steps", count: items.count,
+                limit: limit)
         }
         var earliest = Earliest()
         var steps: [Step] = []
@@ -52,8 +53,9 @@ extension ScenarioBuilder {
             switch entry.key {
             case "at", "after", "when":
                 if let first = trigger {
-                    throw .twoTriggers(at: reader.location(entry.keyNode), first: first.key,
-                                       second: entry.key)
+                    throw .twoTriggers(
+                        at: reader.location(entry.keyNode), first: first.key,
+                        second: entry.key)
                 }
                 trigger = entry
             case "within": within = entry
@@ -82,8 +84,9 @@ extension ScenarioBuilder {
         case "at":
             let time = try duration(entry.value, key: "at")
             guard time >= earliest.time else {
-                throw .atBeforePrevious(at: reader.location(entry.value), time: time,
-                                        earliest: earliest.time, previousLine: earliest.line)
+                throw .atBeforePrevious(
+                    at: reader.location(entry.value), time: time,
+                    earliest: earliest.time, previousLine: earliest.line)
             }
             return .at(time)
         case "after":
@@ -116,7 +119,8 @@ extension ScenarioBuilder {
         do {
             return try commands.parse(text)
         } catch {
-            let at = error.problem == .empty
+            let at =
+                error.problem == .empty
                 ? reader.location(node) : reader.location(ofOffset: error.offset, in: node)
             throw error.scenarioError(at: at)
         }

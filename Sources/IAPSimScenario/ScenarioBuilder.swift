@@ -11,8 +11,9 @@ struct ScenarioBuilder {
         let keys = try topLevelEntries(root)
         typealias V = ScenarioVocabulary
         for key in V.requiredKeys where keys[key] == nil {
-            throw .missingKey(at: reader.location(root), key: key, owner: "a scenario",
-                              required: V.requiredKeys)
+            throw .missingKey(
+                at: reader.location(root), key: key, owner: "a scenario",
+                required: V.requiredKeys)
         }
         try format(keys["format"]!.value)
         var scenario = Scenario(title: try title(keys["title"]!.value))
@@ -70,20 +71,21 @@ struct ScenarioBuilder {
         return state
     }
 
-
     private func users(_ node: Node) throws(ScenarioError) -> [String] {
         let items = try reader.items(node, what: "'users'")
         guard !items.isEmpty else { throw .noUsers(at: reader.location(node)) }
         let limit = ScenarioVocabulary.maxUsers
         guard items.count <= limit else {
-            throw .tooMany(at: reader.location(items[limit]), what: "users", count: items.count,
-                           limit: limit)
+            throw .tooMany(
+                at: reader.location(items[limit]), what: "users", count: items.count,
+                limit: limit)
         }
         var users: [String] = []
         for item in items {
             let name = try reader.string(item, what: "each user")
-            try checkLength(name, of: item, what: "a user name",
-                            limit: ScenarioVocabulary.maxUserNameLength)
+            try checkLength(
+                name, of: item, what: "a user name",
+                limit: ScenarioVocabulary.maxUserNameLength)
             guard ScenarioVocabulary.isUserName(name) else {
                 throw .badUserName(at: reader.location(item), name: name)
             }

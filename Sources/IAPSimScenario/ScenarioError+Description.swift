@@ -5,10 +5,10 @@ extension ScenarioError: CustomStringConvertible {
     /// value and listing what is accepted.
     /// Texts from the file (values, the file's name) have their control characters made
     /// visible, so that a message cannot drive the terminal it is printed on.
-    public var description: String { VisibleText.escaped("\(location): \(message)") }
+    package var description: String { VisibleText.escaped("\(location): \(message)") }
 
     /// The message without its location.
-    public var message: String {
+    package var message: String {
         typealias V = ScenarioVocabulary
         switch self {
         case .unreadableFile(_, let reason):

@@ -2,23 +2,23 @@ import IAPSimCore
 
 /// Where something is in a scenario file: 1-based line and column (columns count Unicode
 /// scalars, as libyaml does).
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
-    public var file: String
-    public var line: Int
-    public var column: Int
+package struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    package var file: String
+    package var line: Int
+    package var column: Int
 
-    public init(file: String, line: Int, column: Int) {
+    package init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column
     }
 
     /// `FILE:LINE:COLUMN`, as compilers write it.
-    public var description: String { "\(file):\(line):\(column)" }
+    package var description: String { "\(file):\(line):\(column)" }
 }
 
 /// The shape a value must have, as an error message names it.
-public enum ExpectedShape: String, Sendable, Hashable {
+package enum ExpectedShape: String, Sendable, Hashable {
     case list = "a list"
     case map = "a map"
     case string = "a string"
@@ -30,7 +30,7 @@ public enum ExpectedShape: String, Sendable, Hashable {
 /// Why a scenario file was refused. Each case knows where (`at`) and what; its
 /// `description` is one line, `FILE:LINE:COLUMN: what is wrong`, that names the offending
 /// key, command or value and lists what is accepted. Nothing runs from a refused file.
-public enum ScenarioError: Error, Sendable, Hashable {
+package enum ScenarioError: Error, Sendable, Hashable {
     // The bytes and the YAML.
     /// The file could not be read at all (`load(path:)` only); `at` is line 1, column 1.
     case unreadableFile(at: SourceLocation, reason: String)
@@ -82,8 +82,9 @@ public enum ScenarioError: Error, Sendable, Hashable {
     case withinWithoutWhen(at: SourceLocation)
     /// An `at` earlier than the moment an earlier step (at `previousLine`, a `wait`
     /// included) ends at the earliest.
-    case atBeforePrevious(at: SourceLocation, time: VirtualTime, earliest: VirtualTime,
-                          previousLine: Int)
+    case atBeforePrevious(
+        at: SourceLocation, time: VirtualTime, earliest: VirtualTime,
+        previousLine: Int)
     case unknownEvent(at: SourceLocation, name: String)
 
     // Commands (`do`).
@@ -106,27 +107,28 @@ public enum ScenarioError: Error, Sendable, Hashable {
 
 extension ScenarioError {
     /// Where the error is.
-    public var location: SourceLocation {
+    package var location: SourceLocation {
         switch self {
         case .unreadableFile(let at, _), .emptyFile(let at), .notUTF8(let at, _), .binaryContent(let at, _),
-             .yamlSyntax(let at, _), .fileTooLarge(let at, _, _), .yamlTooComplex(let at, _),
-             .tooMany(let at, _, _, _), .tooLong(let at, _, _, _), .wrongType(let at, _, _, _), .duplicateKey(let at, _, _),
-             .missingKey(let at, _, _, _), .unknownTopLevelKey(let at, _),
-             .unknownStepKey(let at, _), .unknownExpectKey(let at, _),
-             .unknownAnomalyKey(let at, _), .unsupportedFormat(let at, _),
-             .multilineTitle(let at), .badAppState(let at, _), .noUsers(let at),
-             .badUserName(let at, _), .duplicateUser(let at, _), .unknownUser(let at, _, _),
-             .unknownPolicyKey(let at, _), .badPolicyValue(let at, _, _, _),
-             .unknownPreset(let at, _), .badDuration(let at, _, _), .durationTooLong(let at, _, _),
-             .twoTriggers(let at, _, _), .missingCommand(let at), .withinWithoutWhen(let at),
-             .atBeforePrevious(let at, _, _, _), .unknownEvent(let at, _),
-             .emptyCommand(let at), .unknownCommand(let at, _),
-             .unknownProduct(let at, _, _), .unknownRoute(let at, _),
-             .unknownFailReason(let at, _), .badSwitch(let at, _, _), .badStatusCode(let at, _),
-             .badArgument(let at, _, _, _),
-             .missingArgument(let at, _, _), .extraArgument(let at, _, _, _),
-             .unknownAnomalyType(let at, _), .unknownAnomalyStatus(let at, _),
-             .unknownMoneyKey(let at, _):
+            .yamlSyntax(let at, _), .fileTooLarge(let at, _, _), .yamlTooComplex(let at, _),
+            .tooMany(let at, _, _, _), .tooLong(let at, _, _, _), .wrongType(let at, _, _, _),
+            .duplicateKey(let at, _, _),
+            .missingKey(let at, _, _, _), .unknownTopLevelKey(let at, _),
+            .unknownStepKey(let at, _), .unknownExpectKey(let at, _),
+            .unknownAnomalyKey(let at, _), .unsupportedFormat(let at, _),
+            .multilineTitle(let at), .badAppState(let at, _), .noUsers(let at),
+            .badUserName(let at, _), .duplicateUser(let at, _), .unknownUser(let at, _, _),
+            .unknownPolicyKey(let at, _), .badPolicyValue(let at, _, _, _),
+            .unknownPreset(let at, _), .badDuration(let at, _, _), .durationTooLong(let at, _, _),
+            .twoTriggers(let at, _, _), .missingCommand(let at), .withinWithoutWhen(let at),
+            .atBeforePrevious(let at, _, _, _), .unknownEvent(let at, _),
+            .emptyCommand(let at), .unknownCommand(let at, _),
+            .unknownProduct(let at, _, _), .unknownRoute(let at, _),
+            .unknownFailReason(let at, _), .badSwitch(let at, _, _), .badStatusCode(let at, _),
+            .badArgument(let at, _, _, _),
+            .missingArgument(let at, _, _), .extraArgument(let at, _, _, _),
+            .unknownAnomalyType(let at, _), .unknownAnomalyStatus(let at, _),
+            .unknownMoneyKey(let at, _):
             return at
         }
     }

@@ -1,13 +1,13 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ScenarioParser {
     /// The largest scenario file read: far above any real scenario (the shipped ones are a
     /// few KB), small enough that reading and checking it stays well under a second.
-    public static let maxFileBytes = 4 * 1_048_576
+    package static let maxFileBytes = 4 * 1_048_576
 
     /// Reads and parses the file at `path`; `path` is also the name errors show.
     /// The only file I/O of this module.
@@ -15,7 +15,7 @@ extension ScenarioParser {
     /// Only a regular file is read: a directory, a FIFO or a device is refused before
     /// anything could block on it (it is opened with `O_NONBLOCK` and checked again once
     /// open), and a file over `maxFileBytes` is refused before its bytes are read.
-    public static func load(path: String) throws(ScenarioError) -> Scenario {
+    package static func load(path: String) throws(ScenarioError) -> Scenario {
         let bytes = try readRegularFile(path)
         return try parse(bytes: bytes, file: path)
     }

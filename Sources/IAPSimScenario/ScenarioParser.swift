@@ -7,9 +7,9 @@ import Yams
 /// order: the bytes (UTF-8, no binary), what YAML a scenario never needs (`YAMLPreScan`),
 /// the YAML syntax, then the document from the top,
 /// key by key; the first problem found is the one reported.
-public enum ScenarioParser {
+package enum ScenarioParser {
     /// Parses a file's bytes; they must be UTF-8 text (a byte order mark is skipped).
-    public static func parse(bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
+    package static func parse(bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         let body = bytes.starts(with: bom) ? Array(bytes.dropFirst(bom.count)) : bytes
         let text = try InputCheck.text(from: body, file: file)
@@ -17,7 +17,7 @@ public enum ScenarioParser {
     }
 
     /// Parses text already in memory (a test fixture, the UI's editor).
-    public static func parse(text: String, file: String) throws(ScenarioError) -> Scenario {
+    package static func parse(text: String, file: String) throws(ScenarioError) -> Scenario {
         var text = text
         if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
         try InputCheck.check(text, file: file)
@@ -42,8 +42,9 @@ public enum ScenarioParser {
         } catch let error as YamlError {
             throw YAMLErrorMapping.scenarioError(error, text: text, reader: reader)
         } catch {
-            throw .yamlSyntax(at: SourceLocation(file: reader.file, line: 1, column: 1),
-                              problem: String(describing: error))
+            throw .yamlSyntax(
+                at: SourceLocation(file: reader.file, line: 1, column: 1),
+                problem: String(describing: error))
         }
     }
 }

@@ -1,15 +1,15 @@
 import IAPSimCore
 
 /// What moving the world live (the terminal UI's clock) came to.
-public struct LiveAdvance: Sendable, Hashable {
+package struct LiveAdvance: Sendable, Hashable {
     /// The next step's trigger is due: an `at`/`after` time was reached, or the event a
     /// `when` waits for happened. The clock stopped there; `playStep()` runs it at once.
-    public var stepDue = false
+    package var stepDue = false
     /// The watched event (see `advance(until:maxEvents:watch:)`) happened; the clock stopped
     /// right after it, before any other event.
-    public var watchFired = false
+    package var watchFired = false
 
-    public init(stepDue: Bool = false, watchFired: Bool = false) {
+    package init(stepDue: Bool = false, watchFired: Bool = false) {
         self.stepDue = stepDue
         self.watchFired = watchFired
     }
@@ -21,13 +21,13 @@ public struct LiveAdvance: Sendable, Hashable {
 extension ScenarioPlayer {
     /// When the next step's trigger fires by time (`at`, `after`), or nil (a `when` step,
     /// or no step left).
-    public var nextStepTime: VirtualTime? {
+    package var nextStepTime: VirtualTime? {
         guard !stepsDone else { return nil }
         return runner.deadline(of: scenario.steps[nextStep].trigger)
     }
 
     /// True when the next step may run now without moving the clock.
-    public var nextStepIsDue: Bool {
+    package var nextStepIsDue: Bool {
         guard !stepsDone else { return false }
         return runner.isDue(scenario.steps[nextStep].trigger, now: simulation.now)
     }
@@ -35,8 +35,10 @@ extension ScenarioPlayer {
     /// Moves the world towards `time`, never past the next step's trigger, event by event
     /// when a `when` step or a `watch` needs it. `maxEvents` bounds the events run (the UI's
     /// "one event" key). Facts written count for the next `when` step.
-    public mutating func advance(until time: VirtualTime, maxEvents: Int? = nil,
-                                 watch: TriggerEvent? = nil) -> LiveAdvance {
+    package mutating func advance(
+        until time: VirtualTime, maxEvents: Int? = nil,
+        watch: TriggerEvent? = nil
+    ) -> LiveAdvance {
         if nextStepIsDue { return LiveAdvance(stepDue: true) }
         var target = time
         if let t = nextStepTime { target = min(target, t) }
@@ -67,7 +69,7 @@ extension ScenarioPlayer {
     /// A command a person adds between the steps (a trainer's extra fault). Its facts
     /// count for the next `when` step, as the steps' own do.
     @discardableResult
-    public mutating func inject(_ command: Command) -> [LogEntry] {
+    package mutating func inject(_ command: Command) -> [LogEntry] {
         var collected: [LogEntry]? = []
         if stepsDone {
             _ = simulation.apply(command, into: &collected)

@@ -5,37 +5,38 @@ import IAPSimCore
 /// triggers fire).
 ///
 /// Deterministic: the same scenario gives the same records, byte for byte.
-public struct ScenarioPlayer: Sendable {
-    public let scenario: Scenario
-    public internal(set) var simulation: Simulation
+package struct ScenarioPlayer: Sendable {
+    package let scenario: Scenario
+    package internal(set) var simulation: Simulation
     /// The 0-based index of the next step to play.
-    public internal(set) var nextStep = 0
+    package internal(set) var nextStep = 0
     /// Set when a `when` step timed out; no step runs after it.
-    public internal(set) var timeout: StepTimeout?
+    package internal(set) var timeout: StepTimeout?
     var runner = StepRunner()
 
     /// `logLimit` bounds the world's log for long interactive sessions (nil keeps all).
-    public init(_ scenario: Scenario, catalog: Catalog = .standard, logLimit: Int? = nil) {
+    package init(_ scenario: Scenario, catalog: Catalog = .standard, logLimit: Int? = nil) {
         self.scenario = scenario
-        simulation = Simulation(WorldConfig(
-            seed: scenario.seed, users: scenario.users, policy: scenario.policy,
-            appRunning: scenario.app == .running, catalog: catalog, logLimit: logLimit))
+        simulation = Simulation(
+            WorldConfig(
+                seed: scenario.seed, users: scenario.users, policy: scenario.policy,
+                appRunning: scenario.app == .running, catalog: catalog, logLimit: logLimit))
         runner.saw(simulation.log.reduce(into: TriggerSet()) { $0.insert($1.fact.trigger) })
     }
 
     /// What is known before the first step: the story and what the world did at time 0.
-    public var openingRecords: [RunRecord] {
+    package var openingRecords: [RunRecord] {
         (scenario.story.map { [RunRecord.story($0)] } ?? []) + simulation.log.map(RunRecord.entry)
     }
 
     /// When the previous step's command ended.
-    public var lastStepEnd: VirtualTime { runner.lastStepEnd }
+    package var lastStepEnd: VirtualTime { runner.lastStepEnd }
 
     /// True when no step is left to play (or the run stopped).
-    public var stepsDone: Bool { timeout != nil || nextStep >= scenario.steps.count }
+    package var stepsDone: Bool { timeout != nil || nextStep >= scenario.steps.count }
 
     /// Waits for the next step's trigger, then runs its command. Returns what happened.
-    public mutating func playStep() -> [RunRecord] {
+    package mutating func playStep() -> [RunRecord] {
         guard !stepsDone else { return [] }
         let number = nextStep + 1
         let step = scenario.steps[nextStep]
@@ -44,8 +45,9 @@ public struct ScenarioPlayer: Sendable {
         let came = runner.reach(step.trigger, in: &simulation, into: &collected)
         var records = (collected ?? []).map(RunRecord.entry)
         if !came, case .when(let event, let within) = step.trigger {
-            let stop = StepTimeout(number: number, step: step, event: event, within: within,
-                                   time: simulation.now)
+            let stop = StepTimeout(
+                number: number, step: step, event: event, within: within,
+                time: simulation.now)
             timeout = stop
             return records + [.stepTimedOut(stop)]
         }
@@ -56,7 +58,7 @@ public struct ScenarioPlayer: Sendable {
     }
 
     /// Plays every step left, settles the world and checks the expectations.
-    public mutating func finish() -> (records: [RunRecord], result: ScenarioResult) {
+    package mutating func finish() -> (records: [RunRecord], result: ScenarioResult) {
         var records: [RunRecord] = []
         while !stepsDone { records += playStep() }
         var complete = true
@@ -70,13 +72,14 @@ public struct ScenarioPlayer: Sendable {
             records += (collected ?? []).map(RunRecord.entry)
         }
         let checks = timeout == nil ? ExpectationCheck.check(scenario, against: simulation) : []
-        let result = ScenarioResult(simulation: simulation, timeout: timeout,
-                                    settledCompletely: complete, expectations: checks)
+        let result = ScenarioResult(
+            simulation: simulation, timeout: timeout,
+            settledCompletely: complete, expectations: checks)
         return (records, result)
     }
 
     /// Plays the whole scenario: the opening, every step, settle, expectations.
-    public static func run(_ scenario: Scenario, catalog: Catalog = .standard)
+    package static func run(_ scenario: Scenario, catalog: Catalog = .standard)
         -> (records: [RunRecord], result: ScenarioResult)
     {
         var player = ScenarioPlayer(scenario, catalog: catalog)

@@ -5,11 +5,11 @@
 extension ScenarioVocabulary {
     /// The most steps a file may hold: enough for any story or soak test, and a bound on
     /// how long one run can take.
-    public static let maxSteps = 20_000
+    package static let maxSteps = 20_000
     /// The most users a file may name.
-    public static let maxUsers = 100
+    package static let maxUsers = 100
     /// The longest user name, in characters.
-    public static let maxUserNameLength = 64
+    package static let maxUserNameLength = 64
     /// The longest title, in characters.
-    public static let maxTitleLength = 200
+    package static let maxTitleLength = 200
 }

@@ -7,8 +7,8 @@ import IAPSimCore
 /// The layout is fixed: keys in the order of SCENARIO-FORMAT.md, two-space indentation,
 /// defaults left out where the format has them (a step's `after: 0s`, `within: 10m`,
 /// `app: running`). Comments of an original file are not kept.
-public enum ScenarioWriter {
-    public static func yaml(_ scenario: Scenario) -> String {
+package enum ScenarioWriter {
+    package static func yaml(_ scenario: Scenario) -> String {
         var lines = ["format: \(Scenario.supportedFormat)"]
         lines.append("title:" + YAMLScalar.blockValue(scenario.title, indent: 2))
         if let story = scenario.story {
@@ -62,7 +62,8 @@ public enum ScenarioWriter {
         var lines: [String] = []
         if let charged = expect.charged { lines.append("  charged: \(charged)") }
         if !expect.credited.isEmpty {
-            let order = users.filter { expect.credited[$0] != nil }
+            let order =
+                users.filter { expect.credited[$0] != nil }
                 + expect.credited.keys.filter { !users.contains($0) }.sorted()
             let pairs = order.map { "\(YAMLScalar.inline($0, flow: true)): \(expect.credited[$0]!)" }
             lines.append("  credited: {\(pairs.joined(separator: ", "))}")

@@ -3,9 +3,11 @@ import IAPSimCore
 /// Turns a generated fault schedule (from `iapsim explore`) into a scenario file of format 1:
 /// its steps, the heal phase written out as commands, a generated story, and an `expect`
 /// block taken from the verdict of the very run the file replays, so `iapsim run` passes.
-public enum ScheduleExport {
-    public static func scenario(_ schedule: Schedule, seed: UInt64, preset: PolicyPreset,
-                                type: AnomalyType, origin: String) -> Scenario {
+package enum ScheduleExport {
+    package static func scenario(
+        _ schedule: Schedule, seed: UInt64, preset: PolicyPreset,
+        type: AnomalyType, origin: String
+    ) -> Scenario {
         let users = usersNeeded(schedule)
         var sim = Simulation(WorldConfig(seed: seed, users: users, policy: preset.policy))
         let fired = sim.runSteps(schedule)
@@ -17,12 +19,16 @@ public enum ScheduleExport {
             Step(s.trigger, s.command, say: s.command.narration)
         }
         for (i, c) in heal.enumerated() {
-            steps.append(Step(.after(0), c, say: i == 0 ? "Heal phase: every fault off, the app running, a user logged in." : nil))
+            steps.append(
+                Step(
+                    .after(0), c, say: i == 0 ? "Heal phase: every fault off, the app running, a user logged in." : nil)
+            )
         }
-        return Scenario(title: "Explore finding: \(type.rawValue) under \(preset.rawValue)",
-                        story: story(sim, type: type, preset: preset, origin: origin, steps: resolved.steps.count),
-                        preset: preset, seed: seed, users: users, steps: steps,
-                        expect: Expectations.verdict(of: sim))
+        return Scenario(
+            title: "Explore finding: \(type.rawValue) under \(preset.rawValue)",
+            story: story(sim, type: type, preset: preset, origin: origin, steps: resolved.steps.count),
+            preset: preset, seed: seed, users: users, steps: steps,
+            expect: Expectations.verdict(of: sim))
     }
 
     /// The first account (logged in at start) and every account a step logs in.
@@ -34,8 +40,10 @@ public enum ScheduleExport {
         return users
     }
 
-    static func story(_ sim: Simulation, type: AnomalyType, preset: PolicyPreset, origin: String,
-                      steps: Int) -> String {
+    static func story(
+        _ sim: Simulation, type: AnomalyType, preset: PolicyPreset, origin: String,
+        steps: Int
+    ) -> String {
         let found = sim.auditor.anomalies.first { $0.type == type && $0.status.isUnresolved }
         var text = "Found by `\(origin)` and shrunk to \(steps) step(s).\n"
         text += "Under the \(preset.rawValue) policy this schedule ends, after healing every fault, "

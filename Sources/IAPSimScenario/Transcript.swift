@@ -3,11 +3,13 @@ import IAPSimCore
 /// The human transcript of a run: a header, the narration inline with the event log, and
 /// the verdict. Plain text lines without colour; the executable prints them. Texts from the
 /// file (title, story, `say`, the file's name) have their control characters made visible.
-public enum Transcript {
+package enum Transcript {
     /// `== TITLE` and one line of settings.
-    public static func header(_ scenario: Scenario, file: String) -> [String] {
-        let policy = scenario.policy == scenario.preset.policy
-            ? scenario.preset.rawValue : "\(scenario.preset.rawValue) (changed: "
+    package static func header(_ scenario: Scenario, file: String) -> [String] {
+        let policy =
+            scenario.policy == scenario.preset.policy
+            ? scenario.preset.rawValue
+            : "\(scenario.preset.rawValue) (changed: "
                 + scenario.policy.differences(from: scenario.preset.policy)
                 .map { "\($0.rawValue) \(scenario.policy.value(of: $0))" }
                 .joined(separator: ", ") + ")"
@@ -20,7 +22,7 @@ public enum Transcript {
     }
 
     /// The lines one record prints as.
-    public static func lines(for record: RunRecord) -> [String] {
+    package static func lines(for record: RunRecord) -> [String] {
         rawLines(for: record).map(VisibleText.escaped)
     }
 
@@ -36,9 +38,12 @@ public enum Transcript {
         case .stepTimedOut(let stop):
             return ["!! \(stop)"]
         case .settled(let time, let complete):
-            return [complete ? "-- settled at \(DurationText.clock(time))"
+            return [
+                complete
+                    ? "-- settled at \(DurationText.clock(time))"
                     : "-- stopped settling at \(DurationText.clock(time)): work still scheduled "
-                        + "after 24h of virtual time"]
+                        + "after 24h of virtual time"
+            ]
         }
     }
 
@@ -51,7 +56,7 @@ public enum Transcript {
     }
 
     /// The auditor's verdict and each expectation, then one closing line.
-    public static func verdict(_ result: ScenarioResult, scenario: Scenario) -> [String] {
+    package static func verdict(_ result: ScenarioResult, scenario: Scenario) -> [String] {
         let sim = result.simulation
         let auditor = sim.auditor
         var lines = ["", "== verdict"]
@@ -60,9 +65,10 @@ public enum Transcript {
         } else {
             lines.append("anomalies:")
             for a in auditor.anomalies {
-                lines.append("  A\(a.id) \(a.type.rawValue) \(a.status.rawValue)"
-                             + (a.mechanism.map { " (\($0))" } ?? "") + ": \(a.summary); "
-                             + a.type.preventedBy(policy: sim.policy))
+                lines.append(
+                    "  A\(a.id) \(a.type.rawValue) \(a.status.rawValue)"
+                        + (a.mechanism.map { " (\($0))" } ?? "") + ": \(a.summary); "
+                        + a.type.preventedBy(policy: sim.policy))
             }
         }
         let balances = sim.users.map { user in
@@ -74,10 +80,12 @@ public enum Transcript {
         lines.append("charged: \(auditor.charges.count) payment(s), \(formatMoney(paid))")
         let refunds = auditor.charges.filter { $0.refundedAt != nil }
         if !refunds.isEmpty {
-            lines.append("refunded: \(refunds.count) payment(s), \(formatMoney(refunds.reduce(0) { $0 + $1.priceCents }))")
+            lines.append(
+                "refunded: \(refunds.count) payment(s), \(formatMoney(refunds.reduce(0) { $0 + $1.priceCents }))")
         }
-        lines.append("money: paid and not delivered \(formatMoney(auditor.paidNotDeliveredCents)); "
-                     + "granted without payment \(formatMoney(auditor.grantedNotPaidCents))")
+        lines.append(
+            "money: paid and not delivered \(formatMoney(auditor.paidNotDeliveredCents)); "
+                + "granted without payment \(formatMoney(auditor.grantedNotPaidCents))")
         lines.append("queue: \(sim.store.queue.count) unfinished transaction(s)")
         lines += expectationLines(result, scenario: scenario)
         return lines.map(VisibleText.escaped)
@@ -85,8 +93,10 @@ public enum Transcript {
 
     static func expectationLines(_ result: ScenarioResult, scenario: Scenario) -> [String] {
         if let stop = result.timeout {
-            return ["expectations: not checked, the run stopped",
-                    "FAIL: stopped at step \(stop.number) (line \(stop.step.line))"]
+            return [
+                "expectations: not checked, the run stopped",
+                "FAIL: stopped at step \(stop.number) (line \(stop.step.line))",
+            ]
         }
         var lines: [String] = []
         if result.expectations.isEmpty {
@@ -94,14 +104,17 @@ public enum Transcript {
         } else {
             lines.append("expectations:")
             for e in result.expectations {
-                lines.append("  \(e.holds ? "holds" : "FAILS")  \(e.name): expected \(e.expected), "
-                             + "actual \(e.actual)")
+                lines.append(
+                    "  \(e.holds ? "holds" : "FAILS")  \(e.name): expected \(e.expected), "
+                        + "actual \(e.actual)")
             }
         }
         let total = result.expectations.count
         let failing = result.expectations.filter { !$0.holds }.count
-        lines.append(failing == 0 ? "PASS: \(total) of \(total) expectations hold"
-                     : "FAIL: \(failing) of \(total) expectations fail")
+        lines.append(
+            failing == 0
+                ? "PASS: \(total) of \(total) expectations hold"
+                : "FAIL: \(failing) of \(total) expectations fail")
         return lines
     }
 }

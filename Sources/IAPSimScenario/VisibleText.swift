@@ -5,8 +5,8 @@
 /// The one function every output of the program uses for such texts: the transcript, the
 /// `check` lines, error messages, the Mermaid diagram. Printable text (any script, emoji,
 /// backslashes) is left as it is, so files without control characters print unchanged.
-public enum VisibleText {
-    public static func escaped(_ text: String) -> String {
+package enum VisibleText {
+    package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
@@ -29,7 +29,7 @@ public enum VisibleText {
 
     /// C0 controls, DEL and the C1 controls (U+0080 to U+009F; a terminal may take U+009B
     /// for CSI).
-    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }

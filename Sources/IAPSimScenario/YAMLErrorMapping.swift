@@ -11,8 +11,8 @@ enum YAMLErrorMapping {
         }
         switch error {
         case .scanner(let context, let problem, let mark, _),
-             .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
+            .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
             return .yamlSyntax(at: at(mark), problem: describe(problem, context, mark))
         case .duplicatedKeysInMapping(let duplicates, let context):
             let key = duplicates.first ?? ""
@@ -22,11 +22,13 @@ enum YAMLErrorMapping {
             }
             return .duplicateKey(at: second, key: key, first: first)
         case .reader(let problem, let offset, _, _):
-            return .yamlSyntax(at: location(ofCharacter: offset ?? 0, in: text, file: file),
-                               problem: problem)
+            return .yamlSyntax(
+                at: location(ofCharacter: offset ?? 0, in: text, file: file),
+                problem: problem)
         default:
-            return .yamlSyntax(at: SourceLocation(file: file, line: 1, column: 1),
-                               problem: String(describing: error))
+            return .yamlSyntax(
+                at: SourceLocation(file: file, line: 1, column: 1),
+                problem: String(describing: error))
         }
     }
 
@@ -56,7 +58,7 @@ enum YAMLErrorMapping {
             while index < firstLine.count {
                 let before = firstLine[index - 1]
                 if before == "{" || before == "," || before == " ",
-                   keyLength(key, in: firstLine, at: index) != nil
+                    keyLength(key, in: firstLine, at: index) != nil
                 {
                     return SourceLocation(file: first.file, line: first.line, column: index + 1)
                 }

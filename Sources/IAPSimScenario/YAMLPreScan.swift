@@ -58,25 +58,29 @@ enum YAMLPreScan {
             func problem(_ text: String) -> Problem {
                 Problem(line: Int(mark.line) + 1, column: Int(mark.column) + 1, text: text)
             }
-            let isNode = type == YAML_SCALAR_EVENT || type == YAML_ALIAS_EVENT
+            let isNode =
+                type == YAML_SCALAR_EVENT || type == YAML_ALIAS_EVENT
                 || type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT
             if isNode {
                 nodes += 1
                 if nodes > maxNodes {
-                    return problem("more than \(maxNodes) values (lists, maps, keys and texts); "
-                                   + "a scenario needs at most \(maxNodes)")
+                    return problem(
+                        "more than \(maxNodes) values (lists, maps, keys and texts); "
+                            + "a scenario needs at most \(maxNodes)")
                 }
             }
             if isNode, let last = levels.last, last.isMapping {
                 if last.nextIsKey {
                     if type != YAML_SCALAR_EVENT {
-                        return problem("a map key must be plain text, not a list, a map or an alias "
-                                       + "(complex keys such as '? [a, b]' are not part of the format)")
+                        return problem(
+                            "a map key must be plain text, not a list, a map or an alias "
+                                + "(complex keys such as '? [a, b]' are not part of the format)")
                     }
                     levels[levels.count - 1].keys += 1
                     if last.keys + 1 > maxMapKeys {
-                        return problem("a map of more than \(maxMapKeys) keys; "
-                                       + "a scenario needs at most \(maxMapKeys)")
+                        return problem(
+                            "a map of more than \(maxMapKeys) keys; "
+                                + "a scenario needs at most \(maxMapKeys)")
                     }
                 }
                 levels[levels.count - 1].nextIsKey.toggle()
@@ -84,8 +88,9 @@ enum YAMLPreScan {
             if type == YAML_ALIAS_EVENT {
                 aliases += 1
                 if aliases > maxAliases {
-                    return problem("more than \(maxAliases) aliases ('*name'); "
-                                   + "a scenario needs at most \(maxAliases)")
+                    return problem(
+                        "more than \(maxAliases) aliases ('*name'); "
+                            + "a scenario needs at most \(maxAliases)")
                 }
             } else if type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT {
                 levels.append(Level(isMapping: type == YAML_MAPPING_START_EVENT, nextIsKey: true))

@@ -29,9 +29,9 @@ enum YAMLScalar {
     /// trailing space, nothing YAML would read as structure, and not a null spelling.
     static func isPlainSafe(_ text: String, flow: Bool) -> Bool {
         guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
-              first.properties.isAlphabetic || ("0"..."9").contains(first),
-              last != " ", !["null", "Null", "NULL"].contains(text),
-              !text.contains(": "), !text.contains(" #"), !text.hasSuffix(":")
+            first.properties.isAlphabetic || ("0"..."9").contains(first),
+            last != " ", !["null", "Null", "NULL"].contains(text),
+            !text.contains(": "), !text.contains(" #"), !text.hasSuffix(":")
         else { return false }
         let flowIndicators: Set<Unicode.Scalar> = [",", "[", "]", "{", "}"]
         return text.unicodeScalars.allSatisfy { scalar in
@@ -44,8 +44,8 @@ enum YAMLScalar {
     /// (a literal block would read those blanks as indentation).
     static func fitsLiteralBlock(_ text: String) -> Bool {
         guard text.contains("\n"),
-              let firstLine = text.split(separator: "\n").first,
-              firstLine.first != " ", firstLine.first != "\t"
+            let firstLine = text.split(separator: "\n").first,
+            firstLine.first != " ", firstLine.first != "\t"
         else { return false }
         return text.unicodeScalars.allSatisfy { scalar in
             scalar == "\n" || scalar == "\t"
@@ -69,7 +69,8 @@ enum YAMLScalar {
             case "\t": out += "\\t"
             case "\r": out += "\\r"
             default:
-                let printable = scalar.value >= 0x20 && scalar.value != 0x7F
+                let printable =
+                    scalar.value >= 0x20 && scalar.value != 0x7F
                     && InputCheck.isPrintable(scalar.value) && !isSpecialBreak(scalar)
                 out += printable ? String(scalar) : escape(scalar.value)
             }

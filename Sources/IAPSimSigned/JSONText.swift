@@ -1,6 +1,6 @@
 /// A JSON value written with its object keys in the order given, so that the same values
 /// always give the same bytes (a signed payload is compared and hashed as bytes).
-public indirect enum JSONText: Equatable, Sendable {
+package indirect enum JSONText: Equatable, Sendable {
     case string(String)
     case integer(Int64)
     case object([(key: String, value: JSONText)])
@@ -8,12 +8,12 @@ public indirect enum JSONText: Equatable, Sendable {
 
     /// An object with its members in this order; `nil` values are left out (absent, not null),
     /// as Apple leaves out a field that does not apply.
-    public static func members(_ members: [(String, JSONText?)]) -> JSONText {
+    package static func members(_ members: [(String, JSONText?)]) -> JSONText {
         .object(members.compactMap { key, value in value.map { (key: key, value: $0) } })
     }
 
     /// Compact JSON text, no spaces.
-    public var text: String {
+    package var text: String {
         var out = ""
         write(to: &out)
         return out
@@ -61,5 +61,5 @@ public indirect enum JSONText: Equatable, Sendable {
         out += "\""
     }
 
-    public static func == (lhs: JSONText, rhs: JSONText) -> Bool { lhs.text == rhs.text }
+    package static func == (lhs: JSONText, rhs: JSONText) -> Bool { lhs.text == rhs.text }
 }

@@ -1,46 +1,48 @@
 /// The simulator's clock in the units of Apple's signed data.
-public enum VirtualTime {
+package enum VirtualTime {
     /// Virtual time 0 is 2026-01-01T00:00:00Z.
-    public static let epochMilliseconds: Int64 = 1_767_225_600_000
+    package static let epochMilliseconds: Int64 = 1_767_225_600_000
 
     /// Milliseconds since the Unix epoch for a virtual time in milliseconds.
-    public static func unixMilliseconds(virtual milliseconds: Int64) -> Int64 {
+    package static func unixMilliseconds(virtual milliseconds: Int64) -> Int64 {
         epochMilliseconds + milliseconds
     }
 }
 
 /// The fields of Apple's `JWSTransactionDecodedPayload` the simulator fills, with Apple's
 /// names and JSON types; dates are milliseconds since the Unix epoch, `price` in milliunits.
-public struct TransactionPayload: Equatable, Sendable {
-    public enum ProductType: String, Sendable { case consumable = "Consumable", nonConsumable = "Non-Consumable" }
+package struct TransactionPayload: Equatable, Sendable {
+    package enum ProductType: String, Sendable { case consumable = "Consumable", nonConsumable = "Non-Consumable" }
 
-    public var transactionId: String
-    public var originalTransactionId: String
-    public var bundleId: String
-    public var productId: String
-    public var purchaseDate: Int64
-    public var originalPurchaseDate: Int64
-    public var quantity: Int64
-    public var type: ProductType
-    public var inAppOwnershipType: String
-    public var signedDate: Int64
-    public var environment: String
-    public var transactionReason: String
-    public var storefront: String
-    public var storefrontId: String
-    public var price: Int64
-    public var currency: String
+    package var transactionId: String
+    package var originalTransactionId: String
+    package var bundleId: String
+    package var productId: String
+    package var purchaseDate: Int64
+    package var originalPurchaseDate: Int64
+    package var quantity: Int64
+    package var type: ProductType
+    package var inAppOwnershipType: String
+    package var signedDate: Int64
+    package var environment: String
+    package var transactionReason: String
+    package var storefront: String
+    package var storefrontId: String
+    package var price: Int64
+    package var currency: String
     /// A UUID string, present when the app passed `.appAccountToken(_:)` to `purchase`.
-    public var appAccountToken: String?
+    package var appAccountToken: String?
     /// Present once the purchase is refunded, with `revocationReason` (0 other, 1 app issue).
-    public var revocationDate: Int64?
-    public var revocationReason: Int64?
+    package var revocationDate: Int64?
+    package var revocationReason: Int64?
 
     /// A first purchase (original id and date are its own) in the simulator's sandbox
     /// storefront; the fixed fields take the values STOREKIT2.md gives.
-    public init(transactionId: String, productId: String, type: ProductType, purchaseDate: Int64,
-                signedDate: Int64, price: Int64, appAccountToken: String? = nil,
-                revocationDate: Int64? = nil, revocationReason: Int64? = nil) {
+    package init(
+        transactionId: String, productId: String, type: ProductType, purchaseDate: Int64,
+        signedDate: Int64, price: Int64, appAccountToken: String? = nil,
+        revocationDate: Int64? = nil, revocationReason: Int64? = nil
+    ) {
         self.transactionId = transactionId
         self.originalTransactionId = transactionId
         self.bundleId = SignedDataDefaults.bundleId
@@ -63,7 +65,7 @@ public struct TransactionPayload: Equatable, Sendable {
     }
 
     /// The payload as JSON, keys always in this order.
-    public var json: JSONText {
+    package var json: JSONText {
         .members([
             ("transactionId", .string(transactionId)),
             ("originalTransactionId", .string(originalTransactionId)),
@@ -89,20 +91,22 @@ public struct TransactionPayload: Equatable, Sendable {
 }
 
 /// Apple's `ResponseBodyV2DecodedPayload` for a V2 notification about one transaction.
-public struct NotificationPayload: Equatable, Sendable {
-    public enum NotificationType: String, Sendable { case oneTimeCharge = "ONE_TIME_CHARGE", refund = "REFUND" }
+package struct NotificationPayload: Equatable, Sendable {
+    package enum NotificationType: String, Sendable { case oneTimeCharge = "ONE_TIME_CHARGE", refund = "REFUND" }
 
-    public var notificationType: NotificationType
-    public var notificationUUID: String
-    public var signedDate: Int64
-    public var version: String
-    public var bundleId: String
-    public var environment: String
+    package var notificationType: NotificationType
+    package var notificationUUID: String
+    package var signedDate: Int64
+    package var version: String
+    package var bundleId: String
+    package var environment: String
     /// The transaction, itself a JWS (`data.signedTransactionInfo`).
-    public var signedTransactionInfo: String
+    package var signedTransactionInfo: String
 
-    public init(notificationType: NotificationType, notificationUUID: String, signedDate: Int64,
-                signedTransactionInfo: String) {
+    package init(
+        notificationType: NotificationType, notificationUUID: String, signedDate: Int64,
+        signedTransactionInfo: String
+    ) {
         self.notificationType = notificationType
         self.notificationUUID = notificationUUID
         self.signedDate = signedDate
@@ -113,15 +117,18 @@ public struct NotificationPayload: Equatable, Sendable {
     }
 
     /// The payload as JSON, keys always in this order.
-    public var json: JSONText {
+    package var json: JSONText {
         .members([
             ("notificationType", .string(notificationType.rawValue)),
             ("notificationUUID", .string(notificationUUID)),
-            ("data", .members([
-                ("bundleId", .string(bundleId)),
-                ("environment", .string(environment)),
-                ("signedTransactionInfo", .string(signedTransactionInfo)),
-            ])),
+            (
+                "data",
+                .members([
+                    ("bundleId", .string(bundleId)),
+                    ("environment", .string(environment)),
+                    ("signedTransactionInfo", .string(signedTransactionInfo)),
+                ])
+            ),
             ("version", .string(version)),
             ("signedDate", .integer(signedDate)),
         ])
@@ -129,8 +136,8 @@ public struct NotificationPayload: Equatable, Sendable {
 }
 
 /// The simulated app and App Store environment every payload names.
-public enum SignedDataDefaults {
-    public static let bundleId = "com.example.iapsim"
+package enum SignedDataDefaults {
+    package static let bundleId = "com.example.iapsim"
     /// Payloads say `Sandbox` so that no simulated object passes for a production one.
-    public static let environment = "Sandbox"
+    package static let environment = "Sandbox"
 }

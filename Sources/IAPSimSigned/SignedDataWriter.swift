@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes a run's signed data into a directory: `root.cer` (the DER trust anchor) and
@@ -10,18 +10,18 @@ import Darwin
 /// `t` in virtual milliseconds (0 is 2026-01-01T00:00:00Z).
 ///
 /// Signing happens here and only here, when bytes are asked for.
-public final class SignedDataWriter {
-    public enum Kind: String, Sendable { case transaction, notification, forged }
+package final class SignedDataWriter {
+    package enum Kind: String, Sendable { case transaction, notification, forged }
 
     /// Where `finish` writes; nil for a writer whose caller writes the files itself.
-    public let directory: String?
+    package let directory: String?
     private let appStore: JWSSigner
     private var forger: JWSSigner?
     private var lines: [String] = []
 
     /// Creates the directory (and its parents) and writes `root.cer` at once, so that a bad
     /// directory is reported before the run.
-    public init(directory: String) throws {
+    package init(directory: String) throws {
         self.directory = directory
         appStore = JWSSigner(chain: try SigningChain.appStore())
         try SignedDataFiles.writeRoot(appStore.chain, into: directory)
@@ -29,20 +29,20 @@ public final class SignedDataWriter {
 
     /// A writer that writes nothing: its caller takes `rootCertificate` and `jsonLines` (to
     /// write them all or none, with other outputs).
-    public init() throws {
+    package init() throws {
         directory = nil
         appStore = JWSSigner(chain: try SigningChain.appStore())
     }
 
     /// `root.cer`: the DER of the App Store chain's root.
-    public var rootCertificate: [UInt8] { appStore.chain.root }
+    package var rootCertificate: [UInt8] { appStore.chain.root }
 
     /// `signed.jsonl`: every object signed so far, one line each.
-    public var jsonLines: String { lines.map { $0 + "\n" }.joined() }
+    package var jsonLines: String { lines.map { $0 + "\n" }.joined() }
 
     /// A transaction the App Store signed (a purchase result, `Transaction.updates`, history).
     @discardableResult
-    public func transaction(_ payload: TransactionPayload, at t: Int64) throws -> String {
+    package func transaction(_ payload: TransactionPayload, at t: Int64) throws -> String {
         let jws = try appStore.sign(payload)
         append(t: t, kind: .transaction, txn: payload.transactionId, jws: jws)
         return jws
@@ -50,10 +50,13 @@ public final class SignedDataWriter {
 
     /// A V2 notification about `transaction`: its `signedTransactionInfo` is signed first.
     @discardableResult
-    public func notification(_ type: NotificationPayload.NotificationType, uuid: String, signedDate: Int64,
-                             transaction: TransactionPayload, at t: Int64) throws -> String {
-        let payload = NotificationPayload(notificationType: type, notificationUUID: uuid, signedDate: signedDate,
-                                          signedTransactionInfo: try appStore.sign(transaction))
+    package func notification(
+        _ type: NotificationPayload.NotificationType, uuid: String, signedDate: Int64,
+        transaction: TransactionPayload, at t: Int64
+    ) throws -> String {
+        let payload = NotificationPayload(
+            notificationType: type, notificationUUID: uuid, signedDate: signedDate,
+            signedTransactionInfo: try appStore.sign(transaction))
         let jws = try appStore.sign(payload)
         append(t: t, kind: .notification, txn: transaction.transactionId, jws: jws)
         return jws
@@ -61,7 +64,7 @@ public final class SignedDataWriter {
 
     /// A transaction JWS the attacker made with a chain of their own.
     @discardableResult
-    public func forged(_ payload: TransactionPayload, at t: Int64) throws -> String {
+    package func forged(_ payload: TransactionPayload, at t: Int64) throws -> String {
         let signer = try forger ?? JWSSigner(chain: SigningChain.forger())
         forger = signer
         let jws = try signer.sign(payload)
@@ -70,35 +73,36 @@ public final class SignedDataWriter {
     }
 
     /// Writes `signed.jsonl` with every object signed so far.
-    public func finish() throws {
+    package func finish() throws {
         guard let directory else { return }
         try SignedDataFiles.store(Array(jsonLines.utf8), at: directory + "/signed.jsonl")
     }
 
     private func append(t: Int64, kind: Kind, txn: String, jws: String) {
-        lines.append(JSONText.members([
-            ("t", .integer(t)), ("kind", .string(kind.rawValue)), ("txn", .string(txn)), ("jws", .string(jws)),
-        ]).text)
+        lines.append(
+            JSONText.members([
+                ("t", .integer(t)), ("kind", .string(kind.rawValue)), ("txn", .string(txn)), ("jws", .string(jws)),
+            ]).text)
     }
 }
 
 /// A file could not be written; `cause` is the operating system's reason.
-public struct SignedDataError: Error, CustomStringConvertible, Sendable {
-    public let path: String
-    public let cause: String
-    public var description: String { "cannot write \(path): \(cause)" }
+package struct SignedDataError: Error, CustomStringConvertible, Sendable {
+    package let path: String
+    package let cause: String
+    package var description: String { "cannot write \(path): \(cause)" }
 }
 
 /// The files of signed data, written with the OS's own error for a bad path.
-public enum SignedDataFiles {
+package enum SignedDataFiles {
     /// Creates `directory` and its parents and writes `directory/root.cer` (DER).
-    public static func writeRoot(_ chain: SigningChain, into directory: String) throws {
+    package static func writeRoot(_ chain: SigningChain, into directory: String) throws {
         try makeDirectory(directory)
         try store(chain.root, at: directory + "/root.cer")
     }
 
     /// `mkdir -p`: each missing component is created; one that exists must be a directory.
-    public static func makeDirectory(_ path: String) throws {
+    package static func makeDirectory(_ path: String) throws {
         var parent = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             let current = parent + component

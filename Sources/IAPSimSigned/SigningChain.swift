@@ -11,21 +11,21 @@ import X509
 /// written once keeps trusting what later runs sign. ECDSA signatures take fresh nonces, so
 /// a certificate built twice differs in its signature bytes; the App Store root is therefore
 /// pinned (its DER as first built), which makes `root.cer` the same bytes everywhere.
-public struct SigningChain: Sendable {
+package struct SigningChain: Sendable {
     /// DER of leaf, intermediate, root: the order of the JWS `x5c` header.
-    public let certificates: [[UInt8]]
-    public let leafKey: P256.Signing.PrivateKey
+    package let certificates: [[UInt8]]
+    package let leafKey: P256.Signing.PrivateKey
 
-    public var root: [UInt8] { certificates[2] }
+    package var root: [UInt8] { certificates[2] }
 
     /// The simulator's App Store: the chain a merchant server trusts through `root.cer`.
-    public static func appStore() throws -> SigningChain {
+    package static func appStore() throws -> SigningChain {
         try SigningChain(labeled: "iapsim app store", pinnedRoot: pinnedAppStoreRoot)
     }
 
     /// The attacker's own chain: same names and markers as the App Store's, other keys, so
     /// that only the trust anchor tells them apart.
-    public static func forger() throws -> SigningChain { try SigningChain(labeled: "iapsim forger", pinnedRoot: nil) }
+    package static func forger() throws -> SigningChain { try SigningChain(labeled: "iapsim forger", pinnedRoot: nil) }
 
     /// The App Store root's DER (base64) as first built. Used only while it is exactly the root
     /// built now (same to-be-signed bytes, valid signature by the root key); after a change to
@@ -46,7 +46,7 @@ public struct SigningChain: Sendable {
     static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 11, 1]
 
     static let notValidBefore = Date(timeIntervalSince1970: 1_735_689_600)  // 2025-01-01T00:00:00Z
-    static let notValidAfter = Date(timeIntervalSince1970: 2_082_758_400)   // 2036-01-01T00:00:00Z
+    static let notValidAfter = Date(timeIntervalSince1970: 2_082_758_400)  // 2036-01-01T00:00:00Z
 
     private init(labeled label: String, pinnedRoot: String?) throws {
         let rootKey = try Self.key(label + " root")
@@ -62,15 +62,18 @@ public struct SigningChain: Sendable {
             signer: rootKey)
         let intermediate = try Self.certificate(
             serial: 2, key: intermediateKey.publicKey, subject: intermediateName, issuer: rootName,
-            extensions: Self.authorityExtensions(intermediateKey.publicKey, issuer: rootKey.publicKey,
-                                                 marker: Self.intermediateMarker),
+            extensions: Self.authorityExtensions(
+                intermediateKey.publicKey, issuer: rootKey.publicKey,
+                marker: Self.intermediateMarker),
             signer: rootKey)
         let leaf = try Self.certificate(
             serial: 3, key: leafKey.publicKey, subject: leafName, issuer: intermediateName,
             extensions: Self.leafExtensions(leafKey.publicKey, issuer: intermediateKey.publicKey),
             signer: intermediateKey)
-        certificates = try [Self.der(leaf), Self.der(intermediate),
-                            Self.pinned(pinnedRoot, standingFor: root) ?? Self.der(root)]
+        certificates = try [
+            Self.der(leaf), Self.der(intermediate),
+            Self.pinned(pinnedRoot, standingFor: root) ?? Self.der(root),
+        ]
     }
 
     /// The pinned DER when it is `root` but for the signature's nonce, else nil.
@@ -78,7 +81,8 @@ public struct SigningChain: Sendable {
         guard let base64, let bytes = Data(base64Encoded: base64) else { return nil }
         let pinned = try Certificate(derEncoded: Array(bytes))
         guard pinned.tbsCertificateBytes == root.tbsCertificateBytes,
-              root.publicKey.isValidSignature(pinned.signature, for: pinned) else { return nil }
+            root.publicKey.isValidSignature(pinned.signature, for: pinned)
+        else { return nil }
         return Array(bytes)
     }
 

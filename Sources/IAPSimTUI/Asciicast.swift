@@ -3,23 +3,25 @@
 /// Format: a JSON header line, then one `[seconds, "o", text]` line per frame, where the
 /// text is the ANSI output that turns the previous frame into this one (changed cells only;
 /// the first frame, and any frame after a resize, redraws everything).
-public struct Asciicast: Sendable {
-    public private(set) var text: String
+package struct Asciicast: Sendable {
+    package private(set) var text: String
     var last: Grid?
     let color: Bool
 
     /// `unixTime`: when recording began (the header's `timestamp`).
-    public init(width: Int, height: Int, unixTime: Int, color: Bool = true) {
+    package init(width: Int, height: Int, unixTime: Int, color: Bool = true) {
         self.color = color
-        text = "{\"version\": 2, \"width\": \(width), \"height\": \(height), \"timestamp\": \(unixTime), "
+        text =
+            "{\"version\": 2, \"width\": \(width), \"height\": \(height), \"timestamp\": \(unixTime), "
             + "\"env\": {\"TERM\": \"xterm-256color\"}, \"title\": \"iapsim\"}\n"
     }
 
     /// Adds the frame `grid`, shown `seconds` after recording began. A frame equal to the
     /// previous one adds nothing.
-    public mutating func add(_ grid: Grid, at seconds: Double) {
-        let ansi = Asciicast.ansi(from: last?.width == grid.width && last?.height == grid.height ? last : nil,
-                                  to: grid, color: color)
+    package mutating func add(_ grid: Grid, at seconds: Double) {
+        let ansi = Asciicast.ansi(
+            from: last?.width == grid.width && last?.height == grid.height ? last : nil,
+            to: grid, color: color)
         last = grid
         guard !ansi.isEmpty else { return }
         let millis = Int((max(0, seconds) * 1000).rounded())
@@ -48,12 +50,14 @@ public struct Asciicast: Sendable {
                 }
             }
         }
-        if !out.isEmpty { out += "\u{1B}[0m"; }
+        if !out.isEmpty { out += "\u{1B}[0m";  }
         return out
     }
 
-    static let foreground: [Role: Int] = [.title: 36, .focus: 33, .good: 32, .bad: 31, .warn: 33,
-                                          .info: 36, .accent: 35, .key: 36]
+    static let foreground: [Role: Int] = [
+        .title: 36, .focus: 33, .good: 32, .bad: 31, .warn: 33,
+        .info: 36, .accent: 35, .key: 36,
+    ]
 
     static func sgr(_ s: Style, color: Bool) -> String {
         var codes = ["0"]

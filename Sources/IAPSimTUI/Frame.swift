@@ -1,8 +1,8 @@
 /// A rectangle of the screen.
-public struct Rect: Sendable, Hashable {
-    public var x: Int, y: Int, width: Int, height: Int
+package struct Rect: Sendable, Hashable {
+    package var x: Int, y: Int, width: Int, height: Int
 
-    public init(x: Int, y: Int, width: Int, height: Int) {
+    package init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
         self.width = width
@@ -33,18 +33,22 @@ struct Glyphs: Sendable {
     var dot, check, cross, right, left, up, down, sep: String
     var more: Character { dot == "*" ? "~" : "…" }
 
-    static let unicode = Glyphs(h: "─", v: "│", tl: "┌", tr: "┐", bl: "└", br: "┘",
-                                dot: "●", check: "✓", cross: "✗", right: "→", left: "←",
-                                up: "↑", down: "↓", sep: "·")
-    static let ascii = Glyphs(h: "-", v: "|", tl: "+", tr: "+", bl: "+", br: "+",
-                              dot: "*", check: "+", cross: "x", right: "->", left: "<-",
-                              up: "^", down: "v", sep: "/")
+    static let unicode = Glyphs(
+        h: "─", v: "│", tl: "┌", tr: "┐", bl: "└", br: "┘",
+        dot: "●", check: "✓", cross: "✗", right: "→", left: "←",
+        up: "↑", down: "↓", sep: "·")
+    static let ascii = Glyphs(
+        h: "-", v: "|", tl: "+", tr: "+", bl: "+", br: "+",
+        dot: "*", check: "+", cross: "x", right: "->", left: "<-",
+        up: "^", down: "v", sep: "/")
 }
 
 extension Grid {
     /// A box with a title in its top edge; a focused box has a bold, reversed title.
-    mutating func frame(_ r: Rect, title: String, focused: Bool, glyphs g: Glyphs,
-                        badge: String? = nil) {
+    mutating func frame(
+        _ r: Rect, title: String, focused: Bool, glyphs g: Glyphs,
+        badge: String? = nil
+    ) {
         guard r.width >= 4, r.height >= 2 else { return }
         let edge = Style(focused ? .focus : .dim, bold: focused)
         for col in r.x + 1..<r.x + r.width - 1 {

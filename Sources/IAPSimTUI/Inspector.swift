@@ -47,8 +47,10 @@ struct Inspector {
         }
         let ids = [x.txn, stale].compactMap { $0 } + orders
         var out: [Line] = [
-            [Span("A\(x.id) ", Style(bold: true)), Span(x.type.rawValue, Style(.accent, bold: true)),
-             Span("  status ", Style(.dim)), Span(x.status.rawValue, UIStyle.status(x.status))],
+            [
+                Span("A\(x.id) ", Style(bold: true)), Span(x.type.rawValue, Style(.accent, bold: true)),
+                Span("  status ", Style(.dim)), Span(x.status.rawValue, UIStyle.status(x.status)),
+            ],
             field("what", Prevention.meaning(x.type)),
             field("when opened", x.summary),
             heading("status history"),
@@ -56,8 +58,14 @@ struct Inspector {
         out += statusHistory(x.id)
         out.append(heading("involved"))
         out.append(field("transaction", x.txn.map { txnWords($0) } ?? "(none)"))
-        if let stale { out.append(field("sent instead", "\(txnWords(stale)) (the stale transaction paired with this order)", Style(.bad))) }
-        out.append(field(orders.count > 1 ? "orders" : "order", orders.map(orderWords).joined(separator: "; ").nonEmpty ?? "(none)"))
+        if let stale {
+            out.append(
+                field("sent instead", "\(txnWords(stale)) (the stale transaction paired with this order)", Style(.bad)))
+        }
+        out.append(
+            field(
+                orders.count > 1 ? "orders" : "order",
+                orders.map(orderWords).joined(separator: "; ").nonEmpty ?? "(none)"))
         if let user = x.user { out.append(field("account", user)) }
         out.append(heading("money"))
         out += money(x.txn)
@@ -73,11 +81,15 @@ struct Inspector {
         for e in sim.log {
             switch e.fact {
             case .anomalyOpened(id, let type, _, let status, _):
-                out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
-                             Span("opened as \(type.rawValue) \(status.rawValue)")])
+                out.append([
+                    Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
+                    Span("opened as \(type.rawValue) \(status.rawValue)"),
+                ])
             case .anomalyStatusChanged(id, let type, let status, let mechanism):
-                out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
-                             Span("\(glyphs.right) \(type.rawValue) \(status.rawValue)" + (mechanism.map { ": \($0)" } ?? ""))])
+                out.append([
+                    Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
+                    Span("\(glyphs.right) \(type.rawValue) \(status.rawValue)" + (mechanism.map { ": \($0)" } ?? "")),
+                ])
             default: break
             }
         }
@@ -121,14 +133,21 @@ struct Inspector {
         guard let txn, let charge = sim.auditor.charges.first(where: { $0.txn == txn }) else {
             return [field("paid", "no charge behind it")]
         }
-        var out = [field("paid", "\(formatMoney(charge.priceCents)) by \(charge.buyer) at \(DurationText.clock(charge.chargedAt))")]
+        var out = [
+            field(
+                "paid",
+                "\(formatMoney(charge.priceCents)) by \(charge.buyer) at \(DurationText.clock(charge.chargedAt))")
+        ]
         if charge.credits.isEmpty {
             out.append(field("credited", "nothing", Style(.bad, bold: true)))
         }
         for c in charge.credits {
-            out.append(field("credited", "to \(c.user) at \(DurationText.clock(c.at)) (\(c.via.words))"
-                             + (c.sender == .attacker ? " [attacker]" : ""),
-                             c.user == charge.buyer ? Style(.good) : Style(.bad, bold: true)))
+            out.append(
+                field(
+                    "credited",
+                    "to \(c.user) at \(DurationText.clock(c.at)) (\(c.via.words))"
+                        + (c.sender == .attacker ? " [attacker]" : ""),
+                    c.user == charge.buyer ? Style(.good) : Style(.bad, bold: true)))
         }
         return out
     }
@@ -140,9 +159,11 @@ struct Inspector {
         for e in sim.log {
             let words = Set(Inspector.words(PanelContent.text(e.fact)))
             guard !words.isDisjoint(with: ids) || words.contains(own) else { continue }
-            out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
-                        Span(TextWidth.pad(e.part.rawValue, to: 16) + " ", UIStyle.part(e.part)),
-                        Span(PanelContent.text(e.fact))])
+            out.append([
+                Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
+                Span(TextWidth.pad(e.part.rawValue, to: 16) + " ", UIStyle.part(e.part)),
+                Span(PanelContent.text(e.fact)),
+            ])
         }
         return out.isEmpty ? [[Span("  (older than the log kept in memory)", Style(.dim))]] : out
     }
@@ -155,20 +176,26 @@ struct Inspector {
 
     func transaction(_ t: StoreTransaction) -> [Line] {
         var out: [Line] = [
-            [Span(t.id + " ", Style(bold: true)), Span(t.productId + " "),
-             Span(t.state.rawValue, UIStyle.state(t.state)),
-             Span(t.finished ? "  finished" : "  unfinished (still in the payment queue)", Style(.dim))],
+            [
+                Span(t.id + " ", Style(bold: true)), Span(t.productId + " "),
+                Span(t.state.rawValue, UIStyle.state(t.state)),
+                Span(t.finished ? "  finished" : "  unfinished (still in the payment queue)", Style(.dim)),
+            ],
             field("applicationUsername", t.applicationUsername ?? "nil"),
-            field("app_account_token", t.appAccountToken
-                  ?? "none (only a UUID applicationUsername comes back in the receipt)"),
+            field(
+                "app_account_token",
+                t.appAccountToken
+                    ?? "none (only a UUID applicationUsername comes back in the receipt)"),
             field("order", orderOf(t.id).map(orderWords) ?? "(none)"),
             heading("state history"),
         ]
         for e in sim.log {
             switch e.fact {
             case .transactionUpdated(t.id, _, _), .paymentCharged(t.id, _, _), .transactionFinished(t.id),
-                 .finishSkipped(t.id, _), .finishFailedError(t.id, _), .deferredExpired(t.id):
-                out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)), Span(PanelContent.text(e.fact))])
+                .finishSkipped(t.id, _), .finishFailedError(t.id, _), .deferredExpired(t.id):
+                out.append([
+                    Span("  " + DurationText.clock(e.time) + " ", Style(.dim)), Span(PanelContent.text(e.fact)),
+                ])
             default: break
             }
         }
@@ -181,18 +208,28 @@ struct Inspector {
     /// The receipt's `in_app` list as the server would see it if the app read it now.
     func receipt(highlighting id: String) -> [Line] {
         let entries = sim.store.receiptNow
-        var out: [Line] = [heading("the receipt the server would see now: \(entries.count) in_app entr\(entries.count == 1 ? "y" : "ies")")]
+        var out: [Line] = [
+            heading(
+                "the receipt the server would see now: \(entries.count) in_app entr\(entries.count == 1 ? "y" : "ies")")
+        ]
         for r in entries {
             let mine = r.transactionId == id
-            out.append([Span("  " + r.transactionId + " ", Style(bold: mine)),
-                        Span(TextWidth.pad(r.productId, to: 10)),
-                        Span("purchased " + DurationText.clock(r.purchaseDateMs), Style(.dim)),
-                        Span(r.appAccountToken.map { "  token " + String($0.prefix(8)) + String(glyphs.more) } ?? "  no token", Style(.dim)),
-                        Span(mine ? "  \(glyphs.left) this one" : "", Style(.accent, bold: true))])
+            out.append([
+                Span("  " + r.transactionId + " ", Style(bold: mine)),
+                Span(TextWidth.pad(r.productId, to: 10)),
+                Span("purchased " + DurationText.clock(r.purchaseDateMs), Style(.dim)),
+                Span(
+                    r.appAccountToken.map { "  token " + String($0.prefix(8)) + String(glyphs.more) } ?? "  no token",
+                    Style(.dim)),
+                Span(mine ? "  \(glyphs.left) this one" : "", Style(.accent, bold: true)),
+            ])
         }
         if !entries.contains(where: { $0.transactionId == id }) {
-            out.append([Span("  \(id) is not in it: a finished consumable leaves the receipt, a failed or pending one never enters it",
-                             Style(.warn))])
+            out.append([
+                Span(
+                    "  \(id) is not in it: a finished consumable leaves the receipt, a failed or pending one never enters it",
+                    Style(.warn))
+            ])
         }
         return out
     }

@@ -1,5 +1,5 @@
 /// What a key does on the main screen (no overlay open).
-public enum UIAction: Sendable, Hashable {
+package enum UIAction: Sendable, Hashable {
     case quit, help, pause, stepEvent, faster, slower
     case buy, crash, launch, uninstall, account, openStore, closeStore
     case network, drop, outage, fail, askToBuy, approve, decline, replay, background, storeStatus
@@ -12,14 +12,14 @@ public enum UIAction: Sendable, Hashable {
 /// One row of the one key table: the keys, how they are written, what they do, and when.
 /// The update function, the help overlay, the footer and README's key table all come from
 /// `KeyBinding.all`, so they cannot disagree.
-public struct KeyBinding: Sendable, Hashable {
-    public enum Group: String, Sendable, Hashable, CaseIterable {
+package struct KeyBinding: Sendable, Hashable {
+    package enum Group: String, Sendable, Hashable, CaseIterable {
         case general = "General", clock = "Clock", app = "App and user", faults = "Faults and attacks"
         case view = "View", play = "Play"
     }
 
     /// When the binding applies.
-    public enum Context: Sendable, Hashable {
+    package enum Context: Sendable, Hashable {
         case always
         /// While the world runs (not after play has ended).
         case live
@@ -29,18 +29,20 @@ public struct KeyBinding: Sendable, Hashable {
         case inspectable
     }
 
-    public var keys: [Key]
+    package var keys: [Key]
     /// The keys as the help, the footer and README write them.
-    public var written: String
-    public var help: String
+    package var written: String
+    package var help: String
     /// The footer's short label; nil keeps the binding out of the footer.
-    public var footer: String?
-    public var group: Group
-    public var context: Context
-    public var action: UIAction
+    package var footer: String?
+    package var group: Group
+    package var context: Context
+    package var action: UIAction
 
-    init(_ keys: [Key], _ written: String, _ help: String, footer: String? = nil,
-         _ group: Group, _ action: UIAction, when context: Context = .always) {
+    init(
+        _ keys: [Key], _ written: String, _ help: String, footer: String? = nil,
+        _ group: Group, _ action: UIAction, when context: Context = .always
+    ) {
         self.keys = keys
         self.written = written
         self.help = help
@@ -55,52 +57,73 @@ public struct KeyBinding: Sendable, Hashable {
 
 extension KeyBinding {
     /// Every key of the main screen, in the order help and the footer list them.
-    public static let all: [KeyBinding] = [
-        KeyBinding([.char("q"), .ctrlC], "`q`, Ctrl-C", "quit (the terminal is restored)",
-                   footer: "quit", .general, .quit),
-        KeyBinding([.char("?")], "`?`", "this help and the legend; Esc closes",
-                   footer: "all keys", .general, .help),
-        KeyBinding([.enter], "Enter", "inspect the selected Auditor / queue row",
-                   footer: "inspect", .general, .inspect, when: .inspectable),
+    package static let all: [KeyBinding] = [
+        KeyBinding(
+            [.char("q"), .ctrlC], "`q`, Ctrl-C", "quit (the terminal is restored)",
+            footer: "quit", .general, .quit),
+        KeyBinding(
+            [.char("?")], "`?`", "this help and the legend; Esc closes",
+            footer: "all keys", .general, .help),
+        KeyBinding(
+            [.enter], "Enter", "inspect the selected Auditor / queue row",
+            footer: "inspect", .general, .inspect, when: .inspectable),
         KeyBinding([.enter], "Enter", "play: run the next step", footer: "next step", .play, .nextStep, when: .play),
-        KeyBinding(chars("G"), "`G`", "play: run to the end and check expectations",
-                   footer: "to end", .play, .toEnd, when: .play),
-        KeyBinding(chars("B"), "`B`", "play: step back (replay to the step before)",
-                   .play, .stepBack, when: .play),
+        KeyBinding(
+            chars("G"), "`G`", "play: run to the end and check expectations",
+            footer: "to end", .play, .toEnd, when: .play),
+        KeyBinding(
+            chars("B"), "`B`", "play: step back (replay to the step before)",
+            .play, .stepBack, when: .play),
         KeyBinding(chars(" "), "Space", "pause or resume the clock", footer: "pause", .clock, .pause, when: .live),
-        KeyBinding(chars("."), "`.`", "run the next event, then pause", footer: "event", .clock, .stepEvent, when: .live),
+        KeyBinding(
+            chars("."), "`.`", "run the next event, then pause", footer: "event", .clock, .stepEvent, when: .live),
         KeyBinding(chars("+="), "`+`", "faster (up to 64x virtual time)", footer: "speed", .clock, .faster),
         KeyBinding(chars("-_"), "`-`", "slower (down to 0.25x)", .clock, .slower),
         KeyBinding(chars("b"), "`b`", "buy (product picker)", footer: "buy", .app, .buy, when: .live),
         KeyBinding(chars("l"), "`l`", "launch the app", footer: "launch", .app, .launch, when: .live),
-        KeyBinding(chars("u"), "`u`", "uninstall the app (keychain survives)", footer: "uninstall", .app, .uninstall, when: .live),
-        KeyBinding(chars("a"), "`a`", "switch account or log out (picker)", footer: "account", .app, .account, when: .live),
+        KeyBinding(
+            chars("u"), "`u`", "uninstall the app (keychain survives)", footer: "uninstall", .app, .uninstall,
+            when: .live),
+        KeyBinding(
+            chars("a"), "`a`", "switch account or log out (picker)", footer: "account", .app, .account, when: .live),
         KeyBinding(chars("e"), "`e`", "open the store screen", .app, .openStore, when: .live),
         KeyBinding(chars("E"), "`E`", "leave the store screen", .app, .closeStore, when: .live),
         KeyBinding(chars("g"), "`g`", "app to the background / back to the front", .app, .background, when: .live),
-        KeyBinding(chars("c"), "`c`", "crash now, or right after an event (picker)",
-                   footer: "crash", .faults, .crash, when: .live),
+        KeyBinding(
+            chars("c"), "`c`", "crash now, or right after an event (picker)",
+            footer: "crash", .faults, .crash, when: .live),
         KeyBinding(chars("n"), "`n`", "network off / on", footer: "net", .faults, .network, when: .live),
-        KeyBinding(chars("d"), "`d`", "drop the next request or response (picker)", footer: "drop", .faults, .drop, when: .live),
-        KeyBinding(chars("f"), "`f`", "fail the next payment: how (picker)",
-                   footer: "fail", .faults, .fail, when: .live),
+        KeyBinding(
+            chars("d"), "`d`", "drop the next request or response (picker)", footer: "drop", .faults, .drop, when: .live
+        ),
+        KeyBinding(
+            chars("f"), "`f`", "fail the next payment: how (picker)",
+            footer: "fail", .faults, .fail, when: .live),
         KeyBinding(chars("o"), "`o`", "App Store outage on / off", footer: "outage", .faults, .outage, when: .live),
         KeyBinding(chars("v"), "`v`", "the next verifyReceipt status (picker)", .faults, .storeStatus, when: .live),
-        KeyBinding(chars("t"), "`t`", "Ask to Buy on / off (a parent must approve)", footer: "ask-to-buy",
-                   .faults, .askToBuy, when: .live),
-        KeyBinding(chars("y"), "`y`", "approve the newest Ask to Buy request", footer: "approve", .faults, .approve, when: .live),
+        KeyBinding(
+            chars("t"), "`t`", "Ask to Buy on / off (a parent must approve)", footer: "ask-to-buy",
+            .faults, .askToBuy, when: .live),
+        KeyBinding(
+            chars("y"), "`y`", "approve the newest Ask to Buy request", footer: "approve", .faults, .approve,
+            when: .live),
         KeyBinding(chars("x"), "`x`", "decline the newest Ask to Buy request", .faults, .decline, when: .live),
-        KeyBinding(chars("r"), "`r`", "replay attack: old receipt, fresh order",
-                   footer: "replay", .faults, .replay, when: .live),
+        KeyBinding(
+            chars("r"), "`r`", "replay attack: old receipt, fresh order",
+            footer: "replay", .faults, .replay, when: .live),
         KeyBinding(chars("A"), "`A`", "autopilot: seeded random purchases, faults", .faults, .autopilot, when: .live),
-        KeyBinding(chars("p"), "`p`", "policy panel: every key, changed live",
-                   footer: "policy", .general, .policy, when: .live),
-        KeyBinding(chars("R"), "`R`", "restart: same seed and policy (play: step 0)",
-                   .general, .restart),
-        KeyBinding(chars("s"), "`s`", "save the session as iapsim-session-N.yaml",
-                   footer: "save", .general, .save),
-        KeyBinding(chars("W"), "`W`", "record to iapsim-demo-N.cast; again stops",
-                   .general, .record),
+        KeyBinding(
+            chars("p"), "`p`", "policy panel: every key, changed live",
+            footer: "policy", .general, .policy, when: .live),
+        KeyBinding(
+            chars("R"), "`R`", "restart: same seed and policy (play: step 0)",
+            .general, .restart),
+        KeyBinding(
+            chars("s"), "`s`", "save the session as iapsim-session-N.yaml",
+            footer: "save", .general, .save),
+        KeyBinding(
+            chars("W"), "`W`", "record to iapsim-demo-N.cast; again stops",
+            .general, .record),
         KeyBinding([.tab], "Tab", "focus the next panel", footer: "focus", .view, .focusNext),
         KeyBinding([.backTab], "Shift-Tab", "focus the previous panel", .view, .focusPrevious),
         KeyBinding([.up, .char("k")], "`k`, Up", "scroll up / select the row above", .view, .scrollUp),
@@ -111,8 +134,9 @@ extension KeyBinding {
         KeyBinding([.pageDown], "PgDn", "scroll a page down", .view, .pageDown),
         KeyBinding([.home], "Home", "the oldest line", .view, .oldest),
         KeyBinding([.end], "End", "the newest line (Events follows again)", .view, .newest),
-        KeyBinding(chars("z"), "`z`", "zoom the focused panel; again unzooms", footer: "zoom",
-                   .view, .zoom),
+        KeyBinding(
+            chars("z"), "`z`", "zoom the focused panel; again unzooms", footer: "zoom",
+            .view, .zoom),
         KeyBinding(chars("F"), "`F`", "Events: one part only (App, StoreKit, ...)", .view, .filterEvents),
     ]
 
@@ -133,7 +157,7 @@ extension KeyBinding {
     }
 
     /// README's key table, exactly as README.md must hold it.
-    public static var markdownTable: String {
+    package static var markdownTable: String {
         var out = "| key | group | does |\n|---|---|---|\n"
         for b in all { out += "| \(b.written) | \(b.group.rawValue) | \(b.help) |\n" }
         return out

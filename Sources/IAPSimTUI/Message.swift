@@ -1,5 +1,5 @@
 /// A key as the UI understands it; the terminal edge translates what ncurses reports.
-public enum Key: Sendable, Hashable {
+package enum Key: Sendable, Hashable {
     case char(Character)
     case enter, escape, tab, backTab, backspace
     case up, down, left, right, pageUp, pageDown, home, end
@@ -7,7 +7,7 @@ public enum Key: Sendable, Hashable {
 }
 
 /// Everything that reaches the UI from outside comes as one of these.
-public enum UIMessage: Sendable, Hashable {
+package enum UIMessage: Sendable, Hashable {
     case key(Key)
     /// Wall-clock milliseconds passed since the previous tick; the model turns them into
     /// virtual time at its speed (and ignores them while paused).
@@ -25,7 +25,7 @@ public enum UIMessage: Sendable, Hashable {
 }
 
 /// What the model asks the edge to do; the model itself never does I/O.
-public enum UIEffect: Sendable, Hashable {
+package enum UIEffect: Sendable, Hashable {
     case quit
     /// Write `contents` to a new file named like `baseName-N.yaml` in the working directory
     /// (the edge picks N so that nothing is overwritten) and answer with `.saved` or

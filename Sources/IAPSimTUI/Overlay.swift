@@ -2,7 +2,7 @@ import IAPSimCore
 import IAPSimScenario
 
 /// A box drawn over the panels that takes the keys while it is open.
-public enum Overlay: Sendable, Hashable {
+package enum Overlay: Sendable, Hashable {
     case help
     case picker(Picker)
     /// The policy panel; `selected` is the row (0: preset, then every policy key).
@@ -12,18 +12,18 @@ public enum Overlay: Sendable, Hashable {
 }
 
 /// What an inspector shows.
-public enum InspectTarget: Sendable, Hashable {
+package enum InspectTarget: Sendable, Hashable {
     case anomaly(id: Int)
     case transaction(id: String)
 }
 
 /// One choice of a picker: a label, a detail in grey, and what choosing it does.
-public struct PickerItem: Sendable, Hashable {
-    public var label: String
-    public var detail: String
-    public var action: PickerAction
+package struct PickerItem: Sendable, Hashable {
+    package var label: String
+    package var detail: String
+    package var action: PickerAction
 
-    public init(_ label: String, _ detail: String = "", _ action: PickerAction) {
+    package init(_ label: String, _ detail: String = "", _ action: PickerAction) {
         self.label = label
         self.detail = detail
         self.action = action
@@ -31,19 +31,19 @@ public struct PickerItem: Sendable, Hashable {
 }
 
 /// What a picker's choice does.
-public enum PickerAction: Sendable, Hashable {
+package enum PickerAction: Sendable, Hashable {
     case run(Command)
     /// Arm a command that runs right after the next event of this kind.
     case arm(TriggerEvent, Command)
 }
 
 /// A short list to choose from with arrows (or `j`/`k`) and Enter, or a digit.
-public struct Picker: Sendable, Hashable {
-    public var title: String
-    public var items: [PickerItem]
-    public var selected = 0
+package struct Picker: Sendable, Hashable {
+    package var title: String
+    package var items: [PickerItem]
+    package var selected = 0
 
-    public init(title: String, items: [PickerItem], selected: Int = 0) {
+    package init(title: String, items: [PickerItem], selected: Int = 0) {
         self.title = title
         self.items = items
         self.selected = selected
@@ -52,58 +52,78 @@ public struct Picker: Sendable, Hashable {
 
 extension Picker {
     static func buy(_ catalog: Catalog) -> Picker {
-        Picker(title: "Buy", items: catalog.products.map { p in
-            let what = p.kind == .consumable ? "\(p.coins) coins" : "entitlement, non-consumable"
-            return PickerItem(p.id, "\(formatMoney(p.priceCents))  \(what)", .run(.buy(product: p.id)))
-        })
+        Picker(
+            title: "Buy",
+            items: catalog.products.map { p in
+                let what = p.kind == .consumable ? "\(p.coins) coins" : "entitlement, non-consumable"
+                return PickerItem(p.id, "\(formatMoney(p.priceCents))  \(what)", .run(.buy(product: p.id)))
+            })
     }
 
-    static let crash = Picker(title: "Crash the app", items: [
-        PickerItem("now", "the process dies at once", .run(.crash)),
-        PickerItem("when charged", "right after the App Store charges, before the callback",
-                   .arm(.charged, .crash)),
-        PickerItem("when delivered", "as paymentQueue(_:updatedTransactions:) gets it",
-                   .arm(.delivered, .crash)),
-        PickerItem("when request recharge", "right after POST /recharge is sent",
-                   .arm(.requestRecharge, .crash)),
-        PickerItem("when credited", "after the server credits, before the answer",
-                   .arm(.credited, .crash)),
-    ])
+    static let crash = Picker(
+        title: "Crash the app",
+        items: [
+            PickerItem("now", "the process dies at once", .run(.crash)),
+            PickerItem(
+                "when charged", "right after the App Store charges, before the callback",
+                .arm(.charged, .crash)),
+            PickerItem(
+                "when delivered", "as paymentQueue(_:updatedTransactions:) gets it",
+                .arm(.delivered, .crash)),
+            PickerItem(
+                "when request recharge", "right after POST /recharge is sent",
+                .arm(.requestRecharge, .crash)),
+            PickerItem(
+                "when credited", "after the server credits, before the answer",
+                .arm(.credited, .crash)),
+        ])
 
     static func account(users: [String], loggedIn: String?) -> Picker {
         var items = users.map { u in
             PickerItem(u, u == loggedIn ? "logged in now" : "log in as \(u)", .run(.login(user: u)))
         }
-        items.append(PickerItem("log out", loggedIn.map { "end \($0)'s session" } ?? "nobody is logged in",
-                                .run(.logout)))
-        return Picker(title: "Account", items: items,
-                      selected: loggedIn.flatMap { users.firstIndex(of: $0) } ?? 0)
+        items.append(
+            PickerItem(
+                "log out", loggedIn.map { "end \($0)'s session" } ?? "nobody is logged in",
+                .run(.logout)))
+        return Picker(
+            title: "Account", items: items,
+            selected: loggedIn.flatMap { users.firstIndex(of: $0) } ?? 0)
     }
 
     static let drop: Picker = {
         var items: [PickerItem] = []
         for route in Route.allCases {
-            items.append(PickerItem("\(route.rawValue) request", "lost on the way; the server never sees it",
-                                    .run(.dropNextRequest(route))))
-            items.append(PickerItem("\(route.rawValue) response", "the server acts; the answer is lost",
-                                    .run(.dropNextResponse(route))))
+            items.append(
+                PickerItem(
+                    "\(route.rawValue) request", "lost on the way; the server never sees it",
+                    .run(.dropNextRequest(route))))
+            items.append(
+                PickerItem(
+                    "\(route.rawValue) response", "the server acts; the answer is lost",
+                    .run(.dropNextResponse(route))))
         }
         return Picker(title: "Drop next", items: items)
     }()
 
-    static let fail = Picker(title: "Fail next payment", items: [
-        PickerItem("cancelled", PaymentFailure.cancelled.skError, .run(.failNextPayment(.cancelled))),
-        PickerItem("network", PaymentFailure.network.skError, .run(.failNextPayment(.network))),
-        PickerItem("invalid", PaymentFailure.invalid.skError, .run(.failNextPayment(.invalid))),
-        PickerItem("unfinished", "fails; the app's failure branch skips finishTransaction",
-                   .run(.failNextPaymentUnfinished)),
-        PickerItem("interrupted", "failed now, a separate purchased one 30s later",
-                   .run(.interruptNextPayment)),
-    ])
+    static let fail = Picker(
+        title: "Fail next payment",
+        items: [
+            PickerItem("cancelled", PaymentFailure.cancelled.skError, .run(.failNextPayment(.cancelled))),
+            PickerItem("network", PaymentFailure.network.skError, .run(.failNextPayment(.network))),
+            PickerItem("invalid", PaymentFailure.invalid.skError, .run(.failNextPayment(.invalid))),
+            PickerItem(
+                "unfinished", "fails; the app's failure branch skips finishTransaction",
+                .run(.failNextPaymentUnfinished)),
+            PickerItem(
+                "interrupted", "failed now, a separate purchased one 30s later",
+                .run(.interruptNextPayment)),
+        ])
 
     /// The App Store's answer to the next receipt verification (`store-status CODE`).
-    static let storeStatus = Picker(title: "Next verifyReceipt status", items:
-        [0, 21_002, 21_003, 21_005, 21_007, 21_010, 21_100].map { code in
+    static let storeStatus = Picker(
+        title: "Next verifyReceipt status",
+        items: [0, 21_002, 21_003, 21_005, 21_007, 21_010, 21_100].map { code in
             PickerItem("\(code)", VerifyStatus.words(code), .run(.storeStatus(code)))
         })
 }

@@ -64,12 +64,16 @@ extension PanelContent {
         let partWidth = narrow || width < 100 ? 9 : 16
         switch n.kind {
         case .armed:
-            return [Span(DurationText.clock(n.time) + " ", Style(.dim)),
-                    Span(TextWidth.pad("Fault", to: partWidth) + " ", UIStyle.part(.fault)),
-                    Span(n.text, Style(.warn))]
+            return [
+                Span(DurationText.clock(n.time) + " ", Style(.dim)),
+                Span(TextWidth.pad("Fault", to: partWidth) + " ", UIStyle.part(.fault)),
+                Span(n.text, Style(.warn)),
+            ]
         case .step:
-            return [Span(DurationText.clock(n.time) + " ", Style(.dim)),
-                    Span("-- " + n.text, Style(.title, bold: true))]
+            return [
+                Span(DurationText.clock(n.time) + " ", Style(.dim)),
+                Span("-- " + n.text, Style(.title, bold: true)),
+            ]
         }
     }
 
@@ -87,9 +91,11 @@ extension PanelContent {
         case .paymentCharged, .coinsCredited: textStyle = Style(.good)
         default: textStyle = .plain
         }
-        return [Span(DurationText.clock(e.time) + " ", Style(.dim)),
-                Span(TextWidth.pad(part, to: partWidth) + " ", UIStyle.part(e.part)),
-                Span(PanelContent.text(e.fact), textStyle)]
+        return [
+            Span(DurationText.clock(e.time) + " ", Style(.dim)),
+            Span(TextWidth.pad(part, to: partWidth) + " ", UIStyle.part(e.part)),
+            Span(PanelContent.text(e.fact), textStyle),
+        ]
     }
 
     /// A fact in the UI's words: the core's text, except where that text misleads on a
@@ -105,7 +111,8 @@ extension PanelContent {
             // A setting turned on or off ("Ask to Buy is off") is not a fault being armed.
             return what
         case .receiptVerified(let status, let n):
-            return "verifyReceipt answered status \(status) (\(VerifyStatus.words(status))), \(n) in_app entr\(n == 1 ? "y" : "ies")"
+            return
+                "verifyReceipt answered status \(status) (\(VerifyStatus.words(status))), \(n) in_app entr\(n == 1 ? "y" : "ies")"
         case .rechargeSent(let txn, let order, let user, let reason, _):
             // Sent, not yet delivered: the first send is a "first try", whatever happens to it.
             let why = reason == .firstDelivery ? "first try" : reason.words

@@ -14,8 +14,10 @@ extension PanelContent {
         var out: [Line] = [[Span(TextWidth.pad("route", to: 9) + "msgs   bytes lost t/o retry", Style(.dim))]]
         for route in shownRoutes {
             let t = n.totals(for: route)
-            let cells = [pad(t.messages, 4), pad(PanelContent.bytes(t.bytes), 8), pad(t.dropped, 5),
-                         pad(t.timedOut, 4), pad(t.retries, 6)]
+            let cells = [
+                pad(t.messages, 4), pad(PanelContent.bytes(t.bytes), 8), pad(t.dropped, 5),
+                pad(t.timedOut, 4), pad(t.retries, 6),
+            ]
             var line: Line = [Span(TextWidth.pad(route.rawValue, to: 9), Style(bold: true))]
             line.append(Span(cells[0] + cells[1]))
             line.append(Span(cells[2], t.dropped > 0 ? Style(.bad, bold: true) : .plain))
@@ -92,24 +94,33 @@ extension PanelContent {
     var auditor: [Line] {
         let a = sim.auditor
         let unpaid = a.paidNotDeliveredCents, free = a.grantedNotPaidCents
-        var out: [Line] = [[
-            Span("paid, not delivered ", Style(.dim)),
-            Span(formatMoney(unpaid), unpaid > 0 ? Style(.bad, bold: true) : Style(.good)),
-            Span(narrow ? "" : "  \(glyphs.sep)  granted, not paid ", Style(.dim)),
-            Span(narrow ? "" : formatMoney(free), free > 0 ? Style(.bad, bold: true) : Style(.good)),
-        ]]
+        var out: [Line] = [
+            [
+                Span("paid, not delivered ", Style(.dim)),
+                Span(formatMoney(unpaid), unpaid > 0 ? Style(.bad, bold: true) : Style(.good)),
+                Span(narrow ? "" : "  \(glyphs.sep)  granted, not paid ", Style(.dim)),
+                Span(narrow ? "" : formatMoney(free), free > 0 ? Style(.bad, bold: true) : Style(.good)),
+            ]
+        ]
         if narrow {
-            out.append([Span("granted, not paid ", Style(.dim)),
-                        Span(formatMoney(free), free > 0 ? Style(.bad, bold: true) : Style(.good))])
+            out.append([
+                Span("granted, not paid ", Style(.dim)),
+                Span(formatMoney(free), free > 0 ? Style(.bad, bold: true) : Style(.good)),
+            ])
         }
         let unresolved = a.unresolved.count
-        out.append([Span("\(a.charges.count) charge(s), \(a.anomalies.count) anomal\(a.anomalies.count == 1 ? "y" : "ies"), ",
-                         Style(.dim)),
-                    Span("\(unresolved) unresolved", unresolved > 0 ? Style(.bad, bold: true) : Style(.good))])
+        out.append([
+            Span(
+                "\(a.charges.count) charge(s), \(a.anomalies.count) anomal\(a.anomalies.count == 1 ? "y" : "ies"), ",
+                Style(.dim)),
+            Span("\(unresolved) unresolved", unresolved > 0 ? Style(.bad, bold: true) : Style(.good)),
+        ])
         for c in chargesInGrace {
             let left = DurationText.age(max(0, (a.graceDeadline(c.txn) ?? sim.now) - sim.now))
-            out.append([Span("grace \(left) ", Style(.warn, bold: true)),
-                        Span("\(txn(c.txn)) \(c.productId) uncredited", Style(.dim))])
+            out.append([
+                Span("grace \(left) ", Style(.warn, bold: true)),
+                Span("\(txn(c.txn)) \(c.productId) uncredited", Style(.dim)),
+            ])
         }
         for anomaly in a.anomalies.suffix(PanelContent.historyLimit).reversed() where out.count < limit {
             out += lines(anomaly)

@@ -31,20 +31,26 @@ struct PanelContent {
         let screen = a.inBackground ? "background" : a.storeOpen ? "store" : "home"
         let where_ = !a.isRunning ? "" : width < 28 ? glyphs.sep + screen : " \(glyphs.sep) \(screen)"
         var out: [Line] = [
-            [Span(TextWidth.pad("process", to: 9), Style(.dim)), Span(a.process.rawValue, UIStyle.process(a.process)),
-             Span(where_)],
-            label("user", a.loggedIn ?? (a.isRunning ? "nobody logged in" : "-"),
-                  a.loggedIn == nil ? Style(.dim) : Style(bold: true)),
+            [
+                Span(TextWidth.pad("process", to: 9), Style(.dim)),
+                Span(a.process.rawValue, UIStyle.process(a.process)),
+                Span(where_),
+            ],
+            label(
+                "user", a.loggedIn ?? (a.isRunning ? "nobody logged in" : "-"),
+                a.loggedIn == nil ? Style(.dim) : Style(bold: true)),
             sim.policy.storekit == .two
                 ? (a.observerRegistered
                     ? label("updates", "listening \(glyphs.check)", Style(.good))
                     : label("updates", "no listener " + glyphs.cross, Style(.bad, bold: a.isRunning)))
                 : a.observerRegistered
-                ? label("observer", "registered \(glyphs.check)", Style(.good))
-                : label("observer", (width < 26 ? "not added " : "not registered ") + glyphs.cross,
+                    ? label("observer", "registered \(glyphs.check)", Style(.good))
+                    : label(
+                        "observer", (width < 26 ? "not added " : "not registered ") + glyphs.cross,
                         Style(.bad, bold: a.isRunning)),
-            label("network", sim.network.deviceOnline ? "online" : "OFFLINE",
-                  sim.network.deviceOnline ? Style(.good) : Style(.bad, bold: true)),
+            label(
+                "network", sim.network.deviceOnline ? "online" : "OFFLINE",
+                sim.network.deviceOnline ? Style(.good) : Style(.bad, bold: true)),
         ]
         let memory = a.isRunning ? a.memory : []
         if memory.isEmpty && a.files.isEmpty && a.keychain.isEmpty {
@@ -56,10 +62,14 @@ struct PanelContent {
                 // each other: a record no mechanism will ever send is not a hope.
                 let stuck = sim.auditor.anomalies.contains { $0.txn == r.txn && $0.status == .permanent }
                 let waiting = a.waitingForLogin.contains(r.txn) ? " waits for login" : ""
-                let what = stuck ? "\(txn(r.txn)) STUCK \(r.productId) (nothing will send it)"
+                let what =
+                    stuck
+                    ? "\(txn(r.txn)) STUCK \(r.productId) (nothing will send it)"
                     : "\(txn(r.txn)) \(r.productId)\(waiting)"
-                out.append([Span(TextWidth.pad(tier, to: 9), Style(.warn, bold: true)),
-                            Span(what)])
+                out.append([
+                    Span(TextWidth.pad(tier, to: 9), Style(.warn, bold: true)),
+                    Span(what),
+                ])
             }
         }
         let flying = a.rechargesInFlight
@@ -81,7 +91,8 @@ struct PanelContent {
         if all.isEmpty { return [[Span("no transactions yet: b buys", Style(.dim))]] }
         let idWidth = narrow ? 5 : 13
         let showName = width >= idWidth + 1 + 9 + 1 + 11 + 2 + 6
-        var header = TextWidth.pad("txn", to: idWidth) + " " + TextWidth.pad("product", to: 9) + " "
+        var header =
+            TextWidth.pad("txn", to: idWidth) + " " + TextWidth.pad("product", to: 9) + " "
             + TextWidth.pad("state", to: 11) + " "
         if showName {
             let room = width - TextWidth.of(header)
@@ -102,7 +113,8 @@ struct PanelContent {
     func row(_ t: StoreTransaction, idWidth: Int, showName: Bool) -> Line {
         let dim = t.finished
         let base = dim ? Style(.dim) : Style.plain
-        let marker = t.finished ? Span(glyphs.check + " ", Style(.dim)) : Span(glyphs.dot + " ", Style(.warn, bold: true))
+        let marker =
+            t.finished ? Span(glyphs.check + " ", Style(.dim)) : Span(glyphs.dot + " ", Style(.warn, bold: true))
         var line: Line = [
             Span(TextWidth.pad(txn(t.id), to: idWidth) + " ", base),
             Span(TextWidth.pad(t.productId, to: 9) + " ", base),
@@ -110,7 +122,8 @@ struct PanelContent {
             marker,
         ]
         if showName {
-            let name = t.applicationUsername.map { isUUID($0) ? String($0.prefix(8)) + (ascii ? "~" : "…") : $0 } ?? "nil"
+            let name =
+                t.applicationUsername.map { isUUID($0) ? String($0.prefix(8)) + (ascii ? "~" : "…") : $0 } ?? "nil"
             line.append(Span(name, Style(.dim)))
         }
         return line
@@ -122,9 +135,12 @@ struct PanelContent {
         let s = sim.server
         var out: [Line] = []
         for b in s.balances {
-            var line: Line = [Span(TextWidth.pad(b.user, to: 9), Style(bold: true)),
-                              b.coins < 0 ? Span("\(b.coins) coins (debt)", Style(.bad, bold: true))
-                                  : Span("\(b.coins) coins", b.coins > 0 ? Style(.good, bold: true) : Style(.dim))]
+            var line: Line = [
+                Span(TextWidth.pad(b.user, to: 9), Style(bold: true)),
+                b.coins < 0
+                    ? Span("\(b.coins) coins (debt)", Style(.bad, bold: true))
+                    : Span("\(b.coins) coins", b.coins > 0 ? Style(.good, bold: true) : Style(.dim)),
+            ]
             let owned = s.entitlements.filter { $0.user == b.user }.map { $0.product }
             if !owned.isEmpty { line.append(Span(" +" + owned.joined(separator: ","), Style(.info))) }
             out.append(line)
@@ -134,9 +150,15 @@ struct PanelContent {
         for c in s.credits.suffix(48).reversed() where !credited.contains(c.transactionId) {
             credited.append(c.transactionId)
         }
-        out.append(label("credited", credited.isEmpty ? "none yet" : credited.prefix(12).map(txn).joined(separator: " "),
-                         credited.isEmpty ? Style(.dim) : Style(.good)))
-        out.append(label("orders", s.orders.isEmpty ? "none yet" : width < 30 ? "\(s.orders.count)" : "\(s.orders.count), newest first", Style(.dim)))
+        out.append(
+            label(
+                "credited", credited.isEmpty ? "none yet" : credited.prefix(12).map(txn).joined(separator: " "),
+                credited.isEmpty ? Style(.dim) : Style(.good)))
+        out.append(
+            label(
+                "orders",
+                s.orders.isEmpty ? "none yet" : width < 30 ? "\(s.orders.count)" : "\(s.orders.count), newest first",
+                Style(.dim)))
         let userWidth = min(8, s.orders.map { TextWidth.of($0.user) }.max() ?? 0)
         let shortIds = width < 4 + userWidth + 9 + 8 + 13 + 5
         let tiny = width < 4 + userWidth + 10 + 9 + 5
@@ -147,7 +169,8 @@ struct PanelContent {
             ]
             // A tiny panel keeps the owner and the state, and drops the product.
             if !tiny { line.append(Span(TextWidth.pad(o.productId, to: 9) + " ")) }
-            line.append(Span(TextWidth.pad(o.state.rawValue, to: 8), o.state == .credited ? Style(.good) : Style(.warn)))
+            line.append(
+                Span(TextWidth.pad(o.state.rawValue, to: 8), o.state == .credited ? Style(.good) : Style(.warn)))
             if let t = o.transactionId, !tiny {
                 line.append(Span(" " + (shortIds ? (ascii ? "~" : "…") + t.suffix(4) : t), Style(.dim)))
             }

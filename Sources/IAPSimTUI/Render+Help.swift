@@ -99,8 +99,11 @@ extension UIModel {
         let inner = r.inner
         let wrapped = inspectorLines(target, innerWidth: inner.width)
         let start = min(scroll, max(0, wrapped.count - inner.height))
-        grid.lines(Array(wrapped.dropFirst(start)), in: Rect(x: inner.x + 1, y: inner.y, width: inner.width - 2,
-                                                            height: inner.height), offset: 0)
+        grid.lines(
+            Array(wrapped.dropFirst(start)),
+            in: Rect(
+                x: inner.x + 1, y: inner.y, width: inner.width - 2,
+                height: inner.height), offset: 0)
         if start + inner.height < wrapped.count {
             let more = " \(glyphs.down) \(wrapped.count - start - inner.height) more: j "
             grid.put(more, x: r.x + r.width - 2 - TextWidth.of(more), y: r.y + r.height - 1, Style(.dim))
@@ -127,7 +130,9 @@ extension UIModel {
                     taken.append(ch)
                     w += cw
                 }
-                if taken.count < rest.count, let space = taken.lastIndex(of: " "), taken.distance(from: taken.startIndex, to: space) > room / 2 {
+                if taken.count < rest.count, let space = taken.lastIndex(of: " "),
+                    taken.distance(from: taken.startIndex, to: space) > room / 2
+                {
                     taken = String(taken[..<taken.index(after: space)])
                     w = TextWidth.of(taken)
                 }

@@ -19,28 +19,33 @@ extension UIModel {
             let style = Style(selected ? .focus : .normal, bold: selected, reverse: selected)
             let text = " \(i + 1) " + TextWidth.pad(item.label, to: labelWidth) + "  "
             let used = grid.put(text, x: r.inner.x, y: r.inner.y + i, style, maxWidth: r.inner.width)
-            grid.put(TextWidth.pad(item.detail, to: r.inner.width - used), x: r.inner.x + used, y: r.inner.y + i,
-                     selected ? style : Style(.dim), maxWidth: r.inner.width - used)
+            grid.put(
+                TextWidth.pad(item.detail, to: r.inner.width - used), x: r.inner.x + used, y: r.inner.y + i,
+                selected ? style : Style(.dim), maxWidth: r.inner.width - used)
         }
     }
 
     func renderPolicy(selected: Int, _ grid: inout Grid) {
         let policy = simulation.policy
         let differs = policy.differences(from: player.scenario.preset.policy)
-        let note = differs.isEmpty ? "as started: \(player.scenario.preset.rawValue)"
+        let note =
+            differs.isEmpty
+            ? "as started: \(player.scenario.preset.rawValue)"
             : "changed from \(player.scenario.preset.rawValue): " + differs.map(\.rawValue).joined(separator: ", ")
         // Every changed key shows: the note wraps instead of being cut; on a short screen the
         // blank line goes first, then the help joins its key's line, and only then is the note
         // cut, with a visible mark.
         let textWidth = min(62, grid.width - 2) - 4
         let noteLines = Wrap.words(note, width: textWidth)
-        let r = centeredBox(&grid, width: 62, height: policyRows + 5 + noteLines.count,
-                            title: "Policy (changes apply now)")
+        let r = centeredBox(
+            &grid, width: 62, height: policyRows + 5 + noteLines.count,
+            title: "Policy (changes apply now)")
         let inner = r.inner
         let preset = pendingPreset.map { "\(policy.displayName), then \($0.rawValue) on R" } ?? policy.displayName
-        let presetHelp = pendingPreset.map {
-            "StoreKit \($0.policy.storekit.rawValue) starts on restart (R): worlds switch between runs"
-        } ?? "sets every key to a preset's values"
+        let presetHelp =
+            pendingPreset.map {
+                "StoreKit \($0.policy.storekit.rawValue) starts on restart (R): worlds switch between runs"
+            } ?? "sets every key to a preset's values"
         var rows: [(String, String, String)] = [("preset", preset, presetHelp)]
         for key in policyKeys {
             rows.append((key.rawValue, policy.value(of: key), key.help))
@@ -48,8 +53,9 @@ extension UIModel {
         for (i, row) in rows.enumerated() {
             let on = i == selected
             let value = on ? "\(glyphs.left) \(row.1) \(glyphs.right)" : "  \(row.1)"
-            grid.put(" " + TextWidth.pad(row.0, to: 19) + value, x: inner.x, y: inner.y + i,
-                     Style(on ? .focus : .normal, bold: on, reverse: on), maxWidth: inner.width)
+            grid.put(
+                " " + TextWidth.pad(row.0, to: 19) + value, x: inner.x, y: inner.y + i,
+                Style(on ? .focus : .normal, bold: on, reverse: on), maxWidth: inner.width)
         }
         let row = rows[min(selected, rows.count - 1)]
         var below: [(String, Style)] = [(" \(row.0):", Style(.info, bold: true)), ("   \(row.2)", Style(.info))]
@@ -73,8 +79,9 @@ extension UIModel {
 
     func renderNarration(_ grid: inout Grid, _ r: Rect) {
         let steps = player.scenario.steps
-        grid.frame(r, title: player.scenario.title, focused: false, glyphs: glyphs,
-                   badge: "step \(min(player.nextStep, steps.count))/\(steps.count)")
+        grid.frame(
+            r, title: player.scenario.title, focused: false, glyphs: glyphs,
+            badge: "step \(min(player.nextStep, steps.count))/\(steps.count)")
         let inner = r.inner
         let textWidth = inner.width - 2
         var lines: [Line] = []
@@ -82,9 +89,12 @@ extension UIModel {
             lines += resultLines(result, width: textWidth)
         } else if let i = narratedStep {
             let step = steps[i]
-            lines += UIModel.wrap([Span("Step \(i + 1) (line \(step.line)) ", Style(.title, bold: true)),
-                                   Span(UIModel.triggerText(step.trigger) + step.command.scenarioText, Style(bold: true))],
-                                  width: textWidth, indent: 2)
+            lines += UIModel.wrap(
+                [
+                    Span("Step \(i + 1) (line \(step.line)) ", Style(.title, bold: true)),
+                    Span(UIModel.triggerText(step.trigger) + step.command.scenarioText, Style(bold: true)),
+                ],
+                width: textWidth, indent: 2)
             lines += Wrap.words(step.say ?? "", width: textWidth).map { [Span($0)] }
         } else {
             lines += Wrap.words(player.scenario.story ?? "(no story)", width: textWidth).map { [Span($0)] }
@@ -93,21 +103,31 @@ extension UIModel {
         if result == nil, !player.stepsDone {
             let step = steps[player.nextStep]
             let hint = waitingForStep ? "Enter runs it" : "Enter runs it now"
-            next = [[Span("Next: step \(player.nextStep + 1): " + UIModel.triggerText(step.trigger)
-                          + step.command.scenarioText, Style(.dim)), Span(" (\(hint))", Style(.warn))]]
+            next = [
+                [
+                    Span(
+                        "Next: step \(player.nextStep + 1): " + UIModel.triggerText(step.trigger)
+                            + step.command.scenarioText, Style(.dim)), Span(" (\(hint))", Style(.warn)),
+                ]
+            ]
         } else if result == nil {
-            next = [[Span("Every step has run. Enter or G settles the world and checks the expectations.", Style(.warn))]]
+            next = [
+                [Span("Every step has run. Enter or G settles the world and checks the expectations.", Style(.warn))]
+            ]
         }
         // The "Next:" line always shows; what does not fit above it ends in a visible mark.
         let room = max(0, inner.height - next.count)
         var shown = Array(lines.prefix(room))
         if lines.count > room, !shown.isEmpty {
-            let mark = " \(glyphs.more) (\(lines.count - room) more line\(lines.count - room == 1 ? "" : "s"): a taller window)"
-            shown[shown.count - 1] = UIModel.cut(shown[shown.count - 1], to: textWidth - TextWidth.of(mark))
+            let mark =
+                " \(glyphs.more) (\(lines.count - room) more line\(lines.count - room == 1 ? "" : "s"): a taller window)"
+            shown[shown.count - 1] =
+                UIModel.cut(shown[shown.count - 1], to: textWidth - TextWidth.of(mark))
                 + [Span(mark, Style(.warn))]
         }
-        grid.lines(shown + next, in: Rect(x: inner.x + 1, y: inner.y, width: textWidth, height: inner.height),
-                   offset: 0, ellipsis: glyphs.more)
+        grid.lines(
+            shown + next, in: Rect(x: inner.x + 1, y: inner.y, width: textWidth, height: inner.height),
+            offset: 0, ellipsis: glyphs.more)
     }
 
     /// The first `columns` columns of `line`.
@@ -143,16 +163,22 @@ extension UIModel {
             return UIModel.wrap([Span("FAIL ", Style(.bad, bold: true)), Span("\(stop)")], width: width, indent: 2)
         }
         let failing = result.expectations.filter { !$0.holds }.count
-        var lines: [Line] = [[
-            Span(failing == 0 ? "PASS " : "FAIL ", Style(failing == 0 ? .good : .bad, bold: true, reverse: true)),
-            Span(" \(result.expectations.count - failing) of \(result.expectations.count) expectations hold", Style(bold: true)),
-        ]]
+        var lines: [Line] = [
+            [
+                Span(failing == 0 ? "PASS " : "FAIL ", Style(failing == 0 ? .good : .bad, bold: true, reverse: true)),
+                Span(
+                    " \(result.expectations.count - failing) of \(result.expectations.count) expectations hold",
+                    Style(bold: true)),
+            ]
+        ]
         var row: Line = []
         var used = 0
         let sep = "  \(glyphs.sep)  "
         for e in result.expectations {
-            let cell: Line = [Span(e.holds ? "holds " : "FAILS ", Style(e.holds ? .good : .bad, bold: true)),
-                              Span("\(e.name) = \(e.actual)" + (e.holds ? "" : " (expected \(e.expected))"))]
+            let cell: Line = [
+                Span(e.holds ? "holds " : "FAILS ", Style(e.holds ? .good : .bad, bold: true)),
+                Span("\(e.name) = \(e.actual)" + (e.holds ? "" : " (expected \(e.expected))")),
+            ]
             let w = cell.reduce(0) { $0 + TextWidth.of($1.text) }
             if !row.isEmpty, used + TextWidth.of(sep) + w > width {
                 lines.append(row)

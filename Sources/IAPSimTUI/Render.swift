@@ -4,7 +4,7 @@ extension UIModel {
     var glyphs: Glyphs { options.ascii ? .ascii : .unicode }
 
     /// The whole screen as a grid of cells. Pure: the same model and size give the same grid.
-    public func render(width: Int, height: Int) -> Grid {
+    package func render(width: Int, height: Int) -> Grid {
         var grid = Grid(width: width, height: height)
         if width < UIModel.minWidth || height < UIModel.minHeight {
             renderTooSmall(&grid)
@@ -35,7 +35,8 @@ extension UIModel {
         let need = "need \(UIModel.minWidth)x\(UIModel.minHeight), have \(grid.width)x\(grid.height)"
         let message = "Terminal too small: " + need
         let parts = TextWidth.of(message) <= grid.width ? [message] : ["Terminal too small:", need]
-        let lines = parts.flatMap { Wrap.words($0, width: grid.width) }.map { ($0, Style(.bad, bold: true)) }
+        let lines =
+            parts.flatMap { Wrap.words($0, width: grid.width) }.map { ($0, Style(.bad, bold: true)) }
             + Wrap.words("enlarge the window, or press q to quit", width: grid.width).map { ($0, Style(.dim)) }
         let top = max(0, (grid.height - lines.count) / 2)
         for (i, (line, style)) in lines.enumerated() {
@@ -46,9 +47,11 @@ extension UIModel {
     func renderHeader(_ grid: inout Grid) {
         grid.fill(x: 0, y: 0, width: grid.width, height: 1, " ", Style(.header, reverse: true))
         let bar = Style(.header, reverse: true)
-        var spans: [Span] = [Span(" iapsim ", Style(.header, bold: true, reverse: true)),
-                             Span(" \(DurationText.clock(simulation.now)) ", Style(.header, bold: true, reverse: true)),
-                             Span(" \(speedText) ", bar)]
+        var spans: [Span] = [
+            Span(" iapsim ", Style(.header, bold: true, reverse: true)),
+            Span(" \(DurationText.clock(simulation.now)) ", Style(.header, bold: true, reverse: true)),
+            Span(" \(speedText) ", bar),
+        ]
         spans.append(Span(" \(badge.text) ", badge.style))
         // A narrow header drops the word "policy" so that the file name of play mode fits.
         spans.append(Span((grid.width < 100 ? "  " : "  policy ") + simulation.policy.displayName, bar))
@@ -59,7 +62,8 @@ extension UIModel {
             let name = file.split(separator: "/").last.map(String.init) ?? file
             let used = spans.reduce(0) { $0 + TextWidth.of($1.text) }
             let room = grid.width - 8 - used - 7
-            spans.append(Span("  play " + (room >= 6 ? TextWidth.truncate(name, to: room, ascii: options.ascii) : ""), bar))
+            spans.append(
+                Span("  play " + (room >= 6 ? TextWidth.truncate(name, to: room, ascii: options.ascii) : ""), bar))
         }
         if recording != nil { spans.append(Span("  REC", Style(.bad, bold: true, reverse: true))) }
         if autopilot != nil { spans.append(Span("  AUTOPILOT", Style(.header, bold: true, reverse: true))) }
@@ -85,7 +89,8 @@ extension UIModel {
         var content = PanelContent(sim: simulation, glyphs: glyphs, ascii: options.ascii, width: inner.width)
         let shift = hscroll[panel] ?? 0
         let shiftBadge = shift > 0 ? "\(glyphs.right)+\(shift) " : ""
-        let title = (panel == .events ? panel.title + (eventFilter.map { ": \($0.rawValue) only" } ?? "") : panel.title)
+        let title =
+            (panel == .events ? panel.title + (eventFilter.map { ": \($0.rawValue) only" } ?? "") : panel.title)
             + (zoomed == panel ? " (zoomed: z returns, Tab pages)" : "")
         if panel == .events {
             let rows = content.eventRows(notes: notes, filter: eventFilter)
@@ -93,7 +98,9 @@ extension UIModel {
             let offset = min(scrollOffset(panel), max(0, total - inner.height))
             let lines = content.events(rows, notes: notes, count: inner.height, offsetFromBottom: offset)
             let above = max(0, total - offset - inner.height)
-            let badge = offset > 0 ? "\(glyphs.up) \(above) older \(glyphs.sep) End follows"
+            let badge =
+                offset > 0
+                ? "\(glyphs.up) \(above) older \(glyphs.sep) End follows"
                 : eventFilter == nil ? "\(simulation.logCount) events" : "\(total) of \(simulation.logCount) events"
             grid.frame(r, title: title, focused: focus == panel, glyphs: glyphs, badge: shiftBadge + badge)
             grid.lines(lines.map { UIModel.shifted($0, by: shift) }, in: inner, offset: 0, ellipsis: glyphs.more)
@@ -120,7 +127,8 @@ extension UIModel {
             }
         }
         if total > inner.height {
-            let more = "\(offset > 0 ? glyphs.up : "")\(offset + inner.height < total ? glyphs.down : "") \(offset + 1)-\(min(total, offset + inner.height))/\(total)"
+            let more =
+                "\(offset > 0 ? glyphs.up : "")\(offset + inner.height < total ? glyphs.down : "") \(offset + 1)-\(min(total, offset + inner.height))/\(total)"
             badge = badge.map { "\($0) \(more)" } ?? more
         }
         grid.frame(r, title: title, focused: focus == panel, glyphs: glyphs, badge: badge.map { shiftBadge + $0 })
@@ -200,7 +208,8 @@ extension UIModel {
         case .help?: return [("Esc", "close help"), ("j k", "scroll"), ("q", "quit")]
         case .inspect?: return [("Esc", "close"), ("j k", "scroll"), ("q", "quit")]
         case .picker?: return [(updown, "choose"), ("Enter", "select"), ("1-9", "pick"), ("Esc", "cancel")]
-        case .policy?: return [(updown, "key"), (leftright, "change value (applies now)"), ("Esc", "close"), ("q", "quit")]
+        case .policy?:
+            return [(updown, "key"), (leftright, "change value (applies now)"), ("Esc", "close"), ("q", "quit")]
         case nil: break
         }
         var keys: [(String, String)] = []

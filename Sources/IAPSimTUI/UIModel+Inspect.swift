@@ -40,15 +40,19 @@ extension UIModel {
         switch mode {
         case .sandbox:
             // A preset of the other StoreKit world, chosen in the policy panel, starts here.
-            let scenario = Scenario(title: start.title, policy: pendingPreset?.policy ?? simulation.policy,
-                                    preset: pendingPreset ?? start.preset, seed: start.seed, users: start.users)
+            let scenario = Scenario(
+                title: start.title, policy: pendingPreset?.policy ?? simulation.policy,
+                preset: pendingPreset ?? start.preset, seed: start.seed, users: start.users)
             fresh = UIModel(scenario: scenario, mode: .sandbox, options: options)
         case .play(let file):
             fresh = UIModel(play: start, file: file, options: options)
         }
         fresh.keepView(of: self)
         self = fresh
-        status = isPlay ? "restarted: back to step 0" : "restarted: a fresh world, seed \(start.seed), policy \(simulation.policy.displayName)"
+        status =
+            isPlay
+            ? "restarted: back to step 0"
+            : "restarted: a fresh world, seed \(start.seed), policy \(simulation.policy.displayName)"
     }
 
     /// `B` in play: a deterministic replay from the start to the step before the last one run.
@@ -61,7 +65,10 @@ extension UIModel {
         fresh.keepView(of: self)
         fresh.paused = true
         self = fresh
-        status = target == 0 ? "back to the start (step 0)" : "back to step \(target): replayed the file's first \(target) step(s); paused"
+        status =
+            target == 0
+            ? "back to the start (step 0)"
+            : "back to step \(target): replayed the file's first \(target) step(s); paused"
     }
 
     mutating func keepView(of old: UIModel) {

@@ -45,12 +45,14 @@ extension UIModel {
     }
 
     func story(actions: Int, matchesLive: Bool) -> String {
-        var text = "Recorded in the iapsim terminal UI: \(actions) action(s) over "
+        var text =
+            "Recorded in the iapsim terminal UI: \(actions) action(s) over "
             + "\(DurationText.clock(simulation.now)) of virtual time, policy "
             + "\(player.scenario.preset.rawValue), seed \(player.scenario.seed). "
             + "The expect block is the auditor's verdict once the world has settled."
         if !matchesLive {
-            text += " Note: replayed from this file, the run differs from the live session "
+            text +=
+                " Note: replayed from this file, the run differs from the live session "
                 + "(an action taken between two events of the same millisecond)."
         }
         return text + "\n"

@@ -3,7 +3,7 @@ import IAPSimScenario
 
 extension UIModel {
     /// The only way the model changes. Returns what the edge must do.
-    public mutating func update(_ message: UIMessage) -> [UIEffect] {
+    package mutating func update(_ message: UIMessage) -> [UIEffect] {
         switch message {
         case .resize(let w, let h):
             width = max(0, w)
@@ -148,7 +148,9 @@ extension UIModel {
             default: helpScroll = scrolled(helpScroll, by: key)
             }
         case .inspect(let target, let offset):
-            if key == .escape || key == .enter { overlay = nil } else {
+            if key == .escape || key == .enter {
+                overlay = nil
+            } else {
                 overlay = .inspect(target, scroll: scrolled(offset, by: key))
             }
         case .picker(var picker):
@@ -186,8 +188,10 @@ extension UIModel {
     /// Adds a line of the UI's own to Events, before the log entry written at `position`
     /// (default: the next one). At most 200 are kept.
     mutating func note(_ kind: EventNote.Kind, _ text: String, position: Int? = nil, time: VirtualTime? = nil) {
-        notes.append(EventNote(position: position ?? simulation.logCount, time: time ?? simulation.now,
-                               kind: kind, text: text))
+        notes.append(
+            EventNote(
+                position: position ?? simulation.logCount, time: time ?? simulation.now,
+                kind: kind, text: text))
         if notes.count > 200 { notes.removeFirst(notes.count - 200) }
     }
 

@@ -19,7 +19,8 @@ extension UIModel {
         // Cycling through presets (or one key's values) records only where it stopped, as
         // long as nothing but policy changes happened in between.
         if let last = session.last, UIModel.replaces(command, last.command),
-           simulation.entries(since: lastRecordLogCount).allSatisfy(UIModel.isPolicyFact) {
+            simulation.entries(since: lastRecordLogCount).allSatisfy(UIModel.isPolicyFact)
+        {
             session.removeLast()
         }
         session.append(Step(.at(simulation.now), command, say: say))
@@ -44,8 +45,10 @@ extension UIModel {
 
     /// A command that ran right after an event: a marker step where it was armed, then a
     /// `when` step, so that a replay fires it after the same event, before any other.
-    mutating func recordWhen(_ event: TriggerEvent, _ command: Command, armedAt: VirtualTime,
-                             say: String? = nil) {
+    mutating func recordWhen(
+        _ event: TriggerEvent, _ command: Command, armedAt: VirtualTime,
+        say: String? = nil
+    ) {
         if armedAt > (session.last.flatMap(\.atTime) ?? -1) {
             session.append(Step(.at(armedAt), .wait(0)))
         }
@@ -101,7 +104,8 @@ extension UIModel {
         if simulation.logCount == before {
             // Timers and the auditor's checks run as events that log nothing when they find
             // nothing to do; say so, or `.` looks broken.
-            status = "ran one internal event at \(DurationText.clock(at)) (a timer or the auditor's check); nothing to log"
+            status =
+                "ran one internal event at \(DurationText.clock(at)) (a timer or the auditor's check); nothing to log"
         }
         if moved.stepDue { waitingForStep = true }
     }
@@ -122,8 +126,10 @@ extension UIModel {
             // The marker stands where the step began, after what its trigger waited through,
             // with the time it began (not the time the step's own waiting ended).
             let waited = records[..<i].filter { if case .entry = $0 { return true } else { return false } }.count
-            note(.step, "step \(index + 1) (line \(step.line)): " + UIModel.triggerText(step.trigger)
-                     + step.command.scenarioText, position: before + waited, time: startedAt)
+            note(
+                .step,
+                "step \(index + 1) (line \(step.line)): " + UIModel.triggerText(step.trigger)
+                    + step.command.scenarioText, position: before + waited, time: startedAt)
             break
         }
         narratedStep = index
@@ -165,7 +171,9 @@ extension UIModel {
         narratedStep = player.scenario.steps.isEmpty ? nil : player.nextStep - 1
         let failing = outcome.expectations.filter { !$0.holds }.count
         if outcome.timeout == nil {
-            status = failing == 0 ? "settled: every expectation holds"
+            status =
+                failing == 0
+                ? "settled: every expectation holds"
                 : "settled: \(failing) of \(outcome.expectations.count) expectations fail"
         }
     }
@@ -221,7 +229,8 @@ extension UIModel {
             return
         }
         pendingPreset = preset
-        status = "\(preset.rawValue) is StoreKit \(preset.policy.storekit.rawValue): it starts on restart, "
+        status =
+            "\(preset.rawValue) is StoreKit \(preset.policy.storekit.rawValue): it starts on restart, "
             + "press R (worlds switch only between runs)"
     }
 }

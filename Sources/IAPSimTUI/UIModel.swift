@@ -2,20 +2,22 @@ import IAPSimCore
 import IAPSimScenario
 
 /// How the UI looks and starts; the edge fills it from flags and the environment.
-public struct UIOptions: Sendable, Hashable {
+package struct UIOptions: Sendable, Hashable {
     /// False under `NO_COLOR` or `--no-color`: no colour, meaning kept by text, bold, reverse.
-    public var color: Bool
+    package var color: Bool
     /// True when the locale is not UTF-8: ASCII frames and markers.
-    public var ascii: Bool
+    package var ascii: Bool
     /// Random purchases and faults, seeded from the world's seed (demos, soak runs).
-    public var autopilot: Bool
+    package var autopilot: Bool
     /// One of `UIModel.speeds`.
-    public var speed: Double
+    package var speed: Double
     /// Bound of the world's log kept in memory (the Events panel scrolls within it).
-    public var logLimit: Int
+    package var logLimit: Int
 
-    public init(color: Bool = true, ascii: Bool = false, autopilot: Bool = false,
-                speed: Double = 1, logLimit: Int = 5_000) {
+    package init(
+        color: Bool = true, ascii: Bool = false, autopilot: Bool = false,
+        speed: Double = 1, logLimit: Int = 5_000
+    ) {
         self.color = color
         self.ascii = ascii
         self.autopilot = autopilot
@@ -25,10 +27,10 @@ public struct UIOptions: Sendable, Hashable {
 }
 
 /// The panels, in focus order.
-public enum Panel: Int, Sendable, Hashable, CaseIterable {
+package enum Panel: Int, Sendable, Hashable, CaseIterable {
     case app, queue, server, network, auditor, events
 
-    public var title: String {
+    package var title: String {
         switch self {
         case .app: return "App"
         case .queue: return "Payment queue"
@@ -42,52 +44,52 @@ public enum Panel: Int, Sendable, Hashable, CaseIterable {
 
 /// A line of the Events panel that is the UI's, not the world's: it stands before the log
 /// entry that was next to be written when it was added.
-public struct EventNote: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable { case armed, step }
+package struct EventNote: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable { case armed, step }
     /// `Simulation.logCount` when the note was added.
-    public var position: Int
-    public var time: VirtualTime
-    public var kind: Kind
-    public var text: String
+    package var position: Int
+    package var time: VirtualTime
+    package var kind: Kind
+    package var text: String
 }
 
 /// A command waiting for an event, armed from a picker ("crash when charged").
-public struct ArmedCommand: Sendable, Hashable {
-    public var event: TriggerEvent
-    public var command: Command
-    public var armedAt: VirtualTime
+package struct ArmedCommand: Sendable, Hashable {
+    package var event: TriggerEvent
+    package var command: Command
+    package var armedAt: VirtualTime
 }
 
 /// The whole state of the terminal UI: the world (through a `ScenarioPlayer`, empty in the
 /// sandbox), the clock's speed, focus, scrolling, the overlay, and the session so far.
 /// `update` is the only way it changes; `render` only reads it.
-public struct UIModel: Sendable {
-    public enum Mode: Sendable, Hashable {
+package struct UIModel: Sendable {
+    package enum Mode: Sendable, Hashable {
         case sandbox
         case play(file: String)
     }
 
     /// Virtual-time speeds offered by `+` and `-`.
-    public static let speeds: [Double] = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64]
+    package static let speeds: [Double] = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64]
     /// How often the clock moves while running, in wall milliseconds.
-    public static let tickMs = 100
-    public static let minWidth = 80
-    public static let minHeight = 24
+    package static let tickMs = 100
+    package static let minWidth = 80
+    package static let minHeight = 24
 
-    public internal(set) var player: ScenarioPlayer
-    public let mode: Mode
-    public internal(set) var options: UIOptions
-    public internal(set) var width = 80
-    public internal(set) var height = 24
-    public internal(set) var paused = false
+    package internal(set) var player: ScenarioPlayer
+    package let mode: Mode
+    package internal(set) var options: UIOptions
+    package internal(set) var width = 80
+    package internal(set) var height = 24
+    package internal(set) var paused = false
     /// Play mode: the clock stopped because the next step is due; Enter runs it.
-    public internal(set) var waitingForStep = false
+    package internal(set) var waitingForStep = false
     var speedIndex: Int
     /// Virtual time owed in quarter milliseconds, so 0.25x loses nothing.
     var carryQuarters = 0
-    public internal(set) var focus: Panel = .events
+    package internal(set) var focus: Panel = .events
     var scroll: [Panel: Int] = [:]
-    public internal(set) var overlay: Overlay?
+    package internal(set) var overlay: Overlay?
     /// First line of the help overlay shown (it scrolls on small screens).
     var helpScroll = 0
     /// The selected row of the Auditor (anomalies, newest first) and the Payment queue.
@@ -95,37 +97,39 @@ public struct UIModel: Sendable {
     /// Columns a panel is scrolled to the right, for lines wider than the panel.
     var hscroll: [Panel: Int] = [:]
     /// The panel shown on the whole screen (`z`), if any.
-    public internal(set) var zoomed: Panel?
+    package internal(set) var zoomed: Panel?
     /// Events shows only this part's lines when set (`F` cycles).
-    public internal(set) var eventFilter: Part?
+    package internal(set) var eventFilter: Part?
     /// The file the edge is recording the screen to, while it does.
-    public internal(set) var recording: String?
-    public internal(set) var status: String?
+    package internal(set) var recording: String?
+    package internal(set) var status: String?
     /// A preset of the other StoreKit world chosen in the policy panel: worlds switch only
     /// between runs, so it takes effect on restart (`R`).
-    public internal(set) var pendingPreset: PolicyPreset?
-    public internal(set) var armed: ArmedCommand?
+    package internal(set) var pendingPreset: PolicyPreset?
+    package internal(set) var armed: ArmedCommand?
     /// Lines the UI adds to the Events panel: a command armed on an event, a step of play.
-    public internal(set) var notes: [EventNote] = []
+    package internal(set) var notes: [EventNote] = []
     /// Every command applied, with its virtual time: what `s` saves.
-    public internal(set) var session: [Step] = []
+    package internal(set) var session: [Step] = []
     /// `Simulation.logCount` when the last session step was recorded.
     var lastRecordLogCount = 0
     var autopilot: Autopilot?
     /// Play mode: how the run ended once `G` (or the last Enter) finished it.
-    public internal(set) var result: ScenarioResult?
+    package internal(set) var result: ScenarioResult?
     /// Play mode: the step whose `say` the narration shows (0-based), nil before the first.
-    public internal(set) var narratedStep: Int?
+    package internal(set) var narratedStep: Int?
 
     /// The sandbox: the built-in world, driven by hand.
-    public init(seed: UInt64 = 1, users: [String] = ["alice", "bob"],
-                preset: PolicyPreset = .hardened, options: UIOptions = UIOptions()) {
+    package init(
+        seed: UInt64 = 1, users: [String] = ["alice", "bob"],
+        preset: PolicyPreset = .hardened, options: UIOptions = UIOptions()
+    ) {
         let scenario = Scenario(title: "iapsim sandbox", preset: preset, seed: seed, users: users)
         self.init(scenario: scenario, mode: .sandbox, options: options)
     }
 
     /// Play mode: a scenario file, one step at a time.
-    public init(play scenario: Scenario, file: String, options: UIOptions = UIOptions()) {
+    package init(play scenario: Scenario, file: String, options: UIOptions = UIOptions()) {
         self.init(scenario: scenario, mode: .play(file: file), options: options)
         waitingForStep = player.nextStepIsDue
     }
@@ -140,17 +144,17 @@ public struct UIModel: Sendable {
     }
 
     /// The world as it is now.
-    public var simulation: Simulation { player.simulation }
-    public var speed: Double { UIModel.speeds[speedIndex] }
-    public var isPlay: Bool { if case .play = mode { return true } else { return false } }
-    public var tooSmall: Bool { width < UIModel.minWidth || height < UIModel.minHeight }
+    package var simulation: Simulation { player.simulation }
+    package var speed: Double { UIModel.speeds[speedIndex] }
+    package var isPlay: Bool { if case .play = mode { return true } else { return false } }
+    package var tooSmall: Bool { width < UIModel.minWidth || height < UIModel.minHeight }
 
     /// Whether the clock is moving: not paused, not waiting for Enter, not finished.
-    public var clockRunning: Bool { !paused && !waitingForStep && result == nil }
+    package var clockRunning: Bool { !paused && !waitingForStep && result == nil }
 
     /// Wall milliseconds until the model wants a tick, or nil to sleep until input.
-    public var wakeDelayMs: Int? { clockRunning ? UIModel.tickMs : nil }
+    package var wakeDelayMs: Int? { clockRunning ? UIModel.tickMs : nil }
 
     /// How far `panel` is scrolled (lines from the top; from the bottom for Events).
-    public func scrollOffset(_ panel: Panel) -> Int { scroll[panel] ?? 0 }
+    package func scrollOffset(_ panel: Panel) -> Int { scroll[panel] ?? 0 }
 }

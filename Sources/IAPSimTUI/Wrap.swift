@@ -8,7 +8,11 @@ enum Wrap {
         var out: [String] = []
         var paragraphs: [String] = [""]
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if raw.allSatisfy({ $0 == " " }) { paragraphs.append("") } else { paragraphs[paragraphs.count - 1] += " " + raw }
+            if raw.allSatisfy({ $0 == " " }) {
+                paragraphs.append("")
+            } else {
+                paragraphs[paragraphs.count - 1] += " " + raw
+            }
         }
         for paragraph in paragraphs {
             var line = ""

@@ -12,8 +12,10 @@ struct CertsCommand: ParsableCommand {
             + "2 the directory cannot be written."
     )
 
-    @Option(help: ArgumentHelp("The directory to write root.cer into (created if missing).",
-                               valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "The directory to write root.cer into (created if missing).",
+            valueName: "dir"))
     var out: String
 
     func run() throws {

@@ -32,7 +32,8 @@ struct CheckCommand: ParsableCommand {
             }
             let (_, result) = ScenarioPlayer.run(scenario)
             let elapsed = clock.now - start
-            let ms = elapsed.components.seconds * 1000
+            let ms =
+                elapsed.components.seconds * 1000
                 + elapsed.components.attoseconds / 1_000_000_000_000_000
             let virtual = DurationText.clock(result.simulation.now)
             let timing = "(virtual \(virtual), \(ms) ms)"
@@ -68,8 +69,8 @@ enum ScenarioFiles {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory),
-                  isDirectory.boolValue,
-                  let names = try? manager.contentsOfDirectory(atPath: path)
+                isDirectory.boolValue,
+                let names = try? manager.contentsOfDirectory(atPath: path)
             else {
                 files.append(path)
                 continue

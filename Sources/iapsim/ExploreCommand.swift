@@ -12,12 +12,12 @@ struct ExploreCommand: ParsableCommand {
         commandName: "explore",
         abstract: "Run random fault schedules under a policy and shrink each failure to a scenario.",
         discussion: """
-        Each run draws a schedule of purchases and faults from SEED and its index, runs it,
-        heals (faults off, app launched, a user logged in) and settles. For every anomaly type
-        that ends open or permanent (or a replay that was not blocked), the first failing
-        schedule is shrunk and written to DIR/TYPE.yaml. Exit 0 when every run ends clean, 1 when
-        one does not, 2 on bad flags.
-        """
+            Each run draws a schedule of purchases and faults from SEED and its index, runs it,
+            heals (faults off, app launched, a user logged in) and settles. For every anomaly type
+            that ends open or permanent (or a replay that was not blocked), the first failing
+            schedule is shrunk and written to DIR/TYPE.yaml. Exit 0 when every run ends clean, 1 when
+            one does not, 2 on bad flags.
+            """
     )
 
     @Option(help: "The policy preset: \(PolicyPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -45,9 +45,13 @@ struct ExploreCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard runs >= 1 && runs <= 10_000_000 else { throw ValidationError("--runs must be from 1 to 10000000, got \(runs)") }
+        guard runs >= 1 && runs <= 10_000_000 else {
+            throw ValidationError("--runs must be from 1 to 10000000, got \(runs)")
+        }
         guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
-        guard steps >= 1 && steps <= 1_000 else { throw ValidationError("--steps must be from 1 to 1000, got \(steps)") }
+        guard steps >= 1 && steps <= 1_000 else {
+            throw ValidationError("--steps must be from 1 to 1000, got \(steps)")
+        }
         guard skip >= 0 else { throw ValidationError("--skip must be 0 or more, got \(skip)") }
         guard skip <= Int.max - runs else {
             throw ValidationError("--skip plus --runs must be at most \(Int.max), got \(skip) + \(runs)")
@@ -64,13 +68,17 @@ struct ExploreCommand: ParsableCommand {
             Output.error("--out \(error.message)")
             throw ExitCode(2)
         }
-        let result = ExploreRun(policy: policy, runs: runs, seed: seed, jobs: jobs, steps: steps,
-                                skip: skip, outDir: out, showProgress: !json).execute()
+        let result = ExploreRun(
+            policy: policy, runs: runs, seed: seed, jobs: jobs, steps: steps,
+            skip: skip, outDir: out, showProgress: !json
+        ).execute()
         var files = OutputFiles()
         do {
             for finding in result.findings { try files.stage(finding.contents, to: finding.file) }
-            try Output.print(json ? [result.json()]
-                             : result.human().split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            try Output.print(
+                json
+                    ? [result.json()]
+                    : result.human().split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
             try files.commit()
         } catch let failure as OutputFiles.Failure {
             FindingsDirectory.removeIfUnused(created)

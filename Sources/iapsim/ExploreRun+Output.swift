@@ -9,13 +9,17 @@ extension ExploreRun.Result {
     func human() -> String {
         var lines: [String] = []
         let r = run
-        lines.append("explore: policy \(r.policy.rawValue), \(report.runs) runs from seed \(r.seed)"
-                     + (r.skip > 0 ? " (skipping \(r.skip))" : "") + ", \(r.steps) steps each, \(r.jobs) job(s)")
-        lines.append(ExploreRun.progressLine(runs: report.runs, of: report.runs, perSecond: runsPerSecond,
-                                             unresolved: report.unresolved)
-                     + " in \(report.failingRunCount) run(s), \(report.failingRuns.count) type(s)")
-        lines.append("  \(report.events) events simulated, \(Int(eventsPerSecond)) events/s "
-                     + "(\(report.facts) facts logged, \(Int(factsPerSecond)) facts/s)")
+        lines.append(
+            "explore: policy \(r.policy.rawValue), \(report.runs) runs from seed \(r.seed)"
+                + (r.skip > 0 ? " (skipping \(r.skip))" : "") + ", \(r.steps) steps each, \(r.jobs) job(s)")
+        lines.append(
+            ExploreRun.progressLine(
+                runs: report.runs, of: report.runs, perSecond: runsPerSecond,
+                unresolved: report.unresolved)
+                + " in \(report.failingRunCount) run(s), \(report.failingRuns.count) type(s)")
+        lines.append(
+            "  \(report.events) events simulated, \(Int(eventsPerSecond)) events/s "
+                + "(\(report.facts) facts logged, \(Int(factsPerSecond)) facts/s)")
         lines.append("")
         lines.append(table())
         lines.append("")
@@ -24,8 +28,9 @@ extension ExploreRun.Result {
         } else {
             lines.append("Findings (first failing run per type, shrunk):")
             for f in findings {
-                lines.append("  \(f.type.rawValue): run \(f.run.index), \(f.originalSteps) -> \(f.shrunkSteps) steps, "
-                             + "\(report.failingRuns[f.type] ?? 0) of \(report.runs) runs")
+                lines.append(
+                    "  \(f.type.rawValue): run \(f.run.index), \(f.originalSteps) -> \(f.shrunkSteps) steps, "
+                        + "\(report.failingRuns[f.type] ?? 0) of \(report.runs) runs")
                 lines.append("    iapsim run \(f.file)")
                 lines.append("    " + r.reproduceCommand(run: f.run.index))
             }
@@ -43,8 +48,9 @@ extension ExploreRun.Result {
         let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { c, cell in
-                c == 0 ? cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
-                       : String(repeating: " ", count: widths[c] - cell.count) + cell
+                c == 0
+                    ? cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[c] - cell.count) + cell
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }

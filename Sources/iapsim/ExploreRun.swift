@@ -42,8 +42,10 @@ struct ExploreRun {
         if live {
             progress = { @Sendable (p: ParallelRuns.Progress) in
                 let rate = Double(p.runs) / max(Date().timeIntervalSince(started), 1e-9)
-                let line = ExploreRun.progressLine(runs: p.runs, of: total, perSecond: rate,
-                                                   unresolved: p.unresolved) + " so far"
+                let line =
+                    ExploreRun.progressLine(
+                        runs: p.runs, of: total, perSecond: rate,
+                        unresolved: p.unresolved) + " so far"
                 Output.raw("\r\(line)\u{1B}[K")
             }
         }
@@ -56,8 +58,9 @@ struct ExploreRun {
             guard let first = report.firstFailure[type] else { continue }
             findings.append(finding(type, first, explorer))
         }
-        return Result(run: self, report: report, findings: findings,
-                      seconds: Date().timeIntervalSince(started), exploreSeconds: exploreSeconds)
+        return Result(
+            run: self, report: report, findings: findings,
+            seconds: Date().timeIntervalSince(started), exploreSeconds: exploreSeconds)
     }
 
     /// "  1500/2000 runs, 7600 runs/s, 212 unresolved anomalies": the live line, and the
@@ -75,11 +78,13 @@ struct ExploreRun {
     func finding(_ type: AnomalyType, _ o: RunOutcome, _ explorer: Explorer) -> Finding {
         let original = explorer.schedule(o.index)
         let small = explorer.shrink(original, seed: o.seed, type: type)
-        let scenario = ScheduleExport.scenario(small, seed: o.seed, preset: policy, type: type,
-                                               origin: reproduceCommand(run: o.index))
+        let scenario = ScheduleExport.scenario(
+            small, seed: o.seed, preset: policy, type: type,
+            origin: reproduceCommand(run: o.index))
         let path = (outDir as NSString).appendingPathComponent("\(type.rawValue).yaml")
-        return Finding(type: type, run: o, file: path, contents: ScenarioWriter.yaml(scenario),
-                       originalSteps: original.steps.count,
-                       shrunkSteps: small.steps.count)
+        return Finding(
+            type: type, run: o, file: path, contents: ScenarioWriter.yaml(scenario),
+            originalSteps: original.steps.count,
+            shrunkSteps: small.steps.count)
     }
 }

@@ -1,8 +1,9 @@
 import IAPSimCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `explore --out DIR`: a directory that exists (or is created) and can be written, checked

@@ -8,8 +8,10 @@ struct IAPSim: ParsableCommand {
         commandName: "iapsim",
         abstract: "A terminal simulator of in-app purchases and how they go wrong.",
         discussion: "With no subcommand: the sandbox, a live world in the terminal UI (? lists the keys).",
-        subcommands: [SandboxCommand.self, PlayCommand.self, RunCommand.self, CheckCommand.self,
-                      ExploreCommand.self, MatrixCommand.self, CertsCommand.self],
+        subcommands: [
+            SandboxCommand.self, PlayCommand.self, RunCommand.self, CheckCommand.self,
+            ExploreCommand.self, MatrixCommand.self, CertsCommand.self,
+        ],
         defaultSubcommand: SandboxCommand.self
     )
 
@@ -38,8 +40,9 @@ struct IAPSim: ParsableCommand {
             // ArgumentParser's message quotes the flags' values as given: made visible too.
             let message = fullMessage(for: error)
             if !message.isEmpty {
-                Output.raw(message.split(separator: "\n", omittingEmptySubsequences: false)
-                    .map { VisibleText.escaped(String($0)) }.joined(separator: "\n") + "\n")
+                Output.raw(
+                    message.split(separator: "\n", omittingEmptySubsequences: false)
+                        .map { VisibleText.escaped(String($0)) }.joined(separator: "\n") + "\n")
             }
             Foundation.exit(code.rawValue == 1 ? 1 : 2)
         }

@@ -7,7 +7,8 @@ struct MatrixCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "matrix",
         abstract: "Explore every preset with the same seed and print which fix prevents which failure.",
-        discussion: "Each cell is the share of runs that ended with that anomaly unresolved (open or permanent, or a replay that succeeded)."
+        discussion:
+            "Each cell is the share of runs that ended with that anomaly unresolved (open or permanent, or a replay that succeeded)."
     )
 
     @Option(help: "Runs per preset.")
@@ -26,9 +27,13 @@ struct MatrixCommand: ParsableCommand {
     var storekit: MatrixWorld = .one
 
     func validate() throws {
-        guard runs >= 1 && runs <= 10_000_000 else { throw ValidationError("--runs must be from 1 to 10000000, got \(runs)") }
+        guard runs >= 1 && runs <= 10_000_000 else {
+            throw ValidationError("--runs must be from 1 to 10000000, got \(runs)")
+        }
         guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
-        guard steps >= 1 && steps <= 1_000 else { throw ValidationError("--steps must be from 1 to 1000, got \(steps)") }
+        guard steps >= 1 && steps <= 1_000 else {
+            throw ValidationError("--steps must be from 1 to 1000, got \(steps)")
+        }
     }
 
     static let order: [PolicyPreset] = [.naive, .localTable, .retransmit, .retryFile, .hardened]

@@ -1,9 +1,10 @@
 import ArgumentParser
 import IAPSimScenario
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The executable's only ways out: standard output, standard error, and files it was asked

@@ -1,8 +1,9 @@
 import ArgumentParser
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The files one command writes (`--log`, `--diagram`, findings), all or none: each is first
@@ -36,8 +37,9 @@ struct OutputFiles {
         for (flag, path) in outputs {
             let identity = try writableIdentity(flag: flag, path: path)
             if let clash = seen.first(where: { $0.identity == identity }) {
-                throw Failure(message: "\(flag) \(path): the same file as \(clash.flag); "
-                              + "every output needs its own path")
+                throw Failure(
+                    message: "\(flag) \(path): the same file as \(clash.flag); "
+                        + "every output needs its own path")
             }
             seen.append((flag, identity))
         }

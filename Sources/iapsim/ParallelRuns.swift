@@ -31,8 +31,10 @@ enum ParallelRuns {
     }
 
     /// `progress` is called every `every` runs (from any of the threads).
-    static func run(_ explorer: Explorer, range: Range<Int>, jobs: Int, every: Int = 500,
-                    progress: (@Sendable (Progress) -> Void)? = nil) -> [RunOutcome] {
+    static func run(
+        _ explorer: Explorer, range: Range<Int>, jobs: Int, every: Int = 500,
+        progress: (@Sendable (Progress) -> Void)? = nil
+    ) -> [RunOutcome] {
         let jobs = max(1, min(jobs, range.count))
         let box = Box(jobs)
         DispatchQueue.concurrentPerform(iterations: jobs) { job in

@@ -8,7 +8,8 @@ struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: "Play a scenario in the terminal UI: its story, one step per Enter, G to the end.",
-        discussion: "Exit status: 0 on q, 2 when the file is invalid, there is no terminal, or the recording cannot be written."
+        discussion:
+            "Exit status: 0 on q, 2 when the file is invalid, there is no terminal, or the recording cannot be written."
     )
 
     @Argument(help: "The scenario file (YAML, format 1).")
@@ -20,8 +21,10 @@ struct PlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp(TerminalUI.speedHelp, valueName: "x"))
     var speed: Double = 1
 
-    @Option(help: ArgumentHelp("Record what the screen shows to FILE (asciicast v2, for asciinema).",
-                               valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Record what the screen shows to FILE (asciicast v2, for asciinema).",
+            valueName: "FILE"))
     var record: String?
 
     func validate() throws {
@@ -32,7 +35,8 @@ struct PlayCommand: ParsableCommand {
             let folder = directory.isEmpty ? "." : directory
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
-                  FileManager.default.isWritableFile(atPath: folder) else {
+                FileManager.default.isWritableFile(atPath: folder)
+            else {
                 throw ValidationError("--record: cannot write \(record): \(folder) is not a writable folder")
             }
         }

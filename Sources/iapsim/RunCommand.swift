@@ -16,19 +16,25 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "The scenario file (YAML, format 1).")
     var file: String
 
-    @Option(name: .customLong("log"),
-            help: ArgumentHelp("Also write the run as JSON Lines to this file.",
-                               valueName: "file.jsonl"))
+    @Option(
+        name: .customLong("log"),
+        help: ArgumentHelp(
+            "Also write the run as JSON Lines to this file.",
+            valueName: "file.jsonl"))
     var logFile: String?
 
-    @Option(name: .customLong("diagram"),
-            help: ArgumentHelp("Also write a Mermaid sequence diagram of the run to this file.",
-                               valueName: "file.md"))
+    @Option(
+        name: .customLong("diagram"),
+        help: ArgumentHelp(
+            "Also write a Mermaid sequence diagram of the run to this file.",
+            valueName: "file.md"))
     var diagramFile: String?
 
-    @Option(name: .customLong("signed"),
-            help: ArgumentHelp("Also write the run's signed transactions as real JWS: DIR/root.cer (the trust anchor) and DIR/signed.jsonl.",
-                               valueName: "dir"))
+    @Option(
+        name: .customLong("signed"),
+        help: ArgumentHelp(
+            "Also write the run's signed transactions as real JWS: DIR/root.cer (the trust anchor) and DIR/signed.jsonl.",
+            valueName: "dir"))
     var signedDirectory: String?
 
     @Flag(help: "Print only the title and the verdict, not the event log and narration.")

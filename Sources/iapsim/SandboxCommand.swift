@@ -50,8 +50,9 @@ struct SandboxCommand: ParsableCommand {
             throw ValidationError("--users: \(names.count) names; the limit is \(ScenarioVocabulary.maxUsers)")
         }
         if let long = names.first(where: { $0.count > ScenarioVocabulary.maxUserNameLength }) {
-            throw ValidationError("--users: a name is too long (\(long.count) characters); "
-                                  + "the limit is \(ScenarioVocabulary.maxUserNameLength)")
+            throw ValidationError(
+                "--users: a name is too long (\(long.count) characters); "
+                    + "the limit is \(ScenarioVocabulary.maxUserNameLength)")
         }
         if let twice = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
             throw ValidationError("--users: \"\(twice)\" appears twice")

@@ -14,9 +14,10 @@ enum SignedExport {
             case .transactionSigned(let s): try writer.transaction(payload(s), at: Int64(e.time))
             case .forgeryPrepared(let s): try writer.forged(payload(s), at: Int64(e.time))
             case .notificationSent(let n):
-                try writer.notification(n.type == .refund ? .refund : .oneTimeCharge, uuid: n.uuid,
-                                        signedDate: unix(n.signedDate), transaction: payload(n.transaction),
-                                        at: Int64(e.time))
+                try writer.notification(
+                    n.type == .refund ? .refund : .oneTimeCharge, uuid: n.uuid,
+                    signedDate: unix(n.signedDate), transaction: payload(n.transaction),
+                    at: Int64(e.time))
             default: continue
             }
         }

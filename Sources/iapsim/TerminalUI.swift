@@ -6,11 +6,13 @@ import IAPSimTUI
 /// Starting the terminal UI from a command: the terminal check, the options from flags and
 /// the environment, and the exit status.
 enum TerminalUI {
-    static let notATerminal = "iapsim: the terminal UI needs a terminal; "
+    static let notATerminal =
+        "iapsim: the terminal UI needs a terminal; "
         + "for headless runs use `iapsim run FILE` or `iapsim check`"
 
     /// `--speed`'s help and check.
-    static let speedHelp = "Virtual seconds per wall second: "
+    static let speedHelp =
+        "Virtual seconds per wall second: "
         + UIModel.speeds.map(speedText).joined(separator: ", ") + "."
 
     static func speedText(_ speed: Double) -> String {
@@ -19,14 +21,18 @@ enum TerminalUI {
 
     static func validate(speed: Double) throws {
         guard UIModel.speeds.contains(speed) else {
-            throw ValidationError("--speed must be one of \(UIModel.speeds.map(speedText).joined(separator: ", ")), got \(speedText(speed))")
+            throw ValidationError(
+                "--speed must be one of \(UIModel.speeds.map(speedText).joined(separator: ", ")), got \(speedText(speed))"
+            )
         }
     }
 
     /// Runs the UI; returns when it quits with status 0, exits with 128 + the signal when a
     /// signal stopped it, throws `ExitCode(2)` when there is no terminal to run on.
-    static func launch(noColor: Bool, autopilot: Bool, speed: Double, record: String? = nil,
-                       makeModel: (UIOptions) -> UIModel) throws {
+    static func launch(
+        noColor: Bool, autopilot: Bool, speed: Double, record: String? = nil,
+        makeModel: (UIOptions) -> UIModel
+    ) throws {
         guard CursesApp.haveTerminal else {
             Output.error(notATerminal)
             throw ExitCode(2)

@@ -32,8 +32,10 @@ import Testing
             #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty)
         }
         let text = try Self.subjectAndKey(first + "/root.cer")
-        #expect(text.hasPrefix("subject=C = US, O = iapsim simulated App Store, CN = iapsim Root CA\n"
-            + "-----BEGIN PUBLIC KEY-----\n"))
+        #expect(
+            text.hasPrefix(
+                "subject=C = US, O = iapsim simulated App Store, CN = iapsim Root CA\n"
+                    + "-----BEGIN PUBLIC KEY-----\n"))
         let bytes = try [first, second].map { try Data(contentsOf: URL(fileURLWithPath: $0 + "/root.cer")) }
         #expect(bytes[0] == bytes[1])
     }

@@ -3,11 +3,15 @@ import Testing
 
 /// `iapsim explore` and `iapsim matrix`, run as a user runs them.
 @Suite(.serialized) struct ExploreCLITests {
-    static let types = ["lost-order", "missed-order", "replay-fraud", "duplicate-receipt",
-                        "double-credit", "wrong-account"]
+    static let types = [
+        "lost-order", "missed-order", "replay-fraud", "duplicate-receipt",
+        "double-credit", "wrong-account",
+    ]
     /// Fields that measure the machine, not the simulation.
-    static let timing: Set<String> = ["seconds", "runs_per_second", "events_per_second",
-                                      "facts_per_second", "jobs"]
+    static let timing: Set<String> = [
+        "seconds", "runs_per_second", "events_per_second",
+        "facts_per_second", "jobs",
+    ]
 
     static func json(_ result: CLI.Result) throws -> [String: Any] {
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
@@ -35,8 +39,10 @@ import Testing
         for (i, jobs) in ["1", "1", "2"].enumerated() {
             let out = Self.scratch("same-\(i)")
             defer { try? FileManager.default.removeItem(atPath: out) }
-            let result = try CLI.run(["explore", "--policy", "naive", "--runs", "300", "--seed", "5",
-                                      "--jobs", jobs, "--out", out, "--json"])
+            let result = try CLI.run([
+                "explore", "--policy", "naive", "--runs", "300", "--seed", "5",
+                "--jobs", jobs, "--out", out, "--json",
+            ])
             #expect(result.status == 1)
             seen.append(try Self.results(result))
         }
@@ -44,19 +50,25 @@ import Testing
         #expect(seen[0] == seen[2])
         let otherOut = Self.scratch("same-other")
         defer { try? FileManager.default.removeItem(atPath: otherOut) }
-        let other = try CLI.run(["explore", "--policy", "naive", "--runs", "300", "--seed", "6",
-                                 "--out", otherOut, "--json"])
+        let other = try CLI.run([
+            "explore", "--policy", "naive", "--runs", "300", "--seed", "6",
+            "--out", otherOut, "--json",
+        ])
         #expect(try Self.results(other) != seen[0])
     }
 
     @Test func jsonIsOneObjectWithCountsFindingsAndTimings() throws {
         let out = Self.scratch("json")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try CLI.run(["explore", "--policy", "retransmit", "--runs", "200", "--seed", "3",
-                                  "--jobs", "2", "--out", out, "--json"])
+        let result = try CLI.run([
+            "explore", "--policy", "retransmit", "--runs", "200", "--seed", "3",
+            "--jobs", "2", "--out", out, "--json",
+        ])
         let object = try Self.json(result)
-        for key in ["policy", "runs", "seed", "anomalies", "findings", "seconds", "runs_per_second",
-                    "jobs", "events", "events_per_second"] {
+        for key in [
+            "policy", "runs", "seed", "anomalies", "findings", "seconds", "runs_per_second",
+            "jobs", "events", "events_per_second",
+        ] {
             #expect(object[key] != nil, "missing \(key)")
         }
         #expect(object["policy"] as? String == "retransmit")
@@ -74,8 +86,10 @@ import Testing
     @Test func hardenedEndsEveryRunResolvedAndExitsZero() throws {
         let out = Self.scratch("hardened")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try CLI.run(["explore", "--policy", "hardened", "--runs", "2000", "--seed", "1",
-                                  "--out", out, "--json"])
+        let result = try CLI.run([
+            "explore", "--policy", "hardened", "--runs", "2000", "--seed", "1",
+            "--out", out, "--json",
+        ])
         #expect(result.status == 0)
         let object = try Self.json(result)
         let anomalies = try #require(object["anomalies"] as? [String: [String: Int]])
@@ -89,8 +103,10 @@ import Testing
     @Test func naiveFindsAllSixTypesEachShrunkToAFileThatRunPasses() throws {
         let out = Self.scratch("naive")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try CLI.run(["explore", "--policy", "naive", "--runs", "2000", "--seed", "1",
-                                  "--out", out])
+        let result = try CLI.run([
+            "explore", "--policy", "naive", "--runs", "2000", "--seed", "1",
+            "--out", out,
+        ])
         #expect(result.status == 1)
         #expect(result.lines[0] == "explore: policy naive, 2000 runs from seed 1, 24 steps each, 1 job(s)")
         #expect(result.lines[1].hasPrefix("  2000/2000 runs, "))
@@ -114,8 +130,10 @@ import Testing
     @Test func thePrintedExploreCommandReplaysTheFailingRun() throws {
         let out = Self.scratch("replay")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try CLI.run(["explore", "--policy", "naive", "--runs", "100", "--seed", "1",
-                                  "--out", out])
+        let result = try CLI.run([
+            "explore", "--policy", "naive", "--runs", "100", "--seed", "1",
+            "--out", out,
+        ])
         let at = try #require(result.lines.firstIndex { $0.hasPrefix("    iapsim explore ") })
         // "  lost-order: run 10, 24 -> 2 steps, ..." two lines above names the type.
         let type = String(result.lines[at - 2].dropFirst(2).prefix { $0 != ":" })
@@ -132,8 +150,11 @@ import Testing
     @Test(arguments: [
         (["explore", "--runs", "0"], "Error: --runs must be from 1 to 10000000, got 0"),
         (["explore", "--jobs", "x"], "Error: The value 'x' is invalid for '--jobs <jobs>'"),
-        (["explore", "--policy", "bogus"], "Error: The value 'bogus' is invalid for '--policy <policy>'. "
-            + "Please provide one of the following:"),
+        (
+            ["explore", "--policy", "bogus"],
+            "Error: The value 'bogus' is invalid for '--policy <policy>'. "
+                + "Please provide one of the following:"
+        ),
         (["explore", "--steps", "0"], "Error: --steps must be from 1 to 1000, got 0"),
         (["matrix", "--jobs", "0"], "Error: --jobs must be from 1 to 256, got 0"),
     ])
@@ -148,10 +169,12 @@ import Testing
     @Test func matrixIsAMarkdownTableWithHardenedAllZero() throws {
         let result = try CLI.run(["matrix", "--runs", "300", "--seed", "1", "--jobs", "2"])
         #expect(result.status == 0)
-        #expect(result.lines.contains("| preset | " + (Self.types + ["refund-unclawed"]).joined(separator: " | ") + " |"))
+        #expect(
+            result.lines.contains("| preset | " + (Self.types + ["refund-unclawed"]).joined(separator: " | ") + " |"))
         let rows = result.lines.filter { $0.hasPrefix("| ") && !$0.hasPrefix("| preset") }
-        #expect(rows.map { $0.split(separator: "|")[0].trimmingCharacters(in: .whitespaces) }
-            == ["naive", "local-table", "retransmit", "retry-file", "hardened"])
+        #expect(
+            rows.map { $0.split(separator: "|")[0].trimmingCharacters(in: .whitespaces) }
+                == ["naive", "local-table", "retransmit", "retry-file", "hardened"])
         #expect(rows.last == "| hardened | 0% | 0% | 0% | 0% | 0% | 0% | 0% |")
         // StoreKit 1 schedules draw no refunds: naive shows every other failure.
         #expect((rows.first ?? "").hasSuffix(" 0% |"))

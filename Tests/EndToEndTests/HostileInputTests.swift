@@ -33,8 +33,9 @@ import Testing
         try process.run()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return CLI.Result(status: process.terminationStatus, stdout: "",
-                          stderr: String(decoding: stderr, as: UTF8.self))
+        return CLI.Result(
+            status: process.terminationStatus, stdout: "",
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     /// `iapsim ARGUMENTS` writing into a pipe whose reader is already gone.
@@ -50,8 +51,9 @@ import Testing
         try process.run()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return CLI.Result(status: process.terminationStatus, stdout: "",
-                          stderr: String(decoding: stderr, as: UTF8.self))
+        return CLI.Result(
+            status: process.terminationStatus, stdout: "",
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     // MARK: - Input
@@ -61,9 +63,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let fifo = dir + "/fifo.yaml"
         #expect(mkfifo(fifo, 0o600) == 0)
-        for (path, reason) in [(fifo, "it is a FIFO (named pipe), not a regular file"),
-                               ("/dev/zero", "it is a device, not a regular file"),
-                               (dir, "it is a directory, not a scenario file")] {
+        for (path, reason) in [
+            (fifo, "it is a FIFO (named pipe), not a regular file"),
+            ("/dev/zero", "it is a device, not a regular file"),
+            (dir, "it is a directory, not a scenario file"),
+        ] {
             for command in ["run", "play"] {
                 let result = try CLI.run([command, path])
                 #expect(result.status == 2, "\(command) \(path)")
@@ -84,7 +88,8 @@ import Testing
         try Self.write(text, big)
         let result = try CLI.run(["run", big])
         #expect(result.status == 2)
-        #expect(result.stderr == "\(big):1:1: the file is \(text.utf8.count) bytes; the limit is "
+        #expect(
+            result.stderr == "\(big):1:1: the file is \(text.utf8.count) bytes; the limit is "
                 + "4194304 bytes (4 MB)\n")
     }
 
@@ -95,15 +100,18 @@ import Testing
         var bomb = "format: 1\ntitle: t\nsteps: []\nx: &a [a, b]\n"
         var previous = "a"
         for level in 0..<9 {
-            bomb += "? &l\(level) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ", ")
+            bomb +=
+                "? &l\(level) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ", ")
                 + "]\n: v\n"
             previous = "l\(level)"
         }
         try Self.write(bomb, dir + "/bomb.yaml")
         let refused = try CLI.run(["run", dir + "/bomb.yaml"])
         #expect(refused.status == 2)
-        #expect(refused.stderr.hasPrefix("\(dir)/bomb.yaml:5:3: YAML not accepted in a scenario: "
-                                         + "a map key must be plain text"))
+        #expect(
+            refused.stderr.hasPrefix(
+                "\(dir)/bomb.yaml:5:3: YAML not accepted in a scenario: "
+                    + "a map key must be plain text"))
         try Data([0xEF, 0xBB, 0xBF] + Array(Self.passing.utf8)).write(to: URL(fileURLWithPath: dir + "/bom.yaml"))
         let bom = try CLI.run(["run", "--quiet", dir + "/bom.yaml"])
         #expect(bom.status == 0, "\(bom.stderr)")
@@ -113,12 +121,14 @@ import Testing
     @Test func aWaitThenAnEarlierAtIsRefusedNamingBothSteps() throws {
         let dir = try Self.scratch("order")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Self.write("format: 1\ntitle: t\nsteps:\n  - do: wait 2m\n  - at: 10s\n    do: crash\n",
-                       dir + "/order.yaml")
+        try Self.write(
+            "format: 1\ntitle: t\nsteps:\n  - do: wait 2m\n  - at: 10s\n    do: crash\n",
+            dir + "/order.yaml")
         let result = try CLI.run(["run", dir + "/order.yaml"])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "\(dir)/order.yaml:5:9: 'at: 10s' is earlier than the step at line 4, "
+        #expect(
+            result.stderr == "\(dir)/order.yaml:5:9: 'at: 10s' is earlier than the step at line 4, "
                 + "which ends at 2m at the earliest; 'at' counts from the start of the run\n")
     }
 
@@ -127,7 +137,8 @@ import Testing
     @Test func controlCharactersNeverReachTheTerminal() throws {
         let dir = try Self.scratch("escapes")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let evil = "format: 1\ntitle: \"retitle \\e]0;owned\\a\"\nstory: \"clear \\e[2J\"\n"
+        let evil =
+            "format: 1\ntitle: \"retitle \\e]0;owned\\a\"\nstory: \"clear \\e[2J\"\n"
             + "steps:\n  - do: settle\n    say: \"clipboard \\e]52;c;aGk=\\a \\x9b2J\"\n"
         let file = dir + "/evil\u{1B}[31m.yaml"
         try Self.write(evil, file)
@@ -135,35 +146,43 @@ import Testing
         let run = try CLI.run(["run", file, "--diagram", diagram])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.lines.first == "== retitle \\e]0;owned\\x07")
-        #expect(run.stdout.contains("evil\\e[31m.yaml") && run.stdout.contains("| clear \\e[2J")
+        #expect(
+            run.stdout.contains("evil\\e[31m.yaml") && run.stdout.contains("| clear \\e[2J")
                 && run.stdout.contains("| clipboard \\e]52;c;aGk=\\x07 \\x9B2J"))
         let check = try CLI.run(["check", file])
         try Self.write("format: 1\ntitle: t\nusers: [\"\\e[2J\"]\nsteps: []\n", dir + "/bad\u{7}.yaml")
         let invalid = try CLI.run(["run", dir + "/bad\u{7}.yaml"])
-        #expect(invalid.stderr == "\(dir)/bad\\x07.yaml:3:9: bad user name '\\e[2J'; "
+        #expect(
+            invalid.stderr == "\(dir)/bad\\x07.yaml:3:9: bad user name '\\e[2J'; "
                 + "a name is letters, digits, '_', '-' or '.'\n")
         let flag = try CLI.run(["explore", "--out", "x\u{1B}]0;t\u{7}", "--runs", "0"])
         #expect(flag.stderr.hasPrefix("Error: --runs must be from 1 to 10000000, got 0"))
         let written = try String(contentsOfFile: diagram, encoding: .utf8)
         for text in [run.stdout, run.stderr, check.stdout, invalid.stderr, flag.stderr, written] {
-            #expect(!text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) },
-                    "\(text.debugDescription)")
+            #expect(
+                !text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) },
+                "\(text.debugDescription)")
         }
     }
 
     // MARK: - Standard output
 
     @Test func aStandardOutputThatFailsEndsEveryCommandWithOneLineAndStatusTwo() throws {
-        let commands = [["run", "scenarios/ask-to-buy.yaml"], ["check", "scenarios/ask-to-buy.yaml"],
-                        ["explore", "--runs", "3", "--out", "/tmp/iapsim-hostile-never"],
-                        ["matrix", "--runs", "2"]]
+        let commands = [
+            ["run", "scenarios/ask-to-buy.yaml"], ["check", "scenarios/ask-to-buy.yaml"],
+            ["explore", "--runs", "3", "--out", "/tmp/iapsim-hostile-never"],
+            ["matrix", "--runs", "2"],
+        ]
         for arguments in commands {
-            for (redirect, reason) in [(">/dev/full", "No space left on device"),
-                                       (">&-", "Bad file descriptor")] {
+            for (redirect, reason) in [
+                (">/dev/full", "No space left on device"),
+                (">&-", "Bad file descriptor"),
+            ] {
                 let result = try Self.run(arguments, stdout: redirect)
                 #expect(result.status == 2, "\(arguments) \(redirect)")
-                #expect(result.stderr == "iapsim: cannot write to standard output: \(reason)\n",
-                        "\(arguments) \(redirect)")
+                #expect(
+                    result.stderr == "iapsim: cannot write to standard output: \(reason)\n",
+                    "\(arguments) \(redirect)")
             }
             let piped = try Self.runIntoClosedPipe(arguments)
             #expect(piped.status == 2, "\(arguments) into a closed pipe")
@@ -182,8 +201,11 @@ import Testing
         let cases: [([String], String)] = [
             (["--log", dir + "/x", "--diagram", dir + "/./x"], "Error: --diagram \(dir)/./x: the same file as --log"),
             (["--log", dir + "/../" + (dir as NSString).lastPathComponent + "/s.yaml"], "Error: --log"),
-            (["--diagram", dir + "/nowhere/d.md"], "Error: --diagram \(dir)/nowhere/d.md: cannot write in "
-                + "\(dir)/nowhere: No such file or directory"),
+            (
+                ["--diagram", dir + "/nowhere/d.md"],
+                "Error: --diagram \(dir)/nowhere/d.md: cannot write in "
+                    + "\(dir)/nowhere: No such file or directory"
+            ),
             (["--log", dir], "Error: --log \(dir): it is a directory; give a file name"),
         ]
         for (flags, message) in cases {
@@ -208,7 +230,8 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["s.yaml"])
         let good = try CLI.run(["run", input, "--log", dir + "/log.jsonl", "--diagram", dir + "/d.md"])
         #expect(good.status == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
                 == ["d.md", "log.jsonl", "s.yaml"])
     }
 
@@ -216,9 +239,11 @@ import Testing
         let dir = try Self.scratch("out")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Self.write("not a directory", dir + "/file")
-        for (out, reason) in [(dir + "/file", "it is not a directory; give a directory for the findings"),
-                              (dir + "/file/sub", "cannot create \(dir)/file/sub: Not a directory"),
-                              ("/proc/iapsim", "cannot create /proc/iapsim: No such file or directory")] {
+        for (out, reason) in [
+            (dir + "/file", "it is not a directory; give a directory for the findings"),
+            (dir + "/file/sub", "cannot create \(dir)/file/sub: Not a directory"),
+            ("/proc/iapsim", "cannot create /proc/iapsim: No such file or directory"),
+        ] {
             let result = try CLI.run(["explore", "--runs", "5", "--policy", "naive", "--out", out])
             #expect(result.status == 2, "\(out)")
             #expect(result.stdout.isEmpty, "\(out)")
@@ -251,8 +276,10 @@ import Testing
             #expect(result.stdout.isEmpty, "\(arguments)")
             #expect(result.stderr.hasPrefix("Error: "), "\(arguments): \(result.stderr)")
         }
-        let last = try CLI.run(["explore", "--skip", "9223372036854775806", "--runs", "1",
-                                "--out", "/tmp/iapsim-hostile-last", "--json"])
+        let last = try CLI.run([
+            "explore", "--skip", "9223372036854775806", "--runs", "1",
+            "--out", "/tmp/iapsim-hostile-last", "--json",
+        ])
         #expect(last.status == 0 || last.status == 1, "\(last.stderr)")
         try? FileManager.default.removeItem(atPath: "/tmp/iapsim-hostile-last")
     }

@@ -28,7 +28,8 @@ import Testing
             let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
             let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
             let first = (0..<min(e.count, a.count)).first { e[$0] != a[$0] } ?? min(e.count, a.count)
-            Issue.record("""
+            Issue.record(
+                """
                 \(name) differs from the oracle at line \(first + 1):
                   expected: \(first < e.count ? String(e[first]) : "<end>")
                   actual:   \(first < a.count ? String(a[first]) : "<end>")
@@ -56,8 +57,10 @@ import Testing
     func exploreFindsTheSameAnomaliesAndFindings(policy: String) throws {
         let out = CLI.temporaryFile("oracle-explore-\(policy)")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try CLI.run(["explore", "--policy", policy, "--runs", "1000", "--seed", "1",
-                                  "--json", "--out", out])
+        let result = try CLI.run([
+            "explore", "--policy", policy, "--runs", "1000", "--seed", "1",
+            "--json", "--out", out,
+        ])
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         var stable = object
@@ -72,8 +75,9 @@ import Testing
             }
         }
         let json = try JSONSerialization.data(withJSONObject: stable, options: [.sortedKeys, .prettyPrinted])
-        try Self.compare("exit \(result.status)\n" + String(decoding: json, as: UTF8.self) + "\n",
-                         "explore-\(policy).json")
+        try Self.compare(
+            "exit \(result.status)\n" + String(decoding: json, as: UTF8.self) + "\n",
+            "explore-\(policy).json")
         try Self.compare(findings, "explore-\(policy)-findings.yaml")
     }
 

@@ -41,9 +41,10 @@ enum CLI {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     static func temporaryFile(_ name: String) -> String {
@@ -57,7 +58,8 @@ enum CLI {
         let result = try CLI.run(["run", CLI.fixture("pass.yaml")])
         #expect(result.status == 0)
         #expect(result.lines.first == "== Crash while the App Store charges, observer registered at launch")
-        #expect(result.lines.contains("   | Alice buys 100 coins. The App Store charges her, but the app is killed before"))
+        #expect(
+            result.lines.contains("   | Alice buys 100 coins. The App Store charges her, but the app is killed before"))
         #expect(result.lines.contains("-- step 2 (line 14) when charged: crash"))
         #expect(result.lines.contains("   | The app dies right after the charge, before the callback."))
         #expect(result.lines.contains("0:00:02.160  App Store        charged 0.99 for coins_100 (1000000000001)"))
@@ -79,11 +81,12 @@ enum CLI {
         let result = try CLI.run(["run", file])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "\(file):15:9: unknown command 'explode'; commands are: buy, "
-            + "open-store, close-store, crash, launch, background, foreground, uninstall, login, "
-            + "logout, network, drop-next-request, drop-next-response, latency, store-outage, "
-            + "store-status, fail-next-payment, interrupt-next-payment, ask-to-buy, approve, decline, replay, forge, "
-            + "server-outage, refund, spend, policy, wait, settle\n")
+        #expect(
+            result.stderr == "\(file):15:9: unknown command 'explode'; commands are: buy, "
+                + "open-store, close-store, crash, launch, background, foreground, uninstall, login, "
+                + "logout, network, drop-next-request, drop-next-response, latency, store-outage, "
+                + "store-status, fail-next-payment, interrupt-next-payment, ask-to-buy, approve, decline, replay, forge, "
+                + "server-outage, refund, spend, policy, wait, settle\n")
     }
 
     @Test func runOfAMissingFileExitsTwo() throws {
@@ -95,8 +98,9 @@ enum CLI {
     @Test func aWhenThatNeverComesExitsOneNamingTheStep() throws {
         let result = try CLI.run(["run", CLI.fixture("stops.yaml")])
         #expect(result.status == 1)
-        #expect(result.lines.contains(
-            "!! step 2 (line 6): 'when: charged' did not happen within 30s; the run stops here"))
+        #expect(
+            result.lines.contains(
+                "!! step 2 (line 6): 'when: charged' did not happen within 30s; the run stops here"))
         #expect(result.lines.contains("FAIL: stopped at step 2 (line 6)"))
     }
 
@@ -129,8 +133,10 @@ enum CLI {
     }
 
     @Test func checkCountsFailuresAndExitsTwoWhenOneIsInvalid() throws {
-        let result = try CLI.run(["check", CLI.fixture("pass.yaml"), CLI.fixture("fail.yaml"),
-                                  CLI.fixture("invalid.yaml")])
+        let result = try CLI.run([
+            "check", CLI.fixture("pass.yaml"), CLI.fixture("fail.yaml"),
+            CLI.fixture("invalid.yaml"),
+        ])
         #expect(result.status == 2)
         let lines = result.lines.dropLast()
         #expect(lines.count == 4)

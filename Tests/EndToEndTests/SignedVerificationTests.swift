@@ -40,14 +40,15 @@ import Testing
                 notifications += 1
                 let n = try #require(object["notification"] as? [String: Any])
                 let t = try #require(n["signedTransactionInfo"] as? [String: Any])
-                lines.append(try json([
-                    "notificationType": try #require(n["notificationType"] as? String),
-                    "notificationUUID": try #require(n["notificationUUID"] as? String),
-                    "signedDate": try #require(n["signedDate"] as? Int) + epochMs,
-                    "version": "2.0",
-                    "data": ["bundleId": "com.example.iapsim", "environment": "Sandbox"],
-                    "transaction": try decodedFields(t),
-                ]))
+                lines.append(
+                    try json([
+                        "notificationType": try #require(n["notificationType"] as? String),
+                        "notificationUUID": try #require(n["notificationUUID"] as? String),
+                        "signedDate": try #require(n["signedDate"] as? Int) + epochMs,
+                        "version": "2.0",
+                        "data": ["bundleId": "com.example.iapsim", "environment": "Sandbox"],
+                        "transaction": try decodedFields(t),
+                    ]))
             case "forgeryPrepared":
                 forged += 1
                 lines.append("{}")
@@ -62,8 +63,10 @@ import Testing
         func date(_ key: String) throws -> Int { try #require(t[key] as? Int) + epochMs }
         var refund: [String: Any] = [:]
         if t["revocationDate"] != nil {
-            refund = ["revocationDate": try date("revocationDate"),
-                      "revocationReason": try #require(t["revocationReason"] as? Int)]
+            refund = [
+                "revocationDate": try date("revocationDate"),
+                "revocationReason": try #require(t["revocationReason"] as? Int),
+            ]
         }
         return refund.merging([
             "transactionId": try #require(t["transactionId"] as? String),
@@ -116,7 +119,8 @@ import Testing
             let judged = try Self.judge(name, python: python)
             let count = judged.expected.count
             #expect(judged.verifier.status == 0, "\(name):\n\(judged.verifier.stdout)\(judged.verifier.stderr)")
-            #expect(judged.verifier.stdout.hasSuffix("\(count) passed, 0 failed\n"), "\(name): \(judged.verifier.stdout)")
+            #expect(
+                judged.verifier.stdout.hasSuffix("\(count) passed, 0 failed\n"), "\(name): \(judged.verifier.stdout)")
             transactions += count - judged.forged - judged.notifications
             forged += judged.forged
             notifications += judged.notifications
@@ -142,11 +146,19 @@ import Testing
     func aRefundNotificationsRevocationDateIsJudged() throws {
         let python = try #require(Self.applePython)
         let judged = try Self.judge("server-refund-clawed-back-hardened.yaml", python: python) { lines in
-            lines.map { $0.contains("\"REFUND\"") ? $0.replacingOccurrences(of: "\"revocationReason\":0", with: "\"revocationReason\":1") : $0 }
+            lines.map {
+                $0.contains("\"REFUND\"")
+                    ? $0.replacingOccurrences(of: "\"revocationReason\":0", with: "\"revocationReason\":1") : $0
+            }
         }
-        #expect(judged.expected.contains { $0.contains("\"notificationType\":\"REFUND\"") && $0.contains("\"revocationReason\":1") })
+        #expect(
+            judged.expected.contains {
+                $0.contains("\"notificationType\":\"REFUND\"") && $0.contains("\"revocationReason\":1")
+            })
         #expect(judged.verifier.status == 1)
-        #expect(judged.verifier.stdout.contains("transaction.revocationReason: expected 1, decoded 0"), "\(judged.verifier.stdout)")
+        #expect(
+            judged.verifier.stdout.contains("transaction.revocationReason: expected 1, decoded 0"),
+            "\(judged.verifier.stdout)")
     }
 
     @Test func signedIntoAFileIsRefusedBeforeTheRunAndWritesNothing() throws {

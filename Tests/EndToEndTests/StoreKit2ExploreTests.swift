@@ -6,8 +6,10 @@ import Testing
     @Test func hardenedEndsEveryRandomRunResolved() throws {
         let out = ExploreCLITests.scratch("sk2-hardened")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try CLI.run(["explore", "--policy", "sk2-hardened", "--runs", "1000", "--seed", "1",
-                                  "--out", out])
+        let result = try CLI.run([
+            "explore", "--policy", "sk2-hardened", "--runs", "1000", "--seed", "1",
+            "--out", out,
+        ])
         #expect(result.status == 0, "\(result.stdout)")
         #expect(result.stdout.contains("No run ended with an open or permanent anomaly"))
     }
@@ -18,8 +20,10 @@ import Testing
     @Test func naiveFindingsShrinkAndReplayAndNoneIsADuplicateReceipt() throws {
         let out = ExploreCLITests.scratch("sk2-naive")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try CLI.run(["explore", "--policy", "sk2-naive", "--runs", "2000", "--seed", "1",
-                                  "--out", out])
+        let result = try CLI.run([
+            "explore", "--policy", "sk2-naive", "--runs", "2000", "--seed", "1",
+            "--out", out,
+        ])
         #expect(result.status == 1)
         for type in ["lost-order", "missed-order", "replay-fraud", "wrong-account", "refund-unclawed"] {
             let file = out + "/\(type).yaml"

@@ -111,9 +111,11 @@ import Testing
     }
 
     @Test func colourUnlessNoColor() throws {
-        for (arguments, environment, coloured) in [([String](), [String: String](), true),
-                                                   ([], ["NO_COLOR": "1"], false),
-                                                   (["--no-color"], [:], false)] {
+        for (arguments, environment, coloured) in [
+            ([String](), [String: String](), true),
+            ([], ["NO_COLOR": "1"], false),
+            (["--no-color"], [:], false),
+        ] {
             let tmux = try Tmux(arguments, environment: environment)
             defer { tmux.kill() }
             try waitForPanels(tmux)
@@ -140,7 +142,8 @@ import Testing
         defer { tmux.kill() }
         let screen = try tmux.wait("张三 in the Merchant server") { $0.panel("Merchant server").contains("张三") }
         let rows = screen.borderColumns
-        let bottom = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        let bottom =
+            screen.split(separator: "\n", omittingEmptySubsequences: false)
             .firstIndex { $0.hasPrefix("└") } ?? 1
         for row in 1...bottom {
             #expect(rows[row] == rows[1], "row \(row) borders at \(rows[row]), title row at \(rows[1]):\n\(screen)")
@@ -222,7 +225,9 @@ import Testing
         try tmux.send("b")
         try tmux.wait(for: "coins_100")
         try tmux.send("Enter")
-        try tmux.wait("the purchase in the Merchant server", timeout: 20) { $0.panel("Merchant server").contains("100") }
+        try tmux.wait("the purchase in the Merchant server", timeout: 20) {
+            $0.panel("Merchant server").contains("100")
+        }
         try tmux.send("s")
         try tmux.wait(for: "iapsim-session-1.yaml", timeout: 20)
         try tmux.send("q")
@@ -247,14 +252,17 @@ import Testing
             let result = try CLI.run(arguments)
             #expect(result.status == 2)
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr == "iapsim: the terminal UI needs a terminal; "
-                + "for headless runs use `iapsim run FILE` or `iapsim check`\n")
+            #expect(
+                result.stderr == "iapsim: the terminal UI needs a terminal; "
+                    + "for headless runs use `iapsim run FILE` or `iapsim check`\n")
         }
     }
 
     @Test func badSandboxFlagsExitTwo() throws {
-        for arguments in [["--speed", "3"], ["--users", "alice,alice"], ["--users", "alice,"],
-                          ["--policy", "nope"]] {
+        for arguments in [
+            ["--speed", "3"], ["--users", "alice,alice"], ["--users", "alice,"],
+            ["--policy", "nope"],
+        ] {
             let result = try CLI.run(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(!result.stderr.isEmpty, "\(arguments)")

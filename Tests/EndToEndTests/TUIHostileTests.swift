@@ -37,14 +37,19 @@ import Testing
 
     /// In a pseudo-terminal from `script` (tmux would set its own TERM).
     @Test func aTerminalThatCannotMoveTheCursorIsRefused() throws {
-        for (term, words) in [("dumb", "TERM=dumb cannot move the cursor"),
-                              ("no-such-terminal", "TERM=no-such-terminal is a terminal type this system does not know")] {
-            let output = try Self.shell("TERM=\(term) script -qec \(Tmux.quote(CLI.binary.path)) /dev/null; "
-                                        + "echo \"EXIT=$?\"")
+        for (term, words) in [
+            ("dumb", "TERM=dumb cannot move the cursor"),
+            ("no-such-terminal", "TERM=no-such-terminal is a terminal type this system does not know"),
+        ] {
+            let output = try Self.shell(
+                "TERM=\(term) script -qec \(Tmux.quote(CLI.binary.path)) /dev/null; "
+                    + "echo \"EXIT=$?\"")
             #expect(output.contains("EXIT=2"), "TERM=\(term): \(output)")
-            #expect(output.contains("iapsim: cannot start the terminal UI: \(words); the terminal UI "
-                                    + "needs a terminal that can move the cursor, such as TERM=xterm-256color"),
-                    "TERM=\(term): \(output)")
+            #expect(
+                output.contains(
+                    "iapsim: cannot start the terminal UI: \(words); the terminal UI "
+                        + "needs a terminal that can move the cursor, such as TERM=xterm-256color"),
+                "TERM=\(term): \(output)")
             #expect(!output.contains("\u{1B}"), "nothing drawn: \(output.debugDescription)")
         }
     }

@@ -26,7 +26,9 @@ enum Asciinema {
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self)
+        )
     }
 
     /// The screen the ANSI stream leaves behind: it uses only clear, cursor moves, SGR and text.
@@ -85,8 +87,9 @@ enum Asciinema {
         let text = try String(contentsOfFile: cast, encoding: .utf8)
         let lines = text.split(separator: "\n").map(String.init)
         let header = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
-        #expect(header?["version"] as? Int == 2 && header?["width"] as? Int == 80 && header?["height"] as? Int == 24,
-                "\(lines[0])")
+        #expect(
+            header?["version"] as? Int == 2 && header?["width"] as? Int == 80 && header?["height"] as? Int == 24,
+            "\(lines[0])")
         var last = -1.0
         for line in lines.dropFirst() {
             let event = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any]

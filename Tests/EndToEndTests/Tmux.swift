@@ -18,18 +18,24 @@ final class Tmux {
 
     /// Starts `iapsim ARGUMENTS` in a detached `width`x`height` session, in `directory`
     /// (the repository root by default).
-    init(_ arguments: [String], directory: String = CLI.root.path, width: Int = 120,
-         height: Int = 40, environment: [String: String] = [:]) throws {
+    init(
+        _ arguments: [String], directory: String = CLI.root.path, width: Int = 120,
+        height: Int = 40, environment: [String: String] = [:]
+    ) throws {
         guard let tmux = Tmux.executable else {
-            throw Failure(description: "tmux is not installed: the terminal UI's end-to-end tests "
-                + "need it (apt-get install tmux; .ci/run installs it)")
+            throw Failure(
+                description: "tmux is not installed: the terminal UI's end-to-end tests "
+                    + "need it (apt-get install tmux; .ci/run installs it)")
         }
         Tmux.counter += 1
-        socket = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "iapsim-e2e-\(ProcessInfo.processInfo.processIdentifier)-\(Tmux.counter).sock").path
+        socket =
+            FileManager.default.temporaryDirectory.appendingPathComponent(
+                "iapsim-e2e-\(ProcessInfo.processInfo.processIdentifier)-\(Tmux.counter).sock"
+            ).path
         self.tmuxPath = tmux
         let command = ([CLI.binary.path] + arguments).map(Tmux.quote).joined(separator: " ")
-        let script = "ulimit -c 0 2>/dev/null; cd \(Tmux.quote(directory)) && \(command); echo \"EXIT=$?\"; stty -a; echo STTY-END; sleep 30"
+        let script =
+            "ulimit -c 0 2>/dev/null; cd \(Tmux.quote(directory)) && \(command); echo \"EXIT=$?\"; stty -a; echo STTY-END; sleep 30"
         var env = ["LANG": "C.UTF-8", "LC_ALL": "", "NO_COLOR": "", "TERM": "xterm-256color"]
         env.merge(environment) { $1 }
         let flags = env.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
@@ -141,8 +147,10 @@ final class Tmux {
 
     /// Polls the screen every 20 ms until `condition` holds; on timeout throws with the screen.
     @discardableResult
-    func wait(_ what: String, timeout: Double = Tmux.timeout,
-              until condition: (String) -> Bool) throws -> String {
+    func wait(
+        _ what: String, timeout: Double = Tmux.timeout,
+        until condition: (String) -> Bool
+    ) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
@@ -176,7 +184,8 @@ final class Tmux {
         // `stty -a` prints several lines; the marker after it says it has printed them all
         // (waiting for one of its lines raced the rest of them under load).
         while !(screen.split(separator: "\n").contains { $0.hasPrefix("EXIT=") }
-                && screen.split(separator: "\n").contains { $0.hasPrefix("STTY-END") }) {
+            && screen.split(separator: "\n").contains { $0.hasPrefix("STTY-END") })
+        {
             guard Date() < deadline else {
                 throw Failure(description: "gave up waiting for EXIT= after iapsim; the screen:\n\(self.screen())")
             }
@@ -196,7 +205,8 @@ final class Tmux {
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let children = "/proc/\(shell)/task/\(shell)/children"
         if let text = try? String(contentsOfFile: children, encoding: .utf8),
-           let first = text.split(separator: " ").first, let pid = Int32(first) {
+            let first = text.split(separator: " ").first, let pid = Int32(first)
+        {
             return pid
         }
         throw Failure(description: "no child process of the pane's shell \(shell)")
@@ -232,8 +242,9 @@ extension String {
             for ch in line {
                 if "│┌┐└┘".contains(ch) { found.append(column) }
                 let v = ch.unicodeScalars.first!.value
-                column += (0x2E80...0x9FFF).contains(v) || (0xAC00...0xD7A3).contains(v)
-                    || (0xFF00...0xFF60).contains(v) ? 2 : 1
+                column +=
+                    (0x2E80...0x9FFF).contains(v) || (0xAC00...0xD7A3).contains(v)
+                        || (0xFF00...0xFF60).contains(v) ? 2 : 1
             }
             return found
         }
@@ -249,7 +260,8 @@ extension String {
             guard let end = rest.firstIndex(where: { !"0123456789;".contains($0) }) else { break }
             if rest[end] == "m" {
                 for p in rest[..<end].split(separator: ";").compactMap({ Int($0) })
-                where (30...38).contains(p) || (40...48).contains(p) || (90...97).contains(p) || (100...107).contains(p) {
+                where (30...38).contains(p) || (40...48).contains(p) || (90...97).contains(p) || (100...107).contains(p)
+                {
                     out.append(p)
                 }
             }

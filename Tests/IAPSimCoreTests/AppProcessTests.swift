@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPSimCore
 
 @Suite struct AppProcessTests {
@@ -117,7 +118,10 @@ import Testing
         var p = PolicyPreset.hardened.policy
         #expect(throws: PolicyValueError.self) { try p.set(.retryImmediate, to: "11") }
         do { try p.set(.resendOn, to: "launch,reboot") } catch {
-            #expect(error.description == "invalid value 'launch,reboot' for policy key 'resend-on'; accepted: a list of launch, login, network, purchase (comma-separated), or none")
+            #expect(
+                error.description
+                    == "invalid value 'launch,reboot' for policy key 'resend-on'; accepted: a list of launch, login, network, purchase (comma-separated), or none"
+            )
         }
     }
 

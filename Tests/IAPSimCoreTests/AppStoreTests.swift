@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPSimCore
 
 @Suite struct AppStoreTests {
@@ -50,7 +51,8 @@ import Testing
         var s = store(), out = outbox()
         let uuid = "7f8d27e4-1111-4222-8333-444455556666"
         let a = s.addPayment(product: "coins_100", applicationUsername: uuid, user: "alice", order: nil, &out)
-        let b = s.addPayment(product: "coins_100", applicationUsername: "alice-order-7", user: "alice", order: nil, &out)
+        let b = s.addPayment(
+            product: "coins_100", applicationUsername: "alice-order-7", user: "alice", order: nil, &out)
         s.resolvePayment(a, &out)
         s.resolvePayment(b, &out)
         let r = s.readReceipt()
@@ -64,12 +66,17 @@ import Testing
         let id = s.addPayment(product: "coins_100", applicationUsername: nil, user: "alice", order: nil, &out)
         s.finish(id, &out)
         #expect(s.queue.map(\.id) == [id])
-        #expect(out.facts.contains { if case .finishFailedError = $0.fact { return true }; return false })
+        #expect(
+            out.facts.contains {
+                if case .finishFailedError = $0.fact { return true }; return false
+            })
     }
 
     @Test func transactionIdsAreUnique() {
         var s = store(), out = outbox()
-        let ids = (0..<50).map { _ in s.addPayment(product: "coins_100", applicationUsername: nil, user: "a", order: nil, &out) }
+        let ids = (0..<50).map { _ in
+            s.addPayment(product: "coins_100", applicationUsername: nil, user: "a", order: nil, &out)
+        }
         #expect(Set(ids).count == 50)
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPSimCore
 
 /// TRUTH.md part B: Apple's rules the simulator used to miss.
@@ -31,8 +32,9 @@ import Testing
 
     @Test func aRebuyCreditsTheOriginalsOrderWhenTheOriginalsRequestWasLost() {
         var h = Harness(.hardened)
-        h.run(.buy(product: "no_ads"), .login(user: "bob"), .buy(product: "no_ads"),
-              .dropNextRequest(.recharge))
+        h.run(
+            .buy(product: "no_ads"), .login(user: "bob"), .buy(product: "no_ads"),
+            .dropNextRequest(.recharge))
         h.settle()
         #expect(h.sim.server.entitlements.map(\.user) == ["alice"])
         #expect(h.summary.isEmpty)
@@ -152,8 +154,9 @@ import Testing
 
     @Test func theParentAnswersTheNewestRequest() {
         var h = Harness(.hardened)
-        h.run(.askToBuy(on: true), .buy(product: "coins_100"), .wait(10_000),
-              .buy(product: "coins_550"), .wait(10_000), .approve)
+        h.run(
+            .askToBuy(on: true), .buy(product: "coins_100"), .wait(10_000),
+            .buy(product: "coins_550"), .wait(10_000), .approve)
         h.settle()
         #expect(h.sim.auditor.charges.map(\.productId) == ["coins_550"])
         #expect(h.balance("alice") == 550)
@@ -161,8 +164,9 @@ import Testing
 
     @Test func aRepeatedRequestForTheSameProductIsMergedAndChargedOnce() {
         var h = Harness(.hardened)
-        h.run(.askToBuy(on: true), .buy(product: "coins_100"), .wait(10_000),
-              .buy(product: "coins_100"), .wait(10_000), .approve, .approve)
+        h.run(
+            .askToBuy(on: true), .buy(product: "coins_100"), .wait(10_000),
+            .buy(product: "coins_100"), .wait(10_000), .approve, .approve)
         h.settle()
         #expect(h.charged == 1)
         #expect(h.sim.store.transactions.count == 1)
@@ -174,8 +178,9 @@ import Testing
 
     @Test func aFailedTransactionHasNoIdCannotBeCreditedAndWaitsInTheQueue() {
         var h = Harness(.naive)
-        h.run(.failNextPaymentUnfinished, .buy(product: "coins_100"), .wait(10_000),
-              .buy(product: "coins_100"))
+        h.run(
+            .failNextPaymentUnfinished, .buy(product: "coins_100"), .wait(10_000),
+            .buy(product: "coins_100"))
         h.settle()
         let failed = h.sim.store.transaction("1000000000001")
         #expect(failed?.state == .failed)

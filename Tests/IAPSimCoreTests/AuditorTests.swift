@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPSimCore
 
 /// The auditor on its own: fed facts by hand, shown a world built by hand.
@@ -51,10 +52,12 @@ import Testing
         case .messageDropped: return .messageDropped(id: 1, route: .recharge, direction: .response)
         case .requestFailedOffline: return .requestFailedOffline(route: .recharge)
         case .requestTimedOut: return .requestTimedOut(id: 1, route: .recharge)
-        case .orderCreated: return .orderCreated(order: "o3", user: "bob", product: "coins_100", token: "x", sender: .app)
+        case .orderCreated:
+            return .orderCreated(order: "o3", user: "bob", product: "coins_100", token: "x", sender: .app)
         case .coinsCredited:
-            return .coinsCredited(user: "alice", coins: 100, product: "coins_100", txn: "t1", order: "o1",
-                                  sender: .app, via: .firstDelivery)
+            return .coinsCredited(
+                user: "alice", coins: 100, product: "coins_100", txn: "t1", order: "o1",
+                sender: .app, via: .firstDelivery)
         case .rechargeRefused: return .rechargeRefused(txn: "t1", reason: "order o9 does not exist", sender: .attacker)
         case .alreadyCredited: return .alreadyCredited(txn: "t1", sender: .attacker)
         case .replayPrepared: return .replayPrepared(txn: "t1")
@@ -76,8 +79,10 @@ import Testing
         case .forgeryPrepared: return .forgeryPrepared(sampleSigned)
         case .refundIssued: return .refundIssued(txn: "t1", product: "coins_100", priceCents: 99)
         case .notificationSent:
-            return .notificationSent(ServerNotification(uuid: "u1", type: .oneTimeCharge, signedDate: 0,
-                                                        transaction: sampleSigned, attempt: 1))
+            return .notificationSent(
+                ServerNotification(
+                    uuid: "u1", type: .oneTimeCharge, signedDate: 0,
+                    transaction: sampleSigned, attempt: 1))
         case .notificationUnanswered:
             return .notificationUnanswered(uuid: "u1", type: .refund, txn: "t1", retryInMs: 3_600_000)
         case .notificationDropped: return .notificationDropped(uuid: "u1", type: .refund, txn: "t1")
@@ -132,8 +137,9 @@ import Testing
             var out: [LogEntry] = []
             let delay = a.observe(LogEntry(time: 5, part: .app, fact: Self.sample(kind)), &out)
             #expect(delay == nil && out.isEmpty, "\(kind)")
-            #expect(a.ledger == before.ledger && a.anomalies == before.anomalies && a.appAwake == before.appAwake,
-                    "\(kind) is declared unused, yet feeding it changes the auditor: declare it read")
+            #expect(
+                a.ledger == before.ledger && a.anomalies == before.anomalies && a.appAwake == before.appAwake,
+                "\(kind) is declared unused, yet feeding it changes the auditor: declare it read")
         }
     }
 
@@ -141,8 +147,11 @@ import Testing
         // The app's comings and goings change the auditor only where they change whether
         // it runs: from a charge made while it runs, and from one made while it does not.
         var closed = Auditor()
-        Self.feed(&closed, .paymentAdded(txn: "t1", product: "coins_100", applicationUsername: nil,
-                                         user: "alice", order: "o1"))
+        Self.feed(
+            &closed,
+            .paymentAdded(
+                txn: "t1", product: "coins_100", applicationUsername: nil,
+                user: "alice", order: "o1"))
         Self.feed(&closed, .paymentCharged(txn: "t1", product: "coins_100", priceCents: 99))
         let read = Fact.Kind.allCases.filter { Auditor.use(of: $0) == .read }
         #expect(read.count == 22)
@@ -159,8 +168,9 @@ import Testing
     }
 
     @Test func runsThatKeepNoLogBuildExactlyTheFactsTheAuditorReads() {
-        var outbox = Outbox(now: 0, policy: PolicyPreset.hardened.policy, nextMessageId: 0, nextExchange: 0,
-                            keepsEveryFact: false)
+        var outbox = Outbox(
+            now: 0, policy: PolicyPreset.hardened.policy, nextMessageId: 0, nextExchange: 0,
+            keepsEveryFact: false)
         for kind in Fact.Kind.allCases { outbox.log(.app, Self.sample(kind)) }
         let built = outbox.facts.map(\.fact.kind)
         #expect(built == Fact.Kind.allCases.filter { Auditor.use(of: $0) == .read })
@@ -170,12 +180,16 @@ import Testing
     // MARK: classification
 
     /// A world in which nothing can credit anything any more.
-    static let emptyWorld = (store: AppStore(catalog: .standard, rng: SplitMix64(seed: 1)),
-                             app: AppProcess(running: true),
-                             server: MerchantServer(users: ["alice", "bob"], rng: SplitMix64(seed: 2)))
+    static let emptyWorld = (
+        store: AppStore(catalog: .standard, rng: SplitMix64(seed: 1)),
+        app: AppProcess(running: true),
+        server: MerchantServer(users: ["alice", "bob"], rng: SplitMix64(seed: 2))
+    )
 
-    static func evaluate(_ a: inout Auditor, at now: VirtualTime, store: AppStore = emptyWorld.store,
-                         policy: Policy = PolicyPreset.hardened.policy) -> [LogEntry] {
+    static func evaluate(
+        _ a: inout Auditor, at now: VirtualTime, store: AppStore = emptyWorld.store,
+        policy: Policy = PolicyPreset.hardened.policy
+    ) -> [LogEntry] {
         var out: [LogEntry] = []
         a.evaluate(now: now, store: store, app: emptyWorld.app, server: emptyWorld.server, policy: policy, &out)
         return out
@@ -198,16 +212,23 @@ import Testing
         let (store, txn) = Self.storeWithUnfinishedCharge()
         var a = Auditor()
         Self.feed(&a, .appLaunched(freshInstall: false))
-        Self.feed(&a, .paymentAdded(txn: txn, product: "coins_100", applicationUsername: nil, user: "alice", order: "o1"))
+        Self.feed(
+            &a, .paymentAdded(txn: txn, product: "coins_100", applicationUsername: nil, user: "alice", order: "o1"))
         Self.feed(&a, .paymentCharged(txn: txn, product: "coins_100", priceCents: 99))
         #expect(Self.evaluate(&a, at: a.graceMs, store: store).isEmpty)
         let opened = Self.evaluate(&a, at: a.graceMs + 1, store: store)
-        #expect(opened.map(\.fact) == [.anomalyOpened(
-            id: 1, type: .lostOrder, txn: txn, status: .open,
-            summary: "coins_100 paid by alice (\(txn), order o1): the app never handled the transaction")])
+        #expect(
+            opened.map(\.fact) == [
+                .anomalyOpened(
+                    id: 1, type: .lostOrder, txn: txn, status: .open,
+                    summary: "coins_100 paid by alice (\(txn), order o1): the app never handled the transaction")
+            ])
         #expect(a.anomalies.first?.order == "o1" && a.anomalies.first?.user == "alice")
-        Self.feed(&a, .coinsCredited(user: "alice", coins: 100, product: "coins_100", txn: txn, order: "o1",
-                                     sender: .app, via: .redelivery(.launch)), at: 40_000)
+        Self.feed(
+            &a,
+            .coinsCredited(
+                user: "alice", coins: 100, product: "coins_100", txn: txn, order: "o1",
+                sender: .app, via: .redelivery(.launch)), at: 40_000)
         _ = Self.evaluate(&a, at: 40_000, store: store)
         #expect(Self.summary(a) == ["lost-order:resolved"])
         #expect(a.anomalies.first?.mechanism == "redelivered at launch")
@@ -245,11 +266,15 @@ import Testing
         let credit = Self.sample(.coinsCredited)
         Self.feed(&a, credit, at: 1)
         #expect(Self.feed(&a, credit, at: 2).map(\.fact.kind) == [.anomalyOpened, .anomalyStatusChanged])
-        Self.feed(&a, .coinsCredited(user: "bob", coins: 100, product: "coins_100", txn: "t1", order: "o7",
-                                     sender: .attacker, via: .replay), at: 3)
+        Self.feed(
+            &a,
+            .coinsCredited(
+                user: "bob", coins: 100, product: "coins_100", txn: "t1", order: "o7",
+                sender: .attacker, via: .replay), at: 3)
         #expect(Self.summary(a) == ["double-credit:permanent", "replay-fraud:permanent"])
-        #expect(a.anomalies.first?.summary
-            == "coins_100 paid by alice (t1, order o1) credited 2 times (delivered on the first try) on order o1")
+        #expect(
+            a.anomalies.first?.summary
+                == "coins_100 paid by alice (t1, order o1) credited 2 times (delivered on the first try) on order o1")
         #expect(a.anomalies.last?.summary == "old receipt of t1 replayed with fresh order o7 and credited again to bob")
         #expect(a.anomalies.first?.mechanism != a.anomalies.last?.mechanism, "a replay reads unlike a double credit")
         #expect(a.grantedNotPaidCents == 198 && a.paidNotDeliveredCents == 0)
@@ -261,15 +286,21 @@ import Testing
         Self.feed(&a, Self.sample(.alreadyCredited), at: 2)
         Self.feed(&a, .alreadyCredited(txn: "t1", sender: .app), at: 3)
         #expect(Self.summary(a) == ["replay-fraud:blocked", "replay-fraud:blocked"])
-        #expect(a.anomalies.map(\.mechanism) == ["refused: order o9 does not exist",
-                                                 "refused: transaction already credited"])
+        #expect(
+            a.anomalies.map(\.mechanism) == [
+                "refused: order o9 does not exist",
+                "refused: transaction already credited",
+            ])
         #expect(a.count(.replayFraud, .blocked) == 2 && a.unresolved.isEmpty)
     }
 
     @Test func aCreditToAnotherAccountIsAWrongAccount() {
         var a = Self.afterOneCharge()
-        Self.feed(&a, .coinsCredited(user: "bob", coins: 100, product: "coins_100", txn: "t1", order: "o1",
-                                     sender: .app, via: .loginArrived), at: 4)
+        Self.feed(
+            &a,
+            .coinsCredited(
+                user: "bob", coins: 100, product: "coins_100", txn: "t1", order: "o1",
+                sender: .app, via: .loginArrived), at: 4)
         let written = Self.evaluate(&a, at: 4)
         #expect(written.count == 2)
         #expect(Self.summary(a) == ["wrong-account:permanent"])

@@ -1,20 +1,24 @@
 import Testing
+
 @testable import IAPSimCore
 
 /// TRUTH.md part C: the auditor never mislabels.
 @Suite struct AuditorTruthTests {
     typealias T = AuditorTests
 
-    static func credit(_ user: String, _ txn: String = "t1", order: String? = "o1", coins: Int = 100,
-                       product: String = "coins_100", via: SendReason = .firstDelivery) -> Fact {
+    static func credit(
+        _ user: String, _ txn: String = "t1", order: String? = "o1", coins: Int = 100,
+        product: String = "coins_100", via: SendReason = .firstDelivery
+    ) -> Fact {
         .coinsCredited(user: user, coins: coins, product: product, txn: txn, order: order, sender: .app, via: via)
     }
 
     /// C1: a refused pairing that every relaunch repeats; the what-if runs on a copy.
     @Test func aRefusedPairingThatEveryRelaunchRepeatsIsPermanentAndTheLogKeepsOnlyTheVerdict() {
         var h = Harness(weakened(.naive, [(.finish, "after-credit")]))
-        h.run(.failNextPayment(.cancelled), .buy(product: "coins_100"), .wait(10_000),
-              .buy(product: "coins_100"), .wait(60_000), .crash, .wait(60_000), .launch, .openStore)
+        h.run(
+            .failNextPayment(.cancelled), .buy(product: "coins_100"), .wait(10_000),
+            .buy(product: "coins_100"), .wait(60_000), .crash, .wait(60_000), .launch, .openStore)
         h.settle()
         #expect(h.summary == ["duplicate-receipt:open"], "alive as far as the parts show")
         let logBefore = h.sim.log.count
@@ -72,7 +76,9 @@ import Testing
         T.feed(&a, .rechargeAlreadyInFlight(txn: "t9", forDelivered: "t1"), at: 1)
         _ = T.evaluate(&a, at: 40_000)
         #expect(T.summary(a) == ["duplicate-receipt:permanent"])
-        #expect(a.anomalies[0].summary == "order o1 was paired with t9 instead of its own t1 (coins_100 paid by alice); t1 was never sent")
+        #expect(
+            a.anomalies[0].summary
+                == "order o1 was paired with t9 instead of its own t1 (coins_100 paid by alice); t1 was never sent")
     }
 
     /// C5: a wrong account is resolved once the buyer is paid; the extra credit is one double credit.
@@ -109,8 +115,9 @@ import Testing
         let words = AnomalyType.allCases.map(\.preventedByWords)
         #expect(Set(words).count == words.count)
         #expect(AnomalyType.lostOrder.preventedBy(policy: PolicyPreset.naive.policy) == "prevented by: observer launch")
-        #expect(AnomalyType.lostOrder.preventedBy(policy: PolicyPreset.hardened.policy)
-            == "prevented by: observer launch (already set: this one got past it)")
+        #expect(
+            AnomalyType.lostOrder.preventedBy(policy: PolicyPreset.hardened.policy)
+                == "prevented by: observer launch (already set: this one got past it)")
         #expect(Set(AnomalyType.allCases.map(\.meaning)).count == AnomalyType.allCases.count)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPSimCore
 
 /// The engine's shortcuts (counted facts, trigger bits, the auditor's active list, digits
@@ -127,9 +128,10 @@ import Testing
         #expect(p == q && p.hashValue == q.hashValue)
         q.resendOn = []
         #expect(!q.resendsAtAll && q == PolicyPreset.naive.policy)
-        let built = Policy(observer: .launch, finish: .afterCredit, finishFailed: true, persist: .keychain,
-                           retryImmediate: 3, retryIntervalMs: 300_000, resendOn: ResendTrigger.allCases.reversed(),
-                           match: .token, serverDedup: true, serverBindOrder: true, creditTo: .orderOwner)
+        let built = Policy(
+            observer: .launch, finish: .afterCredit, finishFailed: true, persist: .keychain,
+            retryImmediate: 3, retryIntervalMs: 300_000, resendOn: ResendTrigger.allCases.reversed(),
+            match: .token, serverDedup: true, serverBindOrder: true, creditTo: .orderOwner)
         #expect(built == PolicyPreset.hardened.policy && built.resendOn == ResendTrigger.allCases)
     }
 }

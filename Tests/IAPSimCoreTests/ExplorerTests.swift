@@ -1,11 +1,13 @@
 import Testing
+
 @testable import IAPSimCore
 
 @Suite struct ExplorerTests {
     /// StoreKit 1 schedules draw no refunds: naive finds every other type.
     @Test func naiveFindsEveryAnomalyTypeAndShrinksEachToAFewSteps() {
-        findsAndShrinks(Explorer(policy: PolicyPreset.naive.policy, seed: 1),
-                        AnomalyType.allCases.filter { $0 != .refundUnclawed })
+        findsAndShrinks(
+            Explorer(policy: PolicyPreset.naive.policy, seed: 1),
+            AnomalyType.allCases.filter { $0 != .refundUnclawed })
     }
 
     /// The StoreKit 2 naive server never hears of a refund: explore finds the coins kept.
@@ -27,7 +29,9 @@ import Testing
             #expect(small.steps.count <= original.steps.count)
             #expect(small.steps.count <= 8, "\(type.rawValue) shrank to \(small.steps.count) steps")
             #expect(explorer.reproduces(small, seed: o.seed, type: type))
-            print(type.rawValue, original.steps.count, "->", small.steps.map { "\($0.trigger) \($0.command.scenarioText)" })
+            print(
+                type.rawValue, original.steps.count, "->",
+                small.steps.map { "\($0.trigger) \($0.command.scenarioText)" })
         }
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPSimCore
 
 /// Every failure mode of DOMAIN.md: once under a policy that exposes it, once under the fix.
@@ -155,8 +156,9 @@ import Testing
     static func accountSwitchBeforeDelivery(_ h: inout Harness) {
         h.run(.buy(product: "coins_100"))
         h.when("charged")
-        h.run(.crash, .network(on: false), .wait(60_000), .launch, .logout, .login(user: "bob"),
-              .network(on: true), .openStore)
+        h.run(
+            .crash, .network(on: false), .wait(60_000), .launch, .logout, .login(user: "bob"),
+            .network(on: true), .openStore)
         h.settle()
     }
 

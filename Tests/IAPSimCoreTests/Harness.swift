@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPSimCore
 
 /// A small driver for tests: commands, `when`-style waits, settle, and short accessors.
@@ -18,8 +19,10 @@ struct Harness {
     }
 
     /// Steps until an event with that trigger name happens; fails the test if it never does.
-    mutating func when(_ trigger: String, within: VirtualTime = 600_000,
-                       sourceLocation: SourceLocation = #_sourceLocation) {
+    mutating func when(
+        _ trigger: String, within: VirtualTime = 600_000,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let limit = sim.now + within
         while let t = sim.nextEventTime, t <= limit {
             if sim.step().contains(where: { $0.fact.triggerName == trigger }) { return }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPSimCore
 
 /// The invariants of the world: quiet on every world the engine makes, and each one loud
@@ -38,30 +39,42 @@ import Testing
     }
 
     /// For each rule, a corruption of a settled purchase that breaks it.
-    static var corruptions: [(rule: InvariantViolation.Rule, corrupt: (inout Simulation) -> Void)] { [
-        (.balancesEqualCredits, { $0.server.balances[0].coins += 1 }),
-        (.clawbacksWithinCredits, { sim in
-            sim.server.debits.append(Debit(user: "alice", coins: 200, clawedBackFor: sim.server.credits[0].transactionId, at: 0))
-            sim.server.balances[0].coins -= 200
-        }),
-        (.debtOnlyFromClawbacks, { sim in
-            sim.server.debits.append(Debit(user: "alice", coins: 150, clawedBackFor: nil, at: 0))
-            sim.server.balances[0].coins -= 150
-        }),
-        (.finishedStaysFinished, { $0.store.transactions[0].finished = false }),
-        (.finishedIsSettled, { $0.store.transactions[0].state = .deferred }),
-        (.chargedIsPurchased, { $0.store.transactions[0].chargedAt = nil }),
-        (.transactionIdsUnique, { $0.store.transactions.append($0.store.transactions[0]) }),
-        (.requestsHaveTimeouts, { $0.app.inFlight[99] = .order(product: "coins_100", user: "alice") }),
-        (.creditedOnceUnderDedup, { $0.server.credits.append($0.server.credits[0]) }),
-        (.creditsWerePaid, { $0.server.credits[0].transactionId = "999" }),
-        (.ordersMatchCredits, { $0.server.orders[0].transactionId = nil }),
-        (.nothingQueuedInThePast, { sim in
-            sim.schedule(10, .auditCheck)
-            sim.now += 20
-        }),
-        (.auditorSawEveryCharge, { $0.auditor = Auditor() }),
-    ] }
+    static var corruptions: [(rule: InvariantViolation.Rule, corrupt: (inout Simulation) -> Void)] {
+        [
+            (.balancesEqualCredits, { $0.server.balances[0].coins += 1 }),
+            (
+                .clawbacksWithinCredits,
+                { sim in
+                    sim.server.debits.append(
+                        Debit(user: "alice", coins: 200, clawedBackFor: sim.server.credits[0].transactionId, at: 0))
+                    sim.server.balances[0].coins -= 200
+                }
+            ),
+            (
+                .debtOnlyFromClawbacks,
+                { sim in
+                    sim.server.debits.append(Debit(user: "alice", coins: 150, clawedBackFor: nil, at: 0))
+                    sim.server.balances[0].coins -= 150
+                }
+            ),
+            (.finishedStaysFinished, { $0.store.transactions[0].finished = false }),
+            (.finishedIsSettled, { $0.store.transactions[0].state = .deferred }),
+            (.chargedIsPurchased, { $0.store.transactions[0].chargedAt = nil }),
+            (.transactionIdsUnique, { $0.store.transactions.append($0.store.transactions[0]) }),
+            (.requestsHaveTimeouts, { $0.app.inFlight[99] = .order(product: "coins_100", user: "alice") }),
+            (.creditedOnceUnderDedup, { $0.server.credits.append($0.server.credits[0]) }),
+            (.creditsWerePaid, { $0.server.credits[0].transactionId = "999" }),
+            (.ordersMatchCredits, { $0.server.orders[0].transactionId = nil }),
+            (
+                .nothingQueuedInThePast,
+                { sim in
+                    sim.schedule(10, .auditCheck)
+                    sim.now += 20
+                }
+            ),
+            (.auditorSawEveryCharge, { $0.auditor = Auditor() }),
+        ]
+    }
 
     @Test func everyRuleIsBrokenByTheCorruptionItGuardsAgainst() {
         #expect(Self.corruptions.map(\.rule) == InvariantViolation.Rule.allCases, "one corruption per rule, in order")
@@ -82,9 +95,10 @@ import Testing
         var sim = Self.settledPurchase()
         sim.server.balances[0].coins = 7
         let found = sim.invariantViolations
-        #expect(found.map(\.description) == [
-            "t=\(sim.now)ms every balance equals the sum of its account's credits: alice has 7 coins, credits sum to 100",
-        ])
+        #expect(
+            found.map(\.description) == [
+                "t=\(sim.now)ms every balance equals the sum of its account's credits: alice has 7 coins, credits sum to 100"
+            ])
     }
 
     @Test func aTransactionUnfinishedAgainIsSeenOnlyByAWatchThatSawItFinished() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPSimCore
 
 /// The merchant server on its own: requests handed to it by hand, the App Store's answer
@@ -19,16 +20,20 @@ import Testing
 
         /// Sends `POST /recharge` and lets the App Store answer `status` with a receipt that
         /// holds `entries`; returns the server's answer.
-        mutating func recharge(_ txn: String, uid: String, order: Order?, entries: [ReceiptEntry],
-                               status: Int = VerifyStatus.valid, sender: Sender = .app) -> RechargeAnswer? {
+        mutating func recharge(
+            _ txn: String, uid: String, order: Order?, entries: [ReceiptEntry],
+            status: Int = VerifyStatus.valid, sender: Sender = .app
+        ) -> RechargeAnswer? {
             let receipt = Receipt(serial: 1, entries: entries, signature: Receipt.sign(serial: 1, entries: entries))
-            let request = RechargeRequest(transactionId: txn, productId: entries.first?.productId ?? "coins_100",
-                                          uid: uid, orderId: order?.id, orderToken: order?.token,
-                                          receipt: receipt, reason: .firstDelivery)
+            let request = RechargeRequest(
+                transactionId: txn, productId: entries.first?.productId ?? "coins_100",
+                uid: uid, orderId: order?.id, orderToken: order?.token,
+                receipt: receipt, reason: .firstDelivery)
             server.receiveRecharge(request, sender: sender, exchange: out.newExchange(), catalog: .standard, &out)
             let verifyExchange = out.nextExchange
-            server.verified(exchange: verifyExchange, status: status, receipt: status == VerifyStatus.valid ? receipt : nil,
-                            catalog: .standard, &out)
+            server.verified(
+                exchange: verifyExchange, status: status, receipt: status == VerifyStatus.valid ? receipt : nil,
+                catalog: .standard, &out)
             return lastAnswer
         }
 
@@ -39,8 +44,9 @@ import Testing
     }
 
     static func entry(_ txn: String, _ product: String = "coins_100", token: String?) -> ReceiptEntry {
-        ReceiptEntry(transactionId: txn, originalTransactionId: txn, productId: product,
-                     purchaseDateMs: 0, appAccountToken: token)
+        ReceiptEntry(
+            transactionId: txn, originalTransactionId: txn, productId: product,
+            purchaseDateMs: 0, appAccountToken: token)
     }
 
     static func policy(_ preset: PolicyPreset, _ changes: (PolicyKey, String)...) throws -> Policy {
@@ -61,8 +67,9 @@ import Testing
     @Test func aRechargeWaitsForTheAppStoreUnderATimeout() {
         var desk = Desk(PolicyPreset.hardened.policy)
         let order = desk.order(for: "alice")
-        let request = RechargeRequest(transactionId: "t1", productId: "coins_100", uid: "alice", orderId: order.id,
-                                      orderToken: order.token, receipt: nil, reason: .firstDelivery)
+        let request = RechargeRequest(
+            transactionId: "t1", productId: "coins_100", uid: "alice", orderId: order.id,
+            orderToken: order.token, receipt: nil, reason: .firstDelivery)
         desk.server.receiveRecharge(request, sender: .app, exchange: 7, catalog: .standard, &desk.out)
         #expect(desk.server.isVerifying("t1") && desk.server.verifyingTransactions == ["t1"])
         #expect(desk.out.sends.last?.route == .verify && desk.out.sends.last?.payload == .verifyRequest(nil))
@@ -104,7 +111,8 @@ import Testing
         var desk = Desk(PolicyPreset.naive.policy)
         let entries = [Self.entry("t1", token: nil)]
         _ = desk.recharge("t1", uid: "alice", order: desk.order(for: "alice"), entries: entries)
-        #expect(desk.recharge("t1", uid: "alice", order: desk.order(for: "alice"), entries: entries) == .credited(["t1"]))
+        #expect(
+            desk.recharge("t1", uid: "alice", order: desk.order(for: "alice"), entries: entries) == .credited(["t1"]))
         #expect(desk.server.credits.count == 2 && desk.server.balance(of: "alice") == 200)
         #expect(desk.server.creditedTransactionIds == ["t1"])
     }
@@ -112,10 +120,12 @@ import Testing
     @Test func orderBindingRefusesAReceiptThatDoesNotCarryTheOrdersToken() {
         var desk = Desk(PolicyPreset.hardened.policy)
         let order = desk.order(for: "alice")
-        #expect(desk.recharge("t1", uid: "alice", order: order, entries: [Self.entry("t1", token: nil)])
+        #expect(
+            desk.recharge("t1", uid: "alice", order: order, entries: [Self.entry("t1", token: nil)])
                 == .refused("the receipt carries no app_account_token to bind an order"))
         let other = desk.order(for: "bob")
-        #expect(desk.recharge("t1", uid: "alice", order: order, entries: [Self.entry("t1", token: other.token)])
+        #expect(
+            desk.recharge("t1", uid: "alice", order: order, entries: [Self.entry("t1", token: other.token)])
                 == .refused("order o1 token does not match the receipt's app_account_token"))
         #expect(desk.server.credits.isEmpty && desk.server.balance(of: "alice") == 0)
     }
@@ -135,11 +145,14 @@ import Testing
         var desk = Desk(PolicyPreset.hardened.policy)
         let order = desk.order(for: "alice")
         let entries = [Self.entry("t1", token: order.token)]
-        #expect(desk.recharge("t1", uid: "alice", order: order, entries: entries, status: VerifyStatus.unavailable)
+        #expect(
+            desk.recharge("t1", uid: "alice", order: order, entries: entries, status: VerifyStatus.unavailable)
                 == .retryLater("\(VerifyStatus.words(VerifyStatus.unavailable)) (21005)"))
-        #expect(desk.recharge("t1", uid: "alice", order: order, entries: entries, status: VerifyStatus.notAuthentic)
+        #expect(
+            desk.recharge("t1", uid: "alice", order: order, entries: entries, status: VerifyStatus.notAuthentic)
                 == .refused("\(VerifyStatus.words(VerifyStatus.notAuthentic)) (21003)"))
-        #expect(desk.recharge("t2", uid: "alice", order: order, entries: entries)
+        #expect(
+            desk.recharge("t2", uid: "alice", order: order, entries: entries)
                 == .refused("transaction t2 is not in the receipt"))
         #expect(desk.server.credits.isEmpty && desk.server.order("o1")?.state == .created)
     }

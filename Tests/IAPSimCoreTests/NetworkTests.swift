@@ -1,14 +1,18 @@
 import Testing
+
 @testable import IAPSimCore
 
 /// The network on its own: messages handed to it by hand; the fates and timers it decides
 /// are read from the network and the outbox.
 @Suite struct NetworkTests {
-    static func message(_ id: Int, _ route: Route, _ direction: Direction = .request, sender: Sender = .app,
-                        payload: Payload = .orderRequest(user: "alice", product: "coins_100"),
-                        exchange: Int? = nil) -> Message {
-        Message(id: id, exchange: exchange ?? id, route: route, direction: direction, sender: sender,
-                payload: payload, sentAt: 0)
+    static func message(
+        _ id: Int, _ route: Route, _ direction: Direction = .request, sender: Sender = .app,
+        payload: Payload = .orderRequest(user: "alice", product: "coins_100"),
+        exchange: Int? = nil
+    ) -> Message {
+        Message(
+            id: id, exchange: exchange ?? id, route: route, direction: direction, sender: sender,
+            payload: payload, sentAt: 0)
     }
 
     static func outbox(at now: VirtualTime = 0) -> Outbox {
@@ -87,9 +91,12 @@ import Testing
         var network = Network()
         var out = Self.outbox()
         func recharge(_ id: Int, _ reason: SendReason) -> Message {
-            Self.message(id, .recharge, payload: .rechargeRequest(RechargeRequest(
-                transactionId: "t1", productId: "coins_100", uid: "alice", orderId: nil, orderToken: nil,
-                receipt: nil, reason: reason)))
+            Self.message(
+                id, .recharge,
+                payload: .rechargeRequest(
+                    RechargeRequest(
+                        transactionId: "t1", productId: "coins_100", uid: "alice", orderId: nil, orderToken: nil,
+                        receipt: nil, reason: reason)))
         }
         network.transmit(recharge(1, .firstDelivery), &out)
         network.transmit(recharge(2, .immediateRetry(1)), &out)

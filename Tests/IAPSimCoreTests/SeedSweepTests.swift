@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPSimCore
 
 @Suite struct SeedSweepTests {
@@ -8,8 +9,10 @@ import Testing
         var failures: [String] = []
         for seed in UInt64(1)...2_000 {
             let schedule = Schedule.random(seed: seed, count: 24)
-            var sim = Simulation(WorldConfig(seed: seed, users: schedule.users,
-                                             policy: PolicyPreset.hardened.policy, logLimit: 0))
+            var sim = Simulation(
+                WorldConfig(
+                    seed: seed, users: schedule.users,
+                    policy: PolicyPreset.hardened.policy, logLimit: 0))
             // The run of `sim.run(schedule)`, with the invariants asked after each phase
             // (debug builds also assert them after every event, naming the seed).
             var watch = InvariantWatch()
@@ -23,7 +26,10 @@ import Testing
             let a = sim.auditor
             var problems = broken.map { "invariant broken: \($0)" }
             if !a.unresolved.isEmpty {
-                problems.append("unresolved " + a.unresolved.map { "\($0.type.rawValue):\($0.status.rawValue) \($0.txn ?? "")" }.joined(separator: ", "))
+                problems.append(
+                    "unresolved "
+                        + a.unresolved.map { "\($0.type.rawValue):\($0.status.rawValue) \($0.txn ?? "")" }.joined(
+                            separator: ", "))
             }
             if a.count(.doubleCredit) > 0 { problems.append("double credit") }
             for c in a.charges where c.credits.count != 1 || c.credits.first?.user != c.buyer {
@@ -34,7 +40,8 @@ import Testing
             }
         }
         for failure in failures.prefix(5) { print(failure) }
-        #expect(failures.isEmpty, "\(failures.count) failing seeds, first: \(failures.prefix(5).joined(separator: "\n"))")
+        #expect(
+            failures.isEmpty, "\(failures.count) failing seeds, first: \(failures.prefix(5).joined(separator: "\n"))")
     }
 
     @Test func sameSeedAndCommandsGiveTheSameLogByteForByte() {

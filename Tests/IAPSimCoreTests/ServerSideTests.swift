@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPSimCore
 
 /// The server side's rules (STOREKIT2.md steps 5-6, refunds and spending) that no shipped
@@ -102,7 +103,8 @@ import Testing
         h.run(.refund(txn: nil))
         h.settle()
         #expect(h.summary == ["refund-unclawed:permanent"])
-        #expect(h.anomalies[0].mechanism == "the server hears of the refund but keeps the coins (server-clawback false)")
+        #expect(
+            h.anomalies[0].mechanism == "the server hears of the refund but keeps the coins (server-clawback false)")
         #expect(h.sim.auditor.grantedNotPaidCents == 99)
         #expect(h.balance("alice") == 100)
     }
@@ -165,7 +167,9 @@ import Testing
             #expect(!s.steps.contains { if case .refund = $0.command { true } else { false } })
         }
         let sk2 = Explorer(policy: PolicyPreset.sk2Naive.policy, seed: 1)
-        let refunds = (0..<50).filter { i in sk2.schedule(i).steps.contains { if case .refund = $0.command { true } else { false } } }
+        let refunds = (0..<50).filter { i in
+            sk2.schedule(i).steps.contains { if case .refund = $0.command { true } else { false } }
+        }
         #expect(refunds.count > 10)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPSimCore
 
 /// The StoreKit 2 world's rules that no shipped scenario pins down on its own.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPSimCore
 
 /// TRUTH.md part A: the presets as their write-ups did them, and the policy keys that say so.
@@ -37,8 +38,9 @@ import Testing
     /// Alice's receipt is pending (its request was lost); she logs out, Bob logs in, the
     /// app is relaunched and StoreKit redelivers.
     static func switchToBob(_ h: inout Harness) {
-        h.run(.dropNextRequest(.recharge), .buy(product: "coins_100"), .wait(30_000),
-              .logout, .login(user: "bob"), .crash, .launch)
+        h.run(
+            .dropNextRequest(.recharge), .buy(product: "coins_100"), .wait(30_000),
+            .logout, .login(user: "bob"), .crash, .launch)
         h.settle()
     }
 
@@ -86,8 +88,13 @@ import Testing
     }
 
     @Test func theRechargeAnswerListsEveryCreditedTransactionOfTheReceiptAndTheAppFinishesEach() {
-        var h = Harness(weakened(.hardened, [(.retryImmediate, "0"), (.resendOn, "none"),
-                                             (.retryInterval, "off")]))
+        var h = Harness(
+            weakened(
+                .hardened,
+                [
+                    (.retryImmediate, "0"), (.resendOn, "none"),
+                    (.retryInterval, "off"),
+                ]))
         h.run(.dropNextResponse(.recharge), .buy(product: "coins_100"))
         h.when("credited")
         #expect(h.queue == 1)

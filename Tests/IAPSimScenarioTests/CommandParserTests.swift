@@ -81,8 +81,9 @@ import Testing
     }
 
     @Test func policyValuesAreKeptInTheirCanonicalSpelling() throws {
-        #expect(try parser.parse("policy resend-on network, launch")
-            == .setPolicy(.resendOn, "launch,network"))
+        #expect(
+            try parser.parse("policy resend-on network, launch")
+                == .setPolicy(.resendOn, "launch,network"))
         #expect(try parser.parse("policy retry-interval 60s") == .setPolicy(.retryInterval, "1m"))
     }
 
@@ -94,14 +95,21 @@ import Testing
         func failure(_ text: String) -> CommandError? {
             do { _ = try parser.parse(text); return nil } catch { return error }
         }
-        #expect(failure("buy coins_999") == CommandError(
-            offset: 4, problem: .unknownProduct("coins_999", products: Catalog.standard.ids)))
-        #expect(failure("latency verify") == CommandError(
-            offset: 14, problem: .missingArgument("latency", usage: "latency ROUTE DURATION")))
-        #expect(failure("crash now") == CommandError(
-            offset: 6, problem: .extraArgument("crash", "now", usage: "crash")))
-        #expect(failure("login carol")?.description
-            == "unknown user 'carol'; users are: alice, bob")
+        #expect(
+            failure("buy coins_999")
+                == CommandError(
+                    offset: 4, problem: .unknownProduct("coins_999", products: Catalog.standard.ids)))
+        #expect(
+            failure("latency verify")
+                == CommandError(
+                    offset: 14, problem: .missingArgument("latency", usage: "latency ROUTE DURATION")))
+        #expect(
+            failure("crash now")
+                == CommandError(
+                    offset: 6, problem: .extraArgument("crash", "now", usage: "crash")))
+        #expect(
+            failure("login carol")?.description
+                == "unknown user 'carol'; users are: alice, bob")
         #expect(failure("")?.problem == .empty)
         #expect(failure("Crash")?.problem == .unknownCommand("Crash"))
     }

@@ -21,8 +21,9 @@ import Testing
             } catch {
                 outcomes[2] += 1
                 let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).count
-                #expect(error.location.line >= 1 && error.location.line <= lines + 1,
-                        "round \(round): \(error)")
+                #expect(
+                    error.location.line >= 1 && error.location.line <= lines + 1,
+                    "round \(round): \(error)")
                 #expect(!error.description.contains("\n"), "round \(round): \(error)")
                 continue
             }

@@ -6,11 +6,14 @@ import Testing
 @Suite struct RobustnessTests {
     @Test func deeplyNestedInputIsRefusedAtItsStart() {
         let open = String(repeating: "[", count: 100_000)
-        let expected = "s.yaml:3:9: invalid YAML: Maximum nesting level reached, set with "
+        let expected =
+            "s.yaml:3:9: invalid YAML: Maximum nesting level reached, set with "
             + "yaml_set_max_nest_level()) (while parsing)"
         #expect(refusal("format: 1\ntitle: t\nsteps: " + open) == expected)
-        #expect(refusal("format: 1\ntitle: t\nsteps: " + open
-                        + String(repeating: "]", count: 100_000)) == expected)
+        #expect(
+            refusal(
+                "format: 1\ntitle: t\nsteps: " + open
+                    + String(repeating: "]", count: 100_000)) == expected)
     }
 
     /// Seeded mutations of the format example: each either parses or is refused with a
@@ -27,8 +30,9 @@ import Testing
                 let at = error.location
                 #expect(at.line >= 1 && at.line <= lines + 1, "round \(round): \(error)")
                 #expect(at.column >= 1, "round \(round): \(error)")
-                #expect(!error.message.isEmpty && !error.message.contains("\n"),
-                        "round \(round): \(error)")
+                #expect(
+                    !error.message.isEmpty && !error.message.contains("\n"),
+                    "round \(round): \(error)")
             }
         }
     }
@@ -47,8 +51,10 @@ enum Mutator {
         case 3:
             let i = pick(&rng)
             if let colon = lines[i].firstIndex(of: 58) {
-                let values = ["", " 0", " -1", " x", " [a]", " {a: 1}", " 99999999999999999999",
-                              " \"", " 1h", " coins_999", " login carol"]
+                let values = [
+                    "", " 0", " -1", " x", " [a]", " {a: 1}", " 99999999999999999999",
+                    " \"", " 1h", " coins_999", " login carol",
+                ]
                 lines[i] = Array(lines[i][...colon]) + Array(values[rng.below(values.count)].utf8)
             }
         default:

@@ -14,34 +14,35 @@ import Testing
 
     @Test func writerOutputIsStable() throws {
         let original = try ScenarioParser.load(path: Fixtures.path("format-example.yaml"))
-        #expect(ScenarioWriter.yaml(original) == """
-            format: 1
-            title: Crash while the App Store charges, observer registered at launch
-            story: |
-              Alice buys 100 coins. The App Store charges her, but the app is killed before
-              paymentQueue(_:updatedTransactions:) runs. On the next launch the observer is
-              registered first thing, the unfinished transaction is delivered again, and the
-              coins arrive.
-            policy: hardened
-            seed: 7
-            users: [alice, bob]
-            steps:
-              - do: buy coins_100
-                say: Alice taps "Buy 100 coins".
-              - when: charged
-                do: crash
-                say: The app dies right after the charge, before the callback.
-              - after: 1m
-                do: launch
-                say: A minute later Alice opens the app again.
-            expect:
-              charged: 1
-              credited: {alice: 100}
-              anomalies:
-                - {type: lost-order, status: resolved}
-              unresolved: 0
+        #expect(
+            ScenarioWriter.yaml(original) == """
+                format: 1
+                title: Crash while the App Store charges, observer registered at launch
+                story: |
+                  Alice buys 100 coins. The App Store charges her, but the app is killed before
+                  paymentQueue(_:updatedTransactions:) runs. On the next launch the observer is
+                  registered first thing, the unfinished transaction is delivered again, and the
+                  coins arrive.
+                policy: hardened
+                seed: 7
+                users: [alice, bob]
+                steps:
+                  - do: buy coins_100
+                    say: Alice taps "Buy 100 coins".
+                  - when: charged
+                    do: crash
+                    say: The app dies right after the charge, before the callback.
+                  - after: 1m
+                    do: launch
+                    say: A minute later Alice opens the app again.
+                expect:
+                  charged: 1
+                  credited: {alice: 100}
+                  anomalies:
+                    - {type: lost-order, status: resolved}
+                  unresolved: 0
 
-            """)
+                """)
     }
 
     @Test func everyFieldAndCommandSurvivesARoundTrip() throws {
@@ -49,13 +50,14 @@ import Testing
         policy.resendOn = [.launch, .network]
         policy.retryIntervalMs = nil
         policy.creditTo = .orderOwner
-        let steps = CommandParserTests.formatCommands.enumerated().map { index, pair in
-            let triggers: [Trigger] = [
-                .after(0), .after(1_500), .when(.responseRecharge, within: 600_000),
-                .when(.finished, within: 250),
-            ]
-            return Step(triggers[index % triggers.count], pair.1, say: index % 3 == 0 ? nil : "s")
-        } + [Step(.at(86_400_000), .settle)]
+        let steps =
+            CommandParserTests.formatCommands.enumerated().map { index, pair in
+                let triggers: [Trigger] = [
+                    .after(0), .after(1_500), .when(.responseRecharge, within: 600_000),
+                    .when(.finished, within: 250),
+                ]
+                return Step(triggers[index % triggers.count], pair.1, say: index % 3 == 0 ? nil : "s")
+            } + [Step(.at(86_400_000), .settle)]
         let scenario = Scenario(
             title: "Everything", story: "one line", policy: policy, preset: .retryFile,
             seed: UInt64.max, users: ["alice", "bob", "null", "123"], app: .notRunning,

@@ -20,7 +20,8 @@ func stepTimes(_ records: [RunRecord]) -> [(Int, VirtualTime)] {
 
 @Suite struct RunnerTests {
     @Test func atAndAfterRunAtTheirVirtualTimes() throws {
-        let s = try scenario("""
+        let s = try scenario(
+            """
               - at: 90s
                 do: open-store
               - after: 3s
@@ -35,16 +36,18 @@ func stepTimes(_ records: [RunRecord]) -> [(Int, VirtualTime)] {
     }
 
     @Test func whenRunsTheCommandRightAfterTheEventBeforeAnyOther() throws {
-        let s = try scenario("""
+        let s = try scenario(
+            """
               - do: buy coins_100
               - when: charged
                 do: crash
             """)
         let (records, _) = ScenarioPlayer.run(s)
-        let step2 = try #require(records.firstIndex {
-            if case .stepStarted(2, _, _) = $0 { return true }
-            return false
-        })
+        let step2 = try #require(
+            records.firstIndex {
+                if case .stepStarted(2, _, _) = $0 { return true }
+                return false
+            })
         let before = records[..<step2].compactMap { record -> LogEntry? in
             if case .entry(let e) = record { return e }
             return nil
@@ -58,14 +61,16 @@ func stepTimes(_ records: [RunRecord]) -> [(Int, VirtualTime)] {
             return
         }
         #expect(next.fact == .commandIssued(.crash))
-        #expect(!records.contains {
-            if case .entry(let e) = $0 { return e.fact.triggerName == "delivered" }
-            return false
-        })
+        #expect(
+            !records.contains {
+                if case .entry(let e) = $0 { return e.fact.triggerName == "delivered" }
+                return false
+            })
     }
 
     @Test func whenMatchesWhatThePreviousCommandItselfDid() throws {
-        let s = try scenario("""
+        let s = try scenario(
+            """
               - do: buy coins_100
               - when: request order
                 within: 1ms
@@ -77,7 +82,8 @@ func stepTimes(_ records: [RunRecord]) -> [(Int, VirtualTime)] {
     }
 
     @Test func whenThatNeverComesStopsTheRunNamingTheStep() throws {
-        let s = try scenario("""
+        let s = try scenario(
+            """
               - do: open-store
               - when: credited
                 within: 1m
@@ -86,39 +92,45 @@ func stepTimes(_ records: [RunRecord]) -> [(Int, VirtualTime)] {
             """, expect: "expect:\n  charged: 0\n")
         let (records, result) = ScenarioPlayer.run(s)
         let stop = try #require(result.timeout)
-        #expect(stop.description
-            == "step 2 (line 7): 'when: credited' did not happen within 1m; the run stops here")
+        #expect(
+            stop.description
+                == "step 2 (line 7): 'when: credited' did not happen within 1m; the run stops here")
         #expect(stop.time == 60_000)
         #expect(records.last == .stepTimedOut(stop))
         #expect(result.expectations.isEmpty)
         #expect(!result.passed)
-        #expect(Transcript.verdict(result, scenario: s).suffix(2) == [
-            "expectations: not checked, the run stopped", "FAIL: stopped at step 2 (line 7)",
-        ])
+        #expect(
+            Transcript.verdict(result, scenario: s).suffix(2) == [
+                "expectations: not checked, the run stopped", "FAIL: stopped at step 2 (line 7)",
+            ])
     }
 
     @Test func expectationsAreCheckedAfterSettling() throws {
-        let s = try scenario("  - do: buy coins_550\n", expect: """
-            expect:
-              charged: 1
-              credited: {bob: 0, alice: 100}
-              anomalies:
-                - {type: lost-order, count: 0}
-                - {type: missed-order}
-              unresolved: 0
-              queue: 0
-            """)
+        let s = try scenario(
+            "  - do: buy coins_550\n",
+            expect: """
+                expect:
+                  charged: 1
+                  credited: {bob: 0, alice: 100}
+                  anomalies:
+                    - {type: lost-order, count: 0}
+                    - {type: missed-order}
+                  unresolved: 0
+                  queue: 0
+                """)
         let (records, result) = ScenarioPlayer.run(s)
-        #expect(result.expectations == [
-            ExpectationResult(name: "charged", expected: "1", actual: "1", holds: true),
-            ExpectationResult(name: "credited alice", expected: "100", actual: "550", holds: false),
-            ExpectationResult(name: "credited bob", expected: "0", actual: "0", holds: true),
-            ExpectationResult(name: "anomalies lost-order", expected: "0", actual: "0", holds: true),
-            ExpectationResult(name: "anomalies missed-order", expected: "at least 1", actual: "0",
-                              holds: false),
-            ExpectationResult(name: "unresolved", expected: "0", actual: "0", holds: true),
-            ExpectationResult(name: "queue", expected: "0", actual: "0", holds: true),
-        ])
+        #expect(
+            result.expectations == [
+                ExpectationResult(name: "charged", expected: "1", actual: "1", holds: true),
+                ExpectationResult(name: "credited alice", expected: "100", actual: "550", holds: false),
+                ExpectationResult(name: "credited bob", expected: "0", actual: "0", holds: true),
+                ExpectationResult(name: "anomalies lost-order", expected: "0", actual: "0", holds: true),
+                ExpectationResult(
+                    name: "anomalies missed-order", expected: "at least 1", actual: "0",
+                    holds: false),
+                ExpectationResult(name: "unresolved", expected: "0", actual: "0", holds: true),
+                ExpectationResult(name: "queue", expected: "0", actual: "0", holds: true),
+            ])
         #expect(!result.passed)
         guard case .settled(_, true) = records.last else {
             Issue.record("the run must end settled")

@@ -1,5 +1,6 @@
-import Testing
 import IAPSimCore
+import Testing
+
 @testable import IAPSimScenario
 
 /// Every schedule `iapsim explore` writes must replay, through the file format and the

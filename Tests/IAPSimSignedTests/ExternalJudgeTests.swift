@@ -18,8 +18,9 @@ struct Program {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Program(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                       stderr: String(decoding: stderr, as: UTF8.self))
+        return Program(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 }
 
@@ -49,8 +50,10 @@ enum Judges {
 enum Expectations {
     static func transaction(_ payload: TransactionPayload) -> String { payload.json.text }
 
-    static func notification(_ type: NotificationPayload.NotificationType, uuid: String, signedDate: Int64,
-                             transaction: TransactionPayload) -> String {
+    static func notification(
+        _ type: NotificationPayload.NotificationType, uuid: String, signedDate: Int64,
+        transaction: TransactionPayload
+    ) -> String {
         JSONText.members([
             ("notificationType", .string(type.rawValue)), ("notificationUUID", .string(uuid)),
             ("version", .string("2.0")), ("signedDate", .integer(signedDate)),
@@ -69,14 +72,20 @@ enum Expectations {
             try writer.transaction(payload, at: Int64(t))
             expected.append(Expectations.transaction(payload))
         }
-        try writer.notification(.oneTimeCharge, uuid: "11111111-2222-3333-4444-555555555555",
-                                signedDate: Samples.t0 + 61_000, transaction: Samples.consumable, at: 61_000)
-        expected.append(Expectations.notification(.oneTimeCharge, uuid: "11111111-2222-3333-4444-555555555555",
-                                                  signedDate: Samples.t0 + 61_000, transaction: Samples.consumable))
-        try writer.notification(.refund, uuid: "66666666-7777-8888-9999-000000000000",
-                                signedDate: Samples.t0 + 7_200_000, transaction: Samples.refunded, at: 7_200_000)
-        expected.append(Expectations.notification(.refund, uuid: "66666666-7777-8888-9999-000000000000",
-                                                  signedDate: Samples.t0 + 7_200_000, transaction: Samples.refunded))
+        try writer.notification(
+            .oneTimeCharge, uuid: "11111111-2222-3333-4444-555555555555",
+            signedDate: Samples.t0 + 61_000, transaction: Samples.consumable, at: 61_000)
+        expected.append(
+            Expectations.notification(
+                .oneTimeCharge, uuid: "11111111-2222-3333-4444-555555555555",
+                signedDate: Samples.t0 + 61_000, transaction: Samples.consumable))
+        try writer.notification(
+            .refund, uuid: "66666666-7777-8888-9999-000000000000",
+            signedDate: Samples.t0 + 7_200_000, transaction: Samples.refunded, at: 7_200_000)
+        expected.append(
+            Expectations.notification(
+                .refund, uuid: "66666666-7777-8888-9999-000000000000",
+                signedDate: Samples.t0 + 7_200_000, transaction: Samples.refunded))
         try writer.forged(Samples.withToken, at: 240_000)
         expected.append("{}")
         try writer.finish()
@@ -87,8 +96,10 @@ enum Expectations {
         try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
     }
 
-    @Test(.enabled(if: Judges.applePython != nil,
-                   "Apple's library is not installed: set IAPSIM_APPLE_PYTHON or run tools/apple-venv.sh"))
+    @Test(
+        .enabled(
+            if: Judges.applePython != nil,
+            "Apple's library is not installed: set IAPSIM_APPLE_PYTHON or run tools/apple-venv.sh"))
     func applesLibraryVerifiesEverySignedObjectAndRefusesTheForgery() throws {
         let directory = scratchDirectory("apple")
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -101,8 +112,10 @@ enum Expectations {
         #expect(result.stdout.contains("ok      6 forged 2000000002"))
     }
 
-    @Test(.enabled(if: Judges.applePython != nil,
-                   "Apple's library is not installed: set IAPSIM_APPLE_PYTHON or run tools/apple-venv.sh"))
+    @Test(
+        .enabled(
+            if: Judges.applePython != nil,
+            "Apple's library is not installed: set IAPSIM_APPLE_PYTHON or run tools/apple-venv.sh"))
     func theJudgeFailsAWrongFieldAndAForgeryPassedOffAsATransaction() throws {
         let directory = scratchDirectory("apple-wrong")
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -116,13 +129,17 @@ enum Expectations {
         let result = try Judges.verify(directory, expect: directory + "/expect.jsonl")
         #expect(result.status == 1)
         #expect(result.stdout.contains("FAIL    1 transaction 2000000001: price: expected 1990, decoded 990"))
-        #expect(result.stdout.contains("FAIL    6 transaction 2000000002: refused by Apple's verifier: "
-            + "VERIFICATION_FAILURE"))
+        #expect(
+            result.stdout.contains(
+                "FAIL    6 transaction 2000000002: refused by Apple's verifier: "
+                    + "VERIFICATION_FAILURE"))
         #expect(result.stdout.hasSuffix("\n4 passed, 2 failed\n"), "\(result.stdout)")
     }
 
-    @Test(.enabled(if: Judges.applePython != nil,
-                   "Apple's library is not installed: set IAPSIM_APPLE_PYTHON or run tools/apple-venv.sh"))
+    @Test(
+        .enabled(
+            if: Judges.applePython != nil,
+            "Apple's library is not installed: set IAPSIM_APPLE_PYTHON or run tools/apple-venv.sh"))
     func aRootWrittenByAnotherBuildTrustsThisBuildsSignatures() throws {
         let earlier = scratchDirectory("apple-earlier"), later = scratchDirectory("apple-later")
         defer { for path in [earlier, later] { try? FileManager.default.removeItem(atPath: path) } }
@@ -140,22 +157,33 @@ enum Expectations {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let chain = try SigningChain.appStore(), forger = try SigningChain.forger()
-        let files = ["leaf": chain.certificates[0], "inter": chain.certificates[1], "root": chain.root,
-                     "forged-leaf": forger.certificates[0], "forged-inter": forger.certificates[1]]
+        let files = [
+            "leaf": chain.certificates[0], "inter": chain.certificates[1], "root": chain.root,
+            "forged-leaf": forger.certificates[0], "forged-inter": forger.certificates[1],
+        ]
         for (name, der) in files {
-            let pem = "-----BEGIN CERTIFICATE-----\n"
+            let pem =
+                "-----BEGIN CERTIFICATE-----\n"
                 + Data(der).base64EncodedString(options: .lineLength64Characters)
                 + "\n-----END CERTIFICATE-----\n"
             try Data(pem.utf8).write(to: URL(fileURLWithPath: "\(directory)/\(name).pem"))
         }
         let openssl = try #require(Judges.openssl)
-        let good = try Program.run(openssl, ["verify", "-x509_strict", "-attime", "1767225600",
-                                             "-CAfile", "root.pem", "-untrusted", "inter.pem", "leaf.pem"],
-                                   in: directory)
+        let good = try Program.run(
+            openssl,
+            [
+                "verify", "-x509_strict", "-attime", "1767225600",
+                "-CAfile", "root.pem", "-untrusted", "inter.pem", "leaf.pem",
+            ],
+            in: directory)
         #expect(good.status == 0 && good.stdout == "leaf.pem: OK\n", "\(good.stdout)\(good.stderr)")
-        let forged = try Program.run(openssl, ["verify", "-x509_strict", "-attime", "1767225600",
-                                               "-CAfile", "root.pem", "-untrusted", "forged-inter.pem",
-                                               "forged-leaf.pem"], in: directory)
+        let forged = try Program.run(
+            openssl,
+            [
+                "verify", "-x509_strict", "-attime", "1767225600",
+                "-CAfile", "root.pem", "-untrusted", "forged-inter.pem",
+                "forged-leaf.pem",
+            ], in: directory)
         #expect(forged.status != 0)
     }
 }

@@ -8,35 +8,40 @@ import Testing
     }
 
     @Test func consumableTransactionIsAppleFieldsInAFixedOrder() {
-        #expect(Samples.consumable.json.text == """
-            {"transactionId":"2000000001","originalTransactionId":"2000000001",\
-            "bundleId":"com.example.iapsim","productId":"coins100","purchaseDate":1767225660000,\
-            "originalPurchaseDate":1767225660000,"quantity":1,"type":"Consumable",\
-            "inAppOwnershipType":"PURCHASED","signedDate":1767225660500,"environment":"Sandbox",\
-            "transactionReason":"PURCHASE","storefront":"USA","storefrontId":"143441","price":990,\
-            "currency":"USD"}
-            """)
+        #expect(
+            Samples.consumable.json.text == """
+                {"transactionId":"2000000001","originalTransactionId":"2000000001",\
+                "bundleId":"com.example.iapsim","productId":"coins100","purchaseDate":1767225660000,\
+                "originalPurchaseDate":1767225660000,"quantity":1,"type":"Consumable",\
+                "inAppOwnershipType":"PURCHASED","signedDate":1767225660500,"environment":"Sandbox",\
+                "transactionReason":"PURCHASE","storefront":"USA","storefrontId":"143441","price":990,\
+                "currency":"USD"}
+                """)
     }
 
     @Test func tokenAndRevocationAppearOnlyWhenSet() {
-        #expect(Samples.withToken.json.text.hasSuffix(
-            #""type":"Non-Consumable","inAppOwnershipType":"PURCHASED","signedDate":1767225720000,"#
-            + #""environment":"Sandbox","transactionReason":"PURCHASE","storefront":"USA","#
-            + #""storefrontId":"143441","price":2990,"currency":"USD","#
-            + #""appAccountToken":"6F9619FF-8B86-D011-B42D-00C04FC964FF"}"#))
-        #expect(Samples.refunded.json.text.hasSuffix(
-            #""price":4990,"currency":"USD","revocationDate":1767232800000,"revocationReason":0}"#))
+        #expect(
+            Samples.withToken.json.text.hasSuffix(
+                #""type":"Non-Consumable","inAppOwnershipType":"PURCHASED","signedDate":1767225720000,"#
+                    + #""environment":"Sandbox","transactionReason":"PURCHASE","storefront":"USA","#
+                    + #""storefrontId":"143441","price":2990,"currency":"USD","#
+                    + #""appAccountToken":"6F9619FF-8B86-D011-B42D-00C04FC964FF"}"#))
+        #expect(
+            Samples.refunded.json.text.hasSuffix(
+                #""price":4990,"currency":"USD","revocationDate":1767232800000,"revocationReason":0}"#))
         #expect(!Samples.consumable.json.text.contains("revocation"))
         #expect(!Samples.refunded.json.text.contains("appAccountToken"))
     }
 
     @Test func notificationIsResponseBodyV2InAFixedOrder() {
-        let payload = NotificationPayload(notificationType: .refund, notificationUUID: "uuid-1",
-                                          signedDate: 1_767_232_800_000, signedTransactionInfo: "a.b.c")
-        #expect(payload.json.text == """
-            {"notificationType":"REFUND","notificationUUID":"uuid-1","data":{"bundleId":"com.example.iapsim",\
-            "environment":"Sandbox","signedTransactionInfo":"a.b.c"},"version":"2.0","signedDate":1767232800000}
-            """)
+        let payload = NotificationPayload(
+            notificationType: .refund, notificationUUID: "uuid-1",
+            signedDate: 1_767_232_800_000, signedTransactionInfo: "a.b.c")
+        #expect(
+            payload.json.text == """
+                {"notificationType":"REFUND","notificationUUID":"uuid-1","data":{"bundleId":"com.example.iapsim",\
+                "environment":"Sandbox","signedTransactionInfo":"a.b.c"},"version":"2.0","signedDate":1767232800000}
+                """)
     }
 
     @Test func stringsAreEscapedAsJSON() {

@@ -20,8 +20,9 @@ func scratchDirectory(_ name: String) -> String {
         #expect(try Certificate(derEncoded: Array(root)).subject == Certificate(derEncoded: Array(root)).issuer)
 
         let jws = try writer.transaction(Samples.consumable, at: 60_000)
-        try writer.notification(.oneTimeCharge, uuid: "n-1", signedDate: Samples.t0 + 61_000,
-                                transaction: Samples.consumable, at: 61_000)
+        try writer.notification(
+            .oneTimeCharge, uuid: "n-1", signedDate: Samples.t0 + 61_000,
+            transaction: Samples.consumable, at: 61_000)
         try writer.forged(Samples.withToken, at: 62_000)
         try writer.finish()
 

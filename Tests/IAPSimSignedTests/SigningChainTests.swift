@@ -1,9 +1,10 @@
 import Crypto
 import Foundation
-@testable import IAPSimSigned
 import SwiftASN1
 import Testing
 import X509
+
+@testable import IAPSimSigned
 
 @Suite struct SigningChainTests {
     let leaf: Certificate, intermediate: Certificate, root: Certificate
@@ -32,10 +33,12 @@ import X509
             #expect(try ca.extensions.subjectKeyIdentifier != nil)
         }
         #expect(try root.extensions.authorityKeyIdentifier == nil)
-        #expect(try intermediate.extensions.authorityKeyIdentifier?.keyIdentifier
-            == root.extensions.subjectKeyIdentifier?.keyIdentifier)
-        #expect(try leaf.extensions.authorityKeyIdentifier?.keyIdentifier
-            == intermediate.extensions.subjectKeyIdentifier?.keyIdentifier)
+        #expect(
+            try intermediate.extensions.authorityKeyIdentifier?.keyIdentifier
+                == root.extensions.subjectKeyIdentifier?.keyIdentifier)
+        #expect(
+            try leaf.extensions.authorityKeyIdentifier?.keyIdentifier
+                == intermediate.extensions.subjectKeyIdentifier?.keyIdentifier)
     }
 
     @Test func leafIsNotACAAndSignsDigitally() throws {
@@ -65,8 +68,9 @@ import X509
 
     @Test func rootIsThePinnedBytesEveryBuild() throws {
         let built = try SigningChain.appStore().root
-        #expect(Data(built).base64EncodedString() == SigningChain.pinnedAppStoreRoot,
-                "the root changed: pin its new DER, \(Data(built).base64EncodedString())")
+        #expect(
+            Data(built).base64EncodedString() == SigningChain.pinnedAppStoreRoot,
+            "the root changed: pin its new DER, \(Data(built).base64EncodedString())")
         #expect(try SigningChain.appStore().root == built)
     }
 

@@ -1,23 +1,29 @@
 import IAPSimCore
 import IAPSimScenario
 import Testing
+
 @testable import IAPSimTUI
 
 /// Issue 16's defects, one test each (numbers as in the issue).
 @Suite struct DefectTests {
     static func play(_ file: String, width: Int = 120, height: Int = 40) throws -> Driver {
-        Driver(UIModel(play: try RenderGoldenTests.shipped(file), file: "scenarios/\(file)"), width: width, height: height)
+        Driver(
+            UIModel(play: try RenderGoldenTests.shipped(file), file: "scenarios/\(file)"), width: width, height: height)
     }
 
     static func panel(_ grid: Grid, _ title: String) -> [String] {
         let lines = grid.lines
-        guard let top = lines.firstIndex(where: { $0.contains("┌ \(title) ") || $0.contains("┌ \(title):") }) else { return [] }
+        guard let top = lines.firstIndex(where: { $0.contains("┌ \(title) ") || $0.contains("┌ \(title):") }) else {
+            return []
+        }
         let x = lines[top].distance(from: lines[top].startIndex, to: lines[top].range(of: "┌ \(title)")!.lowerBound)
         var out: [String] = []
         for line in lines[(top + 1)...] {
             let chars = Array(line)
             guard x < chars.count, chars[x] == "│" else { break }
-            out.append(String(chars[(x + 1)...]).split(separator: "│", omittingEmptySubsequences: false).first.map(String.init) ?? "")
+            out.append(
+                String(chars[(x + 1)...]).split(separator: "│", omittingEmptySubsequences: false).first.map(String.init)
+                    ?? "")
         }
         return out
     }
@@ -27,7 +33,9 @@ import Testing
         var d = try DefectTests.play("missed-order-request-lost-naive.yaml")
         d.keys("G")
         let text = d.screen().text
-        for e in d.model.result!.expectations { #expect(text.contains("\(e.name) = \(e.actual)"), "\(e.name)\n\(text)") }
+        for e in d.model.result!.expectations {
+            #expect(text.contains("\(e.name) = \(e.actual)"), "\(e.name)\n\(text)")
+        }
     }
 
     /// 2 and 3: Home reaches the oldest line, with step markers counted; the badge counts
@@ -70,7 +78,9 @@ import Testing
         var d = try DefectTests.play("missed-order-request-lost-naive.yaml")
         d.keys("G")
         let sim = d.model.simulation
-        let stuck = sim.app.memory.filter { r in sim.auditor.anomalies.contains { $0.txn == r.txn && $0.status == .permanent } }
+        let stuck = sim.app.memory.filter { r in
+            sim.auditor.anomalies.contains { $0.txn == r.txn && $0.status == .permanent }
+        }
         #expect(!stuck.isEmpty)
         for r in stuck { #expect(d.screen().text.contains("STUCK"), "\(d.screen().text)") }
     }
@@ -84,8 +94,9 @@ import Testing
         let status = d.screen().lines[38]
         #expect(status.components(separatedBy: "crash when charged").count == 2, "\(status)")
         d.keys("f4")
-        #expect(!d.screen().lines[38].contains("next failure left unfinished"),
-                "naive leaves every failure unfinished already")
+        #expect(
+            !d.screen().lines[38].contains("next failure left unfinished"),
+            "naive leaves every failure unfinished already")
     }
 
     /// 8: narration cut at 80x24 says so, and no stray fragment remains.
@@ -127,10 +138,11 @@ import Testing
         #expect(!text.contains("fault armed: Ask to Buy"))
         #expect(PanelContent.text(.receiptVerified(status: 0, entries: 2)).contains("status 0 (valid)"))
         d.keys("p")
-        d.key(.right, times: 3)                       // cycle presets three times
+        d.key(.right, times: 3)  // cycle presets three times
         d.key(.escape)
-        #expect(d.model.session.filter { if case .setPreset = $0.command { return true } else { return false } }.count == 1,
-                "\(d.model.session.map(\.command))")
+        #expect(
+            d.model.session.filter { if case .setPreset = $0.command { return true } else { return false } }.count == 1,
+            "\(d.model.session.map(\.command))")
         let policyLines = d.screen().text.components(separatedBy: "\n").filter { $0.contains("preset") }
         #expect(policyLines.count == 3, "each change once in Events: \(policyLines)")
     }
@@ -147,7 +159,9 @@ extension DefectTests {
         #expect(changed.count > 5)
         guard let from = text.range(of: "changed from naive:") else { Issue.record("\(text)"); return }
         let note = text[from.upperBound...].prefix { $0 != "└" }
-        let flat = note.replacingOccurrences(of: "│", with: " ").split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," })
+        let flat = note.replacingOccurrences(of: "│", with: " ").split(whereSeparator: {
+            $0 == " " || $0 == "\n" || $0 == ","
+        })
         for key in changed { #expect(flat.contains(Substring(key.rawValue)), "\(key.rawValue)\n\(text)") }
     }
 }
@@ -156,9 +170,9 @@ extension DefectTests {
     /// The status line names the next event: the core says what each scheduled action is.
     @Test func theStatusLineNamesTheNextEvent() {
         var d = Driver.naiveCrashAtCharge()
-        d.wait(wallMs: 8_000)                          // past an unnamed timer at 0:00:10
+        d.wait(wallMs: 8_000)  // past an unnamed timer at 0:00:10
         d.keys("?")
-        d.key(.escape)                                 // clears the status
+        d.key(.escape)  // clears the status
         #expect(d.model.idleStatus.contains("the auditor's grace check of waiting charges"), "\(d.model.idleStatus)")
         #expect(d.screen().lines[38].contains("next event at 0:00:32.16"), "\(d.screen().lines[38])")
         d = Driver(UIModel())

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import IAPSimTUI
 
 /// Golden text files of rendered screens. `UPDATE_GOLDEN=1 swift test` rewrites them; a
@@ -21,7 +22,8 @@ enum Golden {
             let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
             let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
             let row = Array(zip(a, e)).firstIndex { $0.0 != $0.1 } ?? min(a.count, e.count)
-            Issue.record("""
+            Issue.record(
+                """
                 \(name): screen differs from the golden file at row \(row + 1)
                 expected: \(row < e.count ? String(e[row]) : "<none>")
                 actual:   \(row < a.count ? String(a[row]) : "<none>")

@@ -1,6 +1,7 @@
 import IAPSimCore
 import IAPSimScenario
 import Testing
+
 @testable import IAPSimTUI
 
 /// Enter on an Auditor row or a Payment queue row opens an inspector that explains it.
@@ -9,7 +10,7 @@ import Testing
     static func inspect(_ file: String, _ type: AnomalyType, width: Int = 120, height: Int = 40) throws -> Driver {
         var d = try DefectTests.play(file, width: width, height: height)
         d.keys("G")
-        d.key(.backTab)                                // Events -> Auditor
+        d.key(.backTab)  // Events -> Auditor
         let index = d.model.inspectableAnomalies.firstIndex { $0.type == type } ?? 0
         d.key(.down, times: index)
         d.key(.enter)
@@ -20,7 +21,10 @@ import Testing
         ("lost-order-crash-at-charge-naive.yaml", AnomalyType.lostOrder, "prevented by: observer launch"),
         ("missed-order-request-lost-naive.yaml", .missedOrder, "prevented by: persist keychain / retry-immediate 3"),
         ("replay-fraud-naive.yaml", .replayFraud, "prevented by: server-bind-order true"),
-        ("duplicate-receipt-unfinished-failure-naive.yaml", .duplicateReceipt, "prevented by: match token / finish-failed true"),
+        (
+            "duplicate-receipt-unfinished-failure-naive.yaml", .duplicateReceipt,
+            "prevented by: match token / finish-failed true"
+        ),
         ("double-credit-crash-before-finish-naive.yaml", .doubleCredit, "prevented by: server-dedup true"),
         ("wrong-account-switch-before-delivery-naive.yaml", .wrongAccount, "prevented by: credit-to order-owner"),
     ])
@@ -48,8 +52,8 @@ import Testing
     @Test func enterOnAPaymentQueueRowShowsHistoryTokenAndTheReceiptNow() throws {
         var d = try DefectTests.play("lost-order-crash-at-charge-hardened.yaml")
         d.keys("G")
-        d.key(.tab)                                    // Events -> App
-        d.key(.tab)                                    // -> Payment queue
+        d.key(.tab)  // Events -> App
+        d.key(.tab)  // -> Payment queue
         d.key(.enter)
         let text = d.screen().text
         #expect(text.contains("state history"), "\(text)")
@@ -63,7 +67,7 @@ import Testing
 
     @Test func theReceiptNowListsAnUnfinishedPurchase() {
         var d = Driver.naiveCrashAtCharge()
-        d.key(.backTab, times: 4)                      // Events -> Payment queue
+        d.key(.backTab, times: 4)  // Events -> Payment queue
         d.key(.enter)
         let text = d.screen().text
         #expect(text.contains("1 in_app entry"), "\(text)")
@@ -74,11 +78,11 @@ import Testing
         var d = try InspectorTests.inspect("duplicate-receipt-unfinished-failure-naive.yaml", .duplicateReceipt)
         Golden.check(d.screen(120, 40), "inspect-anomaly-120x40")
         Golden.check(d.screen(80, 24), "inspect-anomaly-80x24")
-        d.effects += d.model.update(.resize(width: 80, height: 24))   // scrolling is bounded by the screen
+        d.effects += d.model.update(.resize(width: 80, height: 24))  // scrolling is bounded by the screen
         d.key(.down, times: 5)
         Golden.check(d.screen(80, 24), "inspect-anomaly-scrolled-80x24")
         d.key(.escape)
-        d.key(.backTab)                                // Auditor -> Network... to the queue
+        d.key(.backTab)  // Auditor -> Network... to the queue
         d.key(.backTab)
         d.key(.backTab)
         d.key(.enter)
@@ -97,8 +101,9 @@ import Testing
 
 extension InspectorTests {
     @Test func scrollingStopsAtTheLastLineSoUpComesBackAtOnce() throws {
-        var d = try InspectorTests.inspect("duplicate-receipt-unfinished-failure-naive.yaml", .duplicateReceipt,
-                                           width: 80, height: 24)
+        var d = try InspectorTests.inspect(
+            "duplicate-receipt-unfinished-failure-naive.yaml", .duplicateReceipt,
+            width: 80, height: 24)
         d.key(.down, times: 500)
         guard case .inspect(_, let bottom)? = d.model.overlay else { Issue.record("closed"); return }
         #expect(bottom == d.model.overlayScrollLimit() && bottom > 0 && bottom < 100)

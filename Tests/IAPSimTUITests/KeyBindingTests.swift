@@ -1,6 +1,7 @@
 import Foundation
 import IAPSimCore
 import Testing
+
 @testable import IAPSimTUI
 
 /// The one key table: README, help and footer come from it, and no key does two things at once.
@@ -19,8 +20,9 @@ import Testing
         }
         let table = KeyBinding.markdownTable
         if ProcessInfo.processInfo.environment["UPDATE_README"] == "1" {
-            try (text[..<a.upperBound] + table + text[b.lowerBound...]).write(to: KeyBindingTests.readme,
-                                                                          atomically: true, encoding: .utf8)
+            try (text[..<a.upperBound] + table + text[b.lowerBound...]).write(
+                to: KeyBindingTests.readme,
+                atomically: true, encoding: .utf8)
         }
         #expect(String(text[a.upperBound..<b.lowerBound]) == table, "README's key table differs from KeyBinding.all")
     }
@@ -65,13 +67,17 @@ import Testing
         guard ProcessInfo.processInfo.environment["DUMP_SCREEN"] == "1" else { return }
         var d = Driver(UIModel())
         var all = ""
-        for (file, type) in [("replay-fraud-naive.yaml", AnomalyType.replayFraud), ("double-credit-crash-before-finish-naive.yaml", .doubleCredit),
-                             ("wrong-account-switch-before-delivery-naive.yaml", .wrongAccount)] {
+        for (file, type) in [
+            ("replay-fraud-naive.yaml", AnomalyType.replayFraud),
+            ("double-credit-crash-before-finish-naive.yaml", .doubleCredit),
+            ("wrong-account-switch-before-delivery-naive.yaml", .wrongAccount),
+        ] {
             all += (try? InspectorTests.inspect(file, type).screen().text) ?? ""
         }
         try? all.write(toFile: "/tmp/dump1.txt", atomically: true, encoding: .utf8)
         d.keys("?")
-        try? (d.screen().text + d.screen(80, 24).text).write(toFile: "/tmp/dump2.txt", atomically: true, encoding: .utf8)
+        try? (d.screen().text + d.screen(80, 24).text).write(
+            toFile: "/tmp/dump2.txt", atomically: true, encoding: .utf8)
     }
 }
 
@@ -88,15 +94,17 @@ extension ScreenDump {
         let s2 = ContinuousClock.now
         for _ in 0..<100 { _ = content.eventRows(notes: d.model.notes, filter: nil) }
         let rows = (ContinuousClock.now - s2) / 100
-        try? "rows \(rows); log \(d.model.simulation.log.count) entries; render \(each)\n".write(toFile: "/tmp/rendertime.txt", atomically: true, encoding: .utf8)
+        try? "rows \(rows); log \(d.model.simulation.log.count) entries; render \(each)\n".write(
+            toFile: "/tmp/rendertime.txt", atomically: true, encoding: .utf8)
     }
 }
 
 extension KeyBindingTests {
     @Test func theFooterOffersEnterOnceForWhatItDoesNow() throws {
-        var d = Driver(UIModel(play: try RenderGoldenTests.shipped("lost-order-crash-at-charge-hardened.yaml"), file: "x.yaml"))
+        var d = Driver(
+            UIModel(play: try RenderGoldenTests.shipped("lost-order-crash-at-charge-hardened.yaml"), file: "x.yaml"))
         #expect(d.screen().lines[39].contains("Enter next step"))
-        d.key(.backTab)                                // Auditor
+        d.key(.backTab)  // Auditor
         let footer = d.screen().lines[39]
         #expect(footer.contains("Enter inspect") && !footer.contains("Enter next step"), "\(footer)")
     }

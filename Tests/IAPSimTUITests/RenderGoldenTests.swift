@@ -2,6 +2,7 @@ import Foundation
 import IAPSimCore
 import IAPSimScenario
 import Testing
+
 @testable import IAPSimTUI
 
 /// The screens people see, at the two sizes the UI is built for, compared as text.
@@ -12,10 +13,10 @@ import Testing
         var d = Driver(UIModel(seed: 7, users: ["alice", "bob"], preset: .hardened))
         d.keys("b")
         d.key(.enter)
-        d.keys("c2")                     // crash when charged
-        d.wait(wallMs: 3_000)            // the charge comes at 2.16s
-        d.keys("+++++")                  // 32x
-        d.wait(wallMs: 1_200)            // past the 30s grace: lost-order open
+        d.keys("c2")  // crash when charged
+        d.wait(wallMs: 3_000)  // the charge comes at 2.16s
+        d.keys("+++++")  // 32x
+        d.wait(wallMs: 1_200)  // past the 30s grace: lost-order open
         d.keys("l")
         d.wait(wallMs: 500)
         d.keys(" ")

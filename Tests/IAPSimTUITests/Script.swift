@@ -1,5 +1,6 @@
 import IAPSimCore
 import IAPSimScenario
+
 @testable import IAPSimTUI
 
 /// Drives a model the way the terminal edge does: messages only.

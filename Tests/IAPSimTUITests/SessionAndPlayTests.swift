@@ -1,6 +1,7 @@
 import IAPSimCore
 import IAPSimScenario
 import Testing
+
 @testable import IAPSimTUI
 
 /// Saving a session as a scenario, and playing a scenario step by step.
@@ -18,7 +19,10 @@ import Testing
     @Test func aSavedSessionReplaysToTheSameVerdictAndItsExpectationsHold() throws {
         var d = RenderGoldenTests.lostOrderSession()
         let scenario = try SessionAndPlayTests.saved(&d)
-        #expect(scenario.steps.contains { if case .when(.charged, _) = $0.trigger { return $0.command == .crash } else { return false } })
+        #expect(
+            scenario.steps.contains {
+                if case .when(.charged, _) = $0.trigger { return $0.command == .crash } else { return false }
+            })
         #expect(scenario.story?.contains("differs") == false, "the replay matches the live session")
         let (_, result) = ScenarioPlayer.run(scenario)
         #expect(result.passed)
@@ -30,15 +34,15 @@ import Testing
         var d = Driver(UIModel(preset: .naive))
         d.keys("b")
         d.key(.enter)
-        d.wait(wallMs: 3_500)                          // charged and credited
-        d.keys("r")                                    // replay under naive: fraud
+        d.wait(wallMs: 3_500)  // charged and credited
+        d.keys("r")  // replay under naive: fraud
         d.keys("p")
-        d.key(.down, times: 12)                        // server-dedup
+        d.key(.down, times: 12)  // server-dedup
         d.key(.right)
         d.key(.escape)
-        d.wait(wallMs: 1_000)                          // the replay is refused: already credited
+        d.wait(wallMs: 1_000)  // the replay is refused: already credited
         d.keys("d")
-        d.key(.down)                                   // order response
+        d.key(.down)  // order response
         d.key(.enter)
         d.keys("b")
         d.key(.enter)
@@ -51,8 +55,10 @@ import Testing
     }
 
     @Test func playingStepByStepEndsAsTheHeadlessRunDoes() throws {
-        for file in ["lost-order-crash-at-charge-hardened.yaml", "double-credit-crash-before-finish-naive.yaml",
-                     "wrong-account-switch-before-delivery-naive.yaml", "ask-to-buy.yaml"] {
+        for file in [
+            "lost-order-crash-at-charge-hardened.yaml", "double-credit-crash-before-finish-naive.yaml",
+            "wrong-account-switch-before-delivery-naive.yaml", "ask-to-buy.yaml",
+        ] {
             let scenario = try RenderGoldenTests.shipped(file)
             var d = Driver(UIModel(play: scenario, file: file))
             var presses = 0
@@ -72,14 +78,14 @@ import Testing
         let scenario = try RenderGoldenTests.shipped("lost-order-crash-at-charge-hardened.yaml")
         var d = Driver(UIModel(play: scenario, file: "x.yaml"))
         #expect(d.model.waitingForStep, "step 1 is due at once")
-        d.key(.enter)                                  // buy
+        d.key(.enter)  // buy
         #expect(!d.model.waitingForStep)
-        d.wait(wallMs: 5_000)                          // runs until the charge, then stops
+        d.wait(wallMs: 5_000)  // runs until the charge, then stops
         #expect(d.model.waitingForStep)
         #expect(d.model.simulation.now == 2_160)
         d.wait(wallMs: 5_000)
         #expect(d.model.simulation.now == 2_160, "the clock waits for Enter")
-        d.key(.enter)                                  // crash right after the charge
+        d.key(.enter)  // crash right after the charge
         #expect(d.model.simulation.app.process == .crashed)
         let rows = d.screen().lines
         let charged = try #require(rows.firstIndex { $0.contains("charged 0.99") })
@@ -93,7 +99,7 @@ import Testing
         let scenario = try RenderGoldenTests.shipped("lost-order-crash-at-charge-hardened.yaml")
         var d = Driver(UIModel(play: scenario, file: "x.yaml"))
         d.key(.enter)
-        d.keys("u")                                    // uninstall instead of waiting
+        d.keys("u")  // uninstall instead of waiting
         d.keys("G")
         let result = try #require(d.model.result)
         #expect(result.simulation.log != ScenarioPlayer.run(scenario).result.simulation.log)

@@ -1,5 +1,6 @@
 import IAPSimCore
 import Testing
+
 @testable import IAPSimTUI
 
 /// The keys for the world's newer commands: background/foreground and the next

@@ -1,6 +1,7 @@
 import IAPSimCore
 import IAPSimScenario
 import Testing
+
 @testable import IAPSimTUI
 
 /// What keys, ticks and resizes do to the model.
@@ -9,18 +10,18 @@ import Testing
         var d = Driver(UIModel())
         d.wait(wallMs: 1_000)
         #expect(d.model.simulation.now == 1_000)
-        d.keys("++")                                   // 4x
+        d.keys("++")  // 4x
         d.wait(wallMs: 1_000)
         #expect(d.model.simulation.now == 5_000)
         d.keys(" ")
         #expect(d.model.paused && d.model.wakeDelayMs == nil)
         d.wait(wallMs: 5_000)
         #expect(d.model.simulation.now == 5_000)
-        d.keys(" -----")                               // resume, down to 0.25x
+        d.keys(" -----")  // resume, down to 0.25x
         #expect(d.model.speed == 0.25)
         d.keys("-")
         #expect(d.model.speed == 0.25, "0.25x is the floor")
-        for _ in 0..<3 { d.wait(wallMs: 1) }          // quarter milliseconds carry over
+        for _ in 0..<3 { d.wait(wallMs: 1) }  // quarter milliseconds carry over
         #expect(d.model.simulation.now == 5_000)
         d.wait(wallMs: 1)
         #expect(d.model.simulation.now == 5_001)
@@ -40,7 +41,7 @@ import Testing
         #expect(d.model.simulation.store.transactions.map(\.productId) == ["coins_550"])
         #expect(d.model.simulation.server.balance(of: "alice") == 550)
         #expect(d.model.session.map(\.command) == [.buy(product: "coins_550")])
-        d.keys("b3")                                   // a digit picks directly
+        d.keys("b3")  // a digit picks directly
         #expect(d.model.session.last?.command == .buy(product: "no_ads"))
     }
 
@@ -50,8 +51,9 @@ import Testing
         d.key(.enter)
         d.keys("c2")
         #expect(d.model.armed?.event == .charged)
-        #expect(d.screen().text.contains("fault armed: crash right after the next 'charged'"),
-                "the Events panel shows the fault as it is armed")
+        #expect(
+            d.screen().text.contains("fault armed: crash right after the next 'charged'"),
+            "the Events panel shows the fault as it is armed")
         #expect(d.screen().text.contains("armed: crash when charged"))
         d.wait(wallMs: 3_000)
         let sim = d.model.simulation
@@ -84,7 +86,7 @@ import Testing
         d.keys("t")
         #expect(d.model.simulation.store.askToBuy)
         d.keys("d")
-        d.key(.down, times: 3)                         // recharge response
+        d.key(.down, times: 3)  // recharge response
         d.key(.enter)
         #expect(d.model.simulation.network.dropNextResponse == [.recharge])
         d.keys("f4")
@@ -104,12 +106,12 @@ import Testing
     @Test func thePolicyPanelChangesKeysLive() {
         var d = Driver(UIModel(preset: .hardened))
         d.keys("p")
-        d.key(.down, times: 2)                         // finish
+        d.key(.down, times: 2)  // finish
         d.key(.right)
         #expect(d.model.simulation.policy.finish == .onPurchase)
         #expect(d.model.simulation.policy.displayName == "custom")
-        d.key(.up, times: 2)                           // preset
-        d.key(.left, times: 3)                         // sk2-naive waits; retry-file, retransmit apply
+        d.key(.up, times: 2)  // preset
+        d.key(.left, times: 3)  // sk2-naive waits; retry-file, retransmit apply
         #expect(d.model.simulation.policy == PolicyPreset.retransmit.policy)
         #expect(d.model.pendingPreset == nil)
         d.key(.escape)
@@ -122,9 +124,9 @@ import Testing
     @Test func aPresetOfTheOtherStoreKitWorldStartsOnRestart() {
         var d = Driver(UIModel(preset: .hardened))
         d.keys("p")
-        d.key(.right, times: 3)                        // local-table, retransmit, retry-file apply now
+        d.key(.right, times: 3)  // local-table, retransmit, retry-file apply now
         #expect(d.model.simulation.policy == PolicyPreset.retryFile.policy)
-        d.key(.right)                                  // sk2-naive waits for R
+        d.key(.right)  // sk2-naive waits for R
         #expect(d.model.pendingPreset == .sk2Naive)
         #expect(d.model.simulation.policy.storekit == .one)
         #expect(d.model.status?.contains("press R (worlds switch only between runs)") == true)
@@ -186,7 +188,7 @@ extension UpdateTests {
     /// The scroll badges count lines without building them; the counts must be the truth.
     @Test func panelLineCountsMatchTheLinesAfterABusyAutopilotSession() {
         var d = Driver(UIModel(seed: 5, options: UIOptions(autopilot: true, speed: 64)))
-        d.wait(wallMs: 20_000)                         // about 21 minutes of virtual time
+        d.wait(wallMs: 20_000)  // about 21 minutes of virtual time
         let sim = d.model.simulation
         #expect(sim.auditor.charges.count > 10)
         for width in [22, 38, 48] {

@@ -1,6 +1,7 @@
 import IAPSimCore
 import IAPSimScenario
 import Testing
+
 @testable import IAPSimTUI
 
 /// Restart, step back, the store screen, zoom and the Events filter.
@@ -9,7 +10,7 @@ import Testing
         var d = Driver(UIModel(seed: 9, preset: .naive))
         d.keys("p")
         d.key(.down)
-        d.key(.right)                                  // observer -> launch: a custom policy
+        d.key(.right)  // observer -> launch: a custom policy
         d.key(.escape)
         let policy = d.model.simulation.policy
         d.keys("b")
@@ -64,7 +65,7 @@ import Testing
         let screen = d.screen(80, 24)
         #expect(!screen.text.contains("┌ App "))
         Golden.check(screen, "zoom-events-80x24")
-        d.key(.backTab)                               // zoomed, Tab pages through the panels
+        d.key(.backTab)  // zoomed, Tab pages through the panels
         #expect(d.model.zoomed == .auditor)
         Golden.check(d.screen(120, 40), "zoom-auditor-120x40")
         d.keys("z")

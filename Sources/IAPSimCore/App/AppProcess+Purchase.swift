@@ -7,28 +7,34 @@ extension AppProcess {
         if out.policy.resends(on: .purchase) { resendAll(.resend(.purchase), store: &store, &out) }
         let exchange = out.newExchange()
         inFlight[exchange] = .order(product: product, user: user)
-        out.send(.order, .request, .app, exchange: exchange,
-                 .orderRequest(user: user, product: product))
+        out.send(
+            .order, .request, .app, exchange: exchange,
+            .orderRequest(user: user, product: product))
         out.after(Network.clientTimeoutMs, .appRequestTimeout(exchange: exchange, incarnation: incarnation))
     }
 
     /// `POST /orders` answered: add `SKPayment(product, applicationUsername: token)`.
-    mutating func orderAnswered(exchange: Int, order: String, token: String, product: String,
-                                store: inout AppStore, _ out: inout Outbox) {
+    mutating func orderAnswered(
+        exchange: Int, order: String, token: String, product: String,
+        store: inout AppStore, _ out: inout Outbox
+    ) {
         // The order belongs to whoever tapped Buy, even if the account changed meanwhile.
         guard case .order(_, let user)? = inFlight.removeValue(forKey: exchange) else { return }
         let ticket = OrderTicket(id: order, token: token, productId: product, user: user)
         currentOrder = ticket
         tickets.append(ticket)
         if out.policy.storekit == .two { return purchase(ticket, store: &store, &out) }
-        _ = store.addPayment(product: product, applicationUsername: token, user: user,
-                             order: order, &out)
+        _ = store.addPayment(
+            product: product, applicationUsername: token, user: user,
+            order: order, &out)
     }
 
     /// `paymentQueue(_:updatedTransactions:)`.
-    mutating func updatedTransactions(_ txns: [StoreTransaction], redelivery: Bool,
-                                      atForeground: Bool = false,
-                                      store: inout AppStore, _ out: inout Outbox) {
+    mutating func updatedTransactions(
+        _ txns: [StoreTransaction], redelivery: Bool,
+        atForeground: Bool = false,
+        store: inout AppStore, _ out: inout Outbox
+    ) {
         out.log(.app, .transactionsDelivered(txns: txns.map(\.id), redelivery: redelivery))
         for t in txns {
             // A transaction finished earlier in this same callback is not handled again.
@@ -36,7 +42,9 @@ extension AppProcess {
             switch current.state {
             case .failed: handleFailed(current, store: &store, &out)
             case .purchased, .restored:
-                let reason: SendReason = atForeground ? .foregroundRedelivery
+                let reason: SendReason =
+                    atForeground
+                    ? .foregroundRedelivery
                     : redelivery ? .redelivery(out.policy.observer) : .firstDelivery
                 handlePurchased(current, reason: reason, store: &store, &out)
             case .purchasing, .deferred: break
@@ -58,8 +66,10 @@ extension AppProcess {
 
     /// A purchased transaction reached the app: pair it with an order, save the receipt
     /// where the policy says, send it to the server, finish now if the policy says so.
-    mutating func handlePurchased(_ t: StoreTransaction, reason: SendReason,
-                                  store: inout AppStore, _ out: inout Outbox) {
+    mutating func handlePurchased(
+        _ t: StoreTransaction, reason: SendReason,
+        store: inout AppStore, _ out: inout Outbox
+    ) {
         let paired: StoreTransaction
         let orderId: String?
         let token: String?
@@ -83,8 +93,9 @@ extension AppProcess {
         } else {
             // The buyer is whoever created the order, when the app still knows it.
             let buyer = tickets.first { $0.id == orderId && orderId != nil }?.user ?? loggedIn
-            let r = PendingReceipt(txn: pairedId, productId: paired.productId, buyer: buyer,
-                                   orderId: orderId, orderToken: token, receipt: store.readReceipt())
+            let r = PendingReceipt(
+                txn: pairedId, productId: paired.productId, buyer: buyer,
+                orderId: orderId, orderToken: token, receipt: store.readReceipt())
             memory.append(r)
             if out.policy.persistWhen == .beforeSend { persist(r, &out) }
             sendRecharge(r, reason: reason, forDelivered: t.id, store: &store, &out)

@@ -1,8 +1,10 @@
 extension AppProcess {
     /// `POST /recharge` for one pending receipt, unless one is already in flight or it has
     /// nobody to be sent as (then it waits for a login, or for its buyer's).
-    mutating func sendRecharge(_ r: PendingReceipt, reason: SendReason, forDelivered: String? = nil,
-                               store: inout AppStore, _ out: inout Outbox) {
+    mutating func sendRecharge(
+        _ r: PendingReceipt, reason: SendReason, forDelivered: String? = nil,
+        store: inout AppStore, _ out: inout Outbox
+    ) {
         guard !hasRechargeInFlight(r.txn) else {
             if let forDelivered, forDelivered != r.txn {
                 out.log(.app, .rechargeAlreadyInFlight(txn: r.txn, forDelivered: forDelivered))
@@ -13,13 +15,17 @@ extension AppProcess {
         // `receipt: fresh` reads the receipt again now: what was finished meanwhile is gone.
         // StoreKit 2 sends the kept `jwsRepresentation` and no receipt.
         let receipt = r.signed != nil ? nil : out.policy.receipt == .fresh ? store.readReceipt() : r.receipt
-        let request = RechargeRequest(transactionId: r.txn, productId: r.productId, uid: user,
-                                      orderId: r.orderId, orderToken: r.orderToken,
-                                      receipt: receipt, reason: reason, signed: r.signed)
+        let request = RechargeRequest(
+            transactionId: r.txn, productId: r.productId, uid: user,
+            orderId: r.orderId, orderToken: r.orderToken,
+            receipt: receipt, reason: reason, signed: r.signed)
         let exchange = out.newExchange()
         inFlight[exchange] = .recharge(txn: r.txn)
-        out.log(.app, .rechargeSent(txn: r.txn, order: r.orderId, user: user, reason: reason,
-                                    forDelivered: forDelivered))
+        out.log(
+            .app,
+            .rechargeSent(
+                txn: r.txn, order: r.orderId, user: user, reason: reason,
+                forDelivered: forDelivered))
         out.send(.recharge, .request, .app, exchange: exchange, .rechargeRequest(request))
         out.after(Network.clientTimeoutMs, .appRequestTimeout(exchange: exchange, incarnation: incarnation))
     }
@@ -49,8 +55,10 @@ extension AppProcess {
     }
 
     /// The server answered a recharge.
-    mutating func rechargeAnswered(exchange: Int, answer: RechargeAnswer, txn: String,
-                                   store: inout AppStore, _ out: inout Outbox) {
+    mutating func rechargeAnswered(
+        exchange: Int, answer: RechargeAnswer, txn: String,
+        store: inout AppStore, _ out: inout Outbox
+    ) {
         guard inFlight.removeValue(forKey: exchange) != nil else { return }
         out.log(.app, .rechargeAnswered(txn: txn, outcome: answer))
         switch answer {
@@ -111,7 +119,8 @@ extension AppProcess {
 
     mutating func armPeriodic(_ out: inout Outbox) {
         guard isRunning, !periodicArmed, let interval = out.policy.retryIntervalMs,
-              hasReachablePending else { return }
+            hasReachablePending
+        else { return }
         periodicArmed = true
         out.after(interval, .appPeriodicRetry(incarnation: incarnation))
     }
@@ -147,7 +156,8 @@ extension AppProcess {
     }
 
     static func deleted(_ r: PendingReceipt, tier: PersistTier, why: String) -> Fact {
-        r.signed == nil ? .receiptDeleted(txn: r.txn, tier: tier, why: why)
+        r.signed == nil
+            ? .receiptDeleted(txn: r.txn, tier: tier, why: why)
             : .jwsDeleted(txn: r.txn, tier: tier, why: why)
     }
 }

@@ -1,7 +1,7 @@
 /// A StoreKit 2 purchase call waiting for its result, and the order it was made for.
-public struct AwaitedPurchase: Sendable, Hashable {
-    public var txn: String
-    public var ticket: OrderTicket
+package struct AwaitedPurchase: Sendable, Hashable {
+    package var txn: String
+    package var ticket: OrderTicket
 }
 
 /// The app's StoreKit 2 side (STOREKIT2.md steps 1-4): `purchase()` gets its own result;
@@ -14,8 +14,9 @@ extension AppProcess {
     mutating func purchase(_ ticket: OrderTicket, store: inout AppStore, _ out: inout Outbox) {
         let token = out.policy.accountToken ? ticket.token : nil
         let known = store.transactions.count
-        let txn = store.addPayment(product: ticket.productId, applicationUsername: token,
-                                   user: ticket.user, order: ticket.id, &out)
+        let txn = store.addPayment(
+            product: ticket.productId, applicationUsername: token,
+            user: ticket.user, order: ticket.id, &out)
         guard store.transactions.count > known else {
             // Merged into the Ask to Buy request already waiting for the parent (TN2259):
             // this call is pending too, and the approval comes on Transaction.updates.
@@ -57,13 +58,16 @@ extension AppProcess {
     }
 
     /// `for await update in Transaction.updates`: each verified, unfinished transaction.
-    mutating func updatesEmitted(_ txns: [StoreTransaction], launchReplay: Bool,
-                                 store: inout AppStore, _ out: inout Outbox) {
+    mutating func updatesEmitted(
+        _ txns: [StoreTransaction], launchReplay: Bool,
+        store: inout AppStore, _ out: inout Outbox
+    ) {
         out.log(.app, .updatesEmitted(txns: txns.map(\.id), launchReplay: launchReplay))
         for t in txns {
             guard let current = store.transaction(t.id), !current.finished else { continue }
-            handleVerified(current, reason: launchReplay ? .redelivery(.launch) : .transactionUpdates,
-                           order: nil, store: &store, &out)
+            handleVerified(
+                current, reason: launchReplay ? .redelivery(.launch) : .transactionUpdates,
+                order: nil, store: &store, &out)
         }
     }
 
@@ -90,8 +94,10 @@ extension AppProcess {
     /// A verified transaction reached the app's code: keep its JWS where the policy says,
     /// send it, finish now if the policy says so. The order is the purchase call's own, or
     /// the one its `appAccountToken` names; without either the app knows none.
-    mutating func handleVerified(_ t: StoreTransaction, reason: SendReason, order: OrderTicket?,
-                                 store: inout AppStore, _ out: inout Outbox) {
+    mutating func handleVerified(
+        _ t: StoreTransaction, reason: SendReason, order: OrderTicket?,
+        store: inout AppStore, _ out: inout Outbox
+    ) {
         guard let signed = store.sign(t, now: out.now) else { return }
         out.log(.storeKit, .transactionSigned(signed))
         let ticket = order ?? signed.appAccountToken.flatMap { token in tickets.first { $0.token == token } }
@@ -99,9 +105,10 @@ extension AppProcess {
             if !memory.contains(where: { $0.txn == existing.txn }) { memory.append(existing) }
             sendRecharge(existing, reason: reason, forDelivered: t.id, store: &store, &out)
         } else {
-            let r = PendingReceipt(txn: t.id, productId: t.productId, buyer: ticket?.user ?? loggedIn,
-                                   orderId: ticket?.id, orderToken: signed.appAccountToken,
-                                   receipt: Receipt.none, signed: signed)
+            let r = PendingReceipt(
+                txn: t.id, productId: t.productId, buyer: ticket?.user ?? loggedIn,
+                orderId: ticket?.id, orderToken: signed.appAccountToken,
+                receipt: Receipt.none, signed: signed)
             memory.append(r)
             if out.policy.persistWhen == .beforeSend { persist(r, &out) }
             sendRecharge(r, reason: reason, forDelivered: t.id, store: &store, &out)

@@ -1,30 +1,30 @@
 /// The app process's life.
-public enum ProcessState: String, Sendable, Hashable {
+package enum ProcessState: String, Sendable, Hashable {
     case running, crashed
     case notRunning = "not running"
     case uninstalled
 }
 
 /// An order the app got from the merchant server (memory only).
-public struct OrderTicket: Sendable, Hashable {
-    public var id: String
-    public var token: String
-    public var productId: String
-    public var user: String
+package struct OrderTicket: Sendable, Hashable {
+    package var id: String
+    package var token: String
+    package var productId: String
+    package var user: String
 }
 
 /// A receipt the app still has to get credited: kept in memory, and in a file or the
 /// keychain where the policy says.
-public struct PendingReceipt: Sendable, Hashable {
-    public var txn: String
-    public var productId: String
+package struct PendingReceipt: Sendable, Hashable {
+    package var txn: String
+    package var productId: String
     /// The account logged in when the transaction was handled (nil: nobody).
-    public var buyer: String?
-    public var orderId: String?
-    public var orderToken: String?
-    public var receipt: Receipt
+    package var buyer: String?
+    package var orderId: String?
+    package var orderToken: String?
+    package var receipt: Receipt
     /// StoreKit 2: the `jwsRepresentation` that is sent instead of a receipt.
-    public var signed: SignedTransaction? = nil
+    package var signed: SignedTransaction? = nil
 }
 
 /// What an exchange in flight was for.
@@ -36,49 +36,49 @@ enum InFlight: Sendable, Hashable {
 /// The app: a process that can crash (memory gone), files that go with an uninstall, a
 /// keychain that stays; its StoreKit observer and its purchase flow, every step governed
 /// by the policy.
-public struct AppProcess: Sendable, Hashable {
-    public internal(set) var process: ProcessState
+package struct AppProcess: Sendable, Hashable {
+    package internal(set) var process: ProcessState
     /// Bumped at every launch; timers of an earlier process are void.
-    public internal(set) var incarnation = 0
-    public internal(set) var everLaunched = false
+    package internal(set) var incarnation = 0
+    package internal(set) var everLaunched = false
     // Memory: gone with the process.
     /// In the background the process runs no code: what would run waits in `parked`.
-    public internal(set) var inBackground = false
+    package internal(set) var inBackground = false
     var parked: [Action] = []
-    public internal(set) var storeOpen = false
-    public internal(set) var observerRegistered = false
-    public internal(set) var currentOrder: OrderTicket?
+    package internal(set) var storeOpen = false
+    package internal(set) var observerRegistered = false
+    package internal(set) var currentOrder: OrderTicket?
     /// StoreKit 2: purchase calls waiting for their result, each with its order.
-    public internal(set) var awaiting: [AwaitedPurchase] = []
-    public internal(set) var tickets: [OrderTicket] = []
-    public internal(set) var memory: [PendingReceipt] = []
-    public internal(set) var waitingForLogin: [String] = []
+    package internal(set) var awaiting: [AwaitedPurchase] = []
+    package internal(set) var tickets: [OrderTicket] = []
+    package internal(set) var memory: [PendingReceipt] = []
+    package internal(set) var waitingForLogin: [String] = []
     var inFlight = SmallMap<Int, InFlight>()
     var retriesUsed = SmallMap<String, Int>()
     var periodicArmed = false
     var periodicCount = 0
     // Files: kept across crashes, gone with an uninstall.
-    public internal(set) var savedLogin: String?
-    public internal(set) var files: [PendingReceipt] = []
+    package internal(set) var savedLogin: String?
+    package internal(set) var files: [PendingReceipt] = []
     // Keychain: kept even across an uninstall.
-    public internal(set) var keychain: [PendingReceipt] = []
+    package internal(set) var keychain: [PendingReceipt] = []
     /// A bug injected by `fail-next-payment unfinished`: the failure branch skips finishing.
     var skipFinishNextFailed = false
 
-    public static let launchResendDelayMs: VirtualTime = 3_000
-    public static let immediateRetryDelayMs: VirtualTime = 1_000
+    package static let launchResendDelayMs: VirtualTime = 3_000
+    package static let immediateRetryDelayMs: VirtualTime = 1_000
 
-    public init(running: Bool) {
+    package init(running: Bool) {
         process = running ? .running : .notRunning
     }
 
-    public var isRunning: Bool { process == .running }
+    package var isRunning: Bool { process == .running }
 
     /// The logged-in account while the process runs.
-    public var loggedIn: String? { isRunning ? savedLogin : nil }
+    package var loggedIn: String? { isRunning ? savedLogin : nil }
 
     /// Transactions with a recharge request in flight.
-    public var rechargesInFlight: [String] {
+    package var rechargesInFlight: [String] {
         inFlight.keys.sorted().compactMap {
             if case .recharge(let txn) = inFlight[$0]! { return txn }
             return nil
@@ -86,12 +86,12 @@ public struct AppProcess: Sendable, Hashable {
     }
 
     /// True while a recharge request for `txn` is in flight (cheaper than the list).
-    public func hasRechargeInFlight(_ txn: String) -> Bool {
+    package func hasRechargeInFlight(_ txn: String) -> Bool {
         inFlight.containsValue { if case .recharge(txn) = $0 { return true } else { return false } }
     }
 
     /// Every pending receipt the app can reach now, each once (memory, files, keychain).
-    public var reachablePending: [PendingReceipt] {
+    package var reachablePending: [PendingReceipt] {
         var out: [PendingReceipt] = []
         // Memory, files, keychain, in this order, without building their concatenation.
         func take(_ tier: [PendingReceipt]) {
@@ -106,7 +106,7 @@ public struct AppProcess: Sendable, Hashable {
     }
 
     /// True when `reachablePending` is not empty (without building it).
-    public var hasReachablePending: Bool {
+    package var hasReachablePending: Bool {
         (isRunning && !memory.isEmpty) || !files.isEmpty || !keychain.isEmpty
     }
 

@@ -1,11 +1,11 @@
 /// A fact's payload that is shown in words (in the log's text and its JSON export).
-public protocol Worded {
+package protocol Worded {
     var words: String { get }
 }
 
 /// Why the app sent a recharge request: the first try, a retry, or a resend.
 /// The auditor words a resolution from it ("redelivered at launch", "retry 2 …").
-public enum SendReason: Sendable, Hashable, Worded {
+package enum SendReason: Sendable, Hashable, Worded {
     case firstDelivery
     case redelivery(ObserverTiming)
     case foregroundRedelivery
@@ -25,7 +25,7 @@ public enum SendReason: Sendable, Hashable, Worded {
     /// The server found it in Get Transaction History (reconciliation).
     case reconciliation
 
-    public var words: String {
+    package var words: String {
         switch self {
         case .firstDelivery: return "delivered on the first try"
         case .redelivery(.launch): return "redelivered at launch"

@@ -4,8 +4,10 @@ extension AppStore {
     mutating func finish(_ id: String, _ out: inout Outbox) {
         guard let t = transaction(id), !t.finished else { return }
         guard t.state != .purchasing, t.state != .deferred else {
-            out.log(.storeKit, .finishFailedError(
-                txn: id, reason: "cannot finish a \(t.state.rawValue) transaction"))
+            out.log(
+                .storeKit,
+                .finishFailedError(
+                    txn: id, reason: "cannot finish a \(t.state.rawValue) transaction"))
             return
         }
         update(id) { $0.finished = true }
@@ -39,7 +41,8 @@ extension AppStore {
         due.reserveCapacity(ids.count)
         for id in ids {
             guard let i = index(of: id), !transactions[i].finished,
-                  transactions[i].state != .purchasing else { continue }
+                transactions[i].state != .purchasing
+            else { continue }
             due.append(transactions[i])
         }
         return due
@@ -47,16 +50,18 @@ extension AppStore {
 
     /// The receipt's `in_app` list as it stands now, in charge order: consumables from charge
     /// until finished, non-consumables forever. A view: reading it changes nothing.
-    public var receiptNow: [ReceiptEntry] {
+    package var receiptNow: [ReceiptEntry] {
         var entries: [ReceiptEntry] = []
         entries.reserveCapacity(transactions.count)
         for t in transactions where t.state == .purchased || t.state == .restored {
             let kind = catalog.product(t.productId)?.kind ?? .consumable
             guard !t.finished || kind == .nonConsumable else { continue }
-            entries.append(ReceiptEntry(transactionId: t.id, originalTransactionId: t.originalId ?? t.id,
-                                        productId: t.productId,
-                                        purchaseDateMs: t.chargedAt ?? t.createdAt,
-                                        appAccountToken: t.appAccountToken))
+            entries.append(
+                ReceiptEntry(
+                    transactionId: t.id, originalTransactionId: t.originalId ?? t.id,
+                    productId: t.productId,
+                    purchaseDateMs: t.chargedAt ?? t.createdAt,
+                    appAccountToken: t.appAccountToken))
         }
         return entries
     }
@@ -67,8 +72,9 @@ extension AppStore {
         var entries = receiptNow
         entries.shuffle(using: &rng)
         receiptSerial += 1
-        return Receipt(serial: receiptSerial, entries: entries,
-                       signature: Receipt.sign(serial: receiptSerial, entries: entries))
+        return Receipt(
+            serial: receiptSerial, entries: entries,
+            signature: Receipt.sign(serial: receiptSerial, entries: entries))
     }
 
     /// `verifyReceipt`: one status for the whole receipt; the snapshot's entries when valid.
@@ -93,7 +99,9 @@ extension AppStore {
     /// An unanswered Ask to Buy vanishes after 24h with no callback (Apple).
     mutating func expireDeferred(_ id: String, _ out: inout Outbox) {
         guard let t = transaction(id), t.state == .deferred, !t.finished else { return }
-        update(id) { $0.finished = true; $0.state = .failed }
+        update(id) {
+            $0.finished = true; $0.state = .failed
+        }
         out.log(.storeKit, .deferredExpired(txn: id))
     }
 }

@@ -1,35 +1,35 @@
 /// One `SKPaymentTransaction` as the App Store keeps it.
-public struct StoreTransaction: Sendable, Hashable, Identifiable {
-    public var id: String
-    public var productId: String
-    public var state: TransactionState
-    public var applicationUsername: String? {
+package struct StoreTransaction: Sendable, Hashable, Identifiable {
+    package var id: String
+    package var productId: String
+    package var state: TransactionState
+    package var applicationUsername: String? {
         didSet { appAccountToken = StoreTransaction.accountToken(applicationUsername) }
     }
     /// What the receipt shows as `app_account_token`: the username when it is a UUID (Apple).
     /// Kept beside it because every receipt read needs it.
-    public private(set) var appAccountToken: String?
-    public var finished: Bool
-    public var createdAt: VirtualTime
-    public var chargedAt: VirtualTime?
+    package private(set) var appAccountToken: String?
+    package var finished: Bool
+    package var createdAt: VirtualTime
+    package var chargedAt: VirtualTime?
     /// For a non-consumable bought again: the transaction that first bought it (Apple's
     /// `original_transaction_id`); nil when this transaction is its own original.
-    public var originalId: String?
+    package var originalId: String?
     /// A fault armed for this payment when it was added.
     var outcome: PlannedOutcome
-    public var failure: PaymentFailure?
+    package var failure: PaymentFailure?
     /// When Apple refunded it (`refund`): its `revocationDate`.
-    public var refundedAt: VirtualTime? = nil
+    package var refundedAt: VirtualTime? = nil
 }
 
 extension StoreTransaction {
     /// How a missing transaction id is shown and sent.
-    public static let noIdentifier = "(none)"
+    package static let noIdentifier = "(none)"
 
     /// `SKPaymentTransaction.transactionIdentifier`: a failed transaction has none (Apple),
     /// so it can never be credited; it still sits in the queue until finished. The
     /// simulator keeps `id` as its own key for it.
-    public var transactionIdentifier: String? { state == .failed ? nil : id }
+    package var transactionIdentifier: String? { state == .failed ? nil : id }
 
     static func accountToken(_ username: String?) -> String? {
         username.flatMap { isUUID($0) ? $0 : nil }
@@ -44,14 +44,14 @@ enum PlannedOutcome: Sendable, Hashable {
 /// The App Store: charges the Apple ID, keeps the payment queue of unfinished
 /// transactions (it survives app crashes and uninstalls), writes the receipt and answers
 /// verification. One device, one Apple ID.
-public struct AppStore: Sendable, Hashable {
-    public var catalog: Catalog
+package struct AppStore: Sendable, Hashable {
+    package var catalog: Catalog
     /// Every transaction ever created, oldest first.
-    public internal(set) var transactions: [StoreTransaction] = []
-    public var outage = false
+    package internal(set) var transactions: [StoreTransaction] = []
+    package var outage = false
     /// The status the next verification answers (`store-status`), then normal answers.
-    public internal(set) var nextStatus: Int?
-    public var askToBuy = false
+    package internal(set) var nextStatus: Int?
+    package var askToBuy = false
     var nextFailure: PaymentFailure?
     var interruptNext = false
     var nextTransactionNumber = 1_000_000_000_001
@@ -71,20 +71,20 @@ public struct AppStore: Sendable, Hashable {
     }
 
     /// Timings of DOMAIN.md.
-    public static let purchaseSheetMs: VirtualTime = 2_000
-    public static let verificationMs: VirtualTime = 300
-    public static let interruptedChargeMs: VirtualTime = 30_000
-    public static let askToBuyExpiryMs: VirtualTime = 24 * 3_600_000
+    package static let purchaseSheetMs: VirtualTime = 2_000
+    package static let verificationMs: VirtualTime = 300
+    package static let interruptedChargeMs: VirtualTime = 30_000
+    package static let askToBuyExpiryMs: VirtualTime = 24 * 3_600_000
 
-    public init(catalog: Catalog, rng: SplitMix64) {
+    package init(catalog: Catalog, rng: SplitMix64) {
         self.catalog = catalog
         self.rng = rng
     }
 
     /// `SKPaymentQueue.default().transactions`: unfinished transactions, oldest first.
-    public var queue: [StoreTransaction] { transactions.filter { !$0.finished } }
+    package var queue: [StoreTransaction] { transactions.filter { !$0.finished } }
 
-    public func transaction(_ id: String) -> StoreTransaction? {
+    package func transaction(_ id: String) -> StoreTransaction? {
         index(of: id).map { transactions[$0] }
     }
 
@@ -99,21 +99,26 @@ public struct AppStore: Sendable, Hashable {
         change(&transactions[i])
     }
 
-    mutating func newTransaction(product: String, username: String?, now: VirtualTime,
-                                 outcome: PlannedOutcome) -> StoreTransaction {
-        let t = StoreTransaction(id: String(nextTransactionNumber), productId: product,
-                                 state: .purchasing, applicationUsername: username,
-                                 appAccountToken: StoreTransaction.accountToken(username),
-                                 finished: false, createdAt: now, chargedAt: nil,
-                                 originalId: nil, outcome: outcome, failure: nil)
+    mutating func newTransaction(
+        product: String, username: String?, now: VirtualTime,
+        outcome: PlannedOutcome
+    ) -> StoreTransaction {
+        let t = StoreTransaction(
+            id: String(nextTransactionNumber), productId: product,
+            state: .purchasing, applicationUsername: username,
+            appAccountToken: StoreTransaction.accountToken(username),
+            finished: false, createdAt: now, chargedAt: nil,
+            originalId: nil, outcome: outcome, failure: nil)
         nextTransactionNumber += 1
         transactions.append(t)
         return t
     }
 
     /// `SKPaymentQueue.add(SKPayment)`: the purchase sheet opens; the outcome comes later.
-    mutating func addPayment(product: String, applicationUsername: String?, user: String,
-                             order: String?, _ out: inout Outbox) -> String {
+    mutating func addPayment(
+        product: String, applicationUsername: String?, user: String,
+        order: String?, _ out: inout Outbox
+    ) -> String {
         let outcome: PlannedOutcome
         if out.policy.storekit == .two && outage {
             // StoreKit 2: no verify route, so an outage blocks purchases, not crediting.
@@ -134,15 +139,22 @@ public struct AppStore: Sendable, Hashable {
             out.log(.storeKit, .askToBuyMerged(txn: pending, product: product))
             return pending
         }
-        let t = newTransaction(product: product, username: applicationUsername,
-                               now: out.now, outcome: outcome)
+        let t = newTransaction(
+            product: product, username: applicationUsername,
+            now: out.now, outcome: outcome)
         if out.policy.storekit == .two {
-            out.log(.app, .purchaseStarted(txn: t.id, product: product, appAccountToken: t.appAccountToken,
-                                           user: user, order: order))
+            out.log(
+                .app,
+                .purchaseStarted(
+                    txn: t.id, product: product, appAccountToken: t.appAccountToken,
+                    user: user, order: order))
         } else {
-            out.log(.app, .paymentAdded(txn: t.id, product: product,
-                                        applicationUsername: applicationUsername,
-                                        user: user, order: order))
+            out.log(
+                .app,
+                .paymentAdded(
+                    txn: t.id, product: product,
+                    applicationUsername: applicationUsername,
+                    user: user, order: order))
         }
         out.log(.storeKit, .transactionUpdated(txn: t.id, product: product, state: .purchasing))
         if outcome == .interrupt {
@@ -179,13 +191,17 @@ public struct AppStore: Sendable, Hashable {
         case .fail(let reason) where out.policy.storekit == .two:
             // StoreKit 2 keeps no failed transaction: the error goes to the purchase call
             // only, and nothing is left in `Transaction.unfinished`.
-            update(id) { $0.state = .failed; $0.failure = reason; $0.finished = true }
+            update(id) {
+                $0.state = .failed; $0.failure = reason; $0.finished = true
+            }
             if case .fail = t.outcome {
                 out.narrate(.fault, .faultFired("purchase \(id) failed: \(reason.storeKit2Error)"))
             }
             out.after(0, .storeDeliver(txns: [id], redelivery: false, atForeground: false))
         case .fail(let reason):
-            update(id) { $0.state = .failed; $0.failure = reason }
+            update(id) {
+                $0.state = .failed; $0.failure = reason
+            }
             if case .fail = t.outcome {
                 out.narrate(.fault, .faultFired("payment \(id) failed: \(reason.skError)"))
             }
@@ -207,13 +223,17 @@ public struct AppStore: Sendable, Hashable {
         if product.kind == .nonConsumable, let original = owner(of: product.id) {
             // Apple does not charge a non-consumable twice: a purchased transaction with a
             // new id, the original's original_transaction_id, and no money taken.
-            update(id) { $0.state = .purchased; $0.chargedAt = out.now; $0.originalId = original }
+            update(id) {
+                $0.state = .purchased; $0.chargedAt = out.now; $0.originalId = original
+            }
             out.log(.appStore, .ownedProductNotCharged(txn: id, product: t.productId, original: original))
             out.log(.storeKit, .transactionUpdated(txn: id, product: t.productId, state: .purchased))
             out.after(0, .storeDeliver(txns: [id], redelivery: false, atForeground: false))
             return
         }
-        update(id) { $0.state = .purchased; $0.chargedAt = out.now }
+        update(id) {
+            $0.state = .purchased; $0.chargedAt = out.now
+        }
         out.log(.appStore, .paymentCharged(txn: id, product: t.productId, priceCents: product.priceCents))
         out.log(.storeKit, .transactionUpdated(txn: id, product: t.productId, state: .purchased))
         out.after(0, .storeDeliver(txns: [id], redelivery: false, atForeground: false))
@@ -231,17 +251,25 @@ public struct AppStore: Sendable, Hashable {
     /// 30s after an interrupted purchase: a separate `purchased` transaction that charges.
     mutating func interruptedCharge(origin: String, _ out: inout Outbox) {
         guard let first = transaction(origin),
-              let k = interrupted.firstIndex(where: { $0.txn == origin }) else { return }
+            let k = interrupted.firstIndex(where: { $0.txn == origin })
+        else { return }
         let payer = interrupted.remove(at: k)
-        let t = newTransaction(product: first.productId, username: first.applicationUsername,
-                               now: out.now, outcome: .charge)
+        let t = newTransaction(
+            product: first.productId, username: first.applicationUsername,
+            now: out.now, outcome: .charge)
         if out.policy.storekit == .two {
-            out.log(.storeKit, .purchaseCompletedOutsideApp(txn: t.id, product: t.productId,
-                                                            user: payer.user, order: payer.order))
+            out.log(
+                .storeKit,
+                .purchaseCompletedOutsideApp(
+                    txn: t.id, product: t.productId,
+                    user: payer.user, order: payer.order))
         } else {
-            out.log(.storeKit, .paymentAdded(txn: t.id, product: t.productId,
-                                             applicationUsername: t.applicationUsername,
-                                             user: payer.user, order: payer.order))
+            out.log(
+                .storeKit,
+                .paymentAdded(
+                    txn: t.id, product: t.productId,
+                    applicationUsername: t.applicationUsername,
+                    user: payer.user, order: payer.order))
         }
         charge(t.id, out: &out)
     }

@@ -1,27 +1,27 @@
 /// One entry of the receipt's `in_app` list.
-public struct ReceiptEntry: Sendable, Hashable {
-    public var transactionId: String
-    public var originalTransactionId: String
-    public var productId: String
-    public var purchaseDateMs: VirtualTime
+package struct ReceiptEntry: Sendable, Hashable {
+    package var transactionId: String
+    package var originalTransactionId: String
+    package var productId: String
+    package var purchaseDateMs: VirtualTime
     /// `applicationUsername` of the payment, present only when it was a UUID (Apple).
-    public var appAccountToken: String?
+    package var appAccountToken: String?
 }
 
 /// A snapshot of the app receipt as the app read it at one moment. Cumulative and signed:
 /// it keeps proving what it held at that moment, forever.
-public struct Receipt: Sendable, Hashable {
+package struct Receipt: Sendable, Hashable {
     /// The serial the App Store gave this snapshot.
-    public var serial: Int
-    public var entries: [ReceiptEntry]
+    package var serial: Int
+    package var entries: [ReceiptEntry]
     /// The App Store's signature over serial and entries; verification recomputes it.
-    public var signature: UInt64
+    package var signature: UInt64
 
     /// Realistic size of the base64 receipt the app sends: a fixed part (certificates,
     /// signature) plus each `in_app` entry.
-    public var bytes: Int { 3_100 + 412 * entries.count }
+    package var bytes: Int { 3_100 + 412 * entries.count }
 
-    public func entry(for transactionId: String) -> ReceiptEntry? {
+    package func entry(for transactionId: String) -> ReceiptEntry? {
         entries.first { $0.transactionId == transactionId }
     }
 
@@ -44,33 +44,33 @@ public struct Receipt: Sendable, Hashable {
         return hash.value
     }
 
-    public var isAuthentic: Bool { signature == Receipt.sign(serial: serial, entries: entries) }
+    package var isAuthentic: Bool { signature == Receipt.sign(serial: serial, entries: entries) }
 }
 
 /// The status codes of `verifyReceipt` (Apple).
-public enum VerifyStatus {
-    public static let valid = 0
-    public static let malformed = 21002
-    public static let notAuthentic = 21003
-    public static let unavailable = 21005
-    public static let sandboxReceiptInProduction = 21007
-    public static let notAuthorized = 21010
+package enum VerifyStatus {
+    package static let valid = 0
+    package static let malformed = 21002
+    package static let notAuthentic = 21003
+    package static let unavailable = 21005
+    package static let sandboxReceiptInProduction = 21007
+    package static let notAuthorized = 21010
 
     /// Statuses worth asking again about: the App Store could not read or serve the
     /// receipt this time (Apple: 21002, 21005, 21100-21199).
-    public static func isRetryable(_ status: Int) -> Bool {
+    package static func isRetryable(_ status: Int) -> Bool {
         status == malformed || status == unavailable || (21_100...21_199).contains(status)
     }
 
     /// The statuses `store-status` accepts: 0 and the failures verification can answer.
-    public static func canBeArmed(_ status: Int) -> Bool {
+    package static func canBeArmed(_ status: Int) -> Bool {
         [valid, malformed, notAuthentic, unavailable, sandboxReceiptInProduction, notAuthorized]
             .contains(status) || (21_100...21_199).contains(status)
     }
 
-    public static let acceptedCodes = "0, 21002, 21003, 21005, 21007, 21010, 21100..21199"
+    package static let acceptedCodes = "0, 21002, 21003, 21005, 21007, 21010, 21100..21199"
 
-    public static func words(_ status: Int) -> String {
+    package static func words(_ status: Int) -> String {
         switch status {
         case valid: return "valid"
         case malformed: return "malformed receipt"

@@ -1,24 +1,24 @@
 /// The App Store Server Notifications V2 types the simulator sends (STOREKIT2.md step 5).
-public enum NotificationType: String, Sendable, Hashable {
+package enum NotificationType: String, Sendable, Hashable {
     case oneTimeCharge = "ONE_TIME_CHARGE"
     case refund = "REFUND"
 }
 
 /// One App Store Server Notification V2 as a value: the decoded `signedPayload`
 /// (`ResponseBodyV2DecodedPayload`). Bytes are the edge's, as for transactions.
-public struct ServerNotification: Sendable, Hashable {
+package struct ServerNotification: Sendable, Hashable {
     /// `notificationUUID`: the same for every attempt of one notification.
-    public var uuid: String
-    public var type: NotificationType
+    package var uuid: String
+    package var type: NotificationType
     /// When this attempt was signed: each retry is signed anew.
-    public var signedDate: VirtualTime
+    package var signedDate: VirtualTime
     /// `data.signedTransactionInfo`: the transaction as the App Store signs it now.
-    public var transaction: SignedTransaction
+    package var transaction: SignedTransaction
     /// 1 for the first attempt, up to 6 (five retries).
-    public var attempt: Int
+    package var attempt: Int
 
     /// Realistic size of the request: the outer JWS with its chain around the inner one.
-    public var bytes: Int { 4_200 + transaction.bytes }
+    package var bytes: Int { 4_200 + transaction.bytes }
 }
 
 /// A notification the App Store keeps until the merchant server answers it with 2xx, or
@@ -38,23 +38,25 @@ extension AppStore {
 
     /// Apple retries a notification not answered with HTTP 200-206 this long after the
     /// previous attempt, then drops it (STOREKIT2.md step 5).
-    public static let notificationRetryMs: [VirtualTime] = [1, 12, 24, 48, 72].map { $0 * 3_600_000 }
+    package static let notificationRetryMs: [VirtualTime] = [1, 12, 24, 48, 72].map { $0 * 3_600_000 }
     /// How long the App Store waits for the merchant server's answer to one attempt.
-    public static let notificationTimeoutMs: VirtualTime = 10_000
+    package static let notificationTimeoutMs: VirtualTime = 10_000
 
     /// Whether a notification of `type` about `txn` is still being delivered (sent and not
     /// acknowledged, or waiting for its retry).
-    public func notificationPending(_ txn: String, _ type: NotificationType) -> Bool {
+    package func notificationPending(_ txn: String, _ type: NotificationType) -> Bool {
         notifications.contains { $0.notification.type == type && $0.notification.transaction.transactionId == txn }
     }
 
     /// Notifications still being delivered, oldest first.
-    public var pendingNotifications: [ServerNotification] { notifications.map(\.notification) }
+    package var pendingNotifications: [ServerNotification] { notifications.map(\.notification) }
 
     /// Sends a notification about `txn` to the merchant server, if it has a notification
     /// URL (`server-notifications`).
     mutating func notify(_ type: NotificationType, _ txn: String, _ out: inout Outbox) {
-        guard out.policy.serverNotifications, let t = transaction(txn), let signed = sign(t, now: out.now) else { return }
+        guard out.policy.serverNotifications, let t = transaction(txn), let signed = sign(t, now: out.now) else {
+            return
+        }
         let n = ServerNotification(uuid: rng.uuid(), type: type, signedDate: out.now, transaction: signed, attempt: 1)
         notifications.append(NotificationDelivery(notification: n, exchange: 0))
         sendNotification(notifications.count - 1, &out)
@@ -91,8 +93,11 @@ extension AppStore {
             return
         }
         let delay = AppStore.notificationRetryMs[attempt - 1]
-        out.log(.appStore, .notificationUnanswered(uuid: uuid, type: n.type, txn: n.transaction.transactionId,
-                                                   retryInMs: delay))
+        out.log(
+            .appStore,
+            .notificationUnanswered(
+                uuid: uuid, type: n.type, txn: n.transaction.transactionId,
+                retryInMs: delay))
         out.after(delay - AppStore.notificationTimeoutMs, .storeNotifyRetry(exchange: exchange))
     }
 
@@ -118,7 +123,7 @@ extension AppStore {
     }
 
     /// The charges a `refund` can name: charged (money taken) and not refunded yet.
-    public var refundable: [StoreTransaction] {
+    package var refundable: [StoreTransaction] {
         transactions.filter { $0.chargedAt != nil && $0.originalId == nil && $0.refundedAt == nil }
     }
 

@@ -1,6 +1,6 @@
 /// Who signed a JWS: the App Store (its chain ends at the simulator's root) or somebody
 /// with a key of their own.
-public enum Signer: String, Sendable, Hashable {
+package enum Signer: String, Sendable, Hashable {
     case appStore = "App Store"
     case forger
 }
@@ -10,31 +10,33 @@ public enum Signer: String, Sendable, Hashable {
 /// and who signed it. No bytes and no crypto here: the edge (IAPSimSigned) turns it into a
 /// JWS when a run is asked for signed data. Fields that are the same for every simulated
 /// transaction (bundleId, environment, storefront, currency) are the edge's.
-public struct SignedTransaction: Sendable, Hashable {
+package struct SignedTransaction: Sendable, Hashable {
     // Stored with the one-byte fields last: a fact holds one inline, and every fact is as
     // large as its largest payload.
-    public var transactionId: String
-    public var originalTransactionId: String
-    public var productId: String
-    public var purchaseDate: VirtualTime
-    public var originalPurchaseDate: VirtualTime
+    package var transactionId: String
+    package var originalTransactionId: String
+    package var productId: String
+    package var purchaseDate: VirtualTime
+    package var originalPurchaseDate: VirtualTime
     /// When this copy was signed: every delivery of a transaction is signed anew.
-    public var signedDate: VirtualTime
+    package var signedDate: VirtualTime
     /// The price in milliunits of the currency (990 for 0.99).
-    public var price: Int
+    package var price: Int
     /// The UUID the app passed to `purchase(options: [.appAccountToken(_:)])`, if any.
-    public var appAccountToken: String?
+    package var appAccountToken: String?
     /// When Apple refunded it.
-    public var revocationDate: VirtualTime?
-    public var type: ProductKind
-    public var signer: Signer
+    package var revocationDate: VirtualTime?
+    package var type: ProductKind
+    package var signer: Signer
 
     /// Why (`revocationReason`): 0, refunded for another reason, for every simulated refund.
-    public var revocationReason: Int? { revocationDate.map { _ in 0 } }
+    package var revocationReason: Int? { revocationDate.map { _ in 0 } }
 
-    public init(transactionId: String, originalTransactionId: String, productId: String, type: ProductKind,
-                purchaseDate: VirtualTime, originalPurchaseDate: VirtualTime, signedDate: VirtualTime,
-                price: Int, appAccountToken: String?, signer: Signer, revocationDate: VirtualTime? = nil) {
+    package init(
+        transactionId: String, originalTransactionId: String, productId: String, type: ProductKind,
+        purchaseDate: VirtualTime, originalPurchaseDate: VirtualTime, signedDate: VirtualTime,
+        price: Int, appAccountToken: String?, signer: Signer, revocationDate: VirtualTime? = nil
+    ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.productId = productId
@@ -49,12 +51,13 @@ public struct SignedTransaction: Sendable, Hashable {
     }
 
     /// Realistic size of the compact JWS: the x5c chain in the header, payload, signature.
-    public var bytes: Int { 3_800 + (appAccountToken == nil ? 0 : 60) }
+    package var bytes: Int { 3_800 + (appAccountToken == nil ? 0 : 60) }
 
     /// The one entry a server reads from it: what a receipt's `in_app` entry was in StoreKit 1.
-    public var entry: ReceiptEntry {
-        ReceiptEntry(transactionId: transactionId, originalTransactionId: originalTransactionId,
-                     productId: productId, purchaseDateMs: purchaseDate, appAccountToken: appAccountToken)
+    package var entry: ReceiptEntry {
+        ReceiptEntry(
+            transactionId: transactionId, originalTransactionId: originalTransactionId,
+            productId: productId, purchaseDateMs: purchaseDate, appAccountToken: appAccountToken)
     }
 }
 

@@ -1,4 +1,4 @@
 /// The states of an `SKPaymentTransaction`.
-public enum TransactionState: String, Sendable, Hashable, CaseIterable {
+package enum TransactionState: String, Sendable, Hashable, CaseIterable {
     case purchasing, purchased, failed, restored, deferred
 }

@@ -2,13 +2,13 @@
 /// `open`: something in the system can still make it right; `resolved`: made right;
 /// `blocked`: an attack or bad request refused with no money lost; `permanent`: nothing
 /// left in the system can make it right.
-public enum AnomalyStatus: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum AnomalyStatus: String, Sendable, Hashable, CaseIterable, Comparable {
     case open, resolved, blocked, permanent
 
-    public static func < (a: Self, b: Self) -> Bool {
+    package static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 
     /// `open` and `permanent` count as unresolved.
-    public var isUnresolved: Bool { self == .open || self == .permanent }
+    package var isUnresolved: Bool { self == .open || self == .permanent }
 }

@@ -2,14 +2,17 @@
 /// C7): the one table that the transcript, the `--log` export and the UI all read.
 extension AnomalyType {
     /// One line a trainee reads first.
-    public var meaning: String {
+    package var meaning: String {
         switch self {
         case .lostOrder:
-            return "the App Store charged, but the app never handled the transaction (killed during the purchase, or no observer to receive the redelivery)"
+            return
+                "the App Store charged, but the app never handled the transaction (killed during the purchase, or no observer to receive the redelivery)"
         case .missedOrder:
-            return "the app got `purchased`, but the server never credited it (request or answer lost, app quit, no retry left)"
+            return
+                "the app got `purchased`, but the server never credited it (request or answer lost, app quit, no retry left)"
         case .replayFraud:
-            return "someone sent an old valid receipt with a fresh order; a server that checks only \"receipt valid, order exists\" credits again"
+            return
+                "someone sent an old valid receipt with a fresh order; a server that checks only \"receipt valid, order exists\" credits again"
         case .duplicateReceipt:
             return "the order was paired with another (stale) transaction, so the real payment went uncredited"
         case .doubleCredit:
@@ -17,12 +20,13 @@ extension AnomalyType {
         case .wrongAccount:
             return "the purchase was credited to an account other than the buyer's"
         case .refundUnclawed:
-            return "Apple refunded the charge, but the coins credited for it were not taken back (the server never heard of the refund, or kept the coins)"
+            return
+                "Apple refunded the charge, but the coins credited for it were not taken back (the server never heard of the refund, or kept the coins)"
         }
     }
 
     /// The settings that would have prevented this type, in order of preference.
-    public var preventedBy: [(key: PolicyKey, value: String)] {
+    package var preventedBy: [(key: PolicyKey, value: String)] {
         switch self {
         case .lostOrder: return [(.observer, "launch")]
         case .missedOrder: return [(.persist, "keychain"), (.retryImmediate, "3")]
@@ -39,7 +43,7 @@ extension AnomalyType {
     /// The settings that prevent this type in `world`: StoreKit 2 adds its own (a sweep of
     /// `Transaction.unfinished` ends lost orders too; only a server that verifies the JWS
     /// refuses a forged one).
-    public func preventedBy(in world: StoreKitWorld) -> [(key: PolicyKey, value: String)] {
+    package func preventedBy(in world: StoreKitWorld) -> [(key: PolicyKey, value: String)] {
         guard world == .two else { return preventedBy }
         switch self {
         case .lostOrder: return preventedBy + [(.sweepUnfinished, "true")]
@@ -50,11 +54,11 @@ extension AnomalyType {
 
     /// `observer launch`, `persist keychain / retry-immediate 3`: every setting of the table,
     /// whatever the policy (the words an anomaly is opened with).
-    public var preventedByWords: String { Self.words(preventedBy) }
+    package var preventedByWords: String { Self.words(preventedBy) }
 
     /// `prevented by: KEY VALUE`: the settings `policy` lacks; when it has them all already,
     /// all of them, marked as set (the anomaly came from something they do not cover).
-    public func preventedBy(policy: Policy) -> String {
+    package func preventedBy(policy: Policy) -> String {
         let all = preventedBy(in: policy.storekit)
         let missing = all.filter { policy.value(of: $0.key) != $0.value }
         if missing.isEmpty { return "prevented by: \(Self.words(all)) (already set: this one got past it)" }

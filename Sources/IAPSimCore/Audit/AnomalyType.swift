@@ -1,5 +1,5 @@
 /// The auditor's anomaly types (DOMAIN.md).
-public enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
     case lostOrder = "lost-order"
     case missedOrder = "missed-order"
     case replayFraud = "replay-fraud"
@@ -9,7 +9,7 @@ public enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
     /// Coins credited for a charge that was refunded and not taken back (STOREKIT2.md).
     case refundUnclawed = "refund-unclawed"
 
-    public static func < (a: Self, b: Self) -> Bool {
+    package static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }

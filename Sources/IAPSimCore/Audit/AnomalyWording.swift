@@ -29,8 +29,10 @@ enum AnomalyWording {
 
     /// A second credit of one charge; `staleFor`: the charge whose order the app paired
     /// with it (TRUTH.md C3: the two anomalies name each other).
-    static func creditedAgain(_ c: ChargeRecord, times: Int, via: SendReason,
-                              staleFor other: ChargeRecord?) -> String {
+    static func creditedAgain(
+        _ c: ChargeRecord, times: Int, via: SendReason,
+        staleFor other: ChargeRecord?
+    ) -> String {
         let orders = c.credits.compactMap(\.order).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         var words = "\(charge(c)) credited \(times) times (\(via.words))"
         if !orders.isEmpty { words += " on order\(orders.count > 1 ? "s" : "") \(orders.joined(separator: ", "))" }
@@ -70,7 +72,8 @@ enum AnomalyWording {
         case .duplicateReceipt:
             let stale = c.pairedWith ?? "?"
             let order = c.order ?? "-"
-            return "order \(order) was paired with \(stale) instead of its own \(c.txn) (\(c.productId) paid by \(c.buyer)); "
+            return
+                "order \(order) was paired with \(stale) instead of its own \(c.txn) (\(c.productId) paid by \(c.buyer)); "
                 + (staleCredited ? "order \(order) was credited with \(stale)'s receipt" : "\(c.txn) was never sent")
         default:
             return "\(charge(c)): the app handled it, the server never credited it"

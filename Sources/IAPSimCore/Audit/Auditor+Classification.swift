@@ -9,8 +9,10 @@ extension Auditor {
     /// waiting for the app to launch or come to the foreground, TRUTH.md C6), not finished,
     /// no anomaly.
     func isQuiet(_ i: Int, now: VirtualTime) -> Bool {
-        guard ledger.charges[i].credits.isEmpty && ledger.charges[i].anomalyId == nil
-            && ledger.charges[i].finishedAt == nil else { return false }
+        guard
+            ledger.charges[i].credits.isEmpty && ledger.charges[i].anomalyId == nil
+                && ledger.charges[i].finishedAt == nil
+        else { return false }
         guard let from = ledger.charges[i].graceFrom else { return true }
         return now - from <= graceMs
     }
@@ -18,9 +20,10 @@ extension Auditor {
     /// When the charge of `txn` becomes an anomaly if nothing credits it: the end of its
     /// grace period; nil when it is credited, has its anomaly already, or waits for the app
     /// to launch or come to the foreground before its grace period starts.
-    public func graceDeadline(_ txn: String) -> VirtualTime? {
+    package func graceDeadline(_ txn: String) -> VirtualTime? {
         guard let i = ledger.index(of: txn), ledger.charges[i].credits.isEmpty,
-              ledger.charges[i].anomalyId == nil, let from = ledger.charges[i].graceFrom else { return nil }
+            ledger.charges[i].anomalyId == nil, let from = ledger.charges[i].graceFrom
+        else { return nil }
         return from + graceMs
     }
 
@@ -28,8 +31,10 @@ extension Auditor {
     /// oldest charge first. Charges settled for good are skipped: looking at them again
     /// would change nothing (a new credit brings one back). The parts are only read, and
     /// only for uncredited charges.
-    mutating func evaluate(now: VirtualTime, store: AppStore, app: AppProcess,
-                           server: MerchantServer, policy: Policy, _ out: inout [LogEntry]) {
+    mutating func evaluate(
+        now: VirtualTime, store: AppStore, app: AppProcess,
+        server: MerchantServer, policy: Policy, _ out: inout [LogEntry]
+    ) {
         var kept = 0
         for k in ledger.active.indices {
             let i = ledger.active[k]
@@ -44,8 +49,10 @@ extension Auditor {
             }
             if !isQuiet(i, now: now) {
                 let txn = ledger.charges[i].txn
-                let alive = RecoveryView.canStillCredit(txn, store: store, app: app, server: server, policy: policy)
-                    || policy.serverSide && RecoveryView.serverCanStillLearn(txn, store: store, server: server, policy: policy)
+                let alive =
+                    RecoveryView.canStillCredit(txn, store: store, app: app, server: server, policy: policy)
+                    || policy.serverSide
+                        && RecoveryView.serverCanStillLearn(txn, store: store, server: server, policy: policy)
                 settleUncredited(i, now: now, alive: alive, &out)
             }
             ledger.active[kept] = i
@@ -55,14 +62,17 @@ extension Auditor {
         if !ledger.unclawed.isEmpty { settleRefunds(now: now, store: store, server: server, policy: policy, &out) }
     }
 
-    mutating func settleCredited(_ i: Int, first: ChargeRecord.Credit, now: VirtualTime,
-                                 _ out: inout [LogEntry]) {
+    mutating func settleCredited(
+        _ i: Int, first: ChargeRecord.Credit, now: VirtualTime,
+        _ out: inout [LogEntry]
+    ) {
         let c = ledger.charges[i]
         if first.user == c.buyer {
             guard let id = c.anomalyId, anomalies[id - 1].status != .resolved else { return }
             if anomalies[id - 1].type == .wrongAccount { return }
-            change(id, type: anomalies[id - 1].type, status: .resolved, mechanism: first.via.words,
-                   at: now, &out)
+            change(
+                id, type: anomalies[id - 1].type, status: .resolved, mechanism: first.via.words,
+                at: now, &out)
             return
         }
         let id: Int
@@ -72,20 +82,23 @@ extension Auditor {
             let summary = AnomalyWording.paidBy(c, creditedTo: first.user)
             let mechanism = AnomalyWording.creditedInstead(to: first.user, of: c.buyer)
             if let existing = c.anomalyId {
-                change(existing, type: .wrongAccount, status: .permanent, mechanism: mechanism,
-                       summary: summary, at: now, &out)
+                change(
+                    existing, type: .wrongAccount, status: .permanent, mechanism: mechanism,
+                    summary: summary, at: now, &out)
                 id = existing
             } else {
-                id = open(.wrongAccount, .permanent, txn: c.txn, at: first.at, summary: summary,
-                          mechanism: mechanism, involved: [c.txn] + [c.order].compactMap { $0 }, &out)
+                id = open(
+                    .wrongAccount, .permanent, txn: c.txn, at: first.at, summary: summary,
+                    mechanism: mechanism, involved: [c.txn] + [c.order].compactMap { $0 }, &out)
                 ledger.setAnomaly(id, of: i)
             }
         }
         // TRUTH.md C5: once the buyer is paid too, the customer is whole; the extra credit is
         // the double credit opened with it.
         if let paid = c.credits.first(where: { $0.user == c.buyer }), anomalies[id - 1].status != .resolved {
-            change(id, type: .wrongAccount, status: .resolved,
-                   mechanism: AnomalyWording.buyerPaidToo(c.buyer, via: paid.via), at: now, &out)
+            change(
+                id, type: .wrongAccount, status: .resolved,
+                mechanism: AnomalyWording.buyerPaidToo(c.buyer, via: paid.via), at: now, &out)
         }
     }
 
@@ -105,19 +118,22 @@ extension Auditor {
             change(id, type: type, status: status, mechanism: mechanism, summary: summary, at: now, &out)
         } else {
             let c = ledger.charges[i]
-            ledger.setAnomaly(open(type, status, txn: c.txn, at: now, summary: uncreditedSummary(i, type),
-                                   mechanism: mechanism,
-                                   involved: [c.txn] + [c.order, c.pairedWith].compactMap { $0 }, &out), of: i)
+            ledger.setAnomaly(
+                open(
+                    type, status, txn: c.txn, at: now, summary: uncreditedSummary(i, type),
+                    mechanism: mechanism,
+                    involved: [c.txn] + [c.order, c.pairedWith].compactMap { $0 }, &out), of: i)
         }
     }
 
     func uncreditedSummary(_ i: Int, _ type: AnomalyType) -> String {
         let c = ledger.charges[i]
         // The stale transaction was credited in this order's place: on this order, or again.
-        let staleCredited = c.pairedWith.flatMap(ledger.index).map { j in
-            ledger.charges[j].credits.count > 1
-                || ledger.charges[j].credits.contains { $0.order != nil && $0.order == c.order }
-        } ?? false
+        let staleCredited =
+            c.pairedWith.flatMap(ledger.index).map { j in
+                ledger.charges[j].credits.count > 1
+                    || ledger.charges[j].credits.contains { $0.order != nil && $0.order == c.order }
+            } ?? false
         return AnomalyWording.uncredited(c, type, staleCredited: staleCredited)
     }
 
@@ -137,9 +153,11 @@ extension Auditor {
     /// charge, not even a clean relaunch: it is permanent, and stays so unless credited.
     mutating func markStuck(_ txn: String, at now: VirtualTime, _ out: inout [LogEntry]) {
         guard let i = ledger.index(of: txn), ledger.charges[i].credits.isEmpty,
-              let id = ledger.charges[i].anomalyId else { return }
+            let id = ledger.charges[i].anomalyId
+        else { return }
         ledger.markStuck(i)
-        change(id, type: anomalies[id - 1].type, status: .permanent, mechanism: AnomalyWording.stuck,
-               at: now, &out)
+        change(
+            id, type: anomalies[id - 1].type, status: .permanent, mechanism: AnomalyWording.stuck,
+            at: now, &out)
     }
 }

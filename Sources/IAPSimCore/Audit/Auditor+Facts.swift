@@ -14,29 +14,29 @@ extension Auditor {
     package static func use(of kind: Fact.Kind) -> FactUse {
         switch kind {
         case .paymentAdded, .paymentCharged, .transactionsDelivered, .transactionFinished,
-             .rechargeSent, .coinsCredited, .rechargeRefused, .alreadyCredited,
-             .rechargeAlreadyInFlight, .appLaunched, .appCrashed, .appUninstalled,
-             .appBackgrounded, .appForegrounded,
-             .purchaseStarted, .purchaseCompletedOutsideApp, .purchaseReturned, .updatesEmitted,
-             .unfinishedSwept, .finishCalled, .refundIssued, .coinsClawedBack:
+            .rechargeSent, .coinsCredited, .rechargeRefused, .alreadyCredited,
+            .rechargeAlreadyInFlight, .appLaunched, .appCrashed, .appUninstalled,
+            .appBackgrounded, .appForegrounded,
+            .purchaseStarted, .purchaseCompletedOutsideApp, .purchaseReturned, .updatesEmitted,
+            .unfinishedSwept, .finishCalled, .refundIssued, .coinsClawedBack:
             return .read
         case .listenerStarted, .transactionSigned, .jwsSaved, .jwsDeleted, .jwsChecked,
-             .signedReplayPrepared, .forgeryPrepared:
+            .signedReplayPrepared, .forgeryPrepared:
             return .unused
         case .notificationSent, .notificationUnanswered, .notificationDropped, .notificationReceived,
-             .notificationUnbound, .serverUnavailable, .refundHeard, .coinsSpent, .historyChecked,
-             .reconcileSkipped:
+            .notificationUnbound, .serverUnavailable, .refundHeard, .coinsSpent, .historyChecked,
+            .reconcileSkipped:
             return .unused
         case .commandIssued, .commandIgnored, .faultArmed, .faultFired, .policyChanged,
-             .observerRegistered,
-             .storeScreenOpened, .storeScreenClosed, .userLoggedIn, .userLoggedOut,
-             .networkWentOff, .networkCameBack, .purchaseAbandoned, .rechargeWaitingForLogin,
-             .receiptSaved, .receiptDeleted, .retryScheduled, .rechargeAnswered,
-             .finishFailedError, .finishSkipped, .transactionUpdated, .deferredExpired,
-             .receiptVerified, .messageSent, .messageArrived, .messageDropped,
-             .requestFailedOffline, .requestTimedOut, .orderCreated, .replayPrepared,
-             .replayUnavailable, .rechargeWaitingForBuyer,
-             .ownedProductNotCharged, .askToBuyMerged, .verifyRetriedInSandbox:
+            .observerRegistered,
+            .storeScreenOpened, .storeScreenClosed, .userLoggedIn, .userLoggedOut,
+            .networkWentOff, .networkCameBack, .purchaseAbandoned, .rechargeWaitingForLogin,
+            .receiptSaved, .receiptDeleted, .retryScheduled, .rechargeAnswered,
+            .finishFailedError, .finishSkipped, .transactionUpdated, .deferredExpired,
+            .receiptVerified, .messageSent, .messageArrived, .messageDropped,
+            .requestFailedOffline, .requestTimedOut, .orderCreated, .replayPrepared,
+            .replayUnavailable, .rechargeWaitingForBuyer,
+            .ownedProductNotCharged, .askToBuyMerged, .verifyRetriedInSandbox:
             return .unused
         case .anomalyOpened, .anomalyStatusChanged:
             // The auditor's own words: it writes them, it is never fed them.

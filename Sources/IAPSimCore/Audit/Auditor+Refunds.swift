@@ -3,16 +3,19 @@
 /// notification is still being delivered, or a reconciliation can still find the refund,
 /// to a server that claws back; `resolved` once clawed back; `permanent` when nothing will.
 extension Auditor {
-    mutating func settleRefunds(now: VirtualTime, store: AppStore, server: MerchantServer, policy: Policy,
-                                _ out: inout [LogEntry]) {
+    mutating func settleRefunds(
+        now: VirtualTime, store: AppStore, server: MerchantServer, policy: Policy,
+        _ out: inout [LogEntry]
+    ) {
         var kept = 0
         for k in ledger.unclawed.indices {
             let i = ledger.unclawed[k]
             let c = ledger.charges[i]
             if c.clawedBack {
                 if let id = c.refundAnomalyId {
-                    change(id, type: .refundUnclawed, status: .resolved, mechanism: AnomalyWording.clawedBack,
-                           at: now, &out)
+                    change(
+                        id, type: .refundUnclawed, status: .resolved, mechanism: AnomalyWording.clawedBack,
+                        at: now, &out)
                 }
                 continue
             }
@@ -28,8 +31,9 @@ extension Auditor {
             if let id = c.refundAnomalyId {
                 change(id, type: .refundUnclawed, status: status, mechanism: mechanism, at: now, &out)
             } else {
-                let id = open(.refundUnclawed, status, txn: c.txn, at: now, summary: AnomalyWording.refundUnclawed(c),
-                              mechanism: mechanism, involved: [c.txn] + [c.order].compactMap { $0 }, &out)
+                let id = open(
+                    .refundUnclawed, status, txn: c.txn, at: now, summary: AnomalyWording.refundUnclawed(c),
+                    mechanism: mechanism, involved: [c.txn] + [c.order].compactMap { $0 }, &out)
                 ledger.setRefundAnomaly(id, of: i)
             }
             ledger.unclawed[kept] = i
@@ -41,8 +45,10 @@ extension Auditor {
     /// Why nothing will take the coins of refunded `txn` back, or nil while something can:
     /// a server that claws back and has not heard of it yet, told by a notification still
     /// being delivered or by its reconciliation.
-    static func refundBeyondReach(_ txn: String, store: AppStore, server: MerchantServer,
-                                  policy: Policy) -> String? {
+    static func refundBeyondReach(
+        _ txn: String, store: AppStore, server: MerchantServer,
+        policy: Policy
+    ) -> String? {
         if server.refundsHeard.contains(txn) { return AnomalyWording.coinsKept }
         guard store.notificationPending(txn, .refund) || policy.serverReconcileMs != nil else {
             return AnomalyWording.refundNeverTold
@@ -54,17 +60,20 @@ extension Auditor {
     /// about its missing credit is made right.
     mutating func settleRefundedUncredited(_ i: Int, now: VirtualTime, _ out: inout [LogEntry]) {
         guard let id = ledger.charges[i].anomalyId else { return }
-        change(id, type: anomalies[id - 1].type, status: .resolved, mechanism: AnomalyWording.refundedInstead,
-               at: now, &out)
+        change(
+            id, type: anomalies[id - 1].type, status: .resolved, mechanism: AnomalyWording.refundedInstead,
+            at: now, &out)
     }
 
     /// The verdict's what-if (TRUTH.md C1) found that nothing takes the coins back.
     mutating func markRefundStuck(_ txn: String, at now: VirtualTime, _ out: inout [LogEntry]) {
         guard let i = ledger.index(of: txn), !ledger.charges[i].clawedBack,
-              let id = ledger.charges[i].refundAnomalyId else { return }
+            let id = ledger.charges[i].refundAnomalyId
+        else { return }
         ledger.markStuck(i)
-        change(id, type: .refundUnclawed, status: .permanent, mechanism: AnomalyWording.refundNeverTold,
-               at: now, &out)
+        change(
+            id, type: .refundUnclawed, status: .permanent, mechanism: AnomalyWording.refundNeverTold,
+            at: now, &out)
     }
 }
 

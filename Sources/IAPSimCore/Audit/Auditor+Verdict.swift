@@ -1,17 +1,17 @@
 /// The verdict and the money: what is still wrong, and what it cost either side.
 extension Auditor {
     /// Anomalies whose status is `open` or `permanent`.
-    public var unresolved: [Anomaly] { anomalies.filter { $0.status.isUnresolved } }
+    package var unresolved: [Anomaly] { anomalies.filter { $0.status.isUnresolved } }
 
     /// What customers paid and did not get, in cents: over merchant accounts, what each
     /// paid beyond the value delivered to it (TRUTH.md C3: money nets per account).
-    public var paidNotDeliveredCents: Int {
+    package var paidNotDeliveredCents: Int {
         netPerAccount.reduce(0) { $0 + max(0, $1.paid - $1.delivered) }
     }
 
     /// What the merchant granted without payment, in cents: over merchant accounts, the
     /// value delivered to each beyond what it paid.
-    public var grantedNotPaidCents: Int {
+    package var grantedNotPaidCents: Int {
         netPerAccount.reduce(0) { $0 + max(0, $1.delivered - $1.paid) }
     }
 
@@ -38,7 +38,7 @@ extension Auditor {
     }
 
     /// Anomalies counted by type and status.
-    public func count(_ type: AnomalyType, _ status: AnomalyStatus? = nil) -> Int {
+    package func count(_ type: AnomalyType, _ status: AnomalyStatus? = nil) -> Int {
         anomalies.filter { $0.type == type && (status == nil || $0.status == status) }.count
     }
 }

@@ -8,22 +8,22 @@
 /// `Auditor+Classification.swift`, the verdict and money in `Auditor+Verdict.swift`, the
 /// words in `AnomalyWording`.
 /// A credit of a forged transaction: who got which product, though nobody paid.
-public struct ForgedCredit: Sendable, Hashable {
-    public let user: String
-    public let product: String
+package struct ForgedCredit: Sendable, Hashable {
+    package let user: String
+    package let product: String
 }
 
-public struct Auditor: Sendable, Hashable {
-    public internal(set) var anomalies: [Anomaly] = []
+package struct Auditor: Sendable, Hashable {
+    package internal(set) var anomalies: [Anomaly] = []
     var ledger = ChargeLedger()
     /// Credits of forged transactions that were never charged (StoreKit 2): who got which
     /// product.
-    public internal(set) var forgedCredits: [ForgedCredit] = []
+    package internal(set) var forgedCredits: [ForgedCredit] = []
     /// The prices of what was credited without any charge.
     package var catalog = Catalog.standard
 
     /// Every charge, oldest first, with what became of it.
-    public var charges: [ChargeRecord] { ledger.charges }
+    package var charges: [ChargeRecord] { ledger.charges }
 
     /// How long an uncredited charge may wait before it is an anomaly (DOMAIN.md).
     package var graceMs: VirtualTime = 30_000
@@ -31,13 +31,13 @@ public struct Auditor: Sendable, Hashable {
     /// (TRUTH.md C6). The app starts not running; its launch is a fact like any other.
     var appAwake = false
 
-    public init() {}
+    package init() {}
 
-    public static func == (a: Auditor, b: Auditor) -> Bool {
+    package static func == (a: Auditor, b: Auditor) -> Bool {
         a.anomalies == b.anomalies && a.ledger.charges == b.ledger.charges && a.forgedCredits == b.forgedCredits
     }
 
-    public func hash(into h: inout Hasher) {
+    package func hash(into h: inout Hasher) {
         h.combine(anomalies)
         h.combine(ledger.charges)
         h.combine(forgedCredits)
@@ -64,7 +64,7 @@ public struct Auditor: Sendable, Hashable {
         case .transactionFinished(let txn), .finishCalled(let txn):
             ledger.finished(txn, at: e.time)
         case .purchaseStarted(let txn, _, _, let user, let order),
-             .purchaseCompletedOutsideApp(let txn, _, let user, let order):
+            .purchaseCompletedOutsideApp(let txn, _, let user, let order):
             ledger.paymentAdded(txn: txn, user: user, order: order)
         case .purchaseReturned(let txn, _, .success):
             ledger.delivered([txn], at: e.time)
@@ -84,11 +84,13 @@ public struct Auditor: Sendable, Hashable {
         case .coinsClawedBack(_, _, let txn, _):
             ledger.clawedBack(txn)
         case .rechargeRefused(let txn, let reason, .attacker):
-            open(.replayFraud, .blocked, txn: txn, at: e.time, summary: AnomalyWording.replayed(txn),
-                 mechanism: AnomalyWording.refused(reason), involved: [txn], &out)
+            open(
+                .replayFraud, .blocked, txn: txn, at: e.time, summary: AnomalyWording.replayed(txn),
+                mechanism: AnomalyWording.refused(reason), involved: [txn], &out)
         case .alreadyCredited(let txn, .attacker):
-            open(.replayFraud, .blocked, txn: txn, at: e.time, summary: AnomalyWording.replayed(txn),
-                 mechanism: AnomalyWording.refusedAsAlreadyCredited, involved: [txn], &out)
+            open(
+                .replayFraud, .blocked, txn: txn, at: e.time, summary: AnomalyWording.replayed(txn),
+                mechanism: AnomalyWording.refusedAsAlreadyCredited, involved: [txn], &out)
         default:
             break
         }
@@ -100,15 +102,18 @@ public struct Auditor: Sendable, Hashable {
     /// replay, or a double credit (naming the account that got it without payment, and the
     /// order of another charge it was credited on). A credit of a transaction the App Store
     /// never charged is a forgery (StoreKit 2's `forge`).
-    mutating func observeCredit(_ credit: ChargeRecord.Credit, txn: String, product: String, entitlement: Bool,
-                                _ out: inout [LogEntry]) {
+    mutating func observeCredit(
+        _ credit: ChargeRecord.Credit, txn: String, product: String, entitlement: Bool,
+        _ out: inout [LogEntry]
+    ) {
         guard let i = ledger.index(of: txn) else {
             if credit.sender == .attacker {
                 forgedCredits.append(ForgedCredit(user: credit.user, product: product))
-                open(.replayFraud, .permanent, txn: txn, at: credit.at,
-                     summary: AnomalyWording.forgedCredited(txn, to: credit.user, order: credit.order),
-                     mechanism: AnomalyWording.grantedToForgery, involved: [txn] + [credit.order].compactMap { $0 },
-                     &out)
+                open(
+                    .replayFraud, .permanent, txn: txn, at: credit.at,
+                    summary: AnomalyWording.forgedCredited(txn, to: credit.user, order: credit.order),
+                    mechanism: AnomalyWording.grantedToForgery, involved: [txn] + [credit.order].compactMap { $0 },
+                    &out)
             }
             return
         }
@@ -118,57 +123,77 @@ public struct Auditor: Sendable, Hashable {
         let now = ledger.charges[i]
         var involved = [txn] + [c.order, credit.order].compactMap { $0 }
         if credit.sender == .attacker {
-            open(.replayFraud, .permanent, txn: txn, at: credit.at,
-                 summary: AnomalyWording.replayCredited(txn, to: credit.user, order: credit.order),
-                 mechanism: AnomalyWording.grantedToReplay, involved: involved, &out)
+            open(
+                .replayFraud, .permanent, txn: txn, at: credit.at,
+                summary: AnomalyWording.replayCredited(txn, to: credit.user, order: credit.order),
+                mechanism: AnomalyWording.grantedToReplay, involved: involved, &out)
             return
         }
         let first = now.credits[0]
         if credit.user == now.buyer, first.user != now.buyer {
-            open(.doubleCredit, .permanent, txn: txn, at: credit.at,
-                 summary: AnomalyWording.creditedToOtherFirst(now, other: first.user),
-                 mechanism: AnomalyWording.grantedWithoutPayment(to: first.user), involved: involved, &out)
+            open(
+                .doubleCredit, .permanent, txn: txn, at: credit.at,
+                summary: AnomalyWording.creditedToOtherFirst(now, other: first.user),
+                mechanism: AnomalyWording.grantedWithoutPayment(to: first.user), involved: involved, &out)
             return
         }
         let other = ledger.charge(pairedWith: txn).map { ledger.charges[$0] }
         if let other { involved += [other.txn] }
-        open(.doubleCredit, .permanent, txn: txn, at: credit.at,
-             summary: AnomalyWording.creditedAgain(now, times: earlier + 1, via: credit.via, staleFor: other),
-             mechanism: credit.user == now.buyer ? AnomalyWording.grantedTwice
+        open(
+            .doubleCredit, .permanent, txn: txn, at: credit.at,
+            summary: AnomalyWording.creditedAgain(now, times: earlier + 1, via: credit.via, staleFor: other),
+            mechanism: credit.user == now.buyer
+                ? AnomalyWording.grantedTwice
                 : AnomalyWording.grantedWithoutPayment(to: credit.user), involved: involved, &out)
     }
 
     /// Opens an anomaly and writes it to `out`; returns its id.
     @discardableResult
-    mutating func open(_ type: AnomalyType, _ status: AnomalyStatus, txn: String?, at time: VirtualTime,
-                       summary: String, mechanism: String?, involved: [String], _ out: inout [LogEntry]) -> Int {
+    mutating func open(
+        _ type: AnomalyType, _ status: AnomalyStatus, txn: String?, at time: VirtualTime,
+        summary: String, mechanism: String?, involved: [String], _ out: inout [LogEntry]
+    ) -> Int {
         let id = anomalies.count + 1
         let charge = txn.flatMap(ledger.index).map { ledger.charges[$0] }
         let unique = involved.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-        anomalies.append(Anomaly(id: id, type: type, status: status, txn: txn, order: charge?.order,
-                                 user: charge?.buyer, openedAt: time, changedAt: time,
-                                 mechanism: mechanism, summary: summary, involved: unique))
-        out.append(LogEntry(time: time, part: .auditor,
-                            fact: .anomalyOpened(id: id, type: type, txn: txn, status: status, summary: summary)))
+        anomalies.append(
+            Anomaly(
+                id: id, type: type, status: status, txn: txn, order: charge?.order,
+                user: charge?.buyer, openedAt: time, changedAt: time,
+                mechanism: mechanism, summary: summary, involved: unique))
+        out.append(
+            LogEntry(
+                time: time, part: .auditor,
+                fact: .anomalyOpened(id: id, type: type, txn: txn, status: status, summary: summary)))
         if mechanism != nil, status != .open {
-            out.append(LogEntry(time: time, part: .auditor, fact: .anomalyStatusChanged(
-                id: id, type: type, status: status, mechanism: mechanism)))
+            out.append(
+                LogEntry(
+                    time: time, part: .auditor,
+                    fact: .anomalyStatusChanged(
+                        id: id, type: type, status: status, mechanism: mechanism)))
         }
         return id
     }
 
     /// Changes an anomaly and writes the change to `out`, unless nothing changes.
-    mutating func change(_ id: Int, type: AnomalyType, status: AnomalyStatus, mechanism: String?,
-                         summary: String? = nil, at time: VirtualTime, _ out: inout [LogEntry]) {
+    mutating func change(
+        _ id: Int, type: AnomalyType, status: AnomalyStatus, mechanism: String?,
+        summary: String? = nil, at time: VirtualTime, _ out: inout [LogEntry]
+    ) {
         let i = id - 1
-        guard anomalies[i].type != type || anomalies[i].status != status
-            || anomalies[i].mechanism != mechanism else { return }
+        guard
+            anomalies[i].type != type || anomalies[i].status != status
+                || anomalies[i].mechanism != mechanism
+        else { return }
         anomalies[i].type = type
         anomalies[i].status = status
         anomalies[i].mechanism = mechanism
         anomalies[i].changedAt = time
         if let summary { anomalies[i].summary = summary }
-        out.append(LogEntry(time: time, part: .auditor, fact: .anomalyStatusChanged(
-            id: id, type: type, status: status, mechanism: mechanism)))
+        out.append(
+            LogEntry(
+                time: time, part: .auditor,
+                fact: .anomalyStatusChanged(
+                    id: id, type: type, status: status, mechanism: mechanism)))
     }
 }

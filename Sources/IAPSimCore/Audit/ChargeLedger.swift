@@ -38,12 +38,15 @@ struct ChargeLedger: Sendable, Hashable {
     /// A new charge, due one credit to whoever added its payment. `appAwake`: the app was
     /// running in the foreground, so its grace period starts now (else at the next launch
     /// or foreground).
-    mutating func charged(txn: String, product: String, priceCents: Int, at time: VirtualTime,
-                          appAwake: Bool) {
+    mutating func charged(
+        txn: String, product: String, priceCents: Int, at time: VirtualTime,
+        appAwake: Bool
+    ) {
         let origin = origins.indices.last { origins[$0].txn == txn }.map { origins[$0] }
         active.append(charges.count)
-        var record = ChargeRecord(txn: txn, productId: product, priceCents: priceCents,
-                                  buyer: origin?.user ?? "?", order: origin?.order, chargedAt: time)
+        var record = ChargeRecord(
+            txn: txn, productId: product, priceCents: priceCents,
+            buyer: origin?.user ?? "?", order: origin?.order, chargedAt: time)
         record.graceFrom = appAwake ? time : nil
         charges.append(record)
     }

@@ -3,8 +3,10 @@
 /// them over; it never asks the auditor anything back.
 struct RecoveryView {
     /// True while something in the system can still credit `txn`.
-    static func canStillCredit(_ txn: String, store: AppStore, app: AppProcess,
-                               server: MerchantServer, policy: Policy) -> Bool {
+    static func canStillCredit(
+        _ txn: String, store: AppStore, app: AppProcess,
+        server: MerchantServer, policy: Policy
+    ) -> Bool {
         // The cheap tests come first (the answer is the same).
         let transactions = store.transactions
         if transactions.indices.contains(where: { i in
@@ -36,7 +38,8 @@ struct RecoveryView {
     static func serverCanStillLearn(_ txn: String, store: AppStore, server: MerchantServer, policy: Policy) -> Bool {
         if store.notificationPending(txn, .oneTimeCharge) { return true }
         guard policy.serverReconcileMs != nil, !server.credits.isEmpty || !server.toldOf.isEmpty,
-              let token = store.transaction(txn)?.appAccountToken else { return false }
+            let token = store.transaction(txn)?.appAccountToken
+        else { return false }
         return server.order(token: token)?.state == .created
     }
 

@@ -6,7 +6,7 @@
 extension Simulation {
     /// Runs the what-if for every open anomaly and writes the auditor's changes (to the log
     /// and to `written` unless it is nil). Call it once the world has settled.
-    public mutating func concludeVerdict(into written: inout [LogEntry]?) {
+    package mutating func concludeVerdict(into written: inout [LogEntry]?) {
         var buyers: [String] = []
         for a in auditor.anomalies where a.status == .open {
             if let user = a.user, !buyers.contains(user) { buyers.append(user) }
@@ -28,7 +28,7 @@ extension Simulation {
     }
 
     /// `concludeVerdict(into:)` keeping what it writes in the log only.
-    public mutating func concludeVerdict() {
+    package mutating func concludeVerdict() {
         var none: [LogEntry]?
         concludeVerdict(into: &none)
     }

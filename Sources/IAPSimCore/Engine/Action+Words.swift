@@ -1,7 +1,7 @@
 extension Action {
     /// What the action will do, in words (the UI's status line names the next event with it).
     /// A switch without `default`: a new action does not compile until it says what it is.
-    public var words: String {
+    package var words: String {
         switch self {
         case .storeResolvePayment(let txn): return "the App Store answers the purchase sheet of \(txn)"
         case .storeInterruptedCharge(let origin):
@@ -31,7 +31,7 @@ extension Action {
 extension Simulation {
     /// The next scheduled event: when, and what it will do (nil when nothing is scheduled).
     /// The events due at the same time run in the order they were scheduled; this is the first.
-    public var nextEvent: (time: VirtualTime, action: Action)? {
+    package var nextEvent: (time: VirtualTime, action: Action)? {
         queue.min.map { ($0.time, outbox.pending[$0.slot]) }
     }
 }

@@ -1,7 +1,7 @@
 /// Something scheduled to happen at a virtual time. The engine routes each to the part
 /// that owns it; actions of the app process carry the incarnation that scheduled them, so
 /// a crash cancels them (a new process has no such timers).
-public enum Action: Sendable, Hashable {
+package enum Action: Sendable, Hashable {
     case storeResolvePayment(txn: String)
     case storeInterruptedCharge(origin: String)
     case storeDeferredExpired(txn: String)

@@ -9,11 +9,13 @@ extension Fact {
             let attempt = n.attempt == 1 ? "" : ", attempt \(n.attempt)"
             return "\(n.type.rawValue) notification \(short(n.uuid)) for \(n.transaction.transactionId) sent\(attempt)"
         case .notificationUnanswered(let uuid, let type, let txn, let ms):
-            return "\(type.rawValue) \(short(uuid)) for \(txn) not answered with 200: retry in \(DurationText.format(ms))"
+            return
+                "\(type.rawValue) \(short(uuid)) for \(txn) not answered with 200: retry in \(DurationText.format(ms))"
         case .notificationDropped(let uuid, let type, let txn):
             return "\(type.rawValue) \(short(uuid)) for \(txn) dropped after 5 retries"
         case .notificationReceived(let uuid, let type, let txn, let attempt):
-            return "\(type.rawValue) notification \(short(uuid)) for \(txn) received\(attempt > 1 ? " (attempt \(attempt))" : ""): 200"
+            return
+                "\(type.rawValue) notification \(short(uuid)) for \(txn) received\(attempt > 1 ? " (attempt \(attempt))" : ""): 200"
         case .notificationUnbound(let txn, let why): return "\(txn) not credited: \(why)"
         case .serverUnavailable(let route): return "\(route.rawValue) request answered 503: the merchant server is down"
         case .refundHeard(let txn, let outcome): return "refund of \(txn) heard: \(outcome)"

@@ -1,5 +1,5 @@
 /// What `product.purchase(options:)` returned to its caller (StoreKit 2).
-public enum PurchaseResult: Sendable, Hashable, Worded {
+package enum PurchaseResult: Sendable, Hashable, Worded {
     /// `.success(.verified(transaction))`.
     case success
     /// `.userCancelled`: also what an interrupted purchase returns first.
@@ -10,7 +10,7 @@ public enum PurchaseResult: Sendable, Hashable, Worded {
     /// A thrown `StoreKitError` / `Product.PurchaseError`.
     case failed(String)
 
-    public var words: String {
+    package var words: String {
         switch self {
         case .success: return ".success(.verified)"
         case .userCancelled: return ".userCancelled"
@@ -33,7 +33,8 @@ extension Fact {
             switch result {
             case .success, .pending: return "purchase() of \(p) returned \(result.words) (\(txn))"
             // A failed purchase leaves no transaction behind, so no id is shown.
-            case .userCancelled, .failed: return "purchase() of \(p) \(result == .userCancelled ? "returned " : "")\(result.words)"
+            case .userCancelled, .failed:
+                return "purchase() of \(p) \(result == .userCancelled ? "returned " : "")\(result.words)"
             }
         case .purchaseCompletedOutsideApp(let txn, let p, let user, _):
             return "the interrupted purchase of \(p) completed outside the app: \(txn) [\(user)]"

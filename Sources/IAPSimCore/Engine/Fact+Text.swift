@@ -1,6 +1,6 @@
 extension Fact {
     /// One line in StoreKit's and the domain's own words, for logs and the Events panel.
-    public var text: String {
+    package var text: String {
         switch self {
         case .commandIssued(let c): return "> \(c.scenarioText)"
         case .commandIgnored(let c, let why): return "> \(c.scenarioText) ignored: \(why)"
@@ -31,7 +31,8 @@ extension Fact {
         case .rechargeAlreadyInFlight(let txn, let delivered):
             return "recharge for \(delivered) not sent: its order was paired with \(txn), already in flight"
         case .receiptSaved(let txn, let tier): return "receipt for \(txn) saved to \(tier.rawValue)"
-        case .receiptDeleted(let txn, let tier, let why): return "receipt for \(txn) deleted from \(tier.rawValue): \(why)"
+        case .receiptDeleted(let txn, let tier, let why):
+            return "receipt for \(txn) deleted from \(tier.rawValue): \(why)"
         case .retryScheduled(let txn, let ms, let n):
             return "retry \(n) for \(txn) in \(DurationText.format(ms))"
         case .rechargeAnswered(let txn, let outcome): return "recharge \(txn) answered: \(outcome.words)"
@@ -47,11 +48,14 @@ extension Fact {
         case .askToBuyMerged(let txn, let p):
             return "Ask to Buy: request for \(p) merged into the pending \(txn)"
         case .transactionsDelivered(let txns, let again):
-            return "paymentQueue(_:updatedTransactions:) [\(txns.joined(separator: ", "))]\(again ? " (redelivery)" : "")"
+            return
+                "paymentQueue(_:updatedTransactions:) [\(txns.joined(separator: ", "))]\(again ? " (redelivery)" : "")"
         case .deferredExpired(let txn): return "Ask to Buy for \(txn) expired unanswered (no callback)"
-        case .receiptVerified(let status, let n): return "verifyReceipt: \(status) \(VerifyStatus.words(status)), \(n) in_app"
+        case .receiptVerified(let status, let n):
+            return "verifyReceipt: \(status) \(VerifyStatus.words(status)), \(n) in_app"
         case .messageSent(let id, let route, let dir, let bytes, let sender):
-            return "#\(id) \(route.rawValue) \(dir.rawValue) sent (\(bytes) B\(sender == .attacker ? ", attacker" : ""))"
+            return
+                "#\(id) \(route.rawValue) \(dir.rawValue) sent (\(bytes) B\(sender == .attacker ? ", attacker" : ""))"
         case .messageArrived(let id, let route, let dir, let ms):
             return "#\(id) \(route.rawValue) \(dir.rawValue) arrived after \(ms)ms"
         case .messageDropped(let id, let route, let dir): return "#\(id) \(route.rawValue) \(dir.rawValue) lost"
@@ -69,12 +73,12 @@ extension Fact {
         case .replayPrepared(let txn): return "replaying the receipt of \(txn) on a fresh order"
         case .replayUnavailable: return "nothing to replay: the server has accepted no receipt yet"
         case .listenerStarted, .purchaseStarted, .purchaseReturned, .purchaseCompletedOutsideApp,
-             .updatesEmitted, .unfinishedSwept, .transactionSigned, .finishCalled, .jwsSaved,
-             .jwsDeleted, .jwsChecked, .signedReplayPrepared, .forgeryPrepared:
+            .updatesEmitted, .unfinishedSwept, .transactionSigned, .finishCalled, .jwsSaved,
+            .jwsDeleted, .jwsChecked, .signedReplayPrepared, .forgeryPrepared:
             return storeKit2Text
         case .refundIssued, .notificationSent, .notificationUnanswered, .notificationDropped,
-             .notificationReceived, .notificationUnbound, .serverUnavailable, .refundHeard,
-             .coinsClawedBack, .coinsSpent, .historyChecked, .reconcileSkipped:
+            .notificationReceived, .notificationUnbound, .serverUnavailable, .refundHeard,
+            .coinsClawedBack, .coinsSpent, .historyChecked, .reconcileSkipped:
             return serverSideText
         case .anomalyOpened(let id, let type, _, let status, let summary):
             return "A\(id) \(type.rawValue) \(status.rawValue): \(summary); prevented by: \(type.preventedByWords)"
@@ -91,7 +95,7 @@ extension Fact {
 
 extension LogEntry {
     /// `0:00:02.080  StoreKit         1000000000001 coins_100 -> purchased`
-    public var line: String {
+    package var line: String {
         let partName = part.rawValue
         let padded = partName + String(repeating: " ", count: max(0, 16 - partName.count))
         return "\(DurationText.clock(time))  \(padded) \(fact.text)"

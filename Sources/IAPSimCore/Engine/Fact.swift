@@ -1,6 +1,6 @@
 /// One thing that happened, named as a fact in the past tense. The event log is a list of
 /// these with their virtual time; scenario triggers, the UI and exports all read it.
-public enum Fact: Sendable, Hashable {
+package enum Fact: Sendable, Hashable {
     // Commands and faults.
     case commandIssued(Command)
     case commandIgnored(Command, reason: String)
@@ -51,7 +51,8 @@ public enum Fact: Sendable, Hashable {
     case requestTimedOut(id: Int, route: Route)
     // The merchant server.
     case orderCreated(order: String, user: String, product: String, token: String, sender: Sender)
-    case coinsCredited(user: String, coins: Int, product: String, txn: String, order: String?, sender: Sender, via: SendReason)
+    case coinsCredited(
+        user: String, coins: Int, product: String, txn: String, order: String?, sender: Sender, via: SendReason)
     case rechargeRefused(txn: String, reason: String, sender: Sender)
     case verifyRetriedInSandbox(txn: String)
     case alreadyCredited(txn: String, sender: Sender)
@@ -95,7 +96,7 @@ extension Fact {
     /// The scenario event this fact is, if it is one (`when: charged` waits for
     /// `paymentCharged`).
     @inline(__always)
-    public var trigger: TriggerEvent? {
+    package var trigger: TriggerEvent? {
         switch self {
         case .transactionUpdated(_, _, let state):
             switch state {
@@ -136,5 +137,5 @@ extension Fact {
     }
 
     /// The name of `trigger`, as a scenario's `when:` writes it.
-    public var triggerName: String? { trigger?.rawValue }
+    package var triggerName: String? { trigger?.rawValue }
 }

@@ -1,15 +1,15 @@
 /// One log entry: a fact, when it happened, and the part it belongs to.
-public struct LogEntry: Sendable, Hashable {
-    public var time: VirtualTime
-    public var part: Part
-    public var fact: Fact {
+package struct LogEntry: Sendable, Hashable {
+    package var time: VirtualTime
+    package var part: Part
+    package var fact: Fact {
         didSet { triggers = TriggerSet(fact.trigger) }
     }
     /// The trigger code of `fact`, kept beside it: the engine asks it of every entry, and
     /// matching a fact that sits in a buffer costs a copy of it.
     private(set) var triggers: TriggerSet
 
-    public init(time: VirtualTime, part: Part, fact: __owned Fact) {
+    package init(time: VirtualTime, part: Part, fact: __owned Fact) {
         self.time = time
         self.part = part
         triggers = TriggerSet(fact.trigger)

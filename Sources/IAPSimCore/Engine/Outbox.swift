@@ -1,15 +1,15 @@
 /// What a part produces while it handles something: facts for the log, actions to
 /// schedule, and messages for the network. The engine applies it; parts never reach
 /// into one another except through StoreKit's synchronous API.
-public struct Outbox: Sendable {
-    public internal(set) var now: VirtualTime
-    public internal(set) var policy: Policy
-    public internal(set) var facts: [LogEntry] = []
+package struct Outbox: Sendable {
+    package internal(set) var now: VirtualTime
+    package internal(set) var policy: Policy
+    package internal(set) var facts: [LogEntry] = []
     /// The timers set so far are `timers[0..<timerCount]`; the rest are spent ones whose
     /// room is reused (clearing an array per event costs more than its few timers).
     var timers: [Timer] = []
     var timerCount = 0
-    public internal(set) var sends: [Message] = []
+    package internal(set) var sends: [Message] = []
     var nextMessageId: Int
     var nextExchange: Int
     /// False when nobody keeps or collects the log: then `facts` holds only the facts the
@@ -33,8 +33,10 @@ public struct Outbox: Sendable {
         var slot: Int
     }
 
-    init(now: VirtualTime, policy: Policy, nextMessageId: Int, nextExchange: Int,
-         keepsEveryFact: Bool = true) {
+    init(
+        now: VirtualTime, policy: Policy, nextMessageId: Int, nextExchange: Int,
+        keepsEveryFact: Bool = true
+    ) {
         self.now = now
         self.policy = policy
         self.nextMessageId = nextMessageId
@@ -118,10 +120,14 @@ public struct Outbox: Sendable {
     }
 
     /// Queues a message for the network.
-    mutating func send(_ route: Route, _ direction: Direction, _ sender: Sender,
-                       exchange: Int, _ payload: Payload) {
+    mutating func send(
+        _ route: Route, _ direction: Direction, _ sender: Sender,
+        exchange: Int, _ payload: Payload
+    ) {
         nextMessageId += 1
-        sends.append(Message(id: nextMessageId, exchange: exchange, route: route,
-                             direction: direction, sender: sender, payload: payload, sentAt: now))
+        sends.append(
+            Message(
+                id: nextMessageId, exchange: exchange, route: route,
+                direction: direction, sender: sender, payload: payload, sentAt: now))
     }
 }

@@ -1,5 +1,5 @@
 /// The part of the world a fact belongs to; the lanes of logs and diagrams.
-public enum Part: String, Sendable, Hashable, CaseIterable {
+package enum Part: String, Sendable, Hashable, CaseIterable {
     case user = "User"
     case app = "App"
     case storeKit = "StoreKit"
@@ -12,6 +12,6 @@ public enum Part: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Who sent a request to the merchant server.
-public enum Sender: String, Sendable, Hashable {
+package enum Sender: String, Sendable, Hashable {
     case app, attacker
 }

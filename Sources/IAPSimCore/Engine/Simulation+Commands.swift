@@ -3,7 +3,7 @@ extension Simulation {
     /// `wait` and `settle` let time run; every other command acts at once. A command that
     /// makes no sense now (buy while the app is not running) is logged as ignored, with why.
     @discardableResult
-    public mutating func apply(_ command: Command) -> [LogEntry] {
+    package mutating func apply(_ command: Command) -> [LogEntry] {
         var written: [LogEntry]? = []
         _ = apply(command, into: &written)
         return written ?? []
@@ -13,7 +13,7 @@ extension Simulation {
     /// and `settle`, what the events wrote meanwhile), and returns the trigger events the
     /// command itself wrote (none for `wait` and `settle`: what happens while time runs is
     /// no fact of theirs).
-    public mutating func apply(_ command: Command, into written: inout [LogEntry]?) -> TriggerSet {
+    package mutating func apply(_ command: Command, into written: inout [LogEntry]?) -> TriggerSet {
         switch command {
         case .wait(let ms):
             run(until: now + ms, into: &written)
@@ -38,7 +38,7 @@ extension Simulation {
     static let worldIsFixed = "the StoreKit world is chosen before a run (switch it between runs or on restart)"
 
     /// Why a command cannot run now, or nil.
-    public func refusal(of command: Command) -> String? {
+    package func refusal(of command: Command) -> String? {
         if app.inBackground, command.needsForeground { return "the app is in the background" }
         switch command {
         case .buy(let product):
@@ -109,7 +109,7 @@ extension Simulation {
             outbox.log(.network, on ? .networkCameBack : .networkWentOff)
             if on { app.networkReturned(store: &store, &outbox) }
         case .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus,
-             .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment:
+            .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment:
             arm(command)
         case .askToBuy(let on):
             store.askToBuy = on
@@ -146,20 +146,32 @@ extension Simulation {
             outbox.narrate(.fault, .faultArmed("the next \(route.rawValue) response will be lost"))
         case .latency(let route, let ms):
             network.routeLatencyMs[route.index] = ms
-            outbox.narrate(.fault, .faultArmed("one-way latency on \(route.rawValue) is now \(DurationText.format(ms))"))
+            outbox.narrate(
+                .fault, .faultArmed("one-way latency on \(route.rawValue) is now \(DurationText.format(ms))"))
         case .storeOutage(let on):
             store.outage = on
             if policy.storekit == .two {
-                outbox.narrate(.fault, .faultArmed(on ? "the App Store is down: purchases fail (no verify route in StoreKit 2)"
-                                                      : "the App Store is back"))
+                outbox.narrate(
+                    .fault,
+                    .faultArmed(
+                        on
+                            ? "the App Store is down: purchases fail (no verify route in StoreKit 2)"
+                            : "the App Store is back"))
             } else {
-                outbox.narrate(.fault, on ? .faultArmed("App Store verification answers 21005")
-                                   : .faultArmed("App Store verification is back"))
+                outbox.narrate(
+                    .fault,
+                    on
+                        ? .faultArmed("App Store verification answers 21005")
+                        : .faultArmed("App Store verification is back"))
             }
         case .storeStatus(let code):
             store.nextStatus = code == VerifyStatus.valid ? nil : code
-            outbox.narrate(.fault, .faultArmed(code == VerifyStatus.valid ? "App Store verification answers normally"
-                : "the next verification answers \(code) (\(VerifyStatus.words(code)))"))
+            outbox.narrate(
+                .fault,
+                .faultArmed(
+                    code == VerifyStatus.valid
+                        ? "App Store verification answers normally"
+                        : "the next verification answers \(code) (\(VerifyStatus.words(code)))"))
         case .failNextPayment(let reason):
             store.nextFailure = reason
             outbox.narrate(.fault, .faultArmed("the next payment will fail (\(reason.rawValue))"))
@@ -179,7 +191,7 @@ extension Simulation {
 extension Simulation {
     /// Faults armed and waiting to fire, in words: the next payment's fate, dropped
     /// messages, the App Store's state, a device offline.
-    public var armedFaults: [String] {
+    package var armedFaults: [String] {
         var out: [String] = []
         if store.interruptNext { out.append("next payment interrupted") }
         if let f = store.nextFailure { out.append("next payment fails (\(f.rawValue))") }
@@ -202,7 +214,7 @@ extension Simulation {
     /// What is recoverable must then recover while the world settles. Made only of
     /// commands, so that a scenario can replay it; returns the commands it applied.
     @discardableResult
-    public mutating func heal() -> [Command] {
+    package mutating func heal() -> [Command] {
         var applied: [Command] = []
         func run(_ c: Command, _ sim: inout Simulation) {
             var none: [LogEntry]?

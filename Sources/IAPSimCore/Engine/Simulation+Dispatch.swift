@@ -22,12 +22,14 @@ extension Simulation {
             guard app.isRunning, app.observerRegistered, !app.inBackground else { return }
             let due = store.deliverable(txns)
             guard !due.isEmpty else { return }
-            app.updatedTransactions(due, redelivery: redelivery, atForeground: atForeground,
-                                    store: &store, &outbox)
+            app.updatedTransactions(
+                due, redelivery: redelivery, atForeground: atForeground,
+                store: &store, &outbox)
         case .storeVerifyDone(let exchange, let receipt):
             let status = store.verify(receipt)
-            outbox.send(.verify, .response, .app, exchange: exchange,
-                     .verifyResponse(status: status, receipt: status == 0 ? receipt : nil))
+            outbox.send(
+                .verify, .response, .app, exchange: exchange,
+                .verifyResponse(status: status, receipt: status == 0 ? receipt : nil))
         case .arrive(let message):
             arrive(message)
         case .appReceive(let message):
@@ -79,21 +81,24 @@ extension Simulation {
             server.createOrder(user: user, product: product, sender: m.sender, exchange: m.exchange, &outbox)
         case .rechargeRequest(let request):
             network.arrived(m, receiverAlive: true, &outbox)
-            server.receiveRecharge(request, sender: m.sender, exchange: m.exchange,
-                                   catalog: config.catalog, &outbox)
+            server.receiveRecharge(
+                request, sender: m.sender, exchange: m.exchange,
+                catalog: config.catalog, &outbox)
         case .verifyRequest(let receipt):
             network.arrived(m, receiverAlive: true, &outbox)
             outbox.after(AppStore.verificationMs, .storeVerifyDone(exchange: m.exchange, receipt: receipt))
         case .verifyResponse(let status, let receipt):
             let waiting = server.verifying[m.exchange] != nil
             network.arrived(m, receiverAlive: waiting, &outbox)
-            server.verified(exchange: m.exchange, status: status, receipt: receipt,
-                            catalog: config.catalog, &outbox)
+            server.verified(
+                exchange: m.exchange, status: status, receipt: receipt,
+                catalog: config.catalog, &outbox)
         case .orderResponse(let order, let token, _):
             if m.sender == .attacker {
                 network.arrived(m, receiverAlive: true, &outbox)
-                attacker.orderAnswered(exchange: m.exchange, order: order, token: token,
-                                       catalog: config.catalog, &outbox)
+                attacker.orderAnswered(
+                    exchange: m.exchange, order: order, token: token,
+                    catalog: config.catalog, &outbox)
                 return
             }
             arriveAtApp(m)
@@ -121,8 +126,9 @@ extension Simulation {
     mutating func receive(_ m: Message) {
         switch m.payload {
         case .orderResponse(let order, let token, let product):
-            app.orderAnswered(exchange: m.exchange, order: order, token: token, product: product,
-                              store: &store, &outbox)
+            app.orderAnswered(
+                exchange: m.exchange, order: order, token: token, product: product,
+                store: &store, &outbox)
         case .rechargeResponse(let answer, let txn):
             app.rechargeAnswered(exchange: m.exchange, answer: answer, txn: txn, store: &store, &outbox)
         case .unavailable:
@@ -136,7 +142,7 @@ extension Simulation {
     static func waitsInBackground(_ action: borrowing Action) -> Bool {
         switch action {
         case .appRequestTimeout, .appRequestFailedOffline, .appRetry, .appFinish,
-             .appLaunchResend, .appPeriodicRetry, .appReceive:
+            .appLaunchResend, .appPeriodicRetry, .appReceive:
             return true
         default:
             return false

@@ -32,8 +32,8 @@ extension Simulation {
     /// naming the run's seed.
     mutating func assertInvariants() {
         #if DEBUG
-        let found = invariantViolations(&invariantWatch)
-        assert(found.isEmpty, "seed \(config.seed): \(found.map(\.description).joined(separator: "; "))")
+            let found = invariantViolations(&invariantWatch)
+            assert(found.isEmpty, "seed \(config.seed): \(found.map(\.description).joined(separator: "; "))")
         #endif
     }
 
@@ -48,8 +48,10 @@ extension Simulation {
             let owed = credits.reduce(0) { $1.user == b.user ? $0 + $1.coins : $0 }
             let taken = debits.reduce(0) { $1.user == b.user ? $0 + $1.coins : $0 }
             if b.coins != owed - taken {
-                breach(.balancesEqualCredits, "\(b.user) has \(b.coins) coins, credits sum to \(owed)"
-                       + (taken == 0 ? "" : ", less \(taken) spent or clawed back"))
+                breach(
+                    .balancesEqualCredits,
+                    "\(b.user) has \(b.coins) coins, credits sum to \(owed)"
+                        + (taken == 0 ? "" : ", less \(taken) spent or clawed back"))
             }
             let clawed = debits.reduce(0) { $1.user == b.user && $1.clawedBackFor != nil ? $0 + $1.coins : $0 }
             if b.coins < -clawed {
@@ -57,10 +59,14 @@ extension Simulation {
             }
         }
         for d in debits {
-            guard let txn = d.clawedBackFor, d.user == debits.first(where: { $0.clawedBackFor == txn })?.user else { continue }
+            guard let txn = d.clawedBackFor, d.user == debits.first(where: { $0.clawedBackFor == txn })?.user else {
+                continue
+            }
             let given = credits.reduce(0) { $1.transactionId == txn ? $0 + $1.coins : $0 }
             let back = debits.reduce(0) { $1.clawedBackFor == txn ? $0 + $1.coins : $0 }
-            if back > given { breach(.clawbacksWithinCredits, "\(back) coins clawed back for \(txn), \(given) credited") }
+            if back > given {
+                breach(.clawbacksWithinCredits, "\(back) coins clawed back for \(txn), \(given) credited")
+            }
         }
         for c in credits where !balances.contains(where: { $0.user == c.user }) {
             breach(.balancesEqualCredits, "\(c.user) was credited \(c.transactionId) but has no balance")
@@ -80,7 +86,9 @@ extension Simulation {
                 breach(.finishedIsSettled, "\(t.id) is finished while \(t.state.rawValue)")
             }
             if (t.state == .purchased) != (t.chargedAt != nil) {
-                breach(.chargedIsPurchased, "\(t.id) is \(t.state.rawValue), charged at \(t.chargedAt.map(String.init) ?? "never")")
+                breach(
+                    .chargedIsPurchased,
+                    "\(t.id) is \(t.state.rawValue), charged at \(t.chargedAt.map(String.init) ?? "never")")
             }
             if i < finished.count { finished[i] = t.finished } else { finished.append(t.finished) }
         }
@@ -99,8 +107,10 @@ extension Simulation {
             breach(.requestsHaveTimeouts, "server verification \(e.key) waits with no timeout")
         }
         // A notification being delivered waits for its answer's check or for its retry.
-        for d in store.notifications where !actions.contains(.storeNotifyCheck(exchange: d.exchange))
-            && !actions.contains(.storeNotifyRetry(exchange: d.exchange)) {
+        for d in store.notifications
+        where !actions.contains(.storeNotifyCheck(exchange: d.exchange))
+            && !actions.contains(.storeNotifyRetry(exchange: d.exchange))
+        {
             breach(.requestsHaveTimeouts, "notification \(d.notification.uuid) waits with no retry")
         }
     }
@@ -110,16 +120,19 @@ extension Simulation {
         for (k, c) in credits.enumerated() {
             // A forged JWS a server believed is the auditor's replay fraud, not a broken world.
             if c.signed?.signer != .forger,
-               !store.transactions.contains(where: { $0.id == c.transactionId && $0.chargedAt != nil }) {
+                !store.transactions.contains(where: { $0.id == c.transactionId && $0.chargedAt != nil })
+            {
                 breach(.creditsWerePaid, "\(c.transactionId) credited to \(c.user), never charged")
             }
             if k >= checked, policy.serverDedup,
-               credits[..<k].contains(where: { $0.transactionId == c.transactionId }) {
+                credits[..<k].contains(where: { $0.transactionId == c.transactionId })
+            {
                 breach(.creditedOnceUnderDedup, "\(c.transactionId) credited again to \(c.user)")
             }
         }
         for o in server.orders where (o.state == .credited) != (o.transactionId != nil) {
-            breach(.ordersMatchCredits, "order \(o.id) is \(o.state.rawValue), transaction \(o.transactionId ?? "none")")
+            breach(
+                .ordersMatchCredits, "order \(o.id) is \(o.state.rawValue), transaction \(o.transactionId ?? "none")")
         }
     }
 

@@ -13,8 +13,12 @@ extension Simulation {
         switch command {
         case .serverOutage(let on):
             server.outage = on
-            outbox.narrate(.fault, .faultArmed(on ? "the merchant server answers 503 to everything, notifications included"
-                                                  : "the merchant server is back"))
+            outbox.narrate(
+                .fault,
+                .faultArmed(
+                    on
+                        ? "the merchant server answers 503 to everything, notifications included"
+                        : "the merchant server is back"))
         case .refund(let txn):
             guard let target = refundTarget(txn) else { return }
             store.refund(target, &outbox)
@@ -65,8 +69,9 @@ extension Simulation {
         outbox.log(.server, .serverUnavailable(route: m.route))
         switch m.payload {
         case .rechargeRequest(let r):
-            outbox.send(.recharge, .response, m.sender, exchange: m.exchange,
-                        .rechargeResponse(.retryLater("HTTP 503: the merchant server is down"), transactionId: r.transactionId))
+            outbox.send(
+                .recharge, .response, m.sender, exchange: m.exchange,
+                .rechargeResponse(.retryLater("HTTP 503: the merchant server is down"), transactionId: r.transactionId))
         case .notification:
             outbox.send(.notify, .response, .app, exchange: m.exchange, .notificationResponse(status: 503))
         default:
@@ -79,7 +84,8 @@ extension Simulation {
     /// skipped, which changes nothing but the length of the log.
     mutating func armReconcileIfDue() {
         guard let interval = policy.serverReconcileMs, !reconcileArmed,
-              server.reconciliationHasWork(store, policy: policy) else { return }
+            server.reconciliationHasWork(store, policy: policy)
+        else { return }
         reconcileArmed = true
         schedule((now / interval + 1) * interval - now, .serverReconcile)
     }

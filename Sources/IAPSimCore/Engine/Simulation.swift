@@ -1,17 +1,19 @@
 import HeapModule
 
 /// How a run starts.
-public struct WorldConfig: Sendable, Hashable {
-    public var seed: UInt64
-    public var users: [String]
-    public var policy: Policy
-    public var appRunning: Bool
-    public var catalog: Catalog
+package struct WorldConfig: Sendable, Hashable {
+    package var seed: UInt64
+    package var users: [String]
+    package var policy: Policy
+    package var appRunning: Bool
+    package var catalog: Catalog
     /// Keep at most this many log entries (oldest dropped); nil keeps all.
-    public var logLimit: Int?
+    package var logLimit: Int?
 
-    public init(seed: UInt64 = 1, users: [String] = ["alice"], policy: Policy = PolicyPreset.hardened.policy,
-                appRunning: Bool = true, catalog: Catalog = .standard, logLimit: Int? = nil) {
+    package init(
+        seed: UInt64 = 1, users: [String] = ["alice"], policy: Policy = PolicyPreset.hardened.policy,
+        appRunning: Bool = true, catalog: Catalog = .standard, logLimit: Int? = nil
+    ) {
         self.seed = seed
         self.users = users.isEmpty ? ["alice"] : users
         self.policy = policy
@@ -36,22 +38,22 @@ struct Scheduled: Comparable, Sendable, Hashable {
 ///
 /// Deterministic: the same config and the same commands at the same virtual times give the
 /// same log, byte for byte. Nothing here reads a clock, starts a thread or prints.
-public struct Simulation: Sendable {
-    public let config: WorldConfig
-    public internal(set) var now: VirtualTime = 0
-    public internal(set) var policy: Policy
-    public internal(set) var store: AppStore
-    public internal(set) var app: AppProcess
-    public internal(set) var network = Network()
-    public internal(set) var server: MerchantServer
-    public internal(set) var attacker = Attacker()
-    public internal(set) var auditor = Auditor()
+package struct Simulation: Sendable {
+    package let config: WorldConfig
+    package internal(set) var now: VirtualTime = 0
+    package internal(set) var policy: Policy
+    package internal(set) var store: AppStore
+    package internal(set) var app: AppProcess
+    package internal(set) var network = Network()
+    package internal(set) var server: MerchantServer
+    package internal(set) var attacker = Attacker()
+    package internal(set) var auditor = Auditor()
     /// The event log, oldest first (bounded by `config.logLimit`).
-    public private(set) var log: [LogEntry] = []
+    package private(set) var log: [LogEntry] = []
     /// How many log entries were ever written (dropped ones included).
-    public private(set) var logCount = 0
+    package private(set) var logCount = 0
     /// How many events the engine has processed.
-    public private(set) var eventsProcessed = 0
+    package private(set) var eventsProcessed = 0
     /// The events to come; their actions wait in `outbox.pending`.
     var queue = Heap<Scheduled>(minimumCapacity: 16)
     /// What the event or command being handled writes. One outbox serves them all, one
@@ -65,14 +67,14 @@ public struct Simulation: Sendable {
     /// The reconciliation job is scheduled (`server-reconcile`).
     var reconcileArmed = false
     #if DEBUG
-    /// What the invariants saw after the previous event (`assertInvariants`).
-    var invariantWatch = InvariantWatch()
+        /// What the invariants saw after the previous event (`assertInvariants`).
+        var invariantWatch = InvariantWatch()
     #endif
 
     /// The bound of `settle()`: 24 hours of virtual time.
-    public static let settleLimitMs: VirtualTime = 24 * 3_600_000
+    package static let settleLimitMs: VirtualTime = 24 * 3_600_000
 
-    public init(_ config: WorldConfig) {
+    package init(_ config: WorldConfig) {
         self.config = config
         policy = config.policy
         let root = SplitMix64(seed: config.seed)
@@ -98,18 +100,18 @@ public struct Simulation: Sendable {
         }
     }
 
-    public var users: [String] { config.users }
+    package var users: [String] { config.users }
 
     /// When the next scheduled event happens, if any.
-    public var nextEventTime: VirtualTime? { queue.min?.time }
+    package var nextEventTime: VirtualTime? { queue.min?.time }
 
-    public var isIdle: Bool { queue.isEmpty }
+    package var isIdle: Bool { queue.isEmpty }
 
     // MARK: stepping
 
     /// Runs the next scheduled event. Returns the log entries it wrote (empty when idle).
     @discardableResult
-    public mutating func step() -> [LogEntry] {
+    package mutating func step() -> [LogEntry] {
         var written: [LogEntry]? = []
         step(into: &written)
         return written ?? []
@@ -119,7 +121,7 @@ public struct Simulation: Sendable {
     /// nil (the log and the auditor see all of it either way). Returns the trigger events
     /// it wrote, or nil when nothing was scheduled.
     @discardableResult
-    public mutating func step(into written: inout [LogEntry]?) -> TriggerSet? {
+    package mutating func step(into written: inout [LogEntry]?) -> TriggerSet? {
         guard let next = queue.popMin() else { return nil }
         handle(next, collecting: written != nil)
         return commit(into: &written)
@@ -135,13 +137,13 @@ public struct Simulation: Sendable {
     }
 
     /// Runs every event up to and including `time`, then sets the clock to `time`.
-    public mutating func run(until time: VirtualTime) {
+    package mutating func run(until time: VirtualTime) {
         var none: [LogEntry]?
         run(until: time, into: &none)
     }
 
     /// `run(until:)`, appending what the events wrote to `written` unless it is nil.
-    public mutating func run(until time: VirtualTime, into written: inout [LogEntry]?) {
+    package mutating func run(until time: VirtualTime, into written: inout [LogEntry]?) {
         while let t = nextEventTime, t <= time { step(into: &written) }
         now = max(now, time)
     }
@@ -149,14 +151,14 @@ public struct Simulation: Sendable {
     /// Runs until nothing is scheduled, bounded at 24h of virtual time from now.
     /// Returns false when the bound was hit with work still scheduled.
     @discardableResult
-    public mutating func settle() -> Bool {
+    package mutating func settle() -> Bool {
         var none: [LogEntry]?
         return settle(into: &none)
     }
 
     /// `settle()`, appending what the events wrote to `written` unless it is nil.
     @discardableResult
-    public mutating func settle(into written: inout [LogEntry]?) -> Bool {
+    package mutating func settle(into written: inout [LogEntry]?) -> Bool {
         let limit = now + Simulation.settleLimitMs
         while let t = nextEventTime {
             if t > limit { now = limit; return false }

@@ -1,12 +1,12 @@
 /// A small, fast, seeded generator (SplitMix64). Every random draw of a run goes through one
 /// of these; each part of the world derives its own from the run's seed with `derive(_:)`,
 /// so adding draws in one part never shifts another part's sequence.
-public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
-    public private(set) var state: UInt64
+package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
+    package private(set) var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,19 +15,19 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     }
 
     /// A generator for one named part, independent of the others.
-    public func derive(_ part: String) -> SplitMix64 {
+    package func derive(_ part: String) -> SplitMix64 {
         var mixer = SplitMix64(seed: state ^ SplitMix64.fnv1a(part))
         return SplitMix64(seed: mixer.next())
     }
 
     /// A uniform integer in `0..<bound` (bound > 0), without modulo bias worth caring about here.
-    public mutating func below(_ bound: Int) -> Int {
+    package mutating func below(_ bound: Int) -> Int {
         precondition(bound > 0, "bound must be positive")
         return Int(next() % UInt64(bound))
     }
 
     /// FNV-1a, a stable string hash (Swift's `hashValue` is randomised per process).
-    public static func fnv1a(_ text: String) -> UInt64 {
+    package static func fnv1a(_ text: String) -> UInt64 {
         var hash = FNV1a()
         hash.add(text)
         return hash.value
@@ -35,7 +35,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
 
     /// A version-4-shaped UUID string drawn from this generator: 32 hex digits of two
     /// draws, version nibble 4, variant nibble 8, 9, a or b, grouped 8-4-4-4-12.
-    public mutating func uuid() -> String {
+    package mutating func uuid() -> String {
         let a = next(), b = next()
         // Written straight into the string's storage: one allocation per UUID.
         return String(unsafeUninitializedCapacity: 36) { out in
@@ -101,7 +101,7 @@ struct FNV1a {
 
 /// True when `text` is shaped like a UUID (8-4-4-4-12 hex digits), as Apple requires for
 /// `applicationUsername` to come back as `app_account_token`.
-public func isUUID(_ text: String) -> Bool {
+package func isUUID(_ text: String) -> Bool {
     var text = text
     // Plain ASCII (always, in practice): check the bytes, in place. Anything else takes
     // the Character path, whose idea of a hex digit is wider than ASCII.

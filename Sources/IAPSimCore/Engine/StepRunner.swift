@@ -1,5 +1,5 @@
 /// What makes a step run.
-public enum StepTrigger: Sendable, Hashable {
+package enum StepTrigger: Sendable, Hashable {
     /// At this virtual time since the start of the run.
     case at(VirtualTime)
     /// This long after the previous step ran.
@@ -9,11 +9,11 @@ public enum StepTrigger: Sendable, Hashable {
     case when(TriggerEvent, within: VirtualTime)
 
     /// How long a `when` waits unless the step says `within`: 10 minutes of virtual time.
-    public static let defaultWithin: VirtualTime = 600_000
+    package static let defaultWithin: VirtualTime = 600_000
 
     /// The trigger as a transcript prints it before the command (`after 3s: `, `when
     /// charged: `; nothing for `after: 0`).
-    public var prefix: String {
+    package var prefix: String {
         switch self {
         case .after(0): return ""
         case .after(let ms): return "after \(DurationText.format(ms)): "
@@ -32,17 +32,17 @@ public enum StepTrigger: Sendable, Hashable {
 /// before any other event. The facts the previous step's own command wrote count as
 /// happening after it (`do: buy …` then `when: request order` matches the order request the
 /// purchase sends); what happened during a `wait` or `settle` does not.
-public struct StepRunner: Sendable, Hashable {
+package struct StepRunner: Sendable, Hashable {
     /// When the previous step's command ended.
-    public private(set) var lastStepEnd: VirtualTime = 0
+    package private(set) var lastStepEnd: VirtualTime = 0
     /// The trigger events written since the previous step's command began, which the next
     /// `when` may match.
-    public private(set) var written = TriggerSet()
+    package private(set) var written = TriggerSet()
 
-    public init() {}
+    package init() {}
 
     /// When `trigger` fires by time, or nil for a `when`.
-    public func deadline(of trigger: StepTrigger) -> VirtualTime? {
+    package func deadline(of trigger: StepTrigger) -> VirtualTime? {
         switch trigger {
         case .at(let time): return time
         case .after(let delay): return lastStepEnd + delay
@@ -51,13 +51,13 @@ public struct StepRunner: Sendable, Hashable {
     }
 
     /// The latest time a `when` trigger may still fire, or nil for the others.
-    public func limit(of trigger: StepTrigger, now: VirtualTime) -> VirtualTime? {
+    package func limit(of trigger: StepTrigger, now: VirtualTime) -> VirtualTime? {
         guard case .when(_, let within) = trigger else { return nil }
         return max(lastStepEnd + within, now)
     }
 
     /// True when `trigger` has fired without the clock moving any further.
-    public func isDue(_ trigger: StepTrigger, now: VirtualTime) -> Bool {
+    package func isDue(_ trigger: StepTrigger, now: VirtualTime) -> Bool {
         switch trigger {
         case .at, .after: return now >= deadline(of: trigger)!
         case .when(let event, _): return written.contains(event)
@@ -67,8 +67,10 @@ public struct StepRunner: Sendable, Hashable {
     /// Moves the world until `trigger` fires, appending what it wrote meanwhile to
     /// `collected` unless that is nil. Returns false when a `when` did not come within its
     /// limit; the clock is then at the limit.
-    public mutating func reach(_ trigger: StepTrigger, in sim: inout Simulation,
-                               into collected: inout [LogEntry]?) -> Bool {
+    package mutating func reach(
+        _ trigger: StepTrigger, in sim: inout Simulation,
+        into collected: inout [LogEntry]?
+    ) -> Bool {
         defer { written = TriggerSet() }
         switch trigger {
         case .at, .after:
@@ -84,16 +86,20 @@ public struct StepRunner: Sendable, Hashable {
     }
 
     /// Runs a step's command now, appending what it wrote to `collected` unless nil.
-    public mutating func perform(_ command: Command, in sim: inout Simulation,
-                                 into collected: inout [LogEntry]?) {
+    package mutating func perform(
+        _ command: Command, in sim: inout Simulation,
+        into collected: inout [LogEntry]?
+    ) {
         written = sim.apply(command, into: &collected)
         lastStepEnd = sim.now
     }
 
     /// A command run between the steps (a trainer's extra fault): its facts count for the
     /// next `when`, as a step's own do; a `wait` or `settle` forgets them.
-    public mutating func inject(_ command: Command, in sim: inout Simulation,
-                                into collected: inout [LogEntry]?) {
+    package mutating func inject(
+        _ command: Command, in sim: inout Simulation,
+        into collected: inout [LogEntry]?
+    ) {
         let wrote = sim.apply(command, into: &collected)
         switch command {
         case .wait, .settle: written = TriggerSet()
@@ -103,5 +109,5 @@ public struct StepRunner: Sendable, Hashable {
 
     /// Events the world wrote while it was moved by hand (the UI's clock): they count for
     /// the next `when`.
-    public mutating func saw(_ events: TriggerSet) { written.formUnion(events) }
+    package mutating func saw(_ events: TriggerSet) { written.formUnion(events) }
 }

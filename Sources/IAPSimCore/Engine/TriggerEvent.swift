@@ -1,7 +1,7 @@
 /// The events a scenario's `when:` step can wait for: one case per event, spelled as
 /// scenario files write it, in the order the format lists them. A fact names the event it
 /// is in `Fact.trigger`; nothing else lists or numbers them.
-public enum TriggerEvent: String, Sendable, Hashable, CaseIterable {
+package enum TriggerEvent: String, Sendable, Hashable, CaseIterable {
     case purchasing
     /// The App Store moved a transaction to purchased and took the money.
     case charged
@@ -32,7 +32,7 @@ public enum TriggerEvent: String, Sendable, Hashable, CaseIterable {
 
     /// The events of the server side, which explore's schedules never wait for (a fixed
     /// list keeps every seeded schedule as it was).
-    public var serverSide: Bool { self == .refunded || self == .notified || self == .clawedBack }
+    package var serverSide: Bool { self == .refunded || self == .notified || self == .clawedBack }
 
     /// The event's position among `allCases`: a payload-free enum is stored as its case
     /// index, so this costs nothing (a test holds it to `allCases`).

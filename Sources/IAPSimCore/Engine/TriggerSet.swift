@@ -1,16 +1,16 @@
 /// A set of trigger events, as bits: what one event or command wrote.
-public struct TriggerSet: Sendable, Hashable {
+package struct TriggerSet: Sendable, Hashable {
     var bits: UInt32 = 0
 
-    public init() {}
+    package init() {}
 
-    public init(_ event: TriggerEvent?) { insert(event) }
+    package init(_ event: TriggerEvent?) { insert(event) }
 
-    public mutating func formUnion(_ other: TriggerSet) { bits |= other.bits }
+    package mutating func formUnion(_ other: TriggerSet) { bits |= other.bits }
 
-    public mutating func insert(_ event: TriggerEvent?) {
+    package mutating func insert(_ event: TriggerEvent?) {
         if let event { bits |= 1 << UInt32(event.index) }
     }
 
-    public func contains(_ event: TriggerEvent) -> Bool { bits & (1 << UInt32(event.index)) != 0 }
+    package func contains(_ event: TriggerEvent) -> Bool { bits & (1 << UInt32(event.index)) != 0 }
 }

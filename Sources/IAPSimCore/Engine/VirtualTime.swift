@@ -1,24 +1,24 @@
 /// Virtual time in integer milliseconds since the start of a run.
 ///
 /// The simulation never reads a wall clock; every duration in the world is one of these.
-public typealias VirtualTime = Int
+package typealias VirtualTime = Int
 
 /// Durations as written in scenario files and shown to people: `250ms`, `3s`, `5m`, `2h`.
-public enum DurationText {
-    public static let units: [(suffix: String, millis: Int)] = [
+package enum DurationText {
+    package static let units: [(suffix: String, millis: Int)] = [
         ("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000),
     ]
 
     /// Parses `250ms`, `3s`, `5m`, `2h` (a whole non-negative number and a unit).
     /// Returns nil for anything else; callers word the error, since they know the context.
-    public static func parse(_ text: String) -> VirtualTime? {
+    package static func parse(_ text: String) -> VirtualTime? {
         let trimmed = text.trimmingSpaces()
         // Longest suffix first, so "ms" is not read as "m" + "s".
         for (suffix, millis) in units.sorted(by: { $0.suffix.count > $1.suffix.count }) {
             guard trimmed.hasSuffix(suffix) else { continue }
             let number = trimmed.dropLast(suffix.count)
             guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  let value = Int(number), value <= 100_000_000
+                let value = Int(number), value <= 100_000_000
             else { return nil }
             return value * millis
         }
@@ -27,7 +27,7 @@ public enum DurationText {
 
     /// The shortest exact spelling: `90s` -> "1m30s" is not used; we pick the largest unit
     /// that divides evenly, so the text parses back to the same value.
-    public static func format(_ millis: VirtualTime) -> String {
+    package static func format(_ millis: VirtualTime) -> String {
         for (suffix, unit) in units.reversed() where millis != 0 && millis % unit == 0 {
             return "\(millis / unit)\(suffix)"
         }
@@ -35,7 +35,7 @@ public enum DurationText {
     }
 
     /// A clock face for logs and headers: `0:01:02.345`.
-    public static func clock(_ millis: VirtualTime) -> String {
+    package static func clock(_ millis: VirtualTime) -> String {
         let ms = millis % 1000
         let totalSeconds = millis / 1000
         let s = totalSeconds % 60
@@ -45,7 +45,7 @@ public enum DurationText {
     }
 
     /// A short age such as `12s`, `4m`, `2h` for panels.
-    public static func age(_ millis: VirtualTime) -> String {
+    package static func age(_ millis: VirtualTime) -> String {
         if millis < 1000 { return "\(millis)ms" }
         if millis < 60_000 { return "\(millis / 1000)s" }
         if millis < 3_600_000 { return "\(millis / 60_000)m" }

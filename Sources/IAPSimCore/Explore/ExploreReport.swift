@@ -1,20 +1,20 @@
 /// What a batch of explored runs found: counts per anomaly type and status, the runs
 /// that ended with something unresolved, and the first such run per type.
-public struct ExploreReport: Sendable, Hashable {
-    public var runs: Int
+package struct ExploreReport: Sendable, Hashable {
+    package var runs: Int
     /// Engine events over every run.
-    public var events: Int
+    package var events: Int
     /// Log facts over every run.
-    public var facts: Int
+    package var facts: Int
     /// Anomalies counted by (type, status), over every run.
-    public var counts: [AnomalyKey: Int]
+    package var counts: [AnomalyKey: Int]
     /// Per type: how many runs ended with it unresolved.
-    public var failingRuns: [AnomalyType: Int]
+    package var failingRuns: [AnomalyType: Int]
     /// Per type: the lowest-index run that ended with it unresolved.
-    public var firstFailure: [AnomalyType: RunOutcome]
+    package var firstFailure: [AnomalyType: RunOutcome]
 
     /// Builds the report; the outcomes may come in any order (they are sorted by index).
-    public init(_ outcomes: [RunOutcome]) {
+    package init(_ outcomes: [RunOutcome]) {
         runs = outcomes.count
         events = 0
         facts = 0
@@ -35,22 +35,22 @@ public struct ExploreReport: Sendable, Hashable {
     }
 
     /// Anomalies that ended open or permanent (a replay that succeeded is permanent).
-    public var unresolved: Int {
+    package var unresolved: Int {
         counts.reduce(0) { $0 + ($1.key.status.isUnresolved ? $1.value : 0) }
     }
 
     /// Runs that ended with at least one unresolved anomaly.
-    public var failingRunCount: Int
+    package var failingRunCount: Int
 
     /// True when no run ended with an open or permanent anomaly (replays blocked).
-    public var clean: Bool { failingRuns.isEmpty }
+    package var clean: Bool { failingRuns.isEmpty }
 
-    public func count(_ type: AnomalyType, _ status: AnomalyStatus) -> Int {
+    package func count(_ type: AnomalyType, _ status: AnomalyStatus) -> Int {
         counts[AnomalyKey(type: type, status: status)] ?? 0
     }
 
     /// The share of runs that ended with `type` unresolved, from 0 to 1.
-    public func share(_ type: AnomalyType) -> Double {
+    package func share(_ type: AnomalyType) -> Double {
         runs == 0 ? 0 : Double(failingRuns[type] ?? 0) / Double(runs)
     }
 }

@@ -1,7 +1,7 @@
 extension Explorer {
     /// True when the schedule, healed and settled, still ends with an unresolved anomaly
     /// of `type`.
-    public func reproduces(_ schedule: Schedule, seed: UInt64, type: AnomalyType) -> Bool {
+    package func reproduces(_ schedule: Schedule, seed: UInt64, type: AnomalyType) -> Bool {
         simulate(schedule, seed: seed).auditor.anomalies.contains {
             $0.type == type && $0.status.isUnresolved
         }
@@ -10,7 +10,7 @@ extension Explorer {
     /// Shrinks a failing schedule while the same anomaly type still appears: drop chunks of
     /// steps, then single steps, then simplify triggers, times and products. Deterministic.
     /// The result never has more steps than the input, and every `when` in it fires.
-    public func shrink(_ schedule: Schedule, seed: UInt64, type: AnomalyType) -> Schedule {
+    package func shrink(_ schedule: Schedule, seed: UInt64, type: AnomalyType) -> Schedule {
         var best = normalized(schedule, seed: seed)
         guard reproduces(best, seed: seed, type: type) else { return best }
         for _ in 0..<4 {
@@ -23,7 +23,7 @@ extension Explorer {
     }
 
     /// Rewrites `when` steps that never fire as `after: 10m` (same behaviour).
-    public func normalized(_ schedule: Schedule, seed: UInt64) -> Schedule {
+    package func normalized(_ schedule: Schedule, seed: UInt64) -> Schedule {
         var sim = Simulation(WorldConfig(seed: seed, users: schedule.users, policy: policy, logLimit: 0))
         return schedule.resolvingTriggers(sim.run(schedule))
     }

@@ -1,22 +1,22 @@
 /// The outcome of one explored run.
-public struct RunOutcome: Sendable, Hashable {
-    public var index: Int
-    public var seed: UInt64
+package struct RunOutcome: Sendable, Hashable {
+    package var index: Int
+    package var seed: UInt64
     /// Events the engine processed (scheduled actions; commands are not counted).
-    public var events: Int
+    package var events: Int
     /// Facts the run wrote to its event log (commands, messages, auditor findings, ...).
-    public var facts: Int
+    package var facts: Int
     /// (type, status) of every anomaly, in the order they opened.
-    public var anomalies: [AnomalyKey]
+    package var anomalies: [AnomalyKey]
     /// Types that ended unresolved (open or permanent; a replay that was not blocked).
-    public var failures: [AnomalyType]
+    package var failures: [AnomalyType]
 }
 
 /// An anomaly type and status, as explore counts them.
-public struct AnomalyKey: Sendable, Hashable, Comparable {
-    public var type: AnomalyType
-    public var status: AnomalyStatus
-    public static func < (a: Self, b: Self) -> Bool {
+package struct AnomalyKey: Sendable, Hashable, Comparable {
+    package var type: AnomalyType
+    package var status: AnomalyStatus
+    package static func < (a: Self, b: Self) -> Bool {
         (a.type, a.status) < (b.type, b.status)
     }
 }
@@ -24,24 +24,24 @@ public struct AnomalyKey: Sendable, Hashable, Comparable {
 /// Random fault schedules in the spirit of VOPR and Jepsen: each run draws a schedule from
 /// the explore seed and its index, runs it, heals, settles, and keeps the auditor's verdict.
 /// Pure and deterministic; callers may spread runs over threads, results do not depend on it.
-public struct Explorer: Sendable {
-    public var policy: Policy
-    public var seed: UInt64
-    public var steps: Int
+package struct Explorer: Sendable {
+    package var policy: Policy
+    package var seed: UInt64
+    package var steps: Int
 
-    public init(policy: Policy, seed: UInt64, steps: Int = 24) {
+    package init(policy: Policy, seed: UInt64, steps: Int = 24) {
         self.policy = policy
         self.seed = seed
         self.steps = steps
     }
 
     /// The seed of run `index`: its schedule and its world both derive from it.
-    public func runSeed(_ index: Int) -> UInt64 {
+    package func runSeed(_ index: Int) -> UInt64 {
         var mixer = SplitMix64(seed: seed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
         return mixer.next()
     }
 
-    public func schedule(_ index: Int) -> Schedule {
+    package func schedule(_ index: Int) -> Schedule {
         let schedule = Schedule.random(seed: runSeed(index), count: steps)
         // Refunds and spending only where the server side is in play: the StoreKit 1 presets'
         // schedules stay as they were.
@@ -50,27 +50,30 @@ public struct Explorer: Sendable {
     }
 
     /// Runs one schedule under the policy, with the heal phase, and returns the world.
-    public func simulate(_ schedule: Schedule, seed: UInt64, keepLog: Bool = false) -> Simulation {
-        var sim = Simulation(WorldConfig(seed: seed, users: schedule.users, policy: policy,
-                                         logLimit: keepLog ? nil : 0))
+    package func simulate(_ schedule: Schedule, seed: UInt64, keepLog: Bool = false) -> Simulation {
+        var sim = Simulation(
+            WorldConfig(
+                seed: seed, users: schedule.users, policy: policy,
+                logLimit: keepLog ? nil : 0))
         sim.run(schedule)
         return sim
     }
 
-    public func run(_ index: Int) -> RunOutcome {
+    package func run(_ index: Int) -> RunOutcome {
         let s = runSeed(index)
         let sim = simulate(schedule(index), seed: s)
         return Explorer.outcome(of: sim, index: index, seed: s)
     }
 
-    public static func outcome(of sim: Simulation, index: Int, seed: UInt64) -> RunOutcome {
+    package static func outcome(of sim: Simulation, index: Int, seed: UInt64) -> RunOutcome {
         let anomalies = sim.auditor.anomalies
         var failures: [AnomalyType] = []
         for a in anomalies where a.status.isUnresolved && !failures.contains(a.type) {
             failures.append(a.type)
         }
-        return RunOutcome(index: index, seed: seed, events: sim.eventsProcessed, facts: sim.logCount,
-                          anomalies: anomalies.map { AnomalyKey(type: $0.type, status: $0.status) },
-                          failures: failures.sorted())
+        return RunOutcome(
+            index: index, seed: seed, events: sim.eventsProcessed, facts: sim.logCount,
+            anomalies: anomalies.map { AnomalyKey(type: $0.type, status: $0.status) },
+            failures: failures.sorted())
     }
 }

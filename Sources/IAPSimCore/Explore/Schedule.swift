@@ -1,9 +1,9 @@
 /// One step of a generated fault schedule: a trigger and a command, as a scenario writes it.
-public struct ScheduleStep: Sendable, Hashable {
-    public var trigger: StepTrigger
-    public var command: Command
+package struct ScheduleStep: Sendable, Hashable {
+    package var trigger: StepTrigger
+    package var command: Command
 
-    public init(_ trigger: StepTrigger, _ command: Command) {
+    package init(_ trigger: StepTrigger, _ command: Command) {
         self.trigger = trigger
         self.command = command
     }
@@ -11,11 +11,11 @@ public struct ScheduleStep: Sendable, Hashable {
 
 /// A random schedule of purchases and faults, drawn from a seed: the material of seed
 /// sweeps and of `iapsim explore`.
-public struct Schedule: Sendable, Hashable {
-    public var users: [String]
-    public var steps: [ScheduleStep]
+package struct Schedule: Sendable, Hashable {
+    package var users: [String]
+    package var steps: [ScheduleStep]
 
-    public init(users: [String], steps: [ScheduleStep]) {
+    package init(users: [String], steps: [ScheduleStep]) {
         self.users = users
         self.steps = steps
     }
@@ -23,7 +23,7 @@ public struct Schedule: Sendable, Hashable {
     /// Draws `count` steps. Same seed, same schedule. Crashes favour the moments that
     /// matter (at a charge, a delivery, a request or a response) and are usually followed
     /// by a relaunch, as a user would reopen the app.
-    public static func random(seed: UInt64, count: Int, catalog: Catalog = .standard) -> Schedule {
+    package static func random(seed: UInt64, count: Int, catalog: Catalog = .standard) -> Schedule {
         var rng = SplitMix64(seed: seed).derive("schedule")
         let users = Self.users, crashPoints = Self.crashPoints, delays = Self.delays
         var steps: [ScheduleStep] = []
@@ -32,7 +32,11 @@ public struct Schedule: Sendable, Hashable {
             let command = randomCommand(&rng, users: users, catalog: catalog)
             if command == .crash {
                 let point = crashPoints[rng.below(crashPoints.count)]
-                steps.append(ScheduleStep(rng.below(4) == 0 ? .after(delays[rng.below(delays.count)]) : .when(point, within: StepTrigger.defaultWithin), .crash))
+                steps.append(
+                    ScheduleStep(
+                        rng.below(4) == 0
+                            ? .after(delays[rng.below(delays.count)]) : .when(point, within: StepTrigger.defaultWithin),
+                        .crash))
                 if steps.count < count && rng.below(3) != 0 {
                     steps.append(ScheduleStep(.after(delays[rng.below(delays.count)]), .launch))
                 }
@@ -80,11 +84,12 @@ extension Schedule {
     /// The schedule with up to two refunds or spendings inserted, drawn from a generator of
     /// their own (the schedule's other draws do not move): a refund of the newest charge, or
     /// a user spending coins.
-    public func addingServerSideSteps(seed: UInt64) -> Schedule {
+    package func addingServerSideSteps(seed: UInt64) -> Schedule {
         var rng = SplitMix64(seed: seed).derive("schedule-server-side")
         var copy = self
         for _ in 0..<rng.below(3) {
-            let command: Command = rng.below(3) == 0
+            let command: Command =
+                rng.below(3) == 0
                 ? .spend(user: users[rng.below(users.count)], coins: 50) : .refund(txn: nil)
             let step = ScheduleStep(.after(Self.delays[rng.below(Self.delays.count)]), command)
             copy.steps.insert(step, at: rng.below(copy.steps.count + 1))
@@ -99,7 +104,7 @@ extension Simulation {
     /// what `after: 10m` does). Then the heal phase (if asked) and settle.
     /// Returns, per step, whether its `when` event came.
     @discardableResult
-    public mutating func run(_ schedule: Schedule, heal healAfter: Bool = true) -> [Bool] {
+    package mutating func run(_ schedule: Schedule, heal healAfter: Bool = true) -> [Bool] {
         let fired = runSteps(schedule)
         if healAfter { heal() }
         settle()
@@ -110,7 +115,7 @@ extension Simulation {
     /// Runs the steps of a schedule only (no heal, no settle) with the step runner; a
     /// `when` that does not come lets its 10 minutes pass and the command runs anyway.
     /// Returns, per step, whether its `when` event came.
-    public mutating func runSteps(_ schedule: Schedule) -> [Bool] {
+    package mutating func runSteps(_ schedule: Schedule) -> [Bool] {
         var fired: [Bool] = []
         fired.reserveCapacity(schedule.steps.count)
         var runner = StepRunner()
@@ -126,7 +131,7 @@ extension Simulation {
 extension Schedule {
     /// The same schedule with every `when` that did not fire written as `after: 10m`,
     /// which runs identically and never stops a scenario run.
-    public func resolvingTriggers(_ fired: [Bool]) -> Schedule {
+    package func resolvingTriggers(_ fired: [Bool]) -> Schedule {
         var copy = self
         for i in copy.steps.indices where i < fired.count && !fired[i] {
             copy.steps[i].trigger = .after(StepTrigger.defaultWithin)

@@ -1,19 +1,19 @@
 /// What the app (or the attacker) sends to `POST /recharge`.
-public struct RechargeRequest: Sendable, Hashable {
-    public var transactionId: String
-    public var productId: String
+package struct RechargeRequest: Sendable, Hashable {
+    package var transactionId: String
+    package var productId: String
     /// The logged-in account that the request carries.
-    public var uid: String
-    public var orderId: String?
-    public var orderToken: String?
-    public var receipt: Receipt?
-    public var reason: SendReason
+    package var uid: String
+    package var orderId: String?
+    package var orderToken: String?
+    package var receipt: Receipt?
+    package var reason: SendReason
     /// StoreKit 2: the `jwsRepresentation` the request carries instead of a receipt.
-    public var signed: SignedTransaction? = nil
+    package var signed: SignedTransaction? = nil
 }
 
 /// The merchant server's answer to a recharge.
-public enum RechargeAnswer: Sendable, Hashable, Worded {
+package enum RechargeAnswer: Sendable, Hashable, Worded {
     /// Coins added; the listed transaction ids are credited and may be finished.
     case credited([String])
     /// Idempotent success: the transaction had been credited before.
@@ -23,7 +23,7 @@ public enum RechargeAnswer: Sendable, Hashable, Worded {
     /// Try again later (App Store unavailable or not answering).
     case retryLater(String)
 
-    public var words: String {
+    package var words: String {
         switch self {
         case .credited(let ids): return "credited \(ids.joined(separator: ", "))"
         case .alreadyCredited(let ids): return "already credited \(ids.joined(separator: ", "))"
@@ -34,7 +34,7 @@ public enum RechargeAnswer: Sendable, Hashable, Worded {
 }
 
 /// The body of a network message.
-public enum Payload: Sendable, Hashable {
+package enum Payload: Sendable, Hashable {
     case orderRequest(user: String, product: String)
     case orderResponse(order: String, token: String, product: String)
     indirect case rechargeRequest(RechargeRequest)
@@ -52,7 +52,7 @@ public enum Payload: Sendable, Hashable {
     case unavailable
 
     /// Realistic byte sizes: JSON bodies plus HTTP headers; receipts grow per entry.
-    public var bytes: Int {
+    package var bytes: Int {
         let headers = 310
         switch self {
         case .orderRequest: return headers + 64
@@ -74,13 +74,13 @@ public enum Payload: Sendable, Hashable {
 }
 
 /// One message on the network.
-public struct Message: Sendable, Hashable {
-    public var id: Int
+package struct Message: Sendable, Hashable {
+    package var id: Int
     /// Request and response of one exchange share this number.
-    public var exchange: Int
-    public var route: Route
-    public var direction: Direction
-    public var sender: Sender
-    public var payload: Payload
-    public var sentAt: VirtualTime
+    package var exchange: Int
+    package var route: Route
+    package var direction: Direction
+    package var sender: Sender
+    package var payload: Payload
+    package var sentAt: VirtualTime
 }

@@ -1,5 +1,5 @@
 /// What a request's sender saw of the outcome of one network exchange.
-public enum MessageFate: String, Sendable, Hashable {
+package enum MessageFate: String, Sendable, Hashable {
     case inFlight = "in flight"
     case delivered
     case dropped

@@ -1,47 +1,49 @@
 /// One message as the network inspector shows it.
-public struct TrafficRecord: Sendable, Hashable {
-    public var id: Int
-    public var exchange: Int
-    public var route: Route
-    public var direction: Direction
-    public var sender: Sender
-    public var bytes: Int
-    public var sentAt: VirtualTime
-    public var latencyMs: VirtualTime?
-    public var fate: MessageFate
+package struct TrafficRecord: Sendable, Hashable {
+    package var id: Int
+    package var exchange: Int
+    package var route: Route
+    package var direction: Direction
+    package var sender: Sender
+    package var bytes: Int
+    package var sentAt: VirtualTime
+    package var latencyMs: VirtualTime?
+    package var fate: MessageFate
 }
 
 /// Per-route totals for the inspector.
-public struct RouteTotals: Sendable, Hashable {
-    public var messages = 0
-    public var bytes = 0
-    public var delivered = 0
-    public var dropped = 0
-    public var timedOut = 0
-    public var offline = 0
-    public var retries = 0
+package struct RouteTotals: Sendable, Hashable {
+    package var messages = 0
+    package var bytes = 0
+    package var delivered = 0
+    package var dropped = 0
+    package var timedOut = 0
+    package var offline = 0
+    package var retries = 0
 }
 
 /// The network between app, merchant server and App Store: one interception point that
 /// decides every message's fate and records it.
-public struct Network: Sendable, Hashable {
+package struct Network: Sendable, Hashable {
     /// Device connectivity (routes `order` and `recharge`; `verify` is server to server).
-    public var deviceOnline = true
+    package var deviceOnline = true
     /// One-way latency per route.
-    public var latencyMs: [Route: VirtualTime] {
+    package var latencyMs: [Route: VirtualTime] {
         get { Dictionary(uniqueKeysWithValues: Route.allCases.map { ($0, routeLatencyMs[$0.index]) }) }
-        set { for route in Route.allCases { routeLatencyMs[route.index] = newValue[route] ?? Network.defaultLatencyMs } }
+        set {
+            for route in Route.allCases { routeLatencyMs[route.index] = newValue[route] ?? Network.defaultLatencyMs }
+        }
     }
     /// Per-route latency, indexed by `Route.index` (an array: read on every message).
     var routeLatencyMs = [VirtualTime](repeating: Network.defaultLatencyMs, count: Route.allCases.count)
 
     /// One-way latency on every route unless a `latency` command says otherwise.
-    public static let defaultLatencyMs: VirtualTime = 80
-    public var dropNextRequest: Set<Route> = []
-    public var dropNextResponse: Set<Route> = []
+    package static let defaultLatencyMs: VirtualTime = 80
+    package var dropNextRequest: Set<Route> = []
+    package var dropNextResponse: Set<Route> = []
     /// The most recent messages, oldest first (bounded to `recentLimit`).
-    public var recent: [TrafficRecord] { Array(window) }
-    public var recentLimit = 200
+    package var recent: [TrafficRecord] { Array(window) }
+    package var recentLimit = 200
     /// Every message since the last trim; `recent` is its tail from `recentStart`.
     /// Trimmed in chunks, so that remembering a message stays amortised O(1).
     var history: [TrafficRecord] = []
@@ -50,25 +52,25 @@ public struct Network: Sendable, Hashable {
     /// Per-route totals, indexed by `Route.index`.
     var routeTotals = [RouteTotals](repeating: RouteTotals(), count: Route.allCases.count)
 
-    public static let clientTimeoutMs: VirtualTime = 10_000
+    package static let clientTimeoutMs: VirtualTime = 10_000
 
-    public init() {}
+    package init() {}
 
-    public static func == (a: Network, b: Network) -> Bool {
+    package static func == (a: Network, b: Network) -> Bool {
         a.deviceOnline == b.deviceOnline && a.routeLatencyMs == b.routeLatencyMs
             && a.dropNextRequest == b.dropNextRequest && a.dropNextResponse == b.dropNextResponse
             && a.window == b.window && a.routeTotals == b.routeTotals && a.recentLimit == b.recentLimit
     }
 
-    public func hash(into h: inout Hasher) {
+    package func hash(into h: inout Hasher) {
         h.combine(deviceOnline)
         h.combine(window.count)
         h.combine(routeTotals)
     }
 
-    public func totals(for route: Route) -> RouteTotals { routeTotals[route.index] }
+    package func totals(for route: Route) -> RouteTotals { routeTotals[route.index] }
 
-    public func latency(_ route: Route) -> VirtualTime { routeLatencyMs[route.index] }
+    package func latency(_ route: Route) -> VirtualTime { routeLatencyMs[route.index] }
 
     /// Takes a message from a sender and decides its fate.
     mutating func transmit(_ m: consuming Message, _ out: inout Outbox) {
@@ -78,11 +80,15 @@ public struct Network: Sendable, Hashable {
         if case .rechargeRequest(let r) = m.payload, r.reason != .firstDelivery {
             routeTotals[m.route.index].retries += 1
         }
-        var record = TrafficRecord(id: m.id, exchange: m.exchange, route: m.route,
-                                   direction: m.direction, sender: m.sender, bytes: bytes,
-                                   sentAt: m.sentAt, latencyMs: nil, fate: .inFlight)
-        out.log(.network, .messageSent(id: m.id, route: m.route, direction: m.direction,
-                                       bytes: bytes, sender: m.sender))
+        var record = TrafficRecord(
+            id: m.id, exchange: m.exchange, route: m.route,
+            direction: m.direction, sender: m.sender, bytes: bytes,
+            sentAt: m.sentAt, latencyMs: nil, fate: .inFlight)
+        out.log(
+            .network,
+            .messageSent(
+                id: m.id, route: m.route, direction: m.direction,
+                bytes: bytes, sender: m.sender))
         let onDevice = m.route.fromDevice && m.sender == .app
         if onDevice && !deviceOnline {
             record.fate = .offline
@@ -124,16 +130,21 @@ public struct Network: Sendable, Hashable {
         let latency = out.now - m.sentAt
         setFate(m.id, receiverAlive ? .delivered : .lost, latency: latency)
         if receiverAlive { routeTotals[m.route.index].delivered += 1 }
-        out.log(.network, .messageArrived(id: m.id, route: m.route, direction: m.direction,
-                                          latencyMs: latency))
+        out.log(
+            .network,
+            .messageArrived(
+                id: m.id, route: m.route, direction: m.direction,
+                latencyMs: latency))
     }
 
     /// The sender gave up waiting for the answer to this exchange.
     mutating func timedOut(exchange: Int, route: Route, _ out: inout Outbox) {
         routeTotals[route.index].timedOut += 1
         let id = window.last(where: { $0.exchange == exchange && $0.direction == .request })?.id ?? 0
-        for i in window.indices where history[i].exchange == exchange
-            && (history[i].fate == .delivered || history[i].fate == .inFlight) && history[i].direction == .request {
+        for i in window.indices
+        where history[i].exchange == exchange
+            && (history[i].fate == .delivered || history[i].fate == .inFlight) && history[i].direction == .request
+        {
             history[i].fate = .timedOut
         }
         out.log(.network, .requestTimedOut(id: id, route: route))

@@ -2,21 +2,21 @@
 /// server; `verify` goes from the merchant server to the App Store; `notify` from the App
 /// Store to the merchant server (notifications V2); `server-api` from the merchant server to
 /// the App Store Server API.
-public enum Route: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum Route: String, Sendable, Hashable, CaseIterable, Comparable {
     case order, recharge, verify, notify
     case serverAPI = "server-api"
 
     /// The routes a device's connectivity decides: the others run between servers.
-    public var fromDevice: Bool { self == .order || self == .recharge }
+    package var fromDevice: Bool { self == .order || self == .recharge }
 
     /// The routes of the server side (STOREKIT2.md steps 5-6), which carry traffic only when
     /// a server-side policy key is on.
-    public var serverSide: Bool { self == .notify || self == .serverAPI }
+    package var serverSide: Bool { self == .notify || self == .serverAPI }
 
-    public static func < (a: Route, b: Route) -> Bool { a.index < b.index }
+    package static func < (a: Route, b: Route) -> Bool { a.index < b.index }
 
     /// The position in `allCases`.
-    public var index: Int {
+    package var index: Int {
         switch self {
         case .order: return 0
         case .recharge: return 1
@@ -28,6 +28,6 @@ public enum Route: String, Sendable, Hashable, CaseIterable, Comparable {
 }
 
 /// Which half of an exchange a network message is.
-public enum Direction: String, Sendable, Hashable {
+package enum Direction: String, Sendable, Hashable {
     case request, response
 }

@@ -29,7 +29,7 @@ extension Policy {
     /// world is chosen by preset, before a run.
     /// StoreKit 1 lists the server-side keys only once one is on (they work in both worlds;
     /// a StoreKit 1 panel without them stays as it was).
-    public var keysInWorld: [PolicyKey] {
+    package var keysInWorld: [PolicyKey] {
         let keys = PolicyKey.keys(in: storekit)
         guard storekit == .one, serverSide else { return keys }
         return keys + PolicyKey.serverSideKeys
@@ -39,24 +39,26 @@ extension Policy {
 extension PolicyKey {
     /// The keys a world reads. StoreKit 2 has no failed transactions to finish, no
     /// pairing by position and no receipt to re-read.
-    public static func keys(in world: StoreKitWorld) -> [PolicyKey] {
+    package static func keys(in world: StoreKitWorld) -> [PolicyKey] {
         switch world {
         case .one:
             return allCases.filter { !$0.isStoreKit2Only && $0 != .storekit && !serverSideKeys.contains($0) }
         case .two:
-            return [.observer, .finish, .sweepUnfinished, .accountToken, .persist,
-                    .persistWhen, .retryImmediate, .retryInterval, .resendOn, .resendAs,
-                    .serverVerify, .serverDedup, .serverBindOrder, .creditTo]
+            return [
+                .observer, .finish, .sweepUnfinished, .accountToken, .persist,
+                .persistWhen, .retryImmediate, .retryInterval, .resendOn, .resendAs,
+                .serverVerify, .serverDedup, .serverBindOrder, .creditTo,
+            ]
                 + serverSideKeys
         }
     }
 
     /// The merchant server's side of STOREKIT2.md (notifications, reconciliation, clawback):
     /// read in both worlds.
-    public static let serverSideKeys: [PolicyKey] = [.serverNotifications, .serverReconcile, .serverClawback]
+    package static let serverSideKeys: [PolicyKey] = [.serverNotifications, .serverReconcile, .serverClawback]
 
     /// Keys that StoreKit 1 does not read.
-    public var isStoreKit2Only: Bool {
+    package var isStoreKit2Only: Bool {
         self == .sweepUnfinished || self == .accountToken || self == .serverVerify
     }
 }

@@ -1,16 +1,16 @@
 /// Why a policy value was refused; the text names the key and lists what it accepts.
-public struct PolicyValueError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var key: String
-    public var value: String
-    public var accepted: String
-    public var description: String {
+package struct PolicyValueError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var key: String
+    package var value: String
+    package var accepted: String
+    package var description: String {
         "invalid value '\(value)' for policy key '\(key)'; accepted: \(accepted)"
     }
 }
 
 extension Policy {
     /// Reads a key's value as the text a scenario or the UI would write it.
-    public func value(of key: PolicyKey) -> String {
+    package func value(of key: PolicyKey) -> String {
         switch key {
         case .observer: return observer.rawValue
         case .finish: return finish.rawValue
@@ -38,7 +38,7 @@ extension Policy {
     }
 
     /// Sets one key from its text form. Throws a `PolicyValueError` listing what is accepted.
-    public mutating func set(_ key: PolicyKey, to text: String) throws(PolicyValueError) {
+    package mutating func set(_ key: PolicyKey, to text: String) throws(PolicyValueError) {
         let fail = PolicyValueError(key: key.rawValue, value: text, accepted: key.acceptedValues)
         let v = text.trimmingSpaces()
         switch key {
@@ -76,15 +76,15 @@ extension Policy {
     }
 
     /// The preset this policy equals, if any.
-    public var matchingPreset: PolicyPreset? {
+    package var matchingPreset: PolicyPreset? {
         PolicyPreset.allCases.first { $0.policy == self }
     }
 
     /// A short name for headers: the preset's name, or "custom".
-    public var displayName: String { matchingPreset?.rawValue ?? "custom" }
+    package var displayName: String { matchingPreset?.rawValue ?? "custom" }
 
     /// The keys on which this policy differs from `other`.
-    public func differences(from other: Policy) -> [PolicyKey] {
+    package func differences(from other: Policy) -> [PolicyKey] {
         PolicyKey.allCases.filter { value(of: $0) != other.value(of: $0) }
     }
 

@@ -1,27 +1,27 @@
 /// When the app registers its `SKPaymentTransactionObserver`.
-public enum ObserverTiming: String, Sendable, Hashable, CaseIterable {
+package enum ObserverTiming: String, Sendable, Hashable, CaseIterable {
     case launch
     case storeScreen = "store-screen"
 }
 
 /// When the app calls `finishTransaction` for a purchased transaction.
-public enum FinishTiming: String, Sendable, Hashable, CaseIterable {
+package enum FinishTiming: String, Sendable, Hashable, CaseIterable {
     case afterCredit = "after-credit"
     case onPurchase = "on-purchase"
 }
 
 /// Where the app keeps a pending receipt before it sends it.
-public enum PersistTier: String, Sendable, Hashable, CaseIterable {
+package enum PersistTier: String, Sendable, Hashable, CaseIterable {
     case none, file, keychain
 }
 
 /// Moments at which the app resends its pending receipts.
-public enum ResendTrigger: String, Sendable, Hashable, CaseIterable {
+package enum ResendTrigger: String, Sendable, Hashable, CaseIterable {
     case launch, login, network, purchase
 }
 
 /// Whose uid a pending receipt is sent as.
-public enum ResendAs: String, Sendable, Hashable, CaseIterable {
+package enum ResendAs: String, Sendable, Hashable, CaseIterable {
     /// The uid saved with the pending receipt (the account that bought).
     case buyer
     /// Whoever is logged in when it is sent.
@@ -29,7 +29,7 @@ public enum ResendAs: String, Sendable, Hashable, CaseIterable {
 }
 
 /// When the app saves a pending receipt where `persist` says.
-public enum PersistWhen: String, Sendable, Hashable, CaseIterable {
+package enum PersistWhen: String, Sendable, Hashable, CaseIterable {
     /// Before the first send.
     case beforeSend = "before-send"
     /// Only once the immediate retries have failed (in memory only until then).
@@ -37,7 +37,7 @@ public enum PersistWhen: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Which receipt a send carries.
-public enum ReceiptRead: String, Sendable, Hashable, CaseIterable {
+package enum ReceiptRead: String, Sendable, Hashable, CaseIterable {
     /// The receipt read when the transaction was handled, kept and resent.
     case snapshot
     /// The receipt read again at each send (`appStoreReceiptURL` at send time).
@@ -45,12 +45,12 @@ public enum ReceiptRead: String, Sendable, Hashable, CaseIterable {
 }
 
 /// How the app pairs a purchased transaction with an order.
-public enum MatchRule: String, Sendable, Hashable, CaseIterable {
+package enum MatchRule: String, Sendable, Hashable, CaseIterable {
     case first, token
 }
 
 /// Whom the merchant server credits.
-public enum CreditTarget: String, Sendable, Hashable, CaseIterable {
+package enum CreditTarget: String, Sendable, Hashable, CaseIterable {
     case currentUser = "current-user"
     case orderOwner = "order-owner"
 }
@@ -58,63 +58,63 @@ public enum CreditTarget: String, Sendable, Hashable, CaseIterable {
 /// Which StoreKit the app is written against: the original API (the payment queue,
 /// `verifyReceipt`) or StoreKit 2 (`purchase()`, `Transaction.updates`, signed transactions).
 /// Chosen before a run: the two worlds do not mix within one.
-public enum StoreKitWorld: String, Sendable, Hashable, CaseIterable {
+package enum StoreKitWorld: String, Sendable, Hashable, CaseIterable {
     case one = "1"
     case two = "2"
 }
 
 /// Every toggle of DOMAIN.md: the app's rules and the merchant server's rules.
 /// `presetName` is the preset the policy started from, or "custom" once a key differs.
-public struct Policy: Sendable, Hashable {
-    public var observer: ObserverTiming
-    public var finish: FinishTiming
-    public var finishFailed: Bool
-    public var persist: PersistTier
-    public var persistWhen: PersistWhen
-    public var retryImmediate: Int
+package struct Policy: Sendable, Hashable {
+    package var observer: ObserverTiming
+    package var finish: FinishTiming
+    package var finishFailed: Bool
+    package var persist: PersistTier
+    package var persistWhen: PersistWhen
+    package var retryImmediate: Int
     /// Periodic retry interval in virtual milliseconds; nil means `off`.
-    public var retryIntervalMs: VirtualTime?
+    package var retryIntervalMs: VirtualTime?
     /// Resend triggers in the fixed order launch, login, network, purchase: a set, so any
     /// order given reads back in that order.
-    public var resendOn: [ResendTrigger] {
+    package var resendOn: [ResendTrigger] {
         get { ResendTrigger.allCases.filter(resends(on:)) }
         set { resendMask = newValue.reduce(0) { $0 | $1.bit } }
     }
     /// The set of `resendOn` as bits: a policy holds no reference, so the copy that every
     /// event's outbox takes costs no retain and no release.
     var resendMask: UInt8
-    public var resendAs: ResendAs
-    public var receipt: ReceiptRead
-    public var match: MatchRule
-    public var serverDedup: Bool
-    public var serverBindOrder: Bool
-    public var creditTo: CreditTarget
+    package var resendAs: ResendAs
+    package var receipt: ReceiptRead
+    package var match: MatchRule
+    package var serverDedup: Bool
+    package var serverBindOrder: Bool
+    package var creditTo: CreditTarget
     // StoreKit 2 (STOREKIT2.md); read only when `storekit` is 2.
-    public var storekit: StoreKitWorld = .one
+    package var storekit: StoreKitWorld = .one
     /// Iterate `Transaction.unfinished` at launch and at foreground and send each.
-    public var sweepUnfinished = false
+    package var sweepUnfinished = false
     /// `purchase(options: [.appAccountToken(orderToken)])`.
-    public var accountToken = false
+    package var accountToken = false
     /// The server checks the JWS signature, chain, bundleId and environment itself.
-    public var serverVerify = false
+    package var serverVerify = false
     // The server side (STOREKIT2.md flow steps 5-6), read in both worlds.
     /// The server has a notification URL and handles App Store Server Notifications V2.
-    public var serverNotifications = false
+    package var serverNotifications = false
     /// On a refund the server takes the coins back (a balance may go negative: debt).
-    public var serverClawback = false
+    package var serverClawback = false
     /// `serverReconcileMs` in 32 bits, 0 for `off`: every event copies the policy, and the
     /// two one-byte keys and this fit where an optional 64-bit duration would not.
     var reconcileMs: UInt32 = 0
     /// How often the server calls Get Transaction History; nil means `off`.
-    public var serverReconcileMs: VirtualTime? {
+    package var serverReconcileMs: VirtualTime? {
         get { reconcileMs == 0 ? nil : VirtualTime(reconcileMs) }
         set { reconcileMs = newValue.map { UInt32(clamping: $0) } ?? 0 }
     }
 
     /// Whether any server-side key is on: when none is, nothing of the server side runs.
-    public var serverSide: Bool { serverNotifications || serverReconcileMs != nil || serverClawback }
+    package var serverSide: Bool { serverNotifications || serverReconcileMs != nil || serverClawback }
 
-    public init(
+    package init(
         observer: ObserverTiming, finish: FinishTiming, finishFailed: Bool, persist: PersistTier,
         retryImmediate: Int, retryIntervalMs: VirtualTime?, resendOn: [ResendTrigger],
         match: MatchRule, serverDedup: Bool, serverBindOrder: Bool, creditTo: CreditTarget,
@@ -137,10 +137,10 @@ public struct Policy: Sendable, Hashable {
         self.creditTo = creditTo
     }
 
-    public func resends(on trigger: ResendTrigger) -> Bool { resendMask & trigger.bit != 0 }
+    package func resends(on trigger: ResendTrigger) -> Bool { resendMask & trigger.bit != 0 }
 
     /// Whether any moment resends pending receipts.
-    public var resendsAtAll: Bool { resendMask != 0 }
+    package var resendsAtAll: Bool { resendMask != 0 }
 }
 
 extension ResendTrigger {
@@ -155,7 +155,7 @@ extension ResendTrigger {
 }
 
 /// A named policy preset.
-public enum PolicyPreset: String, Sendable, Hashable, CaseIterable {
+package enum PolicyPreset: String, Sendable, Hashable, CaseIterable {
     case naive, hardened
     case localTable = "local-table"
     case retransmit
@@ -163,43 +163,48 @@ public enum PolicyPreset: String, Sendable, Hashable, CaseIterable {
     case sk2Naive = "sk2-naive"
     case sk2Hardened = "sk2-hardened"
 
-    public var policy: Policy {
+    package var policy: Policy {
         switch self {
         case .naive:
-            return Policy(observer: .storeScreen, finish: .onPurchase, finishFailed: false,
-                          persist: .none, retryImmediate: 0, retryIntervalMs: nil, resendOn: [],
-                          match: .first, serverDedup: false, serverBindOrder: false,
-                          creditTo: .currentUser, resendAs: .currentUser)
+            return Policy(
+                observer: .storeScreen, finish: .onPurchase, finishFailed: false,
+                persist: .none, retryImmediate: 0, retryIntervalMs: nil, resendOn: [],
+                match: .first, serverDedup: false, serverBindOrder: false,
+                creditTo: .currentUser, resendAs: .currentUser)
         case .hardened:
-            return Policy(observer: .launch, finish: .afterCredit, finishFailed: true,
-                          persist: .keychain, retryImmediate: 3, retryIntervalMs: 300_000,
-                          resendOn: ResendTrigger.allCases, match: .token, serverDedup: true,
-                          serverBindOrder: true, creditTo: .orderOwner)
+            return Policy(
+                observer: .launch, finish: .afterCredit, finishFailed: true,
+                persist: .keychain, retryImmediate: 3, retryIntervalMs: 300_000,
+                resendOn: ResendTrigger.allCases, match: .token, serverDedup: true,
+                serverBindOrder: true, creditTo: .orderOwner)
         case .localTable:
             // A local table of transactions (paid / credited) in a file, the observer at
             // launch, and a server that deduplicates and binds orders. No retries: a row
             // marked paid is only looked at again when StoreKit redelivers at launch. Each
             // row holds the buyer's uid, and its resend carries it.
-            return Policy(observer: .launch, finish: .afterCredit, finishFailed: false,
-                          persist: .file, retryImmediate: 0, retryIntervalMs: nil,
-                          resendOn: [.launch], match: .token, serverDedup: true,
-                          serverBindOrder: true, creditTo: .currentUser)
+            return Policy(
+                observer: .launch, finish: .afterCredit, finishFailed: false,
+                persist: .file, retryImmediate: 0, retryIntervalMs: nil,
+                resendOn: [.launch], match: .token, serverDedup: true,
+                serverBindOrder: true, creditTo: .currentUser)
         case .retransmit:
             // The observer moved to app launch (didFinishLaunchingWithOptions); store the
             // request before sending; resend at launch, when the network returns and when a
             // new purchase starts, as the buyer; finish after the server answers.
-            return Policy(observer: .launch, finish: .afterCredit, finishFailed: false,
-                          persist: .file, retryImmediate: 0, retryIntervalMs: nil,
-                          resendOn: [.launch, .network, .purchase], match: .first,
-                          serverDedup: false, serverBindOrder: false, creditTo: .currentUser)
+            return Policy(
+                observer: .launch, finish: .afterCredit, finishFailed: false,
+                persist: .file, retryImmediate: 0, retryIntervalMs: nil,
+                resendOn: [.launch, .network, .purchase], match: .first,
+                serverDedup: false, serverBindOrder: false, creditTo: .currentUser)
         case .retryFile:
             // Three immediate retries; only when they fail, a file per user and order,
             // retried every 5m and at launch and login, as the file's uid.
-            return Policy(observer: .storeScreen, finish: .afterCredit, finishFailed: false,
-                          persist: .file, retryImmediate: 3, retryIntervalMs: 300_000,
-                          resendOn: [.launch, .login], match: .first, serverDedup: false,
-                          serverBindOrder: false, creditTo: .currentUser,
-                          persistWhen: .afterRetries)
+            return Policy(
+                observer: .storeScreen, finish: .afterCredit, finishFailed: false,
+                persist: .file, retryImmediate: 3, retryIntervalMs: 300_000,
+                resendOn: [.launch, .login], match: .first, serverDedup: false,
+                serverBindOrder: false, creditTo: .currentUser,
+                persistWhen: .afterRetries)
         case .sk2Naive: return Policy.storeKit2Naive
         case .sk2Hardened: return Policy.storeKit2Hardened
         }
@@ -207,7 +212,7 @@ public enum PolicyPreset: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The policy keys of DOMAIN.md, in the order people read them.
-public enum PolicyKey: String, Sendable, Hashable, CaseIterable {
+package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     case observer, finish
     case finishFailed = "finish-failed"
     case persist
@@ -230,12 +235,13 @@ public enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     case serverClawback = "server-clawback"
 
     /// What the key accepts, in words fit for an error message.
-    public var acceptedValues: String {
+    package var acceptedValues: String {
         switch self {
         case .observer: return ObserverTiming.allCases.map(\.rawValue).joined(separator: ", ")
         case .finish: return FinishTiming.allCases.map(\.rawValue).joined(separator: ", ")
         case .finishFailed, .serverDedup, .serverBindOrder, .sweepUnfinished, .accountToken,
-             .serverVerify, .serverNotifications, .serverClawback: return "true, false"
+            .serverVerify, .serverNotifications, .serverClawback:
+            return "true, false"
         case .storekit: return "1, 2"
         case .persist: return PersistTier.allCases.map(\.rawValue).joined(separator: ", ")
         case .retryImmediate: return "a whole number from 0 to 10"
@@ -250,20 +256,23 @@ public enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The values a picker offers for this key, in order (a sample for open-ended keys).
-    public var choices: [String] {
+    package var choices: [String] {
         switch self {
         case .observer: return ObserverTiming.allCases.map(\.rawValue)
         case .finish: return FinishTiming.allCases.map(\.rawValue)
         case .finishFailed, .serverDedup, .serverBindOrder, .sweepUnfinished, .accountToken,
-             .serverVerify, .serverNotifications, .serverClawback: return ["true", "false"]
+            .serverVerify, .serverNotifications, .serverClawback:
+            return ["true", "false"]
         case .storekit: return StoreKitWorld.allCases.map(\.rawValue)
         case .persist: return PersistTier.allCases.map(\.rawValue)
         case .retryImmediate: return (0...10).map(String.init)
         case .retryInterval: return ["off", "30s", "1m", "5m", "15m"]
         case .serverReconcile: return ["off", "15m", "1h", "6h", "24h"]
         case .resendOn:
-            return ["none", "launch", "launch,login", "launch,network",
-                    "launch,network,purchase", "launch,login,network,purchase"]
+            return [
+                "none", "launch", "launch,login", "launch,network",
+                "launch,network,purchase", "launch,login,network,purchase",
+            ]
         case .match: return MatchRule.allCases.map(\.rawValue)
         case .creditTo: return CreditTarget.allCases.map(\.rawValue)
         case .persistWhen: return PersistWhen.allCases.map(\.rawValue)

@@ -1,7 +1,7 @@
 extension PolicyKey {
     /// What the key decides, in one short line (the policy panel's help). A switch without
     /// `default`: a new key does not compile until it says what it is for.
-    public var help: String {
+    package var help: String {
         switch self {
         case .observer: return "when SKPaymentQueue.default().add(observer) runs"
         case .finish: return "when finishTransaction runs for a purchased transaction"

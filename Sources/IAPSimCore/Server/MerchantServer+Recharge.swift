@@ -1,7 +1,9 @@
 extension MerchantServer {
     /// The App Store answered: apply the server's rules and answer the sender.
-    mutating func verified(exchange: Int, status: Int, receipt: Receipt?, catalog: Catalog,
-                           _ out: inout Outbox) {
+    mutating func verified(
+        exchange: Int, status: Int, receipt: Receipt?, catalog: Catalog,
+        _ out: inout Outbox
+    ) {
         guard let p = verifying.removeValue(forKey: exchange) else { return }
         let r = p.request
         out.log(.server, .receiptVerified(status: status, entries: receipt?.entries.count ?? 0))
@@ -38,7 +40,8 @@ extension MerchantServer {
         let creditedNow = credited(in: receipt, asked: r.transactionId, catalog)
         if product.kind == .nonConsumable && isCredited(entry.transactionId)
             || out.policy.serverDedup && isCredited(r.transactionId)
-            || boundAndCredited(entry, request, policy: out.policy) {
+            || boundAndCredited(entry, request, policy: out.policy)
+        {
             out.log(.server, .alreadyCredited(txn: r.transactionId, sender: p.sender))
             return answer(p, .alreadyCredited(creditedNow), out: &out)
         }
@@ -48,17 +51,21 @@ extension MerchantServer {
         case .success(let o): order = o
         }
         let user = (out.policy.creditTo == .orderOwner ? order?.user : nil) ?? r.uid
-        credit(user: user, product: product, txn: entry.transactionId, order: order?.id,
-               sender: p.sender, via: r.reason, receipt: r.receipt, signed: r.signed, out: &out)
+        credit(
+            user: user, product: product, txn: entry.transactionId, order: order?.id,
+            sender: p.sender, via: r.reason, receipt: r.receipt, signed: r.signed, out: &out)
         answer(p, .credited(credited(in: receipt, asked: r.transactionId, catalog)), out: &out)
     }
 
     /// For a non-consumable bought again, the original transaction's entry and the request
     /// as if it were for that one (its own order, found by its token); otherwise both as given.
-    static func original(of entry: ReceiptEntry, _ r: RechargeRequest, in receipt: Receipt,
-                         _ product: Product) -> (ReceiptEntry, RechargeRequest) {
+    static func original(
+        of entry: ReceiptEntry, _ r: RechargeRequest, in receipt: Receipt,
+        _ product: Product
+    ) -> (ReceiptEntry, RechargeRequest) {
         guard product.kind == .nonConsumable, entry.originalTransactionId != entry.transactionId,
-              let original = receipt.entry(for: entry.originalTransactionId) else { return (entry, r) }
+            let original = receipt.entry(for: entry.originalTransactionId)
+        else { return (entry, r) }
         var request = r
         request.transactionId = original.transactionId
         request.orderId = nil
@@ -87,7 +94,8 @@ extension MerchantServer {
     /// request a retransmission: idempotent success, not an error.
     func boundAndCredited(_ entry: ReceiptEntry, _ r: RechargeRequest, policy: Policy) -> Bool {
         guard policy.serverBindOrder, let token = entry.appAccountToken,
-              let o = order(token: token), r.orderId == nil || r.orderId == o.id else { return false }
+            let o = order(token: token), r.orderId == nil || r.orderId == o.id
+        else { return false }
         return o.state == .credited && o.transactionId == entry.transactionId
     }
 
@@ -105,15 +113,18 @@ extension MerchantServer {
         }
         guard policy.serverBindOrder else { return .success(order) }
         guard let token = entry.appAccountToken else {
-            return .failure(policy.storekit == .two ? "the transaction carries no appAccountToken to bind an order"
-                : "the receipt carries no app_account_token to bind an order")
+            return .failure(
+                policy.storekit == .two
+                    ? "the transaction carries no appAccountToken to bind an order"
+                    : "the receipt carries no app_account_token to bind an order")
         }
         guard let bound = order ?? self.order(token: token) else {
             return .failure("no order carries the token of transaction \(entry.transactionId)")
         }
         guard bound.token == token else {
-            return .failure("order \(bound.id) token does not match the "
-                + (policy.storekit == .two ? "transaction's appAccountToken" : "receipt's app_account_token"))
+            return .failure(
+                "order \(bound.id) token does not match the "
+                    + (policy.storekit == .two ? "transaction's appAccountToken" : "receipt's app_account_token"))
         }
         guard bound.state == .created else {
             return .failure("order \(bound.id) was already credited")
@@ -124,27 +135,35 @@ extension MerchantServer {
         return .success(bound)
     }
 
-    mutating func credit(user: String, product: Product, txn: String, order: String?,
-                         sender: Sender, via: SendReason, receipt: Receipt?, signed: SignedTransaction? = nil,
-                         out: inout Outbox) {
+    mutating func credit(
+        user: String, product: Product, txn: String, order: String?,
+        sender: Sender, via: SendReason, receipt: Receipt?, signed: SignedTransaction? = nil,
+        out: inout Outbox
+    ) {
         if let i = balances.firstIndex(where: { $0.user == user }) {
             balances[i].coins += product.coins
         } else {
             balances.append((user, product.coins))
         }
         if product.kind == .nonConsumable,
-           !entitlements.contains(where: { $0.user == user && $0.product == product.id }) {
+            !entitlements.contains(where: { $0.user == user && $0.product == product.id })
+        {
             entitlements.append((user, product.id))
         }
         if let order, let i = orders.firstIndex(where: { $0.id == order }) {
             orders[i].state = .credited
             orders[i].transactionId = txn
         }
-        credits.append(CreditEntry(transactionId: txn, orderId: order, user: user,
-                                   productId: product.id, coins: product.coins, at: out.now,
-                                   sender: sender, receipt: receipt, signed: signed))
-        out.log(.server, .coinsCredited(user: user, coins: product.coins, product: product.id,
-                                        txn: txn, order: order, sender: sender, via: via))
+        credits.append(
+            CreditEntry(
+                transactionId: txn, orderId: order, user: user,
+                productId: product.id, coins: product.coins, at: out.now,
+                sender: sender, receipt: receipt, signed: signed))
+        out.log(
+            .server,
+            .coinsCredited(
+                user: user, coins: product.coins, product: product.id,
+                txn: txn, order: order, sender: sender, via: via))
     }
 
     func refuse(_ p: PendingVerification, _ why: String, out: inout Outbox) {
@@ -153,5 +172,5 @@ extension MerchantServer {
     }
 
     /// The newest credit the server accepted from the app, as an attacker's proxy saw it.
-    public var newestAccepted: CreditEntry? { credits.last { $0.sender == .app } }
+    package var newestAccepted: CreditEntry? { credits.last { $0.sender == .app } }
 }

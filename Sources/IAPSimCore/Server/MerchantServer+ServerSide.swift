@@ -2,17 +2,17 @@
 /// reconciliation with Get Transaction History, refunds taken back, coins spent.
 extension MerchantServer {
     /// Coins spent and clawed back, oldest first: a balance is credits minus these.
-    public internal(set) var debits: [Debit] {
+    package internal(set) var debits: [Debit] {
         get { sideRecords?.debits ?? [] }
         set { recordSide { $0.debits = newValue } }
     }
     /// Refunded transactions the server has heard of (a notification, reconciliation).
-    public internal(set) var refundsHeard: [String] {
+    package internal(set) var refundsHeard: [String] {
         get { sideRecords?.refundsHeard ?? [] }
         set { recordSide { $0.refundsHeard = newValue } }
     }
     /// Transaction ids the App Store told the server about: what reconciliation looks up.
-    public internal(set) var toldOf: [String] {
+    package internal(set) var toldOf: [String] {
         get { sideRecords?.toldOf ?? [] }
         set { recordSide { $0.toldOf = newValue } }
     }
@@ -31,8 +31,10 @@ extension MerchantServer {
     }
 
     /// A notification V2 reached the server (which is up): 200, then its handling.
-    mutating func receiveNotification(_ n: ServerNotification, exchange: Int, catalog: Catalog,
-                                      _ out: inout Outbox) {
+    mutating func receiveNotification(
+        _ n: ServerNotification, exchange: Int, catalog: Catalog,
+        _ out: inout Outbox
+    ) {
         let txn = n.transaction.transactionId
         out.log(.server, .notificationReceived(uuid: n.uuid, type: n.type, txn: txn, attempt: n.attempt))
         out.send(.notify, .response, .app, exchange: exchange, .notificationResponse(status: 200))
@@ -46,8 +48,10 @@ extension MerchantServer {
     /// The App Store told the server of a charge (a notification, the history): it credits
     /// it under the same rules as a recharge, to the order its appAccountToken names; never
     /// to an account guessed otherwise (STOREKIT2.md step 6).
-    mutating func creditFromAppStore(_ signed: SignedTransaction, via: SendReason, catalog: Catalog,
-                                     _ out: inout Outbox) {
+    mutating func creditFromAppStore(
+        _ signed: SignedTransaction, via: SendReason, catalog: Catalog,
+        _ out: inout Outbox
+    ) {
         let txn = signed.transactionId
         guard let token = signed.appAccountToken else {
             return out.log(.server, .notificationUnbound(txn: txn, reason: "no appAccountToken names its order"))
@@ -55,8 +59,9 @@ extension MerchantServer {
         guard let order = order(token: token) else {
             return out.log(.server, .notificationUnbound(txn: txn, reason: "no order carries its appAccountToken"))
         }
-        let request = RechargeRequest(transactionId: txn, productId: signed.productId, uid: order.user,
-                                      orderId: nil, orderToken: token, receipt: nil, reason: via, signed: signed)
+        let request = RechargeRequest(
+            transactionId: txn, productId: signed.productId, uid: order.user,
+            orderId: nil, orderToken: token, receipt: nil, reason: via, signed: signed)
         let p = PendingVerification(request: request, appExchange: 0, sender: .app, replies: false)
         decide(p, receipt: Receipt(serial: 0, entries: [signed.entry], signature: 0), catalog: catalog, &out)
     }
@@ -78,11 +83,12 @@ extension MerchantServer {
     mutating func clawBack(_ c: CreditEntry, _ out: inout Outbox) {
         debit(c.user, c.coins, for: c.transactionId, out.now)
         entitlements.removeAll { $0.user == c.user && $0.product == c.productId }
-        out.log(.server, .coinsClawedBack(user: c.user, coins: c.coins, txn: c.transactionId, balance: balance(of: c.user)))
+        out.log(
+            .server, .coinsClawedBack(user: c.user, coins: c.coins, txn: c.transactionId, balance: balance(of: c.user)))
     }
 
     /// Whether the coins of `txn` were taken back.
-    public func isClawedBack(_ txn: String) -> Bool { debits.contains { $0.clawedBackFor == txn } }
+    package func isClawedBack(_ txn: String) -> Bool { debits.contains { $0.clawedBackFor == txn } }
 
     /// `spend USER COINS` (the command refuses it when the balance is short).
     mutating func spend(_ user: String, _ coins: Int, _ out: inout Outbox) {
@@ -100,7 +106,7 @@ extension MerchantServer {
     }
 
     /// Coins `user` spent.
-    public func spent(by user: String) -> Int {
+    package func spent(by user: String) -> Int {
         debits.reduce(0) { $1.user == user && $1.clawedBackFor == nil ? $0 + $1.coins : $0 }
     }
 
@@ -119,8 +125,10 @@ extension MerchantServer {
     }
 
     /// The history arrived: credit the charges never credited, hear the refunds never heard.
-    mutating func historyAnswered(exchange: Int, _ list: [SignedTransaction], catalog: Catalog,
-                                  _ out: inout Outbox) {
+    mutating func historyAnswered(
+        exchange: Int, _ list: [SignedTransaction], catalog: Catalog,
+        _ out: inout Outbox
+    ) {
         guard let k = historyLookups.firstIndex(where: { $0.exchange == exchange }) else { return }
         let lookup = historyLookups.remove(at: k)
         out.log(.server, .historyChecked(lookup: lookup.txn, transactions: list.count))

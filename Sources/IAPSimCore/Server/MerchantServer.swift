@@ -1,29 +1,29 @@
 /// An order on the merchant server.
-public struct Order: Sendable, Hashable, Identifiable {
-    public enum State: String, Sendable, Hashable { case created, credited }
-    public var id: String
-    public var user: String
-    public var productId: String
-    public var token: String
-    public var createdBy: Sender
-    public var state: State
-    public var transactionId: String?
-    public var createdAt: VirtualTime
+package struct Order: Sendable, Hashable, Identifiable {
+    package enum State: String, Sendable, Hashable { case created, credited }
+    package var id: String
+    package var user: String
+    package var productId: String
+    package var token: String
+    package var createdBy: Sender
+    package var state: State
+    package var transactionId: String?
+    package var createdAt: VirtualTime
 }
 
 /// One credit the server granted.
-public struct CreditEntry: Sendable, Hashable {
-    public var transactionId: String
-    public var orderId: String?
-    public var user: String
-    public var productId: String
-    public var coins: Int
-    public var at: VirtualTime
-    public var sender: Sender
+package struct CreditEntry: Sendable, Hashable {
+    package var transactionId: String
+    package var orderId: String?
+    package var user: String
+    package var productId: String
+    package var coins: Int
+    package var at: VirtualTime
+    package var sender: Sender
     /// The receipt the accepted request carried (what a proxy would have captured).
-    public var receipt: Receipt?
+    package var receipt: Receipt?
     /// StoreKit 2: the `jwsRepresentation` the accepted request carried.
-    public var signed: SignedTransaction? = nil
+    package var signed: SignedTransaction? = nil
 }
 
 /// What the server side adds to the server: coins spent and clawed back, refunds heard,
@@ -53,93 +53,102 @@ struct PendingVerification: Sendable, Hashable {
 }
 
 /// Coins taken from an account: spent in the app, or clawed back for a refunded charge.
-public struct Debit: Sendable, Hashable {
-    public var user: String
-    public var coins: Int
+package struct Debit: Sendable, Hashable {
+    package var user: String
+    package var coins: Int
     /// The refunded transaction for a clawback; nil for spending.
-    public var clawedBackFor: String?
-    public var at: VirtualTime
+    package var clawedBackFor: String?
+    package var at: VirtualTime
 }
 
 /// The merchant server: orders with UUID tokens, receipt verification with the App Store,
 /// the coin ledger. Its three rules are policy keys: `server-dedup`, `server-bind-order`,
 /// `credit-to`. It survives everything.
-public struct MerchantServer: Sendable, Hashable {
-    public internal(set) var orders: [Order] = []
-    public internal(set) var credits: [CreditEntry] = []
+package struct MerchantServer: Sendable, Hashable {
+    package internal(set) var orders: [Order] = []
+    package internal(set) var credits: [CreditEntry] = []
     /// Coin balance per account, in the order accounts first appeared.
-    public internal(set) var balances: [(user: String, coins: Int)] = []
-    public internal(set) var entitlements: [(user: String, product: String)] = []
+    package internal(set) var balances: [(user: String, coins: Int)] = []
+    package internal(set) var entitlements: [(user: String, product: String)] = []
     var verifying = SmallMap<Int, PendingVerification>()
     var rng: SplitMix64
     // The server side (STOREKIT2.md steps 5-6).
     /// `server-outage on`: every request is answered with HTTP 503.
-    public internal(set) var outage = false
+    package internal(set) var outage = false
     /// The server side's records, nil until the first one: a world without them (every
     /// StoreKit 1 preset) copies the server as cheaply as before.
     var sideRecords: ServerSideRecords?
-    public static let verifyTimeoutMs: VirtualTime = 5_000
+    package static let verifyTimeoutMs: VirtualTime = 5_000
 
-    public init(users: [String], rng: SplitMix64) {
+    package init(users: [String], rng: SplitMix64) {
         balances = users.map { ($0, 0) }
         self.rng = rng
     }
 
-    public static func == (a: MerchantServer, b: MerchantServer) -> Bool {
+    package static func == (a: MerchantServer, b: MerchantServer) -> Bool {
         a.orders == b.orders && a.credits == b.credits
             && a.balances.elementsEqual(b.balances, by: ==)
             && a.entitlements.elementsEqual(b.entitlements, by: ==) && a.verifying == b.verifying
             && a.outage == b.outage && a.debits == b.debits && a.refundsHeard == b.refundsHeard
     }
 
-    public func hash(into h: inout Hasher) {
+    package func hash(into h: inout Hasher) {
         h.combine(orders)
         h.combine(credits)
     }
 
-    public func balance(of user: String) -> Int {
+    package func balance(of user: String) -> Int {
         balances.first { $0.user == user }?.coins ?? 0
     }
 
-    public func order(_ id: String) -> Order? { orders.first { $0.id == id } }
+    package func order(_ id: String) -> Order? { orders.first { $0.id == id } }
 
-    public func order(token: String) -> Order? { orders.first { $0.token == token } }
+    package func order(token: String) -> Order? { orders.first { $0.token == token } }
 
     /// Transaction ids credited at least once, oldest first.
-    public var creditedTransactionIds: [String] {
+    package var creditedTransactionIds: [String] {
         var seen: [String] = []
         for c in credits where !seen.contains(c.transactionId) { seen.append(c.transactionId) }
         return seen
     }
 
-    public func isCredited(_ txn: String) -> Bool { credits.contains { $0.transactionId == txn } }
+    package func isCredited(_ txn: String) -> Bool { credits.contains { $0.transactionId == txn } }
 
     /// Verifications in flight, for the auditor's "can this still be made right?".
-    public var verifyingTransactions: [String] {
+    package var verifyingTransactions: [String] {
         verifying.values.map(\.request.transactionId).sorted()
     }
 
     /// True while the App Store is verifying a recharge of `txn`.
-    public func isVerifying(_ txn: String) -> Bool {
+    package func isVerifying(_ txn: String) -> Bool {
         verifying.containsValue { $0.request.transactionId == txn }
     }
 
     /// `POST /orders`.
-    mutating func createOrder(user: String, product: String, sender: Sender, exchange: Int,
-                              _ out: inout Outbox) {
-        let order = Order(id: "o\(orders.count + 1)", user: user, productId: product,
-                          token: rng.uuid(), createdBy: sender, state: .created,
-                          transactionId: nil, createdAt: out.now)
+    mutating func createOrder(
+        user: String, product: String, sender: Sender, exchange: Int,
+        _ out: inout Outbox
+    ) {
+        let order = Order(
+            id: "o\(orders.count + 1)", user: user, productId: product,
+            token: rng.uuid(), createdBy: sender, state: .created,
+            transactionId: nil, createdAt: out.now)
         orders.append(order)
-        out.log(.server, .orderCreated(order: order.id, user: user, product: product,
-                                       token: order.token, sender: sender))
-        out.send(.order, .response, sender, exchange: exchange,
-                 .orderResponse(order: order.id, token: order.token, product: product))
+        out.log(
+            .server,
+            .orderCreated(
+                order: order.id, user: user, product: product,
+                token: order.token, sender: sender))
+        out.send(
+            .order, .response, sender, exchange: exchange,
+            .orderResponse(order: order.id, token: order.token, product: product))
     }
 
     /// `POST /recharge`: ask the App Store first (StoreKit 2: check the JWS here).
-    mutating func receiveRecharge(_ r: RechargeRequest, sender: Sender, exchange: Int,
-                                  catalog: Catalog, _ out: inout Outbox) {
+    mutating func receiveRecharge(
+        _ r: RechargeRequest, sender: Sender, exchange: Int,
+        catalog: Catalog, _ out: inout Outbox
+    ) {
         let p = PendingVerification(request: r, appExchange: exchange, sender: sender)
         if out.policy.storekit == .two { return receiveSigned(p, catalog: catalog, &out) }
         askAppStore(p, &out)
@@ -177,7 +186,8 @@ public struct MerchantServer: Sendable, Hashable {
 
     func answer(_ p: PendingVerification, _ a: RechargeAnswer, out: inout Outbox) {
         guard p.replies else { return }
-        out.send(.recharge, .response, p.sender, exchange: p.appExchange,
-                 .rechargeResponse(a, transactionId: p.request.transactionId))
+        out.send(
+            .recharge, .response, p.sender, exchange: p.appExchange,
+            .rechargeResponse(a, transactionId: p.request.transactionId))
     }
 }

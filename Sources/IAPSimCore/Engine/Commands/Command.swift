@@ -1,9 +1,9 @@
 /// Why the App Store fails a payment, as `fail-next-payment REASON` names it.
-public enum PaymentFailure: String, Sendable, Hashable, CaseIterable {
+package enum PaymentFailure: String, Sendable, Hashable, CaseIterable {
     case cancelled, network, invalid
 
     /// The `SKError` code a real app would see.
-    public var skError: String {
+    package var skError: String {
         switch self {
         case .cancelled: return "SKError.paymentCancelled"
         // SKErrorCloudServiceNetworkConnectionFailed belongs to Apple Music APIs: a
@@ -14,7 +14,7 @@ public enum PaymentFailure: String, Sendable, Hashable, CaseIterable {
     }
 
     /// What StoreKit 2's `purchase()` returns or throws instead.
-    public var storeKit2Error: String {
+    package var storeKit2Error: String {
         switch self {
         case .cancelled: return "Product.PurchaseResult.userCancelled"
         case .network: return "StoreKitError.networkError"
@@ -28,7 +28,7 @@ public enum PaymentFailure: String, Sendable, Hashable, CaseIterable {
 /// scenarios only construct them. This file holds all the rest a command is: its text, its
 /// entry in the vocabulary (`CommandSpec.all`: how it is read, whether it is a fault, how
 /// explore draws and shrinks it).
-public enum Command: Sendable, Hashable {
+package enum Command: Sendable, Hashable {
     case buy(product: String)
     case openStore
     case closeStore
@@ -65,7 +65,7 @@ public enum Command: Sendable, Hashable {
     case settle
 
     /// The command's text as a scenario file writes it (`do:` value).
-    public var scenarioText: String {
+    package var scenarioText: String {
         switch self {
         case .buy(let p): return "buy \(p)"
         case .openStore: return "open-store"
@@ -102,7 +102,7 @@ public enum Command: Sendable, Hashable {
     }
 
     /// A line a generated story says for the command (explore's findings).
-    public var narration: String {
+    package var narration: String {
         switch self {
         case .buy(let p): return "The logged-in user buys \(p)."
         case .crash: return "The app process dies."
@@ -124,7 +124,7 @@ public enum Command: Sendable, Hashable {
     }
 
     /// Its entry in the vocabulary.
-    public var spec: CommandSpec {
+    package var spec: CommandSpec {
         switch self {
         case .buy: return .buy
         case .openStore: return .openStore
@@ -159,12 +159,12 @@ public enum Command: Sendable, Hashable {
     }
 
     /// Commands that inject a fault rather than act as the user.
-    public var isFault: Bool { spec.isFault(self) }
+    package var isFault: Bool { spec.isFault(self) }
 }
 
 extension CommandSpec {
     /// The vocabulary: one entry per command word, in the order of the format's table.
-    public static let all: [CommandSpec] = [
+    package static let all: [CommandSpec] = [
         .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground,
         .uninstall, .login, .logout, .network, .dropNextRequest, .dropNextResponse,
         .latency, .storeOutage, .storeStatus, .failNextPayment, .interruptNextPayment,
@@ -172,120 +172,161 @@ extension CommandSpec {
         .policy, .wait, .settle,
     ]
 
-    static let buy = CommandSpec("buy", usage: "buy PRODUCT", read: { a throws(CommandError) in
-        try a.exactly(1)
-        return .buy(product: try a.product(0))
-    }, explore: ExploreDraw(slot: 0, weight: 5) { rng, m in
-        .buy(product: m.catalog.products[rng.below(m.catalog.products.count)].id)
-    }, simpler: { command in
-        if case .buy(let p) = command, p != "coins_100" { return [.buy(product: "coins_100")] }
-        return []
-    })
-    static let openStore = CommandSpec("open-store", .openStore, explore: ExploreDraw(slot: 14, weight: 1) { rng, _ in
-        rng.below(2) == 0 ? .openStore : .closeStore
-    })
+    static let buy = CommandSpec(
+        "buy", usage: "buy PRODUCT",
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .buy(product: try a.product(0))
+        },
+        explore: ExploreDraw(slot: 0, weight: 5) { rng, m in
+            .buy(product: m.catalog.products[rng.below(m.catalog.products.count)].id)
+        },
+        simpler: { command in
+            if case .buy(let p) = command, p != "coins_100" { return [.buy(product: "coins_100")] }
+            return []
+        })
+    static let openStore = CommandSpec(
+        "open-store", .openStore,
+        explore: ExploreDraw(slot: 14, weight: 1) { rng, _ in
+            rng.below(2) == 0 ? .openStore : .closeStore
+        })
     static let closeStore = CommandSpec("close-store", .closeStore)
-    static let crash = CommandSpec("crash", .crash, fault: true, explore: ExploreDraw(slot: 1, weight: 2) { _, _ in .crash })
+    static let crash = CommandSpec(
+        "crash", .crash, fault: true, explore: ExploreDraw(slot: 1, weight: 2) { _, _ in .crash })
     static let launch = CommandSpec("launch", .launch, explore: ExploreDraw(slot: 2, weight: 1) { _, _ in .launch })
-    static let background = CommandSpec("background", .background, explore: ExploreDraw(slot: 15, weight: 1) { rng, _ in
-        rng.below(2) == 0 ? .background : .foreground
-    })
+    static let background = CommandSpec(
+        "background", .background,
+        explore: ExploreDraw(slot: 15, weight: 1) { rng, _ in
+            rng.below(2) == 0 ? .background : .foreground
+        })
     static let foreground = CommandSpec("foreground", .foreground)
-    static let uninstall = CommandSpec("uninstall", .uninstall, explore: ExploreDraw(slot: 10, weight: 1) { rng, _ in
-        rng.below(4) == 0 ? .uninstall : .launch
-    })
-    static let login = CommandSpec("login", usage: "login USER", read: { a throws(CommandError) in
-        try a.exactly(1)
-        return .login(user: try a.user(0))
-    }, explore: ExploreDraw(slot: 9, weight: 1) { rng, m in
-        .login(user: m.users[rng.below(m.users.count)])
-    })
+    static let uninstall = CommandSpec(
+        "uninstall", .uninstall,
+        explore: ExploreDraw(slot: 10, weight: 1) { rng, _ in
+            rng.below(4) == 0 ? .uninstall : .launch
+        })
+    static let login = CommandSpec(
+        "login", usage: "login USER",
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .login(user: try a.user(0))
+        },
+        explore: ExploreDraw(slot: 9, weight: 1) { rng, m in
+            .login(user: m.users[rng.below(m.users.count)])
+        })
     static let logout = CommandSpec("logout", .logout, explore: ExploreDraw(slot: 8, weight: 1) { _, _ in .logout })
-    static let network = CommandSpec("network", usage: "network on|off", faultIf: { $0 == .network(on: false) }, read: { a throws(CommandError) in
-        try a.exactly(1)
-        return .network(on: try a.onOff(0))
-    }, explore: ExploreDraw(slot: 4, weight: 1) { rng, _ in .network(on: rng.below(2) == 0) })
-    static let dropNextRequest = CommandSpec("drop-next-request", usage: "drop-next-request ROUTE", fault: true,
-                read: { a throws(CommandError) in
-        try a.exactly(1)
-        return .dropNextRequest(try a.route(0))
-    }, explore: ExploreDraw(slot: 3, weight: 1) { rng, m in
-        rng.below(2) == 0 ? .dropNextRequest(m.route) : .dropNextResponse(m.route)
-    })
-    static let dropNextResponse = CommandSpec("drop-next-response", usage: "drop-next-response ROUTE", fault: true,
-                read: { a throws(CommandError) in
-        try a.exactly(1)
-        return .dropNextResponse(try a.route(0))
-    })
-    static let latency = CommandSpec("latency", usage: "latency ROUTE DURATION", fault: true,
-                read: { a throws(CommandError) in
-        try a.exactly(2)
-        return .latency(try a.route(0), try a.duration(1))
-    }, explore: ExploreDraw(slot: 13, weight: 1) { rng, m in
-        .latency(m.route, [80, 500, 2_000][rng.below(3)])
-    }, simpler: { command in
-        if case .latency(let r, let ms) = command, ms > 500 { return [.latency(r, 500)] }
-        return []
-    })
-    static let storeOutage = CommandSpec("store-outage", usage: "store-outage on|off", fault: true,
-                read: { a throws(CommandError) in
-        try a.exactly(1)
-        return .storeOutage(on: try a.onOff(0))
-    }, explore: ExploreDraw(slot: 5, weight: 1) { rng, _ in .storeOutage(on: rng.below(2) == 0) })
-    static let storeStatus = CommandSpec("store-status", usage: "store-status CODE", faultIf: { $0 != .storeStatus(0) },
-                read: { a throws(CommandError) in
-        try a.exactly(1)
-        return .storeStatus(try a.statusCode(0))
-    }, explore: ExploreDraw(slot: 16, weight: 1) { rng, _ in
-        // Statuses a correct server survives: retryable ones and the sandbox's 21007.
-        .storeStatus([21_002, 21_007, 21_150][rng.below(3)])
-    })
-    static let failNextPayment = CommandSpec("fail-next-payment",
-                usage: "fail-next-payment [" + Self.failReasons.joined(separator: "|") + "]",
-                fault: true, read: { a throws(CommandError) in try a.failure() },
-                explore: ExploreDraw(slot: 6, weight: 1) { rng, _ in
-        rng.below(2) == 0 ? .failNextPayment(.cancelled) : .failNextPaymentUnfinished
-    })
-    static let interruptNextPayment = CommandSpec("interrupt-next-payment", .interruptNextPayment, fault: true,
-                explore: ExploreDraw(slot: 12, weight: 1) { _, _ in .interruptNextPayment })
-    static let askToBuy = CommandSpec("ask-to-buy", usage: "ask-to-buy on|off", read: { a throws(CommandError) in
-        try a.exactly(1)
-        return .askToBuy(on: try a.onOff(0))
-    }, explore: ExploreDraw(slot: 7, weight: 1) { rng, _ in
-        rng.below(2) == 0 ? .askToBuy(on: rng.below(2) == 0) : (rng.below(2) == 0 ? .approve : .decline)
-    })
+    static let network = CommandSpec(
+        "network", usage: "network on|off", faultIf: { $0 == .network(on: false) },
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .network(on: try a.onOff(0))
+        }, explore: ExploreDraw(slot: 4, weight: 1) { rng, _ in .network(on: rng.below(2) == 0) })
+    static let dropNextRequest = CommandSpec(
+        "drop-next-request", usage: "drop-next-request ROUTE", fault: true,
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .dropNextRequest(try a.route(0))
+        },
+        explore: ExploreDraw(slot: 3, weight: 1) { rng, m in
+            rng.below(2) == 0 ? .dropNextRequest(m.route) : .dropNextResponse(m.route)
+        })
+    static let dropNextResponse = CommandSpec(
+        "drop-next-response", usage: "drop-next-response ROUTE", fault: true,
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .dropNextResponse(try a.route(0))
+        })
+    static let latency = CommandSpec(
+        "latency", usage: "latency ROUTE DURATION", fault: true,
+        read: { a throws(CommandError) in
+            try a.exactly(2)
+            return .latency(try a.route(0), try a.duration(1))
+        },
+        explore: ExploreDraw(slot: 13, weight: 1) { rng, m in
+            .latency(m.route, [80, 500, 2_000][rng.below(3)])
+        },
+        simpler: { command in
+            if case .latency(let r, let ms) = command, ms > 500 { return [.latency(r, 500)] }
+            return []
+        })
+    static let storeOutage = CommandSpec(
+        "store-outage", usage: "store-outage on|off", fault: true,
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .storeOutage(on: try a.onOff(0))
+        }, explore: ExploreDraw(slot: 5, weight: 1) { rng, _ in .storeOutage(on: rng.below(2) == 0) })
+    static let storeStatus = CommandSpec(
+        "store-status", usage: "store-status CODE", faultIf: { $0 != .storeStatus(0) },
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .storeStatus(try a.statusCode(0))
+        },
+        explore: ExploreDraw(slot: 16, weight: 1) { rng, _ in
+            // Statuses a correct server survives: retryable ones and the sandbox's 21007.
+            .storeStatus([21_002, 21_007, 21_150][rng.below(3)])
+        })
+    static let failNextPayment = CommandSpec(
+        "fail-next-payment",
+        usage: "fail-next-payment [" + Self.failReasons.joined(separator: "|") + "]",
+        fault: true, read: { a throws(CommandError) in try a.failure() },
+        explore: ExploreDraw(slot: 6, weight: 1) { rng, _ in
+            rng.below(2) == 0 ? .failNextPayment(.cancelled) : .failNextPaymentUnfinished
+        })
+    static let interruptNextPayment = CommandSpec(
+        "interrupt-next-payment", .interruptNextPayment, fault: true,
+        explore: ExploreDraw(slot: 12, weight: 1) { _, _ in .interruptNextPayment })
+    static let askToBuy = CommandSpec(
+        "ask-to-buy", usage: "ask-to-buy on|off",
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .askToBuy(on: try a.onOff(0))
+        },
+        explore: ExploreDraw(slot: 7, weight: 1) { rng, _ in
+            rng.below(2) == 0 ? .askToBuy(on: rng.below(2) == 0) : (rng.below(2) == 0 ? .approve : .decline)
+        })
     static let approve = CommandSpec("approve", .approve)
     static let decline = CommandSpec("decline", .decline)
     static let replay = CommandSpec("replay", .replay, explore: ExploreDraw(slot: 11, weight: 1) { _, _ in .replay })
     // Not on explore's wheel: a new slot would change every seeded schedule.
-    static let forge = CommandSpec("forge", usage: "forge PRODUCT", read: { a throws(CommandError) in
-        try a.exactly(1)
-        return .forge(product: try a.product(0))
-    })
+    static let forge = CommandSpec(
+        "forge", usage: "forge PRODUCT",
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .forge(product: try a.product(0))
+        })
     // The server side: not on explore's wheel either; explore adds refunds and spending to
     // the schedules of worlds with a server-side key on (`Schedule.serverSideSteps`).
-    static let serverOutage = CommandSpec("server-outage", usage: "server-outage on|off",
-                faultIf: { $0 == .serverOutage(on: true) }, read: { a throws(CommandError) in
-        try a.exactly(1)
-        return .serverOutage(on: try a.onOff(0))
-    })
-    static let refund = CommandSpec("refund", usage: "refund TXN|newest", read: { a throws(CommandError) in
-        try a.exactly(1)
-        return .refund(txn: try a.refundTarget(0))
-    })
-    static let spend = CommandSpec("spend", usage: "spend USER COINS", read: { a throws(CommandError) in
-        try a.exactly(2)
-        return .spend(user: try a.user(0), coins: try a.coins(1))
-    })
-    static let policy = CommandSpec("policy", usage: "policy KEY VALUE", read: { a throws(CommandError) in try a.policy() })
-    static let wait = CommandSpec("wait", usage: "wait DURATION", read: { a throws(CommandError) in
-        try a.exactly(1)
-        return .wait(try a.duration(0))
-    })
+    static let serverOutage = CommandSpec(
+        "server-outage", usage: "server-outage on|off",
+        faultIf: { $0 == .serverOutage(on: true) },
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .serverOutage(on: try a.onOff(0))
+        })
+    static let refund = CommandSpec(
+        "refund", usage: "refund TXN|newest",
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .refund(txn: try a.refundTarget(0))
+        })
+    static let spend = CommandSpec(
+        "spend", usage: "spend USER COINS",
+        read: { a throws(CommandError) in
+            try a.exactly(2)
+            return .spend(user: try a.user(0), coins: try a.coins(1))
+        })
+    static let policy = CommandSpec(
+        "policy", usage: "policy KEY VALUE", read: { a throws(CommandError) in try a.policy() })
+    static let wait = CommandSpec(
+        "wait", usage: "wait DURATION",
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .wait(try a.duration(0))
+        })
     static let settle = CommandSpec("settle", .settle)
 
     /// What `fail-next-payment` accepts after it.
-    public static let failReasons = PaymentFailure.allCases.map(\.rawValue) + ["unfinished"]
+    package static let failReasons = PaymentFailure.allCases.map(\.rawValue) + ["unfinished"]
 
     /// Explore's wheel: the drawn commands by slot.
     static let wheel: [ExploreDraw] = all.compactMap(\.explore).sorted { $0.slot < $1.slot }

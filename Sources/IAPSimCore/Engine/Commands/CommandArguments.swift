@@ -1,7 +1,7 @@
 /// The words after a command's word, being read into the command's values. Exact words
 /// only: no abbreviations, no case folding; users and products are checked against the
 /// run's lists. Every refusal names the word and where it starts.
-public struct CommandArguments: Sendable {
+package struct CommandArguments: Sendable {
     /// The whole command text (a policy value is the rest of the line).
     let text: String
     /// The command word.
@@ -13,7 +13,7 @@ public struct CommandArguments: Sendable {
 
     /// The longest duration a command may write: 30 days of virtual time. Longer waits
     /// would only let periodic work (retries every few minutes) run without end.
-    public static let maxDurationMs: VirtualTime = 30 * 24 * 3_600_000
+    package static let maxDurationMs: VirtualTime = 30 * 24 * 3_600_000
 
     /// Refuses fewer or more words than `count` (`args`: the words looked at, all by
     /// default; `after`: the word a missing argument would follow).
@@ -84,8 +84,11 @@ public struct CommandArguments: Sendable {
         let word = words[i]
         if word.text == "newest" { return nil }
         guard !word.text.isEmpty, word.text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) else {
-            throw CommandError(offset: word.offset, problem: .badArgument(name.text, word.text,
-                                                                          expected: "a transaction id or newest"))
+            throw CommandError(
+                offset: word.offset,
+                problem: .badArgument(
+                    name.text, word.text,
+                    expected: "a transaction id or newest"))
         }
         return word.text
     }
@@ -94,8 +97,11 @@ public struct CommandArguments: Sendable {
     func coins(_ i: Int) throws(CommandError) -> Int {
         let word = words[i]
         guard let n = Int(word.text), n > 0, n <= 1_000_000 else {
-            throw CommandError(offset: word.offset, problem: .badArgument(name.text, word.text,
-                                                                          expected: "a whole number of coins from 1 to 1000000"))
+            throw CommandError(
+                offset: word.offset,
+                problem: .badArgument(
+                    name.text, word.text,
+                    expected: "a whole number of coins from 1 to 1000000"))
         }
         return n
     }
@@ -159,7 +165,7 @@ extension Command {
     /// Reads one command as a scenario's `do:` writes it (`buy coins_100`, `latency verify
     /// 2s`, `policy resend-on launch,network`); the error says which word is wrong and
     /// where it starts.
-    public static func read(_ text: String, users: [String], catalog: Catalog = .standard)
+    package static func read(_ text: String, users: [String], catalog: Catalog = .standard)
         throws(CommandError) -> Command
     {
         let words = CommandWord.split(text)
@@ -167,8 +173,9 @@ extension Command {
         guard let spec = CommandSpec.named(name.text) else {
             throw CommandError(offset: name.offset, problem: .unknownCommand(name.text))
         }
-        let arguments = CommandArguments(text: text, name: name, words: Array(words.dropFirst()),
-                                         usage: spec.usage, users: users, catalog: catalog)
+        let arguments = CommandArguments(
+            text: text, name: name, words: Array(words.dropFirst()),
+            usage: spec.usage, users: users, catalog: catalog)
         return try spec.read(arguments)
     }
 }

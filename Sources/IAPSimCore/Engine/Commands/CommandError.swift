@@ -1,17 +1,17 @@
 /// Why a command text was refused, and where in the text (`offset`, in Unicode scalars
 /// from its start) the offending word begins. A scenario turns it into an error with the
 /// file's line and column; the terminal UI shows it as it is.
-public struct CommandError: Error, Sendable, Hashable {
-    public var offset: Int
-    public var problem: Problem
+package struct CommandError: Error, Sendable, Hashable {
+    package var offset: Int
+    package var problem: Problem
 
-    public init(offset: Int, problem: Problem) {
+    package init(offset: Int, problem: Problem) {
         self.offset = offset
         self.problem = problem
     }
 
     /// What is wrong with the command.
-    public enum Problem: Sendable, Hashable {
+    package enum Problem: Sendable, Hashable {
         case empty
         case unknownCommand(String)
         case unknownProduct(String, products: [String])
@@ -32,16 +32,16 @@ public struct CommandError: Error, Sendable, Hashable {
 }
 
 /// One word of a command and where it starts (in Unicode scalars).
-public struct CommandWord: Sendable, Hashable {
-    public var text: String
-    public var offset: Int
+package struct CommandWord: Sendable, Hashable {
+    package var text: String
+    package var offset: Int
 
     static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
         scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r"
     }
 
     /// Splits on spaces, tabs and line breaks.
-    public static func split(_ text: String) -> [CommandWord] {
+    package static func split(_ text: String) -> [CommandWord] {
         var words: [CommandWord] = []
         var current = String.UnicodeScalarView()
         var start = 0
@@ -59,7 +59,7 @@ public struct CommandWord: Sendable, Hashable {
     }
 
     /// Drops spaces, tabs and line breaks at both ends.
-    public static func trim(_ text: String) -> String {
+    package static func trim(_ text: String) -> String {
         var scalars = Substring(text).unicodeScalars
         while let first = scalars.first, isSpace(first) { scalars.removeFirst() }
         while let last = scalars.last, isSpace(last) { scalars.removeLast() }

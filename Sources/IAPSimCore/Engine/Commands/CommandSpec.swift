@@ -2,14 +2,14 @@
 /// written, how its arguments are read, whether it is a fault, how explore draws it and how
 /// a shrinking finding simplifies it. The table `CommandSpec.all` is the vocabulary; the
 /// parser, error messages, explore and the shrinker read it and know no command by name.
-public struct CommandSpec: Sendable {
+package struct CommandSpec: Sendable {
     /// The command word (`drop-next-request`).
-    public let word: String
+    package let word: String
     /// How it is written, for messages and help (`drop-next-request ROUTE`).
-    public let usage: String
+    package let usage: String
     /// Whether the command is a fault injected into the world rather than something the
     /// user does (`network off` is one, `network on` is not).
-    public let isFault: @Sendable (Command) -> Bool
+    package let isFault: @Sendable (Command) -> Bool
     /// Reads the words after `word`.
     let read: @Sendable (CommandArguments) throws(CommandError) -> Command
     /// Its place on explore's wheel, or nil when explore never draws it.
@@ -17,11 +17,13 @@ public struct CommandSpec: Sendable {
     /// Simpler versions of the command, simplest first, that a shrinking finding tries.
     let simpler: @Sendable (Command) -> [Command]
 
-    init(_ word: String, usage: String? = nil, fault: Bool = false,
-         faultIf: (@Sendable (Command) -> Bool)? = nil,
-         read: @escaping @Sendable (CommandArguments) throws(CommandError) -> Command,
-         explore: ExploreDraw? = nil,
-         simpler: @escaping @Sendable (Command) -> [Command] = { _ in [] }) {
+    init(
+        _ word: String, usage: String? = nil, fault: Bool = false,
+        faultIf: (@Sendable (Command) -> Bool)? = nil,
+        read: @escaping @Sendable (CommandArguments) throws(CommandError) -> Command,
+        explore: ExploreDraw? = nil,
+        simpler: @escaping @Sendable (Command) -> [Command] = { _ in [] }
+    ) {
         self.word = word
         self.usage = usage ?? word
         self.isFault = faultIf ?? { _ in fault }
@@ -32,17 +34,19 @@ public struct CommandSpec: Sendable {
 
     /// A command without arguments.
     init(_ word: String, _ command: Command, fault: Bool = false, explore: ExploreDraw? = nil) {
-        self.init(word, fault: fault, read: { a throws(CommandError) in
-            try a.expect(0)
-            return command
-        }, explore: explore)
+        self.init(
+            word, fault: fault,
+            read: { a throws(CommandError) in
+                try a.expect(0)
+                return command
+            }, explore: explore)
     }
 
     /// The spec of a command word, or nil.
-    public static func named(_ word: String) -> CommandSpec? { all.first { $0.word == word } }
+    package static func named(_ word: String) -> CommandSpec? { all.first { $0.word == word } }
 
     /// Every command word, in the order messages list them.
-    public static var words: [String] { all.map(\.word) }
+    package static var words: [String] { all.map(\.word) }
 }
 
 /// How explore draws a command: its slot on the wheel (slots are spun in order, each
