@@ -5,8 +5,10 @@ Usage: signed_expect.py LOG.jsonl > EXPECT.jsonl
 
 One line per signed object of the run, in run order (the order of signed.jsonl): for a
 `transactionSigned` fact, the transaction's fields as Apple's JWSTransactionDecodedPayload
-names them (dates turned from virtual to Unix milliseconds); for a `forgeryPrepared` fact,
-{} (a forged JWS must only be refused). Feed it to tools/verify_signed.py --expect.
+names them (dates turned from virtual to Unix milliseconds); for a `notificationSent` fact,
+the notification's fields as ResponseBodyV2DecodedPayload names them, with its
+signedTransactionInfo's fields under "transaction"; for a `forgeryPrepared` fact, {} (a
+forged JWS must only be refused). Feed it to tools/verify_signed.py --expect.
 """
 import json
 import sys
@@ -28,6 +30,18 @@ def decoded_fields(t):
         "bundleId": "com.example.iapsim",
         "environment": "Sandbox",
         "currency": "USD",
+    } | ({"revocationDate": t["revocationDate"] + EPOCH_MS, "revocationReason": t["revocationReason"]}
+         if "revocationDate" in t else {})
+
+
+def notification_fields(n):
+    return {
+        "notificationType": n["notificationType"],
+        "notificationUUID": n["notificationUUID"],
+        "signedDate": n["signedDate"] + EPOCH_MS,
+        "version": "2.0",
+        "data": {"bundleId": "com.example.iapsim", "environment": "Sandbox"},
+        "transaction": decoded_fields(n["signedTransactionInfo"]),
     }
 
 
@@ -40,6 +54,8 @@ def main():
             fact = json.loads(line)
             if fact.get("kind") == "transactionSigned":
                 print(json.dumps(decoded_fields(fact["transaction"]), sort_keys=True))
+            elif fact.get("kind") == "notificationSent":
+                print(json.dumps(notification_fields(fact["notification"]), sort_keys=True))
             elif fact.get("kind") == "forgeryPrepared":
                 print("{}")
     return 0

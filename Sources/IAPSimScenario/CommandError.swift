@@ -26,6 +26,8 @@ extension CommandError: CustomStringConvertible {
             return .badPolicyValue(at: at, key: key, value: value, accepted: accepted)
         case .unknownPreset(let name): return .unknownPreset(at: at, name: name)
         case .badStatusCode(let text): return .badStatusCode(at: at, text: text)
+        case .badArgument(let command, let word, let expected):
+            return .badArgument(at: at, command: command, word: word, expected: expected)
         }
     }
 

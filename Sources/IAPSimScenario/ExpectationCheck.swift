@@ -77,6 +77,13 @@ package enum ExpectationCheck {
                     name: "entitlements \(user)", expected: listed(products), actual: listed(held),
                     holds: Set(products) == Set(held)))
         }
+        if let refunded = expect.refunded {
+            results.append(exact("refunded", refunded, sim.auditor.charges.filter { $0.refundedAt != nil }.count))
+        }
+        for user in scenario.users {
+            guard let coins = expect.spent[user] else { continue }
+            results.append(exact("spent \(user)", coins, sim.server.spent(by: user)))
+        }
         return results
     }
 

@@ -17,6 +17,10 @@ package struct Expectations: Sendable, Equatable {
     package var money: MoneyExpectation?
     /// The entitlements each named account holds at the end (exactly these).
     package var entitlements: [String: [String]]
+    /// Charges Apple refunded.
+    package var refunded: Int?
+    /// Coins each named account spent.
+    package var spent: [String: Int] = [:]
 
     package init(
         charged: Int? = nil, credited: [String: Int] = [:],
@@ -35,13 +39,13 @@ package struct Expectations: Sendable, Equatable {
     /// True when the file expects nothing at all.
     package var isEmpty: Bool {
         charged == nil && credited.isEmpty && anomalies.isEmpty && unresolved == nil
-            && queue == nil && money == nil && entitlements.isEmpty
+            && queue == nil && money == nil && entitlements.isEmpty && refunded == nil && spent.isEmpty
     }
 
     /// The keys of an `expect` map, in the order files write them.
     package static let keys = [
         "charged", "credited", "anomalies", "unresolved", "queue",
-        "money", "entitlements",
+        "money", "entitlements", "refunded", "spent",
     ]
 }
 

@@ -36,23 +36,41 @@ enum FactFields {
         "rechargeWaitingForLogin": "txn", "transactionFinished": "txn",
         "deferredExpired": "txn", "replayPrepared": "txn", "requestFailedOffline": "route",
         "transactionSigned": "transaction", "forgeryPrepared": "transaction", "finishCalled": "txn",
-        "signedReplayPrepared": "txn", "unfinishedSwept": "txns",
+        "signedReplayPrepared": "txn", "unfinishedSwept": "txns", "notificationSent": "notification",
     ]
 
     /// A signed transaction as its payload: Apple's field names, dates in virtual ms
     /// (0 is 2026-01-01T00:00:00Z), price in milliunits, and who signed it.
     static func signed(_ s: SignedTransaction) -> JSONValue {
+        .object(
+            [
+                ("transactionId", .string(s.transactionId)),
+                ("originalTransactionId", .string(s.originalTransactionId)),
+                ("productId", .string(s.productId)),
+                ("type", .string(s.type.rawValue)),
+                ("purchaseDate", .int(s.purchaseDate)),
+                ("originalPurchaseDate", .int(s.originalPurchaseDate)),
+                ("signedDate", .int(s.signedDate)),
+                ("price", .int(s.price)),
+                ("appAccountToken", s.appAccountToken.map(JSONValue.string) ?? .null),
+                ("signer", .string(s.signer.rawValue)),
+            ]
+                + (s.revocationDate.map {
+                    [
+                        ("revocationDate", JSONValue.int($0)),
+                        ("revocationReason", .int(s.revocationReason ?? 0)),
+                    ]
+                } ?? []))
+    }
+
+    /// A notification V2 as its decoded payload: Apple's field names, the transaction inside.
+    static func notification(_ n: ServerNotification) -> JSONValue {
         .object([
-            ("transactionId", .string(s.transactionId)),
-            ("originalTransactionId", .string(s.originalTransactionId)),
-            ("productId", .string(s.productId)),
-            ("type", .string(s.type.rawValue)),
-            ("purchaseDate", .int(s.purchaseDate)),
-            ("originalPurchaseDate", .int(s.originalPurchaseDate)),
-            ("signedDate", .int(s.signedDate)),
-            ("price", .int(s.price)),
-            ("appAccountToken", s.appAccountToken.map(JSONValue.string) ?? .null),
-            ("signer", .string(s.signer.rawValue)),
+            ("notificationType", .string(n.type.rawValue)),
+            ("notificationUUID", .string(n.uuid)),
+            ("signedDate", .int(n.signedDate)),
+            ("attempt", .int(n.attempt)),
+            ("signedTransactionInfo", signed(n.transaction)),
         ])
     }
 
@@ -70,6 +88,7 @@ enum FactFields {
         case let b as Bool: return .bool(b)
         case let c as Command: return .string(c.scenarioText)
         case let s as SignedTransaction: return signed(s)
+        case let n as ServerNotification: return notification(n)
         case let w as any Worded: return .string(w.words)
         case let r as any RawRepresentable:
             if let raw = r.rawValue as? String { return .string(raw) }

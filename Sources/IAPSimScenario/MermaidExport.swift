@@ -64,10 +64,11 @@ package enum MermaidExport {
             let (from, to) = ends(route, direction, senders[id] ?? .app)
             return arrow(from, "-x", to, label(route, direction) + " (lost)")
         case .paymentCharged, .receiptVerified, .deferredExpired, .ownedProductNotCharged,
-            .askToBuyMerged:
+            .askToBuyMerged, .refundIssued, .notificationUnanswered, .notificationDropped:
             return note("over AppStore", fact.text)
         case .orderCreated, .coinsCredited, .rechargeRefused, .alreadyCredited,
-            .verifyRetriedInSandbox:
+            .verifyRetriedInSandbox, .coinsClawedBack, .coinsSpent, .refundHeard, .notificationUnbound,
+            .serverUnavailable, .historyChecked, .reconcileSkipped:
             return note("over Server", fact.text)
         case .replayPrepared, .replayUnavailable:
             return note("over Attacker", fact.text)
@@ -96,6 +97,10 @@ package enum MermaidExport {
         case (.recharge, .response): return "recharge answer"
         case (.verify, .request): return "verifyReceipt"
         case (.verify, .response): return "verifyReceipt status"
+        case (.notify, .request): return "notification V2"
+        case (.notify, .response): return "HTTP status"
+        case (.serverAPI, .request): return "Get Transaction History"
+        case (.serverAPI, .response): return "transaction history"
         }
     }
 
@@ -103,8 +108,10 @@ package enum MermaidExport {
     static func ends(_ route: Route, _ direction: Direction, _ sender: Sender)
         -> (String, String)
     {
-        let client = route == .verify ? "Server" : (sender == .attacker ? "Attacker" : "App")
-        let server = route == .verify ? "AppStore" : "Server"
+        if route == .notify { return direction == .request ? ("AppStore", "Server") : ("Server", "AppStore") }
+        let toAppStore = route == .verify || route == .serverAPI
+        let client = toAppStore ? "Server" : (sender == .attacker ? "Attacker" : "App")
+        let server = toAppStore ? "AppStore" : "Server"
         return direction == .request ? (client, server) : (server, client)
     }
 

@@ -101,6 +101,14 @@ struct NodeReader {
         return Int(value)
     }
 
+    /// A coin balance: a whole number, or a negative one (debt, under `server-clawback`).
+    func balance(_ node: Node, what: String) throws(ScenarioError) -> Int {
+        guard case .scalar(let s) = node, s.string.hasPrefix("-"), let value = Int(s.string), value < 0 else {
+            return try wholeNumber(node, what: what)
+        }
+        return value
+    }
+
     /// A whole number, 0 or more, that fits 64 bits.
     func unsigned(_ node: Node, what: String) throws(ScenarioError) -> UInt64 {
         guard case .scalar(let s) = node, !s.string.isEmpty,

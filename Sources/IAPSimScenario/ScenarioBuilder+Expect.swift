@@ -14,6 +14,8 @@ extension ScenarioBuilder {
             case "credited": expect.credited = try credited(entry.value, users: users)
             case "money": expect.money = try money(entry.value)
             case "entitlements": expect.entitlements = try entitlements(entry.value, users: users)
+            case "refunded": expect.refunded = try reader.wholeNumber(entry.value, what: what)
+            case "spent": expect.spent = try coins(entry.value, users: users, what: "spent", negative: false)
             case "anomalies":
                 for item in try reader.items(entry.value, what: what) {
                     expect.anomalies.append(try anomaly(item))
@@ -26,17 +28,28 @@ extension ScenarioBuilder {
     }
 
     private func credited(_ node: Node, users: [String]) throws(ScenarioError) -> [String: Int] {
-        var balances: [String: Int] = [:]
-        for entry in try reader.entries(node, what: "'credited'") {
+        try coins(node, users: users, what: "credited", negative: true)
+    }
+
+    /// A map of users to coins: balances (`credited`, which may be negative: debt) or coins
+    /// spent.
+    private func coins(_ node: Node, users: [String], what: String, negative: Bool) throws(ScenarioError)
+        -> [String: Int]
+    {
+        var coins: [String: Int] = [:]
+        for entry in try reader.entries(node, what: "'\(what)'") {
             guard users.contains(entry.key) else {
                 throw .unknownUser(
                     at: reader.location(entry.keyNode), name: entry.key,
                     users: users)
             }
-            balances[entry.key] = try reader.wholeNumber(
-                entry.value, what: "the balance of '\(entry.key)'")
+            let label = what == "spent" ? "the coins '\(entry.key)' spent" : "the balance of '\(entry.key)'"
+            coins[entry.key] =
+                negative
+                ? try reader.balance(entry.value, what: label)
+                : try reader.wholeNumber(entry.value, what: label)
         }
-        return balances
+        return coins
     }
 
     private func money(_ node: Node) throws(ScenarioError) -> MoneyExpectation {

@@ -128,6 +128,8 @@ extension ScenarioError: CustomStringConvertible {
         case .badStatusCode(_, let text):
             return "unknown status '\(text)' for 'store-status'; statuses are: "
                 + VerifyStatus.acceptedCodes
+        case .badArgument(_, let command, let word, let expected):
+            return "'\(command)' takes \(expected), not '\(word)'"
         case .missingArgument(_, let command, let usage):
             return "'\(command)' is missing an argument; write: \(usage)"
         case .extraArgument(_, let command, let word, let usage):

@@ -95,6 +95,7 @@ package enum ScenarioError: Error, Sendable, Hashable {
     case unknownFailReason(at: SourceLocation, name: String)
     case badSwitch(at: SourceLocation, command: String, value: String)
     case badStatusCode(at: SourceLocation, text: String)
+    case badArgument(at: SourceLocation, command: String, word: String, expected: String)
     case missingArgument(at: SourceLocation, command: String, usage: String)
     case extraArgument(at: SourceLocation, command: String, word: String, usage: String)
 
@@ -124,6 +125,7 @@ extension ScenarioError {
             .emptyCommand(let at), .unknownCommand(let at, _),
             .unknownProduct(let at, _, _), .unknownRoute(let at, _),
             .unknownFailReason(let at, _), .badSwitch(let at, _, _), .badStatusCode(let at, _),
+            .badArgument(let at, _, _, _),
             .missingArgument(let at, _, _), .extraArgument(let at, _, _, _),
             .unknownAnomalyType(let at, _), .unknownAnomalyStatus(let at, _),
             .unknownMoneyKey(let at, _):

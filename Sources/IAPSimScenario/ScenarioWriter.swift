@@ -92,6 +92,12 @@ package enum ScenarioWriter {
             }
             lines.append("  entitlements: {\(pairs.joined(separator: ", "))}")
         }
+        if let refunded = expect.refunded { lines.append("  refunded: \(refunded)") }
+        let spenders = users.filter { expect.spent[$0] != nil }
+        if !spenders.isEmpty {
+            let pairs = spenders.map { "\(YAMLScalar.inline($0, flow: true)): \(expect.spent[$0]!)" }
+            lines.append("  spent: {\(pairs.joined(separator: ", "))}")
+        }
         return lines
     }
 }

@@ -71,10 +71,18 @@ package enum Transcript {
                         + a.type.preventedBy(policy: sim.policy, status: a.status))
             }
         }
-        let balances = sim.users.map { "\($0) \(sim.server.balance(of: $0))" }
+        let balances = sim.users.map { user in
+            let coins = sim.server.balance(of: user)
+            return "\(user) \(coins)" + (coins < 0 ? " (debt)" : "")
+        }
         lines.append("balances: " + balances.joined(separator: ", "))
         let paid = auditor.charges.reduce(0) { $0 + $1.priceCents }
         lines.append("charged: \(auditor.charges.count) payment(s), \(formatMoney(paid))")
+        let refunds = auditor.charges.filter { $0.refundedAt != nil }
+        if !refunds.isEmpty {
+            lines.append(
+                "refunded: \(refunds.count) payment(s), \(formatMoney(refunds.reduce(0) { $0 + $1.priceCents }))")
+        }
         lines.append(
             "money: paid and not delivered \(formatMoney(auditor.paidNotDeliveredCents)); "
                 + "granted without payment \(formatMoney(auditor.grantedNotPaidCents))")

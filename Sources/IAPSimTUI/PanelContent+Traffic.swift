@@ -11,7 +11,7 @@ extension PanelContent {
 
     var network: [Line] {
         let n = sim.network
-        let nameWidth = PanelContent.routeNameWidth + 1
+        let nameWidth = routeNameWidth + 1
         var out: [Line] = [[Span(TextWidth.pad("route", to: nameWidth) + "msgs   bytes lost t/o retry", Style(.dim))]]
         for route in routes {
             let t = n.totals(for: route)
@@ -32,14 +32,17 @@ extension PanelContent {
         return out
     }
 
-    /// The route column: as wide as the longest route's name (at least 8), so that a route
-    /// added to the core keeps the columns aligned.
-    static let routeNameWidth = max(8, Route.allCases.map { TextWidth.of($0.rawValue) }.max() ?? 0)
+    /// The route column: as wide as the longest shown route's name (at least 8), so that a
+    /// route added to the core keeps the columns aligned.
+    var routeNameWidth: Int { max(8, routes.map { TextWidth.of($0.rawValue) }.max() ?? 0) }
 
-    /// The Network panel's rows: the routes of the run's world, and any other route that
-    /// carried traffic all the same (so that nothing sent is ever hidden).
+    /// The Network panel's rows: the routes of the run's world (the server side's once they
+    /// carry traffic, so that a world without them is drawn as before), and any other route
+    /// that carried traffic all the same (nothing sent is ever hidden).
     var routes: [Route] {
-        Route.allCases.filter { $0.exists(in: sim.policy.storekit) || sim.network.totals(for: $0).messages > 0 }
+        Route.allCases.filter {
+            $0.exists(in: sim.policy.storekit) && !$0.serverSide || sim.network.totals(for: $0).messages > 0
+        }
     }
 
     func pad(_ v: Int, _ w: Int) -> String { pad(String(v), w) }
@@ -59,7 +62,7 @@ extension PanelContent {
         if !narrow { line.append(Span(DurationText.clock(m.sentAt) + " ", Style(.dim))) }
         line.append(
             Span(
-                TextWidth.pad(m.route.rawValue, to: PanelContent.routeNameWidth) + " \(arrow) \(kind) ",
+                TextWidth.pad(m.route.rawValue, to: routeNameWidth) + " \(arrow) \(kind) ",
                 Style(bold: true)))
         line.append(Span(pad(PanelContent.bytes(m.bytes), 6) + " "))
         line.append(Span(m.latencyMs.map { pad("\($0)ms", 6) + " " } ?? "     - "))

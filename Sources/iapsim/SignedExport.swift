@@ -5,13 +5,19 @@ import IAPSimSigned
 /// `run --signed`: the core's signed values, in run order, made into real JWS by the edge.
 /// Signing happens here and only here: a run that asks for no bytes signs nothing.
 enum SignedExport {
-    /// Signs every transaction the App Store signed and every one the attacker forged during
-    /// the run, in the order the log holds them.
+    /// Signs every transaction the App Store signed, every notification V2 it sent (each
+    /// attempt, with its transaction inside) and every one the attacker forged during the
+    /// run, in the order the log holds them.
     static func sign(_ records: [RunRecord], with writer: SignedDataWriter) throws {
         for case .entry(let e) in records {
             switch e.fact {
             case .transactionSigned(let s): try writer.transaction(payload(s), at: Int64(e.time))
             case .forgeryPrepared(let s): try writer.forged(payload(s), at: Int64(e.time))
+            case .notificationSent(let n):
+                try writer.notification(
+                    n.type == .refund ? .refund : .oneTimeCharge, uuid: n.uuid,
+                    signedDate: unix(n.signedDate), transaction: payload(n.transaction),
+                    at: Int64(e.time))
             default: continue
             }
         }
@@ -27,6 +33,8 @@ enum SignedExport {
             price: Int64(s.price), appAccountToken: s.appAccountToken)
         p.originalTransactionId = s.originalTransactionId
         p.originalPurchaseDate = unix(s.originalPurchaseDate)
+        p.revocationDate = s.revocationDate.map(unix)
+        p.revocationReason = s.revocationReason.map(Int64.init)
         return p
     }
 

@@ -85,8 +85,8 @@ enum CLI {
             result.stderr == "\(file):15:9: unknown command 'explode'; commands are: buy, "
                 + "open-store, close-store, crash, launch, background, foreground, uninstall, login, "
                 + "logout, network, drop-next-request, drop-next-response, latency, store-outage, "
-                + "store-status, fail-next-payment, interrupt-next-payment, ask-to-buy, approve, decline, replay, forge, policy, wait, settle\n"
-        )
+                + "store-status, fail-next-payment, interrupt-next-payment, ask-to-buy, approve, decline, replay, forge, "
+                + "server-outage, refund, spend, policy, wait, settle\n")
     }
 
     @Test func runOfAMissingFileExitsTwo() throws {

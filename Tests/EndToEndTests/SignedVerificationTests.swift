@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// Every shipped StoreKit 2 scenario, run with `--signed` and `--log`, judged by Apple's own
-/// app-store-server-library: each signed transaction verifies against `root.cer` and decodes
-/// to the fields the run's log holds; each forged one is refused.
+/// app-store-server-library: each signed transaction and notification V2 verifies against
+/// `root.cer` and decodes to the fields the run's log holds; each forged one is refused.
 @Suite(.serialized) struct SignedVerificationTests {
     /// The python of the venv holding Apple's library: IAPSIM_APPLE_PYTHON, else .venv-apple.
     static let applePython: String? = {
@@ -19,23 +19,36 @@ import Testing
     static var scenarios: [String] {
         let dir = CLI.root.appendingPathComponent("scenarios").path
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-        return names.filter { $0.hasPrefix("sk2-") && $0.hasSuffix(".yaml") }.sorted()
+        return names.filter { ($0.hasPrefix("sk2-") || $0.hasPrefix("server-")) && $0.hasSuffix(".yaml") }.sorted()
     }
 
     /// Virtual time 0 in Unix milliseconds (2026-01-01T00:00:00Z).
     static let epochMs = 1_767_225_600_000
 
     /// What Apple's decoded payload of each signed line must hold, from the run's log alone:
-    /// one object per `transactionSigned` or `forgeryPrepared` fact, in log order (a forged
-    /// line expects nothing: it must be refused).
-    static func expectations(fromLog log: String) throws -> (lines: [String], forged: Int) {
-        var lines: [String] = [], forged = 0
+    /// one object per `transactionSigned`, `notificationSent` or `forgeryPrepared` fact, in log
+    /// order (a forged line expects nothing: it must be refused).
+    static func expectations(fromLog log: String) throws -> (lines: [String], forged: Int, notifications: Int) {
+        var lines: [String] = [], forged = 0, notifications = 0
         for line in log.split(separator: "\n") {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             switch object["kind"] as? String {
             case "transactionSigned":
                 let t = try #require(object["transaction"] as? [String: Any])
                 lines.append(try json(decodedFields(t)))
+            case "notificationSent":
+                notifications += 1
+                let n = try #require(object["notification"] as? [String: Any])
+                let t = try #require(n["signedTransactionInfo"] as? [String: Any])
+                lines.append(
+                    try json([
+                        "notificationType": try #require(n["notificationType"] as? String),
+                        "notificationUUID": try #require(n["notificationUUID"] as? String),
+                        "signedDate": try #require(n["signedDate"] as? Int) + epochMs,
+                        "version": "2.0",
+                        "data": ["bundleId": "com.example.iapsim", "environment": "Sandbox"],
+                        "transaction": try decodedFields(t),
+                    ]))
             case "forgeryPrepared":
                 forged += 1
                 lines.append("{}")
@@ -43,12 +56,19 @@ import Testing
                 continue
             }
         }
-        return (lines, forged)
+        return (lines, forged, notifications)
     }
 
     static func decodedFields(_ t: [String: Any]) throws -> [String: Any] {
         func date(_ key: String) throws -> Int { try #require(t[key] as? Int) + epochMs }
-        return [
+        var refund: [String: Any] = [:]
+        if t["revocationDate"] != nil {
+            refund = [
+                "revocationDate": try date("revocationDate"),
+                "revocationReason": try #require(t["revocationReason"] as? Int),
+            ]
+        }
+        return refund.merging([
             "transactionId": try #require(t["transactionId"] as? String),
             "originalTransactionId": try #require(t["originalTransactionId"] as? String),
             "productId": try #require(t["productId"] as? String),
@@ -60,7 +80,7 @@ import Testing
             "appAccountToken": t["appAccountToken"] ?? NSNull(),
             "bundleId": "com.example.iapsim", "environment": "Sandbox", "currency": "USD",
             "quantity": 1, "inAppOwnershipType": "PURCHASED", "transactionReason": "PURCHASE",
-        ]
+        ]) { a, _ in a }
     }
 
     static func json(_ object: [String: Any]) throws -> String {
@@ -71,6 +91,7 @@ import Testing
         var verifier: CLI.Result
         var expected: [String]
         var forged: Int
+        var notifications: Int
     }
 
     /// Runs `name` with `--signed` and `--log`, then Apple's verifier with the expectations
@@ -86,24 +107,26 @@ import Testing
         try lines.map { $0 + "\n" }.joined().write(toFile: expect, atomically: true, encoding: .utf8)
         let script = CLI.root.appendingPathComponent("tools/verify_signed.py").path
         let verifier = try CLI.run([script, dir, "--expect", expect], executable: URL(fileURLWithPath: python))
-        return Judged(verifier: verifier, expected: lines, forged: built.forged)
+        return Judged(verifier: verifier, expected: lines, forged: built.forged, notifications: built.notifications)
     }
 
     @Test(.enabled(if: applePython != nil, skipReason))
     func everyShippedStoreKit2ScenarioIsVerifiedAndDecodedByApplesLibrary() throws {
         let python = try #require(Self.applePython)
         #expect(Self.scenarios.count >= 10)
-        var transactions = 0, forged = 0
+        var transactions = 0, forged = 0, notifications = 0
         for name in Self.scenarios {
             let judged = try Self.judge(name, python: python)
             let count = judged.expected.count
             #expect(judged.verifier.status == 0, "\(name):\n\(judged.verifier.stdout)\(judged.verifier.stderr)")
             #expect(
                 judged.verifier.stdout.hasSuffix("\(count) passed, 0 failed\n"), "\(name): \(judged.verifier.stdout)")
-            transactions += count - judged.forged
+            transactions += count - judged.forged - judged.notifications
             forged += judged.forged
+            notifications += judged.notifications
         }
         #expect(transactions >= 10 && forged >= 2, "transactions \(transactions), forged \(forged)")
+        #expect(notifications >= 10, "notifications \(notifications)")
     }
 
     @Test(.enabled(if: applePython != nil, skipReason))
@@ -115,6 +138,27 @@ import Testing
         #expect(judged.expected.contains { $0.contains("\"price\":4991") })
         #expect(judged.verifier.status == 1)
         #expect(judged.verifier.stdout.contains("price: expected 4991, decoded 4990"), "\(judged.verifier.stdout)")
+    }
+
+    /// A refund's notification carries the refunded transaction: a revocationDate the log
+    /// does not hold fails the judge.
+    @Test(.enabled(if: applePython != nil, skipReason))
+    func aRefundNotificationsRevocationDateIsJudged() throws {
+        let python = try #require(Self.applePython)
+        let judged = try Self.judge("server-refund-clawed-back-hardened.yaml", python: python) { lines in
+            lines.map {
+                $0.contains("\"REFUND\"")
+                    ? $0.replacingOccurrences(of: "\"revocationReason\":0", with: "\"revocationReason\":1") : $0
+            }
+        }
+        #expect(
+            judged.expected.contains {
+                $0.contains("\"notificationType\":\"REFUND\"") && $0.contains("\"revocationReason\":1")
+            })
+        #expect(judged.verifier.status == 1)
+        #expect(
+            judged.verifier.stdout.contains("transaction.revocationReason: expected 1, decoded 0"),
+            "\(judged.verifier.stdout)")
     }
 
     @Test func signedIntoAFileIsRefusedBeforeTheRunAndWritesNothing() throws {

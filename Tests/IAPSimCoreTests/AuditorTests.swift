@@ -77,6 +77,23 @@ import Testing
         case .jwsChecked: return .jwsChecked(txn: "t1", signer: .forger, verified: true)
         case .signedReplayPrepared: return .signedReplayPrepared(txn: "t1")
         case .forgeryPrepared: return .forgeryPrepared(sampleSigned)
+        case .refundIssued: return .refundIssued(txn: "t1", product: "coins_100", priceCents: 99)
+        case .notificationSent:
+            return .notificationSent(
+                ServerNotification(
+                    uuid: "u1", type: .oneTimeCharge, signedDate: 0,
+                    transaction: sampleSigned, attempt: 1))
+        case .notificationUnanswered:
+            return .notificationUnanswered(uuid: "u1", type: .refund, txn: "t1", retryInMs: 3_600_000)
+        case .notificationDropped: return .notificationDropped(uuid: "u1", type: .refund, txn: "t1")
+        case .notificationReceived: return .notificationReceived(uuid: "u1", type: .refund, txn: "t1", attempt: 2)
+        case .notificationUnbound: return .notificationUnbound(txn: "t1", reason: "no appAccountToken")
+        case .serverUnavailable: return .serverUnavailable(route: .notify)
+        case .refundHeard: return .refundHeard(txn: "t1", outcome: "the coins are kept")
+        case .coinsClawedBack: return .coinsClawedBack(user: "alice", coins: 100, txn: "t1", balance: -20)
+        case .coinsSpent: return .coinsSpent(user: "alice", coins: 80, balance: 20)
+        case .historyChecked: return .historyChecked(lookup: "t1", transactions: 2)
+        case .reconcileSkipped: return .reconcileSkipped(reason: "nothing known")
         case .anomalyOpened: return .anomalyOpened(id: 1, type: .lostOrder, txn: "t1", status: .open, summary: "lost")
         case .anomalyStatusChanged:
             return .anomalyStatusChanged(id: 1, type: .lostOrder, status: .resolved, mechanism: "redelivered at launch")
@@ -137,7 +154,7 @@ import Testing
                 user: "alice", order: "o1"))
         Self.feed(&closed, .paymentCharged(txn: "t1", product: "coins_100", priceCents: 99))
         let read = Fact.Kind.allCases.filter { Auditor.use(of: $0) == .read }
-        #expect(read.count == 20)
+        #expect(read.count == 22)
         for kind in read {
             let changed = [Self.afterOneCharge(), closed].contains { before in
                 var a = before

@@ -13,6 +13,8 @@ import Testing
         .interruptNextPayment, .askToBuy(on: true), .approve, .decline, .replay, .forge(product: "coins_100"),
         .setPolicy(.observer, "launch"), .setPreset(.naive), .wait(90_000), .settle,
         .background, .foreground, .storeStatus(21_002), .storeStatus(0),
+        .serverOutage(on: true), .serverOutage(on: false), .refund(txn: nil), .refund(txn: "1000000000001"),
+        .spend(user: "alice", coins: 80),
     ]
 
     @Test func everyCommandReadsBackFromItsText() throws {
@@ -35,6 +37,7 @@ import Testing
                 "crash", "network off", "drop-next-request verify", "drop-next-response recharge",
                 "latency order 2s", "store-outage on", "fail-next-payment network",
                 "fail-next-payment unfinished", "interrupt-next-payment", "store-status 21002",
+                "server-outage on",
             ])
     }
 

@@ -42,6 +42,21 @@ import Testing
     static var corruptions: [(rule: InvariantViolation.Rule, corrupt: (inout Simulation) -> Void)] {
         [
             (.balancesEqualCredits, { $0.server.balances[0].coins += 1 }),
+            (
+                .clawbacksWithinCredits,
+                { sim in
+                    sim.server.debits.append(
+                        Debit(user: "alice", coins: 200, clawedBackFor: sim.server.credits[0].transactionId, at: 0))
+                    sim.server.balances[0].coins -= 200
+                }
+            ),
+            (
+                .debtOnlyFromClawbacks,
+                { sim in
+                    sim.server.debits.append(Debit(user: "alice", coins: 150, clawedBackFor: nil, at: 0))
+                    sim.server.balances[0].coins -= 150
+                }
+            ),
             (.finishedStaysFinished, { $0.store.transactions[0].finished = false }),
             (.finishedIsSettled, { $0.store.transactions[0].state = .deferred }),
             (.chargedIsPurchased, { $0.store.transactions[0].chargedAt = nil }),

@@ -55,6 +55,12 @@ import Testing
         ("policy receipt fresh", .setPolicy(.receipt, "fresh")),
         ("forge coins_550", .forge(product: "coins_550")),
         ("policy sweep-unfinished true", .setPolicy(.sweepUnfinished, "true")),
+        ("server-outage on", .serverOutage(on: true)),
+        ("refund newest", .refund(txn: nil)),
+        ("refund 1000000000002", .refund(txn: "1000000000002")),
+        ("spend alice 80", .spend(user: "alice", coins: 80)),
+        ("policy server-reconcile 1h", .setPolicy(.serverReconcile, "1h")),
+        ("policy server-notifications true", .setPolicy(.serverNotifications, "true")),
     ]
 
     @Test func everyCommandOfTheFormatParsesToItsCommand() throws {

@@ -125,7 +125,8 @@ enum Fixtures {
         let names = [
             "purchasing", "charged", "failed", "deferred", "delivered", "request order",
             "request recharge", "request verify", "response recharge", "credited", "finished",
-            "crashed", "launched", "backgrounded", "foregrounded",
+            "crashed", "launched", "backgrounded", "foregrounded", "refunded", "notified",
+            "clawed-back",
         ]
         #expect(TriggerEvent.allCases.map(\.rawValue) == names)
         for name in names {

@@ -208,7 +208,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
                 == "s.yaml:3:25: unknown policy key 'retry'; policy keys are: preset, observer, "
                 + "finish, finish-failed, persist, persist-when, retry-immediate, retry-interval, "
                 + "resend-on, resend-as, receipt, match, server-dedup, server-bind-order, credit-to, "
-                + "storekit, sweep-unfinished, account-token, server-verify")
+                + "storekit, sweep-unfinished, account-token, server-verify, server-notifications, "
+                + "server-reconcile, server-clawback")
         #expect(
             refusal(head + "  - do: policy retry 3\n")?
                 .hasPrefix("s.yaml:5:16: unknown policy key 'retry'; policy keys are: preset,") == true)
@@ -281,7 +282,7 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
                 == "s.yaml:5:11: unknown event 'paid'; events are: purchasing, charged, failed, "
                 + "deferred, delivered, request order, request recharge, request verify, "
                 + "response recharge, credited, finished, crashed, launched, backgrounded, "
-                + "foregrounded")
+                + "foregrounded, refunded, notified, clawed-back")
     }
 
     @Test func unknownStepKey() {
@@ -303,7 +304,7 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
                 + "close-store, crash, launch, background, foreground, uninstall, login, logout, "
                 + "network, drop-next-request, drop-next-response, latency, store-outage, "
                 + "store-status, fail-next-payment, interrupt-next-payment, ask-to-buy, approve, decline, "
-                + "replay, forge, policy, wait, settle")
+                + "replay, forge, server-outage, refund, spend, policy, wait, settle")
     }
 
     @Test func unknownProduct() {
@@ -318,7 +319,7 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownRoute() {
         #expect(
             refusal(head + "  - do: drop-next-request login\n")
-                == "s.yaml:5:27: unknown route 'login'; routes are: order, recharge, verify")
+                == "s.yaml:5:27: unknown route 'login'; routes are: order, recharge, verify, notify, server-api")
     }
 
     @Test func unknownFailReason() {
@@ -348,9 +349,9 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
 
     @Test func unknownExpectKey() {
         #expect(
-            refusal(head + "  - do: crash\nexpect:\n  refunded: 1\n")
-                == "s.yaml:7:3: unknown expect key 'refunded'; expect keys are: charged, credited, "
-                + "anomalies, unresolved, queue, money, entitlements")
+            refusal(head + "  - do: crash\nexpect:\n  refunds: 1\n")
+                == "s.yaml:7:3: unknown expect key 'refunds'; expect keys are: charged, credited, "
+                + "anomalies, unresolved, queue, money, entitlements, refunded, spent")
     }
 
     @Test func unknownAnomalyKey() {
@@ -363,7 +364,7 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
         #expect(
             refusal(head + "  - do: crash\nexpect:\n  anomalies:\n    - {type: lost-coins}\n")
                 == "s.yaml:8:14: unknown anomaly type 'lost-coins'; types are: lost-order, "
-                + "missed-order, replay-fraud, duplicate-receipt, double-credit, wrong-account")
+                + "missed-order, replay-fraud, duplicate-receipt, double-credit, wrong-account, refund-unclawed")
     }
 
     @Test func unknownAnomalyStatus() {

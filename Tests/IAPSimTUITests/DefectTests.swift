@@ -182,3 +182,26 @@ extension DefectTests {
         #expect(d.model.idleStatus.contains("StoreKit delivers 1000000000001 to the observer"), "\(d.model.idleStatus)")
     }
 }
+
+/// The server side in the panels: the notify route once it carries traffic, a negative
+/// balance shown as debt.
+@Suite struct ServerSidePanelTests {
+    @Test func notifyShowsInTheNetworkPanelOnlyOnceUsedAndDebtIsShown() {
+        var sim = Simulation(WorldConfig(seed: 1, users: ["alice"], policy: PolicyPreset.hardened.policy))
+        sim.apply(.buy(product: "coins_100"))
+        sim.settle()
+        var content = PanelContent(sim: sim, glyphs: .unicode, ascii: false, width: 60)
+        #expect(!content.network.contains { $0.map(\.text).joined().hasPrefix("notify") })
+        #expect(content.total(.network) == content.network.count)
+        sim = Simulation(WorldConfig(seed: 1, users: ["alice"], policy: PolicyPreset.sk2Hardened.policy))
+        sim.apply(.buy(product: "coins_100"))
+        sim.settle()
+        sim.apply(.spend(user: "alice", coins: 60))
+        sim.apply(.refund(txn: nil))
+        sim.settle()
+        content = PanelContent(sim: sim, glyphs: .unicode, ascii: false, width: 60)
+        #expect(content.network.contains { $0.map(\.text).joined().hasPrefix("notify") })
+        #expect(content.total(.network) == content.network.count)
+        #expect(content.server.contains { $0.map(\.text).joined().contains("-60 coins (debt)") })
+    }
+}

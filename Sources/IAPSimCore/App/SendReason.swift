@@ -20,6 +20,10 @@ package enum SendReason: Sendable, Hashable, Worded {
     case unfinishedSweep
     /// StoreKit 2: a JWS the attacker signed with a key of their own.
     case forgery
+    /// The App Store's `ONE_TIME_CHARGE` notification told the server (no app involved).
+    case notification
+    /// The server found it in Get Transaction History (reconciliation).
+    case reconciliation
 
     package var words: String {
         switch self {
@@ -38,6 +42,8 @@ package enum SendReason: Sendable, Hashable, Worded {
         case .transactionUpdates: return "emitted on Transaction.updates"
         case .unfinishedSweep: return "found by the Transaction.unfinished sweep"
         case .forgery: return "forged by the attacker"
+        case .notification: return "from the App Store's ONE_TIME_CHARGE notification"
+        case .reconciliation: return "found by reconciliation (Get Transaction History)"
         }
     }
 }

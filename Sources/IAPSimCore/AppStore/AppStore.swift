@@ -18,6 +18,8 @@ package struct StoreTransaction: Sendable, Hashable, Identifiable {
     /// A fault armed for this payment when it was added.
     var outcome: PlannedOutcome
     package var failure: PaymentFailure?
+    /// When Apple refunded it (`refund`): its `revocationDate`.
+    package var refundedAt: VirtualTime? = nil
 }
 
 extension StoreTransaction {
@@ -65,6 +67,9 @@ package struct AppStore: Sendable, Hashable {
     var nextTransactionNumber = 1_000_000_000_001
     var receiptSerial = 0
     var rng: SplitMix64
+    /// Notifications V2 being delivered to the merchant server (`server-notifications`);
+    /// nil while there is none, so that a world without them copies nothing more.
+    var deliveries: [NotificationDelivery]?
     /// Interrupted payments waiting for their separate charge, with who added them and for
     /// which order: the charge that follows belongs to the same buyer and order.
     var interrupted: [InterruptedPayment] = []
@@ -270,6 +275,7 @@ package struct AppStore: Sendable, Hashable {
         out.log(.appStore, .paymentCharged(txn: id, product: t.productId, priceCents: product.priceCents))
         out.log(.storeKit, .transactionUpdated(txn: id, product: t.productId, state: .purchased))
         out.after(0, .storeDeliver(txns: [id], redelivery: false, atForeground: false))
+        if out.policy.serverNotifications { notify(.oneTimeCharge, id, &out) }
     }
 
     /// The transaction that first bought a product the Apple ID owns, if it does.

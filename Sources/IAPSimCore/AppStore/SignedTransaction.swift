@@ -11,10 +11,11 @@ package enum Signer: String, Sendable, Hashable {
 /// JWS when a run is asked for signed data. Fields that are the same for every simulated
 /// transaction (bundleId, environment, storefront, currency) are the edge's.
 package struct SignedTransaction: Sendable, Hashable {
+    // Stored with the one-byte fields last: a fact holds one inline, and every fact is as
+    // large as its largest payload.
     package var transactionId: String
     package var originalTransactionId: String
     package var productId: String
-    package var type: ProductKind
     package var purchaseDate: VirtualTime
     package var originalPurchaseDate: VirtualTime
     /// When this copy was signed: every delivery of a transaction is signed anew.
@@ -23,7 +24,31 @@ package struct SignedTransaction: Sendable, Hashable {
     package var price: Int
     /// The UUID the app passed to `purchase(options: [.appAccountToken(_:)])`, if any.
     package var appAccountToken: String?
+    /// When Apple refunded it.
+    package var revocationDate: VirtualTime?
+    package var type: ProductKind
     package var signer: Signer
+
+    /// Why (`revocationReason`): 0, refunded for another reason, for every simulated refund.
+    package var revocationReason: Int? { revocationDate.map { _ in 0 } }
+
+    package init(
+        transactionId: String, originalTransactionId: String, productId: String, type: ProductKind,
+        purchaseDate: VirtualTime, originalPurchaseDate: VirtualTime, signedDate: VirtualTime,
+        price: Int, appAccountToken: String?, signer: Signer, revocationDate: VirtualTime? = nil
+    ) {
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.productId = productId
+        self.purchaseDate = purchaseDate
+        self.originalPurchaseDate = originalPurchaseDate
+        self.signedDate = signedDate
+        self.price = price
+        self.appAccountToken = appAccountToken
+        self.revocationDate = revocationDate
+        self.type = type
+        self.signer = signer
+    }
 
     /// Realistic size of the compact JWS: the x5c chain in the header, payload, signature.
     package var bytes: Int { 3_800 + (appAccountToken == nil ? 0 : 60) }
@@ -48,6 +73,7 @@ extension AppStore {
             type: product.kind, purchaseDate: charged,
             originalPurchaseDate: original.chargedAt ?? charged, signedDate: now,
             price: t.originalId == nil ? product.priceCents * 10 : 0,
-            appAccountToken: t.appAccountToken, signer: .appStore)
+            appAccountToken: t.appAccountToken, signer: .appStore,
+            revocationDate: t.refundedAt)
     }
 }

@@ -19,6 +19,9 @@ extension AnomalyType {
             return "one charge was credited more than once (a retransmission or a redelivery credited again)"
         case .wrongAccount:
             return "the purchase was credited to an account other than the buyer's"
+        case .refundUnclawed:
+            return
+                "Apple refunded the charge, but the coins credited for it were not taken back (the server never heard of the refund, or kept the coins)"
         }
     }
 
@@ -51,6 +54,9 @@ extension AnomalyType {
         case .duplicateReceipt: return [(.match, "token"), (.finishFailed, "true")]
         case .doubleCredit: return [(.serverDedup, "true")]
         case .wrongAccount: return [(.creditTo, "order-owner")]
+        // The server must hear of the refund (a REFUND notification, or reconciliation with
+        // `server-reconcile`) and take the coins back.
+        case .refundUnclawed: return [(.serverClawback, "true"), (.serverNotifications, "true")]
         }
     }
 

@@ -6,6 +6,8 @@ package enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
     case duplicateReceipt = "duplicate-receipt"
     case doubleCredit = "double-credit"
     case wrongAccount = "wrong-account"
+    /// Coins credited for a charge that was refunded and not taken back (STOREKIT2.md).
+    case refundUnclawed = "refund-unclawed"
 
     package static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

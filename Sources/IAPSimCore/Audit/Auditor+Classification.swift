@@ -41,16 +41,24 @@ extension Auditor {
                 settleCredited(i, first: first, now: now, &out)
                 continue
             }
+            if ledger.charges[i].refundedAt != nil {
+                // The customer has the money back: nothing is owed for this charge.
+                settleRefundedUncredited(i, now: now, &out)
+                continue
+            }
             if !isQuiet(i, now: now) {
-                let alive = RecoveryView.canStillCredit(
-                    ledger.charges[i].txn, store: store, app: app,
-                    server: server, policy: policy)
+                let txn = ledger.charges[i].txn
+                let alive =
+                    RecoveryView.canStillCredit(txn, store: store, app: app, server: server, policy: policy)
+                    || policy.serverSide
+                        && RecoveryView.serverCanStillLearn(txn, store: store, server: server, policy: policy)
                 settleUncredited(i, now: now, alive: alive, &out)
             }
             ledger.active[kept] = i
             kept += 1
         }
         ledger.active.removeLast(ledger.active.count - kept)
+        if !ledger.unclawed.isEmpty { settleRefunds(now: now, store: store, server: server, policy: policy, &out) }
     }
 
     mutating func settleCredited(

@@ -18,10 +18,14 @@ extension Auditor {
             .rechargeAlreadyInFlight, .appLaunched, .appCrashed, .appUninstalled,
             .appBackgrounded, .appForegrounded,
             .purchaseStarted, .purchaseCompletedOutsideApp, .purchaseReturned, .updatesEmitted,
-            .unfinishedSwept, .finishCalled:
+            .unfinishedSwept, .finishCalled, .refundIssued, .coinsClawedBack:
             return .read
         case .listenerStarted, .transactionSigned, .jwsSaved, .jwsDeleted, .jwsChecked,
             .signedReplayPrepared, .forgeryPrepared:
+            return .unused
+        case .notificationSent, .notificationUnanswered, .notificationDropped, .notificationReceived,
+            .notificationUnbound, .serverUnavailable, .refundHeard, .coinsSpent, .historyChecked,
+            .reconcileSkipped:
             return .unused
         case .commandIssued, .commandIgnored, .faultArmed, .faultFired, .policyChanged,
             .observerRegistered,

@@ -28,8 +28,8 @@ extension Auditor {
             }
         }
         for c in ledger.charges {
-            add(c.buyer, paid: c.priceCents, delivered: 0)
-            for credit in c.credits { add(credit.user, paid: 0, delivered: c.priceCents) }
+            add(c.buyer, paid: c.paidCents, delivered: 0)
+            for credit in c.credits { add(credit.user, paid: 0, delivered: c.creditCents) }
         }
         for forged in forgedCredits {
             add(forged.user, paid: 0, delivered: catalog.product(forged.product)?.priceCents ?? 0)

@@ -79,6 +79,10 @@ package struct Auditor: Sendable, Hashable {
         case .coinsCredited(let user, let coins, let product, let txn, let order, let sender, let via):
             let credit = ChargeRecord.Credit(user: user, sender: sender, at: e.time, via: via, order: order)
             observeCredit(credit, txn: txn, product: product, entitlement: coins == 0, &out)
+        case .refundIssued(let txn, _, _):
+            ledger.refunded(txn, at: e.time)
+        case .coinsClawedBack(_, _, let txn, _):
+            ledger.clawedBack(txn)
         case .rechargeRefused(let txn, let reason, .attacker):
             // A transaction the App Store never charged was forged, not replayed.
             let summary = ledger.index(of: txn) == nil ? AnomalyWording.forged(txn) : AnomalyWording.replayed(txn)

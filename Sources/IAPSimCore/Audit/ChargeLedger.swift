@@ -7,6 +7,9 @@ struct ChargeLedger: Sendable, Hashable {
     /// charge, and a credited one until the look that settles it (its first credit never
     /// changes, so after that look nothing about it would).
     var active: [Int] = []
+    /// Indices of refunded charges with credits not taken back, ascending: the charges whose
+    /// `refund-unclawed` verdict may still change.
+    var unclawed: [Int] = []
     /// Who added each payment, and for which order (a run adds few: a search from the
     /// newest costs less than hashing).
     private var origins: [Origin] = []
@@ -83,6 +86,7 @@ struct ChargeLedger: Sendable, Hashable {
         guard let i = index(of: txn) else { return nil }
         let earlier = charges[i].credits.count
         charges[i].credits.append(credit)
+        if charges[i].refundedAt != nil { watchRefund(i) }
         // A settled charge is looked at again: a later credit to its buyer resolves a wrong
         // account (TRUTH.md C5).
         if !active.contains(i) {
@@ -102,6 +106,27 @@ struct ChargeLedger: Sendable, Hashable {
     }
 
     mutating func setAnomaly(_ id: Int, of i: Int) { charges[i].anomalyId = id }
+
+    /// Apple refunded `txn`: its credits, if any, are now coins nobody paid for.
+    mutating func refunded(_ txn: String, at time: VirtualTime) {
+        guard let i = index(of: txn), charges[i].refundedAt == nil else { return }
+        charges[i].refundedAt = time
+        if !charges[i].credits.isEmpty { watchRefund(i) }
+        if charges[i].credits.isEmpty, !active.contains(i) {
+            active.insert(i, at: active.firstIndex { $0 > i } ?? active.count)
+        }
+    }
+
+    mutating func watchRefund(_ i: Int) {
+        guard !charges[i].clawedBack, !unclawed.contains(i) else { return }
+        unclawed.insert(i, at: unclawed.firstIndex { $0 > i } ?? unclawed.count)
+    }
+
+    mutating func clawedBack(_ txn: String) {
+        if let i = index(of: txn) { charges[i].clawedBack = true }
+    }
+
+    mutating func setRefundAnomaly(_ id: Int, of i: Int) { charges[i].refundAnomalyId = id }
 
     mutating func markStuck(_ i: Int) { charges[i].stuck = true }
 }

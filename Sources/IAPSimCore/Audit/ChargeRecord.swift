@@ -27,6 +27,16 @@ package struct ChargeRecord: Sendable, Hashable {
     package var stuck = false
     /// The anomaly about this charge's own credit (lost, missed, duplicate, wrong account).
     package var anomalyId: Int?
+    /// When Apple refunded it; whether the server took its coins back; the anomaly about
+    /// coins kept for it (`refund-unclawed`).
+    package var refundedAt: VirtualTime?
+    package var clawedBack = false
+    package var refundAnomalyId: Int?
+
+    /// What the buyer paid, net of a refund.
+    package var paidCents: Int { refundedAt == nil ? priceCents : 0 }
+    /// What one credit of it is worth to the account that got it: nothing once clawed back.
+    package var creditCents: Int { clawedBack ? 0 : priceCents }
 
     /// A recharge was sent (or meant) for this payment with another transaction's id.
     package var pairedWrongly: Bool { pairedWith != nil }

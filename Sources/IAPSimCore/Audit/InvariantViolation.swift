@@ -4,6 +4,8 @@ package struct InvariantViolation: Sendable, Hashable, CustomStringConvertible {
     /// What must always be true of the world, whatever the faults.
     package enum Rule: String, Sendable, Hashable, CaseIterable {
         case balancesEqualCredits = "every balance equals the sum of its account's credits"
+        case clawbacksWithinCredits = "no more is clawed back for a transaction than was credited for it"
+        case debtOnlyFromClawbacks = "a balance is below zero only by what was clawed back"
         case finishedStaysFinished = "a finished transaction stays finished"
         case finishedIsSettled = "a finished transaction is purchased, failed or restored"
         case chargedIsPurchased = "a transaction is purchased exactly when it was charged"

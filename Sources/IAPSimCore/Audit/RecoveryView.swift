@@ -29,6 +29,20 @@ struct RecoveryView {
         return false
     }
 
+    /// The App Store can still tell the server of the charge: its ONE_TIME_CHARGE
+    /// notification is being delivered, or a reconciliation will find it (the server knows
+    /// a transaction of the customer to look up, and the charge's token names an open order).
+    /// Asked by the auditor only when a server-side key is on, and kept out of
+    /// `canStillCredit`, which the explore hot path runs for every waiting charge.
+    @inline(never)
+    static func serverCanStillLearn(_ txn: String, store: AppStore, server: MerchantServer, policy: Policy) -> Bool {
+        if store.notificationPending(txn, .oneTimeCharge) { return true }
+        guard policy.serverReconcileMs != nil, !server.credits.isEmpty || !server.toldOf.isEmpty,
+            let token = store.transaction(txn)?.appAccountToken
+        else { return false }
+        return server.order(token: token)?.state == .created
+    }
+
     static func holds(_ receipts: [PendingReceipt], _ txn: String) -> Bool {
         receipts.indices.contains { receipts[$0].txn == txn }
     }

@@ -15,9 +15,12 @@ extension Simulation {
         for buyer in buyers {
             let copy = whatIf(buyer: buyer)
             for a in auditor.anomalies where a.status == .open && a.user == buyer {
-                guard let txn = a.txn, let i = copy.auditor.ledger.index(of: txn),
-                    copy.auditor.ledger.charges[i].credits.isEmpty
-                else { continue }
+                guard let txn = a.txn, let i = copy.auditor.ledger.index(of: txn) else { continue }
+                if a.type == .refundUnclawed {
+                    if !copy.auditor.ledger.charges[i].clawedBack { auditor.markRefundStuck(txn, at: now, &changes) }
+                    continue
+                }
+                guard copy.auditor.ledger.charges[i].credits.isEmpty else { continue }
                 auditor.markStuck(txn, at: now, &changes)
             }
         }

@@ -19,6 +19,10 @@ extension Action {
         case .appLaunchResend: return "the app resends saved receipts after launch"
         case .appPeriodicRetry: return "the app's periodic retry of saved receipts"
         case .serverVerifyTimeout: return "the server gives up waiting for the App Store"
+        case .storeNotifyCheck: return "the App Store looks for the answer to its notification"
+        case .storeNotifyRetry: return "the App Store sends its notification again"
+        case .storeHistoryDone: return "the App Store Server API answers Get Transaction History"
+        case .serverReconcile: return "the server's reconciliation job runs"
         case .auditCheck: return "the auditor's grace check of waiting charges"
         }
     }

@@ -18,6 +18,9 @@ extension Fact {
         case listenerStarted, purchaseStarted, purchaseReturned, purchaseCompletedOutsideApp
         case updatesEmitted, unfinishedSwept, transactionSigned, finishCalled, jwsSaved, jwsDeleted
         case jwsChecked, signedReplayPrepared, forgeryPrepared
+        case refundIssued, notificationSent, notificationUnanswered, notificationDropped
+        case notificationReceived, notificationUnbound, serverUnavailable, refundHeard
+        case coinsClawedBack, coinsSpent, historyChecked, reconcileSkipped
         case anomalyOpened, anomalyStatusChanged
     }
 
@@ -88,6 +91,18 @@ extension Fact {
         case .jwsChecked: return .jwsChecked
         case .signedReplayPrepared: return .signedReplayPrepared
         case .forgeryPrepared: return .forgeryPrepared
+        case .refundIssued: return .refundIssued
+        case .notificationSent: return .notificationSent
+        case .notificationUnanswered: return .notificationUnanswered
+        case .notificationDropped: return .notificationDropped
+        case .notificationReceived: return .notificationReceived
+        case .notificationUnbound: return .notificationUnbound
+        case .serverUnavailable: return .serverUnavailable
+        case .refundHeard: return .refundHeard
+        case .coinsClawedBack: return .coinsClawedBack
+        case .coinsSpent: return .coinsSpent
+        case .historyChecked: return .historyChecked
+        case .reconcileSkipped: return .reconcileSkipped
         case .anomalyOpened: return .anomalyOpened
         case .anomalyStatusChanged: return .anomalyStatusChanged
         }

@@ -76,6 +76,10 @@ extension Fact {
             .updatesEmitted, .unfinishedSwept, .transactionSigned, .finishCalled, .jwsSaved,
             .jwsDeleted, .jwsChecked, .signedReplayPrepared, .forgeryPrepared:
             return storeKit2Text
+        case .refundIssued, .notificationSent, .notificationUnanswered, .notificationDropped,
+            .notificationReceived, .notificationUnbound, .serverUnavailable, .refundHeard,
+            .coinsClawedBack, .coinsSpent, .historyChecked, .reconcileSkipped:
+            return serverSideText
         case .anomalyOpened(let id, let type, _, let status, let summary):
             return "A\(id) \(type.rawValue) \(status.rawValue): \(summary); prevented by: \(type.preventedByWords)"
         case .anomalyStatusChanged(let id, let type, let status, let mechanism):

@@ -73,6 +73,20 @@ package enum Fact: Sendable, Hashable {
     case jwsChecked(txn: String, signer: Signer, verified: Bool)
     case signedReplayPrepared(txn: String)
     case forgeryPrepared(SignedTransaction)
+    // The server side (STOREKIT2.md steps 5-6, refunds and spending).
+    case refundIssued(txn: String, product: String, priceCents: Int)
+    // Indirect: every fact is as large as the largest payload inline.
+    indirect case notificationSent(ServerNotification)
+    case notificationUnanswered(uuid: String, type: NotificationType, txn: String, retryInMs: VirtualTime)
+    case notificationDropped(uuid: String, type: NotificationType, txn: String)
+    case notificationReceived(uuid: String, type: NotificationType, txn: String, attempt: Int)
+    case notificationUnbound(txn: String, reason: String)
+    case serverUnavailable(route: Route)
+    case refundHeard(txn: String, outcome: String)
+    case coinsClawedBack(user: String, coins: Int, txn: String, balance: Int)
+    case coinsSpent(user: String, coins: Int, balance: Int)
+    case historyChecked(lookup: String, transactions: Int)
+    case reconcileSkipped(reason: String)
     // The auditor.
     case anomalyOpened(id: Int, type: AnomalyType, txn: String?, status: AnomalyStatus, summary: String)
     case anomalyStatusChanged(id: Int, type: AnomalyType, status: AnomalyStatus, mechanism: String?)
@@ -105,10 +119,14 @@ extension Fact {
             case .order: return .requestOrder
             case .recharge: return .requestRecharge
             case .verify: return .requestVerify
+            case .notify, .serverAPI: return nil
             }
         case .messageSent(_, let route, .response, _, _):
             return route == .recharge ? .responseRecharge : nil
         case .coinsCredited: return .credited
+        case .refundIssued: return .refunded
+        case .notificationReceived: return .notified
+        case .coinsClawedBack: return .clawedBack
         case .transactionFinished: return .finished
         case .appCrashed: return .crashed
         case .appLaunched: return .launched

@@ -73,6 +73,15 @@ extension Simulation {
             return Self.worldIsFixed
         case .approve, .decline:
             if !store.queue.contains(where: { $0.state == .deferred }) { return "no payment is waiting for a parent" }
+        case .refund(let txn):
+            if refundTarget(txn) == nil {
+                return txn.map { "\($0) is no charge that can be refunded (never charged, or refunded already)" }
+                    ?? "no charge to refund"
+            }
+        case .spend(let user, let coins):
+            if !app.isRunning { return "the app is not running" }
+            let balance = server.balance(of: user)
+            if balance < coins { return "\(user) has \(balance) coins, not \(coins)" }
         default:
             break
         }
@@ -111,6 +120,8 @@ extension Simulation {
             if let user = app.loggedIn { attacker.replay(as: user, server: server, &outbox) }
         case .forge(let product):
             if let user = app.loggedIn { attacker.forge(product, as: user, &outbox) }
+        case .serverOutage, .refund, .spend:
+            performServerSide(command)
         case .setPolicy(let key, let value):
             var p = policy
             guard (try? p.set(key, to: value)) != nil else { return }
@@ -190,6 +201,7 @@ extension Simulation {
         if store.outage { out.append("App Store outage") }
         if let code = store.nextStatus { out.append("next verification answers \(code)") }
         if !network.deviceOnline { out.append("device offline") }
+        if server.outage { out.append("merchant server down") }
         for r in Route.allCases where network.dropNextRequest.contains(r) {
             out.append("drop next \(r.rawValue) request")
         }
@@ -212,6 +224,7 @@ extension Simulation {
         }
         if !network.deviceOnline { run(.network(on: true), &self) }
         if store.outage { run(.storeOutage(on: false), &self) }
+        if server.outage { run(.serverOutage(on: false), &self) }
         if store.nextStatus != nil { run(.storeStatus(VerifyStatus.valid), &self) }
         if store.askToBuy { run(.askToBuy(on: false), &self) }
         for route in Route.allCases where network.latency(route) != Network.defaultLatencyMs {

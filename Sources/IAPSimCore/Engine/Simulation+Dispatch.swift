@@ -57,6 +57,14 @@ extension Simulation {
             if server.verifyTimedOut(exchange: exchange, &outbox) {
                 network.timedOut(exchange: exchange, route: .verify, &outbox)
             }
+        case .storeNotifyCheck(let exchange):
+            store.notificationCheck(exchange: exchange, &outbox)
+        case .storeNotifyRetry(let exchange):
+            store.notificationRetry(exchange: exchange, &outbox)
+        case .storeHistoryDone(let exchange):
+            historyAnswered(exchange: exchange)
+        case .serverReconcile:
+            reconcileDue()
         case .auditCheck:
             break
         }
@@ -64,6 +72,9 @@ extension Simulation {
 
     /// A message reached its receiver (or the place where its receiver used to be).
     mutating func arrive(_ m: consuming Message) {
+        if server.outage, m.direction == .request, m.route != .verify, m.route != .serverAPI {
+            return answerUnavailable(m)
+        }
         switch m.payload {
         case .orderRequest(let user, let product):
             network.arrived(m, receiverAlive: true, &outbox)
@@ -91,12 +102,14 @@ extension Simulation {
                 return
             }
             arriveAtApp(m)
-        case .rechargeResponse:
+        case .rechargeResponse, .unavailable:
             if m.sender == .attacker {
                 network.arrived(m, receiverAlive: true, &outbox)
                 return
             }
             arriveAtApp(m)
+        default:
+            _ = arriveServerSide(m)
         }
     }
 
@@ -118,6 +131,8 @@ extension Simulation {
                 store: &store, &outbox)
         case .rechargeResponse(let answer, let txn):
             app.rechargeAnswered(exchange: m.exchange, answer: answer, txn: txn, store: &store, &outbox)
+        case .unavailable:
+            _ = app.requestFailed(exchange: m.exchange, why: "the merchant server answered 503", &outbox)
         default:
             break
         }

@@ -43,11 +43,29 @@ extension Simulation {
     // lists (a run holds a few dozen records at most).
 
     func checkBalances(_ breach: Breach) {
-        let credits = server.credits, balances = server.balances
+        let credits = server.credits, balances = server.balances, debits = server.debits
         for b in balances {
             let owed = credits.reduce(0) { $1.user == b.user ? $0 + $1.coins : $0 }
-            if b.coins != owed {
-                breach(.balancesEqualCredits, "\(b.user) has \(b.coins) coins, credits sum to \(owed)")
+            let taken = debits.reduce(0) { $1.user == b.user ? $0 + $1.coins : $0 }
+            if b.coins != owed - taken {
+                breach(
+                    .balancesEqualCredits,
+                    "\(b.user) has \(b.coins) coins, credits sum to \(owed)"
+                        + (taken == 0 ? "" : ", less \(taken) spent or clawed back"))
+            }
+            let clawed = debits.reduce(0) { $1.user == b.user && $1.clawedBackFor != nil ? $0 + $1.coins : $0 }
+            if b.coins < -clawed {
+                breach(.debtOnlyFromClawbacks, "\(b.user) owes \(-b.coins) coins, \(clawed) were clawed back")
+            }
+        }
+        for d in debits {
+            guard let txn = d.clawedBackFor, d.user == debits.first(where: { $0.clawedBackFor == txn })?.user else {
+                continue
+            }
+            let given = credits.reduce(0) { $1.transactionId == txn ? $0 + $1.coins : $0 }
+            let back = debits.reduce(0) { $1.clawedBackFor == txn ? $0 + $1.coins : $0 }
+            if back > given {
+                breach(.clawbacksWithinCredits, "\(back) coins clawed back for \(txn), \(given) credited")
             }
         }
         for c in credits where !balances.contains(where: { $0.user == c.user }) {
@@ -87,6 +105,13 @@ extension Simulation {
         }
         for e in server.verifying.entries where !actions.contains(.serverVerifyTimeout(exchange: e.key)) {
             breach(.requestsHaveTimeouts, "server verification \(e.key) waits with no timeout")
+        }
+        // A notification being delivered waits for its answer's check or for its retry.
+        for d in store.notifications
+        where !actions.contains(.storeNotifyCheck(exchange: d.exchange))
+            && !actions.contains(.storeNotifyRetry(exchange: d.exchange))
+        {
+            breach(.requestsHaveTimeouts, "notification \(d.notification.uuid) waits with no retry")
         }
     }
 

@@ -63,6 +63,8 @@ package struct Simulation: Sendable {
     var nextMessageId = 0
     var nextExchange = 0
     var firstLaunchDone = false
+    /// The reconciliation job is scheduled (`server-reconcile`).
+    var reconcileArmed = false
     #if DEBUG
         /// What the invariants saw after the previous event (`assertInvariants`).
         var invariantWatch = InvariantWatch()
@@ -204,6 +206,7 @@ package struct Simulation: Sendable {
         nextMessageId = outbox.nextMessageId
         nextExchange = outbox.nextExchange
         scheduleTimers()
+        if policy.serverReconcileMs != nil { armReconcileIfDue() }
         written?.reserveCapacity(outbox.facts.count + 2)
         logCount += outbox.uncounted
         if !outbox.facts.isEmpty {
@@ -215,8 +218,8 @@ package struct Simulation: Sendable {
             while let entry = facts.popLast() { record(entry, counted: counted, into: &written) }
             swap(&facts, &outbox.facts)
         }
-        // The auditor looks only while a charge waits for its verdict.
-        if !auditor.ledger.active.isEmpty {
+        // The auditor looks only while a charge waits for its verdict or a refund for its clawback.
+        if !auditor.ledger.active.isEmpty || !auditor.ledger.unclawed.isEmpty {
             var audit: [LogEntry] = []
             auditor.evaluate(now: now, store: store, app: app, server: server, policy: policy, &audit)
             for entry in audit { append(entry, into: &written) }

@@ -23,6 +23,16 @@ package enum TriggerEvent: String, Sendable, Hashable, CaseIterable {
     case backgrounded
     /// The app came back from the background.
     case foregrounded
+    /// Apple refunded a charge.
+    case refunded
+    /// A notification (V2) reached the merchant server.
+    case notified
+    /// The merchant server took the coins of a refunded charge back.
+    case clawedBack = "clawed-back"
+
+    /// The events of the server side, which explore's schedules never wait for (a fixed
+    /// list keeps every seeded schedule as it was).
+    package var serverSide: Bool { self == .refunded || self == .notified || self == .clawedBack }
 
     /// The event's position among `allCases`: a payload-free enum is stored as its case
     /// index, so this costs nothing (a test holds it to `allCases`).

@@ -42,7 +42,11 @@ package struct Explorer: Sendable {
     }
 
     package func schedule(_ index: Int) -> Schedule {
-        Schedule.random(seed: runSeed(index), count: steps)
+        let schedule = Schedule.random(seed: runSeed(index), count: steps)
+        // Refunds and spending only where the server side is in play: the StoreKit 1 presets'
+        // schedules stay as they were.
+        guard policy.storekit == .two || policy.serverSide else { return schedule }
+        return schedule.addingServerSideSteps(seed: runSeed(index))
     }
 
     /// Runs one schedule under the policy, with the heal phase, and returns the world.

@@ -44,7 +44,7 @@ package struct Schedule: Sendable, Hashable {
             }
             let trigger: StepTrigger
             if rng.below(4) == 0 {
-                let events = TriggerEvent.allCases
+                let events = Self.events
                 trigger = .when(events[rng.below(events.count)], within: StepTrigger.defaultWithin)
             } else {
                 trigger = .after(delays[rng.below(delays.count)])
@@ -61,7 +61,10 @@ package struct Schedule: Sendable, Hashable {
         .charged, .delivered, .requestRecharge, .responseRecharge, .credited, .purchasing, .finished,
     ]
     static let delays = [0, 250, 1_000, 3_000, 10_000, 60_000, 300_000]
-    static let routes = Route.allCases
+    // Fixed lists: a route or an event added to the vocabulary must not move every seeded
+    // schedule (explore's findings from before would no longer replay).
+    static let routes: [Route] = [.order, .recharge, .verify]
+    static let events: [TriggerEvent] = TriggerEvent.allCases.filter { !$0.serverSide }
 
     /// Spins explore's wheel (`CommandSpec.wheel`): a route first, then a slot, then
     /// the slot's own draw.
@@ -74,6 +77,24 @@ package struct Schedule: Sendable, Hashable {
             roll -= wheel[i].weight
         }
         preconditionFailure("a roll below the wheel's size lands on a slot")
+    }
+}
+
+extension Schedule {
+    /// The schedule with up to two refunds or spendings inserted, drawn from a generator of
+    /// their own (the schedule's other draws do not move): a refund of the newest charge, or
+    /// a user spending coins.
+    package func addingServerSideSteps(seed: UInt64) -> Schedule {
+        var rng = SplitMix64(seed: seed).derive("schedule-server-side")
+        var copy = self
+        for _ in 0..<rng.below(3) {
+            let command: Command =
+                rng.below(3) == 0
+                ? .spend(user: users[rng.below(users.count)], coins: 50) : .refund(txn: nil)
+            let step = ScheduleStep(.after(Self.delays[rng.below(Self.delays.count)]), command)
+            copy.steps.insert(step, at: rng.below(copy.steps.count + 1))
+        }
+        return copy
     }
 }
 

@@ -41,6 +41,15 @@ package enum Payload: Sendable, Hashable {
     case rechargeResponse(RechargeAnswer, transactionId: String)
     case verifyRequest(Receipt?)
     case verifyResponse(status: Int, receipt: Receipt?)
+    /// A notification V2 (`notify`), and the merchant server's HTTP status for it.
+    // Indirect: a message is copied on every hop, and a notification is large.
+    indirect case notification(ServerNotification)
+    case notificationResponse(status: Int)
+    /// Get Transaction History for one transaction id the server knows (`server-api`).
+    case historyRequest(txn: String)
+    indirect case historyResponse([SignedTransaction])
+    /// HTTP 503: the merchant server is down (`server-outage on`).
+    case unavailable
 
     /// Realistic byte sizes: JSON bodies plus HTTP headers; receipts grow per entry.
     package var bytes: Int {
@@ -56,6 +65,10 @@ package enum Payload: Sendable, Hashable {
             }
         case .verifyRequest(let receipt): return headers + 90 + (receipt?.bytes ?? 0)
         case .verifyResponse(_, let receipt): return headers + 520 + 260 * (receipt?.entries.count ?? 0)
+        case .notification(let n): return headers + 40 + n.bytes
+        case .notificationResponse, .unavailable: return headers
+        case .historyRequest: return headers + 60
+        case .historyResponse(let list): return headers + 90 + list.reduce(0) { $0 + $1.bytes }
         }
     }
 }

@@ -89,7 +89,7 @@ package struct Network: Sendable, Hashable {
             .messageSent(
                 id: m.id, route: m.route, direction: m.direction,
                 bytes: bytes, sender: m.sender))
-        let onDevice = m.route != .verify && m.sender == .app
+        let onDevice = m.route.fromDevice && m.sender == .app
         if onDevice && !deviceOnline {
             record.fate = .offline
             routeTotals[m.route.index].offline += 1

@@ -10,20 +10,30 @@ extension Policy {
 
     /// `sk2-hardened`: the listener from launch, finish after credit, the unfinished sweep,
     /// the order's token on every purchase, the JWS kept in the keychain and resent, and a
-    /// server that verifies the JWS, deduplicates on transactionId and binds by token.
+    /// server that verifies the JWS, deduplicates on transactionId and binds by token, hears
+    /// notifications V2, reconciles every hour and claws refunds back.
     static let storeKit2Hardened: Policy = {
         var p = PolicyPreset.hardened.policy
         p.storekit = .two
         p.sweepUnfinished = true
         p.accountToken = true
         p.serverVerify = true
+        p.serverNotifications = true
+        p.serverReconcileMs = 3_600_000
+        p.serverClawback = true
         return p
     }()
 
     /// The keys that mean something in this policy's world, in the order people read
     /// them: the app's keys, then the server's. `storekit` itself is not among them: the
     /// world is chosen by preset, before a run.
-    package var keysInWorld: [PolicyKey] { PolicyKey.keys(in: storekit) }
+    /// StoreKit 1 lists the server-side keys only once one is on (they work in both worlds;
+    /// a StoreKit 1 panel without them stays as it was).
+    package var keysInWorld: [PolicyKey] {
+        let keys = PolicyKey.keys(in: storekit)
+        guard storekit == .one, serverSide else { return keys }
+        return keys + PolicyKey.serverSideKeys
+    }
 }
 
 extension PolicyKey {
@@ -32,15 +42,20 @@ extension PolicyKey {
     package static func keys(in world: StoreKitWorld) -> [PolicyKey] {
         switch world {
         case .one:
-            return allCases.filter { !$0.isStoreKit2Only && $0 != .storekit }
+            return allCases.filter { !$0.isStoreKit2Only && $0 != .storekit && !serverSideKeys.contains($0) }
         case .two:
             return [
                 .observer, .finish, .sweepUnfinished, .accountToken, .persist,
                 .persistWhen, .retryImmediate, .retryInterval, .resendOn, .resendAs,
                 .serverVerify, .serverDedup, .serverBindOrder, .creditTo,
             ]
+                + serverSideKeys
         }
     }
+
+    /// The merchant server's side of STOREKIT2.md (notifications, reconciliation, clawback):
+    /// read in both worlds.
+    package static let serverSideKeys: [PolicyKey] = [.serverNotifications, .serverReconcile, .serverClawback]
 
     /// Keys that StoreKit 1 does not read.
     package var isStoreKit2Only: Bool {

@@ -31,6 +31,9 @@ extension Policy {
         case .sweepUnfinished: return String(sweepUnfinished)
         case .accountToken: return String(accountToken)
         case .serverVerify: return String(serverVerify)
+        case .serverNotifications: return String(serverNotifications)
+        case .serverReconcile: return serverReconcileMs.map(DurationText.format) ?? "off"
+        case .serverClawback: return String(serverClawback)
         }
     }
 
@@ -54,6 +57,12 @@ extension Policy {
         case .sweepUnfinished: sweepUnfinished = try Self.bool(v, fail)
         case .accountToken: accountToken = try Self.bool(v, fail)
         case .serverVerify: serverVerify = try Self.bool(v, fail)
+        case .serverNotifications: serverNotifications = try Self.bool(v, fail)
+        case .serverClawback: serverClawback = try Self.bool(v, fail)
+        case .serverReconcile:
+            if v == "off" { serverReconcileMs = nil; return }
+            guard let ms = DurationText.parse(v), ms > 0, ms <= VirtualTime(UInt32.max) else { throw fail }
+            serverReconcileMs = ms
         case .retryImmediate:
             guard let n = Int(v), (0...10).contains(n) else { throw fail }
             retryImmediate = n

@@ -96,6 +96,22 @@ package struct Policy: Sendable, Hashable {
     package var accountToken = false
     /// The server checks the JWS signature, chain, bundleId and environment itself.
     package var serverVerify = false
+    // The server side (STOREKIT2.md flow steps 5-6), read in both worlds.
+    /// The server has a notification URL and handles App Store Server Notifications V2.
+    package var serverNotifications = false
+    /// On a refund the server takes the coins back (a balance may go negative: debt).
+    package var serverClawback = false
+    /// `serverReconcileMs` in 32 bits, 0 for `off`: every event copies the policy, and the
+    /// two one-byte keys and this fit where an optional 64-bit duration would not.
+    var reconcileMs: UInt32 = 0
+    /// How often the server calls Get Transaction History; nil means `off`.
+    package var serverReconcileMs: VirtualTime? {
+        get { reconcileMs == 0 ? nil : VirtualTime(reconcileMs) }
+        set { reconcileMs = newValue.map { UInt32(clamping: $0) } ?? 0 }
+    }
+
+    /// Whether any server-side key is on: when none is, nothing of the server side runs.
+    package var serverSide: Bool { serverNotifications || serverReconcileMs != nil || serverClawback }
 
     package init(
         observer: ObserverTiming, finish: FinishTiming, finishFailed: Bool, persist: PersistTier,
@@ -213,6 +229,9 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     case sweepUnfinished = "sweep-unfinished"
     case accountToken = "account-token"
     case serverVerify = "server-verify"
+    case serverNotifications = "server-notifications"
+    case serverReconcile = "server-reconcile"
+    case serverClawback = "server-clawback"
 
     /// What the key accepts, in words fit for an error message.
     package var acceptedValues: String {
@@ -220,12 +239,13 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
         case .observer: return ObserverTiming.allCases.map(\.rawValue).joined(separator: ", ")
         case .finish: return FinishTiming.allCases.map(\.rawValue).joined(separator: ", ")
         case .finishFailed, .serverDedup, .serverBindOrder, .sweepUnfinished, .accountToken,
-            .serverVerify:
+            .serverVerify, .serverNotifications, .serverClawback:
             return "true, false"
         case .storekit: return "1, 2"
         case .persist: return PersistTier.allCases.map(\.rawValue).joined(separator: ", ")
         case .retryImmediate: return "a whole number from 0 to 10"
         case .retryInterval: return "a duration such as 30s or 5m, or off"
+        case .serverReconcile: return "a duration such as 1h or 15m, or off"
         case .resendOn:
             return "a list of " + ResendTrigger.allCases.map(\.rawValue).joined(separator: ", ")
                 + " (comma-separated), or none"
@@ -240,12 +260,13 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
         case .observer: return ObserverTiming.allCases.map(\.rawValue)
         case .finish: return FinishTiming.allCases.map(\.rawValue)
         case .finishFailed, .serverDedup, .serverBindOrder, .sweepUnfinished, .accountToken,
-            .serverVerify:
+            .serverVerify, .serverNotifications, .serverClawback:
             return ["true", "false"]
         case .storekit: return StoreKitWorld.allCases.map(\.rawValue)
         case .persist: return PersistTier.allCases.map(\.rawValue)
         case .retryImmediate: return (0...10).map(String.init)
         case .retryInterval: return ["off", "30s", "1m", "5m", "15m"]
+        case .serverReconcile: return ["off", "15m", "1h", "6h", "24h"]
         case .resendOn:
             return [
                 "none", "launch", "launch,login", "launch,network",

@@ -21,6 +21,9 @@ extension PolicyKey {
         case .sweepUnfinished: return "Transaction.unfinished sent at launch and foreground"
         case .accountToken: return "purchase(options:) carries the order's appAccountToken"
         case .serverVerify: return "server checks the JWS signature, chain and bundle itself"
+        case .serverNotifications: return "server handles App Store Server Notifications V2"
+        case .serverReconcile: return "server calls Get Transaction History every so often"
+        case .serverClawback: return "a refund takes the coins back (a balance may go negative)"
         }
     }
 }

@@ -33,6 +33,9 @@ extension MerchantServer {
         }
         // An entitlement is granted once, for its original transaction (and that one's
         // order), whichever later transaction of the same product asks for it.
+        if out.policy.serverClawback, refundsHeard.contains(r.transactionId) || r.signed?.revocationDate != nil {
+            return refuse(p, "transaction \(r.transactionId) was refunded", out: &out)
+        }
         let (entry, request) = Self.original(of: asked, r, in: receipt, product)
         let creditedNow = credited(in: receipt, asked: r.transactionId, catalog)
         if product.kind == .nonConsumable && isCredited(entry.transactionId)

@@ -26,11 +26,39 @@ package struct CreditEntry: Sendable, Hashable {
     package var signed: SignedTransaction? = nil
 }
 
+/// What the server side adds to the server: coins spent and clawed back, refunds heard,
+/// transactions the App Store told of, history lookups in flight.
+struct ServerSideRecords: Sendable, Hashable {
+    var debits: [Debit] = []
+    var refundsHeard: [String] = []
+    var toldOf: [String] = []
+    var historyLookups: [HistoryLookup] = []
+}
+
+/// A Get Transaction History request waiting for its answer: its exchange, and the
+/// transaction id it looked up.
+struct HistoryLookup: Sendable, Hashable {
+    var exchange: Int
+    var txn: String
+}
+
 /// A recharge waiting for the App Store's verification.
 struct PendingVerification: Sendable, Hashable {
     var request: RechargeRequest
     var appExchange: Int
     var sender: Sender
+    /// False when the App Store told the server (a notification, reconciliation): nobody
+    /// waits for a recharge answer.
+    var replies = true
+}
+
+/// Coins taken from an account: spent in the app, or clawed back for a refunded charge.
+package struct Debit: Sendable, Hashable {
+    package var user: String
+    package var coins: Int
+    /// The refunded transaction for a clawback; nil for spending.
+    package var clawedBackFor: String?
+    package var at: VirtualTime
 }
 
 /// The merchant server: orders with UUID tokens, receipt verification with the App Store,
@@ -49,6 +77,12 @@ package struct MerchantServer: Sendable, Hashable {
     var orderPositions = KeyPositions<String>()
     var tokenPositions = KeyPositions<String>()
     var creditPositions = KeyPositions<String>()
+    // The server side (STOREKIT2.md steps 5-6).
+    /// `server-outage on`: every request is answered with HTTP 503.
+    package internal(set) var outage = false
+    /// The server side's records, nil until the first one: a world without them (every
+    /// StoreKit 1 preset) copies the server as cheaply as before.
+    var sideRecords: ServerSideRecords?
     package static let verifyTimeoutMs: VirtualTime = 5_000
 
     package init(users: [String], rng: SplitMix64) {
@@ -60,6 +94,7 @@ package struct MerchantServer: Sendable, Hashable {
         a.orders == b.orders && a.credits == b.credits
             && a.balances.elementsEqual(b.balances, by: ==)
             && a.entitlements.elementsEqual(b.entitlements, by: ==) && a.verifying == b.verifying
+            && a.outage == b.outage && a.debits == b.debits && a.refundsHeard == b.refundsHeard
     }
 
     package func hash(into h: inout Hasher) {
@@ -173,6 +208,7 @@ package struct MerchantServer: Sendable, Hashable {
     }
 
     func answer(_ p: PendingVerification, _ a: RechargeAnswer, out: inout Outbox) {
+        guard p.replies else { return }
         out.send(
             .recharge, .response, p.sender, exchange: p.appExchange,
             .rechargeResponse(a, transactionId: p.request.transactionId))

@@ -53,6 +53,12 @@ package enum Command: Sendable, Hashable {
     case decline
     case replay
     case forge(product: String)
+    /// `server-outage on|off`: the merchant server answers every request with HTTP 503.
+    case serverOutage(on: Bool)
+    /// `refund TXN`, or `refund newest` (nil): Apple refunds that charge.
+    case refund(txn: String?)
+    /// `spend USER COINS`: the user spends coins in the app.
+    case spend(user: String, coins: Int)
     case setPolicy(PolicyKey, String)
     case setPreset(PolicyPreset)
     case wait(VirtualTime)
@@ -85,6 +91,9 @@ package enum Command: Sendable, Hashable {
         case .decline: return "decline"
         case .replay: return "replay"
         case .forge(let p): return "forge \(p)"
+        case .serverOutage(let on): return "server-outage \(on ? "on" : "off")"
+        case .refund(let txn): return "refund \(txn ?? "newest")"
+        case .spend(let user, let coins): return "spend \(user) \(coins)"
         case .setPolicy(let k, let v): return "policy \(k.rawValue) \(v)"
         case .setPreset(let p): return "policy preset \(p.rawValue)"
         case .wait(let ms): return "wait \(DurationText.format(ms))"
@@ -106,6 +115,8 @@ package enum Command: Sendable, Hashable {
         case .dropNextResponse(let r): return "The next \(r.rawValue) response will be lost."
         case .replay: return "The attacker replays the newest accepted receipt on a fresh order."
         case .forge(let p): return "The attacker forges a signed transaction for \(p) on a fresh order."
+        case .refund(let txn): return "Apple refunds \(txn.map { "charge \($0)" } ?? "the newest charge")."
+        case .spend(let user, let coins): return "\(user) spends \(coins) coins."
         case .failNextPaymentUnfinished: return "The next payment fails and is never finished."
         case .interruptNextPayment: return "The next payment is interrupted."
         default: return scenarioText + "."
@@ -138,6 +149,9 @@ package enum Command: Sendable, Hashable {
         case .decline: return .decline
         case .replay: return .replay
         case .forge: return .forge
+        case .serverOutage: return .serverOutage
+        case .refund: return .refund
+        case .spend: return .spend
         case .setPolicy, .setPreset: return .policy
         case .wait: return .wait
         case .settle: return .settle
@@ -154,7 +168,8 @@ extension CommandSpec {
         .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground,
         .uninstall, .login, .logout, .network, .dropNextRequest, .dropNextResponse,
         .latency, .storeOutage, .storeStatus, .failNextPayment, .interruptNextPayment,
-        .askToBuy, .approve, .decline, .replay, .forge, .policy, .wait, .settle,
+        .askToBuy, .approve, .decline, .replay, .forge, .serverOutage, .refund, .spend,
+        .policy, .wait, .settle,
     ]
 
     static let buy = CommandSpec(
@@ -278,6 +293,27 @@ extension CommandSpec {
         read: { a throws(CommandError) in
             try a.exactly(1)
             return .forge(product: try a.product(0))
+        })
+    // The server side: not on explore's wheel either; explore adds refunds and spending to
+    // the schedules of worlds with a server-side key on (`Schedule.serverSideSteps`).
+    static let serverOutage = CommandSpec(
+        "server-outage", usage: "server-outage on|off",
+        faultIf: { $0 == .serverOutage(on: true) },
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .serverOutage(on: try a.onOff(0))
+        })
+    static let refund = CommandSpec(
+        "refund", usage: "refund TXN|newest",
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .refund(txn: try a.refundTarget(0))
+        })
+    static let spend = CommandSpec(
+        "spend", usage: "spend USER COINS",
+        read: { a throws(CommandError) in
+            try a.exactly(2)
+            return .spend(user: try a.user(0), coins: try a.coins(1))
         })
     static let policy = CommandSpec(
         "policy", usage: "policy KEY VALUE", read: { a throws(CommandError) in try a.policy() })

@@ -79,6 +79,33 @@ package struct CommandArguments: Sendable {
         return ms
     }
 
+    /// A transaction id (digits) or `newest` (nil).
+    func refundTarget(_ i: Int) throws(CommandError) -> String? {
+        let word = words[i]
+        if word.text == "newest" { return nil }
+        guard !word.text.isEmpty, word.text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) else {
+            throw CommandError(
+                offset: word.offset,
+                problem: .badArgument(
+                    name.text, word.text,
+                    expected: "a transaction id or newest"))
+        }
+        return word.text
+    }
+
+    /// A whole number of coins, 1 or more.
+    func coins(_ i: Int) throws(CommandError) -> Int {
+        let word = words[i]
+        guard let n = Int(word.text), n > 0, n <= 1_000_000 else {
+            throw CommandError(
+                offset: word.offset,
+                problem: .badArgument(
+                    name.text, word.text,
+                    expected: "a whole number of coins from 1 to 1000000"))
+        }
+        return n
+    }
+
     /// A `verifyReceipt` status the App Store can be made to answer.
     func statusCode(_ i: Int) throws(CommandError) -> Int {
         let word = words[i]

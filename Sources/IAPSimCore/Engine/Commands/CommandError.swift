@@ -27,6 +27,7 @@ package struct CommandError: Error, Sendable, Hashable {
         case badPolicyValue(key: String, value: String, accepted: String)
         case unknownPreset(String)
         case badStatusCode(String)
+        case badArgument(_ command: String, _ word: String, expected: String)
     }
 }
 

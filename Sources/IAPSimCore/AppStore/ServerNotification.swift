@@ -1,0 +1,135 @@
+/// The App Store Server Notifications V2 types the simulator sends (STOREKIT2.md step 5).
+package enum NotificationType: String, Sendable, Hashable {
+    case oneTimeCharge = "ONE_TIME_CHARGE"
+    case refund = "REFUND"
+}
+
+/// One App Store Server Notification V2 as a value: the decoded `signedPayload`
+/// (`ResponseBodyV2DecodedPayload`). Bytes are the edge's, as for transactions.
+package struct ServerNotification: Sendable, Hashable {
+    /// `notificationUUID`: the same for every attempt of one notification.
+    package var uuid: String
+    package var type: NotificationType
+    /// When this attempt was signed: each retry is signed anew.
+    package var signedDate: VirtualTime
+    /// `data.signedTransactionInfo`: the transaction as the App Store signs it now.
+    package var transaction: SignedTransaction
+    /// 1 for the first attempt, up to 6 (five retries).
+    package var attempt: Int
+
+    /// Realistic size of the request: the outer JWS with its chain around the inner one.
+    package var bytes: Int { 4_200 + transaction.bytes }
+}
+
+/// A notification the App Store keeps until the merchant server answers it with 2xx, or
+/// until its retries are spent.
+struct NotificationDelivery: Sendable, Hashable {
+    var notification: ServerNotification
+    /// The exchange of the newest attempt: only its answer counts.
+    var exchange: Int
+    var answered = false
+}
+
+extension AppStore {
+    var notifications: [NotificationDelivery] {
+        get { deliveries ?? [] }
+        set { deliveries = newValue.isEmpty ? nil : newValue }
+    }
+
+    /// Apple retries a notification not answered with HTTP 200-206 this long after the
+    /// previous attempt, then drops it (STOREKIT2.md step 5).
+    package static let notificationRetryMs: [VirtualTime] = [1, 12, 24, 48, 72].map { $0 * 3_600_000 }
+    /// How long the App Store waits for the merchant server's answer to one attempt.
+    package static let notificationTimeoutMs: VirtualTime = 10_000
+
+    /// Whether a notification of `type` about `txn` is still being delivered (sent and not
+    /// acknowledged, or waiting for its retry).
+    package func notificationPending(_ txn: String, _ type: NotificationType) -> Bool {
+        notifications.contains { $0.notification.type == type && $0.notification.transaction.transactionId == txn }
+    }
+
+    /// Notifications still being delivered, oldest first.
+    package var pendingNotifications: [ServerNotification] { notifications.map(\.notification) }
+
+    /// Sends a notification about `txn` to the merchant server, if it has a notification
+    /// URL (`server-notifications`).
+    mutating func notify(_ type: NotificationType, _ txn: String, _ out: inout Outbox) {
+        guard out.policy.serverNotifications, let t = transaction(txn), let signed = sign(t, now: out.now) else {
+            return
+        }
+        let n = ServerNotification(uuid: rng.uuid(), type: type, signedDate: out.now, transaction: signed, attempt: 1)
+        notifications.append(NotificationDelivery(notification: n, exchange: 0))
+        sendNotification(notifications.count - 1, &out)
+    }
+
+    /// Sends attempt `notification.attempt` of delivery `i`, and looks at its answer after
+    /// the timeout.
+    mutating func sendNotification(_ i: Int, _ out: inout Outbox) {
+        let exchange = out.newExchange()
+        notifications[i].exchange = exchange
+        notifications[i].answered = false
+        let n = notifications[i].notification
+        out.log(.appStore, .notificationSent(n))
+        out.send(.notify, .request, .app, exchange: exchange, .notification(n))
+        out.after(AppStore.notificationTimeoutMs, .storeNotifyCheck(exchange: exchange))
+    }
+
+    /// The merchant server answered an attempt: 200-206 ends the delivery.
+    mutating func notificationAnswered(exchange: Int, status: Int) {
+        guard let i = notifications.firstIndex(where: { $0.exchange == exchange }) else { return }
+        if (200...206).contains(status) { notifications.remove(at: i) } else { notifications[i].answered = true }
+    }
+
+    /// The timeout of the attempt sent as `exchange`: unanswered (or answered with an
+    /// error), it is retried after the next delay, counted from this attempt; after the
+    /// fifth retry it is dropped.
+    mutating func notificationCheck(exchange: Int, _ out: inout Outbox) {
+        guard let i = notifications.firstIndex(where: { $0.exchange == exchange }) else { return }
+        let n = notifications[i].notification
+        let uuid = n.uuid, attempt = n.attempt
+        guard attempt <= AppStore.notificationRetryMs.count else {
+            notifications.remove(at: i)
+            out.log(.appStore, .notificationDropped(uuid: uuid, type: n.type, txn: n.transaction.transactionId))
+            return
+        }
+        let delay = AppStore.notificationRetryMs[attempt - 1]
+        out.log(
+            .appStore,
+            .notificationUnanswered(
+                uuid: uuid, type: n.type, txn: n.transaction.transactionId,
+                retryInMs: delay))
+        out.after(delay - AppStore.notificationTimeoutMs, .storeNotifyRetry(exchange: exchange))
+    }
+
+    /// The next attempt of the notification last sent as `exchange`, signed anew.
+    mutating func notificationRetry(exchange: Int, _ out: inout Outbox) {
+        guard let i = notifications.firstIndex(where: { $0.exchange == exchange }) else { return }
+        let txn = notifications[i].notification.transaction.transactionId
+        if let t = transaction(txn), let signed = sign(t, now: out.now) {
+            notifications[i].notification.transaction = signed
+        }
+        notifications[i].notification.signedDate = out.now
+        notifications[i].notification.attempt += 1
+        sendNotification(i, &out)
+    }
+
+    /// `refund TXN`: Apple gives the customer the money back. The transaction gets its
+    /// `revocationDate`; a `REFUND` notification goes out.
+    mutating func refund(_ txn: String, _ out: inout Outbox) {
+        guard let t = transaction(txn), let product = catalog.product(t.productId) else { return }
+        update(txn) { $0.refundedAt = out.now }
+        out.log(.appStore, .refundIssued(txn: txn, product: t.productId, priceCents: product.priceCents))
+        notify(.refund, txn, &out)
+    }
+
+    /// The charges a `refund` can name: charged (money taken) and not refunded yet.
+    package var refundable: [StoreTransaction] {
+        transactions.filter { $0.chargedAt != nil && $0.originalId == nil && $0.refundedAt == nil }
+    }
+
+    /// Get Transaction History (v2): every transaction of the Apple customer that took
+    /// money, finished consumables and refunded ones included, signed now.
+    func history(now: VirtualTime) -> [SignedTransaction] {
+        transactions.compactMap { t in t.chargedAt != nil ? sign(t, now: now) : nil }
+    }
+}

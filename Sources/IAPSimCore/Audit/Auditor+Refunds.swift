@@ -1,0 +1,89 @@
+/// Refunds (STOREKIT2.md "Refunds and spending"): coins credited for a charge Apple refunded
+/// are `refund-unclawed` until the server takes them back. `open` while a REFUND
+/// notification is still being delivered, or a reconciliation can still find the refund,
+/// to a server that claws back; `resolved` once clawed back; `permanent` when nothing will.
+extension Auditor {
+    mutating func settleRefunds(
+        now: VirtualTime, store: AppStore, server: MerchantServer, policy: Policy,
+        _ out: inout [LogEntry]
+    ) {
+        var kept = 0
+        for k in ledger.unclawed.indices {
+            let i = ledger.unclawed[k]
+            let c = ledger.charges[i]
+            if c.clawedBack {
+                if let id = c.refundAnomalyId {
+                    change(
+                        id, type: .refundUnclawed, status: .resolved, mechanism: AnomalyWording.clawedBack,
+                        at: now, &out)
+                }
+                continue
+            }
+            let status: AnomalyStatus
+            let mechanism: String?
+            if c.stuck {
+                (status, mechanism) = (.permanent, AnomalyWording.refundNeverTold)
+            } else if let why = Self.refundBeyondReach(c.txn, store: store, server: server, policy: policy) {
+                (status, mechanism) = (.permanent, why)
+            } else {
+                (status, mechanism) = (.open, nil)
+            }
+            if let id = c.refundAnomalyId {
+                change(id, type: .refundUnclawed, status: status, mechanism: mechanism, at: now, &out)
+            } else {
+                let id = open(
+                    .refundUnclawed, status, txn: c.txn, at: now, summary: AnomalyWording.refundUnclawed(c),
+                    mechanism: mechanism, involved: [c.txn] + [c.order].compactMap { $0 }, &out)
+                ledger.setRefundAnomaly(id, of: i)
+            }
+            ledger.unclawed[kept] = i
+            kept += 1
+        }
+        ledger.unclawed.removeLast(ledger.unclawed.count - kept)
+    }
+
+    /// Why nothing will take the coins of refunded `txn` back, or nil while something can:
+    /// a server that claws back and has not heard of it yet, told by a notification still
+    /// being delivered or by its reconciliation.
+    static func refundBeyondReach(
+        _ txn: String, store: AppStore, server: MerchantServer,
+        policy: Policy
+    ) -> String? {
+        if server.refundsHeard.contains(txn) { return AnomalyWording.coinsKept }
+        guard store.notificationPending(txn, .refund) || policy.serverReconcileMs != nil else {
+            return AnomalyWording.refundNeverTold
+        }
+        return policy.serverClawback ? nil : AnomalyWording.coinsKept
+    }
+
+    /// A refunded charge never credited: the customer has the money back, so an anomaly
+    /// about its missing credit is made right.
+    mutating func settleRefundedUncredited(_ i: Int, now: VirtualTime, _ out: inout [LogEntry]) {
+        guard let id = ledger.charges[i].anomalyId else { return }
+        change(
+            id, type: anomalies[id - 1].type, status: .resolved, mechanism: AnomalyWording.refundedInstead,
+            at: now, &out)
+    }
+
+    /// The verdict's what-if (TRUTH.md C1) found that nothing takes the coins back.
+    mutating func markRefundStuck(_ txn: String, at now: VirtualTime, _ out: inout [LogEntry]) {
+        guard let i = ledger.index(of: txn), !ledger.charges[i].clawedBack,
+            let id = ledger.charges[i].refundAnomalyId
+        else { return }
+        ledger.markStuck(i)
+        change(
+            id, type: .refundUnclawed, status: .permanent, mechanism: AnomalyWording.refundNeverTold,
+            at: now, &out)
+    }
+}
+
+extension AnomalyWording {
+    static func refundUnclawed(_ c: ChargeRecord) -> String {
+        let users = c.credits.map(\.user).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        return "\(charge(c)) was refunded; what it credited to \(users.joined(separator: ", ")) was not taken back"
+    }
+    static var clawedBack: String { "clawed back: the coins were taken back (a balance may go negative: debt)" }
+    static var coinsKept: String { "the server hears of the refund but keeps the coins (server-clawback false)" }
+    static var refundNeverTold: String { "nothing will tell the server: no REFUND notification, no reconciliation" }
+    static var refundedInstead: String { "refunded: the customer has the money back" }
+}

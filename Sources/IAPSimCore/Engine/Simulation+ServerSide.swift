@@ -1,0 +1,92 @@
+/// The engine's side of STOREKIT2.md steps 5-6: the server-side commands, notifications V2
+/// on their way, Get Transaction History, the reconciliation job. None of it runs unless a
+/// scenario uses these commands or a server-side policy key is on.
+extension Simulation {
+    /// The charge `refund TXN` names (nil: the newest charge), if it can be refunded.
+    func refundTarget(_ txn: String?) -> String? {
+        let refundable = store.refundable
+        guard let txn else { return refundable.max { ($0.chargedAt ?? 0) < ($1.chargedAt ?? 0) }?.id }
+        return refundable.contains { $0.id == txn } ? txn : nil
+    }
+
+    mutating func performServerSide(_ command: Command) {
+        switch command {
+        case .serverOutage(let on):
+            server.outage = on
+            outbox.narrate(
+                .fault,
+                .faultArmed(
+                    on
+                        ? "the merchant server answers 503 to everything, notifications included"
+                        : "the merchant server is back"))
+        case .refund(let txn):
+            guard let target = refundTarget(txn) else { return }
+            store.refund(target, &outbox)
+        case .spend(let user, let coins):
+            server.spend(user, coins, &outbox)
+        default:
+            break
+        }
+    }
+
+    /// The App Store Server API answers Get Transaction History.
+    mutating func historyAnswered(exchange: Int) {
+        outbox.send(.serverAPI, .response, .app, exchange: exchange, .historyResponse(store.history(now: now)))
+    }
+
+    /// The reconciliation job's tick (skipped if the key was turned off meanwhile).
+    mutating func reconcileDue() {
+        reconcileArmed = false
+        // A tick that would find nothing is skipped (see `armReconcileIfDue`).
+        guard policy.serverReconcileMs != nil, server.reconciliationHasWork(store, policy: policy) else { return }
+        server.reconcile(&outbox)
+    }
+
+    /// A message of the server side reached its receiver. Returns false for other messages.
+    mutating func arriveServerSide(_ m: Message) -> Bool {
+        switch m.payload {
+        case .notification(let n):
+            network.arrived(m, receiverAlive: true, &outbox)
+            server.receiveNotification(n, exchange: m.exchange, catalog: config.catalog, &outbox)
+        case .notificationResponse(let status):
+            network.arrived(m, receiverAlive: true, &outbox)
+            store.notificationAnswered(exchange: m.exchange, status: status)
+        case .historyRequest:
+            network.arrived(m, receiverAlive: true, &outbox)
+            outbox.after(AppStore.verificationMs, .storeHistoryDone(exchange: m.exchange))
+        case .historyResponse(let list):
+            network.arrived(m, receiverAlive: server.historyLookups.contains { $0.exchange == m.exchange }, &outbox)
+            server.historyAnswered(exchange: m.exchange, list, catalog: config.catalog, &outbox)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// `server-outage on`: a request reached a merchant server that answers HTTP 503.
+    mutating func answerUnavailable(_ m: Message) {
+        network.arrived(m, receiverAlive: true, &outbox)
+        outbox.log(.server, .serverUnavailable(route: m.route))
+        switch m.payload {
+        case .rechargeRequest(let r):
+            outbox.send(
+                .recharge, .response, m.sender, exchange: m.exchange,
+                .rechargeResponse(.retryLater("HTTP 503: the merchant server is down"), transactionId: r.transactionId))
+        case .notification:
+            outbox.send(.notify, .response, .app, exchange: m.exchange, .notificationResponse(status: 503))
+        default:
+            outbox.send(m.route, .response, m.sender, exchange: m.exchange, .unavailable)
+        }
+    }
+
+    /// `server-reconcile`: wakes the job at the next tick of its interval (on the hour for
+    /// 1h) when a reconciliation would find something; a tick that would find nothing is
+    /// skipped, which changes nothing but the length of the log.
+    mutating func armReconcileIfDue() {
+        guard let interval = policy.serverReconcileMs, !reconcileArmed,
+            server.reconciliationHasWork(store, policy: policy)
+        else { return }
+        reconcileArmed = true
+        schedule((now / interval + 1) * interval - now, .serverReconcile)
+    }
+}

@@ -1,0 +1,159 @@
+/// The merchant server's side of STOREKIT2.md steps 5-6: App Store Server Notifications V2,
+/// reconciliation with Get Transaction History, refunds taken back, coins spent.
+extension MerchantServer {
+    /// Coins spent and clawed back, oldest first: a balance is credits minus these.
+    package internal(set) var debits: [Debit] {
+        get { sideRecords?.debits ?? [] }
+        set { recordSide { $0.debits = newValue } }
+    }
+    /// Refunded transactions the server has heard of (a notification, reconciliation).
+    package internal(set) var refundsHeard: [String] {
+        get { sideRecords?.refundsHeard ?? [] }
+        set { recordSide { $0.refundsHeard = newValue } }
+    }
+    /// Transaction ids the App Store told the server about: what reconciliation looks up.
+    package internal(set) var toldOf: [String] {
+        get { sideRecords?.toldOf ?? [] }
+        set { recordSide { $0.toldOf = newValue } }
+    }
+    /// Get Transaction History requests waiting for the answer, by exchange.
+    var historyLookups: [HistoryLookup] {
+        get { sideRecords?.historyLookups ?? [] }
+        set { recordSide { $0.historyLookups = newValue } }
+    }
+
+    /// Changes the records in place (taken out first, so that the change copies nothing).
+    mutating func recordSide(_ change: (inout ServerSideRecords) -> Void) {
+        var records = sideRecords ?? ServerSideRecords()
+        sideRecords = nil
+        change(&records)
+        sideRecords = records
+    }
+
+    /// A notification V2 reached the server (which is up): 200, then its handling.
+    mutating func receiveNotification(
+        _ n: ServerNotification, exchange: Int, catalog: Catalog,
+        _ out: inout Outbox
+    ) {
+        let txn = n.transaction.transactionId
+        out.log(.server, .notificationReceived(uuid: n.uuid, type: n.type, txn: txn, attempt: n.attempt))
+        out.send(.notify, .response, .app, exchange: exchange, .notificationResponse(status: 200))
+        if !toldOf.contains(txn) { toldOf.append(txn) }
+        switch n.type {
+        case .oneTimeCharge: creditFromAppStore(n.transaction, via: .notification, catalog: catalog, &out)
+        case .refund: heardRefund(txn, &out)
+        }
+    }
+
+    /// The App Store told the server of a charge (a notification, the history): it credits
+    /// it under the same rules as a recharge, to the order its appAccountToken names; never
+    /// to an account guessed otherwise (STOREKIT2.md step 6).
+    mutating func creditFromAppStore(
+        _ signed: SignedTransaction, via: SendReason, catalog: Catalog,
+        _ out: inout Outbox
+    ) {
+        let txn = signed.transactionId
+        guard let token = signed.appAccountToken else {
+            return out.log(.server, .notificationUnbound(txn: txn, reason: "no appAccountToken names its order"))
+        }
+        guard let order = order(token: token) else {
+            return out.log(.server, .notificationUnbound(txn: txn, reason: "no order carries its appAccountToken"))
+        }
+        let request = RechargeRequest(
+            transactionId: txn, productId: signed.productId, uid: order.user,
+            orderId: nil, orderToken: token, receipt: nil, reason: via, signed: signed)
+        let p = PendingVerification(request: request, appExchange: 0, sender: .app, replies: false)
+        decide(p, receipt: Receipt(serial: 0, entries: [signed.entry], signature: 0), catalog: catalog, &out)
+    }
+
+    /// A refund the server heard of: with `server-clawback`, the coins go back (a balance
+    /// may go negative: debt); without it, they are kept.
+    mutating func heardRefund(_ txn: String, _ out: inout Outbox) {
+        guard !refundsHeard.contains(txn) else { return }
+        refundsHeard.append(txn)
+        let credited = credits.filter { $0.transactionId == txn }
+        if credited.isEmpty { return out.log(.server, .refundHeard(txn: txn, outcome: "nothing was credited for it")) }
+        guard out.policy.serverClawback else {
+            return out.log(.server, .refundHeard(txn: txn, outcome: "the coins are kept (server-clawback false)"))
+        }
+        for c in credited { clawBack(c, &out) }
+    }
+
+    /// Takes one credit back: its coins, and the entitlement it granted.
+    mutating func clawBack(_ c: CreditEntry, _ out: inout Outbox) {
+        debit(c.user, c.coins, for: c.transactionId, out.now)
+        entitlements.removeAll { $0.user == c.user && $0.product == c.productId }
+        out.log(
+            .server, .coinsClawedBack(user: c.user, coins: c.coins, txn: c.transactionId, balance: balance(of: c.user)))
+    }
+
+    /// Whether the coins of `txn` were taken back.
+    package func isClawedBack(_ txn: String) -> Bool { debits.contains { $0.clawedBackFor == txn } }
+
+    /// `spend USER COINS` (the command refuses it when the balance is short).
+    mutating func spend(_ user: String, _ coins: Int, _ out: inout Outbox) {
+        debit(user, coins, for: nil, out.now)
+        out.log(.server, .coinsSpent(user: user, coins: coins, balance: balance(of: user)))
+    }
+
+    mutating func debit(_ user: String, _ coins: Int, for txn: String?, _ now: VirtualTime) {
+        if let i = balances.firstIndex(where: { $0.user == user }) {
+            balances[i].coins -= coins
+        } else {
+            balances.append((user, -coins))
+        }
+        debits.append(Debit(user: user, coins: coins, clawedBackFor: txn, at: now))
+    }
+
+    /// Coins `user` spent.
+    package func spent(by user: String) -> Int {
+        debits.reduce(0) { $1.user == user && $1.clawedBackFor == nil ? $0 + $1.coins : $0 }
+    }
+
+    // MARK: reconciliation
+
+    /// The reconciliation job: Get Transaction History for a transaction id the server
+    /// knows. History is per Apple customer, so one id lists them all; a customer whose
+    /// first purchase never reached the server cannot be looked up.
+    mutating func reconcile(_ out: inout Outbox) {
+        guard let lookup = creditedTransactionIds.first ?? toldOf.first else {
+            return out.log(.server, .reconcileSkipped(reason: "the server knows no transaction id to look up"))
+        }
+        let exchange = out.newExchange()
+        historyLookups.append(HistoryLookup(exchange: exchange, txn: lookup))
+        out.send(.serverAPI, .request, .app, exchange: exchange, .historyRequest(txn: lookup))
+    }
+
+    /// The history arrived: credit the charges never credited, hear the refunds never heard.
+    mutating func historyAnswered(
+        exchange: Int, _ list: [SignedTransaction], catalog: Catalog,
+        _ out: inout Outbox
+    ) {
+        guard let k = historyLookups.firstIndex(where: { $0.exchange == exchange }) else { return }
+        let lookup = historyLookups.remove(at: k)
+        out.log(.server, .historyChecked(lookup: lookup.txn, transactions: list.count))
+        for signed in list {
+            let txn = signed.transactionId
+            if signed.revocationDate != nil {
+                heardRefund(txn, &out)
+            } else if !isCredited(txn) {
+                creditFromAppStore(signed, via: .reconciliation, catalog: catalog, &out)
+            }
+        }
+    }
+
+    /// Whether a reconciliation would change anything now: a charge not credited whose
+    /// token names an open order, or (with `server-clawback`) a refund not taken back. The
+    /// engine wakes the job only then (a tick that finds nothing changes nothing).
+    func reconciliationHasWork(_ store: AppStore, policy: Policy) -> Bool {
+        guard !credits.isEmpty || !toldOf.isEmpty else { return false }
+        return store.transactions.contains { t in
+            guard t.chargedAt != nil, t.originalId == nil else { return false }
+            if t.refundedAt != nil {
+                return !refundsHeard.contains(t.id) && isCredited(t.id)
+            }
+            guard !isCredited(t.id), let token = t.appAccountToken else { return false }
+            return order(token: token)?.state == .created
+        }
+    }
+}
