@@ -36,7 +36,7 @@ enum SessionFile {
         var template = Array(".\(baseName).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { return .failure(Failure(reason: "\(baseName)-N.yaml: \(osReason())")) }
-        let temp = String(cString: template)
+        let temp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         let mask = umask(0)
         umask(mask)
         fchmod(fd, 0o666 & ~mask)

@@ -32,7 +32,7 @@ enum FindingsDirectory {
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw failure(dir, "cannot write in it: \(Output.osReason())") }
         close(fd)
-        unlink(String(cString: template))
+        unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
         return created
     }
 

@@ -85,7 +85,7 @@ struct OutputFiles {
         var template = Array("\(Self.directory(of: path))/.\(base).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw fail(path, Output.osReason()) }
-        let temp = String(cString: template)
+        let temp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         staged.append(Staged(path: path, temp: temp))
         let mask = umask(0)
         umask(mask)
