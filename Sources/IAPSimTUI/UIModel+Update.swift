@@ -48,18 +48,34 @@ extension UIModel {
     /// A key on the main screen: whatever the binding table says it does now.
     mutating func handleMain(_ key: Key) -> [UIEffect] {
         guard let binding = KeyBinding.binding(for: key, in: self) else {
-            let world = simulation.policy.storekit
-            if let other = KeyBinding.all.first(where: { $0.keys.contains(key) && !$0.exists(in: world) }) {
-                // Only `v` (verifyReceipt's status) is StoreKit 1's alone.
-                status =
-                    "\(other.written.replacingOccurrences(of: "`", with: "")) is StoreKit 1 only: "
-                    + "no verifyReceipt, a StoreKit 2 server verifies the JWS itself"
-            } else {
-                status = "key not bound; ? lists every key"
-            }
+            status = whyNotNow(key)
             return []
         }
         return perform(binding.action)
+    }
+
+    /// Why `key` does nothing now: the key is bound, but not in this state (the run has
+    /// ended, the focused panel has no rows to inspect, ...), or not bound at all.
+    func whyNotNow(_ key: Key) -> String {
+        guard let other = KeyBinding.all.first(where: { $0.keys.contains(key) }) else {
+            return "key not bound; ? lists every key"
+        }
+        let name = other.written.replacingOccurrences(of: "`", with: "")
+        switch other.context {
+        case .storeKit1:
+            // Only `v` (verifyReceipt's status) is StoreKit 1's alone.
+            if simulation.policy.storekit == .two {
+                return "\(name) is StoreKit 1 only: no verifyReceipt, a StoreKit 2 server verifies the JWS itself"
+            }
+            return "\(name) works while the run is live; R restarts it"
+        case .inspectable:
+            let rows = simulation.policy.storekit == .two ? "Transactions" : "Payment queue"
+            return "\(name) inspects a row of the Auditor or \(rows) panel: Tab focuses one"
+        case .live: return "\(name) works while the run is live; R restarts it"
+        case .sandbox: return "\(name) works in the sandbox (iapsim with no file), not in play"
+        case .play: return "\(name) works while a scenario plays"
+        case .always: return "key not bound; ? lists every key"
+        }
     }
 
     mutating func perform(_ action: UIAction) -> [UIEffect] {

@@ -97,6 +97,18 @@ import Testing
         #expect(d.model.overlay == nil)
         #expect(d.model.status == "no anomaly yet: nothing to inspect")
     }
+
+    /// Enter on a panel without rows to inspect says where it works, not "key not bound"
+    /// (Enter is bound: to the Auditor and the queue).
+    @Test func enterOnAnotherPanelSaysWhereItWorks() {
+        var d = Driver(UIModel())
+        while d.model.focus == .auditor || d.model.focus == .queue { d.key(.tab) }
+        d.key(.enter)
+        #expect(d.model.overlay == nil)
+        #expect(d.model.status == "Enter inspects a row of the Auditor or Payment queue panel: Tab focuses one")
+        d.keys("Y")
+        #expect(d.model.status == "key not bound; ? lists every key")
+    }
 }
 
 extension InspectorTests {
