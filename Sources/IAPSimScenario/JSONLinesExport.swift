@@ -8,6 +8,10 @@ import IAPSimCore
 /// `when` is `{"kind":"stepTimedOut",…}`; the end is `{"kind":"settled","complete":…}`.
 /// Keys come in a fixed order, so the same run gives the same bytes.
 package enum JSONLinesExport {
+    /// `s` as a JSON string literal, every control character escaped (a recording or a log
+    /// shown with `cat` must not drive the terminal).
+    package static func jsonString(_ s: String) -> String { JSONValue.quoted(s) }
+
     package static func text(_ records: [RunRecord]) -> String {
         records.compactMap(line).map { $0 + "\n" }.joined()
     }

@@ -1,3 +1,5 @@
+import IAPSimScenario
+
 /// An asciicast v2 recording of the screen, built frame by frame from the grids the UI drew
 /// (pure: the edge gives the wall-clock seconds and writes the text to a file).
 /// Format: a JSON header line, then one `[seconds, "o", text]` line per frame, where the
@@ -26,7 +28,7 @@ package struct Asciicast: Sendable {
         guard !ansi.isEmpty else { return }
         let millis = Int((max(0, seconds) * 1000).rounded())
         let time = "\(millis / 1000).\(String(repeating: "0", count: 3 - String(millis % 1000).count))\(millis % 1000)"
-        text += "[\(time), \"o\", \(Asciicast.jsonString(ansi))]\n"
+        text += "[\(time), \"o\", \(JSONLinesExport.jsonString(ansi))]\n"
     }
 
     /// The ANSI text that draws `new` over `old` (everything when `old` is nil).
@@ -66,27 +68,5 @@ package struct Asciicast: Sendable {
         if s.reverse { codes.append("7") }
         if color, let fg = foreground[s.role] { codes.append(String(fg)) }
         return "\u{1B}[" + codes.joined(separator: ";") + "m"
-    }
-
-    /// `s` as a JSON string literal.
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }
