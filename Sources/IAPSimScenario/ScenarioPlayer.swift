@@ -48,10 +48,25 @@ package struct ScenarioPlayer: Sendable {
 
     /// Waits for the next step's trigger, then runs its command. Returns what happened.
     package mutating func playStep() -> [RunRecord] {
-        guard !stepsDone else { return [] }
+        var records: [RunRecord] = []
+        playStep(slice: nil) { records += $0 }
+        return records
+    }
+
+    /// Waits for the next step's trigger, then runs its command, handing what happened to
+    /// `flush`. With a `slice`, as it comes, in slices of about that many entries, instead of
+    /// all at the end (a 720h wait under an endless outage writes millions): the time before
+    /// an `at`/`after` step and a `wait` are sliced; a `when` is not (its wait is bounded by
+    /// its `within`). The records are the same, in the same order, either way.
+    package mutating func playStep(slice: Int?, flush: ([RunRecord]) throws -> Void) rethrows {
+        guard !stepsDone else { return }
         let number = nextStep + 1
         let step = scenario.steps[nextStep]
         nextStep += 1
+        let slice = collectsEntries ? slice : nil
+        if let slice, let before = runner.deadline(of: step.trigger), before > simulation.now {
+            try run(until: before, slice: slice, flush: flush)
+        }
         var collected: [LogEntry]? = collectsEntries ? [] : nil
         let came = runner.reach(step.trigger, in: &simulation, into: &collected)
         var records = (collected ?? []).map(RunRecord.entry)
@@ -60,35 +75,20 @@ package struct ScenarioPlayer: Sendable {
                 number: number, step: step, event: event, within: within,
                 time: simulation.now)
             timeout = stop
-            return records + [.stepTimedOut(stop)]
+            return try flush(records + [.stepTimedOut(stop)])
         }
         records.append(.stepStarted(number: number, step: step, time: simulation.now))
         collected = collectsEntries ? [] : nil
-        runner.perform(step.command, in: &simulation, into: &collected)
-        return records + (collected ?? []).map(RunRecord.entry)
-    }
-
-    /// `playStep()` for a long run: what happens is handed to `flush` as it comes, in slices
-    /// of about `slice` entries, instead of being held until the step ends (a 720h wait under
-    /// an endless outage writes millions). The records are the same, in the same order. The
-    /// time before an `at`/`after` step and a `wait` are sliced; a `when` is not (its wait is
-    /// bounded by its `within`).
-    package mutating func playStep(slice: Int, flush: ([RunRecord]) throws -> Void) rethrows {
-        guard !stepsDone else { return }
-        let step = scenario.steps[nextStep]
-        guard case .some(let before) = runner.deadline(of: step.trigger), collectsEntries else {
-            return try flush(playStep())
+        if let slice, case .wait(let ms) = step.command {
+            try flush(records)
+            records = []
+            try run(until: simulation.now + ms, slice: slice, flush: flush)
+            // The time has run: this only ends the step as the runner ends any.
+            runner.perform(.wait(0), in: &simulation, into: &collected)
+        } else {
+            runner.perform(step.command, in: &simulation, into: &collected)
         }
-        if before > simulation.now { try run(until: before, slice: slice, flush: flush) }
-        guard case .wait(let ms) = step.command else { return try flush(playStep()) }
-        let number = nextStep + 1
-        nextStep += 1
-        var none: [LogEntry]? = []
-        _ = runner.reach(step.trigger, in: &simulation, into: &none)
-        try flush(none!.map(RunRecord.entry) + [.stepStarted(number: number, step: step, time: simulation.now)])
-        try run(until: simulation.now + ms, slice: slice, flush: flush)
-        runner.perform(.wait(0), in: &simulation, into: &none)
-        try flush(none!.map(RunRecord.entry))
+        try flush(records + (collected ?? []).map(RunRecord.entry))
     }
 
     private mutating func run(until time: VirtualTime, slice: Int, flush: ([RunRecord]) throws -> Void) rethrows {
