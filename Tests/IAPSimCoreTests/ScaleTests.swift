@@ -31,8 +31,7 @@ import Testing
         for round in 0..<2 {
             for i in 0..<(3 * KeyPositions<String>.threshold) {
                 list.append("k\(i % 11)")  // repeated keys: the first position counts
-                let all = list
-                index.appended(list.last!, count: list.count) { all }
+                index.appended(to: list) { $0 }
                 check()
             }
             list.removeAll()

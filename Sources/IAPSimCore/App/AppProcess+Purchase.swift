@@ -23,9 +23,8 @@ extension AppProcess {
         let ticket = OrderTicket(id: order, token: token, productId: product, user: user)
         currentOrder = ticket
         tickets.append(ticket)
-        let all = tickets
-        ticketTokens.appended(token, count: all.count) { all.map(\.token) }
-        ticketIds.appended(order, count: all.count) { all.map(\.id) }
+        ticketTokens.appended(to: tickets, \.token)
+        ticketIds.appended(to: tickets, \.id)
         if out.policy.storekit == .two { return purchase(ticket, store: &store, &out) }
         _ = store.addPayment(
             product: product, applicationUsername: token, user: user,

@@ -143,11 +143,10 @@ package struct AppStore: Sendable, Hashable {
             originalId: nil, outcome: outcome, failure: nil)
         nextTransactionNumber += 1
         transactions.append(t)
-        let all = transactions
-        positions.appended(t.id, count: all.count) { all.map(\.id) }
-        if openCovers == all.count - 1 {
-            open.append(all.count - 1)
-            openCovers = all.count
+        positions.appended(to: transactions, \.id)
+        if openCovers == transactions.count - 1 {
+            open.append(transactions.count - 1)
+            openCovers = transactions.count
         }
         return t
     }

@@ -17,15 +17,18 @@ struct KeyPositions<Key: Hashable & Sendable>: Sendable, Hashable {
 
     init() {}
 
-    /// The list's element `count - 1`, with key `key`, was just appended. `keys` lists the
-    /// keys of the whole list; it is read only when the index is (re)built.
-    mutating func appended(_ key: Key, count: Int, keys: () -> [Key]) {
+    /// `list` just grew by one element at its end; `key` reads an element's key. The whole
+    /// list is read only when the index is (re)built.
+    mutating func appended<List: RandomAccessCollection>(to list: List, _ key: (List.Element) -> Key)
+    where List.Index == Int {
+        let count = list.count
         if covered > 0, covered == count - 1 {
-            if first[key] == nil { first[key] = count - 1 }
+            let k = key(list[count - 1])
+            if first[k] == nil { first[k] = count - 1 }
             covered = count
         } else if count >= Self.threshold {
             first = [:]
-            for (i, k) in keys().enumerated() where first[k] == nil { first[k] = i }
+            for (i, element) in list.enumerated() where first[key(element)] == nil { first[key(element)] = i }
             covered = count
         }
     }

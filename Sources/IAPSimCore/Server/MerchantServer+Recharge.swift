@@ -159,8 +159,7 @@ extension MerchantServer {
                 transactionId: txn, orderId: order, user: user,
                 productId: product.id, coins: product.coins, at: out.now,
                 sender: sender, receipt: receipt, signed: signed))
-        let all = credits
-        creditPositions.appended(txn, count: all.count) { all.map(\.transactionId) }
+        creditPositions.appended(to: credits, \.transactionId)
         out.log(
             .server,
             .coinsCredited(

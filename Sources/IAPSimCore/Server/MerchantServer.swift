@@ -154,9 +154,8 @@ package struct MerchantServer: Sendable, Hashable {
             token: rng.uuid(), createdBy: sender, state: .created,
             transactionId: nil, createdAt: out.now)
         orders.append(order)
-        let all = orders
-        orderPositions.appended(order.id, count: all.count) { all.map(\.id) }
-        tokenPositions.appended(order.token, count: all.count) { all.map(\.token) }
+        orderPositions.appended(to: orders, \.id)
+        tokenPositions.appended(to: orders, \.token)
         out.log(
             .server,
             .orderCreated(
