@@ -75,6 +75,18 @@ import Testing
         #expect(isUUID("01234567-89AB-4DEF-8123-456789ABCDEF"))
     }
 
+    @Test func decimalStringsSpellNumbersAsStringDoes() {
+        var rng = SplitMix64(seed: 11)
+        let numbers = [0, 9, 10, 99, 100, 1_000_000_000_001, 999_999_999_999_999, Int.max]
+        for n in numbers + (0..<300).map({ _ in rng.below(Int.max) }) {
+            #expect(decimalString(n) == String(n))
+            #expect(decimalString(n, prefix: UInt8(ascii: "o")) == "o\(n)")
+        }
+        #expect(!isUUID("01234567-89ab-4def-8123-456789abcdeg"))
+        #expect(!isUUID("01234567+89ab-4def-8123-456789abcdef"))
+        #expect(isUUID("０1234567-89ab-4def-8123-456789abcde") == false)
+    }
+
     /// The UUID as the first version of `uuid()` built it, digit array by digit array.
     static func uuidSpelledOut(_ rng: inout SplitMix64) -> String {
         let a = rng.next(), b = rng.next()

@@ -66,6 +66,9 @@ package struct AppStore: Sendable, Hashable {
     var interruptNext = false
     var nextTransactionNumber = 1_000_000_000_001
     var receiptSerial = 0
+    /// Counts the changes to `transactions` made through `update` and `newTransaction` (the
+    /// only writers): equal revisions, same transactions.
+    private(set) var revision = 0
     var rng: SplitMix64
     /// Notifications V2 being delivered to the merchant server (`server-notifications`);
     /// nil while there is none, so that a world without them copies nothing more.
@@ -118,6 +121,7 @@ package struct AppStore: Sendable, Hashable {
 
     mutating func update(_ id: String, _ change: (inout StoreTransaction) -> Void) {
         guard let i = index(of: id) else { return }
+        revision &+= 1
         let wasFinished = transactions[i].finished
         change(&transactions[i])
         if !wasFinished && transactions[i].finished { finishedForGood(i) }
@@ -136,12 +140,13 @@ package struct AppStore: Sendable, Hashable {
         outcome: PlannedOutcome
     ) -> StoreTransaction {
         let t = StoreTransaction(
-            id: String(nextTransactionNumber), productId: product,
+            id: decimalString(nextTransactionNumber), productId: product,
             state: .purchasing, applicationUsername: username,
             appAccountToken: StoreTransaction.accountToken(username),
             finished: false, createdAt: now, chargedAt: nil,
             originalId: nil, outcome: outcome, failure: nil)
         nextTransactionNumber += 1
+        revision &+= 1
         transactions.append(t)
         positions.appended(to: transactions, \.id)
         if openCovers == transactions.count - 1 {

@@ -83,10 +83,25 @@ extension Simulation {
     /// 1h) when a reconciliation would find something; a tick that would find nothing is
     /// skipped, which changes nothing but the length of the log.
     mutating func armReconcileIfDue() {
-        guard let interval = policy.serverReconcileMs, !reconcileArmed,
-            server.reconciliationHasWork(store, policy: policy)
-        else { return }
+        guard let interval = policy.serverReconcileMs, !reconcileArmed else { return }
+        // Asked after every event: the answer can change only when the transactions or the
+        // server's credits, orders or news changed (all of them only grow or are updated in
+        // place, so their counts and the store's revision say whether they did).
+        let stamp = ReconcileStamp(
+            store: store.revision, credits: server.credits.count, orders: server.orders.count,
+            toldOf: server.toldOf.count, refundsHeard: server.refundsHeard.count)
+        guard stamp != reconcileIdleAt else { return }
+        guard server.reconciliationHasWork(store, policy: policy) else {
+            reconcileIdleAt = stamp
+            return
+        }
+        reconcileIdleAt = nil
         reconcileArmed = true
         schedule((now / interval + 1) * interval - now, .serverReconcile)
     }
+}
+
+/// What `MerchantServer.reconciliationHasWork` reads, counted: the same stamp, the same answer.
+struct ReconcileStamp: Equatable {
+    var store: Int, credits: Int, orders: Int, toldOf: Int, refundsHeard: Int
 }

@@ -65,6 +65,8 @@ package struct Simulation: Sendable {
     var firstLaunchDone = false
     /// The reconciliation job is scheduled (`server-reconcile`).
     var reconcileArmed = false
+    /// The world as it was when `armReconcileIfDue` last found no work (nil: not known).
+    var reconcileIdleAt: ReconcileStamp?
     #if DEBUG
         /// What the invariants saw after the previous event (`assertInvariants`).
         var invariantWatch = InvariantWatch()

@@ -37,22 +37,34 @@ package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// draws, version nibble 4, variant nibble 8, 9, a or b, grouped 8-4-4-4-12.
     package mutating func uuid() -> String {
         let a = next(), b = next()
-        // Written straight into the string's storage: one allocation per UUID.
+        // Written straight into the string's storage: one allocation per UUID, and no
+        // bounds check per digit (the 36 bytes are written in full).
         return String(unsafeUninitializedCapacity: 36) { out in
-            var n = 0
-            for i in 0..<32 {
-                if i == 8 || i == 12 || i == 16 || i == 20 {
-                    out[n] = UInt8(ascii: "-")
-                    n += 1
-                }
-                let word = i < 16 ? a : b
-                let nibble = Int((word >> UInt64(60 - 4 * (i % 16))) & 0xF)
-                out[n] = SplitMix64.hexDigit(nibble)
-                n += 1
-            }
-            out[14] = UInt8(ascii: "4")
-            out[19] = SplitMix64.hexDigit(8 + Int(b >> 62))
-            return n
+            guard let p = out.baseAddress, out.count >= 36 else { return 0 }
+            SplitMix64.hex(a >> 32, digits: 8, to: p)
+            p[8] = UInt8(ascii: "-")
+            SplitMix64.hex(a >> 16, digits: 4, to: p + 9)
+            p[13] = UInt8(ascii: "-")
+            SplitMix64.hex(a, digits: 4, to: p + 14)
+            p[18] = UInt8(ascii: "-")
+            SplitMix64.hex(b >> 48, digits: 4, to: p + 19)
+            p[23] = UInt8(ascii: "-")
+            SplitMix64.hex(b, digits: 12, to: p + 24)
+            p[14] = UInt8(ascii: "4")
+            p[19] = SplitMix64.hexDigit(8 + Int(b >> 62))
+            return 36
+        }
+    }
+
+    /// Writes the low `digits` hex digits of `word`, most significant first.
+    @inline(__always)
+    static func hex(_ word: UInt64, digits: Int, to p: UnsafeMutablePointer<UInt8>) {
+        var w = word
+        var i = digits - 1
+        while i >= 0 {
+            p[i] = hexDigit(Int(w & 0xF))
+            w >>= 4
+            i -= 1
         }
     }
 
@@ -101,21 +113,50 @@ struct FNV1a {
 
 /// True when `text` is shaped like a UUID (8-4-4-4-12 hex digits), as Apple requires for
 /// `applicationUsername` to come back as `app_account_token`.
+/// `prefix` then the decimal digits of `number` (not negative), written straight into the
+/// string's storage: up to 15 bytes are a small string, no allocation (`String(Int)` and
+/// interpolation take the general description path).
+package func decimalString(_ number: Int, prefix: UInt8? = nil) -> String {
+    precondition(number >= 0, "a count or a serial")
+    var digits = 1
+    var rest = number / 10
+    while rest > 0 {
+        digits += 1
+        rest /= 10
+    }
+    let length = digits + (prefix == nil ? 0 : 1)
+    return String(unsafeUninitializedCapacity: length) { out in
+        var n = number
+        var i = length - 1
+        for _ in 0..<digits {
+            out[i] = UInt8(truncatingIfNeeded: 0x30 + n % 10)
+            n /= 10
+            i -= 1
+        }
+        if let prefix { out[0] = prefix }
+        return length
+    }
+}
+
 package func isUUID(_ text: String) -> Bool {
     var text = text
     // Plain ASCII (always, in practice): check the bytes, in place. Anything else takes
     // the Character path, whose idea of a hex digit is wider than ASCII.
     let ascii: Bool? = text.withUTF8 { bytes in
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-        guard bytes.count == 36 else { return false }
-        for (i, byte) in bytes.enumerated() {
+        guard bytes.count == 36, let p = bytes.baseAddress else {
+            return bytes.allSatisfy({ $0 < 0x80 }) ? false : nil
+        }
+        var shaped = true
+        for i in 0..<36 {
+            let byte = p[i]
+            if byte >= 0x80 { return nil }
             if i == 8 || i == 13 || i == 18 || i == 23 {
-                if byte != UInt8(ascii: "-") { return false }
-            } else if !isASCIIHexDigit(byte) {
-                return false
+                shaped = shaped && byte == UInt8(ascii: "-")
+            } else {
+                shaped = shaped && isASCIIHexDigit(byte)
             }
         }
-        return true
+        return shaped
     }
     return ascii ?? isUUIDCharacters(text)
 }

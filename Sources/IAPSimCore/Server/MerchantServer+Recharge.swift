@@ -37,13 +37,12 @@ extension MerchantServer {
             return refuse(p, "transaction \(r.transactionId) was refunded", out: &out)
         }
         let (entry, request) = Self.original(of: asked, r, in: receipt, product)
-        let creditedNow = credited(in: receipt, asked: r.transactionId, catalog)
         if product.kind == .nonConsumable && isCredited(entry.transactionId)
             || out.policy.serverDedup && isCredited(r.transactionId)
             || boundAndCredited(entry, request, policy: out.policy)
         {
             out.log(.server, .alreadyCredited(txn: r.transactionId, sender: p.sender))
-            return answer(p, .alreadyCredited(creditedNow), out: &out)
+            return answer(p, .alreadyCredited(credited(in: receipt, asked: r.transactionId, catalog)), out: &out)
         }
         let order: Order?
         switch resolveOrder(request, entry: entry, policy: out.policy) {

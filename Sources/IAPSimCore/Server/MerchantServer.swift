@@ -150,7 +150,7 @@ package struct MerchantServer: Sendable, Hashable {
         _ out: inout Outbox
     ) {
         let order = Order(
-            id: "o\(orders.count + 1)", user: user, productId: product,
+            id: decimalString(orders.count + 1, prefix: UInt8(ascii: "o")), user: user, productId: product,
             token: rng.uuid(), createdBy: sender, state: .created,
             transactionId: nil, createdAt: out.now)
         orders.append(order)
