@@ -1,25 +1,91 @@
-/// One `SKPaymentTransaction` as the App Store keeps it.
+/// One `SKPaymentTransaction` as the App Store keeps it. Its fields live in one
+/// copy-on-write box: every lookup hands out a copy, which is one reference.
 package struct StoreTransaction: Sendable, Hashable, Identifiable {
-    package var id: String
-    package var productId: String
-    package var state: TransactionState
+    private var fields: Shared<Values>
+
+    init(
+        id: String, productId: String, state: TransactionState, applicationUsername: String?,
+        finished: Bool, createdAt: VirtualTime, chargedAt: VirtualTime?, originalId: String?,
+        outcome: PlannedOutcome, failure: PaymentFailure?, refundedAt: VirtualTime? = nil
+    ) {
+        fields = Shared(
+            Values(
+                id: id, productId: productId, state: state, applicationUsername: applicationUsername,
+                appAccountToken: StoreTransaction.accountToken(applicationUsername), finished: finished,
+                createdAt: createdAt, chargedAt: chargedAt, originalId: originalId, outcome: outcome,
+                failure: failure, refundedAt: refundedAt))
+    }
+
+    package var id: String {
+        get { fields.value.id }
+        set { fields.value.id = newValue }
+    }
+    package var productId: String {
+        get { fields.value.productId }
+        set { fields.value.productId = newValue }
+    }
+    package var state: TransactionState {
+        get { fields.value.state }
+        set { fields.value.state = newValue }
+    }
     package var applicationUsername: String? {
-        didSet { appAccountToken = StoreTransaction.accountToken(applicationUsername) }
+        get { fields.value.applicationUsername }
+        set {
+            fields.value.applicationUsername = newValue
+            fields.value.appAccountToken = StoreTransaction.accountToken(newValue)
+        }
     }
     /// What the receipt shows as `app_account_token`: the username when it is a UUID (Apple).
     /// Kept beside it because every receipt read needs it.
-    package private(set) var appAccountToken: String?
-    package var finished: Bool
-    package var createdAt: VirtualTime
-    package var chargedAt: VirtualTime?
+    package var appAccountToken: String? { fields.value.appAccountToken }
+    package var finished: Bool {
+        get { fields.value.finished }
+        set { fields.value.finished = newValue }
+    }
+    package var createdAt: VirtualTime {
+        get { fields.value.createdAt }
+        set { fields.value.createdAt = newValue }
+    }
+    package var chargedAt: VirtualTime? {
+        get { fields.value.chargedAt }
+        set { fields.value.chargedAt = newValue }
+    }
     /// For a non-consumable bought again: the transaction that first bought it (Apple's
     /// `original_transaction_id`); nil when this transaction is its own original.
-    package var originalId: String?
+    package var originalId: String? {
+        get { fields.value.originalId }
+        set { fields.value.originalId = newValue }
+    }
     /// A fault armed for this payment when it was added.
-    var outcome: PlannedOutcome
-    package var failure: PaymentFailure?
+    var outcome: PlannedOutcome {
+        get { fields.value.outcome }
+        set { fields.value.outcome = newValue }
+    }
+    package var failure: PaymentFailure? {
+        get { fields.value.failure }
+        set { fields.value.failure = newValue }
+    }
     /// When Apple refunded it (`refund`): its `revocationDate`.
-    package var refundedAt: VirtualTime? = nil
+    package var refundedAt: VirtualTime? {
+        get { fields.value.refundedAt }
+        set { fields.value.refundedAt = newValue }
+    }
+
+    /// The fields, compared and hashed as one.
+    struct Values: Hashable, Sendable {
+        var id: String
+        var productId: String
+        var state: TransactionState
+        var applicationUsername: String?
+        var appAccountToken: String?
+        var finished: Bool
+        var createdAt: VirtualTime
+        var chargedAt: VirtualTime?
+        var originalId: String?
+        var outcome: PlannedOutcome
+        var failure: PaymentFailure?
+        var refundedAt: VirtualTime?
+    }
 }
 
 extension StoreTransaction {
@@ -142,7 +208,6 @@ package struct AppStore: Sendable, Hashable {
         let t = StoreTransaction(
             id: decimalString(nextTransactionNumber), productId: product,
             state: .purchasing, applicationUsername: username,
-            appAccountToken: StoreTransaction.accountToken(username),
             finished: false, createdAt: now, chargedAt: nil,
             originalId: nil, outcome: outcome, failure: nil)
         nextTransactionNumber += 1

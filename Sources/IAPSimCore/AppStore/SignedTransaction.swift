@@ -11,23 +11,59 @@ package enum Signer: String, Sendable, Hashable {
 /// JWS when a run is asked for signed data. Fields that are the same for every simulated
 /// transaction (bundleId, environment, storefront, currency) are the edge's.
 package struct SignedTransaction: Sendable, Hashable {
-    // Stored with the one-byte fields last: a fact holds one inline, and every fact is as
-    // large as its largest payload.
-    package var transactionId: String
-    package var originalTransactionId: String
-    package var productId: String
-    package var purchaseDate: VirtualTime
-    package var originalPurchaseDate: VirtualTime
+    // The fields live in one shared, copy-on-write box: a signed transaction rides in
+    // requests, answers, notifications, facts and kept records, and each of those copies is
+    // one reference (a fact, and every log entry, is as large as its largest payload).
+    private var fields: Shared<Values>
+
+    package var transactionId: String {
+        get { fields.value.transactionId }
+        set { fields.value.transactionId = newValue }
+    }
+    package var originalTransactionId: String {
+        get { fields.value.originalTransactionId }
+        set { fields.value.originalTransactionId = newValue }
+    }
+    package var productId: String {
+        get { fields.value.productId }
+        set { fields.value.productId = newValue }
+    }
+    package var purchaseDate: VirtualTime {
+        get { fields.value.purchaseDate }
+        set { fields.value.purchaseDate = newValue }
+    }
+    package var originalPurchaseDate: VirtualTime {
+        get { fields.value.originalPurchaseDate }
+        set { fields.value.originalPurchaseDate = newValue }
+    }
     /// When this copy was signed: every delivery of a transaction is signed anew.
-    package var signedDate: VirtualTime
+    package var signedDate: VirtualTime {
+        get { fields.value.signedDate }
+        set { fields.value.signedDate = newValue }
+    }
     /// The price in milliunits of the currency (990 for 0.99).
-    package var price: Int
+    package var price: Int {
+        get { fields.value.price }
+        set { fields.value.price = newValue }
+    }
     /// The UUID the app passed to `purchase(options: [.appAccountToken(_:)])`, if any.
-    package var appAccountToken: String?
+    package var appAccountToken: String? {
+        get { fields.value.appAccountToken }
+        set { fields.value.appAccountToken = newValue }
+    }
     /// When Apple refunded it.
-    package var revocationDate: VirtualTime?
-    package var type: ProductKind
-    package var signer: Signer
+    package var revocationDate: VirtualTime? {
+        get { fields.value.revocationDate }
+        set { fields.value.revocationDate = newValue }
+    }
+    package var type: ProductKind {
+        get { fields.value.type }
+        set { fields.value.type = newValue }
+    }
+    package var signer: Signer {
+        get { fields.value.signer }
+        set { fields.value.signer = newValue }
+    }
 
     /// Why (`revocationReason`): 0, refunded for another reason, for every simulated refund.
     package var revocationReason: Int? { revocationDate.map { _ in 0 } }
@@ -37,17 +73,12 @@ package struct SignedTransaction: Sendable, Hashable {
         purchaseDate: VirtualTime, originalPurchaseDate: VirtualTime, signedDate: VirtualTime,
         price: Int, appAccountToken: String?, signer: Signer, revocationDate: VirtualTime? = nil
     ) {
-        self.transactionId = transactionId
-        self.originalTransactionId = originalTransactionId
-        self.productId = productId
-        self.purchaseDate = purchaseDate
-        self.originalPurchaseDate = originalPurchaseDate
-        self.signedDate = signedDate
-        self.price = price
-        self.appAccountToken = appAccountToken
-        self.revocationDate = revocationDate
-        self.type = type
-        self.signer = signer
+        fields = Shared(
+            Values(
+                transactionId: transactionId, originalTransactionId: originalTransactionId,
+                productId: productId, purchaseDate: purchaseDate, originalPurchaseDate: originalPurchaseDate,
+                signedDate: signedDate, price: price, appAccountToken: appAccountToken,
+                revocationDate: revocationDate, type: type, signer: signer))
     }
 
     /// Realistic size of the compact JWS: the x5c chain in the header, payload, signature.
@@ -75,5 +106,22 @@ extension AppStore {
             price: t.originalId == nil ? product.priceCents * 10 : 0,
             appAccountToken: t.appAccountToken, signer: .appStore,
             revocationDate: t.refundedAt)
+    }
+}
+
+extension SignedTransaction {
+    /// The payload's values, compared and hashed as one.
+    struct Values: Hashable, Sendable {
+        var transactionId: String
+        var originalTransactionId: String
+        var productId: String
+        var purchaseDate: VirtualTime
+        var originalPurchaseDate: VirtualTime
+        var signedDate: VirtualTime
+        var price: Int
+        var appAccountToken: String?
+        var revocationDate: VirtualTime?
+        var type: ProductKind
+        var signer: Signer
     }
 }
