@@ -217,6 +217,7 @@ extension Simulation {
     @discardableResult
     package mutating func heal() -> [Command] {
         var applied: [Command] = []
+        applied.reserveCapacity(4)
         func run(_ c: Command, _ sim: inout Simulation) {
             var none: [LogEntry]?
             _ = sim.apply(c, into: &none)
@@ -227,7 +228,7 @@ extension Simulation {
         if server.outage { run(.serverOutage(on: false), &self) }
         if store.nextStatus != nil { run(.storeStatus(VerifyStatus.valid), &self) }
         if store.askToBuy { run(.askToBuy(on: false), &self) }
-        for route in Route.allCases where network.latency(route) != Network.defaultLatencyMs {
+        for route in Network.routes where network.latency(route) != Network.defaultLatencyMs {
             run(.latency(route, Network.defaultLatencyMs), &self)
         }
         if app.inBackground { run(.foreground, &self) }

@@ -143,22 +143,21 @@ package func isUUID(_ text: String) -> Bool {
     // Plain ASCII (always, in practice): check the bytes, in place. Anything else takes
     // the Character path, whose idea of a hex digit is wider than ASCII.
     let ascii: Bool? = text.withUTF8 { bytes in
-        guard bytes.count == 36, let p = bytes.baseAddress else {
-            return bytes.allSatisfy({ $0 < 0x80 }) ? false : nil
-        }
-        var shaped = true
-        for i in 0..<36 {
-            let byte = p[i]
-            if byte >= 0x80 { return nil }
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                shaped = shaped && byte == UInt8(ascii: "-")
-            } else {
-                shaped = shaped && isASCIIHexDigit(byte)
-            }
-        }
-        return shaped
+        var high: UInt8 = 0
+        for byte in bytes { high |= byte }
+        guard high < 0x80 else { return nil }
+        guard bytes.count == 36, let p = bytes.baseAddress else { return false }
+        let dash = UInt8(ascii: "-")
+        guard p[8] == dash, p[13] == dash, p[18] == dash, p[23] == dash else { return false }
+        return allHex(p, 0, 8) && allHex(p, 9, 4) && allHex(p, 14, 4) && allHex(p, 19, 4) && allHex(p, 24, 12)
     }
     return ascii ?? isUUIDCharacters(text)
+}
+
+private func allHex(_ p: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Bool {
+    var ok = true
+    for i in start..<start + count { ok = ok && isASCIIHexDigit(p[i]) }
+    return ok
 }
 
 private func isASCIIHexDigit(_ byte: UInt8) -> Bool {

@@ -70,13 +70,8 @@ package struct Schedule: Sendable, Hashable {
     /// the slot's own draw.
     static func randomCommand(_ rng: inout SplitMix64, users: [String], catalog: Catalog) -> Command {
         let material = ExploreMaterial(route: routes[rng.below(routes.count)], users: users, catalog: catalog)
-        var roll = rng.below(CommandSpec.wheelSize)
-        let wheel = CommandSpec.wheel
-        for i in wheel.indices {
-            if roll < wheel[i].weight { return wheel[i].draw(&rng, material) }
-            roll -= wheel[i].weight
-        }
-        preconditionFailure("a roll below the wheel's size lands on a slot")
+        let roll = rng.below(CommandSpec.wheelSize)
+        return CommandSpec.wheel[CommandSpec.wheelSlots[roll]].draw(&rng, material)
     }
 }
 

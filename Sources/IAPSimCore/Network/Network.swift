@@ -35,7 +35,11 @@ package struct Network: Sendable, Hashable {
         }
     }
     /// Per-route latency, indexed by `Route.index` (an array: read on every message).
-    var routeLatencyMs = [VirtualTime](repeating: Network.defaultLatencyMs, count: Route.allCases.count)
+    var routeLatencyMs = Network.defaultLatencies
+    // Built once: every world starts from these (a copy shares them until its first change).
+    static let routes = Route.allCases
+    static let defaultLatencies = [VirtualTime](repeating: defaultLatencyMs, count: routes.count)
+    static let noTotals = [RouteTotals](repeating: RouteTotals(), count: routes.count)
 
     /// One-way latency on every route unless a `latency` command says otherwise.
     package static let defaultLatencyMs: VirtualTime = 80
@@ -50,7 +54,7 @@ package struct Network: Sendable, Hashable {
     var recentStart = 0
     var window: ArraySlice<TrafficRecord> { history[recentStart...] }
     /// Per-route totals, indexed by `Route.index`.
-    var routeTotals = [RouteTotals](repeating: RouteTotals(), count: Route.allCases.count)
+    var routeTotals = Network.noTotals
 
     package static let clientTimeoutMs: VirtualTime = 10_000
 

@@ -331,4 +331,6 @@ extension CommandSpec {
     /// Explore's wheel: the drawn commands by slot.
     static let wheel: [ExploreDraw] = all.compactMap(\.explore).sorted { $0.slot < $1.slot }
     static let wheelSize = wheel.reduce(0) { $0 + $1.weight }
+    /// The wheel's slot for each roll (`0..<wheelSize`): a spin is one lookup.
+    static let wheelSlots: [Int] = wheel.indices.flatMap { Array(repeating: $0, count: wheel[$0].weight) }
 }
