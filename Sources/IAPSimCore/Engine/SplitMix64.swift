@@ -155,13 +155,11 @@ package func isUUID(_ text: String) -> Bool {
 }
 
 private func allHex(_ p: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Bool {
-    var ok = true
-    for i in start..<start + count { ok = ok && isASCIIHexDigit(p[i]) }
-    return ok
-}
-
-private func isASCIIHexDigit(_ byte: UInt8) -> Bool {
-    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+    for i in start..<start + count {
+        // 0-9, or a-f / A-F (0x20 folds the case).
+        if p[i] &- 0x30 >= 10 && (p[i] | 0x20) &- 0x61 >= 6 { return false }
+    }
+    return true
 }
 
 private func isUUIDCharacters(_ text: String) -> Bool {
