@@ -7,11 +7,18 @@ struct RecoveryView {
         _ txn: String, store: AppStore, app: AppProcess,
         server: MerchantServer, policy: Policy
     ) -> Bool {
-        // The cheap tests come first (the answer is the same).
+        // The cheap tests come first (the answer is the same). This runs for every waiting
+        // charge at every event: a short list is scanned (cheap flags before the id), a long
+        // one looked up by id (ids are unique), or a hundred waiting charges cost 1e4
+        // compares an event.
         let transactions = store.transactions
-        if transactions.indices.contains(where: { i in
-            !transactions[i].finished && transactions[i].state == .purchased && transactions[i].id == txn
-        }) {
+        if transactions.count < KeyPositions<String>.threshold {
+            if transactions.indices.contains(where: { i in
+                !transactions[i].finished && transactions[i].state == .purchased && transactions[i].id == txn
+            }) {
+                return true
+            }
+        } else if let i = store.index(of: txn), !transactions[i].finished, transactions[i].state == .purchased {
             return true
         }
         if app.hasRechargeInFlight(txn) || server.isVerifying(txn) { return true }
