@@ -33,8 +33,8 @@ extension UIModel {
             ? "as started: \(player.scenario.preset.rawValue)"
             : "changed from \(player.scenario.preset.rawValue): " + differs.map(\.rawValue).joined(separator: ", ")
         // Every changed key shows: the note wraps instead of being cut; on a short screen the
-        // blank line goes first, then the help joins its key's line, and only then is the note
-        // cut, with a visible mark.
+        // blank line goes first, then the help joins its key's line, then the help is cut to
+        // that one line, and only then is the note cut; each cut with a visible mark.
         let textWidth = min(62, grid.width - 2) - 4
         let noteLines = Wrap.words(note, width: textWidth)
         let r = centeredBox(
@@ -62,6 +62,10 @@ extension UIModel {
         let room = inner.height - rows.count
         if room < below.count + 1 + noteLines.count {
             below = Wrap.words("\(row.0): \(row.2)", width: textWidth).map { (" " + $0, Style(.info)) }
+            if below.count > 1 && below.count + noteLines.count > room {
+                let first = Wrap.words("\(row.0): \(row.2)", width: textWidth - 2)[0]
+                below = [(" \(first) \(glyphs.more)", Style(.info))]
+            }
         } else {
             below.insert(("", Style()), at: 0)
         }

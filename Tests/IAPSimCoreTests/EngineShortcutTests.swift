@@ -143,7 +143,8 @@ import Testing
         let built = Policy(
             observer: .launch, finish: .afterCredit, finishFailed: true, persist: .keychain,
             retryImmediate: 3, retryIntervalMs: 300_000, resendOn: ResendTrigger.allCases.reversed(),
-            match: .token, serverDedup: true, serverBindOrder: true, creditTo: .orderOwner)
+            match: .token, serverDedup: true, serverBindOrder: true, creditTo: .orderOwner,
+            retryMaxIntervalMs: 86_400_000)
         #expect(built == PolicyPreset.hardened.policy && built.resendOn == ResendTrigger.allCases)
     }
 }

@@ -59,6 +59,30 @@ import Testing
                 }.map(\.id))
     }
 
+    /// The auditor remembers where each waiting charge's transaction is in the store's long
+    /// list: a position unknown, wrong or past the end gives the lookup's answer and is
+    /// corrected; an unfinished purchase can always still be credited.
+    @Test(arguments: [PolicyPreset.hardened, .naive])
+    func aRememberedStorePositionGivesWhatALookupGives(_ preset: PolicyPreset) {
+        let sim = Self.busyWorld(preset).sim
+        let transactions = sim.store.transactions
+        #expect(transactions.count > KeyPositions<String>.threshold)
+        let waiting = transactions.contains { !$0.finished && $0.state == .purchased }
+        #expect(waiting == (preset == .hardened), "the outage leaves hardened's last purchases waiting")
+        for (i, t) in transactions.enumerated() {
+            let answers = [nil, (i + 1) % transactions.count, transactions.count + 3].map { start -> Bool in
+                var position: Int? = start
+                let alive = RecoveryView.canStillCredit(
+                    t.id, storePosition: &position, store: sim.store, app: sim.app, server: sim.server,
+                    policy: sim.policy)
+                #expect(position == i, "\(t.id) from \(String(describing: start))")
+                return alive
+            }
+            #expect(Set(answers).count == 1, "\(t.id)")
+            if !t.finished && t.state == .purchased { #expect(answers[0], "\(t.id)") }
+        }
+    }
+
     @Test func theReceiptListsWhatAScanOfEveryTransactionLists() {
         var store = Self.busyWorld(.hardened).sim.store
         #expect(store.open.count < store.transactions.count, "finished consumables left the list")

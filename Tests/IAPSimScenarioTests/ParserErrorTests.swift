@@ -207,7 +207,7 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
             refusal("format: 1\ntitle: t\npolicy: {preset: naive, retry: 3}\nsteps: []\n")
                 == "s.yaml:3:25: unknown policy key 'retry'; policy keys are: preset, observer, "
                 + "finish, finish-failed, persist, persist-when, retry-immediate, retry-interval, "
-                + "resend-on, resend-as, receipt, match, server-dedup, server-bind-order, credit-to, "
+                + "retry-max-interval, resend-on, resend-as, receipt, match, server-dedup, server-bind-order, credit-to, "
                 + "storekit, sweep-unfinished, account-token, server-verify, server-notifications, "
                 + "server-reconcile, server-clawback")
         #expect(

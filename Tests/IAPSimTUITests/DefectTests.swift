@@ -157,11 +157,16 @@ extension DefectTests {
         let text = d.screen(80, 24).text
         let changed = d.model.simulation.policy.differences(from: PolicyPreset.naive.policy)
         #expect(changed.count > 5)
-        guard let from = text.range(of: "changed from naive:") else { Issue.record("\(text)"); return }
-        let note = text[from.upperBound...].prefix { $0 != "└" }
-        let flat = note.replacingOccurrences(of: "│", with: " ").split(whereSeparator: {
-            $0 == " " || $0 == "\n" || $0 == ","
-        })
+        let rows = text.components(separatedBy: "\n").map { Array($0) }
+        guard let start = rows.firstIndex(where: { String($0).contains("changed from naive:") }) else {
+            Issue.record("\(text)")
+            return
+        }
+        // The note is inside the overlay (62 columns centred on 80: columns 10..<70), down to
+        // its bottom border; the panels around it are not read.
+        let inside = rows[start...].map { String($0.dropFirst(10).prefix(60)) }.prefix { !$0.hasPrefix("─") }
+        let note = inside.joined(separator: " ").components(separatedBy: "changed from naive:")[1]
+        let flat = note.split(whereSeparator: { $0 == " " || $0 == "," })
         for key in changed { #expect(flat.contains(Substring(key.rawValue)), "\(key.rawValue)\n\(text)") }
     }
 }

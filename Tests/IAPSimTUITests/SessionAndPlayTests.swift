@@ -37,7 +37,7 @@ import Testing
         d.wait(wallMs: 3_500)  // charged and credited
         d.keys("r")  // replay under naive: fraud
         d.keys("p")
-        d.key(.down, times: 12)  // server-dedup
+        d.key(.down, times: 13)  // server-dedup
         d.key(.right)
         d.key(.escape)
         d.wait(wallMs: 1_000)  // the replay is refused: already credited

@@ -61,6 +61,7 @@ extension AppProcess {
     ) {
         guard inFlight.removeValue(forKey: exchange) != nil else { return }
         out.log(.app, .rechargeAnswered(txn: txn, outcome: answer))
+        if answer.isDefinite { resetPeriodicBackOff() }
         switch answer {
         case .credited(let ids), .alreadyCredited(let ids):
             // The answer lists every credited transaction of the receipt: each is done.
@@ -117,22 +118,6 @@ extension AppProcess {
     mutating func immediateRetryDue(_ txn: String, store: inout AppStore, _ out: inout Outbox) {
         guard let r = record(txn) else { return }
         sendRecharge(r, reason: .immediateRetry(retriesUsed[txn] ?? 1), store: &store, &out)
-    }
-
-    mutating func armPeriodic(_ out: inout Outbox) {
-        guard isRunning, !periodicArmed, let interval = out.policy.retryIntervalMs,
-            hasReachablePending
-        else { return }
-        periodicArmed = true
-        out.after(interval, .appPeriodicRetry(incarnation: incarnation))
-    }
-
-    mutating func periodicDue(store: inout AppStore, _ out: inout Outbox) {
-        periodicArmed = false
-        guard hasReachablePending, out.policy.retryIntervalMs != nil else { return }
-        periodicCount += 1
-        resendAll(.periodicRetry(periodicCount), store: &store, &out)
-        armPeriodic(&out)
     }
 
     mutating func launchResendDue(store: inout AppStore, _ out: inout Outbox) {

@@ -60,6 +60,14 @@ package struct AppProcess: Sendable, Hashable {
     var retriesUsed = SmallMap<String, Int>()
     var periodicArmed = false
     var periodicCount = 0
+    // The periodic retry's back-off (`AppProcess+PeriodicRetry.swift`).
+    /// How many times the periodic interval has doubled.
+    var periodicDoublings = 0
+    /// A periodic round was sent and no recharge has had a definite answer since.
+    var periodicUnanswered = false
+    var periodicLastRoundAt: VirtualTime = 0
+    /// The back-off the next round waits out (0: none), for its reason's words.
+    var periodicBackedOffMs: UInt32 = 0
     // Files: kept across crashes, gone with an uninstall.
     package internal(set) var savedLogin: String?
     package internal(set) var files: [PendingReceipt] = []
@@ -146,6 +154,9 @@ package struct AppProcess: Sendable, Hashable {
         incarnation += 1
         if fresh, let firstUser { savedLogin = firstUser }
         everLaunched = true
+        // A new process: no timer of the old one, and no back-off.
+        resetPeriodicBackOff()
+        periodicBackedOffMs = 0
         out.log(.app, .appLaunched(freshInstall: fresh))
         if fresh, let user = savedLogin { out.log(.app, .userLoggedIn(user)) }
         if out.policy.observer == .launch { registerObserver(atLaunch: true, store: &store, &out) }

@@ -10,7 +10,9 @@ package enum SendReason: Sendable, Hashable, Worded {
     case redelivery(ObserverTiming)
     case foregroundRedelivery
     case immediateRetry(Int)
-    case periodicRetry(Int)
+    /// The round's number, and the interval it waited when that was a back-off (more than
+    /// `retry-interval`; 0 otherwise), in 32 bits: the reason stays small, and `Fact` with it.
+    case periodicRetry(Int, backedOffMs: UInt32)
     case resend(ResendTrigger)
     case loginArrived
     case replay
@@ -32,7 +34,9 @@ package enum SendReason: Sendable, Hashable, Worded {
         case .redelivery(.storeScreen): return "redelivered when the store screen opened"
         case .foregroundRedelivery: return "redelivered at foreground"
         case .immediateRetry(let n): return "immediate retry \(n)"
-        case .periodicRetry(let n): return "periodic retry \(n)"
+        case .periodicRetry(let n, 0): return "periodic retry \(n)"
+        case .periodicRetry(let n, let ms):
+            return "periodic retry \(n), backed off to \(DurationText.format(VirtualTime(ms)))"
         case .resend(.launch): return "resent from saved receipt at launch"
         case .resend(.login): return "resent from saved receipt at login"
         case .resend(.network): return "resent when the network returned"

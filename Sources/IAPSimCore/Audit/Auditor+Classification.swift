@@ -48,10 +48,13 @@ extension Auditor {
             }
             if !isQuiet(i, now: now) {
                 let txn = ledger.charges[i].txn
+                var position = ledger.storePositions[i]
                 let alive =
-                    RecoveryView.canStillCredit(txn, store: store, app: app, server: server, policy: policy)
+                    RecoveryView.canStillCredit(
+                        txn, storePosition: &position, store: store, app: app, server: server, policy: policy)
                     || policy.serverSide
                         && RecoveryView.serverCanStillLearn(txn, store: store, server: server, policy: policy)
+                if position != ledger.storePositions[i] { ledger.storePositions[i] = position }
                 settleUncredited(i, now: now, alive: alive, &out)
             }
             ledger.active[kept] = i

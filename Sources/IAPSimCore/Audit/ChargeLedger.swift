@@ -13,6 +13,29 @@ struct ChargeLedger: Sendable, Hashable {
     /// Who added each payment, and for which order (a run adds few: a search from the
     /// newest costs less than hashing).
     private var origins: [Origin] = []
+    /// Where each charge's transaction sits in the App Store's list, once a look found it
+    /// there (`RecoveryView.canStillCredit`, every event while the charge waits).
+    var storePositions = StorePositions()
+
+    /// Derived data, as `KeyPositions` is: it takes no part in equality or hashing. The
+    /// store's list only grows and a position is checked before it is used, so a stale one
+    /// costs a lookup, never a wrong answer.
+    /// Empty until a position is learned (a short store list is scanned instead): most runs
+    /// never allocate it.
+    struct StorePositions: Sendable, Hashable {
+        private var list: [Int?] = []
+
+        subscript(charge: Int) -> Int? {
+            get { list.indices.contains(charge) ? list[charge] : nil }
+            set {
+                if !list.indices.contains(charge) { list += Array(repeating: nil, count: charge + 1 - list.count) }
+                list[charge] = newValue
+            }
+        }
+
+        static func == (a: Self, b: Self) -> Bool { true }
+        func hash(into h: inout Hasher) {}
+    }
 
     private struct Origin: Sendable, Hashable {
         var txn: String

@@ -2,17 +2,29 @@
 /// the world's parts, borrowed for one look (never copied, never changed). The world hands
 /// them over; it never asks the auditor anything back.
 struct RecoveryView {
-    /// True while something in the system can still credit `txn`.
+    /// True while something in the system can still credit `txn`. `storePosition`: where
+    /// the transaction was found in the store's list last time (nil: not yet), updated.
     static func canStillCredit(
-        _ txn: String, store: AppStore, app: AppProcess,
+        _ txn: String, storePosition: inout Int?, store: AppStore, app: AppProcess,
         server: MerchantServer, policy: Policy
     ) -> Bool {
-        // The cheap tests come first (the answer is the same).
+        // The cheap tests come first (the answer is the same). This runs for every waiting
+        // charge at every event: a short list is scanned (cheap flags before the id); in a
+        // long one the transaction is where it was last time (the list only grows), else
+        // looked up by id (ids are unique). A scan would cost a hundred waiting charges
+        // 1e4 compares an event, and hashing each id still most of a long run's time.
         let transactions = store.transactions
-        if transactions.indices.contains(where: { i in
-            !transactions[i].finished && transactions[i].state == .purchased && transactions[i].id == txn
-        }) {
-            return true
+        if transactions.count < KeyPositions<String>.threshold {
+            if transactions.indices.contains(where: { i in
+                !transactions[i].finished && transactions[i].state == .purchased && transactions[i].id == txn
+            }) {
+                return true
+            }
+        } else {
+            if storePosition.map({ !transactions.indices.contains($0) || transactions[$0].id != txn }) ?? true {
+                storePosition = store.index(of: txn)
+            }
+            if let i = storePosition, !transactions[i].finished, transactions[i].state == .purchased { return true }
         }
         if app.hasRechargeInFlight(txn) || server.isVerifying(txn) { return true }
         // In the background the app's work waits, parked, for the foreground.

@@ -23,6 +23,12 @@ package enum RechargeAnswer: Sendable, Hashable, Worded {
     /// Try again later (App Store unavailable or not answering).
     case retryLater(String)
 
+    /// Credited, already credited or refused: the receipt will not be sent again.
+    package var isDefinite: Bool {
+        if case .retryLater = self { return false }
+        return true
+    }
+
     package var words: String {
         switch self {
         case .credited(let ids): return "credited \(ids.joined(separator: ", "))"

@@ -46,7 +46,7 @@ extension PolicyKey {
         case .two:
             return [
                 .observer, .finish, .sweepUnfinished, .accountToken, .persist,
-                .persistWhen, .retryImmediate, .retryInterval, .resendOn, .resendAs,
+                .persistWhen, .retryImmediate, .retryInterval, .retryMaxInterval, .resendOn, .resendAs,
                 .serverVerify, .serverDedup, .serverBindOrder, .creditTo,
             ]
                 + serverSideKeys

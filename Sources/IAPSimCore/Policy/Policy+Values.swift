@@ -18,6 +18,7 @@ extension Policy {
         case .persist: return persist.rawValue
         case .retryImmediate: return String(retryImmediate)
         case .retryInterval: return retryIntervalMs.map(DurationText.format) ?? "off"
+        case .retryMaxInterval: return retryMaxIntervalMs.map(DurationText.format) ?? "off"
         case .resendOn:
             return resendOn.isEmpty ? "none" : resendOn.map(\.rawValue).joined(separator: ",")
         case .match: return match.rawValue
@@ -59,10 +60,8 @@ extension Policy {
         case .serverVerify: serverVerify = try Self.bool(v, fail)
         case .serverNotifications: serverNotifications = try Self.bool(v, fail)
         case .serverClawback: serverClawback = try Self.bool(v, fail)
-        case .serverReconcile:
-            if v == "off" { serverReconcileMs = nil; return }
-            guard let ms = DurationText.parse(v), ms > 0, ms <= VirtualTime(UInt32.max) else { throw fail }
-            serverReconcileMs = ms
+        case .serverReconcile: serverReconcileMs = try Self.duration32(v, fail)
+        case .retryMaxInterval: retryMaxIntervalMs = try Self.duration32(v, fail)
         case .retryImmediate:
             guard let n = Int(v), (0...10).contains(n) else { throw fail }
             retryImmediate = n
@@ -93,6 +92,14 @@ extension Policy {
     {
         guard let parsed = T(rawValue: v) else { throw fail }
         return parsed
+    }
+
+    /// A positive duration that fits the 32 bits the policy keeps it in (49 days), or nil
+    /// for `off`.
+    static func duration32(_ v: String, _ fail: PolicyValueError) throws(PolicyValueError) -> VirtualTime? {
+        if v == "off" { return nil }
+        guard let ms = DurationText.parse(v), ms > 0, ms <= VirtualTime(UInt32.max) else { throw fail }
+        return ms
     }
 
     static func bool(_ v: String, _ fail: PolicyValueError) throws(PolicyValueError) -> Bool {

@@ -74,6 +74,12 @@ package struct Policy: Sendable, Hashable {
     package var retryImmediate: Int
     /// Periodic retry interval in virtual milliseconds; nil means `off`.
     package var retryIntervalMs: VirtualTime?
+    /// The cap of the periodic retry's back-off: while no periodic round gets a definite
+    /// answer the interval doubles up to it; nil (`off`) keeps it at `retryIntervalMs`.
+    package var retryMaxIntervalMs: VirtualTime? {
+        get { retryMaxMs == 0 ? nil : VirtualTime(retryMaxMs) }
+        set { retryMaxMs = newValue.map { UInt32(clamping: $0) } ?? 0 }
+    }
     /// Resend triggers in the fixed order launch, login, network, purchase: a set, so any
     /// order given reads back in that order.
     package var resendOn: [ResendTrigger] {
@@ -104,6 +110,9 @@ package struct Policy: Sendable, Hashable {
     /// `serverReconcileMs` in 32 bits, 0 for `off`: every event copies the policy, and the
     /// two one-byte keys and this fit where an optional 64-bit duration would not.
     var reconcileMs: UInt32 = 0
+    /// `retryMaxIntervalMs` in 32 bits, 0 for `off`, declared here beside `reconcileMs`:
+    /// the policy stays 48 bytes with it.
+    var retryMaxMs: UInt32 = 0
     /// How often the server calls Get Transaction History; nil means `off`.
     package var serverReconcileMs: VirtualTime? {
         get { reconcileMs == 0 ? nil : VirtualTime(reconcileMs) }
@@ -118,7 +127,7 @@ package struct Policy: Sendable, Hashable {
         retryImmediate: Int, retryIntervalMs: VirtualTime?, resendOn: [ResendTrigger],
         match: MatchRule, serverDedup: Bool, serverBindOrder: Bool, creditTo: CreditTarget,
         resendAs: ResendAs = .buyer, persistWhen: PersistWhen = .beforeSend,
-        receipt: ReceiptRead = .snapshot
+        receipt: ReceiptRead = .snapshot, retryMaxIntervalMs: VirtualTime? = nil
     ) {
         self.observer = observer
         self.finish = finish
@@ -134,6 +143,7 @@ package struct Policy: Sendable, Hashable {
         self.serverDedup = serverDedup
         self.serverBindOrder = serverBindOrder
         self.creditTo = creditTo
+        self.retryMaxIntervalMs = retryMaxIntervalMs
     }
 
     package func resends(on trigger: ResendTrigger) -> Bool { resendMask & trigger.bit != 0 }
@@ -171,11 +181,13 @@ package enum PolicyPreset: String, Sendable, Hashable, CaseIterable {
                 match: .first, serverDedup: false, serverBindOrder: false,
                 creditTo: .currentUser, resendAs: .currentUser)
         case .hardened:
+            // The periodic retry backs off to once a day while nothing gets through, as
+            // Apple's own notification retries do (1h, 12h, 24h, 48h, 72h).
             return Policy(
                 observer: .launch, finish: .afterCredit, finishFailed: true,
                 persist: .keychain, retryImmediate: 3, retryIntervalMs: 300_000,
                 resendOn: ResendTrigger.allCases, match: .token, serverDedup: true,
-                serverBindOrder: true, creditTo: .orderOwner)
+                serverBindOrder: true, creditTo: .orderOwner, retryMaxIntervalMs: 86_400_000)
         case .localTable:
             // A local table of transactions (paid / credited) in a file, the observer at
             // launch, and a server that deduplicates and binds orders. No retries: a row
@@ -218,6 +230,7 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     case persistWhen = "persist-when"
     case retryImmediate = "retry-immediate"
     case retryInterval = "retry-interval"
+    case retryMaxInterval = "retry-max-interval"
     case resendOn = "resend-on"
     case resendAs = "resend-as"
     case receipt
@@ -245,6 +258,7 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
         case .persist: return PersistTier.allCases.map(\.rawValue).joined(separator: ", ")
         case .retryImmediate: return "a whole number from 0 to 10"
         case .retryInterval: return "a duration such as 30s or 5m, or off"
+        case .retryMaxInterval: return "a duration such as 1h or 24h, or off"
         case .serverReconcile: return "a duration such as 1h or 15m, or off"
         case .resendOn:
             return "a list of " + ResendTrigger.allCases.map(\.rawValue).joined(separator: ", ")
@@ -266,6 +280,7 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
         case .persist: return PersistTier.allCases.map(\.rawValue)
         case .retryImmediate: return (0...10).map(String.init)
         case .retryInterval: return ["off", "30s", "1m", "5m", "15m"]
+        case .retryMaxInterval: return ["off", "1h", "6h", "24h"]
         case .serverReconcile: return ["off", "15m", "1h", "6h", "24h"]
         case .resendOn:
             return [

@@ -10,6 +10,7 @@ extension PolicyKey {
         case .persistWhen: return "saved before the first send, or only after the retries fail"
         case .retryImmediate: return "immediate retries after a failed send"
         case .retryInterval: return "periodic retry of pending receipts"
+        case .retryMaxInterval: return "periodic retry backs off, doubling up to this"
         case .resendOn: return "moments that resend pending receipts"
         case .resendAs: return "a resend carries the buyer's uid, or whoever is logged in"
         case .receipt: return "the receipt read at purchase, or read again at each send"
