@@ -1,15 +1,65 @@
 /// What the app (or the attacker) sends to `POST /recharge`.
 package struct RechargeRequest: Sendable, Hashable {
-    package var transactionId: String
-    package var productId: String
+    // One copy-on-write box: a request is copied into the message, the server's waiting
+    // verification, its answer and the attacker's notes; each copy is one reference.
+    private var fields: Shared<Values>
+
+    package init(
+        transactionId: String, productId: String, uid: String, orderId: String?, orderToken: String?,
+        receipt: Receipt?, reason: SendReason, signed: SignedTransaction? = nil
+    ) {
+        fields = Shared(
+            Values(
+                transactionId: transactionId, productId: productId, uid: uid, orderId: orderId,
+                orderToken: orderToken, receipt: receipt, reason: reason, signed: signed))
+    }
+
+    package var transactionId: String {
+        get { fields.value.transactionId }
+        set { fields.value.transactionId = newValue }
+    }
+    package var productId: String {
+        get { fields.value.productId }
+        set { fields.value.productId = newValue }
+    }
     /// The logged-in account that the request carries.
-    package var uid: String
-    package var orderId: String?
-    package var orderToken: String?
-    package var receipt: Receipt?
-    package var reason: SendReason
+    package var uid: String {
+        get { fields.value.uid }
+        set { fields.value.uid = newValue }
+    }
+    package var orderId: String? {
+        get { fields.value.orderId }
+        set { fields.value.orderId = newValue }
+    }
+    package var orderToken: String? {
+        get { fields.value.orderToken }
+        set { fields.value.orderToken = newValue }
+    }
+    package var receipt: Receipt? {
+        get { fields.value.receipt }
+        set { fields.value.receipt = newValue }
+    }
+    package var reason: SendReason {
+        get { fields.value.reason }
+        set { fields.value.reason = newValue }
+    }
     /// StoreKit 2: the `jwsRepresentation` the request carries instead of a receipt.
-    package var signed: SignedTransaction? = nil
+    package var signed: SignedTransaction? {
+        get { fields.value.signed }
+        set { fields.value.signed = newValue }
+    }
+
+    /// The fields, compared and hashed as one.
+    struct Values: Hashable, Sendable {
+        var transactionId: String
+        var productId: String
+        var uid: String
+        var orderId: String?
+        var orderToken: String?
+        var receipt: Receipt?
+        var reason: SendReason
+        var signed: SignedTransaction?
+    }
 }
 
 /// The merchant server's answer to a recharge.
@@ -43,7 +93,7 @@ package enum RechargeAnswer: Sendable, Hashable, Worded {
 package enum Payload: Sendable, Hashable {
     case orderRequest(user: String, product: String)
     case orderResponse(order: String, token: String, product: String)
-    indirect case rechargeRequest(RechargeRequest)
+    case rechargeRequest(RechargeRequest)
     case rechargeResponse(RechargeAnswer, transactionId: String)
     case verifyRequest(Receipt?)
     case verifyResponse(status: Int, receipt: Receipt?)
