@@ -7,7 +7,7 @@
 /// backslashes) is left as it is, so files without control characters print unchanged.
 package enum VisibleText {
     package static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        guard mayHoldControls(text) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             guard isControl(scalar) else {
@@ -25,6 +25,18 @@ package enum VisibleText {
             }
         }
         return out
+    }
+
+    /// False when no byte of the text can start a control: a C0 control and DEL are bytes
+    /// below 0x20 and 0x7F, and a C1 control is encoded as 0xC2 0x80-0x9F in UTF-8. The
+    /// common case (every line of a transcript) is one pass over bytes.
+    static func mayHoldControls(_ text: String) -> Bool {
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var any = false
+            for byte in bytes { any = any || byte < 0x20 || byte == 0x7F || byte == 0xC2 }
+            return any
+        }
+        return found ?? text.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
     }
 
     /// C0 controls, DEL and the C1 controls (U+0080 to U+009F; a terminal may take U+009B

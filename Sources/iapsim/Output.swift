@@ -21,8 +21,14 @@ enum Output {
     /// Writes `lines` to standard output, each ended by a newline.
     static func print(_ lines: [String]) throws(StandardOutputFailed) {
         guard !lines.isEmpty else { return }
-        let text = lines.map(VisibleText.escaped).joined(separator: "\n") + "\n"
-        if let reason = writeAll(STDOUT_FILENO, Array(text.utf8)) {
+        // One buffer of bytes, filled line by line: a printed run writes millions of lines.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(lines.reduce(lines.count) { $0 + $1.utf8.count })
+        for line in lines {
+            bytes.append(contentsOf: VisibleText.escaped(line).utf8)
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        if let reason = writeAll(STDOUT_FILENO, bytes) {
             throw StandardOutputFailed(reason: reason)
         }
     }

@@ -75,6 +75,21 @@ import Testing
         #expect(isUUID("01234567-89AB-4DEF-8123-456789ABCDEF"))
     }
 
+    @Test func clockFacesReadAsTheyAlwaysDid() {
+        func spelled(_ t: VirtualTime) -> String {
+            func pad(_ v: Int, _ n: Int) -> String {
+                String(repeating: "0", count: max(0, n - String(v).count)) + String(v)
+            }
+            return "\(t / 3_600_000):\(pad(t / 60_000 % 60, 2)):\(pad(t / 1000 % 60, 2)).\(pad(t % 1000, 3))"
+        }
+        var rng = SplitMix64(seed: 4)
+        let times: [VirtualTime] = [0, 1, 999, 1000, 59_999, 60_000, 3_599_999, 3_600_000, 2_592_000_000, .max]
+        for t in times + (0..<300).map({ _ in rng.below(1 << 40) }) {
+            #expect(DurationText.clock(t) == spelled(t), "\(t)")
+        }
+        #expect(DurationText.clock(-1_500) == "-0:00:01.500")
+    }
+
     @Test func decimalStringsSpellNumbersAsStringDoes() {
         var rng = SplitMix64(seed: 11)
         let numbers = [0, 9, 10, 99, 100, 1_000_000_000_001, 999_999_999_999_999, Int.max]

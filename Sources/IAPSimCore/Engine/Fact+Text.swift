@@ -97,7 +97,14 @@ extension LogEntry {
     /// `0:00:02.080  StoreKit         1000000000001 coins_100 -> purchased`
     package var line: String {
         let partName = part.rawValue
-        let padded = partName + String(repeating: " ", count: max(0, 16 - partName.count))
-        return "\(DurationText.clock(time))  \(padded) \(fact.text)"
+        let text = fact.text
+        var line = DurationText.clock(time)
+        line.reserveCapacity(line.utf8.count + 20 + text.utf8.count)
+        line += "  "
+        line += partName
+        for _ in partName.count..<max(partName.count, 16) { line += " " }
+        line += " "
+        line += text
+        return line
     }
 }

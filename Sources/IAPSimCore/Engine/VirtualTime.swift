@@ -36,12 +36,34 @@ package enum DurationText {
 
     /// A clock face for logs and headers: `0:01:02.345`.
     package static func clock(_ millis: VirtualTime) -> String {
+        guard millis >= 0 else { return "-" + clock(millis == .min ? .max : -millis) }
         let ms = millis % 1000
         let totalSeconds = millis / 1000
         let s = totalSeconds % 60
         let m = (totalSeconds / 60) % 60
         let h = totalSeconds / 3600
-        return "\(h):\(pad2(m)):\(pad2(s)).\(pad3(ms))"
+        // Written digit by digit: every transcript line starts with one.
+        let hours = decimalString(h)
+        return String(unsafeUninitializedCapacity: hours.utf8.count + 10) { out in
+            var n = 0
+            for byte in hours.utf8 {
+                out[n] = byte
+                n += 1
+            }
+            func put(_ value: Int, digits: Int, after mark: Unicode.Scalar) {
+                out[n] = UInt8(ascii: mark)
+                var rest = value
+                for i in stride(from: digits, to: 0, by: -1) {
+                    out[n + i] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                    rest /= 10
+                }
+                n += digits + 1
+            }
+            put(m, digits: 2, after: ":")
+            put(s, digits: 2, after: ":")
+            put(ms, digits: 3, after: ".")
+            return n
+        }
     }
 
     /// A short age such as `12s`, `4m`, `2h` for panels.
@@ -52,8 +74,6 @@ package enum DurationText {
         return "\(millis / 3_600_000)h"
     }
 
-    static func pad2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-    static func pad3(_ v: Int) -> String { v < 10 ? "00\(v)" : v < 100 ? "0\(v)" : "\(v)" }
 }
 
 extension String {
