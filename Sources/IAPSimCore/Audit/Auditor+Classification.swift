@@ -46,22 +46,64 @@ extension Auditor {
                 settleRefundedUncredited(i, now: now, &out)
                 continue
             }
-            if !isQuiet(i, now: now) {
+            if !isQuiet(i, now: now) && !lookWouldChangeNothing(i, now: now, store: store) {
                 let txn = ledger.charges[i].txn
                 var position = ledger.storePositions[i]
+                let keptByStore = RecoveryView.storeKeeps(txn, storePosition: &position, store: store)
                 let alive =
-                    RecoveryView.canStillCredit(
+                    keptByStore
+                    || RecoveryView.canStillCredit(
                         txn, storePosition: &position, store: store, app: app, server: server, policy: policy)
                     || policy.serverSide
                         && RecoveryView.serverCanStillLearn(txn, store: store, server: server, policy: policy)
                 if position != ledger.storePositions[i] { ledger.storePositions[i] = position }
+                let written = out.count
                 settleUncredited(i, now: now, alive: alive, &out)
+                remember(i, now: now, store: store, keptByStore: keptByStore && out.count == written)
             }
             ledger.active[kept] = i
             kept += 1
         }
         ledger.active.removeLast(ledger.active.count - kept)
         if !ledger.unclawed.isEmpty { settleRefunds(now: now, store: store, server: server, policy: policy, &out) }
+    }
+
+    /// True when the last look at waiting charge `i` changed nothing, found it kept alive by
+    /// the store's list, and nothing it read has changed since (see `ChargeLedger.Looks`).
+    /// Debug builds look again anyway and check that the look would indeed write nothing.
+    func lookWouldChangeNothing(_ i: Int, now: VirtualTime, store: AppStore) -> Bool {
+        guard let stamp = ledger.looks[i], now < stamp.until,
+            stamp
+                == ChargeLedger.Looks.Stamp(
+                    store: store.revision, ledger: ledger.looks.ledgerRevision, anomalies: anomaliesRevision,
+                    until: stamp.until)
+        else { return false }
+        assert(
+            {
+                var probe = self
+                var written: [LogEntry] = []
+                probe.settleUncredited(i, now: now, alive: true, &written)
+                return written.isEmpty && probe.anomalies == anomalies
+            }(), "a skipped look at charge \(i) would have changed its verdict")
+        return true
+    }
+
+    /// Notes the state of a look at waiting charge `i` that changed nothing and found it kept
+    /// alive by the store's list; forgets it otherwise.
+    mutating func remember(_ i: Int, now: VirtualTime, store: AppStore, keptByStore: Bool) {
+        guard keptByStore else {
+            if ledger.looks[i] != nil { ledger.looks[i] = nil }
+            return
+        }
+        // The verdict changes by time alone when a grace period ends: the charge's own
+        // (`graceOver`, `isQuiet`) and, for a lost order, the one after it was handled.
+        var until = VirtualTime.max
+        if let from = ledger.charges[i].graceFrom, now - from <= graceMs { until = min(until, from + graceMs + 1) }
+        if let handled = ledger.charges[i].handledAt, now - handled <= graceMs {
+            until = min(until, handled + graceMs + 1)
+        }
+        ledger.looks[i] = ChargeLedger.Looks.Stamp(
+            store: store.revision, ledger: ledger.looks.ledgerRevision, anomalies: anomaliesRevision, until: until)
     }
 
     mutating func settleCredited(

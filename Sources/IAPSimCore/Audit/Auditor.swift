@@ -14,7 +14,11 @@ package struct ForgedCredit: Sendable, Hashable {
 }
 
 package struct Auditor: Sendable, Hashable {
-    package internal(set) var anomalies: [Anomaly] = []
+    package internal(set) var anomalies: [Anomaly] = [] {
+        didSet { anomaliesRevision &+= 1 }
+    }
+    /// Counts the changes to `anomalies` (no part of equality or hashing).
+    var anomaliesRevision = 0
     var ledger = ChargeLedger()
     /// Credits of forged transactions that were never charged (StoreKit 2): who got which
     /// product.

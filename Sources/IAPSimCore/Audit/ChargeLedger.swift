@@ -2,7 +2,9 @@
 /// which order, every charge, and what became of it (handled, finished, paired, credited).
 /// It never looks at the world.
 struct ChargeLedger: Sendable, Hashable {
-    private(set) var charges: [ChargeRecord] = []
+    private(set) var charges: [ChargeRecord] = [] {
+        didSet { looks.ledgerRevision &+= 1 }
+    }
     /// Indices of the charges whose verdict may still change, ascending: every uncredited
     /// charge, and a credited one until the look that settles it (its first credit never
     /// changes, so after that look nothing about it would).
@@ -16,16 +18,42 @@ struct ChargeLedger: Sendable, Hashable {
     /// Where each charge's transaction sits in the App Store's list, once a look found it
     /// there (`RecoveryView.canStillCredit`, every event while the charge waits).
     var storePositions = StorePositions()
+    /// What the auditor's last look at each waiting charge saw (`Auditor.evaluate`).
+    var looks = Looks()
 
-    /// Derived data, as `KeyPositions` is: it takes no part in equality or hashing. The
-    /// store's list only grows and a position is checked before it is used, so a stale one
-    /// costs a lookup, never a wrong answer.
-    /// Empty until a position is learned (a short store list is scanned instead): most runs
-    /// never allocate it.
-    struct StorePositions: Sendable, Hashable {
-        private var list: [Int?] = []
+    /// Where each charge's transaction sits in the App Store's list: derived data (no part of
+    /// equality or hashing). The store's list only grows and a position is checked before it
+    /// is used, so a stale one costs a lookup, never a wrong answer.
+    typealias StorePositions = PerCharge<Int>
 
-        subscript(charge: Int) -> Int? {
+    /// What the auditor's last look at each charge saw: derived data (no part of equality or
+    /// hashing). For a charge, the state in which the last look changed nothing and found it
+    /// alive through the App Store's own list: while the store, the ledger and the anomalies
+    /// are as they were and no grace period of the charge has ended, another look would find
+    /// the same (its verdict reads only those, the clock through the grace periods, and the
+    /// rest of the world only when the store's list does not already keep the charge alive).
+    struct Looks: Sendable, Hashable {
+        var ledgerRevision = 0
+        var stamps = PerCharge<Stamp>()
+
+        struct Stamp: Equatable, Sendable {
+            var store: Int, ledger: Int, anomalies: Int
+            /// The first time at which the look's answer may change by time alone.
+            var until: VirtualTime
+        }
+
+        subscript(charge: Int) -> Stamp? {
+            get { stamps[charge] }
+            set { stamps[charge] = newValue }
+        }
+    }
+
+    /// A value per charge index, nil until set: derived data that takes no part in equality
+    /// or hashing. Empty until something is learned: most runs never allocate it.
+    struct PerCharge<Value: Sendable>: Sendable, Hashable {
+        private var list: [Value?] = []
+
+        subscript(charge: Int) -> Value? {
             get { list.indices.contains(charge) ? list[charge] : nil }
             set {
                 if !list.indices.contains(charge) { list += Array(repeating: nil, count: charge + 1 - list.count) }

@@ -13,6 +13,25 @@ struct RecoveryView {
         // long one the transaction is where it was last time (the list only grows), else
         // looked up by id (ids are unique). A scan would cost a hundred waiting charges
         // 1e4 compares an event, and hashing each id still most of a long run's time.
+        if storeKeeps(txn, storePosition: &storePosition, store: store) { return true }
+        if app.hasRechargeInFlight(txn) || server.isVerifying(txn) { return true }
+        // In the background the app's work waits, parked, for the foreground.
+        if !app.parked.isEmpty { return true }
+        let retries = policy.retryIntervalMs != nil || policy.resendsAtAll
+        if holds(app.files, txn) || holds(app.keychain, txn) {
+            return retries
+        }
+        if app.isRunning, holds(app.memory, txn) {
+            // An immediate retry counted for it may still be scheduled.
+            return app.waitingForLogin.contains(txn) || app.retriesUsed[txn] != nil || policy.retryIntervalMs != nil
+                || policy.resends(on: .network) || policy.resends(on: .purchase) || policy.resends(on: .login)
+        }
+        return false
+    }
+
+    /// The App Store's list still holds `txn` unfinished and purchased: StoreKit redelivers
+    /// it, so something can still credit it, whatever the app and the server hold.
+    static func storeKeeps(_ txn: String, storePosition: inout Int?, store: AppStore) -> Bool {
         let transactions = store.transactions
         if transactions.count < KeyPositions<String>.threshold {
             if transactions.indices.contains(where: { i in
@@ -25,18 +44,6 @@ struct RecoveryView {
                 storePosition = store.index(of: txn)
             }
             if let i = storePosition, !transactions[i].finished, transactions[i].state == .purchased { return true }
-        }
-        if app.hasRechargeInFlight(txn) || server.isVerifying(txn) { return true }
-        // In the background the app's work waits, parked, for the foreground.
-        if !app.parked.isEmpty { return true }
-        let retries = policy.retryIntervalMs != nil || policy.resendsAtAll
-        if holds(app.files, txn) || holds(app.keychain, txn) {
-            return retries
-        }
-        if app.isRunning, holds(app.memory, txn) {
-            // An immediate retry counted for it may still be scheduled.
-            return app.waitingForLogin.contains(txn) || app.retriesUsed[txn] != nil || policy.retryIntervalMs != nil
-                || policy.resends(on: .network) || policy.resends(on: .purchase) || policy.resends(on: .login)
         }
         return false
     }
