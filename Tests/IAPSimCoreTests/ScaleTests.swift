@@ -107,6 +107,15 @@ import Testing
         }
     }
 
+    @Test func theAuditorsChargeLookupsMatchTheScan() {
+        let ledger = Self.busyWorld(.hardened).sim.auditor.ledger
+        #expect(ledger.charges.count > KeyPositions<String>.threshold)
+        for c in ledger.charges {
+            #expect(ledger.index(of: c.txn) == ledger.charges.firstIndex { $0.txn == c.txn })
+        }
+        #expect(ledger.index(of: "no such transaction") == nil)
+    }
+
     @Test func ticketLookupsMatchTheScanAfterACrashEmptiedThem() {
         var h = Self.busyWorld(.hardened)
         func check(_ app: AppProcess) {

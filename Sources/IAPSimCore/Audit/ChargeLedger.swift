@@ -15,6 +15,8 @@ struct ChargeLedger: Sendable, Hashable {
     /// Who added each payment, and for which order (a run adds few: a search from the
     /// newest costs less than hashing).
     private var origins: [Origin] = []
+    /// Where each transaction's first charge is in `charges` (derived: no part of equality).
+    private var positions = KeyPositions<String>()
     /// Where each charge's transaction sits in the App Store's list, once a look found it
     /// there (`RecoveryView.canStillCredit`, every event while the charge waits).
     var storePositions = StorePositions()
@@ -77,8 +79,10 @@ struct ChargeLedger: Sendable, Hashable {
         origins.reserveCapacity(8)
     }
 
+    /// The first charge of `txn` (indexed once the list is long: every fact about a
+    /// transaction asks).
     func index(of txn: String) -> Int? {
-        charges.indices.first { charges[$0].txn == txn }
+        positions.firstIndex(of: txn, count: charges.count) { charges.indices.first { charges[$0].txn == txn } }
     }
 
     mutating func paymentAdded(txn: String, user: String, order: String?) {
@@ -99,6 +103,7 @@ struct ChargeLedger: Sendable, Hashable {
             buyer: origin?.user ?? "?", order: origin?.order, chargedAt: time)
         record.graceFrom = appAwake ? time : nil
         charges.append(record)
+        positions.appended(to: charges, \.txn)
     }
 
     /// The app launched or came to the foreground: the grace period of every charge made
