@@ -6,12 +6,10 @@
 # of the machine). Prints the figures; changes nothing in the repository.
 # Usage: bench/explore.sh [repeats=9] [runs=10000]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/release.sh"
 REPEATS=${1:-9}
 RUNS=${2:-10000}
 
-swift build -c release --scratch-path .build-edge --product iapsim >/dev/null 2>&1
-BIN=$PWD/.build-edge/release/iapsim
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 

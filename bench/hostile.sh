@@ -6,10 +6,8 @@
 # prints the wall time, the peak memory and the first words of the answer. Changes nothing
 # in the repository. Usage: bench/hostile.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/release.sh"
 
-swift build -c release --scratch-path .build-edge --product iapsim >/dev/null 2>&1
-BIN=$PWD/.build-edge/release/iapsim
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 

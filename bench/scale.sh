@@ -8,14 +8,9 @@
 # Targets (issue 12): 10,000 purchases under 2 s and 200 MB; 100 x (outage, buy, wait 720h)
 # under 5 s and 300 MB; explore under 100 MB whatever the run count.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/release.sh"
 MAX_RUNS=${1:-1000000}
 
-BIN=${IAPSIM_BIN:-}
-if [[ -z $BIN ]]; then
-  swift build -c release --scratch-path .build-edge --product iapsim >/dev/null 2>&1
-  BIN=$PWD/.build-edge/release/iapsim
-fi
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 

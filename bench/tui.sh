@@ -4,12 +4,10 @@
 # time at 64x with the autopilot. Prints the figures; changes nothing in the repository.
 # Usage: bench/tui.sh [presses=30] [soak_seconds=60]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/release.sh"
 PRESSES=${1:-30}
 SOAK=${2:-60}
 
-swift build -c release --scratch-path .build-edge --product iapsim >/dev/null 2>&1
-BIN=$PWD/.build-edge/release/iapsim
 command -v tmux >/dev/null || { echo "bench: tmux is needed" >&2; exit 2; }
 if ! command -v htop >/dev/null; then
   echo "installing htop" >&2

@@ -16,14 +16,8 @@ package struct StoreTransaction: Sendable, Hashable, Identifiable {
                 failure: failure, refundedAt: refundedAt))
     }
 
-    package var id: String {
-        get { fields.value.id }
-        set { fields.value.id = newValue }
-    }
-    package var productId: String {
-        get { fields.value.productId }
-        set { fields.value.productId = newValue }
-    }
+    package var id: String { fields.value.id }
+    package var productId: String { fields.value.productId }
     package var state: TransactionState {
         get { fields.value.state }
         set { fields.value.state = newValue }
@@ -42,10 +36,7 @@ package struct StoreTransaction: Sendable, Hashable, Identifiable {
         get { fields.value.finished }
         set { fields.value.finished = newValue }
     }
-    package var createdAt: VirtualTime {
-        get { fields.value.createdAt }
-        set { fields.value.createdAt = newValue }
-    }
+    package var createdAt: VirtualTime { fields.value.createdAt }
     package var chargedAt: VirtualTime? {
         get { fields.value.chargedAt }
         set { fields.value.chargedAt = newValue }
@@ -57,10 +48,7 @@ package struct StoreTransaction: Sendable, Hashable, Identifiable {
         set { fields.value.originalId = newValue }
     }
     /// A fault armed for this payment when it was added.
-    var outcome: PlannedOutcome {
-        get { fields.value.outcome }
-        set { fields.value.outcome = newValue }
-    }
+    var outcome: PlannedOutcome { fields.value.outcome }
     package var failure: PaymentFailure? {
         get { fields.value.failure }
         set { fields.value.failure = newValue }

@@ -16,54 +16,24 @@ package struct SignedTransaction: Sendable, Hashable {
     // one reference (a fact, and every log entry, is as large as its largest payload).
     private var fields: Shared<Values>
 
-    package var transactionId: String {
-        get { fields.value.transactionId }
-        set { fields.value.transactionId = newValue }
-    }
-    package var originalTransactionId: String {
-        get { fields.value.originalTransactionId }
-        set { fields.value.originalTransactionId = newValue }
-    }
-    package var productId: String {
-        get { fields.value.productId }
-        set { fields.value.productId = newValue }
-    }
-    package var purchaseDate: VirtualTime {
-        get { fields.value.purchaseDate }
-        set { fields.value.purchaseDate = newValue }
-    }
-    package var originalPurchaseDate: VirtualTime {
-        get { fields.value.originalPurchaseDate }
-        set { fields.value.originalPurchaseDate = newValue }
-    }
+    package var transactionId: String { fields.value.transactionId }
+    package var originalTransactionId: String { fields.value.originalTransactionId }
+    package var productId: String { fields.value.productId }
+    package var purchaseDate: VirtualTime { fields.value.purchaseDate }
+    package var originalPurchaseDate: VirtualTime { fields.value.originalPurchaseDate }
     /// When this copy was signed: every delivery of a transaction is signed anew.
     package var signedDate: VirtualTime {
         get { fields.value.signedDate }
         set { fields.value.signedDate = newValue }
     }
     /// The price in milliunits of the currency (990 for 0.99).
-    package var price: Int {
-        get { fields.value.price }
-        set { fields.value.price = newValue }
-    }
+    package var price: Int { fields.value.price }
     /// The UUID the app passed to `purchase(options: [.appAccountToken(_:)])`, if any.
-    package var appAccountToken: String? {
-        get { fields.value.appAccountToken }
-        set { fields.value.appAccountToken = newValue }
-    }
+    package var appAccountToken: String? { fields.value.appAccountToken }
     /// When Apple refunded it.
-    package var revocationDate: VirtualTime? {
-        get { fields.value.revocationDate }
-        set { fields.value.revocationDate = newValue }
-    }
-    package var type: ProductKind {
-        get { fields.value.type }
-        set { fields.value.type = newValue }
-    }
-    package var signer: Signer {
-        get { fields.value.signer }
-        set { fields.value.signer = newValue }
-    }
+    package var revocationDate: VirtualTime? { fields.value.revocationDate }
+    package var type: ProductKind { fields.value.type }
+    package var signer: Signer { fields.value.signer }
 
     /// Why (`revocationReason`): 0, refunded for another reason, for every simulated refund.
     package var revocationReason: Int? { revocationDate.map { _ in 0 } }

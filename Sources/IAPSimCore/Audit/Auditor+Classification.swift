@@ -52,8 +52,7 @@ extension Auditor {
                 let keptByStore = RecoveryView.storeKeeps(txn, storePosition: &position, store: store)
                 let alive =
                     keptByStore
-                    || RecoveryView.canStillCredit(
-                        txn, storePosition: &position, store: store, app: app, server: server, policy: policy)
+                    || RecoveryView.appOrServerCanStillCredit(txn, app: app, server: server, policy: policy)
                     || policy.serverSide
                         && RecoveryView.serverCanStillLearn(txn, store: store, server: server, policy: policy)
                 if position != ledger.storePositions[i] { ledger.storePositions[i] = position }

@@ -13,7 +13,15 @@ struct RecoveryView {
         // long one the transaction is where it was last time (the list only grows), else
         // looked up by id (ids are unique). A scan would cost a hundred waiting charges
         // 1e4 compares an event, and hashing each id still most of a long run's time.
-        if storeKeeps(txn, storePosition: &storePosition, store: store) { return true }
+        storeKeeps(txn, storePosition: &storePosition, store: store)
+            || appOrServerCanStillCredit(txn, app: app, server: server, policy: policy)
+    }
+
+    /// `canStillCredit` past the App Store's list: the app's requests and saved receipts,
+    /// the server's verifications.
+    static func appOrServerCanStillCredit(
+        _ txn: String, app: AppProcess, server: MerchantServer, policy: Policy
+    ) -> Bool {
         if app.hasRechargeInFlight(txn) || server.isVerifying(txn) { return true }
         // In the background the app's work waits, parked, for the foreground.
         if !app.parked.isEmpty { return true }

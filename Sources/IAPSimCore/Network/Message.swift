@@ -18,15 +18,9 @@ package struct RechargeRequest: Sendable, Hashable {
         get { fields.value.transactionId }
         set { fields.value.transactionId = newValue }
     }
-    package var productId: String {
-        get { fields.value.productId }
-        set { fields.value.productId = newValue }
-    }
+    package var productId: String { fields.value.productId }
     /// The logged-in account that the request carries.
-    package var uid: String {
-        get { fields.value.uid }
-        set { fields.value.uid = newValue }
-    }
+    package var uid: String { fields.value.uid }
     package var orderId: String? {
         get { fields.value.orderId }
         set { fields.value.orderId = newValue }
@@ -35,19 +29,10 @@ package struct RechargeRequest: Sendable, Hashable {
         get { fields.value.orderToken }
         set { fields.value.orderToken = newValue }
     }
-    package var receipt: Receipt? {
-        get { fields.value.receipt }
-        set { fields.value.receipt = newValue }
-    }
-    package var reason: SendReason {
-        get { fields.value.reason }
-        set { fields.value.reason = newValue }
-    }
+    package var receipt: Receipt? { fields.value.receipt }
+    package var reason: SendReason { fields.value.reason }
     /// StoreKit 2: the `jwsRepresentation` the request carries instead of a receipt.
-    package var signed: SignedTransaction? {
-        get { fields.value.signed }
-        set { fields.value.signed = newValue }
-    }
+    package var signed: SignedTransaction? { fields.value.signed }
 
     /// The fields, compared and hashed as one.
     struct Values: Hashable, Sendable {
