@@ -33,7 +33,13 @@ struct NotificationDelivery: Sendable, Hashable {
 extension AppStore {
     var notifications: [NotificationDelivery] {
         get { deliveries ?? [] }
-        set { deliveries = newValue.isEmpty ? nil : newValue }
+        // The list moves out and back: a change is made in place, never on a copy.
+        _modify {
+            var list = deliveries ?? []
+            deliveries = nil
+            defer { deliveries = list.isEmpty ? nil : list }
+            yield &list
+        }
     }
 
     /// Apple retries a notification not answered with HTTP 200-206 this long after the

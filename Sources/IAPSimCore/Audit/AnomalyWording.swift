@@ -4,7 +4,24 @@
 enum AnomalyWording {
     /// `coins_100 paid by alice (1000000000001, order o1)`
     static func charge(_ c: ChargeRecord) -> String {
-        "\(c.productId) paid by \(c.buyer) (\(c.txn)\(c.order.map { ", order \($0)" } ?? ""))"
+        var s = ""
+        s.reserveCapacity(64)
+        writeCharge(c, to: &s)
+        return s
+    }
+
+    /// `charge(c)` appended to `s` (one string grows; no interpolation builds pieces).
+    static func writeCharge(_ c: ChargeRecord, to s: inout String) {
+        s += c.productId
+        s += " paid by "
+        s += c.buyer
+        s += " ("
+        s += c.txn
+        if let order = c.order {
+            s += ", order "
+            s += order
+        }
+        s += ")"
     }
 
     static func replayed(_ txn: String) -> String {

@@ -79,8 +79,16 @@ extension Auditor {
 
 extension AnomalyWording {
     static func refundUnclawed(_ c: ChargeRecord) -> String {
-        let users = c.credits.map(\.user).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-        return "\(charge(c)) was refunded; what it credited to \(users.joined(separator: ", ")) was not taken back"
+        var s = ""
+        s.reserveCapacity(128)
+        writeCharge(c, to: &s)
+        s += " was refunded; what it credited to "
+        for (i, credit) in c.credits.enumerated() where !c.credits[..<i].contains(where: { $0.user == credit.user }) {
+            if i > 0 { s += ", " }
+            s += credit.user
+        }
+        s += " was not taken back"
+        return s
     }
     static var clawedBack: String { "clawed back: the coins were taken back (a balance may go negative: debt)" }
     static var coinsKept: String { "the server hears of the refund but keeps the coins (server-clawback false)" }

@@ -7,7 +7,8 @@ package struct WorldConfig: Sendable, Hashable {
     package var policy: Policy
     package var appRunning: Bool
     package var catalog: Catalog
-    /// Keep at most this many log entries (oldest dropped); nil keeps all.
+    /// Keep at most this many log entries (oldest dropped); nil keeps all. 0 keeps no log and
+    /// no recent traffic (`Network.recent`): the world is only run and audited.
     package var logLimit: Int?
 
     package init(
@@ -88,7 +89,8 @@ package struct Simulation: Sendable {
         outbox.freeSlots.reserveCapacity(16)
         outbox.timers.reserveCapacity(8)
         store.transactions.reserveCapacity(8)
-        network.history.reserveCapacity(32)
+        // A world that keeps no log (explore's runs) keeps no traffic either: nobody looks.
+        if config.logLimit == 0 { network.recentLimit = 0 } else { network.history.reserveCapacity(32) }
         server.orders.reserveCapacity(8)
         app.tickets.reserveCapacity(8)
         app.inFlight.reserveCapacity(4)

@@ -42,11 +42,11 @@ package struct Explorer: Sendable {
     }
 
     package func schedule(_ index: Int) -> Schedule {
-        let schedule = Schedule.random(seed: runSeed(index), count: steps)
+        var schedule = Schedule.random(seed: runSeed(index), count: steps)
         // Refunds and spending only where the server side is in play: the StoreKit 1 presets'
         // schedules stay as they were.
-        guard policy.storekit == .two || policy.serverSide else { return schedule }
-        return schedule.addingServerSideSteps(seed: runSeed(index))
+        if policy.storekit == .two || policy.serverSide { schedule.addServerSideSteps(seed: runSeed(index)) }
+        return schedule
     }
 
     /// Runs one schedule under the policy, with the heal phase, and returns the world.

@@ -27,7 +27,7 @@ package struct Schedule: Sendable, Hashable {
         var rng = SplitMix64(seed: seed).derive("schedule")
         let users = Self.users, crashPoints = Self.crashPoints, delays = Self.delays
         var steps: [ScheduleStep] = []
-        steps.reserveCapacity(count)
+        steps.reserveCapacity(count + 2)  // and room for `addServerSideSteps`
         while steps.count < count {
             let command = randomCommand(&rng, users: users, catalog: catalog)
             if command == .crash {
@@ -76,20 +76,18 @@ package struct Schedule: Sendable, Hashable {
 }
 
 extension Schedule {
-    /// The schedule with up to two refunds or spendings inserted, drawn from a generator of
-    /// their own (the schedule's other draws do not move): a refund of the newest charge, or
-    /// a user spending coins.
-    package func addingServerSideSteps(seed: UInt64) -> Schedule {
+    /// Inserts up to two refunds or spendings, drawn from a generator of their own (the
+    /// schedule's other draws do not move): a refund of the newest charge, or a user spending
+    /// coins. A schedule drawn by `random` has room for them.
+    package mutating func addServerSideSteps(seed: UInt64) {
         var rng = SplitMix64(seed: seed).derive("schedule-server-side")
-        var copy = self
         for _ in 0..<rng.below(3) {
             let command: Command =
                 rng.below(3) == 0
                 ? .spend(user: users[rng.below(users.count)], coins: 50) : .refund(txn: nil)
             let step = ScheduleStep(.after(Self.delays[rng.below(Self.delays.count)]), command)
-            copy.steps.insert(step, at: rng.below(copy.steps.count + 1))
+            steps.insert(step, at: rng.below(steps.count + 1))
         }
-        return copy
     }
 }
 

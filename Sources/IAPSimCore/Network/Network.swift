@@ -45,7 +45,8 @@ package struct Network: Sendable, Hashable {
     package static let defaultLatencyMs: VirtualTime = 80
     package var dropNextRequest: Set<Route> = []
     package var dropNextResponse: Set<Route> = []
-    /// The most recent messages, oldest first (bounded to `recentLimit`).
+    /// The most recent messages, oldest first (bounded to `recentLimit`; 0 keeps none, as in
+    /// a world that keeps no log).
     package var recent: [TrafficRecord] { Array(window) }
     package var recentLimit = 200
     /// Every message since the last trim; `recent` is its tail from `recentStart`.
@@ -121,6 +122,7 @@ package struct Network: Sendable, Hashable {
     }
 
     mutating func remember(_ record: TrafficRecord) {
+        guard recentLimit > 0 else { return }
         history.append(record)
         recentStart = max(recentStart, history.count - recentLimit)
         if recentStart >= max(recentLimit, 64) {

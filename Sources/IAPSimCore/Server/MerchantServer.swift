@@ -206,10 +206,12 @@ package struct MerchantServer: Sendable, Hashable {
         return true
     }
 
-    func answer(_ p: PendingVerification, _ a: RechargeAnswer, out: inout Outbox) {
+    /// Sends the answer to a recharge, built only when somebody waits for it (the server's own
+    /// crediting of a notification answers nobody, and lists nothing).
+    func answer(_ p: PendingVerification, _ a: @autoclosure () -> RechargeAnswer, out: inout Outbox) {
         guard p.replies else { return }
         out.send(
             .recharge, .response, p.sender, exchange: p.appExchange,
-            .rechargeResponse(a, transactionId: p.request.transactionId))
+            .rechargeResponse(a(), transactionId: p.request.transactionId))
     }
 }
