@@ -8,11 +8,7 @@ struct RecoveryView {
         _ txn: String, storePosition: inout Int?, store: AppStore, app: AppProcess,
         server: MerchantServer, policy: Policy
     ) -> Bool {
-        // The cheap tests come first (the answer is the same). This runs for every waiting
-        // charge at every event: a short list is scanned (cheap flags before the id); in a
-        // long one the transaction is where it was last time (the list only grows), else
-        // looked up by id (ids are unique). A scan would cost a hundred waiting charges
-        // 1e4 compares an event, and hashing each id still most of a long run's time.
+        // The cheap tests come first (the answer is the same).
         storeKeeps(txn, storePosition: &storePosition, store: store)
             || appOrServerCanStillCredit(txn, app: app, server: server, policy: policy)
     }
@@ -39,6 +35,12 @@ struct RecoveryView {
 
     /// The App Store's list still holds `txn` unfinished and purchased: StoreKit redelivers
     /// it, so something can still credit it, whatever the app and the server hold.
+    ///
+    /// This runs for every waiting charge at every event: a short list is scanned (cheap
+    /// flags before the id); in a long one the transaction is where it was last time (the
+    /// list only grows), else looked up by id (ids are unique). A scan would cost a hundred
+    /// waiting charges 1e4 compares an event, and hashing each id still most of a long run's
+    /// time.
     static func storeKeeps(_ txn: String, storePosition: inout Int?, store: AppStore) -> Bool {
         let transactions = store.transactions
         if transactions.count < KeyPositions<String>.threshold {

@@ -28,7 +28,10 @@ struct KeyPositions<Key: Hashable & Sendable>: Sendable, Hashable {
             covered = count
         } else if count >= Self.threshold {
             first = [:]
-            for (i, element) in list.enumerated() where first[key(element)] == nil { first[key(element)] = i }
+            for (i, element) in list.enumerated() {
+                let k = key(element)
+                if first[k] == nil { first[k] = i }
+            }
             covered = count
         }
     }

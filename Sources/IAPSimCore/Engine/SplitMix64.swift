@@ -111,8 +111,6 @@ struct FNV1a {
     }
 }
 
-/// True when `text` is shaped like a UUID (8-4-4-4-12 hex digits), as Apple requires for
-/// `applicationUsername` to come back as `app_account_token`.
 /// `prefix` then the decimal digits of `number` (not negative), written straight into the
 /// string's storage: up to 15 bytes are a small string, no allocation (`String(Int)` and
 /// interpolation take the general description path).
@@ -126,18 +124,24 @@ package func decimalString(_ number: Int, prefix: UInt8? = nil) -> String {
     }
     let length = digits + (prefix == nil ? 0 : 1)
     return String(unsafeUninitializedCapacity: length) { out in
-        var n = number
-        var i = length - 1
-        for _ in 0..<digits {
-            out[i] = UInt8(truncatingIfNeeded: 0x30 + n % 10)
-            n /= 10
-            i -= 1
-        }
+        writeDigits(number, count: digits, into: out, at: length - digits)
         if let prefix { out[0] = prefix }
         return length
     }
 }
 
+/// Writes the last `count` decimal digits of `value` (not negative), zero-padded, into
+/// `out[start..<start + count]`.
+func writeDigits(_ value: Int, count: Int, into out: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+    var rest = value
+    for i in stride(from: start + count - 1, through: start, by: -1) {
+        out[i] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+        rest /= 10
+    }
+}
+
+/// True when `text` is shaped like a UUID (8-4-4-4-12 hex digits), as Apple requires for
+/// `applicationUsername` to come back as `app_account_token`.
 package func isUUID(_ text: String) -> Bool {
     var text = text
     // Plain ASCII (always, in practice): check the bytes, in place. Anything else takes

@@ -52,11 +52,7 @@ package enum DurationText {
             }
             func put(_ value: Int, digits: Int, after mark: Unicode.Scalar) {
                 out[n] = UInt8(ascii: mark)
-                var rest = value
-                for i in stride(from: digits, to: 0, by: -1) {
-                    out[n + i] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
-                    rest /= 10
-                }
+                writeDigits(value, count: digits, into: out, at: n + 1)
                 n += digits + 1
             }
             put(m, digits: 2, after: ":")
@@ -73,7 +69,6 @@ package enum DurationText {
         if millis < 3_600_000 { return "\(millis / 60_000)m" }
         return "\(millis / 3_600_000)h"
     }
-
 }
 
 extension String {
