@@ -39,9 +39,11 @@ enum ParallelRuns {
         let box = Box()
         DispatchQueue.concurrentPerform(iterations: jobs) { job in
             var mine = ExploreReport()
+            // Each run restarts the thread's world, which keeps the room of its lists.
+            var world: Simulation?
             var i = range.lowerBound + job
             while i < range.upperBound {
-                let outcome = explorer.run(i)
+                let outcome = explorer.run(i, in: &world)
                 mine.add(outcome)
                 // Near Int.max (a large --skip) the next index may not exist.
                 let (next, overflow) = i.addingReportingOverflow(jobs)

@@ -24,7 +24,7 @@ package struct Auditor: Sendable, Hashable {
     /// product.
     package internal(set) var forgedCredits: [ForgedCredit] = []
     /// The prices of what was credited without any charge.
-    package var catalog = Catalog.standard
+    package var catalog: Catalog
 
     /// Every charge, oldest first, with what became of it.
     package var charges: [ChargeRecord] { ledger.charges }
@@ -35,7 +35,7 @@ package struct Auditor: Sendable, Hashable {
     /// (TRUTH.md C6). The app starts not running; its launch is a fact like any other.
     var appAwake = false
 
-    package init() {}
+    package init(catalog: Catalog = .standard) { self.catalog = catalog }
 
     package static func == (a: Auditor, b: Auditor) -> Bool {
         a.anomalies == b.anomalies && a.ledger.charges == b.ledger.charges && a.forgedCredits == b.forgedCredits

@@ -65,6 +65,8 @@ struct ChargeLedger: Sendable, Hashable {
 
         static func == (a: Self, b: Self) -> Bool { true }
         func hash(into h: inout Hasher) {}
+
+        mutating func takeRoom(from old: inout Self) { Room.move(&old.list, into: &list) }
     }
 
     private struct Origin: Sendable, Hashable {
@@ -73,10 +75,25 @@ struct ChargeLedger: Sendable, Hashable {
         var order: String?
     }
 
-    init() {
+    init() {}
+
+    /// Room for a typical run (ARCHITECTURE.md, "The hot path").
+    mutating func reserveTypicalRoom() {
         charges.reserveCapacity(8)
         active.reserveCapacity(8)
         origins.reserveCapacity(8)
+    }
+
+    /// Takes the room of a ledger nobody needs any more (`Room`); `self` is fresh.
+    mutating func takeRoom(from old: inout ChargeLedger) {
+        Room.move(&old.charges, into: &charges)
+        Room.move(&old.active, into: &active)
+        Room.move(&old.unclawed, into: &unclawed)
+        Room.move(&old.origins, into: &origins)
+        storePositions.takeRoom(from: &old.storePositions)
+        looks.stamps.takeRoom(from: &old.looks.stamps)
+        // Handing over the list counted as a change; a fresh ledger has seen none.
+        looks.ledgerRevision = 0
     }
 
     /// The first charge of `txn` (indexed once the list is long: every fact about a

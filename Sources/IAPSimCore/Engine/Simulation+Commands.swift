@@ -25,7 +25,7 @@ extension Simulation {
             break
         }
         begin(collecting: written != nil)
-        if let why = refusal(of: command) {
+        if let why = refusing(command) {
             outbox.log(.user, .commandIgnored(command, reason: why))
         } else {
             outbox.log(command.isFault ? .fault : .user, .commandIssued(command))
@@ -39,6 +39,14 @@ extension Simulation {
 
     /// Why a command cannot run now, or nil.
     package func refusal(of command: Command) -> String? {
+        var world = self
+        return world.refusing(command)
+    }
+
+    /// `refusal(of:)` for `apply`. It changes nothing; it is `mutating` because a call to a
+    /// non-mutating method from a mutating one copies the whole world first (1 KB, for every
+    /// command of every run), and a mutating one gets the world's address.
+    mutating func refusing(_ command: Command) -> String? {
         if app.inBackground, command.needsForeground { return "the app is in the background" }
         switch command {
         case .buy(let product):

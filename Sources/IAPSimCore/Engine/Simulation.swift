@@ -42,13 +42,14 @@ struct Scheduled: Comparable, Sendable, Hashable {
 package struct Simulation: Sendable {
     package let config: WorldConfig
     package internal(set) var now: VirtualTime = 0
-    package internal(set) var policy: Policy
+    /// The outbox keeps a copy, which parts read: it changes only with the policy.
+    package internal(set) var policy: Policy { didSet { outbox.policy = policy } }
     package internal(set) var store: AppStore
     package internal(set) var app: AppProcess
-    package internal(set) var network = Network()
+    package internal(set) var network: Network
     package internal(set) var server: MerchantServer
     package internal(set) var attacker = Attacker()
-    package internal(set) var auditor = Auditor()
+    package internal(set) var auditor: Auditor
     /// The event log, oldest first (bounded by `config.logLimit`).
     package private(set) var log: [LogEntry] = []
     /// How many log entries were ever written (dropped ones included).
@@ -56,10 +57,10 @@ package struct Simulation: Sendable {
     /// How many events the engine has processed.
     package private(set) var eventsProcessed = 0
     /// The events to come; their actions wait in `outbox.pending`.
-    var queue = Heap<Scheduled>(minimumCapacity: 16)
+    var queue = Heap<Scheduled>()
     /// What the event or command being handled writes. One outbox serves them all, one
     /// at a time: `begin` readies it and `commit` empties it, keeping its buffers.
-    var outbox = Outbox(now: 0, policy: PolicyPreset.hardened.policy, nextMessageId: 0, nextExchange: 0)
+    var outbox: Outbox
     var seq = 0
     var nextMessageId = 0
     var nextExchange = 0
@@ -77,28 +78,60 @@ package struct Simulation: Sendable {
     package static let settleLimitMs: VirtualTime = 24 * 3_600_000
 
     package init(_ config: WorldConfig) {
+        self.init(unlaunched: config)
+        reserveTypicalRoom()
+        launchIfConfigured()
+    }
+
+    /// The world of `config` before its first command: every part made, the app not
+    /// launched yet. Each part is made whole, then stored once: a world changed after it is
+    /// whole, in its initializer, is copied whole into the result (1 KB and every list
+    /// retained), at every run of explore.
+    init(unlaunched config: WorldConfig) {
+        let root = SplitMix64(seed: config.seed)
         self.config = config
         policy = config.policy
-        let root = SplitMix64(seed: config.seed)
         store = AppStore(catalog: config.catalog, rng: root.derive("app-store"))
         server = MerchantServer(users: config.users, rng: root.derive("merchant-server"))
         app = AppProcess(running: false)
-        auditor.catalog = config.catalog
-        // Room for a typical run (ARCHITECTURE.md, "The hot path").
+        auditor = Auditor(catalog: config.catalog)
+        // A world that keeps no log (explore's runs) keeps no traffic either: nobody looks.
+        network = Network(recentLimit: config.logLimit == 0 ? 0 : 200)
+        outbox = Outbox(now: 0, policy: config.policy, nextMessageId: 0, nextExchange: 0)
+    }
+
+    /// Makes this world what `Simulation(config)` makes, in place, keeping the room of its
+    /// lists: each is emptied and keeps its capacity (`Room`). Explore runs one world after
+    /// another on each thread; this spares allocating every list again for every run. Only
+    /// capacities differ from a new world, and nothing reads a capacity.
+    package mutating func restart(_ config: WorldConfig) {
+        var fresh = Simulation(unlaunched: config)
+        fresh.takeRoom(from: &self)
+        // An exchange moves the worlds without copying them (an assignment copies here).
+        swap(&self, &fresh)
+        reserveTypicalRoom()
+        launchIfConfigured()
+    }
+
+    /// Room for a typical run (ARCHITECTURE.md, "The hot path").
+    mutating func reserveTypicalRoom() {
+        queue.reserveCapacity(16)
+        auditor.ledger.reserveTypicalRoom()
         outbox.pending.reserveCapacity(16)
         outbox.freeSlots.reserveCapacity(16)
         outbox.timers.reserveCapacity(8)
         store.transactions.reserveCapacity(8)
-        // A world that keeps no log (explore's runs) keeps no traffic either: nobody looks.
-        if config.logLimit == 0 { network.recentLimit = 0 } else { network.history.reserveCapacity(32) }
+        if config.logLimit != 0 { network.history.reserveCapacity(32) }
         server.orders.reserveCapacity(8)
         app.tickets.reserveCapacity(8)
         app.inFlight.reserveCapacity(4)
         server.verifying.reserveCapacity(4)
-        if config.appRunning {
-            var none: [LogEntry]?
-            _ = apply(.launch, into: &none)
-        }
+    }
+
+    mutating func launchIfConfigured() {
+        guard config.appRunning else { return }
+        var none: [LogEntry]?
+        _ = apply(.launch, into: &none)
     }
 
     package var users: [String] { config.users }
@@ -186,7 +219,6 @@ package struct Simulation: Sendable {
     /// `collecting`: somebody wants what it writes.
     mutating func begin(collecting: Bool) {
         outbox.now = now
-        outbox.policy = policy
         outbox.nextMessageId = nextMessageId
         outbox.nextExchange = nextExchange
         outbox.keepsEveryFact = collecting || config.logLimit != 0

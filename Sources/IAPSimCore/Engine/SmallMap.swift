@@ -14,6 +14,8 @@ struct SmallMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     mutating func reserveCapacity(_ n: Int) { entries.reserveCapacity(n) }
 
+    mutating func removeAll(keepingCapacity keep: Bool) { entries.removeAll(keepingCapacity: keep) }
+
     var isEmpty: Bool { entries.isEmpty }
     var count: Int { entries.count }
     var keys: [Key] { entries.map(\.key) }

@@ -51,18 +51,30 @@ package struct Explorer: Sendable {
 
     /// Runs one schedule under the policy, with the heal phase, and returns the world.
     package func simulate(_ schedule: Schedule, seed: UInt64, keepLog: Bool = false) -> Simulation {
-        var sim = Simulation(
-            WorldConfig(
-                seed: seed, users: schedule.users, policy: policy,
-                logLimit: keepLog ? nil : 0))
+        var sim = Simulation(config(schedule, seed: seed, keepLog: keepLog))
         sim.run(schedule)
         return sim
     }
 
+    func config(_ schedule: Schedule, seed: UInt64, keepLog: Bool = false) -> WorldConfig {
+        WorldConfig(seed: seed, users: schedule.users, policy: policy, logLimit: keepLog ? nil : 0)
+    }
+
     package func run(_ index: Int) -> RunOutcome {
+        var world: Simulation?
+        return run(index, in: &world)
+    }
+
+    /// `run(index)` in `world`, the world of the caller's previous run (nil at first), which
+    /// is restarted in place and keeps the room of its lists (`Simulation.restart`). The
+    /// outcome is the same as `run(index)`'s.
+    package func run(_ index: Int, in world: inout Simulation?) -> RunOutcome {
         let s = runSeed(index)
-        let sim = simulate(schedule(index), seed: s)
-        return Explorer.outcome(of: sim, index: index, seed: s)
+        let schedule = schedule(index)
+        let config = config(schedule, seed: s)
+        if world == nil { world = Simulation(config) } else { world!.restart(config) }
+        world!.run(schedule)
+        return Explorer.outcome(of: world!, index: index, seed: s)
     }
 
     package static func outcome(of sim: Simulation, index: Int, seed: UInt64) -> RunOutcome {

@@ -48,7 +48,7 @@ package struct Network: Sendable, Hashable {
     /// The most recent messages, oldest first (bounded to `recentLimit`; 0 keeps none, as in
     /// a world that keeps no log).
     package var recent: [TrafficRecord] { Array(window) }
-    package var recentLimit = 200
+    package var recentLimit: Int
     /// Every message since the last trim; `recent` is its tail from `recentStart`.
     /// Trimmed in chunks, so that remembering a message stays amortised O(1).
     var history: [TrafficRecord] = []
@@ -59,7 +59,7 @@ package struct Network: Sendable, Hashable {
 
     package static let clientTimeoutMs: VirtualTime = 10_000
 
-    package init() {}
+    package init(recentLimit: Int = 200) { self.recentLimit = recentLimit }
 
     package static func == (a: Network, b: Network) -> Bool {
         a.deviceOnline == b.deviceOnline && a.routeLatencyMs == b.routeLatencyMs
