@@ -50,6 +50,51 @@ import Testing
         }
     }
 
+    /// Explore restarts each thread's world in place, keeping its lists' room: a restarted
+    /// world must be a fresh one in everything but capacity, and every run in it must end as
+    /// the same run in a new world.
+    @Test func aRestartedWorldIsAFreshWorld() {
+        for preset in PolicyPreset.allCases {
+            let explorer = Explorer(policy: preset.policy, seed: 11)
+            var world: Simulation?
+            for i in 0..<60 {
+                #expect(explorer.run(i, in: &world) == explorer.run(i), "\(preset.rawValue) run \(i)")
+            }
+            var used = world!
+            let room = used.server.orders.capacity
+            #expect(room > 0)
+            for config in [
+                explorer.config(explorer.schedule(7), seed: 99),
+                WorldConfig(seed: 5, users: ["dave"], policy: PolicyPreset.naive.policy, appRunning: false),
+            ] {
+                used.restart(config)
+                let fresh = Simulation(config)
+                #expect(used.store == fresh.store)
+                #expect(used.app == fresh.app)
+                #expect(used.server == fresh.server)
+                #expect(used.server.balances.map(\.user) == fresh.server.balances.map(\.user))
+                #expect(used.network == fresh.network)
+                #expect(used.attacker == fresh.attacker)
+                #expect(used.auditor == fresh.auditor)
+                #expect(used.policy == fresh.policy)
+                #expect(used.outbox.policy == fresh.outbox.policy)
+                #expect(used.config == fresh.config)
+                #expect(used.log == fresh.log)
+                #expect(
+                    [used.now, used.logCount, used.eventsProcessed, used.seq, used.nextMessageId, used.nextExchange]
+                        == [
+                            fresh.now, fresh.logCount, fresh.eventsProcessed, fresh.seq, fresh.nextMessageId,
+                            fresh.nextExchange,
+                        ])
+                #expect(used.queue.unordered == fresh.queue.unordered)
+                #expect(used.outbox.pending.count == fresh.outbox.pending.count)
+                #expect(used.reconcileArmed == fresh.reconcileArmed && used.firstLaunchDone == fresh.firstLaunchDone)
+            }
+            // The room is what a restart keeps.
+            #expect(used.server.orders.capacity == room)
+        }
+    }
+
     @Test func numbersHashAsTheirDigits() {
         for n in [0, 7, 10, 99, 1_000_000_000_001, -42, Int.max, Int.min] {
             var digits = FNV1a(), text = FNV1a()

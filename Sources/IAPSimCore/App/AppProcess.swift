@@ -192,18 +192,20 @@ package struct AppProcess: Sendable, Hashable {
 
     mutating func forgetMemory() {
         inBackground = false
-        parked = []
+        // The lists keep their room for the next process (explore crashes apps by the
+        // million): emptied, not replaced.
+        parked.removeAll(keepingCapacity: true)
         storeOpen = false
         observerRegistered = false
         currentOrder = nil
-        awaiting = []
-        tickets = []
+        awaiting.removeAll(keepingCapacity: true)
+        tickets.removeAll(keepingCapacity: true)
         ticketTokens.removeAll()
         ticketIds.removeAll()
-        memory = []
-        waitingForLogin = []
-        inFlight = SmallMap()
-        retriesUsed = SmallMap()
+        memory.removeAll(keepingCapacity: true)
+        waitingForLogin.removeAll(keepingCapacity: true)
+        inFlight.removeAll(keepingCapacity: true)
+        retriesUsed.removeAll(keepingCapacity: true)
         periodicArmed = false
     }
 
