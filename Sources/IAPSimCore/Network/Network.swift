@@ -43,8 +43,8 @@ package struct Network: Sendable, Hashable {
 
     /// One-way latency on every route unless a `latency` command says otherwise.
     package static let defaultLatencyMs: VirtualTime = 80
-    package var dropNextRequest: Set<Route> = []
-    package var dropNextResponse: Set<Route> = []
+    package var dropNextRequest: RouteSet = []
+    package var dropNextResponse: RouteSet = []
     /// The most recent messages, oldest first (bounded to `recentLimit`; 0 keeps none, as in
     /// a world that keeps no log).
     package var recent: [TrafficRecord] { Array(window) }

@@ -31,3 +31,29 @@ package enum Route: String, Sendable, Hashable, CaseIterable, Comparable {
 package enum Direction: String, Sendable, Hashable {
     case request, response
 }
+
+/// A set of routes in one bit per route: an armed drop is read for every message, and a
+/// `Set` would hash the route and allocate its storage in every run that arms one.
+package struct RouteSet: Sendable, Hashable, ExpressibleByArrayLiteral {
+    private var bits: UInt8 = 0
+
+    package init(arrayLiteral routes: Route...) {
+        for route in routes { insert(route) }
+    }
+
+    package var isEmpty: Bool { bits == 0 }
+
+    package func contains(_ route: Route) -> Bool { bits & Self.bit(route) != 0 }
+
+    package mutating func insert(_ route: Route) { bits |= Self.bit(route) }
+
+    /// Removes `route`; returns it if it was there.
+    @discardableResult
+    package mutating func remove(_ route: Route) -> Route? {
+        guard contains(route) else { return nil }
+        bits &= ~Self.bit(route)
+        return route
+    }
+
+    private static func bit(_ route: Route) -> UInt8 { 1 << UInt8(route.index) }
+}

@@ -12,7 +12,7 @@ package struct Attacker: Sendable, Hashable {
         var forge: Bool = false
     }
 
-    var plans: [Int: Plan] = [:]
+    var plans = SmallMap<Int, Plan>()
     package internal(set) var replaysSent = 0
     var forgeries = 0
 
