@@ -30,7 +30,7 @@ package struct Schedule: Sendable, Hashable {
         steps.reserveCapacity(count + 2)  // and room for `addServerSideSteps`
         while steps.count < count {
             let command = randomCommand(&rng, users: users, catalog: catalog)
-            if command == .crash {
+            if case .crash = command {
                 let point = crashPoints[rng.below(crashPoints.count)]
                 steps.append(
                     ScheduleStep(
