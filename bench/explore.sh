@@ -55,9 +55,10 @@ if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; t
   for policy in hardened naive sk2-hardened sk2-naive; do
     valgrind --tool=callgrind --callgrind-out-file="$OUT/cg" "$OUT/iapsim" explore --policy "$policy" \
       --runs 300 --seed 1 --out "$OUT/f" >/dev/null 2>&1 || true
-    # Explorer.run, inclusive: one whole run (schedule, world, steps, heal, settle, verdict).
+    # Explorer.run(_:in:), inclusive: one whole run (schedule, world restart, steps, heal,
+    # settle, verdict).
     callgrind_annotate --inclusive=yes "$OUT/cg" 2>/dev/null |
-      awk -v p="$policy" '/ExplorerV3runyAA10RunOutcomeVSiF/ && !done {gsub(",", "", $1)
+      awk -v p="$policy" '/ExplorerV3run_2inAA10RunOutcomeV/ && !done {gsub(",", "", $1)
         printf "%s: %d instructions per run (callgrind, 300 runs)\n", p, $1 / 300; done = 1}'
   done
 else
