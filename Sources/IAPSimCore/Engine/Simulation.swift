@@ -96,7 +96,7 @@ package struct Simulation: Sendable {
         app = AppProcess(running: false)
         auditor = Auditor(catalog: config.catalog)
         // A world that keeps no log (explore's runs) keeps no traffic either: nobody looks.
-        network = Network(recentLimit: config.logLimit == 0 ? 0 : 200)
+        network = config.logLimit == 0 ? Network(recentLimit: 0) : Network()
         outbox = Outbox(now: 0, policy: config.policy, nextMessageId: 0, nextExchange: 0)
     }
 
