@@ -1,8 +1,8 @@
 import HeapModule
 
 /// The room of a world that is done with: explore runs one world after another on each
-/// thread, and a new world may take the room of the last one (`Simulation.init(_:reusing:)`)
-/// instead of allocating every list again. Each list of the old world is emptied (its
+/// thread, and restarts it for the next run (`Simulation.restart`) instead of allocating
+/// every list again. Each list of the old world is emptied (its
 /// elements released, its capacity kept) and handed to the new world in place of its own
 /// empty list. Only an empty list is replaced, so the new world holds exactly what a fresh
 /// one holds; only capacities differ, and nothing reads a capacity.
@@ -17,7 +17,7 @@ enum Room {
     @inline(__always)
     static func move<Element>(_ old: inout Heap<Element>, into fresh: inout Heap<Element>) {
         guard fresh.isEmpty else { return }
-        // A heap's own removeAll keeps its capacity.
+        // Swift Collections' heap has no removeAll(keepingCapacity:); this one keeps it.
         if !old.isEmpty { old.removeAll(where: { _ in true }) }
         swap(&old, &fresh)
     }

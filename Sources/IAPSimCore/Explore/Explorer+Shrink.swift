@@ -24,7 +24,7 @@ extension Explorer {
 
     /// Rewrites `when` steps that never fire as `after: 10m` (same behaviour).
     package func normalized(_ schedule: Schedule, seed: UInt64) -> Schedule {
-        var sim = Simulation(WorldConfig(seed: seed, users: schedule.users, policy: policy, logLimit: 0))
+        var sim = Simulation(config(schedule, seed: seed))
         return schedule.resolvingTriggers(sim.run(schedule))
     }
 

@@ -41,11 +41,14 @@ package struct Explorer: Sendable {
         return mixer.next()
     }
 
-    package func schedule(_ index: Int) -> Schedule {
-        var schedule = Schedule.random(seed: runSeed(index), count: steps)
+    package func schedule(_ index: Int) -> Schedule { schedule(seed: runSeed(index)) }
+
+    /// The schedule of the run whose seed is `seed` (`runSeed(index)`).
+    func schedule(seed: UInt64) -> Schedule {
+        var schedule = Schedule.random(seed: seed, count: steps)
         // Refunds and spending only where the server side is in play: the StoreKit 1 presets'
         // schedules stay as they were.
-        if policy.storekit == .two || policy.serverSide { schedule.addServerSideSteps(seed: runSeed(index)) }
+        if policy.storekit == .two || policy.serverSide { schedule.addServerSideSteps(seed: seed) }
         return schedule
     }
 
@@ -70,7 +73,7 @@ package struct Explorer: Sendable {
     /// outcome is the same as `run(index)`'s.
     package func run(_ index: Int, in world: inout Simulation?) -> RunOutcome {
         let s = runSeed(index)
-        let schedule = schedule(index)
+        let schedule = schedule(seed: s)
         let config = config(schedule, seed: s)
         if world == nil { world = Simulation(config) } else { world!.restart(config) }
         world!.run(schedule)
