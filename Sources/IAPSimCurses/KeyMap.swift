@@ -17,7 +17,14 @@ enum KeyMap {
         case KEY_BTAB: return .backTab
         case KEY_ENTER: return .enter
         case KEY_BACKSPACE: return .backspace
-        default: return nil
+        case KEY_MOUSE: return nil
+        case KEY_F0 + 1...KEY_F0 + 63: return .other("F\(code - KEY_F0)")
+        case KEY_IC: return .other("Insert")
+        case KEY_DC: return .other("Delete")
+        default:
+            // Another key ncurses knows by a name (KEY_SLEFT, say): named as it names it.
+            guard let name = keyname(code) else { return nil }
+            return .other(String(cString: name).replacingOccurrences(of: "KEY_", with: ""))
         }
     }
 
@@ -29,7 +36,9 @@ enum KeyMap {
         case 10, 13: return .enter
         case 9: return .tab
         case 8, 127: return .backspace
-        case 0..<32: return nil
+        case 0: return .other("Ctrl-Space")
+        case 1..<27: return .other("Ctrl-\(Character(Unicode.Scalar(value + 64)!))")
+        case 28..<32: return .other("Ctrl-\(Character(Unicode.Scalar(value + 64)!))")
         default:
             guard let scalar = Unicode.Scalar(value) else { return nil }
             return .char(Character(scalar))

@@ -4,6 +4,32 @@ package enum Key: Sendable, Hashable {
     case enter, escape, tab, backTab, backspace
     case up, down, left, right, pageUp, pageDown, home, end
     case ctrlC
+    /// A key that the UI has no use for, by its name (`F1`, `Insert`, `Ctrl-X`): it is
+    /// bound to nothing, and the status line names it when it is pressed.
+    case other(String)
+
+    /// The key as the help screen writes keys: `Z`, `Space`, `Enter`, `PgUp`, `F1`.
+    package var name: String {
+        switch self {
+        case .char(" "): "Space"
+        case .char(let c): String(c)
+        case .enter: "Enter"
+        case .escape: "Esc"
+        case .tab: "Tab"
+        case .backTab: "Shift-Tab"
+        case .backspace: "Backspace"
+        case .up: "Up"
+        case .down: "Down"
+        case .left: "Left"
+        case .right: "Right"
+        case .pageUp: "PgUp"
+        case .pageDown: "PgDn"
+        case .home: "Home"
+        case .end: "End"
+        case .ctrlC: "Ctrl-C"
+        case .other(let name): name
+        }
+    }
 }
 
 /// Everything that reaches the UI from outside comes as one of these.

@@ -58,7 +58,7 @@ extension UIModel {
     /// ended, the focused panel has no rows to inspect, ...), or not bound at all.
     func whyNotNow(_ key: Key) -> String {
         guard let other = KeyBinding.all.first(where: { $0.keys.contains(key) }) else {
-            return "key not bound; ? lists every key"
+            return "\(key.name): key not bound; ? lists every key"
         }
         let name = other.written.replacingOccurrences(of: "`", with: "")
         switch other.context {
@@ -74,7 +74,7 @@ extension UIModel {
         case .live: return "\(name) works while the run is live; R restarts it"
         case .sandbox: return "\(name) works in the sandbox (iapsim with no file), not in play"
         case .play: return "\(name) works while a scenario plays"
-        case .always: return "key not bound; ? lists every key"
+        case .always: return "\(key.name): key not bound; ? lists every key"
         }
     }
 

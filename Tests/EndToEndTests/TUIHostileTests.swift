@@ -35,6 +35,24 @@ import Testing
         try ui.expectCleanExit(tmux)
     }
 
+    /// A key bound to nothing (a letter, a function key, a control key) is named on the
+    /// status line, with where the keys are listed; nothing else happens, and q still quits.
+    @Test func anUnboundKeyIsNamedAndChangesNothing() throws {
+        let tmux = try Tmux([])
+        defer { tmux.kill() }
+        try ui.waitForPanels(tmux)
+        try tmux.send("Space")  // paused: the screen can change only by a key
+        try tmux.wait(for: "PAUSED")
+        for (key, name) in [("Z", "Z"), ("F1", "F1"), ("C-x", "Ctrl-X"), ("IC", "Insert")] {
+            try tmux.send(key)
+            try tmux.wait(for: "\(name): key not bound; ? lists every key")
+        }
+        let screen = tmux.screen()
+        #expect(screen.contains("4 events") && screen.contains("no transactions yet"), "\(screen)")
+        try tmux.send("q")
+        try ui.expectCleanExit(tmux)
+    }
+
     /// In a pseudo-terminal from `script` (tmux would set its own TERM).
     @Test func aTerminalThatCannotMoveTheCursorIsRefused() throws {
         for (term, words) in [

@@ -107,7 +107,7 @@ import Testing
         #expect(d.model.overlay == nil)
         #expect(d.model.status == "Enter inspects a row of the Auditor or Payment queue panel: Tab focuses one")
         d.keys("Y")
-        #expect(d.model.status == "key not bound; ? lists every key")
+        #expect(d.model.status == "Y: key not bound; ? lists every key")
     }
 }
 
