@@ -7,6 +7,6 @@ extension UIModel {
         guard let next = simulation.nextEvent else { return "no fault armed; nothing scheduled" }
         let inMs = max(0, next.time - simulation.now)
         return "no fault armed; next event at \(DurationText.clock(next.time)) (in \(DurationText.age(inMs))): "
-            + next.action.words(in: simulation.policy.storekit)
+            + (simulation.moot(next.action) ?? next.action.words(in: simulation.policy.storekit))
     }
 }

@@ -32,8 +32,11 @@ import Testing
         #expect(network.contains("recharge") && !network.contains("verify"), "no verify route in SK2:\n\(network)")
 
         try tmux.send("BTab", "BTab", "BTab", "BTab", "Enter")
-        let inspector = try tmux.wait(for: "the signed transaction (jwsRepresentation)")
-        #expect(inspector.contains("signed by: the App Store") && inspector.contains("price: 990"), "\(inspector)")
+        // Waits for the inspector's last lines too: a capture can catch a frame half drawn.
+        let inspector = try tmux.wait("the signed transaction's fields in the inspector") {
+            $0.contains("the signed transaction (jwsRepresentation)") && $0.contains("price: 990")
+                && $0.contains("signed by: the App Store")
+        }
         expectNoStoreKit1Words(inspector, "the transaction inspector")
 
         try tmux.send("Escape", "Tab", "Tab", "Tab", "Enter")

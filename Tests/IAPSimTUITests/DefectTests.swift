@@ -189,6 +189,30 @@ extension DefectTests {
         d.keys("...")
         #expect(d.model.idleStatus.contains("StoreKit delivers 1000000000001 to the observer"), "\(d.model.idleStatus)")
     }
+
+    /// A timer the world has made moot (its request answered, its process crashed) is named
+    /// as what it is and said to change nothing; a live one is named plainly.
+    @Test func theStatusLineSaysWhenTheNextEventChangesNothing() {
+        for (preset, words) in [
+            (PolicyPreset.hardened, "the App Store answered: the server's time-out does nothing"),
+            (.sk2Hardened, "request 1 was answered: its time-out does nothing"),
+        ] {
+            var d = Driver(UIModel(preset: preset))
+            d.keys("b")
+            d.key(.enter)
+            d.wait(wallMs: 5_000)  // bought and answered; a time-out is still set
+            #expect(d.model.idleStatus.hasSuffix("s): \(words)"), "\(preset): \(d.model.idleStatus)")
+            #expect(d.screen().text.contains(words), "\(preset): \(d.screen().text)")
+        }
+        // Crashed while the request was out: the new process has no such timer.
+        var sim = Simulation(WorldConfig(seed: 1, users: ["alice"], policy: PolicyPreset.hardened.policy))
+        sim.apply(.buy(product: "coins_100"))
+        sim.run(until: 50)  // the order request (exchange 1) is on its way
+        let timeout = Action.appRequestTimeout(exchange: 1, incarnation: sim.app.incarnation)
+        #expect(sim.moot(timeout) == nil, "the order request is still out")
+        sim.apply(.crash)
+        #expect(sim.moot(timeout) == "a timer of a process that is gone: it does nothing")
+    }
 }
 
 /// The server side in the panels: the notify route once it carries traffic, a negative

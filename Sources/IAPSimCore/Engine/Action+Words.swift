@@ -52,3 +52,26 @@ extension Simulation {
         queue.min.map { ($0.time, outbox.pending[$0.slot]) }
     }
 }
+
+extension Simulation {
+    /// What `action` is when its time comes to nothing, or nil: a timer that the world has
+    /// made moot since it was set (the request it guards was answered, the process that set
+    /// it is gone). The status line says this instead of announcing a time-out that will not
+    /// be one.
+    package func moot(_ action: Action) -> String? {
+        let gone = "a timer of a process that is gone: it does nothing"
+        switch action {
+        case .appRequestTimeout(let exchange, let incarnation):
+            guard app.isRunning, app.incarnation == incarnation else { return gone }
+            return app.inFlight[exchange] == nil ? "request \(exchange) was answered: its time-out does nothing" : nil
+        case .appRetry(_, let incarnation), .appFinish(_, let incarnation), .appLaunchResend(let incarnation),
+            .appPeriodicRetry(let incarnation):
+            return app.isRunning && app.incarnation == incarnation ? nil : gone
+        case .serverVerifyTimeout(let exchange):
+            return server.verifying[exchange] == nil
+                ? "the App Store answered: the server's time-out does nothing" : nil
+        default:
+            return nil
+        }
+    }
+}
