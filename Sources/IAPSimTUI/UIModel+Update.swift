@@ -47,6 +47,9 @@ extension UIModel {
 
     /// A key on the main screen: whatever the binding table says it does now.
     mutating func handleMain(_ key: Key) -> [UIEffect] {
+        // Esc with nothing open only clears the status line (`handle` did): the reflex of
+        // closing what is not there is no mistake to report.
+        if key == .escape { return [] }
         guard let binding = KeyBinding.binding(for: key, in: self) else {
             status = whyNotNow(key)
             return []

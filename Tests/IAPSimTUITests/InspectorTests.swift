@@ -108,6 +108,8 @@ import Testing
         #expect(d.model.status == "Enter inspects a row of the Auditor or Payment queue panel: Tab focuses one")
         d.keys("Y")
         #expect(d.model.status == "Y: key not bound; ? lists every key")
+        d.key(.escape)  // nothing open: Esc clears the status line, and says nothing
+        #expect(d.model.status == nil && d.model.overlay == nil)
     }
 }
 
