@@ -37,8 +37,8 @@ enum KeyMap {
         case 9: return .tab
         case 8, 127: return .backspace
         case 0: return .other("Ctrl-Space")
-        case 1..<27: return .other("Ctrl-\(Character(Unicode.Scalar(value + 64)!))")
-        case 28..<32: return .other("Ctrl-\(Character(Unicode.Scalar(value + 64)!))")
+        // The other control characters (Esc, Tab, Enter, Backspace and Ctrl-C matched above).
+        case 1..<32: return .other("Ctrl-\(Character(Unicode.Scalar(UInt8(value + 64))))")
         default:
             guard let scalar = Unicode.Scalar(value) else { return nil }
             return .char(Character(scalar))

@@ -60,9 +60,8 @@ extension UIModel {
     /// Why `key` does nothing now: the key is bound, but not in this state (the run has
     /// ended, the focused panel has no rows to inspect, ...), or not bound at all.
     func whyNotNow(_ key: Key) -> String {
-        guard let other = KeyBinding.all.first(where: { $0.keys.contains(key) }) else {
-            return "\(key.name): key not bound; ? lists every key"
-        }
+        let unbound = "\(key.name): key not bound; ? lists every key"
+        guard let other = KeyBinding.all.first(where: { $0.keys.contains(key) }) else { return unbound }
         let name = other.written.replacingOccurrences(of: "`", with: "")
         switch other.context {
         case .storeKit1:
@@ -77,7 +76,7 @@ extension UIModel {
         case .live: return "\(name) works while the run is live; R restarts it"
         case .sandbox: return "\(name) works in the sandbox (iapsim with no file), not in play"
         case .play: return "\(name) works while a scenario plays"
-        case .always: return "\(key.name): key not bound; ? lists every key"
+        case .always: return unbound
         }
     }
 

@@ -85,6 +85,10 @@ package struct AppProcess: Sendable, Hashable {
 
     package var isRunning: Bool { process == .running }
 
+    /// Whether the process that set a timer (its `incarnation`) is the one running now: a
+    /// crash or an uninstall leaves the timers of the old one to fire on nothing.
+    func isCurrent(_ incarnation: Int) -> Bool { isRunning && self.incarnation == incarnation }
+
     /// The logged-in account while the process runs.
     package var loggedIn: String? { isRunning ? savedLogin : nil }
 

@@ -62,11 +62,11 @@ extension Simulation {
         let gone = "a timer of a process that is gone: it does nothing"
         switch action {
         case .appRequestTimeout(let exchange, let incarnation):
-            guard app.isRunning, app.incarnation == incarnation else { return gone }
+            guard app.isCurrent(incarnation) else { return gone }
             return app.inFlight[exchange] == nil ? "request \(exchange) was answered: its time-out does nothing" : nil
         case .appRetry(_, let incarnation), .appFinish(_, let incarnation), .appLaunchResend(let incarnation),
             .appPeriodicRetry(let incarnation):
-            return app.isRunning && app.incarnation == incarnation ? nil : gone
+            return app.isCurrent(incarnation) ? nil : gone
         case .serverVerifyTimeout(let exchange):
             return server.verifying[exchange] == nil
                 ? "the App Store answered: the server's time-out does nothing" : nil

@@ -35,23 +35,23 @@ extension Simulation {
         case .appReceive(let message):
             receive(message)
         case .appRequestTimeout(let exchange, let incarnation):
-            guard app.isRunning, app.incarnation == incarnation else { return }
+            guard app.isCurrent(incarnation) else { return }
             if let route = app.requestFailed(exchange: exchange, why: "request timed out", &outbox) {
                 network.timedOut(exchange: exchange, route: route, &outbox)
             }
         case .appRequestFailedOffline(let exchange):
             _ = app.requestFailed(exchange: exchange, why: "the device is offline", &outbox)
         case .appRetry(let txn, let incarnation):
-            guard app.isRunning, app.incarnation == incarnation else { return }
+            guard app.isCurrent(incarnation) else { return }
             app.immediateRetryDue(txn, store: &store, &outbox)
         case .appFinish(let txn, let incarnation):
-            guard app.isRunning, app.incarnation == incarnation else { return }
+            guard app.isCurrent(incarnation) else { return }
             store.finish(txn, &outbox)
         case .appLaunchResend(let incarnation):
-            guard app.isRunning, app.incarnation == incarnation else { return }
+            guard app.isCurrent(incarnation) else { return }
             app.launchResendDue(store: &store, &outbox)
         case .appPeriodicRetry(let incarnation):
-            guard app.isRunning, app.incarnation == incarnation else { return }
+            guard app.isCurrent(incarnation) else { return }
             app.periodicDue(store: &store, &outbox)
         case .serverVerifyTimeout(let exchange):
             if server.verifyTimedOut(exchange: exchange, &outbox) {
