@@ -4,7 +4,15 @@ extension UIModel {
     /// The status line's words when nothing else is said: the next event, its time and
     /// what it is.
     var idleStatus: String {
-        guard let next = simulation.nextEvent else { return "no fault armed; nothing scheduled" }
+        let next = simulation.nextEvent
+        if let end = simulation.auditor.nextGraceEnd, end < next?.time ?? .max {
+            // The auditor's own clock: a look, not an event of the world.
+            let inMs = max(0, end - simulation.now)
+            return
+                "no fault armed; the auditor's next look at \(DurationText.clock(end)) (in \(DurationText.age(inMs))): "
+                + "a grace period ends" + (next == nil ? "; the world has nothing scheduled" : "")
+        }
+        guard let next else { return "no fault armed; nothing scheduled" }
         let inMs = max(0, next.time - simulation.now)
         return "no fault armed; next event at \(DurationText.clock(next.time)) (in \(DurationText.age(inMs))): "
             + (simulation.moot(next.action) ?? next.action.words(in: simulation.policy.storekit))

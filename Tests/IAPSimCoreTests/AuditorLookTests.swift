@@ -17,12 +17,12 @@ import Testing
         return written.isEmpty && probe.auditor.anomalies == sim.auditor.anomalies
     }
 
-    /// Steps `h` until `end`, checking after every event; returns how many events it saw
-    /// with a remembered look in force.
+    /// Steps `h` until `end`, checking after every event and every end of a grace period on
+    /// the auditor's clock; returns how many of them it saw with a remembered look in force.
     static func stepChecking(_ h: inout Harness, until end: VirtualTime) -> Int {
         var remembered = 0
-        while let next = h.sim.nextEventTime, next <= end {
-            h.sim.step()
+        while let next = [h.sim.nextEventTime, h.sim.auditor.nextGraceEnd].compactMap({ $0 }).min(), next <= end {
+            if h.sim.nextEventTime == next { h.sim.step() } else { h.sim.run(until: next) }
             #expect(fullLookChangesNothing(h.sim), "at \(h.sim.now)")
             if h.sim.auditor.ledger.active.contains(where: { h.sim.auditor.ledger.looks[$0] != nil }) {
                 remembered += 1

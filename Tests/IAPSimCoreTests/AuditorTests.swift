@@ -118,7 +118,7 @@ import Testing
     @discardableResult
     static func feed(_ a: inout Auditor, _ fact: Fact, at time: VirtualTime = 0) -> [LogEntry] {
         var out: [LogEntry] = []
-        _ = a.observe(LogEntry(time: time, part: .app, fact: fact), &out)
+        a.observe(LogEntry(time: time, part: .app, fact: fact), &out)
         return out
     }
 
@@ -135,8 +135,8 @@ import Testing
         for kind in unused {
             var a = before
             var out: [LogEntry] = []
-            let delay = a.observe(LogEntry(time: 5, part: .app, fact: Self.sample(kind)), &out)
-            #expect(delay == nil && out.isEmpty, "\(kind)")
+            a.observe(LogEntry(time: 5, part: .app, fact: Self.sample(kind)), &out)
+            #expect(a.graceEnds == before.graceEnds && out.isEmpty, "\(kind)")
             #expect(
                 a.ledger == before.ledger && a.anomalies == before.anomalies && a.appAwake == before.appAwake,
                 "\(kind) is declared unused, yet feeding it changes the auditor: declare it read")
@@ -159,8 +159,8 @@ import Testing
             let changed = [Self.afterOneCharge(), closed].contains { before in
                 var a = before
                 var out: [LogEntry] = []
-                let delay = a.observe(LogEntry(time: 5, part: .app, fact: Self.sample(kind)), &out)
-                return delay != nil || a.ledger != before.ledger || a.anomalies != before.anomalies
+                a.observe(LogEntry(time: 5, part: .app, fact: Self.sample(kind)), &out)
+                return a.graceEnds != before.graceEnds || a.ledger != before.ledger || a.anomalies != before.anomalies
                     || a.appAwake != before.appAwake
             }
             #expect(changed, "\(kind) is declared read, yet feeding it changes nothing")
@@ -170,11 +170,20 @@ import Testing
     @Test func runsThatKeepNoLogBuildExactlyTheFactsTheAuditorReads() {
         var outbox = Outbox(
             now: 0, policy: PolicyPreset.hardened.policy, nextMessageId: 0, nextExchange: 0,
-            keepsEveryFact: false)
+            subscribed: Auditor.subscription, keepsEveryFact: false)
         for kind in Fact.Kind.allCases { outbox.log(.app, Self.sample(kind)) }
         let built = outbox.facts.map(\.fact.kind)
         #expect(built == Fact.Kind.allCases.filter { Auditor.use(of: $0) == .read })
-        #expect(outbox.uncounted == Fact.Kind.allCases.count - built.count)
+        #expect(outbox.unkept == Fact.Kind.allCases.count - built.count)
+    }
+
+    @Test func aWorldWithoutSubscribersBuildsNoFactItKeepsNoLogOf() {
+        var outbox = Outbox(
+            now: 0, policy: PolicyPreset.hardened.policy, nextMessageId: 0, nextExchange: 0,
+            keepsEveryFact: false)
+        for kind in Fact.Kind.allCases { outbox.log(.app, Self.sample(kind)) }
+        #expect(outbox.facts.isEmpty)
+        #expect(outbox.unkept == Fact.Kind.allCases.count)
     }
 
     // MARK: classification

@@ -30,7 +30,13 @@ struct Harness {
         Issue.record("event '\(trigger)' did not happen", sourceLocation: sourceLocation)
     }
 
-    mutating func settle() { sim.settle() }
+    /// Settles the world, then lets the auditor's grace periods end (the world does nothing
+    /// meanwhile), so that its verdict on waiting charges is in.
+    mutating func settle() {
+        sim.settle()
+        var none: [LogEntry]?
+        sim.letGracePeriodsEnd(into: &none)
+    }
 
     func balance(_ user: String) -> Int { sim.server.balance(of: user) }
     var charged: Int { sim.auditor.charges.count }

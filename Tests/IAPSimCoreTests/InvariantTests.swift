@@ -68,7 +68,7 @@ import Testing
             (
                 .nothingQueuedInThePast,
                 { sim in
-                    sim.schedule(10, .auditCheck)
+                    sim.schedule(10, .serverReconcile)
                     sim.now += 20
                 }
             ),

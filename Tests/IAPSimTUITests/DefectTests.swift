@@ -175,14 +175,15 @@ extension DefectTests {
 }
 
 extension DefectTests {
-    /// The status line names the next event: the core says what each scheduled action is.
+    /// The status line names the next event: the core says what each scheduled action is; an
+    /// end of a grace period on the auditor's clock is named as the auditor's look.
     @Test func theStatusLineNamesTheNextEvent() {
         var d = Driver.naiveCrashAtCharge()
         d.wait(wallMs: 8_000)  // past an unnamed timer at 0:00:10
         d.keys("?")
         d.key(.escape)  // clears the status
-        #expect(d.model.idleStatus.contains("the auditor's grace check of waiting charges"), "\(d.model.idleStatus)")
-        #expect(d.screen().lines[38].contains("next event at 0:00:32.16"), "\(d.screen().lines[38])")
+        #expect(d.model.idleStatus.contains("a grace period ends"), "\(d.model.idleStatus)")
+        #expect(d.screen().lines[38].contains("the auditor's next look at 0:00:32.16"), "\(d.screen().lines[38])")
         d = Driver(UIModel())
         d.keys(" b")
         d.key(.enter)

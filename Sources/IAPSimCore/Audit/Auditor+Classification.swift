@@ -52,9 +52,8 @@ extension Auditor {
                 let keptByStore = RecoveryView.storeKeeps(txn, storePosition: &position, store: store)
                 let alive =
                     keptByStore
-                    || RecoveryView.appOrServerCanStillCredit(txn, app: app, server: server, policy: policy)
-                    || policy.serverSide
-                        && RecoveryView.serverCanStillLearn(txn, store: store, server: server, policy: policy)
+                    || RecoveryView.appOrServerCanStillCredit(
+                        txn, app: app, server: server, store: store, policy: policy)
                 if position != ledger.storePositions[i] { ledger.storePositions[i] = position }
                 let written = out.count
                 settleUncredited(i, now: now, alive: alive, &out)

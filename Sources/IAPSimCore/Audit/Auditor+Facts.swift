@@ -44,8 +44,7 @@ extension Auditor {
         }
     }
 
-    /// Whether `observe` reads this fact. Inlined where the fact's case is known, it folds
-    /// to a constant.
-    @inline(__always)
-    static func reads(_ fact: Fact) -> Bool { use(of: fact.kind) == .read }
+    /// The kinds `observe` reads: the auditor's subscription, which the world hands to the
+    /// engine (`Outbox.subscribed`).
+    package static let subscription = FactKindSet(Fact.Kind.allCases.filter { use(of: $0) == .read })
 }

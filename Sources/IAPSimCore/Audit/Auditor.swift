@@ -1,18 +1,20 @@
-/// The omniscient auditor. It sits beside the world and is fed the history (every charge,
-/// every credit, every request) plus, after each step, a read-only view of what can still
-/// act; it never changes the world, and the world never asks it anything. It owns the
-/// verdict.
-///
-/// By concern: the facts it reads are declared in `Auditor+Facts.swift`, the history it
-/// keeps is the `ChargeLedger`, the classification of anomalies is in
-/// `Auditor+Classification.swift`, the verdict and money in `Auditor+Verdict.swift`, the
-/// words in `AnomalyWording`.
 /// A credit of a forged transaction: who got which product, though nobody paid.
 package struct ForgedCredit: Sendable, Hashable {
     package let user: String
     package let product: String
 }
 
+/// The omniscient auditor. It sits beside the world and is fed the history (every charge,
+/// every credit, every request) plus, after each event, a read-only view of what can still
+/// act; it never changes the world, and the world never asks it anything. It owns the
+/// verdict, and it keeps its own clock: the ends of grace periods it must look at are its
+/// own list (`graceEnds`), never events of the world's queue, so the world's run ends at
+/// its last world event whatever the grace period.
+///
+/// By concern: the facts it reads are declared in `Auditor+Facts.swift`, the history it
+/// keeps is the `ChargeLedger`, the classification of anomalies is in
+/// `Auditor+Classification.swift`, the verdict and money in `Auditor+Verdict.swift`, the
+/// words in `AnomalyWording`.
 package struct Auditor: Sendable, Hashable {
     package internal(set) var anomalies: [Anomaly] = [] {
         didSet { anomaliesRevision &+= 1 }
@@ -29,10 +31,15 @@ package struct Auditor: Sendable, Hashable {
     /// Every charge, oldest first, with what became of it.
     package var charges: [ChargeRecord] { ledger.charges }
 
-    /// How long an uncredited charge may wait before it is an anomaly (DOMAIN.md).
+    /// How long an uncredited charge may wait before it is an anomaly (docs/world.md, "The
+    /// auditor").
     package var graceMs: VirtualTime = 30_000
+    /// The auditor's own clock: the times, ascending, at which a grace period it watches
+    /// ends and it must look again even if the world does nothing then. The runner lets the
+    /// world's time pass to them (`Simulation.passTime`); the world never schedules them.
+    package internal(set) var graceEnds: [VirtualTime] = []
     /// The app is running in the foreground: a charge now starts its grace period now
-    /// (TRUTH.md C6). The app starts not running; its launch is a fact like any other.
+    /// (docs/world.md: a charge waits for the app to run before its grace period starts). The app starts not running; its launch is a fact like any other.
     var appAwake = false
 
     package init(catalog: Catalog = .standard) { self.catalog = catalog }
@@ -47,24 +54,38 @@ package struct Auditor: Sendable, Hashable {
         h.combine(forgedCredits)
     }
 
-    /// Reads one fact of the history (one of the kinds `use(of:)` declares read). Returns
-    /// the delay after which the auditor wants to look again (the grace period of a new
-    /// charge, say), if it wants to.
-    mutating func observe(_ e: LogEntry, _ out: inout [LogEntry]) -> VirtualTime? {
+    /// The next time the auditor must look again by its own clock, if any.
+    package var nextGraceEnd: VirtualTime? { graceEnds.first }
+
+    /// Notes that a grace period starting at `time` ends: the auditor looks again just past it.
+    mutating func watchGrace(from time: VirtualTime) {
+        let end = time + graceMs + 1
+        var i = graceEnds.count
+        while i > 0, graceEnds[i - 1] > end { i -= 1 }
+        if i > 0, graceEnds[i - 1] == end { return }
+        graceEnds.insert(end, at: i)
+    }
+
+    /// Takes the first grace end off the auditor's clock.
+    mutating func takeGraceEnd() { graceEnds.removeFirst() }
+
+    /// Reads one fact of the history (one of the kinds `use(of:)` declares read); starts the
+    /// grace period it opens (a new charge's, say) on the auditor's own clock.
+    mutating func observe(_ e: LogEntry, _ out: inout [LogEntry]) {
         switch e.fact {
         case .paymentAdded(let txn, _, _, let user, let order):
             ledger.paymentAdded(txn: txn, user: user, order: order)
         case .paymentCharged(let txn, let product, let price):
             ledger.charged(txn: txn, product: product, priceCents: price, at: e.time, appAwake: appAwake)
-            return appAwake ? graceMs + 1 : nil
+            if appAwake { watchGrace(from: e.time) }
         case .appLaunched, .appForegrounded:
             appAwake = true
-            return ledger.appWoke(at: e.time) ? graceMs + 1 : nil
+            if ledger.appWoke(at: e.time) { watchGrace(from: e.time) }
         case .appCrashed, .appUninstalled, .appBackgrounded:
             appAwake = false
         case .transactionsDelivered(let txns, _):
             ledger.delivered(txns, at: e.time)
-            return graceMs + 1
+            watchGrace(from: e.time)
         case .transactionFinished(let txn), .finishCalled(let txn):
             ledger.finished(txn, at: e.time)
         case .purchaseStarted(let txn, _, _, let user, let order),
@@ -72,10 +93,10 @@ package struct Auditor: Sendable, Hashable {
             ledger.paymentAdded(txn: txn, user: user, order: order)
         case .purchaseReturned(let txn, _, .success):
             ledger.delivered([txn], at: e.time)
-            return graceMs + 1
+            watchGrace(from: e.time)
         case .updatesEmitted(let txns, _), .unfinishedSwept(let txns):
             ledger.delivered(txns, at: e.time)
-            return graceMs + 1
+            watchGrace(from: e.time)
         case .rechargeSent(let txn, _, _, _, let delivered):
             ledger.rechargeSent(txn, forDelivered: delivered)
         case .rechargeAlreadyInFlight(let txn, let delivered):
@@ -100,11 +121,10 @@ package struct Auditor: Sendable, Hashable {
         default:
             break
         }
-        return nil
     }
 
     /// A credit of `txn`. Granting an entitlement its account already holds is no credit
-    /// (TRUTH.md C2), unless it is the charge's first. A second credit is one anomaly: a
+    /// (docs/world.md: an entitlement granted twice is one credit), unless it is the charge's first. A second credit is one anomaly: a
     /// replay, or a double credit (naming the account that got it without payment, and the
     /// order of another charge it was credited on). A credit of a transaction the App Store
     /// never charged is a forgery (StoreKit 2's `forge`).

@@ -10,27 +10,15 @@ struct RecoveryView {
     ) -> Bool {
         // The cheap tests come first (the answer is the same).
         storeKeeps(txn, storePosition: &storePosition, store: store)
-            || appOrServerCanStillCredit(txn, app: app, server: server, policy: policy)
+            || appOrServerCanStillCredit(txn, app: app, server: server, store: store, policy: policy)
     }
 
-    /// `canStillCredit` past the App Store's list: the app's requests and saved receipts,
-    /// the server's verifications.
+    /// `canStillCredit` past the App Store's list: the auditor asks the app and the server,
+    /// one question each, whether they will still send or credit it.
     static func appOrServerCanStillCredit(
-        _ txn: String, app: AppProcess, server: MerchantServer, policy: Policy
+        _ txn: String, app: AppProcess, server: MerchantServer, store: AppStore, policy: Policy
     ) -> Bool {
-        if app.hasRechargeInFlight(txn) || server.isVerifying(txn) { return true }
-        // In the background the app's work waits, parked, for the foreground.
-        if !app.parked.isEmpty { return true }
-        let retries = policy.retryIntervalMs != nil || policy.resendsAtAll
-        if holds(app.files, txn) || holds(app.keychain, txn) {
-            return retries
-        }
-        if app.isRunning, holds(app.memory, txn) {
-            // An immediate retry counted for it may still be scheduled.
-            return app.waitingForLogin.contains(txn) || app.retriesUsed[txn] != nil || policy.retryIntervalMs != nil
-                || policy.resends(on: .network) || policy.resends(on: .purchase) || policy.resends(on: .login)
-        }
-        return false
+        app.willStillSend(txn, policy: policy) || server.willStillCredit(txn, store: store, policy: policy)
     }
 
     /// The App Store's list still holds `txn` unfinished and purchased: StoreKit redelivers
@@ -56,23 +44,5 @@ struct RecoveryView {
             if let i = storePosition, !transactions[i].finished, transactions[i].state == .purchased { return true }
         }
         return false
-    }
-
-    /// The App Store can still tell the server of the charge: its ONE_TIME_CHARGE
-    /// notification is being delivered, or a reconciliation will find it (the server knows
-    /// a transaction of the customer to look up, and the charge's token names an open order).
-    /// Asked by the auditor only when a server-side key is on, and kept out of
-    /// `canStillCredit`, which the explore hot path runs for every waiting charge.
-    @inline(never)
-    static func serverCanStillLearn(_ txn: String, store: AppStore, server: MerchantServer, policy: Policy) -> Bool {
-        if store.notificationPending(txn, .oneTimeCharge) { return true }
-        guard policy.serverReconcileMs != nil, !server.credits.isEmpty || !server.toldOf.isEmpty,
-            let token = store.transaction(txn)?.appAccountToken
-        else { return false }
-        return server.order(token: token)?.state == .created
-    }
-
-    static func holds(_ receipts: [PendingReceipt], _ txn: String) -> Bool {
-        receipts.indices.contains { receipts[$0].txn == txn }
     }
 }

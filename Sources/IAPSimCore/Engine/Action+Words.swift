@@ -23,7 +23,7 @@ extension Action {
         case .storeNotifyRetry: return "the App Store sends its notification again"
         case .storeHistoryDone: return "the App Store Server API answers Get Transaction History"
         case .serverReconcile: return "the server's reconciliation job runs"
-        case .auditCheck: return "the auditor's grace check of waiting charges"
+        case .vacant: return "nothing (a free slot)"
         }
     }
 }

@@ -25,5 +25,6 @@ package enum Action: Sendable, Hashable {
     case storeNotifyRetry(exchange: Int)
     case storeHistoryDone(exchange: Int)
     case serverReconcile
-    case auditCheck
+    /// What a free slot of the queue's actions holds (`Outbox.pending`): never scheduled.
+    case vacant
 }

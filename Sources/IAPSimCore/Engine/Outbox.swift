@@ -12,17 +12,21 @@ package struct Outbox: Sendable {
     package internal(set) var sends: [Message] = []
     var nextMessageId: Int
     var nextExchange: Int
-    /// False when nobody keeps or collects the log: then `facts` holds only the facts the
-    /// auditor reads, and the others are only counted (explore runs write many facts that
-    /// nobody reads; building and dropping them at once is the cheap way to write them).
+    /// False when nobody keeps or collects the log: then `facts` holds only the facts of
+    /// the kinds in `subscribed`, and the others are only counted (explore runs write many
+    /// facts that nobody reads; building and dropping them at once is the cheap way to
+    /// write them).
     var keepsEveryFact: Bool
-    /// How many facts were written and not kept in `facts`.
-    var uncounted = 0
+    /// The kinds of fact some checker beside the world reads: the engine builds these even
+    /// when it keeps no log. The world sets it from its checkers' subscriptions.
+    var subscribed: FactKindSet
+    /// How many facts were written but not kept in `facts` (the engine still counts them
+    /// in `logCount`).
+    var unkept = 0
     /// The trigger codes of every fact written.
     var triggers = TriggerSet()
 
-    /// The actions of the engine's queued events, by slot (a free slot holds
-    /// `.auditCheck`). The outbox keeps them so that `after` moves an action once,
+    /// The actions of the engine's queued events, by slot (a free slot holds `.vacant`). The outbox keeps them so that `after` moves an action once,
     /// straight into its slot; the queue orders three numbers per event.
     var pending: [Action] = []
     var freeSlots: [Int] = []
@@ -35,8 +39,9 @@ package struct Outbox: Sendable {
 
     init(
         now: VirtualTime, policy: Policy, nextMessageId: Int, nextExchange: Int,
-        keepsEveryFact: Bool = true
+        subscribed: FactKindSet = FactKindSet(), keepsEveryFact: Bool = true
     ) {
+        self.subscribed = subscribed
         self.now = now
         self.policy = policy
         self.nextMessageId = nextMessageId
@@ -45,8 +50,8 @@ package struct Outbox: Sendable {
     }
 
     /// Inlined into every call site, where the fact's case is known: its trigger code and
-    /// whether the auditor reads it fold to constants, and a fact nobody keeps is never
-    /// built (its strings are neither copied nor released).
+    /// kind fold to constants, and a fact nobody keeps is never built (its strings are
+    /// neither copied nor released).
     @inline(__always)
     mutating func log(_ part: @autoclosure () -> Part, _ fact: @autoclosure () -> Fact) {
         if keepsEveryFact {
@@ -55,24 +60,24 @@ package struct Outbox: Sendable {
         }
         let f = fact()
         triggers.insert(f.trigger)
-        if Auditor.reads(f) {
+        if subscribed.contains(f.kind) {
             keep(LogEntry(time: now, part: part(), fact: f))
         } else {
-            uncounted += 1
+            unkept += 1
         }
     }
 
-    /// `log` for narration (a fault armed or fired): facts that are no trigger and that the
-    /// auditor never reads, so that a run keeping no log only counts them and never builds
-    /// their words.
+    /// `log` for narration (a fault armed or fired): facts that are no trigger and that no
+    /// checker reads, so that a run keeping no log only counts them and never builds their
+    /// words.
     @inline(__always)
     mutating func narrate(_ part: Part, _ fact: @autoclosure () -> Fact) {
         guard keepsEveryFact else {
-            uncounted += 1
+            unkept += 1
             return
         }
         let f = fact()
-        assert(f.trigger == nil && !Auditor.reads(f), "narration must be no trigger and unread: \(f)")
+        assert(f.trigger == nil && !subscribed.contains(f.kind), "narration must be no trigger and unread: \(f)")
         keep(LogEntry(time: now, part: part, fact: f))
     }
 
@@ -90,7 +95,7 @@ package struct Outbox: Sendable {
         timerCount += 1
     }
 
-    /// Moves an action into a free slot of `pending` (leaving `.auditCheck` in its place)
+    /// Moves an action into a free slot of `pending` (leaving `.vacant` in its place)
     /// and returns the slot.
     mutating func park(_ action: inout Action) -> Int {
         let slot: Int
@@ -98,7 +103,7 @@ package struct Outbox: Sendable {
             slot = free
         } else {
             slot = pending.count
-            pending.append(.auditCheck)
+            pending.append(.vacant)
         }
         swap(&action, &pending[slot])
         return slot
@@ -106,7 +111,7 @@ package struct Outbox: Sendable {
 
     /// Takes the action out of `slot`, which becomes free.
     mutating func unpark(_ slot: Int) -> Action {
-        var action = Action.auditCheck
+        var action = Action.vacant
         swap(&action, &pending[slot])
         freeSlots.append(slot)
         return action

@@ -10,6 +10,7 @@ extension Simulation {
         while let t = nextEventTime, t <= limit {
             if step(into: &written)?.contains(event) == true { return true }
         }
+        passTime(before: limit, through: true, into: &written)
         now = max(now, limit)
         return false
     }

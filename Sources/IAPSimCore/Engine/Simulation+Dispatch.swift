@@ -65,8 +65,8 @@ extension Simulation {
             historyAnswered(exchange: exchange)
         case .serverReconcile:
             reconcileDue()
-        case .auditCheck:
-            break
+        case .vacant:
+            assertionFailure("a free slot of the queue was scheduled")
         }
     }
 

@@ -97,7 +97,8 @@ package struct Simulation: Sendable {
         auditor = Auditor(catalog: config.catalog)
         // A world that keeps no log (explore's runs) keeps no traffic either: nobody looks.
         network = config.logLimit == 0 ? Network(recentLimit: 0) : Network()
-        outbox = Outbox(now: 0, policy: config.policy, nextMessageId: 0, nextExchange: 0)
+        outbox = Outbox(
+            now: 0, policy: config.policy, nextMessageId: 0, nextExchange: 0, subscribed: Auditor.subscription)
     }
 
     /// Makes this world what `Simulation(config)` makes, in place, keeping the room of its
@@ -156,9 +157,40 @@ package struct Simulation: Sendable {
     /// it wrote, or nil when nothing was scheduled.
     @discardableResult
     package mutating func step(into written: inout [LogEntry]?) -> TriggerSet? {
-        guard let next = queue.popMin() else { return nil }
+        guard let next = queue.min else { return nil }
+        if let end = auditor.nextGraceEnd, end < next.time { passTime(before: next.time, into: &written) }
+        _ = queue.popMin()
         handle(next, collecting: written != nil)
         return commit(into: &written)
+    }
+
+    /// Lets the world's time pass, with no event of its own, to each end of a grace period
+    /// on the auditor's clock before `time` (`through`: up to and including it), where the
+    /// auditor looks again. The world schedules nothing for its checkers: they ask the
+    /// runner to let time pass.
+    mutating func passTime(before time: VirtualTime, through: Bool = false, into written: inout [LogEntry]?) {
+        while let end = auditor.nextGraceEnd, end < time || through && end == time {
+            auditor.takeGraceEnd()
+            guard end > now else { continue }
+            now = end
+            look(into: &written)
+        }
+    }
+
+    /// The checkers' look after an event or a passage of time.
+    mutating func look(into written: inout [LogEntry]?) {
+        // The auditor looks only while a charge waits for its verdict or a refund for its clawback.
+        guard !auditor.ledger.active.isEmpty || !auditor.ledger.unclawed.isEmpty else { return }
+        var audit: [LogEntry] = []
+        auditor.evaluate(now: now, store: store, app: app, server: server, policy: policy, &audit)
+        for entry in audit { append(entry, into: &written) }
+    }
+
+    /// Lets time pass through the last grace period on the auditor's clock, the world doing
+    /// nothing meanwhile: the verdict waits for them. Call it once the world has settled.
+    package mutating func letGracePeriodsEnd(into written: inout [LogEntry]?) {
+        guard let last = auditor.graceEnds.last else { return }
+        passTime(before: last, through: true, into: &written)
     }
 
     /// Runs one event's action into the outbox.
@@ -179,6 +211,7 @@ package struct Simulation: Sendable {
     /// `run(until:)`, appending what the events wrote to `written` unless it is nil.
     package mutating func run(until time: VirtualTime, into written: inout [LogEntry]?) {
         while let t = nextEventTime, t <= time { step(into: &written) }
+        passTime(before: time, through: true, into: &written)
         now = max(now, time)
     }
 
@@ -192,12 +225,14 @@ package struct Simulation: Sendable {
             step(into: &written)
             if let count = written?.count, count >= limit { return false }
         }
+        passTime(before: time, through: true, into: &written)
         now = max(now, time)
         return true
     }
 
-    /// Runs until nothing is scheduled, bounded at 24h of virtual time from now.
-    /// Returns false when the bound was hit with work still scheduled.
+    /// Runs until nothing is scheduled, bounded at 24h of virtual time from now: the clock
+    /// ends at the world's last event (the auditor's grace periods are its own business:
+    /// `letGracePeriodsEnd`). Returns false when the bound was hit with work still scheduled.
     @discardableResult
     package mutating func settle() -> Bool {
         var none: [LogEntry]?
@@ -209,7 +244,11 @@ package struct Simulation: Sendable {
     package mutating func settle(into written: inout [LogEntry]?) -> Bool {
         let limit = now + Simulation.settleLimitMs
         while let t = nextEventTime {
-            if t > limit { now = limit; return false }
+            if t > limit {
+                passTime(before: limit, through: true, into: &written)
+                now = limit
+                return false
+            }
             step(into: &written)
         }
         return true
@@ -222,11 +261,11 @@ package struct Simulation: Sendable {
         outbox.nextMessageId = nextMessageId
         outbox.nextExchange = nextExchange
         outbox.keepsEveryFact = collecting || config.logLimit != 0
-        outbox.uncounted = 0
+        outbox.unkept = 0
         outbox.triggers = TriggerSet()
     }
 
-    /// Applies what a part produced: network sends, timers, the log, the auditor; leaves
+    /// Applies what a part produced: network sends, timers, the log, the checkers; leaves
     /// the outbox empty, with its buffers. Appends what was written to `written` unless it
     /// is nil (it must not be when the outbox keeps only some facts); returns the trigger
     /// codes of the facts written (the auditor's own facts are never triggers).
@@ -244,7 +283,7 @@ package struct Simulation: Sendable {
         scheduleTimers()
         if policy.serverReconcileMs != nil { armReconcileIfDue() }
         written?.reserveCapacity(outbox.facts.count + 2)
-        logCount += outbox.uncounted
+        logCount += outbox.unkept
         if !outbox.facts.isEmpty {
             // Each fact moves out of the outbox, in the order written, and is recorded.
             var facts: [LogEntry] = []
@@ -254,29 +293,22 @@ package struct Simulation: Sendable {
             while let entry = facts.popLast() { record(entry, counted: counted, into: &written) }
             swap(&facts, &outbox.facts)
         }
-        // The auditor looks only while a charge waits for its verdict or a refund for its clawback.
-        if !auditor.ledger.active.isEmpty || !auditor.ledger.unclawed.isEmpty {
-            var audit: [LogEntry] = []
-            auditor.evaluate(now: now, store: store, app: app, server: server, policy: policy, &audit)
-            for entry in audit { append(entry, into: &written) }
-        }
+        look(into: &written)
         assertInvariants()
         return outbox.triggers
     }
 
-    /// Writes a part's fact to the log (and to `written`) and shows it to the auditor.
-    /// `counted`: nobody keeps the log or collects what is written (most runs), so the
-    /// entry is only counted, and lent to the auditor only when it reads it.
+    /// Writes a part's fact to the log (and to `written`) and shows it to the checkers that
+    /// subscribe to its kind. `counted`: nobody keeps the log or collects what is written
+    /// (most runs), so the entry is only counted, and lent to a checker only when it reads it.
     mutating func record(_ entry: LogEntry, counted: Bool, into written: inout [LogEntry]?) {
         if counted { logCount += 1 } else { append(entry, into: &written) }
-        if Auditor.reads(entry.fact) { observe(entry, into: &written) }
+        if outbox.subscribed.contains(entry.fact.kind) { observe(entry, into: &written) }
     }
 
     mutating func observe(_ entry: LogEntry, into written: inout [LogEntry]?) {
         var audit: [LogEntry] = []
-        if let delay = auditor.observe(entry, &audit) {
-            schedule(delay, .auditCheck)
-        }
+        auditor.observe(entry, &audit)
         for e in audit { append(e, into: &written) }
     }
 
