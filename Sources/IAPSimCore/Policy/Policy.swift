@@ -1,70 +1,7 @@
-/// When the app registers its `SKPaymentTransactionObserver`.
-package enum ObserverTiming: String, Sendable, Hashable, CaseIterable {
-    case launch
-    case storeScreen = "store-screen"
-}
-
-/// When the app calls `finishTransaction` for a purchased transaction.
-package enum FinishTiming: String, Sendable, Hashable, CaseIterable {
-    case afterCredit = "after-credit"
-    case onPurchase = "on-purchase"
-}
-
-/// Where the app keeps a pending receipt before it sends it.
-package enum PersistTier: String, Sendable, Hashable, CaseIterable {
-    case none, file, keychain
-}
-
-/// Moments at which the app resends its pending receipts.
-package enum ResendTrigger: String, Sendable, Hashable, CaseIterable {
-    case launch, login, network, purchase
-}
-
-/// Whose uid a pending receipt is sent as.
-package enum ResendAs: String, Sendable, Hashable, CaseIterable {
-    /// The uid saved with the pending receipt (the account that bought).
-    case buyer
-    /// Whoever is logged in when it is sent.
-    case currentUser = "current-user"
-}
-
-/// When the app saves a pending receipt where `persist` says.
-package enum PersistWhen: String, Sendable, Hashable, CaseIterable {
-    /// Before the first send.
-    case beforeSend = "before-send"
-    /// Only once the immediate retries have failed (in memory only until then).
-    case afterRetries = "after-retries"
-}
-
-/// Which receipt a send carries.
-package enum ReceiptRead: String, Sendable, Hashable, CaseIterable {
-    /// The receipt read when the transaction was handled, kept and resent.
-    case snapshot
-    /// The receipt read again at each send (`appStoreReceiptURL` at send time).
-    case fresh
-}
-
-/// How the app pairs a purchased transaction with an order.
-package enum MatchRule: String, Sendable, Hashable, CaseIterable {
-    case first, token
-}
-
-/// Whom the merchant server credits.
-package enum CreditTarget: String, Sendable, Hashable, CaseIterable {
-    case currentUser = "current-user"
-    case orderOwner = "order-owner"
-}
-
-/// Which StoreKit the app is written against: the original API (the payment queue,
-/// `verifyReceipt`) or StoreKit 2 (`purchase()`, `Transaction.updates`, signed transactions).
-/// Chosen before a run: the two worlds do not mix within one.
-package enum StoreKitWorld: String, Sendable, Hashable, CaseIterable {
-    case one = "1"
-    case two = "2"
-}
-
-/// Every toggle of DOMAIN.md: the app's rules and the merchant server's rules.
-/// `presetName` is the preset the policy started from, or "custom" once a key differs.
+/// Every rule of the app and of the merchant server that a team chooses: one stored value
+/// per policy key. The keys, their words, values, help, worlds and every preset's value are
+/// one table (`PolicyKeySpec.table`); this struct only stores the values, compactly, because
+/// every event copies it.
 package struct Policy: Sendable, Hashable {
     package var observer: ObserverTiming
     package var finish: FinishTiming
@@ -94,7 +31,7 @@ package struct Policy: Sendable, Hashable {
     package var serverDedup: Bool
     package var serverBindOrder: Bool
     package var creditTo: CreditTarget
-    // StoreKit 2 (STOREKIT2.md); read only when `storekit` is 2.
+    // StoreKit 2; read only when `storekit` is 2.
     package var storekit: StoreKitWorld = .one
     /// Iterate `Transaction.unfinished` at launch and at foreground and send each.
     package var sweepUnfinished = false
@@ -102,7 +39,7 @@ package struct Policy: Sendable, Hashable {
     package var accountToken = false
     /// The server checks the JWS signature, chain, bundleId and environment itself.
     package var serverVerify = false
-    // The server side (STOREKIT2.md flow steps 5-6), read in both worlds.
+    // The server side (notifications, reconciliation, clawback), read in both worlds.
     /// The server has a notification URL and handles App Store Server Notifications V2.
     package var serverNotifications = false
     /// On a refund the server takes the coins back (a balance may go negative: debt).
@@ -146,86 +83,27 @@ package struct Policy: Sendable, Hashable {
         self.retryMaxIntervalMs = retryMaxIntervalMs
     }
 
+    /// Every key at the first value it accepts: the blank that presets are written onto.
+    init() {
+        self.init(
+            observer: .launch, finish: .afterCredit, finishFailed: false, persist: .none, retryImmediate: 0,
+            retryIntervalMs: nil, resendOn: [], match: .first, serverDedup: false, serverBindOrder: false,
+            creditTo: .currentUser)
+    }
+
     package func resends(on trigger: ResendTrigger) -> Bool { resendMask & trigger.bit != 0 }
 
     /// Whether any moment resends pending receipts.
     package var resendsAtAll: Bool { resendMask != 0 }
 }
 
-extension ResendTrigger {
-    var bit: UInt8 {
-        switch self {
-        case .launch: return 1
-        case .login: return 2
-        case .network: return 4
-        case .purchase: return 8
-        }
-    }
-}
-
-/// A named policy preset.
-package enum PolicyPreset: String, Sendable, Hashable, CaseIterable {
-    case naive, hardened
-    case localTable = "local-table"
-    case retransmit
-    case retryFile = "retry-file"
-    case sk2Naive = "sk2-naive"
-    case sk2Hardened = "sk2-hardened"
-
-    package var policy: Policy {
-        switch self {
-        case .naive:
-            return Policy(
-                observer: .storeScreen, finish: .onPurchase, finishFailed: false,
-                persist: .none, retryImmediate: 0, retryIntervalMs: nil, resendOn: [],
-                match: .first, serverDedup: false, serverBindOrder: false,
-                creditTo: .currentUser, resendAs: .currentUser)
-        case .hardened:
-            // The periodic retry backs off to once a day while nothing gets through, as
-            // Apple's own notification retries do (1h, 12h, 24h, 48h, 72h).
-            return Policy(
-                observer: .launch, finish: .afterCredit, finishFailed: true,
-                persist: .keychain, retryImmediate: 3, retryIntervalMs: 300_000,
-                resendOn: ResendTrigger.allCases, match: .token, serverDedup: true,
-                serverBindOrder: true, creditTo: .orderOwner, retryMaxIntervalMs: 86_400_000)
-        case .localTable:
-            // A local table of transactions (paid / credited) in a file, the observer at
-            // launch, and a server that deduplicates and binds orders. No retries: a row
-            // marked paid is only looked at again when StoreKit redelivers at launch. Each
-            // row holds the buyer's uid, and its resend carries it.
-            return Policy(
-                observer: .launch, finish: .afterCredit, finishFailed: false,
-                persist: .file, retryImmediate: 0, retryIntervalMs: nil,
-                resendOn: [.launch], match: .token, serverDedup: true,
-                serverBindOrder: true, creditTo: .currentUser)
-        case .retransmit:
-            // The observer moved to app launch (didFinishLaunchingWithOptions); store the
-            // request before sending; resend at launch, when the network returns and when a
-            // new purchase starts, as the buyer; finish after the server answers.
-            return Policy(
-                observer: .launch, finish: .afterCredit, finishFailed: false,
-                persist: .file, retryImmediate: 0, retryIntervalMs: nil,
-                resendOn: [.launch, .network, .purchase], match: .first,
-                serverDedup: false, serverBindOrder: false, creditTo: .currentUser)
-        case .retryFile:
-            // Three immediate retries; only when they fail, a file per user and order,
-            // retried every 5m and at launch and login, as the file's uid.
-            return Policy(
-                observer: .storeScreen, finish: .afterCredit, finishFailed: false,
-                persist: .file, retryImmediate: 3, retryIntervalMs: 300_000,
-                resendOn: [.launch, .login], match: .first, serverDedup: false,
-                serverBindOrder: false, creditTo: .currentUser,
-                persistWhen: .afterRetries)
-        case .sk2Naive: return Policy.storeKit2Naive
-        case .sk2Hardened: return Policy.storeKit2Hardened
-        }
-    }
-}
-
-/// The policy keys of DOMAIN.md, in the order people read them.
+/// The policy keys, in the order people read them (the app's rules, then the server's). A
+/// key is one row of `PolicyKeySpec.table`: everything the program knows of it is there.
 package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     case observer, finish
     case finishFailed = "finish-failed"
+    case sweepUnfinished = "sweep-unfinished"
+    case accountToken = "account-token"
     case persist
     case persistWhen = "persist-when"
     case retryImmediate = "retry-immediate"
@@ -235,63 +113,109 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     case resendAs = "resend-as"
     case receipt
     case match
+    case serverVerify = "server-verify"
     case serverDedup = "server-dedup"
     case serverBindOrder = "server-bind-order"
     case creditTo = "credit-to"
     case storekit
-    case sweepUnfinished = "sweep-unfinished"
-    case accountToken = "account-token"
-    case serverVerify = "server-verify"
     case serverNotifications = "server-notifications"
     case serverReconcile = "server-reconcile"
     case serverClawback = "server-clawback"
+}
 
-    /// What the key accepts, in words fit for an error message.
-    package var acceptedValues: String {
-        switch self {
-        case .observer: return ObserverTiming.allCases.map(\.rawValue).joined(separator: ", ")
-        case .finish: return FinishTiming.allCases.map(\.rawValue).joined(separator: ", ")
-        case .finishFailed, .serverDedup, .serverBindOrder, .sweepUnfinished, .accountToken,
-            .serverVerify, .serverNotifications, .serverClawback:
-            return "true, false"
-        case .storekit: return "1, 2"
-        case .persist: return PersistTier.allCases.map(\.rawValue).joined(separator: ", ")
-        case .retryImmediate: return "a whole number from 0 to 10"
-        case .retryInterval: return "a duration such as 30s or 5m, or off"
-        case .retryMaxInterval: return "a duration such as 1h or 24h, or off"
-        case .serverReconcile: return "a duration such as 1h or 15m, or off"
-        case .resendOn:
-            return "a list of " + ResendTrigger.allCases.map(\.rawValue).joined(separator: ", ")
-                + " (comma-separated), or none"
-        case .match, .creditTo, .persistWhen, .resendAs, .receipt:
-            return choices.joined(separator: ", ")
-        }
-    }
-
-    /// The values a picker offers for this key, in order (a sample for open-ended keys).
-    package var choices: [String] {
-        switch self {
-        case .observer: return ObserverTiming.allCases.map(\.rawValue)
-        case .finish: return FinishTiming.allCases.map(\.rawValue)
-        case .finishFailed, .serverDedup, .serverBindOrder, .sweepUnfinished, .accountToken,
-            .serverVerify, .serverNotifications, .serverClawback:
-            return ["true", "false"]
-        case .storekit: return StoreKitWorld.allCases.map(\.rawValue)
-        case .persist: return PersistTier.allCases.map(\.rawValue)
-        case .retryImmediate: return (0...10).map(String.init)
-        case .retryInterval: return ["off", "30s", "1m", "5m", "15m"]
-        case .retryMaxInterval: return ["off", "1h", "6h", "24h"]
-        case .serverReconcile: return ["off", "15m", "1h", "6h", "24h"]
-        case .resendOn:
-            return [
-                "none", "launch", "launch,login", "launch,network",
-                "launch,network,purchase", "launch,login,network,purchase",
-            ]
-        case .match: return MatchRule.allCases.map(\.rawValue)
-        case .creditTo: return CreditTarget.allCases.map(\.rawValue)
-        case .persistWhen: return PersistWhen.allCases.map(\.rawValue)
-        case .resendAs: return ResendAs.allCases.map(\.rawValue)
-        case .receipt: return ReceiptRead.allCases.map(\.rawValue)
-        }
-    }
+extension PolicyKeySpec {
+    /// Every policy key, one row each, in `PolicyKey.allCases` order. `presets` gives each
+    /// preset's value, in `PolicyPreset.allCases` order:
+    /// naive, hardened, local-table, retransmit, retry-file, sk2-naive, sk2-hardened.
+    package static let table: [PolicyKeySpec] = [
+        .choice(
+            .observer, \.observer, .both, help: "when SKPaymentQueue.default().add(observer) runs",
+            presets: ["store-screen", "launch", "launch", "launch", "store-screen", "store-screen", "launch"]),
+        .choice(
+            .finish, \.finish, .both, help: "when finishTransaction runs for a purchased transaction",
+            presets: [
+                "on-purchase", "after-credit", "after-credit", "after-credit", "after-credit", "on-purchase",
+                "after-credit",
+            ]),
+        .flag(
+            .finishFailed, \.finishFailed, .storeKit1, help: "whether failed transactions are finished",
+            presets: ["false", "true", "false", "false", "false", "false", "true"]),
+        .flag(
+            .sweepUnfinished, \.sweepUnfinished, .storeKit2,
+            help: "Transaction.unfinished sent at launch and foreground",
+            presets: ["false", "false", "false", "false", "false", "false", "true"]),
+        .flag(
+            .accountToken, \.accountToken, .storeKit2, help: "purchase(options:) carries the order's appAccountToken",
+            presets: ["false", "false", "false", "false", "false", "false", "true"]),
+        .choice(
+            .persist, \.persist, .both, help: "where the pending receipt is kept before sending",
+            presets: ["none", "keychain", "file", "file", "file", "none", "keychain"]),
+        .choice(
+            .persistWhen, \.persistWhen, .both, help: "saved before the first send, or only after the retries fail",
+            presets: [
+                "before-send", "before-send", "before-send", "before-send", "after-retries", "before-send",
+                "before-send",
+            ]),
+        .count(
+            .retryImmediate, \.retryImmediate, .both, help: "immediate retries after a failed send", range: 0...10,
+            presets: ["0", "3", "0", "0", "3", "0", "3"]),
+        .duration(
+            .retryInterval, \.retryIntervalMs, .both, help: "periodic retry of pending receipts",
+            example: "30s or 5m", choices: ["off", "30s", "1m", "5m", "15m"],
+            presets: ["off", "5m", "off", "off", "5m", "off", "5m"], limitMs: .max),
+        .duration(
+            .retryMaxInterval, \.retryMaxIntervalMs, .both, help: "periodic retry backs off, doubling up to this",
+            example: "1h or 24h", choices: ["off", "1h", "6h", "24h"],
+            presets: ["off", "24h", "off", "off", "off", "off", "24h"]),
+        .list(
+            .resendOn, \.resendOn, .both,
+            help: "moments that resend pending receipts",
+            choices: [
+                "none", "launch", "launch,login", "launch,network", "launch,network,purchase",
+                "launch,login,network,purchase",
+            ],
+            presets: [
+                "none", "launch,login,network,purchase", "launch", "launch,network,purchase", "launch,login",
+                "none", "launch,login,network,purchase",
+            ]),
+        .choice(
+            .resendAs, \.resendAs, .both, help: "a resend carries the buyer's uid, or whoever is logged in",
+            presets: ["current-user", "buyer", "buyer", "buyer", "buyer", "current-user", "buyer"]),
+        .choice(
+            .receipt, \.receipt, .storeKit1, help: "the receipt read at purchase, or read again at each send",
+            presets: ["snapshot", "snapshot", "snapshot", "snapshot", "snapshot", "snapshot", "snapshot"]),
+        .choice(
+            .match, \.match, .storeKit1, help: "how a transaction is paired with an order",
+            presets: ["first", "token", "token", "first", "first", "first", "token"]),
+        .flag(
+            .serverVerify, \.serverVerify, .storeKit2, help: "server checks the JWS signature, chain and bundle itself",
+            presets: ["false", "false", "false", "false", "false", "false", "true"]),
+        .flag(
+            .serverDedup, \.serverDedup, .both, help: "server remembers every credited transaction id",
+            presets: ["false", "true", "true", "false", "false", "false", "true"]),
+        .flag(
+            .serverBindOrder, \.serverBindOrder, .both, help: "order bound to one transaction by its token",
+            presets: ["false", "true", "true", "false", "false", "false", "true"]),
+        .choice(
+            .creditTo, \.creditTo, .both, help: "whom the server credits",
+            presets: [
+                "current-user", "order-owner", "current-user", "current-user", "current-user", "current-user",
+                "order-owner",
+            ]),
+        .choice(
+            .storekit, \.storekit, .choosesWorld, help: "StoreKit 1 or 2; switches between runs or on restart",
+            presets: ["1", "1", "1", "1", "1", "2", "2"]),
+        .flag(
+            .serverNotifications, \.serverNotifications, .serverSide,
+            help: "server handles App Store Server Notifications V2",
+            presets: ["false", "false", "false", "false", "false", "false", "true"]),
+        .duration(
+            .serverReconcile, \.serverReconcileMs, .serverSide,
+            help: "server calls Get Transaction History every so often", example: "1h or 15m",
+            choices: ["off", "15m", "1h", "6h", "24h"], presets: ["off", "off", "off", "off", "off", "off", "1h"]),
+        .flag(
+            .serverClawback, \.serverClawback, .serverSide,
+            help: "a refund takes the coins back (a balance may go negative)",
+            presets: ["false", "false", "false", "false", "false", "false", "true"]),
+    ]
 }

@@ -1,0 +1,166 @@
+/// One policy key and everything the program knows of it: its word, the worlds that read
+/// it, its help, the values it accepts (in words, and as a picker's choices), every preset's
+/// value, and how its value is read from and written to a `Policy`. The rows are
+/// `PolicyKeySpec.table` (in `Policy.swift`, beside the values they store); the parser, the
+/// policy panel, the presets, the docs and the tests read the table and know no key by name.
+package struct PolicyKeySpec: Sendable {
+    package let key: PolicyKey
+    package let world: PolicyWorld
+    /// What the key decides, in one short line.
+    package let help: String
+    /// What it accepts, in words fit for an error message.
+    package let accepted: String
+    /// The values a picker offers, in order (a sample for open-ended keys).
+    package let choices: [String]
+    /// Its value under each preset, in `PolicyPreset.allCases` order, as a scenario writes it.
+    package let presets: [String]
+    let read: @Sendable (Policy) -> String
+    /// Writes a value given as text; false when the text is not one the key accepts.
+    let write: @Sendable (inout Policy, String) -> Bool
+
+    /// Its value under `preset`, as a scenario writes it.
+    package func value(in preset: PolicyPreset) -> String { presets[preset.column] }
+
+    /// A key whose values are the cases of `T` (`observer: launch | store-screen`).
+    static func choice<T: RawRepresentable & CaseIterable & Sendable>(
+        _ key: PolicyKey, _ path: WritableKeyPath<Policy, T> & Sendable, _ world: PolicyWorld, help: String,
+        presets: [String]
+    ) -> PolicyKeySpec where T.RawValue == String {
+        let values = T.allCases.map(\.rawValue)
+        return PolicyKeySpec(
+            key: key, world: world, help: help, accepted: values.joined(separator: ", "), choices: values,
+            presets: presets, read: { $0[keyPath: path].rawValue },
+            write: { policy, text in
+                guard let value = T(rawValue: text) else { return false }
+                policy[keyPath: path] = value
+                return true
+            })
+    }
+
+    /// A key that is `true` or `false`.
+    static func flag(
+        _ key: PolicyKey, _ path: WritableKeyPath<Policy, Bool> & Sendable, _ world: PolicyWorld, help: String,
+        presets: [String]
+    ) -> PolicyKeySpec {
+        PolicyKeySpec(
+            key: key, world: world, help: help, accepted: "true, false", choices: ["true", "false"],
+            presets: presets, read: { String($0[keyPath: path]) },
+            write: { policy, text in
+                guard text == "true" || text == "false" else { return false }
+                policy[keyPath: path] = text == "true"
+                return true
+            })
+    }
+
+    /// A key that is a duration from `floorMs` to `limitMs`, or `off` (nil).
+    static func duration(
+        _ key: PolicyKey, _ path: WritableKeyPath<Policy, VirtualTime?> & Sendable, _ world: PolicyWorld,
+        help: String, example: String, choices: [String], presets: [String],
+        floorMs: VirtualTime = 1, limitMs: VirtualTime = VirtualTime(UInt32.max)
+    ) -> PolicyKeySpec {
+        PolicyKeySpec(
+            key: key, world: world, help: help, accepted: "a duration such as \(example), or off", choices: choices,
+            presets: presets, read: { $0[keyPath: path].map(DurationText.format) ?? "off" },
+            write: { policy, text in
+                if text == "off" {
+                    policy[keyPath: path] = nil
+                    return true
+                }
+                guard let ms = DurationText.parse(text), ms >= floorMs, ms <= limitMs else { return false }
+                policy[keyPath: path] = ms
+                return true
+            })
+    }
+
+    /// A key that is a whole number in `range`.
+    static func count(
+        _ key: PolicyKey, _ path: WritableKeyPath<Policy, Int> & Sendable, _ world: PolicyWorld, help: String,
+        range: ClosedRange<Int>, presets: [String]
+    ) -> PolicyKeySpec {
+        PolicyKeySpec(
+            key: key, world: world, help: help,
+            accepted: "a whole number from \(range.lowerBound) to \(range.upperBound)",
+            choices: range.map(String.init), presets: presets, read: { String($0[keyPath: path]) },
+            write: { policy, text in
+                guard let n = Int(text), range.contains(n) else { return false }
+                policy[keyPath: path] = n
+                return true
+            })
+    }
+
+    /// A key that is a set of `T`, written comma-separated (`none` for empty).
+    static func list<T: RawRepresentable & CaseIterable & Sendable & Equatable>(
+        _ key: PolicyKey, _ path: WritableKeyPath<Policy, [T]> & Sendable, _ world: PolicyWorld, help: String,
+        choices: [String], presets: [String]
+    ) -> PolicyKeySpec where T.RawValue == String {
+        PolicyKeySpec(
+            key: key, world: world, help: help,
+            accepted: "a list of " + T.allCases.map(\.rawValue).joined(separator: ", ")
+                + " (comma-separated), or none",
+            choices: choices, presets: presets,
+            read: { policy in
+                let values = policy[keyPath: path]
+                return values.isEmpty ? "none" : values.map(\.rawValue).joined(separator: ",")
+            },
+            write: { policy, text in
+                guard let values: [T] = Policy.list(text) else { return false }
+                policy[keyPath: path] = values
+                return true
+            })
+    }
+}
+
+extension PolicyKey {
+    /// Its row of the table (the table lists the keys in `allCases` order; a test holds it so).
+    package var spec: PolicyKeySpec { PolicyKeySpec.table[Self.allCases.firstIndex(of: self)!] }
+
+    /// What the key decides, in one short line (the policy panel's help).
+    package var help: String { spec.help }
+    /// What the key accepts, in words fit for an error message.
+    package var acceptedValues: String { spec.accepted }
+    /// The values a picker offers for this key, in order (a sample for open-ended keys).
+    package var choices: [String] { spec.choices }
+    /// The worlds that read it.
+    package var world: PolicyWorld { spec.world }
+
+    /// The keys a world reads, in table order. `storekit` itself is not among them: the
+    /// world is chosen by preset, before a run.
+    package static func keys(in world: StoreKitWorld) -> [PolicyKey] {
+        PolicyKeySpec.table.filter { $0.world.reads(in: world) }.map(\.key)
+    }
+
+    /// The merchant server's side (notifications, reconciliation, clawback): read in both worlds.
+    package static let serverSideKeys = PolicyKeySpec.table.filter { $0.world == .serverSide }.map(\.key)
+}
+
+/// Which worlds read a policy key.
+package enum PolicyWorld: String, Sendable, Hashable, CaseIterable {
+    case both = "StoreKit 1 and 2"
+    case storeKit1 = "StoreKit 1"
+    case storeKit2 = "StoreKit 2"
+    /// The merchant server's side: read in both worlds; a StoreKit 1 panel lists these keys
+    /// only once one is on.
+    case serverSide = "server side (both)"
+    /// `storekit` itself: it chooses the world, before a run.
+    case choosesWorld = "chooses the world"
+
+    func reads(in world: StoreKitWorld) -> Bool {
+        switch self {
+        case .both: return true
+        case .storeKit1: return world == .one
+        case .storeKit2, .serverSide: return world == .two
+        case .choosesWorld: return false
+        }
+    }
+}
+
+extension Policy {
+    /// The keys that mean something in this policy's world, in table order. StoreKit 1 lists
+    /// the server-side keys only once one is on (they work in both worlds; a StoreKit 1
+    /// panel without them stays as it was).
+    package var keysInWorld: [PolicyKey] {
+        let keys = PolicyKey.keys(in: storekit)
+        guard storekit == .one, serverSide else { return keys }
+        return keys + PolicyKey.serverSideKeys
+    }
+}
