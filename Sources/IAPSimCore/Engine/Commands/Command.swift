@@ -295,7 +295,7 @@ extension CommandSpec {
             return .forge(product: try a.product(0))
         })
     // The server side: not on explore's wheel either; explore adds refunds and spending to
-    // the schedules of worlds with a server-side key on (`Schedule.serverSideSteps`).
+    // the schedules of worlds with a server-side key on (`Schedule.addServerSideSteps`).
     static let serverOutage = CommandSpec(
         "server-outage", usage: "server-outage on|off",
         faultIf: { $0 == .serverOutage(on: true) },
