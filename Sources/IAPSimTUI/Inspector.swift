@@ -5,6 +5,8 @@ import IAPSimCore
 struct Inspector {
     let sim: Simulation
     let glyphs: Glyphs
+    /// The replays' answers for the run so far, when worked out (`UIModel.whatIf`).
+    var whatIf: WhatIfReport? = nil
 
     func title(_ target: InspectTarget) -> String {
         switch target {
@@ -74,7 +76,9 @@ struct Inspector {
         out.append(heading("money"))
         out += money(x.txn)
         out.append(field("mechanism", x.mechanism.map(worldWords.anomaly) ?? "(none yet: \(x.status.rawValue))"))
-        out.append([Span(Prevention.line(x.type, policy: sim.policy, status: x.status), Style(.good, bold: true))])
+        for line in Prevention.lines(whatIf?.explanation(of: x.id)) {
+            out.append([Span(line, Style(.good, bold: true))])
+        }
         out.append(heading("chain of facts (\(ids.joined(separator: ", ")))"))
         out += chain(ids: Set(ids), anomalyId: x.id)
         return out
