@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # How long `iapsim run` takes with the replays (caused by, prevented by, saved by) for the
-# shipped scenarios with the most anomalies and the costliest answers (pairs of changes).
+# scenario of a dozen anomalies (bench/whatif-dozen.yaml) and the shipped scenarios with the
+# costliest answers (pairs of changes). The replays' count per run is printed too.
 # Usage: bench/whatif.sh [repeats=5]. Prints the median wall time of each, in ms.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/release.sh"
 repeats=${1:-5}
 files=(
+  bench/whatif-dozen.yaml
   scenarios/sk2-wrong-account-no-token-naive.yaml
   scenarios/replay-fraud-naive.yaml
   scenarios/fresh-receipt-after-finish-naive.yaml
   scenarios/duplicate-receipt-unfinished-failure-naive.yaml
   scenarios/lost-order-crash-at-charge-hardened.yaml
 )
-for f in "${files[@]}" $(ls scenarios/*.yaml | head -0); do
+for f in "${files[@]}"; do
   times=()
   for _ in $(seq "$repeats"); do
     start=$(date +%s%N)

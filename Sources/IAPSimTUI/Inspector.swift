@@ -1,4 +1,5 @@
 import IAPSimCore
+import IAPSimScenario
 
 /// The text of an inspector: one anomaly, or one transaction, explained from the world's
 /// snapshot and its log (read only). Lines are wrapped to `width` by the renderer.
@@ -164,14 +165,13 @@ struct Inspector {
         return out
     }
 
-    /// Every log entry that names one of `ids` or the anomaly itself, with its time.
+    /// Every log entry that names one of `ids` or the anomaly itself, and the facts of the
+    /// inputs that caused it (`CausalChain`), with their times.
     func chain(ids: Set<String>, anomalyId: Int) -> [Line] {
-        let own = "A\(anomalyId)"
+        let causes = whatIf?.explanation(of: anomalyId)?.causedBy ?? []
         var out: [Line] = []
-        for e in sim.log {
+        for e in CausalChain.entries(sim.log, anomaly: anomalyId, ids: ids, causes: causes) {
             let text = PanelContent.text(e.fact, in: sim.policy.storekit)
-            let named = Set(Inspector.words(text))
-            guard !named.isDisjoint(with: ids) || named.contains(own) else { continue }
             out.append([
                 Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
                 Span(TextWidth.pad(e.part.rawValue, to: 16) + " ", UIStyle.part(e.part)),
@@ -179,10 +179,6 @@ struct Inspector {
             ])
         }
         return out.isEmpty ? [[Span("  (older than the log kept in memory)", Style(.dim))]] : out
-    }
-
-    static func words(_ text: String) -> [String] {
-        text.split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
     // MARK: transaction

@@ -60,6 +60,8 @@ package struct AnomalyIdentity: Sendable, Hashable {
     func loosely(_ other: AnomalyIdentity) -> Bool {
         // A blocked replay names no fresh order: it is any of the attacks on its transaction.
         guard type == other.type, attack == nil || other.attack == nil || attack == other.attack else { return false }
+        // An attack is named by the input that made it: which receipt it replayed may change.
+        if attack != nil && other.attack != nil { return true }
         if let txn, let theirs = other.txn { return txn == theirs }
         if let order, let theirs = other.order { return order == theirs }
         return txn == nil && other.txn == nil
