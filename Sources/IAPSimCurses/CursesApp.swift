@@ -150,6 +150,14 @@ struct EventLoop {
                 }
                 pending += model.update(reply)
                 dirty = true
+            case .saveHandout(let baseName, let contents):
+                let reply: UIMessage
+                switch SessionFile.write(baseName: baseName, contents: contents, ext: "md") {
+                case .success(let path): reply = .handoutSaved(path: path)
+                case .failure(let error): reply = .saveFailed(reason: error.reason)
+                }
+                pending += model.update(reply)
+                dirty = true
             case .toggleRecording(let baseName):
                 pending += model.update(toggleRecording(baseName: baseName))
                 dirty = true

@@ -14,7 +14,9 @@ enum SessionFile {
     }
 
     /// The path written (relative to the working directory), or why not.
-    static func write(baseName: String, contents: String, limit: Int = 100_000) -> Result<String, Failure> {
+    static func write(baseName: String, contents: String, ext: String = "yaml", limit: Int = 100_000) -> Result<
+        String, Failure
+    > {
         let temp: String
         switch writeTemporary(baseName: baseName, contents: contents) {
         case .success(let path): temp = path
@@ -22,12 +24,12 @@ enum SessionFile {
         }
         defer { unlink(temp) }
         for n in 1...limit {
-            let path = "\(baseName)-\(n).yaml"
+            let path = "\(baseName)-\(n).\(ext)"
             if link(temp, path) == 0 { return .success(path) }
             if errno == EEXIST { continue }
             return .failure(Failure(reason: "\(path): \(osReason())"))
         }
-        return .failure(Failure(reason: "\(baseName)-1.yaml to -\(limit).yaml all exist"))
+        return .failure(Failure(reason: "\(baseName)-1.\(ext) to -\(limit).\(ext) all exist"))
     }
 
     /// `contents` in a new hidden file beside where the session goes, flushed to disk (a full

@@ -22,9 +22,6 @@ enum FactFields {
                     value(element.value)
                 ))
         }
-        if case .anomalyOpened(_, let type, _, _, _) = fact {
-            fields.append(("preventedBy", .string(type.preventedByWords)))
-        }
         return (kind, fields)
     }
 

@@ -12,17 +12,22 @@ package enum JSONLinesExport {
     /// shown with `cat` must not drive the terminal).
     package static func jsonString(_ s: String) -> String { JSONValue.quoted(s) }
 
-    package static func text(_ records: [RunRecord]) -> String {
-        records.compactMap(line).map { $0 + "\n" }.joined()
+    /// `whatIf`: the replays' answers, written on each `anomalyOpened` line (`causedBy`,
+    /// `preventedBy`, `savedBy`).
+    package static func text(_ records: [RunRecord], whatIf: WhatIfReport? = nil) -> String {
+        records.compactMap { line($0, whatIf: whatIf) }.map { $0 + "\n" }.joined()
     }
 
     /// The object for one record, or nil for a record that is not exported (the story).
-    package static func line(_ record: RunRecord) -> String? {
+    package static func line(_ record: RunRecord, whatIf: WhatIfReport? = nil) -> String? {
         switch record {
         case .story:
             return nil
         case .entry(let entry):
-            let (kind, fields) = FactFields.of(entry.fact)
+            var (kind, fields) = FactFields.of(entry.fact)
+            if case .anomalyOpened(let id, _, _, _, _) = entry.fact, let x = whatIf?.explanation(of: id) {
+                fields += WhatIfFields.of(x)
+            }
             return JSONValue.object(
                 timeFields(entry.time) + [
                     ("part", .string(entry.part.rawValue)), ("kind", .string(kind)),

@@ -56,21 +56,15 @@ package enum Transcript {
     }
 
     /// The auditor's verdict and each expectation, then one closing line.
-    package static func verdict(_ result: ScenarioResult, scenario: Scenario) -> [String] {
+    /// `whatIf`: the replays' answers, printed under each anomaly (caused by, prevented
+    /// by, saved by), then what the policy avoided that the other one does not.
+    package static func verdict(
+        _ result: ScenarioResult, scenario: Scenario, whatIf: WhatIfReport? = nil
+    ) -> [String] {
         let sim = result.simulation
         let auditor = sim.auditor
         var lines = ["", "== verdict"]
-        if auditor.anomalies.isEmpty {
-            lines.append("anomalies: none")
-        } else {
-            lines.append("anomalies:")
-            for a in auditor.anomalies {
-                lines.append(
-                    "  A\(a.id) \(a.type.rawValue) \(a.status.rawValue)"
-                        + (a.mechanism.map { " (\($0))" } ?? "") + ": \(a.summary); "
-                        + a.type.preventedBy(policy: sim.policy, status: a.status))
-            }
-        }
+        lines += anomalyLines(sim, whatIf: whatIf, otherName: otherName(scenario, whatIf))
         let balances = sim.users.map { user in
             let coins = sim.server.balance(of: user)
             return "\(user) \(coins)" + (coins < 0 ? " (debt)" : "")
@@ -89,6 +83,33 @@ package enum Transcript {
         lines.append("queue: \(sim.store.queue.count) unfinished transaction(s)")
         lines += expectationLines(result, scenario: scenario)
         return lines.map(VisibleText.escaped)
+    }
+
+    /// The anomalies, each with the replays' lines under it, and what was avoided.
+    static func anomalyLines(_ sim: Simulation, whatIf: WhatIfReport?, otherName: String) -> [String] {
+        var lines: [String] = []
+        if sim.auditor.anomalies.isEmpty {
+            lines.append("anomalies: none")
+        } else {
+            lines.append("anomalies:")
+            for a in sim.auditor.anomalies {
+                lines.append(
+                    "  A\(a.id) \(a.type.rawValue) \(a.status.rawValue)"
+                        + (a.mechanism.map { " (\($0))" } ?? "") + ": \(a.summary)")
+                lines += (whatIf?.explanation(of: a.id)?.lines ?? []).map { "    " + $0 }
+            }
+        }
+        if let avoided = whatIf?.avoided, !avoided.isEmpty {
+            lines.append("avoided (ends badly under \(otherName)):")
+            lines += avoided.map { "  prevented: " + $0.line }
+        }
+        return lines
+    }
+
+    /// The name of the policy the run was set beside: its preset's name when it is one.
+    static func otherName(_ scenario: Scenario, _ whatIf: WhatIfReport?) -> String {
+        guard let other = whatIf?.other else { return scenario.preset.other.rawValue }
+        return PolicyPreset.allCases.first { $0.policy == other }?.rawValue ?? "the other policy"
     }
 
     static func expectationLines(_ result: ScenarioResult, scenario: Scenario) -> [String] {

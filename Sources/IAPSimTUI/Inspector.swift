@@ -1,10 +1,13 @@
 import IAPSimCore
+import IAPSimScenario
 
 /// The text of an inspector: one anomaly, or one transaction, explained from the world's
 /// snapshot and its log (read only). Lines are wrapped to `width` by the renderer.
 struct Inspector {
     let sim: Simulation
     let glyphs: Glyphs
+    /// The replays' answers for the run so far, when worked out (`UIModel.whatIf`).
+    var whatIf: WhatIfReport? = nil
 
     func title(_ target: InspectTarget) -> String {
         switch target {
@@ -74,7 +77,9 @@ struct Inspector {
         out.append(heading("money"))
         out += money(x.txn)
         out.append(field("mechanism", x.mechanism.map(worldWords.anomaly) ?? "(none yet: \(x.status.rawValue))"))
-        out.append([Span(Prevention.line(x.type, policy: sim.policy, status: x.status), Style(.good, bold: true))])
+        for line in Prevention.lines(whatIf?.explanation(of: x.id)) {
+            out.append([Span(line, Style(.good, bold: true))])
+        }
         out.append(heading("chain of facts (\(ids.joined(separator: ", ")))"))
         out += chain(ids: Set(ids), anomalyId: x.id)
         return out
@@ -160,14 +165,13 @@ struct Inspector {
         return out
     }
 
-    /// Every log entry that names one of `ids` or the anomaly itself, with its time.
+    /// Every log entry that names one of `ids` or the anomaly itself, and the facts of the
+    /// inputs that caused it (`CausalChain`), with their times.
     func chain(ids: Set<String>, anomalyId: Int) -> [Line] {
-        let own = "A\(anomalyId)"
+        let causes = whatIf?.explanation(of: anomalyId)?.causedBy ?? []
         var out: [Line] = []
-        for e in sim.log {
+        for e in CausalChain.entries(sim.log, anomaly: anomalyId, ids: ids, causes: causes) {
             let text = PanelContent.text(e.fact, in: sim.policy.storekit)
-            let named = Set(Inspector.words(text))
-            guard !named.isDisjoint(with: ids) || named.contains(own) else { continue }
             out.append([
                 Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
                 Span(TextWidth.pad(e.part.rawValue, to: 16) + " ", UIStyle.part(e.part)),
@@ -175,10 +179,6 @@ struct Inspector {
             ])
         }
         return out.isEmpty ? [[Span("  (older than the log kept in memory)", Style(.dim))]] : out
-    }
-
-    static func words(_ text: String) -> [String] {
-        text.split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
     // MARK: transaction

@@ -9,6 +9,7 @@ package enum UIAction: Sendable, Hashable {
     case focusNext, focusPrevious, scrollUp, scrollDown, pageUp, pageDown, oldest, newest
     case scrollLeft, scrollRight, zoom, filterEvents
     case inspect, nextStep, stepBack, toEnd
+    case handout
 }
 
 /// One row of the one key table: the keys, how they are written, what they do, and when.
@@ -81,6 +82,9 @@ extension KeyBinding {
             [.enter], "Enter", "inspect the selected Auditor / queue row",
             sk2: "inspect the selected Auditor / Transactions row",
             footer: "inspect", .general, .inspect, when: .inspectable),
+        KeyBinding(
+            chars("H"), "`H`", "write the selected anomaly's handout (Markdown + Mermaid); also in its inspector",
+            .general, .handout, when: .inspectable),
         KeyBinding([.enter], "Enter", "play: run the next step", footer: "next step", .play, .nextStep, when: .play),
         KeyBinding(
             chars("G"), "`G`", "play: run to the end and check expectations",

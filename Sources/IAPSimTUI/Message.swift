@@ -44,6 +44,7 @@ package enum UIMessage: Sendable, Hashable {
     /// The edge wrote a file that a `.save` effect asked for.
     case saved(path: String)
     case saveFailed(reason: String)
+    case handoutSaved(path: String)
     /// The edge started or stopped recording the screen (`.toggleRecording`), or failed to.
     case recordingStarted(path: String)
     case recordingStopped(path: String)
@@ -60,4 +61,7 @@ package enum UIEffect: Sendable, Hashable {
     /// Start recording the screen to a new `baseName-N.cast` (asciicast v2), or stop the
     /// recording under way; answer with `.recordingStarted` / `.recordingStopped` / `.recordingFailed`.
     case toggleRecording(baseName: String)
+    /// Write `contents` to a new `baseName-N.md` (an anomaly's handout) and answer with
+    /// `.handoutSaved` or `.saveFailed`.
+    case saveHandout(baseName: String, contents: String)
 }

@@ -1,11 +1,12 @@
 import IAPSimCore
 
-/// The inspector's words about prevention: the core's table (`AnomalyType.meaning`,
-/// `AnomalyType.preventedBy(policy:)`), so that the UI says what `run` and `--log` say.
+/// The inspector's words about causes and prevention: the core's meaning of each type, and
+/// the replays' answers (`WhatIf`), so that the UI says what `run` and `--log` say.
 enum Prevention {
     static func meaning(_ type: AnomalyType, in world: StoreKitWorld) -> String { type.meaning(in: world) }
 
-    static func line(_ type: AnomalyType, policy: Policy, status: AnomalyStatus? = nil) -> String {
-        type.preventedBy(policy: policy, status: status)
+    /// The replays' lines for one anomaly, or a line saying they were not run.
+    static func lines(_ explanation: AnomalyExplanation?) -> [String] {
+        explanation?.lines ?? ["caused by / prevented by: not worked out for this anomaly yet"]
     }
 }

@@ -56,7 +56,9 @@ extension UIModel {
 
     /// The inspector's lines, wrapped for `innerWidth`.
     func inspectorLines(_ target: InspectTarget, innerWidth: Int) -> [Line] {
-        Inspector(sim: simulation, glyphs: glyphs).lines(target).flatMap { UIModel.wrap($0, width: innerWidth - 2) }
+        Inspector(sim: simulation, glyphs: glyphs, whatIf: whatIf).lines(target).flatMap {
+            UIModel.wrap($0, width: innerWidth - 2)
+        }
     }
 
     /// How far the open overlay can scroll on a screen of `width` x `height` (the model's
@@ -94,7 +96,7 @@ extension UIModel {
     // MARK: inspector
 
     func renderInspector(_ target: InspectTarget, scroll: Int, _ grid: inout Grid) {
-        let inspector = Inspector(sim: simulation, glyphs: glyphs)
+        let inspector = Inspector(sim: simulation, glyphs: glyphs, whatIf: whatIf)
         let r = fullBox(&grid, title: inspector.title(target) + " (j/k scroll, Esc closes)")
         let inner = r.inner
         let wrapped = inspectorLines(target, innerWidth: inner.width)

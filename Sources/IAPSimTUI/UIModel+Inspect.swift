@@ -25,6 +25,7 @@ extension UIModel {
             let list = inspectableAnomalies
             guard !list.isEmpty else { status = "no anomaly yet: nothing to inspect"; return }
             overlay = .inspect(.anomaly(id: list[selectedIndex(.auditor)].id), scroll: 0)
+            workOutWhatIf()
         } else {
             let list = inspectableTransactions
             guard !list.isEmpty else { status = "no transaction yet: nothing to inspect"; return }

@@ -17,6 +17,8 @@ extension UIModel {
             return [.quit]
         case .saved(let path):
             status = "saved the session to \(path); `iapsim run \(path)` replays it"
+        case .handoutSaved(let path):
+            status = "wrote the handout to \(path) (Markdown with a Mermaid diagram)"
         case .saveFailed(let reason):
             status = "could not save: \(reason)"
         case .recordingStarted(let path):
@@ -38,6 +40,7 @@ extension UIModel {
         if key == .ctrlC || key == .char("q") { return [.quit] }
         if tooSmall { return [] }
         if let overlay {
+            if case .inspect(.anomaly(let id), _) = overlay, key == .char("H") { return writeHandout(id) }
             handleOverlay(overlay, key)
             return []
         }
@@ -97,6 +100,7 @@ extension UIModel {
         case .toEnd: playToEnd()
         case .stepBack: stepBack()
         case .inspect: inspectSelected()
+        case .handout: return writeHandout()
         default: performWorldOrView(action)
         }
         return []

@@ -123,6 +123,9 @@ package struct UIModel: Sendable {
     package internal(set) var result: ScenarioResult?
     /// Play mode: the step whose `say` the narration shows (0-based), nil before the first.
     package internal(set) var narratedStep: Int?
+    /// The replays' answers (caused by, prevented by, saved by), worked out when an anomaly
+    /// inspector opens (`workOutWhatIf`).
+    package internal(set) var whatIf: WhatIfReport?
 
     /// The sandbox: the built-in world, driven by hand.
     package init(

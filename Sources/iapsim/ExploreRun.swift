@@ -82,7 +82,8 @@ struct ExploreRun {
             origin: reproduceCommand(run: o.index))
         let path = (outDir as NSString).appendingPathComponent("\(type.rawValue).yaml")
         return Finding(
-            type: type, run: o, file: path, contents: ScenarioWriter.yaml(scenario),
+            type: type, run: o, file: path,
+            contents: FindingNotes.annotated(ScenarioWriter.yaml(scenario), file: path),
             originalSteps: original.steps.count,
             shrunkSteps: small.steps.count)
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IAPSimCore
 import IAPSimScenario
 import IAPSimSigned
 
@@ -40,6 +41,19 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print only the title and the verdict, not the event log and narration.")
     var quiet = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Also run the same inputs under this preset of the file's StoreKit world and print both verdicts side by side.",
+            valueName: "preset"))
+    var against: PolicyPreset?
+
+    @Option(
+        name: .customLong("handout"),
+        help: ArgumentHelp(
+            "Also write each anomaly's story (cause, chain of facts, money, prevented by, saved by, diagram) as DIR/A1-TYPE.md.",
+            valueName: "dir"))
+    var handoutDirectory: String?
+
     func validate() throws {
         var outputs = [("--log", logFile), ("--diagram", diagramFile)]
             .compactMap { flag, path in path.map { (flag: flag, path: $0) } }
@@ -69,9 +83,10 @@ struct RunCommand: ParsableCommand {
             Output.error(error.description)
             throw ExitCode(2)
         }
+        try refuseOtherWorld(scenario)
         var player = ScenarioPlayer(scenario)
         // The records are kept only for the exports: a long run prints as it goes.
-        let keepsRecords = logFile != nil || diagramFile != nil || signedDirectory != nil
+        let keepsRecords = logFile != nil || diagramFile != nil || signedDirectory != nil || handoutDirectory != nil
         player.collectsEntries = keepsRecords || !quiet
         var records: [RunRecord] = []
         let opening = player.openingRecords
@@ -91,10 +106,14 @@ struct RunCommand: ParsableCommand {
         let (rest, result) = player.finish()
         try show(rest)
         if keepsRecords { records += rest }
+        // The replays (caused by, prevented by, saved by) need a verdict: none when a step timed out.
+        let whatIf = result.timeout == nil ? scenario.whatIf(result.simulation, against: against?.policy) : nil
         var files = OutputFiles()
         do {
-            try stageExports(records, in: &files)
-            try Output.print(Transcript.verdict(result, scenario: scenario))
+            try stageExports(records, whatIf: whatIf, in: &files)
+            try stageHandouts(records, scenario: scenario, result: result, whatIf: whatIf, in: &files)
+            try Output.print(Transcript.verdict(result, scenario: scenario, whatIf: whatIf))
+            if let against, let whatIf { try Output.print(againstLines(scenario, result, whatIf, against)) }
             try files.commit()
         } catch let failure as OutputFiles.Failure {
             Output.error(failure.message)
@@ -111,8 +130,8 @@ struct RunCommand: ParsableCommand {
         try Output.print(records.flatMap(Transcript.lines(for:)))
     }
 
-    private func stageExports(_ records: [RunRecord], in files: inout OutputFiles) throws {
-        if let logFile { try files.stage(JSONLinesExport.text(records), to: logFile) }
+    private func stageExports(_ records: [RunRecord], whatIf: WhatIfReport?, in files: inout OutputFiles) throws {
+        if let logFile { try files.stage(JSONLinesExport.text(records, whatIf: whatIf), to: logFile) }
         if let diagramFile { try files.stage(MermaidExport.diagram(records), to: diagramFile) }
         if let signedDirectory {
             do {

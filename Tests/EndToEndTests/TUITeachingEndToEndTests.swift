@@ -145,7 +145,7 @@ enum Asciinema {
         try tmux.wait(for: "Anomaly A1")
         try tmux.wait(for: "sent instead: (none)")
         try tmux.send("j", "j", "j", "j", "j", "j")
-        try tmux.wait(for: "prevented by: match token / finish-failed true")
+        try tmux.wait(for: "prevented by: finish-failed true | match token")
         try tmux.send("Escape")
         try tmux.waitGone("Anomaly A1")
         try tmux.send("BTab", "BTab", "BTab", "Enter")

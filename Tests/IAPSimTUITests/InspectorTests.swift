@@ -19,14 +19,11 @@ import Testing
 
     @Test(arguments: [
         ("lost-order-crash-at-charge-naive.yaml", AnomalyType.lostOrder, "prevented by: observer launch"),
-        ("missed-order-request-lost-naive.yaml", .missedOrder, "prevented by: persist keychain / retry-immediate 3"),
-        ("replay-fraud-naive.yaml", .replayFraud, "prevented by: server-bind-order true"),
-        (
-            "duplicate-receipt-unfinished-failure-naive.yaml", .duplicateReceipt,
-            "prevented by: match token / finish-failed true"
-        ),
-        ("double-credit-crash-before-finish-naive.yaml", .doubleCredit, "prevented by: server-dedup true"),
-        ("wrong-account-switch-before-delivery-naive.yaml", .wrongAccount, "prevented by: credit-to order-owner"),
+        ("missed-order-request-lost-naive.yaml", .missedOrder, "prevented by: retry-immediate 1"),
+        ("replay-fraud-naive.yaml", .replayFraud, "prevented by: server-dedup true | server-bind-order true"),
+        ("duplicate-receipt-unfinished-failure-naive.yaml", .duplicateReceipt, "prevented by: "),
+        ("double-credit-crash-before-finish-naive.yaml", .doubleCredit, "prevented by: "),
+        ("wrong-account-switch-before-delivery-naive.yaml", .wrongAccount, "prevented by: "),
     ])
     func everyAnomalyTypeNamesWhatPreventsIt(file: String, type: AnomalyType, prevented: String) throws {
         let d = try InspectorTests.inspect(file, type)
@@ -38,6 +35,7 @@ import Testing
         #expect(anomaly.type == type)
         let text = d.screen().text
         #expect(text.contains(prevented), "\(text)")
+        #expect(text.contains("caused by: step "), "\(text)")
         #expect(text.contains("status history") && text.contains("opened as "), "\(text)")
         #expect(text.contains("chain of facts"), "\(text)")
         #expect(text.contains("paid: ") || text.contains("paid:"), "\(text)")

@@ -1,5 +1,6 @@
-/// What each anomaly type means and which policy settings prevent it (DOMAIN.md, TRUTH.md
-/// C7): the one table that the transcript, the `--log` export and the UI all read.
+/// What each anomaly type means: the one table that the transcript, the `--log` export and
+/// the UI all read. Which settings prevent an anomaly is not a table: the replays find it
+/// for each one (`WhatIf`).
 extension AnomalyType {
     /// One line a trainee reads first.
     package var meaning: String {
@@ -43,59 +44,5 @@ extension AnomalyType {
             return "StoreKit 1 only: an order paired with a stale transaction; StoreKit 2 has no pairing by position"
         default: return meaning
         }
-    }
-
-    /// The settings that would have prevented this type, in order of preference.
-    package var preventedBy: [(key: PolicyKey, value: String)] {
-        switch self {
-        case .lostOrder: return [(.observer, "launch")]
-        case .missedOrder: return [(.persist, "keychain"), (.retryImmediate, "3")]
-        case .replayFraud: return [(.serverBindOrder, "true")]
-        case .duplicateReceipt: return [(.match, "token"), (.finishFailed, "true")]
-        case .doubleCredit: return [(.serverDedup, "true")]
-        case .wrongAccount: return [(.creditTo, "order-owner")]
-        // The server must hear of the refund (a REFUND notification, or reconciliation with
-        // `server-reconcile`) and take the coins back.
-        case .refundUnclawed: return [(.serverClawback, "true"), (.serverNotifications, "true")]
-        }
-    }
-
-    /// The settings that prevent this type in `world`: StoreKit 2 adds its own (a sweep of
-    /// `Transaction.unfinished` ends lost orders too; only a server that verifies the JWS
-    /// refuses a forged one).
-    package func preventedBy(in world: StoreKitWorld) -> [(key: PolicyKey, value: String)] {
-        guard world == .two else { return preventedBy }
-        switch self {
-        case .lostOrder: return preventedBy + [(.sweepUnfinished, "true")]
-        case .replayFraud: return preventedBy + [(.serverVerify, "true")]
-        default: return preventedBy
-        }
-    }
-
-    /// `observer launch`, `persist keychain / retry-immediate 3`: every setting of the table,
-    /// whatever the policy (the words an anomaly is opened with).
-    package var preventedByWords: String { Self.words(preventedBy) }
-
-    /// `prevented by: KEY VALUE`: the settings `policy` lacks; when it has them all already,
-    /// all of them, marked as set (the anomaly came from something they do not cover).
-    /// `status`: what became of the anomaly, so that a blocked or resolved one is not said
-    /// to have got past settings that in fact stopped it.
-    package func preventedBy(policy: Policy, status: AnomalyStatus? = nil) -> String {
-        let all = preventedBy(in: policy.storekit)
-        let missing = all.filter { policy.value(of: $0.key) != $0.value }
-        if missing.isEmpty {
-            let why: String
-            switch status {
-            case .blocked: why = "already set: it was blocked"
-            case .resolved: why = "already set: it was made right"
-            default: why = "already set: this one got past it"
-            }
-            return "prevented by: \(Self.words(all)) (\(why))"
-        }
-        return "prevented by: \(Self.words(missing))"
-    }
-
-    static func words(_ list: [(key: PolicyKey, value: String)]) -> String {
-        list.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: " / ")
     }
 }

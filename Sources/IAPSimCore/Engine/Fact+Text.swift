@@ -81,7 +81,7 @@ extension Fact {
             .coinsClawedBack, .coinsSpent, .historyChecked, .reconcileSkipped:
             return serverSideText
         case .anomalyOpened(let id, let type, _, let status, let summary):
-            return "A\(id) \(type.rawValue) \(status.rawValue): \(summary); prevented by: \(type.preventedByWords)"
+            return "A\(id) \(type.rawValue) \(status.rawValue): \(summary)"
         case .anomalyStatusChanged(let id, let type, let status, let mechanism):
             return "A\(id) \(type.rawValue) -> \(status.rawValue)\(mechanism.map { ": \($0)" } ?? "")"
         }

@@ -1,0 +1,133 @@
+/// One policy setting: a key and the value it would take.
+package struct PolicyChange: Sendable, Hashable {
+    package var key: PolicyKey
+    package var value: String
+
+    package init(_ key: PolicyKey, _ value: String) {
+        self.key = key
+        self.value = value
+    }
+
+    /// `observer launch`
+    package var words: String { "\(key.rawValue) \(value)" }
+}
+
+/// What the replays say about one anomaly of a run.
+package struct AnomalyExplanation: Sendable, Hashable {
+    package var anomalyId: Int
+    /// Left `open` or `permanent` by the run's verdict.
+    package var endsBadly: Bool
+    /// The smallest set of injected inputs without which it does not open; empty when it
+    /// opens without any of them (or the run injected none).
+    package var causedBy: [ReplayStep]
+    /// The smallest sets of policy changes after which it ends well and nothing new ends
+    /// badly, each one alternative; empty when it ends well, or when nothing within one or
+    /// two changes does it.
+    package var preventedBy: [[PolicyChange]]
+    /// The settings in effect whose change to the other policy's value makes it end badly:
+    /// each alone, or (`savedTogether`) only all of them together.
+    package var savedBy: [PolicyChange]
+    package var savedTogether = false
+}
+
+/// An anomaly that ends badly under the other policy and not under the run's own: what the
+/// run's policy avoided, and by which of its settings.
+package struct AvoidedAnomaly: Sendable, Hashable {
+    package var identity: AnomalyIdentity
+    /// What the other policy's run called it: `lost-order o1`.
+    package var words: String
+    package var savedBy: [PolicyChange]
+    package var together = false
+}
+
+/// The replays' answers for a whole run.
+package struct WhatIfReport: Sendable, Hashable {
+    package var explanations: [AnomalyExplanation]
+    package var avoided: [AvoidedAnomaly]
+    /// The policy the run was set beside (saved-by's other values).
+    package var other: Policy
+    /// How many replays it took.
+    package var replays: Int
+
+    package func explanation(of id: Int) -> AnomalyExplanation? {
+        explanations.first { $0.anomalyId == id }
+    }
+}
+
+/// Causes and fixes, found by replay (the auditor's "caused by", "prevented by" and "saved
+/// by"). Pure and deterministic: every replay builds its own world from the run's inputs,
+/// so the run itself and its log never change. Replays are remembered by (policy, inputs
+/// removed): one replay answers for every anomaly of the run at once.
+package struct WhatIf: Sendable {
+    package let input: ReplayInput
+    var cache: [ReplayKey: ReplayVerdict] = [:]
+    package internal(set) var replays = 0
+
+    struct ReplayKey: Hashable {
+        var policy: Policy
+        var removed: [Int]
+    }
+
+    package init(_ input: ReplayInput) { self.input = input }
+
+    /// The verdict of the inputs under `policy`, without the steps at `removed`.
+    mutating func verdict(_ policy: Policy, removing removed: Set<Int> = []) -> ReplayVerdict {
+        let key = ReplayKey(policy: policy, removed: removed.sorted())
+        if let known = cache[key] { return known }
+        replays += 1
+        var times: [VirtualTime] = []
+        let world = input.replay(policy: policy, removing: removed, stepTimes: &times)
+        let verdict = ReplayVerdict(world, attacks: attacks(removing: removed), stepTimes: times, removed: removed)
+        cache[key] = verdict
+        return verdict
+    }
+
+    /// Explains every anomaly of `run` (the world the run ended with), set beside `other`
+    /// (nil: the other preset of the run's, `PolicyPreset.other`).
+    package mutating func report(for run: Simulation, against explicit: Policy? = nil) -> WhatIfReport {
+        let other = explicit ?? input.preset.other.policy
+        let anomalies = run.auditor.anomalies
+        let identities = AnomalyIdentity.all(in: run, attacks: attacks(removing: []))
+        let bad = zip(anomalies, identities).filter { $0.0.status.isUnresolved }.map(\.1)
+        let causes = causedBy(identities)
+        let fixes = preventedBy(bad, before: bad)
+        let targets = explicit.map { [$0] } ?? PolicyPreset.presets(in: input.policy.storekit).prefix(2).map(\.policy)
+        var saving = savedBy(towards: targets)
+        let good = zip(anomalies, identities).filter { !$0.0.status.isUnresolved }.map(\.1)
+        var avoided = avoided(by: run, identities: identities, other: other, saving: saving)
+        if good.contains(where: { saving.keys(saving: $0).isEmpty }) || avoided.contains(where: { $0.savedBy.isEmpty })
+        {
+            addPairs(to: &saving)
+            avoided = self.avoided(by: run, identities: identities, other: other, saving: saving)
+        }
+        var explanations: [AnomalyExplanation] = []
+        for (a, identity) in zip(anomalies, identities) {
+            let endsBadly = a.status.isUnresolved
+            explanations.append(
+                AnomalyExplanation(
+                    anomalyId: a.id, endsBadly: endsBadly,
+                    causedBy: causes[identity] ?? [],
+                    preventedBy: endsBadly ? fixes[identity] ?? [] : [],
+                    savedBy: endsBadly ? [] : saving.keys(saving: identity),
+                    savedTogether: !endsBadly && saving.together(identity)))
+        }
+        return WhatIfReport(explanations: explanations, avoided: avoided, other: other, replays: replays)
+    }
+
+    /// The attack inputs a replay without `removed` plays, in order.
+    func attacks(removing removed: Set<Int>) -> [Int] {
+        input.steps.indices.filter { i in
+            guard !removed.contains(i) else { return false }
+            switch input.steps[i].command {
+            case .replay, .forge: return true
+            default: return false
+            }
+        }
+    }
+
+    /// The keys of the run's world, from the policy key table.
+    package static func keys(in policy: Policy) -> [PolicyKey] {
+        let world = PolicyKey.keys(in: policy.storekit)
+        return PolicyKey.allCases.filter { world.contains($0) || PolicyKey.serverSideKeys.contains($0) }
+    }
+}

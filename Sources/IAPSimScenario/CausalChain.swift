@@ -1,0 +1,60 @@
+import IAPSimCore
+
+/// The chain of facts behind one anomaly: every log entry that names it, its transactions
+/// or its orders, and the facts of the inputs that caused it (the command, what it did at
+/// once, and when an armed fault fired, the loss it made and the time-out that followed).
+/// Read by the inspector and by handouts, from any log (a run's records, the UI's world).
+package enum CausalChain {
+    package static func entries(
+        _ log: [LogEntry], anomaly: Int, ids: Set<String>, causes: [ReplayStep]
+    ) -> [LogEntry] {
+        let own = "A\(anomaly)"
+        let causeTexts = Set(causes.map(\.command.scenarioText))
+        let armed = causes.contains { !$0.command.firesAtOnce }
+        var out: [LogEntry] = []
+        var followingCause: VirtualTime?
+        var lostMessages: [Int] = []
+        for entry in log {
+            var keep = false
+            switch entry.fact {
+            case .commandIssued(let command) where causeTexts.contains(command.scenarioText):
+                keep = true
+                followingCause = entry.time
+            case .faultFired where armed:
+                keep = true
+                followingCause = entry.time
+            case .messageDropped(let id, _, _) where followingCause == entry.time:
+                lostMessages.append(id)
+                keep = true
+            case .requestTimedOut(let id, _) where lostMessages.contains(id):
+                keep = true
+            default:
+                if followingCause == entry.time, entry.part == .app || entry.part == .fault {
+                    keep = true
+                } else {
+                    followingCause = nil
+                    let named = words(entry.fact.text)
+                    keep = named.contains(own) || !named.isDisjoint(with: ids)
+                }
+            }
+            if keep { out.append(entry) }
+        }
+        return out
+    }
+
+    static func words(_ text: String) -> Set<String> {
+        Set(text.split { !($0.isLetter || $0.isNumber) }.map(String.init))
+    }
+}
+
+extension Command {
+    /// False for a fault that is armed now and fires later (a drop, a failed payment).
+    var firesAtOnce: Bool {
+        switch self {
+        case .dropNextRequest, .dropNextResponse, .failNextPayment, .failNextPaymentUnfinished,
+            .interruptNextPayment, .storeStatus:
+            return false
+        default: return true
+        }
+    }
+}

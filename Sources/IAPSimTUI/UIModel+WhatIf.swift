@@ -1,0 +1,45 @@
+import IAPSimCore
+import IAPSimScenario
+
+extension UIModel {
+    /// The session so far (the file's or the sandbox's start, and every action since) as
+    /// the replays' inputs.
+    var sessionScenario: Scenario {
+        let start = player.scenario
+        return Scenario(
+            title: start.title, policy: start.policy, preset: start.preset, seed: start.seed,
+            users: start.users, app: start.app, steps: session)
+    }
+
+    /// Works out caused by / prevented by / saved by for the world as it is now, by
+    /// replaying the session's actions on copies (the live world is not touched).
+    mutating func workOutWhatIf() {
+        whatIf = sessionScenario.whatIf(simulation)
+    }
+
+    /// `H`: the selected anomaly's handout (or `id`'s, from its inspector), as Markdown.
+    mutating func writeHandout(_ id: Int? = nil) -> [UIEffect] {
+        let list = inspectableAnomalies
+        guard let id = id ?? (list.isEmpty ? nil : list[selectedIndex(.auditor)].id),
+            let anomaly = simulation.auditor.anomalies.first(where: { $0.id == id })
+        else {
+            status = "no anomaly yet: no handout to write"
+            return []
+        }
+        if whatIf?.explanation(of: id) == nil { workOutWhatIf() }
+        let file: String
+        switch mode {
+        case .sandbox: file = "the sandbox"
+        case .play(let path): file = path
+        }
+        let source = Handout.Source(
+            title: player.scenario.title, file: file, sim: simulation, log: simulation.log,
+            records: simulation.log.map(RunRecord.entry),
+            whatIf: whatIf)
+        status = "writing the handout of A\(id)…"
+        return [
+            .saveHandout(
+                baseName: "iapsim-A\(id)-\(anomaly.type.rawValue)", contents: Handout.markdown(anomaly, from: source))
+        ]
+    }
+}

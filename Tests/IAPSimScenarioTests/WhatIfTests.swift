@@ -1,0 +1,105 @@
+import Foundation
+import IAPSimCore
+import Testing
+
+@testable import IAPSimScenario
+
+/// Causes and fixes found by replay (`WhatIf`), on the shipped scenarios whose fixed table
+/// gave wrong answers, and on the rules the answers must keep.
+@Suite struct WhatIfTests {
+    static func load(_ name: String) throws -> Scenario {
+        try ScenarioParser.load(path: Library.directory.appendingPathComponent("\(name).yaml").path)
+    }
+
+    static func explain(_ scenario: Scenario) -> (ScenarioResult, WhatIfReport) {
+        let result = ScenarioPlayer.run(scenario).result
+        return (result, scenario.whatIf(result.simulation))
+    }
+
+    static func words(_ sets: [[PolicyChange]]) -> [String] {
+        sets.map { $0.map(\.words).joined(separator: " + ") }
+    }
+
+    @Test func aCrashAtTheChargeCausesTheLostOrderAndTheObserverAtLaunchPreventsIt() throws {
+        let (result, report) = Self.explain(try Self.load("lost-order-crash-at-charge-naive"))
+        let a = try #require(result.simulation.auditor.anomalies.first)
+        let x = try #require(report.explanation(of: a.id))
+        #expect(x.causedBy.map(\.command) == [.crash])
+        #expect(x.causedBy.first?.line ?? 0 > 0)
+        #expect(Self.words(x.preventedBy).contains("observer launch"))
+        #expect(x.causedByLine.hasPrefix("caused by: step "))
+    }
+
+    @Test func storeKit2WrongAccountNeedsTheTokenAndTheOrderOwner() throws {
+        let (_, report) = Self.explain(try Self.load("sk2-wrong-account-no-token-naive"))
+        let x = try #require(report.explanations.first)
+        #expect(!Self.words(x.preventedBy).contains("credit-to order-owner"), "alone it still fails")
+        #expect(x.preventedBy.contains { Set($0.map(\.words)) == ["credit-to order-owner", "account-token true"] })
+        #expect(x.causedBy.contains { if case .login = $0.command { return true } else { return false } })
+    }
+
+    @Test func aGenuineJWSReplayedIsNotPreventedBySignatureChecks() throws {
+        let (_, report) = Self.explain(try Self.load("sk2-replay-fraud-naive"))
+        for x in report.explanations {
+            #expect(!x.preventedBy.joined().contains { $0.key == .serverVerify })
+            #expect(Self.words(x.preventedBy).contains("server-dedup true"))
+        }
+        // Each replay is caused by its own attack.
+        #expect(Set(report.explanations.map { $0.causedBy.map(\.number) }).count == report.explanations.count)
+    }
+
+    @Test func aFreshReceiptAfterFinishIsPreventedByFinishingAfterCredit() throws {
+        let (_, report) = Self.explain(try Self.load("fresh-receipt-after-finish-naive"))
+        let x = try #require(report.explanations.first)
+        #expect(Self.words(x.preventedBy).contains("finish after-credit"))
+        #expect(!Self.words(x.preventedBy).contains("persist keychain"))
+    }
+
+    @Test func aReplayBlockedByDedupIsSavedByDedup() throws {
+        var scenario = try Self.load("replay-fraud-naive")
+        scenario.policy.serverDedup = true
+        let (result, report) = Self.explain(scenario)
+        #expect(result.simulation.auditor.anomalies.allSatisfy { $0.status == .blocked })
+        for x in report.explanations {
+            #expect(x.savedBy.map(\.words) == ["server-dedup true"])
+            #expect(x.preventedByLine == nil)
+        }
+    }
+
+    @Test func hardenedListsWhatItAvoided() throws {
+        let (result, report) = Self.explain(try Self.load("lost-order-crash-at-charge-hardened"))
+        #expect(result.simulation.auditor.anomalies.allSatisfy { !$0.status.isUnresolved })
+        #expect(report.avoided.map(\.line).contains("lost-order o1, by observer launch"))
+    }
+
+    @Test func replaysLeaveTheRunAlone() throws {
+        let scenario = try Self.load("missed-order-request-lost-naive")
+        let (result, _) = Self.explain(scenario)
+        let again = ScenarioPlayer.run(scenario).result
+        #expect(result.simulation.log == again.simulation.log)
+        // The run's own inputs replayed unchanged find the same anomalies.
+        let replay = scenario.replayInput.replay(policy: scenario.policy)
+        #expect(replay.auditor.anomalies.map(\.type) == result.simulation.auditor.anomalies.map(\.type))
+    }
+
+    @Test func aFixMustNotOpenANewAnomalyThatEndsBadly() throws {
+        let (result, report) = Self.explain(try Self.load("missed-order-request-lost-naive"))
+        let before = AnomalyIdentity.all(in: result.simulation)
+        for x in report.explanations {
+            for changes in x.preventedBy {
+                var policy = result.simulation.policy
+                for c in changes { try policy.set(c.key, to: c.value) }
+                let replay = ReplayVerdict(
+                    try Self.load("missed-order-request-lost-naive").replayInput.replay(policy: policy))
+                #expect(replay.newBadOnes(comparedWith: before).isEmpty)
+            }
+        }
+    }
+
+    @Test func candidatesComeFromThePolicyKeyTable() {
+        let keys = WhatIf.keys(in: PolicyPreset.sk2Naive.policy)
+        #expect(keys.allSatisfy { PolicyKey.allCases.contains($0) })
+        #expect(keys.contains(.accountToken) && !keys.contains(.storekit))
+        #expect(!WhatIf.keys(in: PolicyPreset.naive.policy).contains(.accountToken))
+    }
+}
