@@ -42,7 +42,8 @@ struct Inspector {
         // credited with this transaction (a replay or a double credit adds fresh ones).
         var orders: [String] = []
         let credited = sim.server.credits.filter { $0.transactionId == x.txn }.compactMap(\.orderId)
-        for o in [x.order, x.txn.flatMap(orderOf)].compactMap({ $0 }) + credited where !orders.contains(o) {
+        for o in [x.order, x.txn.flatMap(orderOf)].compactMap({ $0 }) + credited + attackerOrders(x)
+        where !orders.contains(o) {
             orders.append(o)
         }
         // What the auditor named (Anomaly.involved) first, then what the world adds.
@@ -54,8 +55,8 @@ struct Inspector {
                 Span("A\(x.id) ", Style(bold: true)), Span(x.type.rawValue, Style(.accent, bold: true)),
                 Span("  status ", Style(.dim)), Span(x.status.rawValue, UIStyle.status(x.status)),
             ],
-            field("what", Prevention.meaning(x.type, in: sim.policy.storekit)),
-            field("when opened", worldWords.anomaly(x.summary)),
+            field("what", Prevention.meaning(x.type, in: sim.policy.storekit).replacingOccurrences(of: "`", with: "")),
+            field("when opened", worldWords.anomaly(openingSummary(x))),
             heading("status history"),
         ]
         out += statusHistory(x.id)
@@ -78,6 +79,25 @@ struct Inspector {
         out.append(heading("chain of facts (\(ids.joined(separator: ", ")))"))
         out += chain(ids: Set(ids), anomalyId: x.id)
         return out
+    }
+
+    /// The anomaly's words when it opened (its summary changes with its status).
+    func openingSummary(_ x: Anomaly) -> String {
+        for e in sim.log {
+            if case .anomalyOpened(x.id, _, _, _, let summary) = e.fact { return summary }
+        }
+        return x.summary
+    }
+
+    /// For a replay: the attacker's fresh order (a blocked one is never credited, so no
+    /// credit names it): the attacker's order with this transaction, else the newest one
+    /// created before the anomaly opened.
+    func attackerOrders(_ x: Anomaly) -> [String] {
+        guard x.type == .replayFraud else { return [] }
+        let attacker = sim.server.orders.filter { $0.createdBy == .attacker }
+        let bound = attacker.filter { $0.transactionId != nil && $0.transactionId == x.txn }
+        if !bound.isEmpty { return bound.map(\.id) }
+        return attacker.last { $0.transactionId == nil && $0.createdAt <= x.openedAt }.map { [$0.id] } ?? []
     }
 
     func statusHistory(_ id: Int) -> [Line] {
@@ -156,6 +176,25 @@ struct Inspector {
                     "to \(c.user) at \(DurationText.clock(c.at)) (\(c.via.words))"
                         + (c.sender == .attacker ? " [attacker]" : ""),
                     c.user == charge.buyer ? Style(.good) : Style(.bad, bold: true)))
+        }
+        return out + refundLines(txn)
+    }
+
+    /// A refund and what the server took back for it, from the log (and the store's record).
+    func refundLines(_ txn: String) -> [Line] {
+        var out: [Line] = []
+        if let at = sim.store.transaction(txn)?.refundedAt {
+            out.append(
+                field("refunded", "by Apple at \(DurationText.clock(at)) (revocationDate)", Style(.warn, bold: true)))
+        }
+        for e in sim.log {
+            if case .coinsClawedBack(let user, let coins, txn, let balance) = e.fact {
+                out.append(
+                    field(
+                        "clawed back",
+                        "\(coins) coins from \(user) at \(DurationText.clock(e.time)) (balance \(balance))",
+                        Style(.good)))
+            }
         }
         return out
     }

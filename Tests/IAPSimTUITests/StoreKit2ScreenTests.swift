@@ -50,7 +50,7 @@ import Testing
         #expect(StoreKit2ScreenTests.storeKit2Free(d.screen().text).isEmpty, "\(d.screen().text)")
         #expect(d.screen().text.contains("granted to a replayed JWS"))
         d.key(.backTab, times: 4)  // Events -> Transactions
-        d.key(.enter)
+        d.keys("i")
         let text = d.screen().text
         for field in [
             "transactionId: 1000000000001", "originalTransactionId: ", "productId: coins_100",
@@ -80,7 +80,7 @@ import Testing
         var d = try DefectTests.play("sk2-double-credit-no-dedup-naive.yaml")
         d.keys("G")
         d.key(.backTab, times: 4)
-        d.key(.enter)
+        d.keys("i")
         let text = d.screen().text
         #expect(
             text.contains("copies: 2, signed at 0:00:02.160, 0:01:02.160") && text.contains("new bytes each time"),
@@ -183,7 +183,7 @@ import Testing
         d.key(.right)  // retry-file -> sk2-naive, waits for R
         d.key(.escape)
         #expect(d.screen().text.contains("┌ Payment queue "), "worlds switch only between runs")
-        d.keys("R")
+        d.keys("Ry")
         let text = d.screen().text
         #expect(text.contains("┌ Transactions ") && text.contains("no purchase() yet"), "\(text)")
         #expect(!text.contains("verify "), "\(text)")
