@@ -133,12 +133,15 @@ struct EventLoop {
             effects += model.update(.interrupted)
             dirty = true
         }
+        if let exit = perform(effects) { return exit }
+        // Each key's effects are carried out before the next key is read: a second `]` in
+        // the same burst must see the file the first one opened.
         for message in terminal.readMessages() {
             if case .resize = message { terminal.invalidate() }
-            effects += model.update(message)
             dirty = true
+            if let exit = perform(model.update(message)) { return exit }
         }
-        return perform(effects)
+        return nil
     }
 
     mutating func perform(_ effects: [UIEffect]) -> CursesExit? {

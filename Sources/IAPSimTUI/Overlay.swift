@@ -26,6 +26,8 @@ package enum Confirmation: Sendable, Hashable {
 package enum Page: Sendable, Hashable {
     case story
     case glossary
+    /// A lesson's question, before the step that decides it.
+    case question(String)
 }
 
 /// What an inspector shows.

@@ -133,9 +133,13 @@ struct PanelContent {
         var line: Line = [
             Span(TextWidth.pad(id, to: idWidth) + " ", base),
             Span(TextWidth.pad(t.productId, to: 9) + " ", base),
-            Span(
-                TextWidth.pad(words.state(t, narrow: narrow, returned: returned), to: words.stateWidth(narrow: narrow)),
-                dim ? Style(.dim) : UIStyle.state(t.state)),
+            // A refunded transaction says so in its state column (Apple's revocationDate).
+            t.refundedAt != nil
+                ? Span(TextWidth.pad("REFUNDED", to: words.stateWidth(narrow: narrow)), Style(.bad, bold: true))
+                : Span(
+                    TextWidth.pad(
+                        words.state(t, narrow: narrow, returned: returned), to: words.stateWidth(narrow: narrow)),
+                    dim ? Style(.dim) : UIStyle.state(t.state)),
             marker,
         ]
         if showName {
@@ -144,7 +148,6 @@ struct PanelContent {
                 ?? (words.storeKit2 ? "none" : "nil")
             line.append(Span(name, Style(.dim)))
         }
-        if t.refundedAt != nil { line.append(Span(" REFUNDED", Style(.bad, bold: true))) }
         return line
     }
 

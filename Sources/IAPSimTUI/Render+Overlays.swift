@@ -34,10 +34,7 @@ extension UIModel {
                 TextWidth.pad(detail, to: r.inner.width - used), x: r.inner.x + used, y: r.inner.y + row,
                 selected ? style : Style(refused ? .warn : .dim), maxWidth: r.inner.width - used)
         }
-        if top > 0 { grid.put(" \(glyphs.up) \(top) above ", x: r.x + 2, y: r.y, Style(.dim)) }
-        if top + visible < p.items.count {
-            scrollMarks(&grid, r, start: top, total: p.items.count)
-        }
+        scrollMarks(&grid, r, start: top, total: p.items.count)
     }
 
     func renderPolicy(selected: Int, _ grid: inout Grid) {

@@ -7,7 +7,14 @@ extension UIModel {
     }
 
     func renderPage(_ page: Page, scroll: Int, _ grid: inout Grid) {
-        let r = fullBox(&grid, title: pageTitle(page))
+        // The question leaves the world in sight around it.
+        let r: Rect
+        if case .question = page {
+            r = centeredBox(
+                &grid, width: 76, height: pageWrapped(page, innerWidth: 74).count + 2, title: pageTitle(page))
+        } else {
+            r = fullBox(&grid, title: pageTitle(page))
+        }
         let inner = r.inner
         let wrapped = pageWrapped(page, innerWidth: inner.width)
         let start = min(scroll, max(0, wrapped.count - inner.height))

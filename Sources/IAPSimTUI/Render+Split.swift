@@ -24,16 +24,16 @@ extension UIModel {
     }
 
     /// One half of the split screen.
-    func renderHalf(_ grid: inout Grid, _ r: Rect, role: String, prevented: [Anomaly]) {
+    func renderHalf(_ grid: inout Grid, _ r: Rect, role: String, prevented: [(Anomaly, String)]) {
         let label = " policy \(policyName) (\(role)): \(verdictWords)"
         grid.put(label, x: r.x, y: r.y, Style(.title, bold: true, reverse: true), maxWidth: r.width)
         let words: String
         if prevented.isEmpty {
-            words = " prevented here: nothing the other side suffered"
+            words = " avoided here: nothing the other side suffers"
         } else {
             words =
-                " prevented here: "
-                + prevented.prefix(4).map { "\($0.type.rawValue) \(PanelContent.shortId($0.txn))" }.joined(
+                " avoided here: "
+                + prevented.prefix(4).map { "\($0.0.type.rawValue) \(PanelContent.shortId($0.0.txn)) \($0.1)" }.joined(
                     separator: ", ")
                 + (prevented.count > 4 ? " +\(prevented.count - 4)" : "")
         }

@@ -95,6 +95,7 @@ extension UIModel {
         eventSearch = old.eventSearch
         hideNetwork = old.hideNetwork
         playlist = old.playlist
+        tour = old.tour
         if let other = old.twin { startTwin(policy: other.scenario.policy) }
     }
 

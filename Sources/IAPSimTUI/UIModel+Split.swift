@@ -64,11 +64,14 @@ extension UIModel {
         _ = twin!.advance(until: simulation.now)
     }
 
-    /// The anomalies of `world` that have no anomaly of the same type on the same
-    /// transaction in `other`: what `other`'s policy prevented.
-    static func prevented(in world: Simulation, by other: Simulation) -> [Anomaly] {
-        world.auditor.anomalies.filter { a in
-            !other.auditor.anomalies.contains { $0.type == a.type && $0.txn == a.txn }
+    /// What `other`'s policy did about each unresolved anomaly of `world`: prevented (no
+    /// anomaly of the same type on the same transaction) or made right (resolved, blocked).
+    static func prevented(in world: Simulation, by other: Simulation) -> [(Anomaly, String)] {
+        world.auditor.anomalies.filter(\.status.isUnresolved).compactMap { a in
+            guard let twin = other.auditor.anomalies.first(where: { $0.type == a.type && $0.txn == a.txn }) else {
+                return (a, "prevented")
+            }
+            return twin.status.isUnresolved ? nil : (a, twin.status.rawValue)
         }
     }
 }

@@ -111,6 +111,10 @@ extension UIModel {
 
     /// `]` / `[`: the next or previous file of the playlist (wrapping round).
     mutating func openFile(by delta: Int) -> [UIEffect] {
+        if tour != nil {
+            openLesson(by: delta)
+            return []
+        }
         guard !playlist.isEmpty else { return [] }
         let index = playFile.flatMap { playlist.firstIndex(of: $0) } ?? (delta > 0 ? -1 : 0)
         let next = ((index + delta) % playlist.count + playlist.count) % playlist.count
@@ -155,6 +159,12 @@ extension UIModel {
         switch page {
         case .story: return storyLines
         case .glossary: return Glossary.lines(world: simulation.policy.storekit, glyphs: glyphs)
+        case .question(let text):
+            return [[Span("Before the next step, a question", Style(.title, bold: true))], []]
+                + Wrap.words(text, width: 66).map { [Span($0, Style(bold: true))] }
+                + [[]]
+                + Wrap.words("Think it over (tell the class), then press Enter to run the step and see.", width: 66)
+                .map { [Span($0, Style(.dim))] }
         }
     }
 
@@ -162,6 +172,7 @@ extension UIModel {
         switch page {
         case .story: return "The story and its steps (j/k scroll, Esc or q closes)"
         case .glossary: return "Glossary (j/k scroll, Esc or q closes)"
+        case .question: return "Lesson \((tour?.index ?? 0) + 1): what happens next? (Enter continues)"
         }
     }
 }

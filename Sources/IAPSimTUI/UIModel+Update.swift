@@ -32,6 +32,7 @@ extension UIModel {
         case .key(let key):
             let effects = handle(key)
             syncTwin()
+            watchLesson()
             return effects
         case .scenarioOpened(let file):
             opened(file)
@@ -39,6 +40,7 @@ extension UIModel {
             status = "could not open \(path): \(reason)"
         }
         syncTwin()
+        watchLesson()
         return []
     }
 
@@ -50,6 +52,7 @@ extension UIModel {
             if key == .char("q"), !overlay.takesText {
                 if overlay == .confirm(.restart) { status = "not restarted" }
                 self.overlay = nil
+                lessonInspectorClosed()
                 return []
             }
             return handleOverlay(overlay, key)
@@ -102,7 +105,7 @@ extension UIModel {
         case .restart: overlay = .confirm(.restart)
         case .story: overlay = .page(.story, scroll: 0)
         case .glossary: overlay = .page(.glossary, scroll: 0)
-        case .searchEvents: overlay = .search(eventSearch ?? "")
+        case .searchEvents: overlay = .search("")
         case .hideNetwork: toggleNetworkLines()
         case .serverSide: overlay = .picker(vetted(ServerSideMenu.picker(for: self)))
         case .browse: overlay = .picker(browser)
@@ -199,12 +202,18 @@ extension UIModel {
         case .inspect(let target, let offset):
             if key == .escape || key == .enter {
                 overlay = nil
+                lessonInspectorClosed()
             } else {
                 overlay = .inspect(target, scroll: scrolled(offset, by: key))
             }
         case .page(let page, let offset):
             if key == .escape || key == .enter {
                 overlay = nil
+                // The lesson's question: Enter goes on with the step it was asked before.
+                if case .question = page {
+                    paused = false
+                    if key == .enter { playNextStep() }
+                }
             } else {
                 overlay = .page(page, scroll: scrolled(offset, by: key))
             }

@@ -125,6 +125,7 @@ extension UIModel {
     /// Enter in play mode: the next step now (its trigger reached at once if need be), then
     /// the clock runs on towards the following one.
     mutating func playNextStep() {
+        if askIfDue() { return }
         guard result == nil else {
             status = "the run has ended: B steps back, R restarts" + (playlist.isEmpty ? "" : ", ] opens the next file")
             return

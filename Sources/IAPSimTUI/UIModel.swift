@@ -115,6 +115,8 @@ package struct UIModel: Sendable {
     package internal(set) var twin: ScenarioPlayer?
     /// Play mode: what the person did that the file does not (keys, policy changes).
     package internal(set) var offScript: [Command] = []
+    /// `iapsim learn`: the lessons and where the tour stands.
+    package internal(set) var tour: Tour?
     /// The file the edge is recording the screen to, while it does.
     package internal(set) var recording: String?
     package internal(set) var status: String?
