@@ -199,21 +199,55 @@ struct Inspector {
         return out
     }
 
-    /// Every log entry that names one of `ids` or the anomaly itself, with its time.
+    /// Every log entry that names one of `ids` or the anomaly itself, with its time; and,
+    /// between the first of them and the last, what explains them without naming them: a
+    /// fault, a crash, a launch, a login or logout, the network going off, and the fate of
+    /// the messages that carried these transactions (a request lost or timed out).
     func chain(ids: Set<String>, anomalyId: Int) -> [Line] {
         let own = "A\(anomalyId)"
+        let log = sim.log
+        var named = Set<Int>()
+        for (i, e) in log.enumerated() {
+            let words = Set(Inspector.words(PanelContent.text(e.fact, in: sim.policy.storekit)))
+            if !words.isDisjoint(with: ids) || words.contains(own) { named.insert(i) }
+        }
+        guard let first = named.min(), let last = named.max() else {
+            return [[Span("  (older than the log kept in memory)", Style(.dim))]]
+        }
         var out: [Line] = []
-        for e in sim.log {
-            let text = PanelContent.text(e.fact, in: sim.policy.storekit)
-            let named = Set(Inspector.words(text))
-            guard !named.isDisjoint(with: ids) || named.contains(own) else { continue }
+        var carried = Set<Int>()
+        var sending = false
+        for i in first...last {
+            let e = log[i]
+            let include: Bool
+            switch e.fact {
+            case .messageSent(let id, _, .request, _, _) where sending:
+                carried.insert(id)
+                sending = false
+                include = true
+            case .messageDropped(let id, _, _), .requestTimedOut(let id, _): include = carried.contains(id)
+            default: include = named.contains(i) || Inspector.explains(e.fact)
+            }
+            if named.contains(i), case .rechargeSent = e.fact { sending = true }
+            guard include else { continue }
             out.append([
                 Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
                 Span(TextWidth.pad(e.part.rawValue, to: 16) + " ", UIStyle.part(e.part)),
-                Span(text),
+                Span(PanelContent.text(e.fact, in: sim.policy.storekit), named.contains(i) ? .plain : Style(.warn)),
             ])
         }
-        return out.isEmpty ? [[Span("  (older than the log kept in memory)", Style(.dim))]] : out
+        return out
+    }
+
+    /// Facts that explain what happens to a purchase without naming it.
+    static func explains(_ fact: Fact) -> Bool {
+        switch fact {
+        case .faultFired, .appCrashed, .appLaunched, .appUninstalled, .userLoggedIn, .userLoggedOut,
+            .networkWentOff, .networkCameBack:
+            return true
+        case .commandIssued(let c): return c.isFault
+        default: return false
+        }
     }
 
     static func words(_ text: String) -> [String] {

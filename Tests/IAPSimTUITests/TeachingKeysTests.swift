@@ -180,3 +180,30 @@ import Testing
         #expect(d.model.twin?.simulation.auditor.unresolved.isEmpty == true)
     }
 }
+
+extension TeachingScreenTests {
+    /// The chain of facts names what caused the anomaly, though it does not name the
+    /// transaction: the crash, the lost request and its time-out, the other account's login.
+    @Test(arguments: [
+        ("lost-order-crash-at-charge-naive.yaml", AnomalyType.lostOrder, ["app process died", "> crash"]),
+        (
+            "missed-order-request-lost-naive.yaml", .missedOrder,
+            ["recharge request lost", "recharge request timed out"]
+        ),
+        ("wrong-account-switch-before-delivery-naive.yaml", .wrongAccount, ["bob logged in", "alice logged out"]),
+        ("double-credit-crash-before-finish-naive.yaml", .doubleCredit, ["app process died", "app launched"]),
+    ])
+    func theChainOfFactsHoldsTheCause(file: String, type: AnomalyType, causes: [String]) throws {
+        let d = try InspectorTests.inspect(file, type)
+        guard case .inspect(let target, _)? = d.model.overlay else { Issue.record("no inspector"); return }
+        let lines = Inspector(sim: d.model.simulation, glyphs: .unicode).lines(target).map { $0.map(\.text).joined() }
+        guard let chain = lines.firstIndex(where: { $0.hasPrefix("chain of facts") }) else {
+            Issue.record("no chain")
+            return
+        }
+        for cause in causes {
+            #expect(
+                lines[chain...].contains { $0.contains(cause) }, "\(file): \(cause)\n\(lines.joined(separator: "\n"))")
+        }
+    }
+}
