@@ -131,6 +131,13 @@ extension PanelContent {
     static func text(_ fact: Fact, in world: StoreKitWorld) -> String {
         switch fact {
         case .anomalyOpened, .anomalyStatusChanged: return AnomalyType.text(text(fact), in: world)
+        // StoreKit 2 has no SKPaymentTransactionState: its own words for the same moments.
+        case .transactionUpdated(let txn, let p, .purchasing) where world == .two:
+            return "\(txn) \(p): purchase() under way"
+        case .transactionUpdated(let txn, let p, .deferred) where world == .two:
+            return "\(txn) \(p): purchase() returned .pending (a parent must approve)"
+        case .transactionUpdated(let txn, let p, .purchased) where world == .two:
+            return "\(txn) \(p): charged; a signed Transaction exists (verified)"
         default: return text(fact)
         }
     }

@@ -29,10 +29,10 @@ extension UIModel {
         grid.put(label, x: r.x, y: r.y, Style(.title, bold: true, reverse: true), maxWidth: r.width)
         let words: String
         if prevented.isEmpty {
-            words = " avoided here: nothing the other side suffers"
+            words = " avoided: nothing the other side has"
         } else {
             words =
-                " avoided here: "
+                " avoided: "
                 + prevented.prefix(4).map { "\($0.0.type.rawValue) \(PanelContent.shortId($0.0.txn)) \($0.1)" }.joined(
                     separator: ", ")
                 + (prevented.count > 4 ? " +\(prevented.count - 4)" : "")

@@ -10,7 +10,7 @@ import Testing
     /// StoreKit 1 words that have no place on a StoreKit 2 screen.
     static let storeKit1Words = [
         "SKPayment", "verifyReceipt", "receipt", "Payment queue", "paymentQueue",
-        "finishTransaction", "applicationUsername", "in_app",
+        "finishTransaction", "applicationUsername", "in_app", "-> purchasing", "-> purchased", "-> deferred",
     ]
 
     /// The StoreKit 1 words `text` holds.

@@ -159,7 +159,7 @@ import Testing
         let text = d.screen().text
         #expect(text.contains("policy naive (this run): 1 anomaly, 1 unresolved"), "\(text)")
         #expect(text.contains("policy hardened (same inputs): no anomaly"), "\(text)")
-        #expect(text.contains("avoided here: missed-order …0001 prevented"), "\(text)")
+        #expect(text.contains("avoided: missed-order …0001 prevented"), "\(text)")
         #expect(d.model.twin?.simulation.server.balance(of: "alice") == 100)
         d.keys("V")
         #expect(d.model.twin == nil)
