@@ -3,7 +3,7 @@ import IAPSimCore
 extension UIModel {
     /// A page (story, glossary): wrapped to the box, scrolled like an inspector.
     func pageWrapped(_ page: Page, innerWidth: Int) -> [Line] {
-        pageLines(page).flatMap { UIModel.wrap($0, width: innerWidth - 2, indent: page == .glossary ? 30 : 4) }
+        pageLines(page).flatMap { UIModel.wrap($0, width: innerWidth - 2, indent: page == .glossary ? 30 : 0) }
     }
 
     func renderPage(_ page: Page, scroll: Int, _ grid: inout Grid) {

@@ -137,8 +137,13 @@ extension UIModel {
     var storyLines: [Line] {
         let s = player.scenario
         var out: [Line] = [[Span(s.title, Style(.title, bold: true))], []]
-        out += Wrap.words(UIModel.plain(s.story ?? "(no story)"), width: 200).map { [Span($0)] }
-        out.append([])
+        // One line per paragraph (the file's line breaks are the author's, not the screen's):
+        // the box wraps them to its width.
+        let story = UIModel.plain(s.story ?? "(no story)").components(separatedBy: "\n\n")
+        for paragraph in story {
+            let words = paragraph.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            if !words.isEmpty { out += [[Span(words)], []] }
+        }
         for (i, step) in s.steps.enumerated() {
             let done = i < player.nextStep
             out.append([
