@@ -109,7 +109,8 @@ extension KeyBinding {
             .buy, when: .live),
         KeyBinding(chars("l"), "`l`", "launch the app", footer: "launch", .app, .launch, when: .live),
         KeyBinding(
-            chars("u"), "`u`", "uninstall the app (keychain survives)", footer: "uninstall", .app, .uninstall,
+            chars("u"), "`u`", "uninstall the app, after y/n (keychain survives)", footer: "uninstall", .app,
+            .uninstall,
             when: .live),
         KeyBinding(
             chars("a"), "`a`", "switch account or log out (picker)", footer: "account", .app, .account, when: .live),

@@ -20,6 +20,8 @@ package enum Overlay: Sendable, Hashable {
 /// What a y/n question asks.
 package enum Confirmation: Sendable, Hashable {
     case restart
+    /// `u`: the app and its files go; only the keychain survives.
+    case uninstall
 }
 
 /// A page of text the UI shows whole, scrolled with j/k.

@@ -35,18 +35,21 @@ extension UIModel {
     }
 
     func renderConfirm(_ question: Confirmation, _ grid: inout Grid) {
-        let text: String
+        let text: String, title: String, yes: String
         switch question {
         case .restart:
             text =
                 isPlay
                 ? "Restart from step 0 with the file's policy?" : "Restart: a fresh world, the same seed and policy?"
+            (title, yes) = ("Restart", "y restarts")
+        case .uninstall:
+            text = "Uninstall the app? Memory and files go; the keychain survives."
+            (title, yes) = ("Uninstall", "y uninstalls")
         }
-        let r = centeredBox(&grid, width: TextWidth.of(text) + 6, height: 5, title: "Restart")
+        let r = centeredBox(&grid, width: TextWidth.of(text) + 6, height: 5, title: title)
         grid.put(" " + text, x: r.inner.x, y: r.inner.y, Style(bold: true), maxWidth: r.inner.width)
         grid.put(
-            " y restarts, n or Esc keeps the world", x: r.inner.x, y: r.inner.y + 2, Style(.dim),
-            maxWidth: r.inner.width)
+            " \(yes), n or Esc keeps the world", x: r.inner.x, y: r.inner.y + 2, Style(.dim), maxWidth: r.inner.width)
     }
 
     func renderSearch(_ text: String, _ grid: inout Grid) {

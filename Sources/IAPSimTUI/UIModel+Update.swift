@@ -50,7 +50,9 @@ extension UIModel {
         if let overlay {
             // `q` closes the box, as in less and htop; only the search box takes it as a letter.
             if key == .char("q"), !overlay.takesText {
-                if overlay == .confirm(.restart) { status = "not restarted" }
+                if case .confirm(let question) = overlay {
+                    status = question == .restart ? "not restarted" : "not uninstalled"
+                }
                 self.overlay = nil
                 lessonInspectorClosed()
                 return []
@@ -133,7 +135,9 @@ extension UIModel {
         case .buy: overlay = .picker(vetted(.buy(simulation.config.catalog)))
         case .crash: overlay = .picker(vetted(.crash(simulation.policy.storekit)))
         case .launch: act(.launch)
-        case .uninstall: act(.uninstall)
+        case .uninstall:
+            // What it destroys is asked about first; a refusal is said at once.
+            if simulation.refusal(of: .uninstall) == nil { overlay = .confirm(.uninstall) } else { act(.uninstall) }
         case .account:
             overlay = .picker(vetted(.account(users: simulation.users, loggedIn: simulation.app.loggedIn)))
         case .openStore: act(.openStore)
@@ -225,10 +229,13 @@ extension UIModel {
             switch key {
             case .char("y"), .char("Y"):
                 overlay = nil
-                if question == .restart { restart() }
+                switch question {
+                case .restart: restart()
+                case .uninstall: act(.uninstall)
+                }
             case .char("n"), .char("N"), .escape:
                 overlay = nil
-                status = "not restarted"
+                status = question == .restart ? "not restarted" : "not uninstalled"
             default: break
             }
         case .search(let text):

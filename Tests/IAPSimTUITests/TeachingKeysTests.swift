@@ -26,6 +26,10 @@ import Testing
         #expect(d.model.simulation.now == 3_000 && d.model.status == "not restarted")
         d.keys("Ry")
         #expect(d.model.simulation.now == 0 && d.model.simulation.store.transactions.isEmpty)
+        d.keys("un")
+        #expect(d.model.simulation.app.process != .uninstalled && d.model.status == "not uninstalled")
+        d.keys("uy")
+        #expect(d.model.simulation.app.process == .uninstalled)
     }
 
     @Test func pickersGreyWhatTheWorldRefusesAndSayWhy() {
