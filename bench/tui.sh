@@ -88,6 +88,29 @@ printf 'latency ms: median %s, p95 %s, max %s (one capture-pane alone: median %s
   "$(printf '%s\n' "${samples[@]}" | percentile 0.5)" "$(printf '%s\n' "${samples[@]}" | percentile 0.95)" \
   "$(printf '%s\n' "${samples[@]}" | percentile 1.0)" "$(printf '%s\n' "${overhead[@]}" | percentile 0.5)"
 
+echo "== the same harness on less (j scrolls one line: the top line changes)"
+LESSFILE=$(mktemp)
+seq -f 'line %g' 1 $((PRESSES * 2 + 100)) >"$LESSFILE"
+"${T[@]}" new-window -d -n less "exec less $LESSFILE"
+L=(-t less)
+until "${T[@]}" capture-pane -p "${L[@]}" -S 0 -E 0 | grep -qx 'line 1'; do sleep 0.05; done
+less_samples=()
+for ((i = 0; i < PRESSES; i++)); do
+  want="line $((i + 2))"
+  t0=$EPOCHREALTIME
+  "${T[@]}" send-keys "${L[@]}" j
+  until "${T[@]}" capture-pane -p "${L[@]}" -S 0 -E 0 | grep -qx "$want"; do :; done
+  t1=$EPOCHREALTIME
+  less_samples+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { print (b - a) * 1000 }')")
+done
+"${T[@]}" kill-window -t less
+rm -f "$LESSFILE"
+iapsim_median=$(printf '%s\n' "${samples[@]}" | percentile 0.5)
+less_median=$(printf '%s\n' "${less_samples[@]}" | percentile 0.5)
+printf 'less latency ms: median %s, p95 %s; iapsim/less median ratio %s (goal: at most 1.5)\n' \
+  "$less_median" "$(printf '%s\n' "${less_samples[@]}" | percentile 0.95)" \
+  "$(awk -v a="$iapsim_median" -v b="$less_median" 'BEGIN { printf "%.2f", a / b }')"
+
 echo "== CPU paused"
 cpu_over "$PID" 10
 echo "== CPU at 1x"

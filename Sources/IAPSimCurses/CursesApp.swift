@@ -44,8 +44,10 @@ package enum CursesApp {
     /// the terminal has no colours. The terminal is restored before this returns or throws.
     /// `record`: a file to record the screen to (asciicast v2) from the first frame; it is
     /// written when the UI quits (or when `W` stops it).
+    /// `open`: reads a scenario file the model asks for (`.openScenario`) and answers.
     package static func run(
         options: UIOptions, record: String? = nil,
+        open: @escaping (String) -> UIMessage = { .scenarioFailed(path: $0, reason: "no files here") },
         makeModel: (UIOptions) -> UIModel
     ) throws -> CursesExit {
         let terminal = try Terminal(color: options.color)
@@ -53,6 +55,7 @@ package enum CursesApp {
         var adjusted = options
         adjusted.color = terminal.color
         var loop = EventLoop(terminal: terminal, model: makeModel(adjusted))
+        loop.open = open
         if let record { loop.startRecording(path: record) }
         let exit = loop.run()
         let failure = loop.stopRecording()
@@ -82,6 +85,7 @@ struct EventLoop {
     var stats = FrameStats()
     /// The screen recording under way: its file, when it began, the frames so far.
     var recording: (path: String, startMs: Int64, cast: Asciicast)?
+    var open: (String) -> UIMessage = { .scenarioFailed(path: $0, reason: "no files here") }
 
     init(terminal: Terminal, model: UIModel) {
         self.terminal = terminal
@@ -111,26 +115,33 @@ struct EventLoop {
     /// One wake-up: the tick, a signal, then every key waiting; effects carried out.
     mutating func step() -> CursesExit? {
         let now = cn_monotonic_ms()
-        let elapsed = now - lastTickMs
-        lastTickMs = now
-        if model.clockRunning { dirty = true }
-        var effects = model.update(.tick(wallMs: Int(elapsed)))
+        var effects: [UIEffect] = []
         if cn_take_resumed() != 0 {
             terminal.resume()
             dirty = true
+            // The world does not move while the process was stopped (Ctrl-Z): the stopped
+            // time is not given to the clock.
+            lastTickMs = now
         }
+        let elapsed = now - lastTickMs
+        lastTickMs = now
+        if model.clockRunning { dirty = true }
+        effects += model.update(.tick(wallMs: Int(elapsed)))
         let sig = cn_take_stop_signal()
         if sig != 0 {
             stopSignal = sig
             effects += model.update(.interrupted)
             dirty = true
         }
+        if let exit = perform(effects) { return exit }
+        // Each key's effects are carried out before the next key is read: a second `]` in
+        // the same burst must see the file the first one opened.
         for message in terminal.readMessages() {
             if case .resize = message { terminal.invalidate() }
-            effects += model.update(message)
             dirty = true
+            if let exit = perform(model.update(message)) { return exit }
         }
-        return perform(effects)
+        return nil
     }
 
     mutating func perform(_ effects: [UIEffect]) -> CursesExit? {
@@ -160,6 +171,9 @@ struct EventLoop {
                 dirty = true
             case .toggleRecording(let baseName):
                 pending += model.update(toggleRecording(baseName: baseName))
+                dirty = true
+            case .openScenario(let path):
+                pending += model.update(open(path))
                 dirty = true
             }
         }

@@ -42,7 +42,7 @@ package enum CausalChain {
         return out
     }
 
-    static func words(_ text: String) -> Set<String> {
+    package static func words(_ text: String) -> Set<String> {
         Set(text.split { !($0.isLetter || $0.isNumber) }.map(String.init))
     }
 }

@@ -21,14 +21,23 @@ package struct Asciicast: Sendable {
     /// Adds the frame `grid`, shown `seconds` after recording began. A frame equal to the
     /// previous one adds nothing.
     package mutating func add(_ grid: Grid, at seconds: Double) {
+        let time = Asciicast.seconds(seconds)
+        // A new size is said as asciicast's resize event before the frame drawn at it.
+        if let last, last.width != grid.width || last.height != grid.height {
+            text += "[\(time), \"r\", \"\(grid.width)x\(grid.height)\"]\n"
+        }
         let ansi = Asciicast.ansi(
             from: last?.width == grid.width && last?.height == grid.height ? last : nil,
             to: grid, color: color)
         last = grid
         guard !ansi.isEmpty else { return }
-        let millis = Int((max(0, seconds) * 1000).rounded())
-        let time = "\(millis / 1000).\(String(repeating: "0", count: 3 - String(millis % 1000).count))\(millis % 1000)"
         text += "[\(time), \"o\", \(JSONLinesExport.jsonString(ansi))]\n"
+    }
+
+    /// Seconds as the file writes them: three decimals.
+    static func seconds(_ seconds: Double) -> String {
+        let millis = Int((max(0, seconds) * 1000).rounded())
+        return "\(millis / 1000).\(String(repeating: "0", count: 3 - String(millis % 1000).count))\(millis % 1000)"
     }
 
     /// The ANSI text that draws `new` over `old` (everything when `old` is nil).

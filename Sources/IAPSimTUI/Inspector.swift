@@ -45,7 +45,8 @@ struct Inspector {
         // credited with this transaction (a replay or a double credit adds fresh ones).
         var orders: [String] = []
         let credited = sim.server.credits.filter { $0.transactionId == x.txn }.compactMap(\.orderId)
-        for o in [x.order, x.txn.flatMap(orderOf)].compactMap({ $0 }) + credited where !orders.contains(o) {
+        for o in [x.order, x.txn.flatMap(orderOf)].compactMap({ $0 }) + credited + attackerOrders(x)
+        where !orders.contains(o) {
             orders.append(o)
         }
         // What the auditor named (Anomaly.involved) first, then what the world adds.
@@ -57,8 +58,8 @@ struct Inspector {
                 Span("A\(x.id) ", Style(bold: true)), Span(x.type.rawValue, Style(.accent, bold: true)),
                 Span("  status ", Style(.dim)), Span(x.status.rawValue, UIStyle.status(x.status)),
             ],
-            field("what", Prevention.meaning(x.type, in: sim.policy.storekit)),
-            field("when opened", worldWords.anomaly(x.summary)),
+            field("what", Prevention.meaning(x.type, in: sim.policy.storekit).replacingOccurrences(of: "`", with: "")),
+            field("when opened", worldWords.anomaly(openingSummary(x))),
             heading("status history"),
         ]
         out += statusHistory(x.id)
@@ -83,6 +84,25 @@ struct Inspector {
         out.append(heading("chain of facts (\(ids.joined(separator: ", ")))"))
         out += chain(ids: Set(ids), anomalyId: x.id)
         return out
+    }
+
+    /// The anomaly's words when it opened (its summary changes with its status).
+    func openingSummary(_ x: Anomaly) -> String {
+        for e in sim.log {
+            if case .anomalyOpened(x.id, _, _, _, let summary) = e.fact { return summary }
+        }
+        return x.summary
+    }
+
+    /// For a replay: the attacker's fresh order (a blocked one is never credited, so no
+    /// credit names it): the attacker's order with this transaction, else the newest one
+    /// created before the anomaly opened.
+    func attackerOrders(_ x: Anomaly) -> [String] {
+        guard x.type == .replayFraud else { return [] }
+        let attacker = sim.server.orders.filter { $0.createdBy == .attacker }
+        let bound = attacker.filter { $0.transactionId != nil && $0.transactionId == x.txn }
+        if !bound.isEmpty { return bound.map(\.id) }
+        return attacker.last { $0.transactionId == nil && $0.createdAt <= x.openedAt }.map { [$0.id] } ?? []
     }
 
     func statusHistory(_ id: Int) -> [Line] {
@@ -162,23 +182,84 @@ struct Inspector {
                         + (c.sender == .attacker ? " [attacker]" : ""),
                     c.user == charge.buyer ? Style(.good) : Style(.bad, bold: true)))
         }
+        return out + refundLines(txn)
+    }
+
+    /// A refund and what the server took back for it, from the log (and the store's record).
+    func refundLines(_ txn: String) -> [Line] {
+        var out: [Line] = []
+        if let at = sim.store.transaction(txn)?.refundedAt {
+            out.append(
+                field("refunded", "by Apple at \(DurationText.clock(at)) (revocationDate)", Style(.warn, bold: true)))
+        }
+        for e in sim.log {
+            if case .coinsClawedBack(let user, let coins, txn, let balance) = e.fact {
+                out.append(
+                    field(
+                        "clawed back",
+                        "\(coins) coins from \(user) at \(DurationText.clock(e.time)) (balance \(balance))",
+                        Style(.good)))
+            }
+        }
         return out
     }
 
-    /// Every log entry that names one of `ids` or the anomaly itself, and the facts of the
-    /// inputs that caused it (`CausalChain`), with their times.
+    /// Every log entry that names one of `ids` or the anomaly itself, with its time; the facts
+    /// of the inputs that caused it (`CausalChain`, from the replays); and, between the first
+    /// named fact and the last, what explains them without naming them: a fault, a crash, a
+    /// launch, a login or logout, the network going off, and the fate of the messages that
+    /// carried these transactions (a request lost or timed out). Facts that do not name the
+    /// anomaly are shown in the warning colour.
     func chain(ids: Set<String>, anomalyId: Int) -> [Line] {
+        let own = "A\(anomalyId)"
+        let log = sim.log
         let causes = whatIf?.explanation(of: anomalyId)?.causedBy ?? []
+        let causal = Set(CausalChain.entries(log, anomaly: anomalyId, ids: ids, causes: causes))
+        var named = Set<Int>()
+        for (i, e) in log.enumerated() {
+            let words = CausalChain.words(PanelContent.text(e.fact, in: sim.policy.storekit))
+            if !words.isDisjoint(with: ids) || words.contains(own) { named.insert(i) }
+        }
+        guard let firstNamed = named.min(), let last = named.max() else {
+            return [[Span("  (older than the log kept in memory)", Style(.dim))]]
+        }
+        let first = log.firstIndex(where: causal.contains).map { min($0, firstNamed) } ?? firstNamed
         var out: [Line] = []
-        for e in CausalChain.entries(sim.log, anomaly: anomalyId, ids: ids, causes: causes) {
-            let text = PanelContent.text(e.fact, in: sim.policy.storekit)
+        var carried = Set<Int>()
+        var sending = false
+        for i in first...last {
+            let e = log[i]
+            let include: Bool
+            switch e.fact {
+            case .messageSent(let id, _, .request, _, _) where sending:
+                carried.insert(id)
+                sending = false
+                include = true
+            case .messageDropped(let id, _, _), .requestTimedOut(let id, _):
+                include = carried.contains(id) || causal.contains(e)
+            default:
+                include = named.contains(i) || causal.contains(e) || (i >= firstNamed && Inspector.explains(e.fact))
+            }
+            if named.contains(i), case .rechargeSent = e.fact { sending = true }
+            guard include else { continue }
             out.append([
                 Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
                 Span(TextWidth.pad(e.part.rawValue, to: 16) + " ", UIStyle.part(e.part)),
-                Span(text),
+                Span(PanelContent.text(e.fact, in: sim.policy.storekit), named.contains(i) ? .plain : Style(.warn)),
             ])
         }
-        return out.isEmpty ? [[Span("  (older than the log kept in memory)", Style(.dim))]] : out
+        return out
+    }
+
+    /// Facts that explain what happens to a purchase without naming it.
+    static func explains(_ fact: Fact) -> Bool {
+        switch fact {
+        case .faultFired, .appCrashed, .appLaunched, .appUninstalled, .userLoggedIn, .userLoggedOut,
+            .networkWentOff, .networkCameBack:
+            return true
+        case .commandIssued(let c): return c.isFault
+        default: return false
+        }
     }
 
     // MARK: transaction

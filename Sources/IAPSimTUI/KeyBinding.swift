@@ -7,9 +7,11 @@ package enum UIAction: Sendable, Hashable {
     case network, drop, outage, fail, askToBuy, approve, decline, replay, background, storeStatus
     case policy, autopilot, save, record, restart
     case focusNext, focusPrevious, scrollUp, scrollDown, pageUp, pageDown, oldest, newest
-    case scrollLeft, scrollRight, zoom, filterEvents
-    case inspect, nextStep, stepBack, toEnd
+    case scrollLeft, scrollRight, zoom, filterEvents, searchEvents, hideNetwork
+    case inspect, nextStep, stepBack, toEnd, story, glossary, browse, nextFile, previousFile, split
     case handout
+    /// The server-side and money picker: refund, spend, forge, the merchant server's outage.
+    case serverSide
 }
 
 /// One row of the one key table: the keys, how they are written, what they do, and when.
@@ -28,10 +30,10 @@ package struct KeyBinding: Sendable, Hashable {
         case live
         case sandbox
         case play
-        /// Focus on a panel whose rows open an inspector (Auditor, Payment queue).
-        case inspectable
         /// While the world runs, in StoreKit 1 only (`verifyReceipt` has no StoreKit 2 twin).
         case storeKit1
+        /// When there are scenario files to move between (play, learn, or a scenarios/ folder).
+        case browse
     }
 
     package var keys: [Key]
@@ -73,25 +75,34 @@ extension KeyBinding {
     /// Every key of the main screen, in the order help and the footer list them.
     package static let all: [KeyBinding] = [
         KeyBinding(
-            [.char("q"), .ctrlC], "`q`, Ctrl-C", "quit (the terminal is restored)",
+            [.char("q"), .ctrlC], "`q`, Ctrl-C", "quit (the terminal is restored); in a box, q closes it",
             footer: "quit", .general, .quit),
         KeyBinding(
-            [.char("?")], "`?`", "this help and the legend; Esc closes",
+            [.char("?"), .other("F1")], "`?`, F1", "this help and the legend; Esc or q closes",
             footer: "all keys", .general, .help),
         KeyBinding(
-            [.enter], "Enter", "inspect the selected Auditor / queue row",
-            sk2: "inspect the selected Auditor / Transactions row",
-            footer: "inspect", .general, .inspect, when: .inspectable),
-        KeyBinding(
             chars("H"), "`H`", "write the selected anomaly's handout (Markdown + Mermaid); also in its inspector",
-            .general, .handout, when: .inspectable),
+            .general, .handout),
         KeyBinding([.enter], "Enter", "play: run the next step", footer: "next step", .play, .nextStep, when: .play),
+        KeyBinding(
+            chars("i"), "`i`", "inspect the selected row: Auditor, queue; elsewhere the Auditor's",
+            sk2: "inspect the selected row: Auditor, Transactions; elsewhere the Auditor's",
+            footer: "inspect", .general, .inspect),
+        KeyBinding([.enter], "Enter", "sandbox: inspect, as i does", .general, .inspect, when: .sandbox),
         KeyBinding(
             chars("G"), "`G`", "play: run to the end and check expectations",
             footer: "to end", .play, .toEnd, when: .play),
         KeyBinding(
             chars("B"), "`B`", "play: step back (replay to the step before)",
-            .play, .stepBack, when: .play),
+            footer: "back", .play, .stepBack, when: .play),
+        KeyBinding(
+            chars("S"), "`S`", "play: the whole story and the step so far", footer: "story", .play, .story, when: .play),
+        KeyBinding(
+            chars("]"), "`]`", "the next scenario file (no quitting)", footer: "next file", .play, .nextFile,
+            when: .browse),
+        KeyBinding(chars("["), "`[`", "the previous scenario file", .play, .previousFile, when: .browse),
+        KeyBinding(
+            chars("O"), "`O`", "scenario browser: every file, by name", footer: "files", .play, .browse, when: .browse),
         KeyBinding(chars(" "), "Space", "pause or resume the clock", footer: "pause", .clock, .pause, when: .live),
         KeyBinding(
             chars("."), "`.`", "run the next event, then pause", footer: "event", .clock, .stepEvent, when: .live),
@@ -102,7 +113,8 @@ extension KeyBinding {
             .buy, when: .live),
         KeyBinding(chars("l"), "`l`", "launch the app", footer: "launch", .app, .launch, when: .live),
         KeyBinding(
-            chars("u"), "`u`", "uninstall the app (keychain survives)", footer: "uninstall", .app, .uninstall,
+            chars("u"), "`u`", "uninstall the app, after y/n (keychain survives)", footer: "uninstall", .app,
+            .uninstall,
             when: .live),
         KeyBinding(
             chars("a"), "`a`", "switch account or log out (picker)", footer: "account", .app, .account, when: .live),
@@ -138,13 +150,22 @@ extension KeyBinding {
             chars("r"), "`r`", "replay attack: old receipt, fresh order",
             sk2: "replay attack: an old jwsRepresentation, fresh order",
             footer: "replay", .faults, .replay, when: .live),
+        KeyBinding(
+            chars("m"), "`m`", "server side and money: refund, spend, forge, server outage (picker)",
+            footer: "server", .faults, .serverSide, when: .live),
         KeyBinding(chars("A"), "`A`", "autopilot: seeded random purchases, faults", .faults, .autopilot, when: .live),
         KeyBinding(
             chars("p"), "`p`", "policy panel: every key, changed live",
             footer: "policy", .general, .policy, when: .live),
         KeyBinding(
-            chars("R"), "`R`", "restart: same seed and policy (play: step 0)",
-            .general, .restart),
+            chars("R"), "`R`", "restart, after y/n: same seed and policy (play: step 0)",
+            footer: "restart", .general, .restart),
+        KeyBinding(
+            chars("V"), "`V`", "split: the same inputs under another preset, side by side; again closes",
+            footer: "split", .general, .split),
+        KeyBinding(
+            chars("w"), "`w`", "glossary: anomaly types, statuses, policy keys", footer: "glossary", .general, .glossary
+        ),
         KeyBinding(
             chars("s"), "`s`", "save the session as iapsim-session-N.yaml",
             footer: "save", .general, .save),
@@ -165,6 +186,10 @@ extension KeyBinding {
             chars("z"), "`z`", "zoom the focused panel; again unzooms", footer: "zoom",
             .view, .zoom),
         KeyBinding(chars("F"), "`F`", "Events: one part only (App, StoreKit, ...)", .view, .filterEvents),
+        KeyBinding(chars("N"), "`N`", "Events: hide / show Network lines", .view, .hideNetwork),
+        KeyBinding(
+            chars("/"), "`/`", "Events: search (only lines with the text; empty clears)", footer: "search", .view,
+            .searchEvents),
     ]
 
     /// Whether the binding works in this state of the model.
@@ -173,8 +198,8 @@ extension KeyBinding {
         case .always: return true
         case .live: return model.result == nil
         case .sandbox: return !model.isPlay
-        case .play: return model.isPlay && (model.result == nil || action == .stepBack)
-        case .inspectable: return model.focus == .auditor || model.focus == .queue
+        case .play: return model.isPlay
+        case .browse: return !model.playlist.isEmpty
         case .storeKit1: return model.result == nil && model.simulation.policy.storekit == .one
         }
     }

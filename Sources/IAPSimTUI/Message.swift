@@ -1,3 +1,5 @@
+import IAPSimScenario
+
 /// A key as the UI understands it; the terminal edge translates what ncurses reports.
 package enum Key: Sendable, Hashable {
     case char(Character)
@@ -49,6 +51,23 @@ package enum UIMessage: Sendable, Hashable {
     case recordingStarted(path: String)
     case recordingStopped(path: String)
     case recordingFailed(reason: String)
+    /// The edge read a scenario file an `.openScenario` effect asked for.
+    case scenarioOpened(ScenarioFile)
+    case scenarioFailed(path: String, reason: String)
+}
+
+/// A scenario read from a file, as the edge hands it to the model.
+package struct ScenarioFile: Sendable, Hashable {
+    package var path: String
+    package var scenario: Scenario
+
+    package init(path: String, scenario: Scenario) {
+        self.path = path
+        self.scenario = scenario
+    }
+
+    package static func == (a: ScenarioFile, b: ScenarioFile) -> Bool { a.path == b.path && a.scenario == b.scenario }
+    package func hash(into h: inout Hasher) { h.combine(path) }
 }
 
 /// What the model asks the edge to do; the model itself never does I/O.
@@ -64,4 +83,6 @@ package enum UIEffect: Sendable, Hashable {
     /// Write `contents` to a new `baseName-N.md` (an anomaly's handout) and answer with
     /// `.handoutSaved` or `.saveFailed`.
     case saveHandout(baseName: String, contents: String)
+    /// Read and parse the scenario at `path`; answer with `.scenarioOpened` or `.scenarioFailed`.
+    case openScenario(path: String)
 }

@@ -9,6 +9,27 @@ package enum Overlay: Sendable, Hashable {
     case policy(selected: Int)
     /// An inspector: one anomaly or one transaction explained, scrolled `scroll` lines.
     case inspect(InspectTarget, scroll: Int)
+    /// A question answered with y or n (`R`: restart?).
+    case confirm(Confirmation)
+    /// `/`: the text typed so far, searched for in Events on Enter.
+    case search(String)
+    /// A page of text: the whole story (`S`), the glossary (`w`), a lesson's question.
+    case page(Page, scroll: Int)
+}
+
+/// What a y/n question asks.
+package enum Confirmation: Sendable, Hashable {
+    case restart
+    /// `u`: the app and its files go; only the keychain survives.
+    case uninstall
+}
+
+/// A page of text the UI shows whole, scrolled with j/k.
+package enum Page: Sendable, Hashable {
+    case story
+    case glossary
+    /// A lesson's question, before the step that decides it.
+    case question(String)
 }
 
 /// What an inspector shows.
@@ -22,6 +43,8 @@ package struct PickerItem: Sendable, Hashable {
     package var label: String
     package var detail: String
     package var action: PickerAction
+    /// Why it cannot happen now: the item is greyed and choosing it only says this.
+    package var refused: String?
 
     package init(_ label: String, _ detail: String = "", _ action: PickerAction) {
         self.label = label
@@ -35,6 +58,8 @@ package enum PickerAction: Sendable, Hashable {
     case run(Command)
     /// Arm a command that runs right after the next event of this kind.
     case arm(TriggerEvent, Command)
+    /// Open another scenario file (the browser).
+    case open(String)
 }
 
 /// A short list to choose from with arrows (or `j`/`k`) and Enter, or a digit.

@@ -27,7 +27,23 @@ extension PanelContent {
 
     /// Every line Events has, oldest first: the log kept in memory with the UI's notes merged
     /// in where they were added (no notes under a part filter).
-    func eventRows(notes: [EventNote], filter: Part?) -> [EventRow] {
+    /// `hiding`: a part left out (`N` hides Network); `search`: only lines containing it,
+    /// ignoring case (notes included).
+    func eventRows(notes: [EventNote], filter: Part?, hiding: Part? = nil, search: String? = nil) -> [EventRow] {
+        let rows = eventRows(notes: notes, filter: filter, hiding: hiding)
+        guard let search, !search.isEmpty else { return rows }
+        let needle = search.lowercased()
+        return rows.filter { row in
+            switch row {
+            case .entry(let i):
+                return PanelContent.text(sim.log[i].fact, in: sim.policy.storekit).lowercased().contains(needle)
+                    || sim.log[i].part.rawValue.lowercased().contains(needle)
+            case .note(let i): return notes[i].text.lowercased().contains(needle)
+            }
+        }
+    }
+
+    func eventRows(notes: [EventNote], filter: Part?, hiding: Part?) -> [EventRow] {
         let logStart = sim.logCount - sim.log.count
         var next = filter == nil ? (notes.firstIndex { $0.position >= logStart } ?? notes.count) : notes.count
         var rows: [EventRow] = []
@@ -39,6 +55,8 @@ extension PanelContent {
             }
             let part = sim.log[i].part
             if let filter, part != filter { continue }
+            if part == hiding { continue }
+            if part == .auditor, PanelContent.repeatsOpening(sim.log, i) { continue }
             if part == .user, !PanelContent.shows(sim.log[i], filter: filter) { continue }
             rows.append(.entry(i))
         }
@@ -47,6 +65,16 @@ extension PanelContent {
             next += 1
         }
         return rows
+    }
+
+    /// An anomaly's status change that says again what its opening just said (opened as
+    /// permanent, then "-> permanent" at the same moment): Events shows the opening only.
+    static func repeatsOpening(_ log: [LogEntry], _ i: Int) -> Bool {
+        guard case .anomalyStatusChanged(let id, _, let status, _) = log[i].fact else { return false }
+        for j in max(0, i - 3)..<i where log[j].time == log[i].time {
+            if case .anomalyOpened(id, _, _, status, _) = log[j].fact { return true }
+        }
+        return false
     }
 
     /// `count` lines of `rows` ending `offsetFromBottom` lines before the newest.
@@ -103,6 +131,13 @@ extension PanelContent {
     static func text(_ fact: Fact, in world: StoreKitWorld) -> String {
         switch fact {
         case .anomalyOpened, .anomalyStatusChanged: return AnomalyType.text(text(fact), in: world)
+        // StoreKit 2 has no SKPaymentTransactionState: its own words for the same moments.
+        case .transactionUpdated(let txn, let p, .purchasing) where world == .two:
+            return "\(txn) \(p): purchase() under way"
+        case .transactionUpdated(let txn, let p, .deferred) where world == .two:
+            return "\(txn) \(p): purchase() returned .pending (a parent must approve)"
+        case .transactionUpdated(let txn, let p, .purchased) where world == .two:
+            return "\(txn) \(p): charged; a signed Transaction exists (verified)"
         default: return text(fact)
         }
     }

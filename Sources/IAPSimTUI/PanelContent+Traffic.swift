@@ -12,7 +12,7 @@ extension PanelContent {
     var network: [Line] {
         let n = sim.network
         let nameWidth = routeNameWidth + 1
-        var out: [Line] = [[Span(TextWidth.pad("route", to: nameWidth) + "msgs   bytes lost t/o retry", Style(.dim))]]
+        var out: [Line] = [[Span(TextWidth.pad("route", to: nameWidth) + "msgs   bytes lost t/o again", Style(.dim))]]
         for route in routes {
             let t = n.totals(for: route)
             let cells = [

@@ -20,7 +20,8 @@ struct PanelContent {
     static let historyLimit = 200
 
     func txn(_ id: String) -> String {
-        narrow && id.count > 5 ? (ascii ? "~" : "…") + id.suffix(4) : id
+        // "(none)" is no id: a failed StoreKit 1 transaction has no transactionIdentifier.
+        id.hasPrefix("(") ? id : narrow && id.count > 5 ? (ascii ? "~" : "…") + id.suffix(4) : id
     }
 
     func label(_ text: String, _ value: String, _ style: Style = .plain, labelWidth: Int = 9) -> Line {
@@ -126,12 +127,19 @@ struct PanelContent {
             !t.finished && !words.listedAsUnfinished(t) || words.storeKit2 && t.state == .failed
             ? Span("  ")
             : t.finished ? Span(glyphs.check + " ", Style(.dim)) : Span(glyphs.dot + " ", Style(.warn, bold: true))
+        // StoreKit 1 gives a failed transaction no transactionIdentifier: the row says so,
+        // as Events and the inspector do.
+        let id = !words.storeKit2 && t.state == .failed ? (narrow ? "none" : "(none)") : txn(t.id)
         var line: Line = [
-            Span(TextWidth.pad(txn(t.id), to: idWidth) + " ", base),
+            Span(TextWidth.pad(id, to: idWidth) + " ", base),
             Span(TextWidth.pad(t.productId, to: 9) + " ", base),
-            Span(
-                TextWidth.pad(words.state(t, narrow: narrow, returned: returned), to: words.stateWidth(narrow: narrow)),
-                dim ? Style(.dim) : UIStyle.state(t.state)),
+            // A refunded transaction says so in its state column (Apple's revocationDate).
+            t.refundedAt != nil
+                ? Span(TextWidth.pad("REFUNDED", to: words.stateWidth(narrow: narrow)), Style(.bad, bold: true))
+                : Span(
+                    TextWidth.pad(
+                        words.state(t, narrow: narrow, returned: returned), to: words.stateWidth(narrow: narrow)),
+                    dim ? Style(.dim) : UIStyle.state(t.state)),
             marker,
         ]
         if showName {
@@ -189,6 +197,12 @@ struct PanelContent {
                 line.append(Span(" " + (shortIds ? (ascii ? "~" : "…") + t.suffix(4) : t), Style(.dim)))
             }
             if o.createdBy == .attacker { line.append(Span(" (attacker)", Style(.accent, bold: true))) }
+            // Credited to someone else than the order's owner: say who got the coins.
+            if let t = o.transactionId,
+                let to = s.credits.last(where: { $0.transactionId == t && $0.orderId == o.id })?.user, to != o.user
+            {
+                line.append(Span(" \(glyphs.right)\(to)", Style(.bad, bold: true)))
+            }
             out.append(line)
         }
         return out

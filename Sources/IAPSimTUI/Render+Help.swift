@@ -13,6 +13,12 @@ extension UIModel {
             ("B K M", "bytes, thousands, millions"), ("0:01:02.160", "virtual clock h:mm:ss.ms"),
             ("grace 12s", "a charge the auditor still waits for"), words.dataLegend,
             ("REC", "the screen is being recorded"), ("AUTOPILOT", "random actions are on"),
+            ("again", "recharges sent again: retries, redeliveries, replays"),
+            ("open", "an anomaly something can still make right"), ("resolved", "made right"),
+            ("blocked", "an attack refused, no money lost"), ("permanent", "nothing will make it right"),
+            ("STUCK", "a pending receipt nothing will send"), ("(attacker)", "an order the attacker made"),
+            ("\(g.right)bob", "an order credited to someone else"), ("REFUNDED", "Apple gave the money back"),
+            ("w", "the glossary: anomaly types, statuses, keys"),
         ]
     }
 

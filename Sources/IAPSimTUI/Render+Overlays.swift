@@ -12,17 +12,29 @@ extension UIModel {
 
     func renderPicker(_ p: Picker, _ grid: inout Grid) {
         let labelWidth = max(12, p.items.map { TextWidth.of($0.label) }.max() ?? 0)
-        let detailWidth = p.items.map { TextWidth.of($0.detail) }.max() ?? 0
-        let r = centeredBox(&grid, width: labelWidth + detailWidth + 10, height: p.items.count + 2, title: p.title)
-        for (i, item) in p.items.enumerated() {
+        let detailWidth = p.items.map { TextWidth.of($0.refused.map { "(not now: \($0))" } ?? $0.detail) }.max() ?? 0
+        let r = centeredBox(
+            &grid, width: max(labelWidth + detailWidth + 10, TextWidth.of(p.title) + 6), height: p.items.count + 2,
+            title: p.title)
+        // A list taller than the box scrolls with the selection.
+        let visible = max(1, r.inner.height)
+        let top = max(0, min(p.selected - visible / 2, p.items.count - visible))
+        for (row, i) in (top..<min(p.items.count, top + visible)).enumerated() {
+            let item = p.items[i]
             let selected = i == p.selected
-            let style = Style(selected ? .focus : .normal, bold: selected, reverse: selected)
-            let text = " \(i + 1) " + TextWidth.pad(item.label, to: labelWidth) + "  "
-            let used = grid.put(text, x: r.inner.x, y: r.inner.y + i, style, maxWidth: r.inner.width)
+            // What cannot happen now is grey, its reason in place of the detail.
+            let refused = item.refused != nil
+            let style = Style(
+                selected ? .focus : refused ? .dim : .normal, bold: selected, reverse: selected)
+            let digit = i < 9 ? "\(i + 1)" : i == 9 ? "0" : " "
+            let text = " \(digit) " + TextWidth.pad(item.label, to: labelWidth) + "  "
+            let used = grid.put(text, x: r.inner.x, y: r.inner.y + row, style, maxWidth: r.inner.width)
+            let detail = item.refused.map { "(not now: \($0))" } ?? item.detail
             grid.put(
-                TextWidth.pad(item.detail, to: r.inner.width - used), x: r.inner.x + used, y: r.inner.y + i,
-                selected ? style : Style(.dim), maxWidth: r.inner.width - used)
+                TextWidth.pad(detail, to: r.inner.width - used), x: r.inner.x + used, y: r.inner.y + row,
+                selected ? style : Style(refused ? .warn : .dim), maxWidth: r.inner.width - used)
         }
+        scrollMarks(&grid, r, start: top, total: p.items.count)
     }
 
     func renderPolicy(selected: Int, _ grid: inout Grid) {
@@ -38,10 +50,11 @@ extension UIModel {
         let textWidth = min(62, grid.width - 2) - 4
         let noteLines = Wrap.words(note, width: textWidth)
         let r = centeredBox(
-            &grid, width: 62, height: policyRows + 5 + noteLines.count,
+            // Room for three lines of the note from the start: the box does not jump as it grows.
+            &grid, width: 62, height: policyRows + 5 + max(3, noteLines.count),
             title: "Policy (changes apply now)")
         let inner = r.inner
-        let preset = pendingPreset.map { "\(policy.displayName), then \($0.rawValue) on R" } ?? policy.displayName
+        let preset = pendingPreset.map { "\(policyName), then \($0.rawValue) on R" } ?? policyName
         let presetHelp =
             pendingPreset.map {
                 "StoreKit \($0.policy.storekit.rawValue) starts on restart (R): worlds switch between runs"
@@ -50,16 +63,29 @@ extension UIModel {
         for key in policyKeys {
             rows.append((key.rawValue, policy.value(of: key), key.help))
         }
-        for (i, row) in rows.enumerated() {
+        // A screen too short for every row and the note scrolls the rows around the selected
+        // one (marked above and below), so that the note naming every change still shows.
+        let minimumBelow = 1 + noteLines.count
+        let rowRoom = max(5, min(rows.count, inner.height - minimumBelow))
+        let first = max(0, min(selected - rowRoom / 2, rows.count - rowRoom))
+        for (line, i) in (first..<min(rows.count, first + rowRoom)).enumerated() {
+            let row = rows[i]
             let on = i == selected
             let value = on ? "\(glyphs.left) \(row.1) \(glyphs.right)" : "  \(row.1)"
             grid.put(
-                " " + TextWidth.pad(row.0, to: 19) + value, x: inner.x, y: inner.y + i,
+                " " + TextWidth.pad(row.0, to: 21) + value, x: inner.x, y: inner.y + line,
                 Style(on ? .focus : .normal, bold: on, reverse: on), maxWidth: inner.width)
+        }
+        if first > 0 { grid.put(" \(glyphs.up) \(first) more ", x: r.x + r.width - 14, y: r.y, Style(.dim)) }
+        if first + rowRoom < rows.count {
+            grid.put(
+                " \(glyphs.down) \(rows.count - first - rowRoom) more ", x: r.x + r.width - 14,
+                y: inner.y + rowRoom - 1,
+                Style(.dim))
         }
         let row = rows[min(selected, rows.count - 1)]
         var below: [(String, Style)] = [(" \(row.0):", Style(.info, bold: true)), ("   \(row.2)", Style(.info))]
-        let room = inner.height - rows.count
+        let room = inner.height - rowRoom
         if room < below.count + 1 + noteLines.count {
             below = Wrap.words("\(row.0): \(row.2)", width: textWidth).map { (" " + $0, Style(.info)) }
             if below.count > 1 && below.count + noteLines.count > room {
@@ -75,7 +101,7 @@ extension UIModel {
             if let last = notes.indices.last { notes[last].0 += " " + String(glyphs.more) }
         }
         for (i, line) in (below + notes).prefix(max(0, room)).enumerated() {
-            grid.put(line.0, x: inner.x, y: inner.y + rows.count + i, line.1, maxWidth: inner.width)
+            grid.put(line.0, x: inner.x, y: inner.y + rowRoom + i, line.1, maxWidth: inner.width)
         }
     }
 
@@ -101,9 +127,11 @@ extension UIModel {
                     Span(UIModel.triggerText(step.trigger) + step.command.scenarioText, Style(bold: true)),
                 ],
                 width: textWidth, indent: 2)
-            lines += Wrap.words(step.say ?? "", width: textWidth).map { [Span($0)] }
+            lines += Wrap.words(UIModel.plain(step.say ?? ""), width: textWidth).map { [Span($0)] }
         } else {
-            lines += Wrap.words(player.scenario.story ?? "(no story)", width: textWidth).map { [Span($0)] }
+            lines += Wrap.words(UIModel.plain(player.scenario.story ?? "(no story)"), width: textWidth).map {
+                [Span($0)]
+            }
         }
         var next: [Line] = []
         if result == nil, !player.stepsDone {
@@ -126,7 +154,7 @@ extension UIModel {
         var shown = Array(lines.prefix(room))
         if lines.count > room, !shown.isEmpty {
             let mark =
-                " \(glyphs.more) (\(lines.count - room) more line\(lines.count - room == 1 ? "" : "s"): a taller window)"
+                " \(glyphs.more) (\(lines.count - room) more line\(lines.count - room == 1 ? "" : "s"): S shows all)"
             shown[shown.count - 1] =
                 UIModel.cut(shown[shown.count - 1], to: textWidth - TextWidth.of(mark))
                 + [Span(mark, Style(.warn))]
@@ -169,11 +197,17 @@ extension UIModel {
             return UIModel.wrap([Span("FAIL ", Style(.bad, bold: true)), Span("\(stop)")], width: width, indent: 2)
         }
         let failing = result.expectations.filter { !$0.holds }.count
+        // Off the script, the file's expectations describe another run: a difference is what
+        // the trainer's change did, not a failure.
+        let differs = failing > 0 && !offScript.isEmpty
         var lines: [Line] = [
             [
-                Span(failing == 0 ? "PASS " : "FAIL ", Style(failing == 0 ? .good : .bad, bold: true, reverse: true)),
                 Span(
-                    " \(result.expectations.count - failing) of \(result.expectations.count) expectations hold",
+                    differs ? "DIFFERS FROM THE FILE " : failing == 0 ? "PASS " : "FAIL ",
+                    Style(differs ? .warn : failing == 0 ? .good : .bad, bold: true, reverse: true)),
+                Span(
+                    " \(result.expectations.count - failing) of \(result.expectations.count) "
+                        + (differs ? "as the file expects; you added: " + offScriptWords : "expectations hold"),
                     Style(bold: true)),
             ]
         ]
@@ -182,7 +216,9 @@ extension UIModel {
         let sep = "  \(glyphs.sep)  "
         for e in result.expectations {
             let cell: Line = [
-                Span(e.holds ? "holds " : "FAILS ", Style(e.holds ? .good : .bad, bold: true)),
+                Span(
+                    e.holds ? "holds " : differs ? "now " : "FAILS ",
+                    Style(e.holds ? .good : differs ? .warn : .bad, bold: true)),
                 Span("\(e.name) = \(e.actual)" + (e.holds ? "" : " (expected \(e.expected))")),
             ]
             let w = cell.reduce(0) { $0 + TextWidth.of($1.text) }

@@ -16,6 +16,9 @@ extension UIModel {
         if let zoomed {
             let top = layout.narration.map { $0.y + $0.height } ?? 1
             renderPanel(zoomed, &grid, Rect(x: 0, y: top, width: width, height: layout.statusRow - top))
+        } else if let twin {
+            let top = layout.narration.map { $0.y + $0.height } ?? 1
+            renderSplit(twin, &grid, Rect(x: 0, y: top, width: width, height: layout.statusRow - top))
         } else {
             for panel in Panel.allCases { renderPanel(panel, &grid, layout.panels[panel]!) }
         }
@@ -26,6 +29,9 @@ extension UIModel {
         case .picker(let p)?: renderPicker(p, &grid)
         case .policy(let selected)?: renderPolicy(selected: selected, &grid)
         case .inspect(let target, let offset)?: renderInspector(target, scroll: offset, &grid)
+        case .page(let page, let offset)?: renderPage(page, scroll: offset, &grid)
+        case .confirm(let question)?: renderConfirm(question, &grid)
+        case .search(let text)?: renderSearch(text, &grid)
         case nil: break
         }
         return grid
@@ -54,7 +60,7 @@ extension UIModel {
         ]
         spans.append(Span(" \(badge.text) ", badge.style))
         // A narrow header drops the word "policy" so that the file name of play mode fits.
-        spans.append(Span((grid.width < 100 ? "  " : "  policy ") + simulation.policy.displayName, bar))
+        spans.append(Span((grid.width < 100 ? "  " : "  policy ") + policyName, bar))
         spans.append(Span("  seed \(player.scenario.seed)", bar))
         switch mode {
         case .sandbox: spans.append(Span("  sandbox", bar))
@@ -91,18 +97,20 @@ extension UIModel {
         let shiftBadge = shift > 0 ? "\(glyphs.right)+\(shift) " : ""
         let name = panel.title(in: simulation.policy.storekit)
         let title =
-            (panel == .events ? name + (eventFilter.map { ": \($0.rawValue) only" } ?? "") : name)
+            (panel == .events ? name + eventsTitleNote : name)
             + (zoomed == panel ? " (zoomed: z returns, Tab pages)" : "")
         if panel == .events {
-            let rows = content.eventRows(notes: notes, filter: eventFilter)
+            let rows = content.eventRows(
+                notes: notes, filter: eventFilter, hiding: hideNetwork ? .network : nil, search: eventSearch)
             let total = rows.count
             let offset = min(scrollOffset(panel), max(0, total - inner.height))
             let lines = content.events(rows, notes: notes, count: inner.height, offsetFromBottom: offset)
             let above = max(0, total - offset - inner.height)
+            let filtered = eventFilter != nil || hideNetwork || eventSearch != nil
             let badge =
                 offset > 0
-                ? "\(glyphs.up) \(above) older \(glyphs.sep) End follows"
-                : eventFilter == nil ? "\(simulation.logCount) events" : "\(total) of \(simulation.logCount) events"
+                ? (above > 0 ? "\(glyphs.up) \(above) older" : "the oldest kept") + " \(glyphs.sep) End follows"
+                : !filtered ? "\(simulation.logCount) events" : "\(total) of \(simulation.logCount) events"
             grid.frame(r, title: title, focused: focus == panel, glyphs: glyphs, badge: shiftBadge + badge)
             grid.lines(lines.map { UIModel.shifted($0, by: shift) }, in: inner, offset: 0, ellipsis: glyphs.more)
             return
@@ -111,6 +119,10 @@ extension UIModel {
         let highlight = selectedLines(panel, content: content)
         var offset = min(scrollOffset(panel), max(0, total - inner.height))
         if let h = highlight, focus == panel { offset = max(0, h.upperBound - inner.height) }
+        // A short Auditor shows its anomalies, the thing being taught, before its money lines.
+        if panel == .auditor, focus != panel, scrollOffset(panel) == 0, !simulation.auditor.anomalies.isEmpty {
+            offset = min(content.auditorHeaderCount, max(0, total - inner.height))
+        }
         content.limit = offset + inner.height + 2
         var badge: String?
         var lines: [Line]
@@ -202,20 +214,36 @@ extension UIModel {
         grid.put(spans, x: 0, y: row, width: grid.width)
     }
 
+    /// The footer's order: these first (those that apply now), then the table's order.
+    static let footerFirst: [UIAction] = [
+        .nextStep, .toEnd, .stepBack, .help, .quit, .inspect, .buy, .crash, .policy, .restart, .split, .story,
+        .nextFile, .browse, .serverSide, .drop, .fail,
+    ]
+
     /// The keys that work now, most useful first.
     var footerKeys: [(String, String)] {
         let updown = glyphs.up + glyphs.down, leftright = glyphs.left + glyphs.right
         switch overlay {
-        case .help?: return [("Esc", "close help"), ("j k", "scroll"), ("q", "quit")]
-        case .inspect?: return [("Esc", "close"), ("j k", "scroll"), ("q", "quit")]
-        case .picker?: return [(updown, "choose"), ("Enter", "select"), ("1-9", "pick"), ("Esc", "cancel")]
+        case .help?, .inspect?, .page?: return [("Esc q", "close"), ("j k", "scroll"), ("PgDn PgUp", "page")]
+        case .picker(let p)?:
+            let digits = p.items.count >= 10 ? "1-9 0" : "1-\(p.items.count)"
+            return [(updown, "choose"), ("Enter", "select"), (digits, "pick"), ("Esc q", "cancel")]
         case .policy?:
-            return [(updown, "key"), (leftright, "change value (applies now)"), ("Esc", "close"), ("q", "quit")]
+            return [(updown, "key"), (leftright, "change value (applies now)"), ("Esc q", "close")]
+        case .confirm?: return [("y", "yes"), ("n Esc q", "no")]
+        case .search?: return [("Enter", "search"), ("Backspace", "erase"), ("Esc", "cancel")]
         case nil: break
         }
         var keys: [(String, String)] = []
-        // A key an earlier binding takes now (Enter inspects in the Auditor) is not offered twice.
-        for b in KeyBinding.all where b.footer != nil && KeyBinding.binding(for: b.keys[0], in: self) == b {
+        // A key an earlier binding takes now is not offered twice; the most useful come
+        // first, so that a narrow footer keeps them (`?` lists the rest).
+        // After the end of play, Enter and G only say so: they give way to B, R and the files.
+        let ended: Set<UIAction> = result != nil ? [.nextStep, .toEnd] : []
+        let shown = KeyBinding.all.filter {
+            $0.footer != nil && !ended.contains($0.action) && KeyBinding.binding(for: $0.keys[0], in: self) == $0
+        }
+        let rank = { (b: KeyBinding) in UIModel.footerFirst.firstIndex(of: b.action) ?? UIModel.footerFirst.count }
+        for b in shown.enumerated().sorted(by: { (rank($0.1), $0.0) < (rank($1.1), $1.0) }).map(\.1) {
             let first = b.written.split(separator: ",").first.map(String.init) ?? b.written
             let key = first == "Space" ? "space" : first.replacingOccurrences(of: "`", with: "")
             keys.append((key, b.action == .pause && paused ? "resume" : b.footer!))

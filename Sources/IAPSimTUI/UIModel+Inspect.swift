@@ -19,17 +19,29 @@ extension UIModel {
         return max(0, min(count - 1, selection[panel] ?? 0))
     }
 
-    /// Enter on the Auditor or the Payment queue: the selected row's inspector.
+    /// `i`: the selected row's inspector: the Auditor's or the queue's when one of them has
+    /// focus; from any other panel, the Auditor's selected anomaly, else the queue's row.
     mutating func inspectSelected() {
-        if focus == .auditor {
-            let list = inspectableAnomalies
-            guard !list.isEmpty else { status = "no anomaly yet: nothing to inspect"; return }
-            overlay = .inspect(.anomaly(id: list[selectedIndex(.auditor)].id), scroll: 0)
+        let anomalies = inspectableAnomalies, transactions = inspectableTransactions
+        let anomaly = anomalies.isEmpty ? nil : anomalies[selectedIndex(.auditor)].id
+        let transaction = transactions.isEmpty ? nil : transactions[selectedIndex(.queue)].id
+        switch focus {
+        case .auditor:
+            guard let anomaly else { status = "no anomaly yet: nothing to inspect"; return }
+            overlay = .inspect(.anomaly(id: anomaly), scroll: 0)
             workOutWhatIf()
-        } else {
-            let list = inspectableTransactions
-            guard !list.isEmpty else { status = "no transaction yet: nothing to inspect"; return }
-            overlay = .inspect(.transaction(id: list[selectedIndex(.queue)].id), scroll: 0)
+        case .queue:
+            guard let transaction else { status = "no transaction yet: nothing to inspect"; return }
+            overlay = .inspect(.transaction(id: transaction), scroll: 0)
+        default:
+            if let anomaly {
+                overlay = .inspect(.anomaly(id: anomaly), scroll: 0)
+                workOutWhatIf()
+            } else if let transaction {
+                overlay = .inspect(.transaction(id: transaction), scroll: 0)
+            } else {
+                status = "nothing to inspect yet: no anomaly, no transaction"
+            }
         }
     }
 
@@ -41,9 +53,11 @@ extension UIModel {
         switch mode {
         case .sandbox:
             // A preset of the other StoreKit world, chosen in the policy panel, starts here.
+            // The preset the world is at now (the header's), so that a saved session says so.
             let scenario = Scenario(
                 title: start.title, policy: pendingPreset?.policy ?? simulation.policy,
-                preset: pendingPreset ?? start.preset, seed: start.seed, users: start.users)
+                preset: pendingPreset ?? simulation.policy.matchingPreset ?? start.preset, seed: start.seed,
+                users: start.users)
             fresh = UIModel(scenario: scenario, mode: .sandbox, options: options)
         case .play(let file):
             fresh = UIModel(play: start, file: file, options: options)
@@ -80,6 +94,11 @@ extension UIModel {
         recording = old.recording
         zoomed = old.zoomed
         eventFilter = old.eventFilter
+        eventSearch = old.eventSearch
+        hideNetwork = old.hideNetwork
+        playlist = old.playlist
+        tour = old.tour
+        if let other = old.twin { startTwin(policy: other.scenario.policy) }
     }
 
     /// `F`: Events shows every part, then one part at a time.

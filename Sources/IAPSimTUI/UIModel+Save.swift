@@ -48,7 +48,8 @@ extension UIModel {
         var text =
             "Recorded in the iapsim terminal UI: \(actions) action(s) over "
             + "\(DurationText.clock(simulation.now)) of virtual time, policy "
-            + "\(player.scenario.preset.rawValue), seed \(player.scenario.seed). "
+            + "\(player.scenario.policy.matchingPreset?.rawValue ?? player.scenario.preset.rawValue + " with changes"), "
+            + "seed \(player.scenario.seed). "
             + "The expect block is the auditor's verdict once the world has settled."
         if !matchesLive {
             text +=

@@ -2,7 +2,7 @@ import IAPSimCore
 
 extension UIModel {
     /// The status line's words when nothing else is said: the next event, its time and
-    /// what it is.
+    /// what it is. A timer the world has made moot is not announced as if it would act.
     var idleStatus: String {
         let next = simulation.nextEvent
         if let end = simulation.auditor.nextGraceEnd, end < next?.time ?? .max {
@@ -14,7 +14,10 @@ extension UIModel {
         }
         guard let next else { return "no fault armed; nothing scheduled" }
         let inMs = max(0, next.time - simulation.now)
-        return "no fault armed; next event at \(DurationText.clock(next.time)) (in \(DurationText.age(inMs))): "
-            + (simulation.moot(next.action) ?? next.action.words(in: simulation.policy.storekit))
+        let when = "\(DurationText.clock(next.time)) (in \(DurationText.age(inMs)))"
+        if simulation.moot(next.action) != nil {
+            return "no fault armed; nothing due changes the world (at \(when) an old timer runs out: it does nothing)"
+        }
+        return "no fault armed; next event at \(when): " + next.action.words(in: simulation.policy.storekit)
     }
 }

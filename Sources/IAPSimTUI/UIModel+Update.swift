@@ -9,7 +9,8 @@ extension UIModel {
             width = max(0, w)
             height = max(0, h)
         case .tick(let wallMs):
-            guard clockRunning, wallMs > 0 else { return [] }
+            // Nobody can see the world while the screen is too small: its clock waits.
+            guard clockRunning, wallMs > 0, !tooSmall else { return [] }
             let quarters = wallMs * Int(speed * 4) + carryQuarters
             carryQuarters = quarters % 4
             advanceLive(by: quarters / 4)
@@ -31,18 +32,35 @@ extension UIModel {
             recording = nil
             status = "could not record: \(reason)"
         case .key(let key):
-            return handle(key)
+            let effects = handle(key)
+            syncTwin()
+            watchLesson()
+            return effects
+        case .scenarioOpened(let file):
+            opened(file)
+        case .scenarioFailed(let path, let reason):
+            status = "could not open \(path): \(reason)"
         }
+        syncTwin()
+        watchLesson()
         return []
     }
 
     mutating func handle(_ key: Key) -> [UIEffect] {
-        if key == .ctrlC || key == .char("q") { return [.quit] }
-        if tooSmall { return [] }
+        if key == .ctrlC { return [.quit] }
+        if tooSmall { return key == .char("q") ? [.quit] : [] }
         if let overlay {
             if case .inspect(.anomaly(let id), _) = overlay, key == .char("H") { return writeHandout(id) }
-            handleOverlay(overlay, key)
-            return []
+            // `q` closes the box, as in less and htop; only the search box takes it as a letter.
+            if key == .char("q"), !overlay.takesText {
+                if case .confirm(let question) = overlay {
+                    status = question == .restart ? "not restarted" : "not uninstalled"
+                }
+                self.overlay = nil
+                lessonInspectorClosed()
+                return []
+            }
+            return handleOverlay(overlay, key)
         }
         status = nil
         return handleMain(key)
@@ -64,7 +82,9 @@ extension UIModel {
     /// ended, the focused panel has no rows to inspect, ...), or not bound at all.
     func whyNotNow(_ key: Key) -> String {
         let unbound = "\(key.name): key not bound; ? lists every key"
-        guard let other = KeyBinding.all.first(where: { $0.keys.contains(key) }) else { return unbound }
+        guard let other = KeyBinding.all.first(where: { $0.keys.contains(key) }) else {
+            return key.name.count == 1 ? "key '\(key.name)' is not bound; ? lists every key" : unbound
+        }
         let name = other.written.replacingOccurrences(of: "`", with: "")
         switch other.context {
         case .storeKit1:
@@ -73,9 +93,7 @@ extension UIModel {
                 return "\(name) is StoreKit 1 only: no verifyReceipt, a StoreKit 2 server verifies the JWS itself"
             }
             return "\(name) works while the run is live; R restarts it"
-        case .inspectable:
-            let rows = simulation.policy.storekit == .two ? "Transactions" : "Payment queue"
-            return "\(name) inspects a row of the Auditor or \(rows) panel: Tab focuses one"
+        case .browse: return "\(name) moves between scenario files: iapsim play FILE or iapsim learn"
         case .live: return "\(name) works while the run is live; R restarts it"
         case .sandbox: return "\(name) works in the sandbox (iapsim with no file), not in play"
         case .play: return "\(name) works while a scenario plays"
@@ -89,13 +107,22 @@ extension UIModel {
         case .save: return saveSession()
         case .record: return [.toggleRecording(baseName: "iapsim-demo")]
         case .help: overlay = .help; helpScroll = 0
+        case .restart: overlay = .confirm(.restart)
+        case .story: overlay = .page(.story, scroll: 0)
+        case .glossary: overlay = .page(.glossary, scroll: 0)
+        case .searchEvents: overlay = .search("")
+        case .hideNetwork: toggleNetworkLines()
+        case .serverSide: overlay = .picker(vetted(ServerSideMenu.picker(for: self)))
+        case .browse: overlay = .picker(browser)
+        case .nextFile: return openFile(by: 1)
+        case .previousFile: return openFile(by: -1)
+        case .split: toggleSplit()
         case .pause: paused.toggle()
         case .stepEvent: stepOneEvent()
         case .faster: speedIndex = min(UIModel.speeds.count - 1, speedIndex + 1)
         case .slower: speedIndex = max(0, speedIndex - 1)
         case .policy: overlay = .policy(selected: 0)
         case .autopilot: toggleAutopilot()
-        case .restart: restart()
         case .nextStep: playNextStep()
         case .toEnd: playToEnd()
         case .stepBack: stepBack()
@@ -109,18 +136,21 @@ extension UIModel {
     /// The actions that act on the world through a command or a picker, or move the view.
     mutating func performWorldOrView(_ action: UIAction) {
         switch action {
-        case .buy: overlay = .picker(.buy(simulation.config.catalog))
-        case .crash: overlay = .picker(.crash(simulation.policy.storekit))
+        case .buy: overlay = .picker(vetted(.buy(simulation.config.catalog)))
+        case .crash: overlay = .picker(vetted(.crash(simulation.policy.storekit)))
         case .launch: act(.launch)
-        case .uninstall: act(.uninstall)
-        case .account: overlay = .picker(.account(users: simulation.users, loggedIn: simulation.app.loggedIn))
+        case .uninstall:
+            // What it destroys is asked about first; a refusal is said at once.
+            if simulation.refusal(of: .uninstall) == nil { overlay = .confirm(.uninstall) } else { act(.uninstall) }
+        case .account:
+            overlay = .picker(vetted(.account(users: simulation.users, loggedIn: simulation.app.loggedIn)))
         case .openStore: act(.openStore)
         case .closeStore: act(.closeStore)
         case .network: act(.network(on: !simulation.network.deviceOnline))
-        case .drop: overlay = .picker(.drop(simulation.policy.storekit))
+        case .drop: overlay = .picker(vetted(.drop(simulation.policy.storekit)))
         case .outage: act(.storeOutage(on: !simulation.store.outage))
-        case .fail: overlay = .picker(.fail(simulation.policy.storekit))
-        case .storeStatus: overlay = .picker(.storeStatus)
+        case .fail: overlay = .picker(vetted(.fail(simulation.policy.storekit)))
+        case .storeStatus: overlay = .picker(vetted(.storeStatus))
         case .background: act(simulation.app.inBackground ? .foreground : .background)
         case .askToBuy: act(.askToBuy(on: !simulation.store.askToBuy))
         case .approve: act(.approve)
@@ -138,7 +168,7 @@ extension UIModel {
         case .oldest: scrollFocused(by: -1_000_000)
         case .newest: scrollFocused(by: 1_000_000)
         case .scrollLeft: hscroll[focus] = max(0, (hscroll[focus] ?? 0) - 10)
-        case .scrollRight: hscroll[focus] = min(400, (hscroll[focus] ?? 0) + 10)
+        case .scrollRight: hscroll[focus] = min(widestLine(focus), (hscroll[focus] ?? 0) + 10)
         case .zoom: zoomed = zoomed == focus ? nil : focus
         case .filterEvents: cycleEventFilter()
         default: break
@@ -170,34 +200,72 @@ extension UIModel {
         }
     }
 
-    mutating func handleOverlay(_ current: Overlay, _ key: Key) {
+    mutating func handleOverlay(_ current: Overlay, _ key: Key) -> [UIEffect] {
         switch current {
         case .help:
             switch key {
-            case .escape, .char("?"), .enter: overlay = nil
+            case .escape, .char("?"), .enter, .other("F1"): overlay = nil
             default: helpScroll = scrolled(helpScroll, by: key)
             }
         case .inspect(let target, let offset):
             if key == .escape || key == .enter {
                 overlay = nil
+                lessonInspectorClosed()
             } else {
                 overlay = .inspect(target, scroll: scrolled(offset, by: key))
             }
-        case .picker(var picker):
-            switch key {
-            case .escape: overlay = nil
-            case .up, .char("k"): picker.selected = max(0, picker.selected - 1); overlay = .picker(picker)
-            case .down, .char("j"):
-                picker.selected = min(picker.items.count - 1, picker.selected + 1)
-                overlay = .picker(picker)
-            case .enter: choose(picker.items[picker.selected])
-            case .char(let c) where c.wholeNumberValue.map { $0 >= 1 && $0 <= picker.items.count } == true:
-                choose(picker.items[c.wholeNumberValue! - 1])
-            default: break
+        case .page(let page, let offset):
+            if key == .escape || key == .enter {
+                overlay = nil
+                // The lesson's question: Enter goes on with the step it was asked before.
+                if case .question = page {
+                    paused = false
+                    if key == .enter { playNextStep() }
+                }
+            } else {
+                overlay = .page(page, scroll: scrolled(offset, by: key))
             }
+        case .picker(let picker):
+            return handlePickerKey(picker, key)
         case .policy(let selected):
             handlePolicyKey(selected: selected, key)
+        case .confirm(let question):
+            switch key {
+            case .char("y"), .char("Y"):
+                overlay = nil
+                switch question {
+                case .restart: restart()
+                case .uninstall: act(.uninstall)
+                }
+            case .char("n"), .char("N"), .escape:
+                overlay = nil
+                status = question == .restart ? "not restarted" : "not uninstalled"
+            default: break
+            }
+        case .search(let text):
+            handleSearchKey(text, key)
         }
+        return []
+    }
+
+    mutating func handlePickerKey(_ current: Picker, _ key: Key) -> [UIEffect] {
+        var picker = current
+        switch key {
+        case .escape: overlay = nil
+        case .up, .char("k"): picker.selected = max(0, picker.selected - 1); overlay = .picker(picker)
+        case .down, .char("j"):
+            picker.selected = min(picker.items.count - 1, picker.selected + 1)
+            overlay = .picker(picker)
+        case .pageUp: picker.selected = max(0, picker.selected - 10); overlay = .picker(picker)
+        case .pageDown: picker.selected = min(picker.items.count - 1, picker.selected + 10); overlay = .picker(picker)
+        case .enter: return choose(picker.items[picker.selected])
+        case .char(let c) where c.wholeNumberValue != nil:
+            // 1-9, then 0 for the tenth.
+            let n = c.wholeNumberValue! == 0 ? 10 : c.wholeNumberValue!
+            if n <= picker.items.count { return choose(picker.items[n - 1]) }
+        default: break
+        }
+        return []
     }
 
     /// An overlay's scroll position after `key` (j/k, arrows, pages), kept within its text.
@@ -225,14 +293,21 @@ extension UIModel {
         if notes.count > 200 { notes.removeFirst(notes.count - 200) }
     }
 
-    mutating func choose(_ item: PickerItem) {
+    mutating func choose(_ item: PickerItem) -> [UIEffect] {
+        if let why = item.refused {
+            // The picker stays open: the person picks something that can happen.
+            status = "\(item.label): \(why)"
+            return []
+        }
         overlay = nil
         switch item.action {
+        case .open(let path): return [.openScenario(path: path)]
         case .run(let command): act(command)
         case .arm(let event, let command):
             armed = ArmedCommand(event: event, command: command, armedAt: simulation.now)
             // The status line's `armed:` span says it already; saying it twice reads as two faults.
             note(.armed, "fault armed: \(command.scenarioText) right after the next '\(event.rawValue)'")
         }
+        return []
     }
 }

@@ -12,6 +12,8 @@ extension UIModel {
             status = "\(command.scenarioText): \(why)"
         }
         player.inject(command)
+        twinInject(command)
+        if isPlay { offScript.append(command) }
         record(command, say: say)
     }
 
@@ -70,7 +72,11 @@ extension UIModel {
                 return
             }
             if var pilot = autopilot, simulation.now >= pilot.nextAt {
-                if let command = pilot.act(simulation) { player.inject(command); record(command) }
+                if let command = pilot.act(simulation) {
+                    player.inject(command)
+                    twinInject(command)
+                    record(command)
+                }
                 autopilot = pilot
             }
             if virtualMs == 0 { return }
@@ -81,6 +87,8 @@ extension UIModel {
         guard let a = armed else { return }
         armed = nil
         player.inject(a.command)
+        twinInject(a.command)
+        if isPlay { offScript.append(a.command) }
         recordWhen(a.event, a.command, armedAt: a.armedAt)
         status = "\(a.command.scenarioText) ran when \(a.event.rawValue)"
     }
@@ -98,22 +106,30 @@ extension UIModel {
             status = "nothing is scheduled"
             return
         }
-        let before = simulation.logCount, at = simulation.nextEventTime ?? simulation.now
-        let moved = player.advance(until: Int.max / 2, maxEvents: 1, watch: armed?.event)
-        if moved.watchFired { fireArmed() }
-        if simulation.logCount == before {
-            // Timers and the auditor's checks run as events that log nothing when they find
-            // nothing to do; say so, or `.` looks broken.
-            status =
-                "ran one internal event at \(DurationText.clock(at)) (a timer or the auditor's check); nothing to log"
+        // Timers that find nothing to do and the auditor's empty checks log nothing: `.` runs
+        // through them (at most 50) to the next event that shows, so no press is wasted.
+        let before = simulation.logCount
+        for _ in 0..<50 {
+            let moved = player.advance(until: Int.max / 2, maxEvents: 1, watch: armed?.event)
+            if moved.watchFired { fireArmed() }
+            if moved.stepDue { waitingForStep = true }
+            if moved.watchFired || moved.stepDue || simulation.logCount != before || simulation.nextEventTime == nil {
+                break
+            }
         }
-        if moved.stepDue { waitingForStep = true }
+        if simulation.logCount == before {
+            status = "ran the internal events due (timers, the auditor's checks); nothing to log yet"
+        }
     }
 
     /// Enter in play mode: the next step now (its trigger reached at once if need be), then
     /// the clock runs on towards the following one.
     mutating func playNextStep() {
-        guard result == nil else { return }
+        if askIfDue() { return }
+        guard result == nil else {
+            status = "the run has ended: B steps back, R restarts" + (playlist.isEmpty ? "" : ", ] opens the next file")
+            return
+        }
         if player.stepsDone {
             playToEnd()
             return
@@ -121,6 +137,7 @@ extension UIModel {
         let index = player.nextStep
         let before = simulation.logCount
         let records = player.playStep()
+        if twin != nil { _ = twin!.playStep() }
         for (i, record) in records.enumerated() {
             guard case .stepStarted(_, let step, let startedAt) = record else { continue }
             // The marker stands where the step began, after what its trigger waited through,
@@ -166,6 +183,7 @@ extension UIModel {
 
     mutating func finishPlay() {
         let (_, outcome) = player.finish()
+        if twin != nil { _ = twin!.finish() }
         result = outcome
         waitingForStep = false
         narratedStep = player.scenario.steps.isEmpty ? nil : player.nextStep - 1
@@ -181,7 +199,11 @@ extension UIModel {
     // MARK: the policy panel
 
     /// The keys the panel lists: those of the world the run is in.
-    var policyKeys: [PolicyKey] { simulation.policy.keysInWorld }
+    /// StoreKit 1 lists the server side's keys too, so that they can be turned on by hand.
+    var policyKeys: [PolicyKey] {
+        let world = simulation.policy.storekit
+        return PolicyKey.keys(in: world) + (world == .one ? PolicyKey.serverSideKeys : [])
+    }
 
     /// Rows: the preset, then every key of the run's world.
     var policyRows: Int { 1 + policyKeys.count }

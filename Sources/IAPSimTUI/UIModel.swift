@@ -105,6 +105,18 @@ package struct UIModel: Sendable {
     package internal(set) var zoomed: Panel?
     /// Events shows only this part's lines when set (`F` cycles).
     package internal(set) var eventFilter: Part?
+    /// Events shows only lines containing this text (`/`), ignoring case.
+    package internal(set) var eventSearch: String?
+    /// Events leaves out the Network part's lines (`N`).
+    package internal(set) var hideNetwork = false
+    /// Scenario files `]`, `[` and `O` move between (the edge fills it); empty: none.
+    package var playlist: [String] = []
+    /// The split screen (`V`): the same inputs under another policy, in lockstep.
+    package internal(set) var twin: ScenarioPlayer?
+    /// Play mode: what the person did that the file does not (keys, policy changes).
+    package internal(set) var offScript: [Command] = []
+    /// `iapsim learn`: the lessons and where the tour stands.
+    package internal(set) var tour: Tour?
     /// The file the edge is recording the screen to, while it does.
     package internal(set) var recording: String?
     package internal(set) var status: String?

@@ -15,6 +15,9 @@ struct PlayCommand: ParsableCommand {
     @Argument(help: "The scenario file (YAML, format 1).")
     var file: String
 
+    @Argument(help: "More files: ] and [ move between them (default: every file of FILE's folder).")
+    var more: [String] = []
+
     @Flag(name: .customLong("no-color"), help: "No colour (also when NO_COLOR is set).")
     var noColor = false
 
@@ -50,8 +53,11 @@ struct PlayCommand: ParsableCommand {
             Output.error(error.description)
             throw ExitCode(2)
         }
+        let playlist = PlaylistFiles.playlist([file] + more)
         try TerminalUI.launch(noColor: noColor, autopilot: false, speed: speed, record: record) { options in
-            UIModel(play: scenario, file: file, options: options)
+            var model = UIModel(play: scenario, file: file, options: options)
+            model.playlist = playlist
+            return model
         }
     }
 }

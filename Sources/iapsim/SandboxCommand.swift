@@ -62,8 +62,12 @@ struct SandboxCommand: ParsableCommand {
     /// The sandbox UI.
     func run() throws {
         let names = userList
+        // A scenarios/ folder where the sandbox starts: `O`, `]` and `[` open its files.
+        let playlist = PlaylistFiles.list("scenarios")
         try TerminalUI.launch(noColor: noColor, autopilot: autopilot, speed: speed) { options in
-            UIModel(seed: seed, users: names, preset: policy, options: options)
+            var model = UIModel(seed: seed, users: names, preset: policy, options: options)
+            model.playlist = playlist
+            return model
         }
     }
 

@@ -41,12 +41,14 @@ enum TerminalUI {
         let options = UIOptions(color: env.color, ascii: env.ascii, autopilot: autopilot, speed: speed)
         let exit: CursesExit
         do {
-            exit = try CursesApp.run(options: options, record: record, makeModel: makeModel)
+            exit = try CursesApp.run(options: options, record: record, open: PlaylistFiles.open, makeModel: makeModel)
         } catch {
             Output.error("iapsim: \(error)")
             throw ExitCode(2)
         }
-        // The terminal is restored by now; a signal's status does not fit ExitCode's 0/1/2.
+        // The terminal is restored by now: say where the recording went.
+        if let record { print("recorded \(record); `asciinema play \(record)` shows it") }
+        // A signal's status does not fit ExitCode's 0/1/2.
         if exit.status != 0 { Foundation.exit(exit.status) }
     }
 }

@@ -43,10 +43,18 @@ import Testing
         try ui.waitForPanels(tmux)
         try tmux.send("Space")  // paused: the screen can change only by a key
         try tmux.wait(for: "PAUSED")
-        for (key, name) in [("Z", "Z"), ("F1", "F1"), ("C-x", "Ctrl-X"), ("IC", "Insert")] {
+        for (key, words) in [
+            ("Z", "key 'Z' is not bound; ? lists every key"), ("C-x", "Ctrl-X: key not bound; ? lists every key"),
+            ("IC", "Insert: key not bound; ? lists every key"),
+        ] {
             try tmux.send(key)
-            try tmux.wait(for: "\(name): key not bound; ? lists every key")
+            try tmux.wait(for: words)
         }
+        // F1 is help, as in most terminal programs; q closes it.
+        try tmux.send("F1")
+        try tmux.wait(for: "Keys and legend")
+        try tmux.send("q")
+        try tmux.waitGone("Keys and legend")
         let screen = tmux.screen()
         #expect(screen.contains("4 events") && screen.contains("no transactions yet"), "\(screen)")
         try tmux.send("q")

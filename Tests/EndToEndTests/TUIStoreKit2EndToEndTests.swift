@@ -31,7 +31,7 @@ import Testing
         let network = end.panel("Network")
         #expect(network.contains("recharge") && !network.contains("verify"), "no verify route in SK2:\n\(network)")
 
-        try tmux.send("BTab", "BTab", "BTab", "BTab", "Enter")
+        try tmux.send("BTab", "BTab", "BTab", "BTab", "i")
         // Waits for the inspector's last lines too: a capture can catch a frame half drawn.
         let inspector = try tmux.wait("the signed transaction's fields in the inspector") {
             $0.contains("the signed transaction (jwsRepresentation)") && $0.contains("price: 990")
@@ -39,7 +39,7 @@ import Testing
         }
         expectNoStoreKit1Words(inspector, "the transaction inspector")
 
-        try tmux.send("Escape", "Tab", "Tab", "Tab", "Enter")
+        try tmux.send("Escape", "Tab", "Tab", "Tab", "i")
         let anomaly = try tmux.wait(for: "a replayed JWS: the genuine jwsRepresentation")
         expectNoStoreKit1Words(anomaly, "the anomaly inspector")
 

@@ -13,7 +13,7 @@ import Testing
         d.key(.backTab)  // Events -> Auditor
         let index = d.model.inspectableAnomalies.firstIndex { $0.type == type } ?? 0
         d.key(.down, times: index)
-        d.key(.enter)
+        d.keys("i")
         return d
     }
 
@@ -52,7 +52,7 @@ import Testing
         d.keys("G")
         d.key(.tab)  // Events -> App
         d.key(.tab)  // -> Payment queue
-        d.key(.enter)
+        d.keys("i")
         let text = d.screen().text
         #expect(text.contains("state history"), "\(text)")
         #expect(text.contains("-> purchased"), "\(text)")
@@ -83,7 +83,7 @@ import Testing
         d.key(.backTab)  // Auditor -> Network... to the queue
         d.key(.backTab)
         d.key(.backTab)
-        d.key(.enter)
+        d.keys("i")
         Golden.check(d.screen(120, 40), "inspect-transaction-120x40")
         Golden.check(d.screen(80, 24), "inspect-transaction-80x24")
     }
@@ -96,16 +96,27 @@ import Testing
         #expect(d.model.status == "no anomaly yet: nothing to inspect")
     }
 
-    /// Enter on a panel without rows to inspect says where it works, not "key not bound"
-    /// (Enter is bound: to the Auditor and the queue).
-    @Test func enterOnAnotherPanelSaysWhereItWorks() {
+    /// `i` on a panel without rows of its own inspects the Auditor's selected anomaly, else
+    /// the queue's row; with neither it says so. A key bound to nothing is named.
+    @Test func iOnAnotherPanelInspectsTheAuditorsSelection() {
         var d = Driver(UIModel())
         while d.model.focus == .auditor || d.model.focus == .queue { d.key(.tab) }
-        d.key(.enter)
+        d.keys("i")
         #expect(d.model.overlay == nil)
-        #expect(d.model.status == "Enter inspects a row of the Auditor or Payment queue panel: Tab focuses one")
+        #expect(d.model.status == "nothing to inspect yet: no anomaly, no transaction")
+        d.keys("b")
+        d.key(.enter)
+        d.wait(wallMs: 3_000)
+        d.keys("i")
+        guard case .inspect(.transaction, _)? = d.model.overlay else {
+            Issue.record("i on \(d.model.focus) opened \(String(describing: d.model.overlay))")
+            return
+        }
+        d.keys("q")
+        #expect(d.model.overlay == nil, "q closes the inspector; it does not quit")
+        #expect(d.effects.isEmpty)
         d.keys("Y")
-        #expect(d.model.status == "Y: key not bound; ? lists every key")
+        #expect(d.model.status == "key 'Y' is not bound; ? lists every key")
         d.key(.escape)  // nothing open: Esc clears the status line, and says nothing
         #expect(d.model.status == nil && d.model.overlay == nil)
     }

@@ -100,12 +100,22 @@ extension ScreenDump {
 }
 
 extension KeyBindingTests {
-    @Test func theFooterOffersEnterOnceForWhatItDoesNow() throws {
+    /// In play, Enter runs the next step whatever has focus; `i` inspects.
+    @Test func enterInPlayRunsTheNextStepWhateverHasFocus() throws {
         var d = Driver(
-            UIModel(play: try RenderGoldenTests.shipped("lost-order-crash-at-charge-hardened.yaml"), file: "x.yaml"))
-        #expect(d.screen().lines[39].contains("Enter next step"))
-        d.key(.backTab)  // Auditor
-        let footer = d.screen().lines[39]
-        #expect(footer.contains("Enter inspect") && !footer.contains("Enter next step"), "\(footer)")
+            UIModel(play: try RenderGoldenTests.shipped("missed-order-request-lost-naive.yaml"), file: "x.yaml"))
+        for panel in Panel.allCases {
+            while d.model.focus != panel { d.key(.tab) }
+            let footer = d.screen().lines[39]
+            if d.model.result == nil {
+                #expect(footer.contains("Enter next step") && footer.contains("i inspect"), "\(panel): \(footer)")
+            } else {
+                #expect(footer.contains("B back") && footer.contains("R restart"), "after the end: \(footer)")
+            }
+            let before = d.model.player.nextStep
+            d.key(.enter)
+            #expect(
+                d.model.overlay == nil && (d.model.player.nextStep == before + 1 || d.model.result != nil), "\(panel)")
+        }
     }
 }

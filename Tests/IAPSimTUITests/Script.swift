@@ -32,6 +32,15 @@ struct Driver {
 
     func screen(_ w: Int = 120, _ h: Int = 40) -> Grid { model.render(width: w, height: h) }
 
+    /// `model` after `b` Enter (coins_100) and `wallMs` of wall time at 1x.
+    static func bought(_ model: UIModel = UIModel(), wallMs: Int) -> Driver {
+        var d = Driver(model)
+        d.keys("b")
+        d.key(.enter)
+        d.wait(wallMs: wallMs)
+        return d
+    }
+
     /// Naive policy: buy coins_100 with a crash armed on `charged`, then 3 s: the charge
     /// sits unfinished in the queue, inside the auditor's grace period.
     static func naiveCrashAtCharge() -> Driver {

@@ -99,7 +99,7 @@ import Testing
         let scenario = try RenderGoldenTests.shipped("lost-order-crash-at-charge-hardened.yaml")
         var d = Driver(UIModel(play: scenario, file: "x.yaml"))
         d.key(.enter)
-        d.keys("u")  // uninstall instead of waiting
+        d.keys("uy")  // uninstall instead of waiting (u asks first)
         d.keys("G")
         let result = try #require(d.model.result)
         #expect(result.simulation.log != ScenarioPlayer.run(scenario).result.simulation.log)

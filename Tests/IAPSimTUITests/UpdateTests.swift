@@ -132,7 +132,7 @@ import Testing
         #expect(d.model.status?.contains("press R (worlds switch only between runs)") == true)
         #expect(d.screen(80, 24).text.contains("retry-file, then sk2-naive on R"))
         d.key(.escape)
-        d.keys("R")
+        d.keys("Ry")
         #expect(d.model.simulation.policy == PolicyPreset.sk2Naive.policy)
         #expect(d.model.pendingPreset == nil)
         d.keys("p")

@@ -17,7 +17,7 @@ import Testing
         d.key(.enter)
         d.wait(wallMs: 3_000)
         #expect(d.model.simulation.auditor.charges.count == 1)
-        d.keys("R")
+        d.keys("Ry")
         #expect(d.model.simulation.now == 0)
         #expect(d.model.simulation.auditor.charges.isEmpty)
         #expect(d.model.simulation.policy == policy)
@@ -45,7 +45,7 @@ import Testing
         #expect(d.model.result != nil)
         d.keys("B")
         #expect(d.model.result == nil && d.model.player.nextStep == 2, "back from the end goes to the last step")
-        d.keys("R")
+        d.keys("Ry")
         #expect(d.model.player.nextStep == 0 && d.model.simulation.now == 0)
     }
 
@@ -93,6 +93,8 @@ import Testing
         d.keys("?")
         d.key(.end)
         Golden.check(d.screen(80, 24), "help-legend-ascii-80x24")
-        #expect(d.screen(80, 24).text.contains("unfinished: still in the payment queue"))
+        let legend = d.model.helpLines().map { $0.map(\.text).joined() }
+        #expect(legend.contains { $0.contains("unfinished: still in the payment queue") }, "\(legend)")
+        #expect(d.screen(80, 24).text.contains("REFUNDED"), "the legend ends with the refund marker")
     }
 }

@@ -1,0 +1,78 @@
+import IAPSimCore
+import IAPSimScenario
+
+extension UIModel {
+    /// The split screen: this world on the left, the twin on the right, each as a label with
+    /// its policy and what it prevented, then its Auditor, Merchant server and Events.
+    func renderSplit(_ twin: ScenarioPlayer, _ grid: inout Grid, _ area: Rect) {
+        let left = area.width / 2
+        var other = self
+        other.player = twin
+        other.twin = nil
+        other.selection = [:]
+        other.hscroll = [:]
+        other.scroll = [:]
+        other.notes = []
+        let halves: [(UIModel, Rect, String)] = [
+            (self, Rect(x: 0, y: area.y, width: left, height: area.height), "this run"),
+            (other, Rect(x: left, y: area.y, width: area.width - left, height: area.height), "same inputs"),
+        ]
+        for (i, (model, r, role)) in halves.enumerated() {
+            let otherWorld = i == 0 ? twin.simulation : simulation
+            model.renderHalf(&grid, r, role: role, prevented: UIModel.prevented(in: otherWorld, by: model.simulation))
+        }
+    }
+
+    /// One half of the split screen.
+    func renderHalf(_ grid: inout Grid, _ r: Rect, role: String, prevented: [(Anomaly, String)]) {
+        let label = " policy \(policyName) (\(role)): \(verdictWords)"
+        grid.put(label, x: r.x, y: r.y, Style(.title, bold: true, reverse: true), maxWidth: r.width)
+        let words: String
+        if prevented.isEmpty {
+            words = " avoided: nothing the other side has"
+        } else {
+            words =
+                " avoided: "
+                + prevented.prefix(4).map { "\($0.0.type.rawValue) \(PanelContent.shortId($0.0.txn)) \($0.1)" }.joined(
+                    separator: ", ")
+                + (prevented.count > 4 ? " +\(prevented.count - 4)" : "")
+        }
+        grid.put(
+            words, x: r.x, y: r.y + 1, Style(prevented.isEmpty ? .dim : .good, bold: !prevented.isEmpty),
+            maxWidth: r.width)
+        let body = r.height - 2
+        let auditor = max(5, body * 35 / 100), server = max(4, body * 25 / 100)
+        var y = r.y + 2
+        for (panel, h) in [(Panel.auditor, auditor), (.server, server), (.events, body - auditor - server)] {
+            renderPanel(panel, &grid, Rect(x: r.x, y: y, width: r.width, height: h))
+            y += h
+        }
+    }
+
+    /// The policy by its preset's name, or the nearest preset and how many keys differ
+    /// (`sk2-hardened +1`), never a bare "custom".
+    var policyName: String {
+        let policy = simulation.policy
+        if let preset = policy.matchingPreset { return preset.rawValue }
+        let near = PolicyPreset.allCases.filter { $0.policy.storekit == policy.storekit }
+            .map { ($0, policy.differences(from: $0.policy).count) }
+            .min { $0.1 < $1.1 }
+        return near.map { "\($0.0.rawValue) +\($0.1)" } ?? policy.displayName
+    }
+
+    /// The auditor's count of anomalies by status, in a few words.
+    var verdictWords: String {
+        let all = simulation.auditor.anomalies
+        if all.isEmpty { return "no anomaly" }
+        let unresolved = all.filter { $0.status.isUnresolved }.count
+        return "\(all.count) anomal\(all.count == 1 ? "y" : "ies"), \(unresolved) unresolved"
+    }
+}
+
+extension PanelContent {
+    /// A transaction id shortened to its last digits, as the panels write it.
+    static func shortId(_ id: String?) -> String {
+        guard let id else { return "" }
+        return id.count > 6 ? "…" + id.suffix(4) : id
+    }
+}

@@ -1,0 +1,147 @@
+import IAPSimCore
+import IAPSimScenario
+
+/// One lesson of `iapsim learn`: an anomaly type, the naive file that shows it, the
+/// hardened file that fixes it, and the question asked before the step that decides it.
+package struct Lesson: Sendable, Hashable {
+    package var type: AnomalyType
+    package var naive: ScenarioFile
+    package var hardened: ScenarioFile
+    /// The 0-based step before which the question is asked.
+    package var askBefore: Int
+    package var question: String
+
+    package init(type: AnomalyType, naive: ScenarioFile, hardened: ScenarioFile, askBefore: Int, question: String) {
+        self.type = type
+        self.naive = naive
+        self.hardened = hardened
+        self.askBefore = askBefore
+        self.question = question
+    }
+
+    /// The tour's plan: file names and questions, one row per anomaly type, in teaching order.
+    package static let plan: [(type: AnomalyType, naive: String, hardened: String, askBefore: Int, question: String)] =
+        [
+            (
+                .lostOrder, "lost-order-crash-at-charge-naive.yaml", "lost-order-crash-at-charge-hardened.yaml", 2,
+                "The App Store charged Alice, and the app died before its observer heard of it. "
+                    + "She opens the app again a minute later. Will her 100 coins arrive?"
+            ),
+            (
+                .missedOrder, "missed-order-request-lost-naive.yaml", "missed-order-offline-hardened.yaml", 2,
+                "The app called finishTransaction at once, and its POST /recharge was lost in a tunnel. "
+                    + "Will anything send that receipt again?"
+            ),
+            (
+                .replayFraud, "replay-fraud-naive.yaml", "replay-fraud-blocked-hardened.yaml", 1,
+                "An attacker captured Alice's receipt and sends it again with a fresh order. "
+                    + "The receipt is genuine: will the server credit it a second time?"
+            ),
+            (
+                .duplicateReceipt, "duplicate-receipt-unfinished-failure-naive.yaml",
+                "duplicate-receipt-token-match-hardened.yaml", 2,
+                "A failed payment was never finished; it is still in the queue. Alice buys again. "
+                    + "Which transaction will the app send with the new order?"
+            ),
+            (
+                .doubleCredit, "double-credit-crash-before-finish-naive.yaml", "double-credit-prevented-hardened.yaml",
+                2,
+                "The server credited Alice, but the app died before finishTransaction. At launch StoreKit "
+                    + "delivers the transaction again. What will the server do with it?"
+            ),
+            (
+                .wrongAccount, "wrong-account-switch-before-delivery-naive.yaml",
+                "wrong-account-order-owner-hardened.yaml",
+                4,
+                "Alice paid, the app died, and now Bob logs in on the same phone before StoreKit redelivers. "
+                    + "Who will get the coins Alice paid for?"
+            ),
+            (
+                .refundUnclawed, "server-refund-unclawed-naive.yaml", "server-refund-clawed-back-hardened.yaml", 2,
+                "Apple refunds Alice's purchase. Her coins are still on the merchant server. Will anyone take them back?"
+            ),
+        ]
+}
+
+/// Where a lesson stands: played up to the question, asked, its anomaly inspected, or
+/// shown beside the fix.
+package enum LessonStage: Sendable, Hashable {
+    case playing, asked, inspecting, comparing
+}
+
+/// The guided tour of `iapsim learn`.
+package struct Tour: Sendable, Hashable {
+    package var lessons: [Lesson]
+    package var index = 0
+    package var stage = LessonStage.playing
+
+    package init(lessons: [Lesson]) { self.lessons = lessons }
+
+    package var lesson: Lesson { lessons[index] }
+}
+
+extension UIModel {
+    /// `iapsim learn`: the first lesson's naive file, played with its question.
+    package init(tour: Tour, options: UIOptions = UIOptions()) {
+        let first = tour.lesson.naive
+        self.init(play: first.scenario, file: first.path, options: options)
+        self.tour = tour
+        playlist = tour.lessons.map(\.naive.path)
+        status = lessonIntro
+    }
+
+    var lessonIntro: String {
+        guard let tour else { return "" }
+        let type = tour.lesson.type
+        return "lesson \(tour.index + 1) of \(tour.lessons.count): \(type.rawValue)"
+            + (Glossary.chinese(type).map { " (\($0))" } ?? "") + ". Enter runs each step; ] next lesson"
+    }
+
+    /// Before the decisive step: the question, once, with the clock stopped. True when asked.
+    mutating func askIfDue() -> Bool {
+        guard var t = tour, t.stage == .playing, player.nextStep == t.lesson.askBefore else { return false }
+        t.stage = .asked
+        tour = t
+        paused = true
+        overlay = .page(.question(t.lesson.question), scroll: 0)
+        return true
+    }
+
+    /// After each message: once the lesson's anomaly appears, the clock stops and its
+    /// inspector opens.
+    mutating func watchLesson() {
+        guard var t = tour, t.stage == .playing || t.stage == .asked, overlay == nil,
+            let found = simulation.auditor.anomalies.first(where: { $0.type == t.lesson.type })
+        else { return }
+        t.stage = .inspecting
+        tour = t
+        paused = true
+        overlay = .inspect(.anomaly(id: found.id), scroll: 0)
+        status = "the auditor found \(t.lesson.type.rawValue): read why, then Esc shows the fix beside it"
+    }
+
+    /// The inspector closed: the same steps under the hardened file's policy, beside this run.
+    mutating func lessonInspectorClosed() {
+        guard var t = tour, t.stage == .inspecting else { return }
+        t.stage = .comparing
+        tour = t
+        startTwin(policy: t.lesson.hardened.scenario.policy)
+        paused = false
+        let name = t.lesson.hardened.path.split(separator: "/").last.map(String.init) ?? t.lesson.hardened.path
+        status = "the fix beside it: the same steps under \(name)'s policy (right); G to the end, ] next lesson"
+    }
+
+    /// `]` / `[` during the tour: the next or previous lesson, from the files already read.
+    mutating func openLesson(by delta: Int) {
+        guard var t = tour else { return }
+        t.index = ((t.index + delta) % t.lessons.count + t.lessons.count) % t.lessons.count
+        t.stage = .playing
+        let file = t.lesson.naive
+        var fresh = UIModel(play: file.scenario, file: file.path, options: options)
+        fresh.keepView(of: self)
+        fresh.twin = nil
+        fresh.tour = t
+        self = fresh
+        status = lessonIntro
+    }
+}

@@ -1,0 +1,85 @@
+import IAPSimCore
+import IAPSimScenario
+
+/// The split screen (`V`): a second world with another policy, driven by the same inputs in
+/// lockstep (the same steps, keys and faults, at the same virtual times), each with its
+/// own Auditor, so that naive and hardened can be compared on one screen.
+extension UIModel {
+    /// The preset put beside the file's policy: hardened beside anything else, naive beside
+    /// hardened (StoreKit 2's pair in a StoreKit 2 world).
+    var twinPreset: PolicyPreset {
+        let sk2 = simulation.policy.storekit == .two
+        let hardened: PolicyPreset = sk2 ? .sk2Hardened : .hardened
+        return simulation.policy == hardened.policy ? (sk2 ? .sk2Naive : .naive) : hardened
+    }
+
+    mutating func toggleSplit() {
+        if twin != nil {
+            twin = nil
+            status = "split closed"
+            return
+        }
+        let preset = twinPreset
+        startTwin(policy: preset.policy)
+        status = "split: the same inputs under \(preset.rawValue) on the right (V closes)"
+    }
+
+    /// Builds the twin by replaying what this world was given so far (the session's steps)
+    /// under `policy`, up to this world's clock; from then on both move together.
+    mutating func startTwin(policy: Policy) {
+        let start = player.scenario
+        var scenario = start
+        scenario.policy = policy
+        scenario.steps = session
+        var other = ScenarioPlayer(scenario, logLimit: options.logLimit)
+        while !other.stepsDone { _ = other.playStep() }
+        _ = other.advance(until: simulation.now)
+        // Play mode: the twin plays the file's remaining steps itself, one per Enter.
+        var ahead = scenario
+        ahead.steps = start.steps
+        if isPlay {
+            other = ScenarioPlayer(ahead, logLimit: options.logLimit)
+            for _ in 0..<player.nextStep where !other.stepsDone { _ = other.playStep() }
+            for command in injected { _ = other.inject(command) }
+            _ = other.advance(until: simulation.now)
+        }
+        twin = other
+    }
+
+    /// The commands given by hand since the start (play: keys pressed beside the file).
+    var injected: [Command] { isPlay ? offScript : [] }
+
+    /// Gives the twin a command this world got (not a policy change: each keeps its own).
+    mutating func twinInject(_ command: Command) {
+        guard twin != nil else { return }
+        switch command {
+        case .setPolicy, .setPreset: return
+        default: _ = twin!.inject(command)
+        }
+    }
+
+    /// Brings the twin's clock up to this world's.
+    mutating func syncTwin() {
+        guard twin != nil, twin!.simulation.now < simulation.now else { return }
+        _ = twin!.advance(until: simulation.now)
+    }
+
+    /// What `other`'s policy did about each unresolved anomaly of `world`: prevented (no
+    /// anomaly of the same type on the same transaction) or made right (resolved, blocked).
+    static func prevented(in world: Simulation, by other: Simulation) -> [(Anomaly, String)] {
+        world.auditor.anomalies.filter(\.status.isUnresolved).compactMap { a in
+            guard let twin = other.auditor.anomalies.first(where: { $0.type == a.type && $0.txn == a.txn }) else {
+                return (a, "prevented")
+            }
+            return twin.status.isUnresolved ? nil : (a, twin.status.rawValue)
+        }
+    }
+}
+
+extension UIModel {
+    /// What the person did beside the file, in the file's words (the last few).
+    var offScriptWords: String {
+        let words = offScript.map(\.scenarioText)
+        return words.suffix(4).joined(separator: ", ") + (words.count > 4 ? " (+\(words.count - 4) more)" : "")
+    }
+}
