@@ -23,7 +23,7 @@ def put(name, text):
 # Purchases one after another: the cost is linear in them.
 put("buy-10000-a-minute-apart.yaml", head + "  - after: 1m\n    do: buy coins_550\n" * 10_000)
 # Purchases all at once: every receipt lists every unfinished purchase (Apple's rule) and
-# the server's answer lists every credited transaction of the receipt (TRUTH.md A), so the
+# the server's answer lists every credited transaction of the receipt (docs/world.md, "The rules"), so the
 # work itself is quadratic: the answers list n(n+1)/2 ids (counted below), 5.0e7 for 10,000.
 for n in (250, 500, 1_000, 2_000):
     put(f"buy-{n}-at-once.yaml", head + "  - do: buy coins_550\n" * n)

@@ -49,7 +49,7 @@ package struct Expectations: Sendable, Equatable {
     ]
 }
 
-/// `expect.money`: the verdict's money lines (TRUTH.md C.3), in cents.
+/// `expect.money`: the verdict's money lines (docs/world.md, "The rules"), in cents.
 package struct MoneyExpectation: Sendable, Hashable {
     package var paidNotDeliveredCents: Int?
     package var grantedNotPaidCents: Int?

@@ -37,7 +37,7 @@ package struct TransactionPayload: Equatable, Sendable {
     package var revocationReason: Int64?
 
     /// A first purchase (original id and date are its own) in the simulator's sandbox
-    /// storefront; the fixed fields take the values STOREKIT2.md gives.
+    /// storefront; the fixed fields take the values docs/world.md gives.
     package init(
         transactionId: String, productId: String, type: ProductType, purchaseDate: Int64,
         signedDate: Int64, price: Int64, appAccountToken: String? = nil,

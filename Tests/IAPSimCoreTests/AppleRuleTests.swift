@@ -2,7 +2,7 @@ import Testing
 
 @testable import IAPSimCore
 
-/// TRUTH.md part B: Apple's rules the simulator used to miss.
+/// docs/world.md, "The rules": Apple's rules the simulator used to miss.
 @Suite struct AppleRuleTests {
     // MARK: B1 non-consumables
 

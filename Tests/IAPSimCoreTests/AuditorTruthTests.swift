@@ -2,7 +2,7 @@ import Testing
 
 @testable import IAPSimCore
 
-/// TRUTH.md part C: the auditor never mislabels.
+/// docs/world.md, "The rules": the auditor never mislabels.
 @Suite struct AuditorTruthTests {
     typealias T = AuditorTests
 

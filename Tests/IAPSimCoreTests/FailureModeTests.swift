@@ -2,7 +2,7 @@ import Testing
 
 @testable import IAPSimCore
 
-/// Every failure mode of DOMAIN.md: once under a policy that exposes it, once under the fix.
+/// Every failure mode of docs/world.md: once under a policy that exposes it, once under the fix.
 @Suite struct FailureModeTests {
     // MARK: lost order
 

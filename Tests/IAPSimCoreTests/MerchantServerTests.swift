@@ -164,7 +164,7 @@ import Testing
         _ = desk.recharge("t1", uid: "alice", order: nil, entries: entries)
         #expect(desk.server.entitlements.map { "\($0.user) \($0.product)" } == ["alice no_ads"])
         // Granted once, keyed by the original transaction: even without server-dedup the
-        // second delivery of the same purchase grants nothing more (TRUTH.md B1).
+        // second delivery of the same purchase grants nothing more (docs/world.md, "The rules").
         #expect(desk.server.balance(of: "alice") == 0 && desk.server.credits.count == 1)
     }
 }

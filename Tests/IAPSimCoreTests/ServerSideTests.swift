@@ -2,7 +2,7 @@ import Testing
 
 @testable import IAPSimCore
 
-/// The server side's rules (STOREKIT2.md steps 5-6, refunds and spending) that no shipped
+/// The server side's rules (docs/world.md, "The server side") that no shipped
 /// scenario pins down on its own.
 @Suite struct ServerSideTests {
     static let hour: VirtualTime = 3_600_000

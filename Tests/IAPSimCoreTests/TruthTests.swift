@@ -2,7 +2,7 @@ import Testing
 
 @testable import IAPSimCore
 
-/// TRUTH.md part A: the presets as their write-ups did them, and the policy keys that say so.
+/// docs/world.md, "The rules": the presets as their write-ups did them, and the policy keys that say so.
 @Suite struct PresetTruthTests {
     @Test func retransmitRegistersTheObserverAtLaunchSoACrashAtTheChargeIsRedelivered() {
         var h = Harness(.retransmit)

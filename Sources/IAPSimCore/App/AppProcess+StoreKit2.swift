@@ -4,7 +4,7 @@ package struct AwaitedPurchase: Sendable, Hashable {
     package var ticket: OrderTicket
 }
 
-/// The app's StoreKit 2 side (STOREKIT2.md steps 1-4): `purchase()` gets its own result;
+/// The app's StoreKit 2 side (docs/world.md): `purchase()` gets its own result;
 /// `Transaction.updates` gets what happens outside a purchase call (interrupted purchases,
 /// Ask to Buy approvals) and, once right after launch, the unfinished ones; the sweep of
 /// `Transaction.unfinished` finds what both missed. Every delivery is a newly signed

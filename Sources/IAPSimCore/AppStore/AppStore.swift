@@ -137,7 +137,7 @@ package struct AppStore: Sendable, Hashable {
         var order: String?
     }
 
-    /// Timings of DOMAIN.md.
+    /// Timings of docs/world.md.
     package static let purchaseSheetMs: VirtualTime = 2_000
     package static let verificationMs: VirtualTime = 300
     package static let interruptedChargeMs: VirtualTime = 30_000

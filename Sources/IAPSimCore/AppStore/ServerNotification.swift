@@ -1,4 +1,4 @@
-/// The App Store Server Notifications V2 types the simulator sends (STOREKIT2.md step 5).
+/// The App Store Server Notifications V2 types the simulator sends (docs/world.md, "The server side").
 package enum NotificationType: String, Sendable, Hashable {
     case oneTimeCharge = "ONE_TIME_CHARGE"
     case refund = "REFUND"
@@ -43,7 +43,7 @@ extension AppStore {
     }
 
     /// Apple retries a notification not answered with HTTP 200-206 this long after the
-    /// previous attempt, then drops it (STOREKIT2.md step 5).
+    /// previous attempt, then drops it (docs/world.md, "The server side").
     package static let notificationRetryMs: [VirtualTime] = [1, 12, 24, 48, 72].map { $0 * 3_600_000 }
     /// How long the App Store waits for the merchant server's answer to one attempt.
     package static let notificationTimeoutMs: VirtualTime = 10_000

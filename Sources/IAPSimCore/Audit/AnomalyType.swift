@@ -1,4 +1,4 @@
-/// The auditor's anomaly types (DOMAIN.md).
+/// The auditor's anomaly types (docs/world.md).
 package enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
     case lostOrder = "lost-order"
     case missedOrder = "missed-order"
@@ -6,7 +6,7 @@ package enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
     case duplicateReceipt = "duplicate-receipt"
     case doubleCredit = "double-credit"
     case wrongAccount = "wrong-account"
-    /// Coins credited for a charge that was refunded and not taken back (STOREKIT2.md).
+    /// Coins credited for a charge that was refunded and not taken back (docs/world.md).
     case refundUnclawed = "refund-unclawed"
 
     package static func < (a: Self, b: Self) -> Bool {

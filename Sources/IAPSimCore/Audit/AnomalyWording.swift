@@ -1,6 +1,6 @@
 /// What the auditor says about an anomaly: its one-line summary, naming the transactions
 /// and orders involved, and its mechanism (how it was resolved or blocked, or why it is
-/// permanent), in a trainee's words. Each type reads differently (TRUTH.md C7).
+/// permanent), in a trainee's words. Each type reads differently (docs/world.md, "The rules").
 enum AnomalyWording {
     /// `coins_100 paid by alice (1000000000001, order o1)`
     static func charge(_ c: ChargeRecord) -> String {
@@ -49,7 +49,7 @@ enum AnomalyWording {
     static var grantedToReplay: String { "granted to a replayed receipt: nobody paid for it" }
 
     /// A second credit of one charge; `staleFor`: the charge whose order the app paired
-    /// with it (TRUTH.md C3: the two anomalies name each other).
+    /// with it (docs/world.md, "The rules": the two anomalies name each other).
     static func creditedAgain(
         _ c: ChargeRecord, times: Int, via: SendReason,
         staleFor other: ChargeRecord?
@@ -66,7 +66,7 @@ enum AnomalyWording {
 
     static var grantedTwice: String { "credited twice for one payment" }
 
-    /// TRUTH.md C5: the buyer was paid after another account was.
+    /// docs/world.md, "The rules": the buyer was paid after another account was.
     static func creditedToOtherFirst(_ c: ChargeRecord, other: String) -> String {
         "\(charge(c)) credited to \(other) before its buyer \(c.buyer): \(other) keeps \(c.productId) without payment"
     }
@@ -108,7 +108,7 @@ enum AnomalyWording {
             : "no record of it remains that any retry could use"
     }
 
-    /// TRUTH.md C1: a clean relaunch on a copy of the world did not credit it either.
+    /// docs/world.md, "The rules": a clean relaunch on a copy of the world did not credit it either.
     static var stuck: String { "stuck: every relaunch repeats the same failure" }
 }
 

@@ -5,7 +5,7 @@
 /// credit, so records are read through their index and the cheap tests come first.
 extension Auditor {
     /// A charge not credited yet that nothing can make due now: inside its grace period (or
-    /// waiting for the app to launch or come to the foreground, TRUTH.md C6), not finished,
+    /// waiting for the app to launch or come to the foreground, docs/world.md, "The rules"), not finished,
     /// no anomaly.
     func isQuiet(_ i: Int, now: VirtualTime) -> Bool {
         guard
@@ -135,7 +135,7 @@ extension Auditor {
                 ledger.setAnomaly(id, of: i)
             }
         }
-        // TRUTH.md C5: once the buyer is paid too, the customer is whole; the extra credit is
+        // docs/world.md, "The rules": once the buyer is paid too, the customer is whole; the extra credit is
         // the double credit opened with it.
         if let paid = c.credits.first(where: { $0.user == c.buyer }), anomalies[id - 1].status != .resolved {
             change(
@@ -181,7 +181,7 @@ extension Auditor {
 
     /// Lost while the app never handled it; missed once it did (and had time to finish the
     /// normal path); duplicate when the app paired its order with another transaction,
-    /// whether or not it sent it (TRUTH.md C4).
+    /// whether or not it sent it (docs/world.md, "The rules").
     func uncreditedType(_ i: Int, now: VirtualTime) -> AnomalyType {
         if ledger.charges[i].pairedWrongly { return .duplicateReceipt }
         guard let handled = ledger.charges[i].handledAt else { return .lostOrder }
@@ -191,7 +191,7 @@ extension Auditor {
         return .missedOrder
     }
 
-    /// TRUTH.md C1: the verdict's what-if found that nothing credits this open anomaly's
+    /// docs/world.md, "The rules": the verdict's what-if found that nothing credits this open anomaly's
     /// charge, not even a clean relaunch: it is permanent, and stays so unless credited.
     mutating func markStuck(_ txn: String, at now: VirtualTime, _ out: inout [LogEntry]) {
         guard let i = ledger.index(of: txn), ledger.charges[i].credits.isEmpty,

@@ -1,4 +1,4 @@
-/// Refunds (STOREKIT2.md "Refunds and spending"): coins credited for a charge Apple refunded
+/// Refunds (docs/world.md, "The server side"): coins credited for a charge Apple refunded
 /// are `refund-unclawed` until the server takes them back. `open` while a REFUND
 /// notification is still being delivered, or a reconciliation can still find the refund,
 /// to a server that claws back; `resolved` once clawed back; `permanent` when nothing will.
@@ -65,7 +65,7 @@ extension Auditor {
             at: now, &out)
     }
 
-    /// The verdict's what-if (TRUTH.md C1) found that nothing takes the coins back.
+    /// The verdict's what-if (docs/world.md, "The rules") found that nothing takes the coins back.
     mutating func markRefundStuck(_ txn: String, at now: VirtualTime, _ out: inout [LogEntry]) {
         guard let i = ledger.index(of: txn), !ledger.charges[i].clawedBack,
             let id = ledger.charges[i].refundAnomalyId

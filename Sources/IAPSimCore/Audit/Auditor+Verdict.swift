@@ -4,7 +4,7 @@ extension Auditor {
     package var unresolved: [Anomaly] { anomalies.filter { $0.status.isUnresolved } }
 
     /// What customers paid and did not get, in cents: over merchant accounts, what each
-    /// paid beyond the value delivered to it (TRUTH.md C3: money nets per account).
+    /// paid beyond the value delivered to it (docs/world.md, "The rules": money nets per account).
     package var paidNotDeliveredCents: Int {
         netPerAccount.reduce(0) { $0 + max(0, $1.paid - $1.delivered) }
     }

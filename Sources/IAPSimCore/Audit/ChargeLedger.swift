@@ -161,7 +161,7 @@ struct ChargeLedger: Sendable, Hashable {
         charges[i].credits.append(credit)
         if charges[i].refundedAt != nil { watchRefund(i) }
         // A settled charge is looked at again: a later credit to its buyer resolves a wrong
-        // account (TRUTH.md C5).
+        // account (docs/world.md, "The rules").
         if !active.contains(i) {
             active.insert(i, at: active.firstIndex { $0 > i } ?? active.count)
         }

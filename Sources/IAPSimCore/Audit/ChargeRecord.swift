@@ -16,7 +16,7 @@ package struct ChargeRecord: Sendable, Hashable {
     package var order: String?
     package var chargedAt: VirtualTime
     /// When the grace period started: the charge itself when the app was running in the
-    /// foreground, else the next launch or foreground (nil until then: TRUTH.md C6).
+    /// foreground, else the next launch or foreground (nil until then: docs/world.md, "The rules").
     package var graceFrom: VirtualTime?
     package var handledAt: VirtualTime?
     package var finishedAt: VirtualTime?

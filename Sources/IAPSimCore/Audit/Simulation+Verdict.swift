@@ -1,4 +1,4 @@
-/// The verdict's what-if (TRUTH.md C1): an anomaly left `open` once the world has settled
+/// The verdict's what-if (docs/world.md, "The rules"): an anomaly left `open` once the world has settled
 /// may be one that every relaunch repeats (a refused pairing, say). It is tried on a copy of
 /// the world: every fault healed, the app launched, the buyer logged in, the store screen
 /// open, the app brought back to the foreground, settled. If the charge is still uncredited

@@ -9,7 +9,7 @@ package enum Route: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The routes a device's connectivity decides: the others run between servers.
     package var fromDevice: Bool { self == .order || self == .recharge }
 
-    /// The routes of the server side (STOREKIT2.md steps 5-6), which carry traffic only when
+    /// The routes of the server side (docs/world.md, "The server side"), which carry traffic only when
     /// a server-side policy key is on.
     package var serverSide: Bool { self == .notify || self == .serverAPI }
 

@@ -1,4 +1,4 @@
-/// The merchant server's side of STOREKIT2.md steps 5-6: App Store Server Notifications V2,
+/// The merchant server's side of docs/world.md, "The server side": App Store Server Notifications V2,
 /// reconciliation with Get Transaction History, refunds taken back, coins spent.
 extension MerchantServer {
     /// Coins spent and clawed back, oldest first: a balance is credits minus these.
@@ -47,7 +47,7 @@ extension MerchantServer {
 
     /// The App Store told the server of a charge (a notification, the history): it credits
     /// it under the same rules as a recharge, to the order its appAccountToken names; never
-    /// to an account guessed otherwise (STOREKIT2.md step 6).
+    /// to an account guessed otherwise (docs/world.md, "The server side").
     mutating func creditFromAppStore(
         _ signed: SignedTransaction, via: SendReason, catalog: Catalog,
         _ out: inout Outbox

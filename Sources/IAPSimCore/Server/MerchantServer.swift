@@ -77,7 +77,7 @@ package struct MerchantServer: Sendable, Hashable {
     var orderPositions = KeyPositions<String>()
     var tokenPositions = KeyPositions<String>()
     var creditPositions = KeyPositions<String>()
-    // The server side (STOREKIT2.md steps 5-6).
+    // The server side (docs/world.md, "The server side").
     /// `server-outage on`: every request is answered with HTTP 503.
     package internal(set) var outage = false
     /// The server side's records, nil until the first one: a world without them (every
@@ -176,7 +176,7 @@ package struct MerchantServer: Sendable, Hashable {
         askAppStore(p, &out)
     }
 
-    /// StoreKit 2 (STOREKIT2.md step 2): no `verify` route. With `server-verify` the server
+    /// StoreKit 2 (docs/world.md): no `verify` route. With `server-verify` the server
     /// checks the signature, the chain to Apple's root, bundleId and environment itself;
     /// without it, it decodes the payload and believes it.
     mutating func receiveSigned(_ p: PendingVerification, catalog: Catalog, _ out: inout Outbox) {

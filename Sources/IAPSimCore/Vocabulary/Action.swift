@@ -17,7 +17,7 @@ package enum Action: Sendable, Hashable {
     case appLaunchResend(incarnation: Int)
     case appPeriodicRetry(incarnation: Int)
     case serverVerifyTimeout(exchange: Int)
-    /// The server side (STOREKIT2.md steps 5-6): a notification attempt's timeout, its
+    /// The server side (docs/world.md, "The server side"): a notification attempt's timeout, its
     /// retry, the App Store Server API's answer, the server's reconciliation job. Their
     /// payloads are numbers: an action is copied on every hop of the queue, and a case
     /// that holds a string makes every copy of every action dearer.

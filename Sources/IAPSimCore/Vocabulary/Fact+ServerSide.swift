@@ -1,6 +1,6 @@
 extension Fact {
     /// The lines of the server side's facts: notifications V2, the App Store Server API,
-    /// refunds, clawbacks and spending (STOREKIT2.md steps 5-6).
+    /// refunds, clawbacks and spending (docs/world.md, "The server side").
     var serverSideText: String {
         switch self {
         case .refundIssued(let txn, let p, let cents):

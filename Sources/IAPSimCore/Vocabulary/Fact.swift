@@ -26,7 +26,7 @@ package enum Fact: Sendable, Hashable {
     case rechargeWaitingForBuyer(txn: String, buyer: String, loggedIn: String)
     case rechargeSent(txn: String, order: String?, user: String, reason: SendReason, forDelivered: String?)
     /// The app paired the delivered transaction's order with `txn`, already in flight: it
-    /// sends nothing (the auditor's duplicate receipt, TRUTH.md C4).
+    /// sends nothing (the auditor's duplicate receipt, docs/world.md, "The rules").
     case rechargeAlreadyInFlight(txn: String, forDelivered: String)
     case receiptSaved(txn: String, tier: PersistTier)
     case receiptDeleted(txn: String, tier: PersistTier, why: String)
@@ -59,7 +59,7 @@ package enum Fact: Sendable, Hashable {
     // The attacker.
     case replayPrepared(txn: String)
     case replayUnavailable
-    // StoreKit 2 (STOREKIT2.md): its own names for the app's side, the signed values.
+    // StoreKit 2 (docs/world.md): its own names for the app's side, the signed values.
     case listenerStarted
     case purchaseStarted(txn: String, product: String, appAccountToken: String?, user: String, order: String?)
     case purchaseReturned(txn: String, product: String, result: PurchaseResult)
@@ -73,7 +73,7 @@ package enum Fact: Sendable, Hashable {
     case jwsChecked(txn: String, signer: Signer, verified: Bool)
     case signedReplayPrepared(txn: String)
     case forgeryPrepared(SignedTransaction)
-    // The server side (STOREKIT2.md steps 5-6, refunds and spending).
+    // The server side (docs/world.md, "The server side").
     case refundIssued(txn: String, product: String, priceCents: Int)
     // Indirect: every fact is as large as the largest payload inline.
     indirect case notificationSent(ServerNotification)

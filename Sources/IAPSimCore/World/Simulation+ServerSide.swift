@@ -1,4 +1,4 @@
-/// The engine's side of STOREKIT2.md steps 5-6: the server-side commands, notifications V2
+/// The engine's side of docs/world.md, "The server side": the server-side commands, notifications V2
 /// on their way, Get Transaction History, the reconciliation job. None of it runs unless a
 /// scenario uses these commands or a server-side policy key is on.
 extension Simulation {
