@@ -43,7 +43,8 @@ import Testing
         let anomaly = try tmux.wait(for: "a replayed JWS: the genuine jwsRepresentation")
         expectNoStoreKit1Words(anomaly, "the anomaly inspector")
 
-        try tmux.send("Escape", "?")
+        // The legend is at the help's end: scrolled to, as a reader would.
+        try tmux.send("Escape", "?", "j", "j", "j", "j", "j", "j", "j", "j")
         let help = try tmux.wait(for: "unfinished: in Transaction.unfinished")
         expectNoStoreKit1Words(help, "the help overlay")
         try tmux.send("Escape", "q")
