@@ -29,6 +29,8 @@ extension ScenarioError: CustomStringConvertible {
             return "too many \(what) (\(count)); the limit is \(limit)"
         case .tooLong(_, let what, let length, let limit):
             return "\(what) is too long (\(length) characters); the limit is \(limit)"
+        case .outOfRange(_, let what, let text, let range):
+            return "\(what) is \(text), out of range; it must be \(range)"
         case .wrongType(_, let what, let expected, let found):
             return "\(what) must be \(expected.rawValue), but it is \(found)"
         case .duplicateKey(_, let key, let first):

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import IAPSimCurses
 import IAPSimScenario
 import IAPSimSigned
 
@@ -41,26 +41,22 @@ struct RunCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        var outputs = [("--log", logFile), ("--diagram", diagramFile)]
-            .compactMap { flag, path in path.map { (flag: flag, path: $0) } }
+        var targets: [OutputCheck.Target] = []
+        if let logFile { targets.append(.file(flag: "--log", path: logFile)) }
+        if let diagramFile { targets.append(.file(flag: "--diagram", path: diagramFile)) }
         if let signedDirectory {
-            var info = stat()
-            if stat(signedDirectory, &info) == 0 {
-                guard info.st_mode & S_IFMT == S_IFDIR else {
-                    throw ValidationError("--signed \(signedDirectory): not a directory")
-                }
-                outputs += Self.signedFiles.map { (flag: "--signed", path: signedDirectory + "/" + $0) }
-            }
+            targets.append(.directory(flag: "--signed", path: signedDirectory, files: RunExports.signedFiles))
         }
         do {
-            try OutputFiles.check(outputs: outputs, inputs: [file])
+            try OutputCheck.check(targets, inputs: [file])
         } catch {
             throw ValidationError(error.message)
         }
     }
 
-    /// Prints the transcript as the run goes; the verdict comes once the exports are written
-    /// (to temporary files), so that no PASS is printed for a run whose outputs failed.
+    /// Prints the transcript and writes the exports as the run goes; the verdict comes once
+    /// the exports are written (to staged files), so that no PASS is printed for a run whose
+    /// outputs failed, and the files are put in place after it.
     func run() throws {
         let scenario: Scenario
         do {
@@ -69,64 +65,51 @@ struct RunCommand: ParsableCommand {
             Output.error(error.description)
             throw ExitCode(2)
         }
-        var player = ScenarioPlayer(scenario)
-        // The records are kept only for the exports: a long run prints as it goes.
-        let keepsRecords = logFile != nil || diagramFile != nil || signedDirectory != nil
-        player.collectsEntries = keepsRecords || !quiet
-        var records: [RunRecord] = []
-        let opening = player.openingRecords
-        try Output.print(Transcript.header(scenario, file: file))
-        try show(opening)
-        if keepsRecords { records += opening }
-        while !player.stepsDone {
-            if keepsRecords {
-                let more = player.playStep()
-                try show(more)
-                records += more
-            } else {
-                // Printed as it comes: a long wait is never held whole.
-                try player.playStep(slice: 10_000) { try show($0) }
-            }
-        }
-        let (rest, result) = player.finish()
-        try show(rest)
-        if keepsRecords { records += rest }
+        StagedFile.installCleanup()
         var files = OutputFiles()
         do {
-            try stageExports(records, in: &files)
+            let result = try play(scenario, files: &files)
+            if let stopped = result.stopped {
+                files.discard()
+                Output.error("Error: \(file): \(stopped)")
+                throw ExitCode(2)
+            }
+            try files.finish()
             try Output.print(Transcript.verdict(result, scenario: scenario))
             try files.commit()
+            if !result.passed { throw ExitCode(1) }
         } catch let failure as OutputFiles.Failure {
-            Output.error(failure.message)
+            files.discard()
+            Output.error("Error: \(failure.message)")
             throw ExitCode(2)
         } catch {
             files.discard()
             throw error
         }
-        if !result.passed { throw ExitCode(1) }
+    }
+
+    /// Plays the scenario, printing and exporting in slices as it goes.
+    private func play(_ scenario: Scenario, files: inout OutputFiles) throws -> ScenarioResult {
+        var exports = try RunExports(log: logFile, diagram: diagramFile, signed: signedDirectory, files: &files)
+        var player = ScenarioPlayer(scenario)
+        player.collectsEntries = exports.any || !quiet
+        func handle(_ records: [RunRecord]) throws {
+            try show(records)
+            try exports.add(records)
+        }
+        try Output.print(Transcript.header(scenario, file: file))
+        try handle(player.openingRecords)
+        while !player.stepsDone {
+            // Handled as it comes: a long wait is never held whole.
+            try player.playStep(slice: 10_000, flush: handle)
+        }
+        let (rest, result) = player.finish()
+        try handle(rest)
+        return result
     }
 
     private func show(_ records: [RunRecord]) throws {
         guard !quiet else { return }
         try Output.print(records.flatMap(Transcript.lines(for:)))
     }
-
-    private func stageExports(_ records: [RunRecord], in files: inout OutputFiles) throws {
-        if let logFile { try files.stage(JSONLinesExport.text(records), to: logFile) }
-        if let diagramFile { try files.stage(MermaidExport.diagram(records), to: diagramFile) }
-        if let signedDirectory {
-            do {
-                try SignedDataFiles.makeDirectory(signedDirectory)
-            } catch {
-                throw OutputFiles.Failure(message: "--signed \(signedDirectory): \(error)")
-            }
-            let writer = try SignedDataWriter()
-            try SignedExport.sign(records, with: writer)
-            try files.stage(bytes: writer.rootCertificate, to: signedDirectory + "/root.cer")
-            try files.stage(writer.jsonLines, to: signedDirectory + "/signed.jsonl")
-        }
-    }
-
-    /// What `--signed DIR` writes in DIR.
-    static let signedFiles = ["root.cer", "signed.jsonl"]
 }

@@ -60,15 +60,13 @@ extension Policy {
         case .serverVerify: serverVerify = try Self.bool(v, fail)
         case .serverNotifications: serverNotifications = try Self.bool(v, fail)
         case .serverClawback: serverClawback = try Self.bool(v, fail)
-        case .serverReconcile: serverReconcileMs = try Self.duration32(v, fail)
-        case .retryMaxInterval: retryMaxIntervalMs = try Self.duration32(v, fail)
+        case .serverReconcile: serverReconcileMs = try Self.interval(v, fail)
+        case .retryMaxInterval: retryMaxIntervalMs = try Self.interval(v, fail)
         case .retryImmediate:
             guard let n = Int(v), (0...10).contains(n) else { throw fail }
             retryImmediate = n
         case .retryInterval:
-            if v == "off" { retryIntervalMs = nil; return }
-            guard let ms = DurationText.parse(v), ms > 0 else { throw fail }
-            retryIntervalMs = ms
+            retryIntervalMs = try Self.interval(v, fail)
         case .resendOn:
             resendOn = try Self.triggers(v, fail)
         }
@@ -94,11 +92,32 @@ extension Policy {
         return parsed
     }
 
-    /// A positive duration that fits the 32 bits the policy keeps it in (49 days), or nil
-    /// for `off`.
-    static func duration32(_ v: String, _ fail: PolicyValueError) throws(PolicyValueError) -> VirtualTime? {
+    /// The shortest and longest interval a policy key takes: a retry or a reconciliation
+    /// more often than once a second would only flood the world with requests (a 1ms retry
+    /// makes hours of CPU out of a small file); the longest is the longest duration a
+    /// scenario can name, and fits the 32 bits the policy keeps some of them in.
+    package static let intervalRange: ClosedRange<VirtualTime> = 1_000...CommandArguments.maxDurationMs
+
+    /// An interval in `intervalRange`, or nil for `off`. A duration outside it is refused
+    /// with the range and the reason.
+    static func interval(_ v: String, _ fail: PolicyValueError) throws(PolicyValueError) -> VirtualTime? {
         if v == "off" { return nil }
-        guard let ms = DurationText.parse(v), ms > 0, ms <= VirtualTime(UInt32.max) else { throw fail }
+        guard let ms = DurationText.parse(v) else { throw fail }
+        let range =
+            "\(DurationText.format(intervalRange.lowerBound)) to \(DurationText.format(intervalRange.upperBound))"
+        guard ms >= intervalRange.lowerBound else {
+            var short = fail
+            short.accepted =
+                "\(range), or off; \(v) is too short: an interval under "
+                + "\(DurationText.format(intervalRange.lowerBound)) would send a request every few milliseconds"
+            throw short
+        }
+        guard ms <= intervalRange.upperBound else {
+            var long = fail
+            long.accepted =
+                "\(range), or off; \(v) is too long (at most \(DurationText.format(intervalRange.upperBound)))"
+            throw long
+        }
         return ms
     }
 
