@@ -37,7 +37,7 @@ let package = Package(
         // The only code that talks to ncurses.
         // IAPSimCurses imports IAPSimCore itself: it holds a UIModel, whose layout comes from
         // the core, and an incremental build only recompiles the importers of a changed module.
-        .target(name: "IAPSimCurses", dependencies: ["CNcurses", "IAPSimTUI", "IAPSimCore"]),
+        .target(name: "IAPSimCurses", dependencies: ["CNcurses", "IAPSimTUI", "IAPSimCore", "IAPSimScenario"]),
         // Signed data at the edge: the certificate chain and JWS (ES256) that Apple's own
         // library accepts. Plain values in, bytes out; it does not know the core.
         .target(

@@ -59,3 +59,35 @@ measure() {
 
 echo "iapsim run on hostile files, release build ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
 for f in "$DIR"/*.yaml /dev/zero; do measure "$f"; done
+
+# Issue 25: numbers, intervals and outputs. Each line: wall time, peak memory, exit status,
+# the first words of the answer.
+python3 - "$DIR" <<'PY'
+import sys
+d = sys.argv[1]
+head = "format: 1\ntitle: t\n"
+def put(name, text):
+    open(f"{d}/{name}", "w").write(text)
+put("money-too-large.yaml", head + "steps: []\nexpect:\n  money: {paid-not-delivered: 99999999999999999999}\n")
+put("seed-past-max.yaml", head + "seed: 18446744073709551616\nsteps: []\n")
+put("retry-1ms.yaml", head + "policy: {preset: hardened, retry-interval: 1ms}\n"
+    + "steps:\n  - do: store-outage on\n  - do: buy coins_100\n  - do: wait 720h\n")
+put("wait-48h-in-ms.yaml", head + "steps:\n  - do: wait 172800000ms\n")
+put("wait-too-long.yaml", head + "steps:\n  - do: wait 999999999h\n")
+PY
+echo
+echo "issue 25: numbers and intervals"
+for f in money-too-large seed-past-max retry-1ms wait-48h-in-ms wait-too-long; do measure "$DIR/$f.yaml"; done
+# measure_flags LABEL ARGS...: like measure, for any command line.
+measure_flags() {
+  local label=$1 code=0
+  shift
+  /usr/bin/time -o "$DIR/time" -f "%e s (cpu %U+%S)  %M KB" "$BIN" "$@" >"$DIR/out" 2>"$DIR/err" || code=$?
+  local answer=$(cat "$DIR/err" | grep -v '^$' | head -1 | sed "s|$DIR/||" | cut -c1-70)
+  printf "%-32s %-40s %s\n" "$label" "$(tail -1 "$DIR/time")  exit $code" "$answer"
+}
+for speed in inf 1e19 1e309 -1; do measure_flags "play --speed $speed" play "$DIR/wait-48h-in-ms.yaml" --speed "$speed"; done
+measure_flags "explore --seed 2^64" explore --seed 18446744073709551616
+measure_flags "run --record onto the input" play "$DIR/wait-48h-in-ms.yaml" --record "$DIR/wait-48h-in-ms.yaml"
+measure_flags "certs --out ''" certs --out ""
+measure_flags "run --signed ''" run "$DIR/wait-48h-in-ms.yaml" --signed ""

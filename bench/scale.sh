@@ -65,3 +65,40 @@ for runs in 100000 1000000 10000000; do
   ((runs <= MAX_RUNS)) || break
   measure "explore --runs $runs" "$BIN" explore --runs "$runs" --seed 1 --jobs 1 --out "$DIR/findings"
 done
+
+# Issue 25: exports stream (memory bounded by the world, not the run) and purchases
+# waiting at once are bounded. Targets: 20,000 StoreKit 2 purchases with --signed under
+# 200 MB; `check` of a 13 KB file within 2x of `run --quiet`; more than 1,000 transactions
+# unfinished at once end the run with exit 2 in well under a second.
+python3 - "$DIR" <<'PY'
+import sys
+d = sys.argv[1]
+head = "format: 1\ntitle: t\npolicy: hardened\nusers: [alice]\nsteps:\n"
+def put(name, text):
+    open(f"{d}/{name}", "w").write(text)
+put("sk2-20000-signed.yaml", "format: 1\ntitle: t\npolicy: sk2-hardened\nusers: [alice]\nsteps:\n"
+    + "  - after: 1m\n    do: buy coins_550\n" * 20_000)
+# About 13 KB: 200 rounds of an outage, a purchase and a 720h wait (millions of events).
+put("check-13k.yaml", head + "  - do: store-outage on\n  - do: buy coins_550\n  - do: wait 720h\n" * 200)
+# About 390 KB: 10,000 rounds of a purchase and an hour.
+put("long-390k.yaml", head + "  - do: buy coins_550\n  - do: wait 1h\n" * 10_000)
+for n in (1_000, 1_001, 4_000):
+    put(f"waiting-{n}-at-once.yaml", head + "  - do: buy coins_550\n" * n)
+PY
+echo
+echo "issue 25: exports stream, purchases waiting at once"
+for f in check-13k long-390k; do
+  ls -l "$DIR/$f.yaml" | awk '{printf "%s: %d bytes\n", $NF, $5}' | sed "s|$DIR/||"
+  measure "run --quiet $f" "$BIN" run --quiet "$DIR/$f.yaml"
+  measure "check $f" "$BIN" check "$DIR/$f.yaml"
+  measure "run --quiet --log $f" "$BIN" run --quiet "$DIR/$f.yaml" --log "$DIR/out.jsonl"
+  measure "run --quiet --diagram $f" "$BIN" run --quiet "$DIR/$f.yaml" --diagram "$DIR/out.md"
+  rm -f "$DIR/out.jsonl" "$DIR/out.md"
+done
+measure "run --quiet sk2-20000 (no export)" "$BIN" run --quiet "$DIR/sk2-20000-signed.yaml"
+measure "run --quiet sk2-20000 --signed" "$BIN" run --quiet "$DIR/sk2-20000-signed.yaml" --signed "$DIR/signed"
+wc -l "$DIR/signed/signed.jsonl" | sed "s|$DIR/||"
+for n in 1000 1001 4000; do
+  measure "run --quiet waiting-$n-at-once" "$BIN" run --quiet "$DIR/waiting-$n-at-once.yaml"
+  head -c 300 "$DIR/err"
+done

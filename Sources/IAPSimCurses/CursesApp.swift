@@ -209,20 +209,23 @@ extension EventLoop {
         dirty = true
     }
 
-    /// Writes the recording (temp file, then rename, so a reader never sees half a file);
-    /// returns why it failed, if it did.
+    /// Writes the recording (a new staged file, then rename, so a reader never sees half a
+    /// file and nothing already there is written through); returns why it failed, if it did.
     mutating func stopRecording() -> String? {
         guard let (path, _, cast) = recording else { return nil }
         recording = nil
-        let temp = path + ".tmp-\(getpid())"
-        guard let file = fopen(temp, "w") else { return "\(temp): \(String(cString: strerror(errno)))" }
-        let bytes = Array(cast.text.utf8)
-        let written = fwrite(bytes, 1, bytes.count, file)
-        let closed = fclose(file)
-        guard written == bytes.count, closed == 0, rename(temp, path) == 0 else {
-            let why = String(cString: strerror(errno))
-            unlink(temp)
-            return "\(path): \(why)"
+        do throws(StagedFile.Failure) {
+            let file = try StagedFile(for: path)
+            do {
+                try file.write(cast.text)
+                try file.finish()
+                try file.putInPlace()
+            } catch {
+                file.discard()
+                throw error
+            }
+        } catch {
+            return error.message
         }
         return nil
     }

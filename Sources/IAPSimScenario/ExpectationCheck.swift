@@ -29,6 +29,16 @@ package struct ScenarioResult: Sendable {
 
     /// True when the run reached its end and every expectation holds.
     package var passed: Bool { timeout == nil && expectations.allSatisfy(\.holds) }
+
+    /// Why the run stopped before its end because the world could not go on (too many
+    /// transactions unfinished at once), or nil: such a run has no verdict.
+    package var stopped: String? {
+        guard simulation.store.overLimit else { return nil }
+        let limit = AppStore.unfinishedLimit
+        return "more than \(limit) transactions unfinished at once at \(DurationText.clock(simulation.now)); "
+            + "the simulator stops there: every receipt lists every unfinished transaction, "
+            + "so past \(limit) each purchase costs as much as all those before it"
+    }
 }
 
 /// Checks a scenario's `expect` block against a settled simulation.

@@ -97,7 +97,9 @@ indirect enum JSONValue {
             case "\t": out += "\\t"
             default:
                 // C1 controls too: `cat log.jsonl` must not drive the terminal.
-                if VisibleText.isControl(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                if VisibleText.isControl(scalar) || VisibleText.isBidiControl(scalar) || scalar.value == 0x2028
+                    || scalar.value == 0x2029
+                {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

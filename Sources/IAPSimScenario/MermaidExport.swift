@@ -7,7 +7,17 @@ import IAPSimCore
 /// are left out.
 package enum MermaidExport {
     package static func diagram(_ records: [RunRecord]) -> String {
-        var lines = [
+        var stream = Stream()
+        var lines = Stream.header
+        for record in records { stream.add(record, to: &lines) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The diagram written as the run goes: `header` first, then each record's lines.
+    /// It keeps only the sender of each message still on the wire, so its memory is that of
+    /// the world, not of the run.
+    package struct Stream {
+        package static let header = [
             "sequenceDiagram",
             "    participant User",
             "    participant App",
@@ -17,10 +27,14 @@ package enum MermaidExport {
             "    participant Attacker",
         ]
         var senders: [Int: Sender] = [:]
-        for record in records {
+
+        package init() {}
+
+        /// Appends the lines of `record` (none for most facts) to `lines`.
+        package mutating func add(_ record: RunRecord, to lines: inout [String]) {
             switch record {
             case .story, .settled:
-                continue
+                return
             case .stepStarted(let number, let step, _):
                 lines.append(note("left of User", "step \(number): \(step.command.scenarioText)"))
                 if let say = step.say { lines.append(note("left of User", say)) }
@@ -30,12 +44,15 @@ package enum MermaidExport {
                 if case .messageSent(let id, _, _, _, let sender) = entry.fact {
                     senders[id] = sender
                 }
-                if let line = self.line(for: entry.fact, senders: senders) {
+                if let line = MermaidExport.line(for: entry.fact, senders: senders) {
                     lines.append(line)
+                }
+                switch entry.fact {
+                case .messageArrived(let id, _, _, _), .messageDropped(let id, _, _): senders[id] = nil
+                default: break
                 }
             }
         }
-        return lines.joined(separator: "\n") + "\n"
     }
 
     static func line(for fact: Fact, senders: [Int: Sender]) -> String? {
@@ -51,7 +68,7 @@ package enum MermaidExport {
         case .transactionsDelivered(let txns, let again):
             return arrow(
                 "StoreKit", "->>", "App",
-                "updatedTransactions [\(txns.joined(separator: ", "))]"
+                "updatedTransactions [\(IdList.text(txns))]"
                     + (again ? " again" : ""))
         case .transactionFinished(let txn):
             return arrow("App", "->>", "StoreKit", "finishTransaction(\(txn))")

@@ -92,34 +92,43 @@ struct NodeReader {
 
     /// A whole number, 0 or more, written in decimal digits.
     func wholeNumber(_ node: Node, what: String) throws(ScenarioError) -> Int {
-        let value = try unsigned(node, what: what)
-        guard value <= UInt64(Int.max) else {
-            throw .wrongType(
-                at: location(node), what: what, expected: .wholeNumber,
-                found: found(node))
-        }
-        return Int(value)
+        try integer(node, what: what, in: 0...Int.max)
     }
 
     /// A coin balance: a whole number, or a negative one (debt, under `server-clawback`).
     func balance(_ node: Node, what: String) throws(ScenarioError) -> Int {
-        guard case .scalar(let s) = node, s.string.hasPrefix("-"), let value = Int(s.string), value < 0 else {
-            return try wholeNumber(node, what: what)
+        try integer(node, what: what, in: -Int.max...Int.max)
+    }
+
+    /// A whole number in `range` (`NumberCheck`): digits that are not in it are out of range,
+    /// anything else is the wrong type.
+    func integer(_ node: Node, what: String, in range: ClosedRange<Int>) throws(ScenarioError) -> Int {
+        guard case .scalar(let s) = node else {
+            throw .wrongType(at: location(node), what: what, expected: .wholeNumber, found: found(node))
         }
-        return value
+        switch NumberCheck.integer(s.string, in: range) {
+        case .success(let value): return value
+        case .failure(.outOfRange):
+            throw .outOfRange(
+                at: location(node), what: what, text: s.string, range: NumberCheck.rangeText(range))
+        case .failure(.notANumber):
+            throw .wrongType(at: location(node), what: what, expected: .wholeNumber, found: found(node))
+        }
     }
 
     /// A whole number, 0 or more, that fits 64 bits.
     func unsigned(_ node: Node, what: String) throws(ScenarioError) -> UInt64 {
-        guard case .scalar(let s) = node, !s.string.isEmpty,
-            s.string.unicodeScalars.allSatisfy({ $0.properties.numericType != nil && $0.isASCII }),
-            let value = UInt64(s.string)
-        else {
-            throw .wrongType(
-                at: location(node), what: what, expected: .wholeNumber,
-                found: found(node))
+        guard case .scalar(let s) = node else {
+            throw .wrongType(at: location(node), what: what, expected: .wholeNumber, found: found(node))
         }
-        return value
+        switch NumberCheck.unsigned(s.string, in: 0...UInt64.max) {
+        case .success(let value): return value
+        case .failure(.outOfRange):
+            throw .outOfRange(
+                at: location(node), what: what, text: s.string, range: NumberCheck.rangeText(0...UInt64.max))
+        case .failure(.notANumber):
+            throw .wrongType(at: location(node), what: what, expected: .wholeNumber, found: found(node))
+        }
     }
 
     /// Where the scalar at `offset` (in Unicode scalars) of a one-line value is, so an error

@@ -65,6 +65,10 @@ extension ScenarioBuilder {
         return money
     }
 
+    /// The largest amount of money an expectation may name, in currency units: far above
+    /// what any run can charge, and small enough that its cents fit every sum.
+    static let maxMoneyUnits = 1_000_000_000
+
     /// An amount in currency units (`0.99`, `3`, `5.98`), as cents.
     private func amount(_ node: Node, what: String) throws(ScenarioError) -> Int {
         let bad = ScenarioError.wrongType(
@@ -72,9 +76,17 @@ extension ScenarioBuilder {
             found: reader.found(node))
         guard case .scalar(let s) = node else { throw bad }
         let parts = s.string.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let units = Int(parts[0]), units >= 0,
-            parts[0].allSatisfy(\.isASCII)
-        else { throw bad }
+        guard (1...2).contains(parts.count) else { throw bad }
+        let units: Int
+        switch NumberCheck.integer(String(parts[0]), in: 0...Self.maxMoneyUnits) {
+        case .success(let value): units = value
+        case .failure(.outOfRange) where !parts[0].hasPrefix("-"):
+            throw .outOfRange(
+                at: reader.location(node), what: what, text: s.string,
+                range: "from 0 to \(Self.maxMoneyUnits).00")
+        case .failure: throw bad
+        }
+        guard !parts[0].hasPrefix("-") else { throw bad }
         guard parts.count == 2 else { return units * 100 }
         let fraction = parts[1]
         guard (1...2).contains(fraction.count), fraction.allSatisfy({ $0.isASCII && $0.isNumber }),
@@ -92,8 +104,13 @@ extension ScenarioBuilder {
             var products: [String] = []
             for item in try reader.items(entry.value, what: "the entitlements of '\(entry.key)'") {
                 let name = try reader.string(item, what: "a product")
-                guard Catalog.standard.product(name) != nil else {
+                guard let product = Catalog.standard.product(name) else {
                     throw .unknownProduct(at: reader.location(item), name: name, products: Catalog.standard.ids)
+                }
+                guard product.kind == .nonConsumable else {
+                    throw .consumableEntitlement(
+                        at: reader.location(item), name: name,
+                        heldable: Catalog.standard.products.filter { $0.kind == .nonConsumable }.map(\.id))
                 }
                 products.append(name)
             }

@@ -29,6 +29,11 @@ extension ScenarioError: CustomStringConvertible {
             return "too many \(what) (\(count)); the limit is \(limit)"
         case .tooLong(_, let what, let length, let limit):
             return "\(what) is too long (\(length) characters); the limit is \(limit)"
+        case .consumableEntitlement(_, let name, let heldable):
+            return "'\(name)' is a consumable: it is used up when delivered and never held, so it "
+                + "cannot be an entitlement; the products that can be held: \(heldable.joined(separator: ", "))"
+        case .outOfRange(_, let what, let text, let range):
+            return "\(what) is \(text), out of range; it must be \(range)"
         case .wrongType(_, let what, let expected, let found):
             return "\(what) must be \(expected.rawValue), but it is \(found)"
         case .duplicateKey(_, let key, let first):

@@ -103,6 +103,10 @@ package enum ScenarioError: Error, Sendable, Hashable {
     case unknownAnomalyType(at: SourceLocation, name: String)
     case unknownMoneyKey(at: SourceLocation, key: String)
     case unknownAnomalyStatus(at: SourceLocation, name: String)
+    /// An entitlement naming a consumable, which is used up when delivered and never held.
+    case consumableEntitlement(at: SourceLocation, name: String, heldable: [String])
+    /// A number written as one, outside the range its key takes (`range`: "from 0 to 10").
+    case outOfRange(at: SourceLocation, what: String, text: String, range: String)
 }
 
 extension ScenarioError {
@@ -128,7 +132,8 @@ extension ScenarioError {
             .badArgument(let at, _, _, _),
             .missingArgument(let at, _, _), .extraArgument(let at, _, _, _),
             .unknownAnomalyType(let at, _), .unknownAnomalyStatus(let at, _),
-            .unknownMoneyKey(let at, _):
+            .unknownMoneyKey(let at, _), .outOfRange(let at, _, _, _),
+            .consumableEntitlement(let at, _, _):
             return at
         }
     }

@@ -24,11 +24,12 @@ extension ScenarioParser {
         let start = SourceLocation(file: path, line: 1, column: 1)
         func refuse(_ reason: String) -> ScenarioError { .unreadableFile(at: start, reason: reason) }
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        // The name's own bytes (`FileName`), not another name's.
+        guard FileName.withCString(path, { stat($0, &info) }) == 0 else {
             throw refuse(errno == ENOENT ? "no such file" : osReason())
         }
         try checkKind(info, refuse)
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = FileName.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { throw refuse(osReason()) }
         defer { close(fd) }
         // The path may have been swapped between stat and open: check what was opened.

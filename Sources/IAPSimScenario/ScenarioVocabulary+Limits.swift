@@ -12,4 +12,13 @@ extension ScenarioVocabulary {
     package static let maxUserNameLength = 64
     /// The longest title, in characters.
     package static let maxTitleLength = 200
+
+    /// `base` followed by `suffix`, within `maxTitleLength`: `base` is cut (ending in `...`)
+    /// when the two do not fit, so that a title made from a title (a saved session's) is
+    /// still one a file may hold.
+    package static func title(_ base: String, adding suffix: String) -> String {
+        guard base.count + suffix.count > maxTitleLength else { return base + suffix }
+        let room = max(maxTitleLength - suffix.count - 3, 0)
+        return String(base.prefix(room)) + "..." + suffix
+    }
 }

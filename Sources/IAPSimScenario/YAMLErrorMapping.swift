@@ -2,6 +2,9 @@ import Yams
 
 /// Turns Yams' errors into `ScenarioError`s at the same line and column.
 enum YAMLErrorMapping {
+    /// How deep libyaml lets lists and maps nest.
+    static let maxNesting = 1_000
+
     static func scenarioError(_ error: YamlError, text: String, reader: NodeReader)
         -> ScenarioError
     {
@@ -13,6 +16,12 @@ enum YAMLErrorMapping {
         case .scanner(let context, let problem, let mark, _),
             .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
+            // libyaml's own limit, worded for a person rather than as its C setter.
+            if problem.hasPrefix("Maximum nesting level reached") {
+                return .yamlTooComplex(
+                    at: at(mark),
+                    problem: "lists and maps are nested more than \(maxNesting) deep; the limit is \(maxNesting)")
+            }
             return .yamlSyntax(at: at(mark), problem: describe(problem, context, mark))
         case .duplicatedKeysInMapping(let duplicates, let context):
             let key = duplicates.first ?? ""

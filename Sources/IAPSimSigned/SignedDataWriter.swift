@@ -40,6 +40,13 @@ package final class SignedDataWriter {
     /// `signed.jsonl`: every object signed so far, one line each.
     package var jsonLines: String { lines.map { $0 + "\n" }.joined() }
 
+    /// The lines signed since the last call, and forgets them: a long run's lines are
+    /// written as they come rather than held.
+    package func takeJSONLines() -> String {
+        defer { lines.removeAll(keepingCapacity: true) }
+        return jsonLines
+    }
+
     /// A transaction the App Store signed (a purchase result, `Transaction.updates`, history).
     @discardableResult
     package func transaction(_ payload: TransactionPayload, at t: Int64) throws -> String {

@@ -16,7 +16,8 @@ extension UIModel {
     mutating func saveSession() -> [UIEffect] {
         let start = player.scenario
         var scenario = Scenario(
-            title: isPlay ? "\(start.title) (played, with extra actions)" : "Sandbox session",
+            title: isPlay
+                ? ScenarioVocabulary.title(start.title, adding: " (played, with extra actions)") : "Sandbox session",
             story: nil, policy: start.policy, preset: start.preset, seed: start.seed,
             users: start.users, app: start.app, steps: session)
         let (_, replay) = ScenarioPlayer.run(scenario)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import IAPSimCurses
 import IAPSimSigned
 
 /// `iapsim certs --out DIR`: writes `DIR/root.cer`, the simulator's App Store root
@@ -18,11 +19,24 @@ struct CertsCommand: ParsableCommand {
             valueName: "dir"))
     var out: String
 
-    func run() throws {
+    func validate() throws {
         do {
-            try SignedDataFiles.writeRoot(try SigningChain.appStore(), into: out)
+            try OutputCheck.check([.directory(flag: "--out", path: out, files: ["root.cer"])], inputs: [])
         } catch {
-            Output.error("iapsim certs: \(error)")
+            throw ValidationError(error.message)
+        }
+    }
+
+    func run() throws {
+        StagedFile.installCleanup()
+        var files = OutputFiles()
+        do {
+            try files.makeDirectory(out, flag: "--out")
+            try files.stage(bytes: try SigningChain.appStore().root, to: RunExports.path(out, "root.cer"))
+            try files.commit()
+        } catch {
+            files.discard()
+            Output.error("Error: \(error)")
             throw ExitCode(2)
         }
     }

@@ -30,7 +30,15 @@ struct CheckCommand: ParsableCommand {
                 try Output.print(["INVALID  \(error.description)"])
                 continue
             }
-            let (_, result) = ScenarioPlayer.run(scenario)
+            // Only the verdict is printed: no entry of the run is kept.
+            var player = ScenarioPlayer(scenario)
+            player.collectsEntries = false
+            let (_, result) = player.finish()
+            if let stopped = result.stopped {
+                invalid += 1
+                try Output.print(["INVALID  \(file): \(stopped)"])
+                continue
+            }
             let elapsed = clock.now - start
             let ms =
                 elapsed.components.seconds * 1000

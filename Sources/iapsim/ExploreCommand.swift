@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IAPSimCore
+import IAPSimCurses
 import IAPSimScenario
 
 extension PolicyPreset: ExpressibleByArgument {}
@@ -23,74 +24,90 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: "The policy preset: \(PolicyPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
     var policy: PolicyPreset = .hardened
 
-    @Option(help: "How many runs.")
-    var runs: Int = 1_000
+    @Option(name: .customLong("runs"), parsing: .unconditional, help: "How many runs.")
+    var runsFlag = NumberFlag("1000")
 
-    @Option(help: "The explore seed; each run's seed derives from it and the run's index.")
-    var seed: UInt64 = 1
+    @Option(
+        name: .customLong("seed"), parsing: .unconditional,
+        help: "The explore seed; each run's seed derives from it and the run's index.")
+    var seedFlag = NumberFlag("1")
 
-    @Option(help: "Threads to run on; the results do not depend on it.")
-    var jobs: Int = 1
+    @Option(
+        name: .customLong("jobs"), parsing: .unconditional,
+        help: "Threads to run on; the results do not depend on it.")
+    var jobsFlag = NumberFlag("1")
 
     @Option(help: "Where to write the shrunk scenarios (one TYPE.yaml per finding).")
     var out: String = "explore-findings"
 
-    @Option(help: "Steps per generated schedule.")
-    var steps: Int = 24
+    @Option(name: .customLong("steps"), parsing: .unconditional, help: "Steps per generated schedule.")
+    var stepsFlag = NumberFlag("24")
 
-    @Option(help: "Skip the first K runs (to replay run K alone: --runs 1 --skip K).")
-    var skip: Int = 0
+    @Option(
+        name: .customLong("skip"), parsing: .unconditional,
+        help: "Skip the first K runs (to replay run K alone: --runs 1 --skip K).")
+    var skipFlag = NumberFlag("0")
+
+    // Read after `validate()` has checked them.
+    var runs: Int { (try? runsFlag.whole("--runs", in: FlagRange.runs)) ?? 1 }
+    var seed: UInt64 { (try? seedFlag.unsigned("--seed")) ?? 1 }
+    var jobs: Int { (try? jobsFlag.whole("--jobs", in: FlagRange.jobs)) ?? 1 }
+    var steps: Int { (try? stepsFlag.whole("--steps", in: FlagRange.steps)) ?? 1 }
+    var skip: Int { (try? skipFlag.whole("--skip", in: FlagRange.skip)) ?? 0 }
 
     @Flag(help: "Print one JSON object instead of the human report.")
     var json = false
 
     func validate() throws {
-        guard runs >= 1 && runs <= 10_000_000 else {
-            throw ValidationError("--runs must be from 1 to 10000000, got \(runs)")
-        }
-        guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
-        guard steps >= 1 && steps <= 1_000 else {
-            throw ValidationError("--steps must be from 1 to 1000, got \(steps)")
-        }
-        guard skip >= 0 else { throw ValidationError("--skip must be 0 or more, got \(skip)") }
+        let runs = try runsFlag.whole("--runs", in: FlagRange.runs)
+        _ = try seedFlag.unsigned("--seed")
+        _ = try jobsFlag.whole("--jobs", in: FlagRange.jobs)
+        _ = try stepsFlag.whole("--steps", in: FlagRange.steps)
+        let skip = try skipFlag.whole("--skip", in: FlagRange.skip)
         guard skip <= Int.max - runs else {
             throw ValidationError("--skip plus --runs must be at most \(Int.max), got \(skip) + \(runs)")
         }
     }
 
-    /// The output directory is made ready before the first run; the findings are written
-    /// all or none, and replace (not join) the findings an earlier run left there.
+    /// The output directory is checked and made before the first run (and removed again if
+    /// this command made it and nothing is written); the findings are written all or none,
+    /// and replace (not join) the findings an earlier run left there.
     func run() throws {
-        let created: [String]
+        StagedFile.installCleanup()
+        var files = OutputFiles()
         do {
-            created = try FindingsDirectory.prepare(out)
+            try OutputCheck.check([.directory(flag: "--out", path: out, files: FindingsDirectory.names)], inputs: [])
+            try files.makeDirectory(out, flag: "--out")
         } catch {
-            Output.error("--out \(error.message)")
+            files.discard()
+            Output.error("Error: \(error.message)")
             throw ExitCode(2)
         }
         let result = ExploreRun(
             policy: policy, runs: runs, seed: seed, jobs: jobs, steps: steps,
             skip: skip, outDir: out, showProgress: !json
         ).execute()
-        var files = OutputFiles()
         do {
             for finding in result.findings { try files.stage(finding.contents, to: finding.file) }
+            try files.finish()
             try Output.print(
                 json
                     ? [result.json()]
                     : result.human().split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
-            try files.commit()
+            if result.findings.isEmpty {
+                files.discard()  // no directory left behind that this run made for nothing
+            } else {
+                try files.commit()
+            }
         } catch let failure as OutputFiles.Failure {
-            FindingsDirectory.removeIfUnused(created)
-            Output.error(failure.message)
+            files.discard()
+            Output.error("Error: \(failure.message)")
             throw ExitCode(2)
         } catch {
             files.discard()
-            FindingsDirectory.removeIfUnused(created)
             throw error
         }
         FindingsDirectory.removeStale(out, keeping: result.findings.map(\.type))
-        FindingsDirectory.removeIfUnused(created)
         if !result.report.clean { throw ExitCode(1) }
     }
 }

@@ -31,7 +31,7 @@ extension ExploreRun.Result {
                 lines.append(
                     "  \(f.type.rawValue): run \(f.run.index), \(f.originalSteps) -> \(f.shrunkSteps) steps, "
                         + "\(report.failingRuns[f.type] ?? 0) of \(report.runs) runs")
-                lines.append("    iapsim run \(f.file)")
+                lines.append("    iapsim run \(Output.shellWord(f.file))")
                 lines.append("    " + r.reproduceCommand(run: f.run.index))
             }
         }

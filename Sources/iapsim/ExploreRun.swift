@@ -36,7 +36,9 @@ struct ExploreRun {
         let explorer = Explorer(policy: policy.policy, seed: seed, steps: steps)
         let started = Date()
         // The live line is for a person at a terminal; logs and pipes get the final line only.
-        let live = showProgress && isatty(STDERR_FILENO) != 0
+        // A terminal that says it is dumb (or says nothing) gets no escape sequence.
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        let live = showProgress && isatty(STDERR_FILENO) != 0 && !term.isEmpty && term != "dumb"
         let total = runs
         var progress: (@Sendable (ParallelRuns.Progress) -> Void)?
         if live {

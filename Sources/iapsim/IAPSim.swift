@@ -22,6 +22,13 @@ struct IAPSim: ParsableCommand {
     /// SIGPIPE is ignored so that a closed pipe is such a failure, not a silent death; a
     /// closed standard stream is held by a read-only /dev/null, so that writes to it fail
     /// and no file the command opens can take its place.
+    /// The command line's arguments with their bytes kept (`FileName`): Swift's own
+    /// `CommandLine.arguments` turns bytes that are not UTF-8 into U+FFFD, which would make a
+    /// file name another name.
+    static func arguments() -> [String] {
+        (1..<Int(CommandLine.argc)).compactMap { i in CommandLine.unsafeArgv[i].map { FileName.fromArgument($0) } }
+    }
+
     static func main() {
         signal(SIGPIPE, SIG_IGN)
         for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) < 0 {
@@ -29,7 +36,7 @@ struct IAPSim: ParsableCommand {
             if held >= 0 && held != fd { dup2(held, fd); close(held) }
         }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments())
             try command.run()
         } catch let failure as Output.StandardOutputFailed {
             Output.error(failure.message)

@@ -26,11 +26,11 @@ struct LearnCommand: ParsableCommand {
     @Flag(name: .customLong("no-color"), help: "No colour (also when NO_COLOR is set).")
     var noColor = false
 
-    @Option(help: ArgumentHelp(TerminalUI.speedHelp, valueName: "x"))
-    var speed: Double = 1
+    @Option(parsing: .unconditional, help: ArgumentHelp(TerminalUI.speedHelp, valueName: "x"))
+    var speed: String = "1"
 
     func validate() throws {
-        try TerminalUI.validate(speed: speed)
+        _ = try TerminalUI.speed(speed)
         if let from, !Lesson.plan.contains(where: { $0.type.rawValue == from }) {
             throw ValidationError(
                 "--from: \(from) is not a lesson; one of \(Lesson.plan.map(\.type.rawValue).joined(separator: ", "))")
@@ -40,7 +40,7 @@ struct LearnCommand: ParsableCommand {
     func run() throws {
         var tour = Tour(lessons: try lessons())
         if let from, let index = tour.lessons.firstIndex(where: { $0.type.rawValue == from }) { tour.index = index }
-        try TerminalUI.launch(noColor: noColor, autopilot: false, speed: speed) { options in
+        try TerminalUI.launch(noColor: noColor, autopilot: false, speed: try TerminalUI.speed(speed)) { options in
             UIModel(tour: tour, options: options)
         }
     }

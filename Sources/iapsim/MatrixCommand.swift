@@ -11,29 +11,34 @@ struct MatrixCommand: ParsableCommand {
             "Each cell is the share of runs that ended with that anomaly unresolved (open or permanent, or a replay that succeeded)."
     )
 
-    @Option(help: "Runs per preset.")
-    var runs: Int = 2_000
+    @Option(name: .customLong("runs"), parsing: .unconditional, help: "Runs per preset.")
+    var runsFlag = NumberFlag("2000")
 
-    @Option(help: "The explore seed, the same for every preset.")
-    var seed: UInt64 = 1
+    @Option(name: .customLong("seed"), parsing: .unconditional, help: "The explore seed, the same for every preset.")
+    var seedFlag = NumberFlag("1")
 
-    @Option(help: "Threads to run on; the results do not depend on it.")
-    var jobs: Int = 1
+    @Option(
+        name: .customLong("jobs"), parsing: .unconditional,
+        help: "Threads to run on; the results do not depend on it.")
+    var jobsFlag = NumberFlag("1")
 
-    @Option(help: "Steps per generated schedule.")
-    var steps: Int = 24
+    @Option(name: .customLong("steps"), parsing: .unconditional, help: "Steps per generated schedule.")
+    var stepsFlag = NumberFlag("24")
+
+    // Read after `validate()` has checked them.
+    var runs: Int { (try? runsFlag.whole("--runs", in: FlagRange.runs)) ?? 1 }
+    var seed: UInt64 { (try? seedFlag.unsigned("--seed")) ?? 1 }
+    var jobs: Int { (try? jobsFlag.whole("--jobs", in: FlagRange.jobs)) ?? 1 }
+    var steps: Int { (try? stepsFlag.whole("--steps", in: FlagRange.steps)) ?? 1 }
 
     @Option(help: "The StoreKit world's rows: 1 (the five StoreKit 1 presets), 2 (sk2-naive, sk2-hardened) or all.")
     var storekit: MatrixWorld = .one
 
     func validate() throws {
-        guard runs >= 1 && runs <= 10_000_000 else {
-            throw ValidationError("--runs must be from 1 to 10000000, got \(runs)")
-        }
-        guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
-        guard steps >= 1 && steps <= 1_000 else {
-            throw ValidationError("--steps must be from 1 to 1000, got \(steps)")
-        }
+        _ = try runsFlag.whole("--runs", in: FlagRange.runs)
+        _ = try seedFlag.unsigned("--seed")
+        _ = try jobsFlag.whole("--jobs", in: FlagRange.jobs)
+        _ = try stepsFlag.whole("--steps", in: FlagRange.steps)
     }
 
     static let order: [PolicyPreset] = [.naive, .localTable, .retransmit, .retryFile, .hardened]

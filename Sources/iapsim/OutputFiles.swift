@@ -1,4 +1,5 @@
-import ArgumentParser
+import IAPSimCurses
+import IAPSimScenario
 
 #if canImport(Glibc)
     import Glibc
@@ -6,146 +7,139 @@ import ArgumentParser
     import Darwin
 #endif
 
-/// The files one command writes (`--log`, `--diagram`, findings), all or none: each is first
-/// written to a temporary file beside it, and only when every one is written are they
-/// renamed into place. When anything fails, nothing is left, not even a temporary file.
+/// The files one command writes (`--log`, `--diagram`, `--signed`, findings), all or none.
+/// Each is written as the command goes into a new staged file beside its target
+/// (`StagedFile`), and only when every one is written are they renamed into place. When
+/// anything fails, every staged file and every directory this command created is removed;
+/// a file that existed before is left as it was (one already replaced is put back).
+/// A signal during the command removes the staged files and created directories too.
 ///
-/// A path that exists and is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) cannot
-/// be replaced by a rename: it is written in place when staged, so that its failure too is
-/// known before the command reports success.
+/// Every path is checked first (`OutputCheck`): this type only writes where that allowed.
 struct OutputFiles {
-    /// Why an output cannot be written, as one line naming the path and the OS's cause.
-    struct Failure: Error {
-        var message: String
-    }
+    typealias Failure = StagedFile.Failure
 
-    private struct Staged {
-        var path: String
-        var temp: String
-    }
+    private var staged: [StagedFile] = []
+    private var created: [(path: String, token: Int32)] = []
 
-    private var staged: [Staged] = []
-
-    /// Refuses, before anything runs, outputs that would clash: two on one path, one on an
-    /// input, one in a directory that does not exist or cannot be written, one that is a
-    /// directory. `outputs` pairs each flag with its path.
-    static func check(outputs: [(flag: String, path: String)], inputs: [String]) throws(Failure) {
-        var seen: [(flag: String, identity: FileIdentity)] = []
-        for input in inputs {
-            if let identity = FileIdentity(input) { seen.append(("the input \(input)", identity)) }
-        }
-        for (flag, path) in outputs {
-            let identity = try writableIdentity(flag: flag, path: path)
-            if let clash = seen.first(where: { $0.identity == identity }) {
-                throw Failure(
-                    message: "\(flag) \(path): the same file as \(clash.flag); "
-                        + "every output needs its own path")
+    /// Creates `path` and its missing parents, each registered to be removed on failure.
+    mutating func makeDirectory(_ path: String, flag: String) throws(Failure) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            let made = FileName.withCString(current) { mkdir($0, 0o777) } == 0
+            if made {
+                created.append((current, StagedFile.registerCreatedDirectory(current)))
+                continue
             }
-            seen.append((flag, identity))
-        }
-    }
-
-    private static func writableIdentity(flag: String, path: String) throws(Failure) -> FileIdentity {
-        var info = stat()
-        if stat(path, &info) == 0 {
-            if info.st_mode & S_IFMT == S_IFDIR {
-                throw Failure(message: "\(flag) \(path): it is a directory; give a file name")
+            let reason = StagedFile.osReason()
+            guard errno == EEXIST, let info = OSPath.info(current, follow: false) else {
+                throw fail("\(flag) \(path): cannot create \(current): \(reason)")
             }
-        } else {
-            let dir = directory(of: path)
-            guard access(dir, W_OK | X_OK) == 0 else {
-                throw Failure(message: "\(flag) \(path): cannot write in \(dir): \(Output.osReason())")
-            }
+            // An existing link in the middle of the path is followed only if it is one the
+            // user had before; the last part was checked not to be a link.
+            guard info.st_mode & S_IFMT == S_IFDIR || (OSPath.info(current).map { $0.st_mode & S_IFMT } ?? 0) == S_IFDIR
+            else { throw fail("\(flag) \(path): \(current) is not a directory") }
         }
-        guard let identity = FileIdentity(path) else {
-            throw Failure(message: "\(flag) \(path): \(Output.osReason())")
-        }
-        return identity
     }
 
-    /// The directory a file path lies in (`.` for a bare name).
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+    /// A new staged file for `path`, written as the command goes.
+    mutating func open(_ path: String) throws(Failure) -> StagedFile {
+        do {
+            let file = try StagedFile(for: path)
+            staged.append(file)
+            return file
+        } catch {
+            throw fail(error.message)
+        }
     }
 
-    /// Writes `text` to a temporary file beside `path`; `commit` moves it into place.
+    /// Stages `text` (all of it at once) for `path`.
     mutating func stage(_ text: String, to path: String) throws(Failure) {
-        try stage(bytes: Array(text.utf8), to: path)
+        try write(path) { file throws(Failure) in try file.write(text) }
     }
 
-    /// Writes `bytes` to a temporary file beside `path`; `commit` moves it into place.
+    /// Stages `bytes` (all of them at once) for `path`.
     mutating func stage(bytes: [UInt8], to path: String) throws(Failure) {
-        var info = stat()
-        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            if let reason = Self.writeInPlace(bytes, to: path) { throw fail(path, reason) }
-            return
-        }
-        let base = path.split(separator: "/").last.map(String.init) ?? path
-        var template = Array("\(Self.directory(of: path))/.\(base).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw fail(path, Output.osReason()) }
-        let temp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        staged.append(Staged(path: path, temp: temp))
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
-        // fsync: a full disk may only say so when the data is flushed.
-        if let reason = Output.writeAll(fd, bytes) ?? (fsync(fd) == 0 ? nil : Output.osReason()) {
-            close(fd)
-            throw fail(path, reason)
-        }
-        guard close(fd) == 0 else { throw fail(path, Output.osReason()) }
+        try write(path) { file throws(Failure) in try file.write(bytes: bytes) }
     }
 
-    /// Moves every staged file into place. On a failure, removes what was already moved.
+    private mutating func write(_ path: String, _ body: (StagedFile) throws(Failure) -> Void) throws(Failure) {
+        let file = try open(path)
+        do {
+            try body(file)
+        } catch {
+            throw fail(error.message)
+        }
+    }
+
+    /// Flushes every staged file to disk: the last moment a write can fail.
+    mutating func finish() throws(Failure) {
+        for file in staged {
+            do { try file.finish() } catch { throw fail(error.message) }
+        }
+    }
+
+    /// Moves every staged file into place. A target that existed is kept under a hard link
+    /// until all are moved, so that a failure half-way can put it back.
     mutating func commit() throws(Failure) {
-        var done: [String] = []
-        for item in staged {
-            guard rename(item.temp, item.path) == 0 else {
-                let reason = Output.osReason()
-                for path in done { unlink(path) }
-                throw fail(item.path, reason)  // and the temporary files not yet moved
+        try finish()
+        var moved: [(file: StagedFile, backup: [UInt8]?)] = []
+        for file in staged {
+            let backup = Self.keep(file.path)
+            do {
+                try file.putInPlace()
+            } catch {
+                for (done, kept) in moved.reversed() { Self.restore(done.path, from: kept) }
+                if let backup { Self.unlinkBytes(backup) }
+                throw fail(error.message)
             }
-            done.append(item.path)
+            moved.append((file, backup))
         }
+        for case (_, let backup?) in moved { Self.unlinkBytes(backup) }
         staged = []
+        for (_, token) in created { StagedFile.forgetDirectory(token) }
+        created = []
     }
 
-    /// Removes every temporary file staged so far.
+    /// Removes every staged file and every directory this command created (if empty).
     mutating func discard() {
-        for item in staged { unlink(item.temp) }
+        for file in staged { file.discard() }
         staged = []
+        for (path, token) in created.reversed() {
+            _ = FileName.withCString(path) { rmdir($0) }
+            StagedFile.forgetDirectory(token)
+        }
+        created = []
     }
 
-    private mutating func fail(_ path: String, _ reason: String) -> Failure {
+    private mutating func fail(_ message: String) -> Failure {
         discard()
-        return Failure(message: "\(path): cannot write: \(reason)")
+        return Failure(message: message)
     }
 
-    private static func writeInPlace(_ bytes: [UInt8], to path: String) -> String? {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return Output.osReason() }
-        defer { close(fd) }
-        return Output.writeAll(fd, bytes)
+    /// A hard link to the regular file at `path` under a new hidden name, or nil when there
+    /// is no such file (or the file system cannot link).
+    private static func keep(_ path: String) -> [UInt8]? {
+        guard let info = OSPath.info(path, follow: false), info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let base = String((path.split(separator: "/").last.map(String.init) ?? path).prefix(32))
+        let name = FileName.bytes("\(StagedFile.directory(of: path))/.\(base).\(StagedFile.randomSuffix()).old")
+        let linked = FileName.withCString(path) { target in
+            (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { link(target, $0.baseAddress!) }
+        }
+        return linked == 0 ? name : nil
     }
-}
 
-/// What makes two paths the same file: device and inode when it exists, else the real
-/// path of its directory and its name.
-enum FileIdentity: Equatable {
-    case existing(dev: UInt64, ino: UInt64)
-    case planned(String)
-
-    init?(_ path: String) {
-        var info = stat()
-        if stat(path, &info) == 0 {
-            self = .existing(dev: UInt64(info.st_dev), ino: UInt64(info.st_ino))
+    private static func restore(_ path: String, from backup: [UInt8]?) {
+        guard let backup else {
+            _ = FileName.withCString(path) { unlink($0) }
             return
         }
-        guard let real = realpath(OutputFiles.directory(of: path), nil) else { return nil }
-        defer { free(real) }
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        self = .planned(String(cString: real) + "/" + name)
+        _ = FileName.withCString(path) { target in
+            (backup.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { rename($0.baseAddress!, target) }
+        }
+    }
+
+    private static func unlinkBytes(_ name: [UInt8]) {
+        _ = (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { unlink($0.baseAddress!) }
     }
 }

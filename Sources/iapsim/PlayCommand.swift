@@ -21,8 +21,8 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .customLong("no-color"), help: "No colour (also when NO_COLOR is set).")
     var noColor = false
 
-    @Option(help: ArgumentHelp(TerminalUI.speedHelp, valueName: "x"))
-    var speed: Double = 1
+    @Option(parsing: .unconditional, help: ArgumentHelp(TerminalUI.speedHelp, valueName: "x"))
+    var speed: String = "1"
 
     @Option(
         help: ArgumentHelp(
@@ -31,16 +31,13 @@ struct PlayCommand: ParsableCommand {
     var record: String?
 
     func validate() throws {
-        try TerminalUI.validate(speed: speed)
+        _ = try TerminalUI.speed(speed)
         // Checked now, not when the recording is written at the end of the session.
         if let record {
-            let directory = (record as NSString).deletingLastPathComponent
-            let folder = directory.isEmpty ? "." : directory
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
-                FileManager.default.isWritableFile(atPath: folder)
-            else {
-                throw ValidationError("--record: cannot write \(record): \(folder) is not a writable folder")
+            do {
+                try OutputCheck.check([.file(flag: "--record", path: record)], inputs: [file])
+            } catch {
+                throw ValidationError(error.message)
             }
         }
     }
@@ -54,7 +51,9 @@ struct PlayCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let playlist = PlaylistFiles.playlist([file] + more)
-        try TerminalUI.launch(noColor: noColor, autopilot: false, speed: speed, record: record) { options in
+        try TerminalUI.launch(
+            noColor: noColor, autopilot: false, speed: try TerminalUI.speed(speed), record: record
+        ) { options in
             var model = UIModel(play: scenario, file: file, options: options)
             model.playlist = playlist
             return model

@@ -40,11 +40,7 @@ extension RunCommand {
         in files: inout OutputFiles
     ) throws {
         guard let handoutDirectory else { return }
-        do {
-            try SignedDataFiles.makeDirectory(handoutDirectory)
-        } catch {
-            throw OutputFiles.Failure(message: "--handout \(handoutDirectory): \(error)")
-        }
+        try files.makeDirectory(handoutDirectory, flag: "--handout")
         let log = records.compactMap { record -> LogEntry? in
             if case .entry(let e) = record { return e }
             return nil
@@ -52,7 +48,8 @@ extension RunCommand {
         let source = Handout.Source(
             title: scenario.title, file: file, sim: result.simulation, log: log, records: records, whatIf: whatIf)
         for a in result.simulation.auditor.anomalies {
-            try files.stage(Handout.markdown(a, from: source), to: handoutDirectory + "/" + Handout.fileName(a))
+            try files.stage(
+                Handout.markdown(a, from: source), to: RunExports.path(handoutDirectory, Handout.fileName(a)))
         }
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import IAPSimCore
+import IAPSimCurses
 import IAPSimScenario
 import IAPSimSigned
 
@@ -55,26 +55,23 @@ struct RunCommand: ParsableCommand {
     var handoutDirectory: String?
 
     func validate() throws {
-        var outputs = [("--log", logFile), ("--diagram", diagramFile)]
-            .compactMap { flag, path in path.map { (flag: flag, path: $0) } }
+        var targets: [OutputCheck.Target] = []
+        if let logFile { targets.append(.file(flag: "--log", path: logFile)) }
+        if let diagramFile { targets.append(.file(flag: "--diagram", path: diagramFile)) }
         if let signedDirectory {
-            var info = stat()
-            if stat(signedDirectory, &info) == 0 {
-                guard info.st_mode & S_IFMT == S_IFDIR else {
-                    throw ValidationError("--signed \(signedDirectory): not a directory")
-                }
-                outputs += Self.signedFiles.map { (flag: "--signed", path: signedDirectory + "/" + $0) }
-            }
+            targets.append(.directory(flag: "--signed", path: signedDirectory, files: RunExports.signedFiles))
         }
+        if let handoutDirectory { targets.append(.directory(flag: "--handout", path: handoutDirectory, files: [])) }
         do {
-            try OutputFiles.check(outputs: outputs, inputs: [file])
+            try OutputCheck.check(targets, inputs: [file])
         } catch {
             throw ValidationError(error.message)
         }
     }
 
-    /// Prints the transcript as the run goes; the verdict comes once the exports are written
-    /// (to temporary files), so that no PASS is printed for a run whose outputs failed.
+    /// Prints the transcript and writes the exports as the run goes; the verdict comes once
+    /// the exports are written (to staged files), so that no PASS is printed for a run whose
+    /// outputs failed, and the files are put in place after it.
     func run() throws {
         let scenario: Scenario
         do {
@@ -84,68 +81,78 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(2)
         }
         try refuseOtherWorld(scenario)
-        var player = ScenarioPlayer(scenario)
-        // The records are kept only for the exports: a long run prints as it goes.
-        let keepsRecords = logFile != nil || diagramFile != nil || signedDirectory != nil || handoutDirectory != nil
-        player.collectsEntries = keepsRecords || !quiet
-        var records: [RunRecord] = []
-        let opening = player.openingRecords
-        try Output.print(Transcript.header(scenario, file: file))
-        try show(opening)
-        if keepsRecords { records += opening }
-        while !player.stepsDone {
-            if keepsRecords {
-                let more = player.playStep()
-                try show(more)
-                records += more
-            } else {
-                // Printed as it comes: a long wait is never held whole.
-                try player.playStep(slice: 10_000) { try show($0) }
-            }
-        }
-        let (rest, result) = player.finish()
-        try show(rest)
-        if keepsRecords { records += rest }
-        // The replays (caused by, prevented by, saved by) need a verdict: none when a step timed out.
-        let whatIf = result.timeout == nil ? scenario.whatIf(result.simulation, against: against?.policy) : nil
+        StagedFile.installCleanup()
+        // `--log` writes the replays' answers on each anomaly's line as it streams: they need
+        // the verdict, so a first, silent pass finds it (the run is deterministic: the second
+        // pass is the same run, and neither holds the run in memory).
+        let knownWhatIf = logFile == nil ? nil : silentWhatIf(scenario)
         var files = OutputFiles()
         do {
-            try stageExports(records, whatIf: whatIf, in: &files)
+            let (result, records) = try play(scenario, whatIf: knownWhatIf, files: &files)
+            if let stopped = result.stopped {
+                files.discard()
+                Output.error("Error: \(file): \(stopped)")
+                throw ExitCode(2)
+            }
+            // The replays (caused by, prevented by, saved by) need a verdict: none when a step timed out.
+            let whatIf =
+                result.timeout == nil
+                ? knownWhatIf ?? scenario.whatIf(result.simulation, against: against?.policy) : nil
             try stageHandouts(records, scenario: scenario, result: result, whatIf: whatIf, in: &files)
+            try files.finish()
             try Output.print(Transcript.verdict(result, scenario: scenario, whatIf: whatIf))
             if let against, let whatIf { try Output.print(againstLines(scenario, result, whatIf, against)) }
             try files.commit()
+            if !result.passed { throw ExitCode(1) }
         } catch let failure as OutputFiles.Failure {
-            Output.error(failure.message)
+            files.discard()
+            Output.error("Error: \(failure.message)")
             throw ExitCode(2)
         } catch {
             files.discard()
             throw error
         }
-        if !result.passed { throw ExitCode(1) }
+    }
+
+    /// The replays' answers for the run, from a pass that keeps and prints nothing.
+    private func silentWhatIf(_ scenario: Scenario) -> WhatIfReport? {
+        var player = ScenarioPlayer(scenario)
+        player.collectsEntries = false
+        while !player.stepsDone { player.playStep(slice: 10_000) { _ in } }
+        let result = player.finish().result
+        guard result.timeout == nil, result.stopped == nil else { return nil }
+        return scenario.whatIf(result.simulation, against: against?.policy)
+    }
+
+    /// Plays the scenario, printing and exporting in slices as it goes; keeps the records
+    /// only for `--handout` (a handout draws the run's diagram).
+    private func play(_ scenario: Scenario, whatIf: WhatIfReport?, files: inout OutputFiles) throws
+        -> (ScenarioResult, [RunRecord])
+    {
+        var exports = try RunExports(
+            log: logFile, diagram: diagramFile, signed: signedDirectory, whatIf: whatIf, files: &files)
+        var player = ScenarioPlayer(scenario)
+        let keepsRecords = handoutDirectory != nil
+        player.collectsEntries = exports.any || keepsRecords || !quiet
+        var records: [RunRecord] = []
+        func handle(_ more: [RunRecord]) throws {
+            try show(more)
+            try exports.add(more)
+            if keepsRecords { records += more }
+        }
+        try Output.print(Transcript.header(scenario, file: file))
+        try handle(player.openingRecords)
+        while !player.stepsDone {
+            // Handled as it comes: a long wait is never held whole.
+            try player.playStep(slice: 10_000, flush: handle)
+        }
+        let (rest, result) = player.finish()
+        try handle(rest)
+        return (result, records)
     }
 
     private func show(_ records: [RunRecord]) throws {
         guard !quiet else { return }
         try Output.print(records.flatMap(Transcript.lines(for:)))
     }
-
-    private func stageExports(_ records: [RunRecord], whatIf: WhatIfReport?, in files: inout OutputFiles) throws {
-        if let logFile { try files.stage(JSONLinesExport.text(records, whatIf: whatIf), to: logFile) }
-        if let diagramFile { try files.stage(MermaidExport.diagram(records), to: diagramFile) }
-        if let signedDirectory {
-            do {
-                try SignedDataFiles.makeDirectory(signedDirectory)
-            } catch {
-                throw OutputFiles.Failure(message: "--signed \(signedDirectory): \(error)")
-            }
-            let writer = try SignedDataWriter()
-            try SignedExport.sign(records, with: writer)
-            try files.stage(bytes: writer.rootCertificate, to: signedDirectory + "/root.cer")
-            try files.stage(writer.jsonLines, to: signedDirectory + "/signed.jsonl")
-        }
-    }
-
-    /// What `--signed DIR` writes in DIR.
-    static let signedFiles = ["root.cer", "signed.jsonl"]
 }

@@ -16,14 +16,17 @@ struct SandboxCommand: ParsableCommand {
     @Option(help: "The policy preset: \(PolicyPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
     var policy: PolicyPreset = .hardened
 
-    @Option(help: "The world's seed.")
-    var seed: UInt64 = 1
+    @Option(name: .customLong("seed"), parsing: .unconditional, help: "The world's seed.")
+    var seedFlag = NumberFlag("1")
+
+    // Read after `validate()` has checked it.
+    var seed: UInt64 { (try? seedFlag.unsigned("--seed")) ?? 1 }
 
     @Option(help: ArgumentHelp("The users, comma-separated.", valueName: "a,b"))
     var users: String = "alice,bob"
 
-    @Option(help: ArgumentHelp(TerminalUI.speedHelp, valueName: "x"))
-    var speed: Double = 1
+    @Option(parsing: .unconditional, help: ArgumentHelp(TerminalUI.speedHelp, valueName: "x"))
+    var speed: String = "1"
 
     @Flag(name: .customLong("no-color"), help: "No colour (also when NO_COLOR is set).")
     var noColor = false
@@ -37,7 +40,8 @@ struct SandboxCommand: ParsableCommand {
     }
 
     func validate() throws {
-        try TerminalUI.validate(speed: speed)
+        _ = try TerminalUI.speed(speed)
+        _ = try seedFlag.unsigned("--seed")
         let names = userList
         if let empty = names.firstIndex(where: \.isEmpty) {
             throw ValidationError("--users: name \(empty + 1) is empty in \"\(users)\"")
@@ -64,7 +68,7 @@ struct SandboxCommand: ParsableCommand {
         let names = userList
         // A scenarios/ folder where the sandbox starts: `O`, `]` and `[` open its files.
         let playlist = PlaylistFiles.list("scenarios")
-        try TerminalUI.launch(noColor: noColor, autopilot: autopilot, speed: speed) { options in
+        try TerminalUI.launch(noColor: noColor, autopilot: autopilot, speed: try TerminalUI.speed(speed)) { options in
             var model = UIModel(seed: seed, users: names, preset: policy, options: options)
             model.playlist = playlist
             return model

@@ -9,17 +9,20 @@ enum SignedExport {
     /// attempt, with its transaction inside) and every one the attacker forged during the
     /// run, in the order the log holds them.
     static func sign(_ records: [RunRecord], with writer: SignedDataWriter) throws {
-        for case .entry(let e) in records {
-            switch e.fact {
-            case .transactionSigned(let s): try writer.transaction(payload(s), at: Int64(e.time))
-            case .forgeryPrepared(let s): try writer.forged(payload(s), at: Int64(e.time))
-            case .notificationSent(let n):
-                try writer.notification(
-                    n.type == .refund ? .refund : .oneTimeCharge, uuid: n.uuid,
-                    signedDate: unix(n.signedDate), transaction: payload(n.transaction),
-                    at: Int64(e.time))
-            default: continue
-            }
+        for case .entry(let e) in records { try sign(e, with: writer) }
+    }
+
+    /// Signs what one log entry holds, if it holds anything signed.
+    static func sign(_ e: LogEntry, with writer: SignedDataWriter) throws {
+        switch e.fact {
+        case .transactionSigned(let s): try writer.transaction(payload(s), at: Int64(e.time))
+        case .forgeryPrepared(let s): try writer.forged(payload(s), at: Int64(e.time))
+        case .notificationSent(let n):
+            try writer.notification(
+                n.type == .refund ? .refund : .oneTimeCharge, uuid: n.uuid,
+                signedDate: unix(n.signedDate), transaction: payload(n.transaction),
+                at: Int64(e.time))
+        default: return
         }
     }
 

@@ -19,12 +19,19 @@ enum TerminalUI {
         speed == speed.rounded() ? String(Int(speed)) : String(speed)
     }
 
-    static func validate(speed: Double) throws {
-        guard UIModel.speeds.contains(speed) else {
-            throw ValidationError(
-                "--speed must be one of \(UIModel.speeds.map(speedText).joined(separator: ", ")), got \(speedText(speed))"
-            )
+    /// The `--speed` given, as one of `UIModel.speeds`: matched by its words, so that no
+    /// value (`inf`, `1e309`, `-1`, `nan`) is ever turned into a number to be refused.
+    static func speed(_ text: String) throws -> Double {
+        let offered = UIModel.speeds.map { (text: speedText($0), value: $0) }
+        if let match = offered.first(where: { $0.text == text }) { return match.value }
+        // Other spellings of the same values (`1.0`, `.5`, `0.50`), read only when short and plain.
+        if text.count <= 8, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            let value = Double(text), let match = offered.first(where: { $0.value == value })
+        {
+            return match.value
         }
+        throw ValidationError(
+            "--speed must be one of \(offered.map(\.text).joined(separator: ", ")), got \(text)")
     }
 
     /// Runs the UI; returns when it quits with status 0, exits with 128 + the signal when a

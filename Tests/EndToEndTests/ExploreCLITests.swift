@@ -149,7 +149,12 @@ import Testing
 
     @Test(arguments: [
         (["explore", "--runs", "0"], "Error: --runs must be from 1 to 10000000, got 0"),
-        (["explore", "--jobs", "x"], "Error: The value 'x' is invalid for '--jobs <jobs>'"),
+        (["explore", "--jobs", "x"], "Error: --jobs must be a whole number from 1 to 256, got x"),
+        (["explore", "--runs", "-1"], "Error: --runs must be from 1 to 10000000, got -1"),
+        (
+            ["explore", "--seed", "18446744073709551616"],
+            "Error: --seed must be from 0 to 18446744073709551615, got 18446744073709551616"
+        ),
         (
             ["explore", "--policy", "bogus"],
             "Error: The value 'bogus' is invalid for '--policy <policy>'. "

@@ -103,7 +103,15 @@ import Testing
         #expect(p.retryMaxIntervalMs == 24 * Self.hour && p.value(of: .retryMaxInterval) == "24h")
         try p.set(.retryMaxInterval, to: "off")
         #expect(p.retryMaxIntervalMs == nil)
-        for bad in ["soon", "0s", "-1h", "1.5h"] {
+        // Under the floor: said with the range and the reason.
+        #expect {
+            try p.set(.retryMaxInterval, to: "0s")
+        } throws: { error in
+            "\(error)"
+                == "invalid value '0s' for policy key 'retry-max-interval'; accepted: 1s to 720h, or off; 0s is "
+                + "too short: an interval under 1s would send a request every few milliseconds"
+        }
+        for bad in ["soon", "-1h", "1.5h"] {
             #expect {
                 try p.set(.retryMaxInterval, to: bad)
             } throws: { error in

@@ -61,4 +61,12 @@ int64_t cn_monotonic_us(void);
 /// Blocks until stdin is readable, a signal arrives, or `timeout_ms` passes (-1: forever).
 /// Returns 1 when readable, 0 on timeout or interruption.
 int cn_wait_stdin(int timeout_ms);
+/// Staged outputs. `cn_staged_add` registers a file being written (or, with `directory`
+/// nonzero, a directory the command created) and returns its slot (-1 when the table is
+/// full or the path too long); `cn_staged_remove` forgets it once it is in place or gone.
+/// `cn_install_cleanup_signals` makes SIGINT, SIGTERM and SIGHUP remove every registered
+/// file, then every registered directory that is empty, before dying of the signal.
+int cn_staged_add(const char *path, int directory);
+void cn_staged_remove(int slot);
+void cn_install_cleanup_signals(void);
 #endif

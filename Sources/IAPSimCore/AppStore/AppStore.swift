@@ -120,6 +120,9 @@ package struct AppStore: Sendable, Hashable {
     var interruptNext = false
     var nextTransactionNumber = 1_000_000_000_001
     var receiptSerial = 0
+    /// Set when a payment made more than `unfinishedLimit` transactions unfinished at once:
+    /// the world stops there (`Simulation.nextEventTime` is nil from then on).
+    package internal(set) var overLimit = false
     /// Counts the changes to `transactions` made through `update` and `newTransaction` (the
     /// only writers): equal revisions, same transactions.
     private(set) var revision = 0
@@ -136,6 +139,12 @@ package struct AppStore: Sendable, Hashable {
         var user: String
         var order: String?
     }
+
+    /// The most transactions the simulator holds unfinished at once. Every receipt lists
+    /// every unfinished transaction and every answer the credited ones, so the work of a
+    /// purchase grows with all those waiting: past this a run is a flood, not a purchase flow,
+    /// and it would take minutes and gigabytes to say nothing more.
+    package static let unfinishedLimit = 1_000
 
     /// Timings of docs/world.md.
     package static let purchaseSheetMs: VirtualTime = 2_000
@@ -205,6 +214,11 @@ package struct AppStore: Sendable, Hashable {
         if openCovers == transactions.count - 1 {
             open.append(transactions.count - 1)
             openCovers = transactions.count
+        }
+        if !overLimit && openIndices.count > Self.unfinishedLimit {
+            var unfinished = 0
+            for i in openIndices where !transactions[i].finished { unfinished += 1 }
+            overLimit = unfinished > Self.unfinishedLimit
         }
         return t
     }

@@ -138,7 +138,9 @@ package struct Simulation: Sendable {
     package var users: [String] { config.users }
 
     /// When the next scheduled event happens, if any.
-    package var nextEventTime: VirtualTime? { queue.min?.time }
+    /// The time of the next event; nil when none is scheduled, or when the world stopped
+    /// because too many transactions were unfinished at once (`AppStore.overLimit`).
+    package var nextEventTime: VirtualTime? { store.overLimit ? nil : queue.min?.time }
 
     package var isIdle: Bool { queue.isEmpty }
 

@@ -11,16 +11,24 @@ package enum DurationText {
 
     /// Parses `250ms`, `3s`, `5m`, `2h` (a whole non-negative number and a unit).
     /// Returns nil for anything else; callers word the error, since they know the context.
+    /// A well-formed duration too long for an `Int` reads as `Int.max`: every caller's
+    /// limit then calls it too long, never malformed.
     package static func parse(_ text: String) -> VirtualTime? {
         let trimmed = text.trimmingSpaces()
         // Longest suffix first, so "ms" is not read as "m" + "s".
         for (suffix, millis) in units.sorted(by: { $0.suffix.count > $1.suffix.count }) {
             guard trimmed.hasSuffix(suffix) else { continue }
             let number = trimmed.dropLast(suffix.count)
-            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }),
-                let value = Int(number), value <= 100_000_000
-            else { return nil }
-            return value * millis
+            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            var value = 0
+            for digit in number.utf8 {
+                let (times, o1) = value.multipliedReportingOverflow(by: 10)
+                let (plus, o2) = times.addingReportingOverflow(Int(digit) - 0x30)
+                guard !o1 && !o2 else { return .max }
+                value = plus
+            }
+            let (ms, overflow) = value.multipliedReportingOverflow(by: millis)
+            return overflow ? .max : ms
         }
         return nil
     }

@@ -66,8 +66,8 @@ package enum RechargeAnswer: Sendable, Hashable, Worded {
 
     package var words: String {
         switch self {
-        case .credited(let ids): return "credited \(ids.joined(separator: ", "))"
-        case .alreadyCredited(let ids): return "already credited \(ids.joined(separator: ", "))"
+        case .credited(let ids): return "credited \(IdList.text(ids))"
+        case .alreadyCredited(let ids): return "already credited \(IdList.text(ids))"
         case .refused(let why): return "refused: \(why)"
         case .retryLater(let why): return "retry later: \(why)"
         }

@@ -15,7 +15,8 @@ extension Policy {
     /// Sets one key from its text form. Throws a `PolicyValueError` listing what is accepted.
     package mutating func set(_ key: PolicyKey, to text: String) throws(PolicyValueError) {
         guard key.spec.write(&self, text.trimmingSpaces()) else {
-            throw PolicyValueError(key: key.rawValue, value: text, accepted: key.acceptedValues)
+            let accepted = key.spec.refusal(text.trimmingSpaces()) ?? key.acceptedValues
+            throw PolicyValueError(key: key.rawValue, value: text, accepted: accepted)
         }
     }
 
@@ -46,4 +47,10 @@ extension Policy {
         }
         return T.allCases.filter(out.contains)
     }
+
+    /// The shortest and longest interval a policy key takes (`PolicyKeySpec.interval`): a retry
+    /// or a reconciliation more often than once a second would only flood the world with
+    /// requests (a 1ms retry makes hours of CPU out of a small file); the longest is the
+    /// longest duration a scenario can name, and fits the 32 bits the policy keeps some in.
+    package static let intervalRange: ClosedRange<VirtualTime> = 1_000...CommandArguments.maxDurationMs
 }

@@ -159,11 +159,11 @@ extension PolicyKeySpec {
         .count(
             .retryImmediate, \.retryImmediate, .both, help: "immediate retries after a failed send", range: 0...10,
             presets: ["0", "3", "0", "0", "3", "0", "3"]),
-        .duration(
+        .interval(
             .retryInterval, \.retryIntervalMs, .both, help: "periodic retry of pending receipts",
             example: "30s or 5m", choices: ["off", "30s", "1m", "5m", "15m"],
-            presets: ["off", "5m", "off", "off", "5m", "off", "5m"], limitMs: .max),
-        .duration(
+            presets: ["off", "5m", "off", "off", "5m", "off", "5m"]),
+        .interval(
             .retryMaxInterval, \.retryMaxIntervalMs, .both, help: "periodic retry backs off, doubling up to this",
             example: "1h or 24h", choices: ["off", "1h", "6h", "24h"],
             presets: ["off", "24h", "off", "off", "off", "off", "24h"]),
@@ -209,7 +209,7 @@ extension PolicyKeySpec {
             .serverNotifications, \.serverNotifications, .serverSide,
             help: "server handles App Store Server Notifications V2",
             presets: ["false", "false", "false", "false", "false", "false", "true"]),
-        .duration(
+        .interval(
             .serverReconcile, \.serverReconcileMs, .serverSide,
             help: "server calls Get Transaction History every so often", example: "1h or 15m",
             choices: ["off", "15m", "1h", "6h", "24h"], presets: ["off", "off", "off", "off", "off", "off", "1h"]),

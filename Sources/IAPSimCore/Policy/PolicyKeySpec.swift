@@ -17,6 +17,9 @@ package struct PolicyKeySpec: Sendable {
     let read: @Sendable (Policy) -> String
     /// Writes a value given as text; false when the text is not one the key accepts.
     let write: @Sendable (inout Policy, String) -> Bool
+    /// Why a refused text is refused, when there is more to say than `accepted` (a duration
+    /// too short or too long, with the range); nil otherwise.
+    var refusal: @Sendable (String) -> String? = { _ in nil }
 
     /// Its value under `preset`, as a scenario writes it.
     package func value(in preset: PolicyPreset) -> String { presets[preset.column] }
@@ -52,13 +55,15 @@ package struct PolicyKeySpec: Sendable {
             })
     }
 
-    /// A key that is a duration from `floorMs` to `limitMs`, or `off` (nil).
-    static func duration(
+    /// A key that is an interval in `Policy.intervalRange` (at least a second: a retry or a
+    /// reconciliation more often would only flood the world with requests; at most the
+    /// longest duration a scenario can name), or `off` (nil).
+    static func interval(
         _ key: PolicyKey, _ path: WritableKeyPath<Policy, VirtualTime?> & Sendable, _ world: PolicyWorld,
-        help: String, example: String, choices: [String], presets: [String],
-        floorMs: VirtualTime = 1, limitMs: VirtualTime = VirtualTime(UInt32.max)
+        help: String, example: String, choices: [String], presets: [String]
     ) -> PolicyKeySpec {
-        PolicyKeySpec(
+        let range = Policy.intervalRange
+        return PolicyKeySpec(
             key: key, world: world, help: help, accepted: "a duration such as \(example), or off", choices: choices,
             presets: presets, read: { $0[keyPath: path].map(DurationText.format) ?? "off" },
             write: { policy, text in
@@ -66,9 +71,21 @@ package struct PolicyKeySpec: Sendable {
                     policy[keyPath: path] = nil
                     return true
                 }
-                guard let ms = DurationText.parse(text), ms >= floorMs, ms <= limitMs else { return false }
+                guard let ms = DurationText.parse(text), range.contains(ms) else { return false }
                 policy[keyPath: path] = ms
                 return true
+            },
+            refusal: { text in
+                guard let ms = DurationText.parse(text) else { return nil }
+                let words = "\(DurationText.format(range.lowerBound)) to \(DurationText.format(range.upperBound))"
+                if ms < range.lowerBound {
+                    return "\(words), or off; \(text) is too short: an interval under "
+                        + "\(DurationText.format(range.lowerBound)) would send a request every few milliseconds"
+                }
+                if ms > range.upperBound {
+                    return "\(words), or off; \(text) is too long (at most \(DurationText.format(range.upperBound)))"
+                }
+                return nil
             })
     }
 

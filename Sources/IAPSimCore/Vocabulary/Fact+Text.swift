@@ -49,7 +49,7 @@ extension Fact {
             return "Ask to Buy: request for \(p) merged into the pending \(txn)"
         case .transactionsDelivered(let txns, let again):
             return
-                "paymentQueue(_:updatedTransactions:) [\(txns.joined(separator: ", "))]\(again ? " (redelivery)" : "")"
+                "paymentQueue(_:updatedTransactions:) [\(IdList.text(txns))]\(again ? " (redelivery)" : "")"
         case .deferredExpired(let txn): return "Ask to Buy for \(txn) expired unanswered (no callback)"
         case .receiptVerified(let status, let n):
             return "verifyReceipt: \(status) \(VerifyStatus.words(status)), \(n) in_app"
@@ -106,5 +106,20 @@ extension LogEntry {
         line += " "
         line += text
         return line
+    }
+}
+
+/// A list of transaction ids as the transcript writes it: whole while it is short (every
+/// shipped scenario's lists are), else its count, its first and its last id, so that a
+/// flood of purchases waiting at once does not make each line as long as the flood.
+package enum IdList {
+    /// The longest list written whole.
+    package static let shownWhole = 100
+
+    package static func text(_ ids: [String]) -> String {
+        guard ids.count > shownWhole, let first = ids.first, let last = ids.last else {
+            return ids.joined(separator: ", ")
+        }
+        return "\(ids.count) ids: \(first), ..., \(last)"
     }
 }

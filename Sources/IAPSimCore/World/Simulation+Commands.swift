@@ -72,6 +72,15 @@ extension Simulation {
             if app.process == .uninstalled { return "the app is not installed" }
         case .replay:
             if app.loggedIn == nil { return "the attacker needs a logged-in account" }
+        case .storeStatus:
+            if policy.storekit == .two {
+                return "StoreKit 2 has no verifyReceipt: the server checks the signed transaction itself, "
+                    + "so no verification status can ever be answered"
+            }
+        case .dropNextRequest(let route), .dropNextResponse(let route), .latency(let route, _):
+            if !route.exists(in: policy.storekit) {
+                return "StoreKit 2 has no \(route.rawValue) route: the server checks the signed transaction itself"
+            }
         case .forge:
             if policy.storekit == .one { return "StoreKit 1 has no signed transaction to forge (try replay)" }
             if app.loggedIn == nil { return "the attacker needs a logged-in account" }

@@ -1,0 +1,62 @@
+import IAPSimCore
+import IAPSimCurses
+import IAPSimScenario
+import IAPSimSigned
+
+/// `run`'s exports (`--log`, `--diagram`, `--signed`), written as the run goes into staged
+/// files (`OutputFiles`): what is kept between records is the diagram's messages still on
+/// the wire, never the run.
+struct RunExports {
+    private var log: StagedFile?
+    private var diagram: StagedFile?
+    private var diagramStream = MermaidExport.Stream()
+    private var signed: (writer: SignedDataWriter, file: StagedFile)?
+    /// The replays' answers, written on each anomaly's line of the log.
+    private let whatIf: WhatIfReport?
+
+    /// What `--signed DIR` writes in DIR.
+    static let signedFiles = ["root.cer", "signed.jsonl"]
+
+    /// Opens the staged files (and creates the `--signed` directory) in `files`.
+    init(log: String?, diagram: String?, signed: String?, whatIf: WhatIfReport? = nil, files: inout OutputFiles) throws
+    {
+        self.whatIf = whatIf
+        if let log { self.log = try files.open(log) }
+        if let diagram {
+            let file = try files.open(diagram)
+            try file.write(MermaidExport.Stream.header.map { $0 + "\n" }.joined())
+            self.diagram = file
+        }
+        if let signed {
+            try files.makeDirectory(signed, flag: "--signed")
+            let writer = try SignedDataWriter()
+            try files.stage(bytes: writer.rootCertificate, to: Self.path(signed, "root.cer"))
+            self.signed = (writer, try files.open(Self.path(signed, "signed.jsonl")))
+        }
+    }
+
+    static func path(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// Whether any export was asked for (the run must then collect every entry).
+    var any: Bool { log != nil || diagram != nil || signed != nil }
+
+    /// Writes what `records` add to each export.
+    mutating func add(_ records: [RunRecord]) throws {
+        if let log {
+            for record in records {
+                if let line = JSONLinesExport.line(record, whatIf: whatIf) { try log.write(line + "\n") }
+            }
+        }
+        if let diagram {
+            var lines: [String] = []
+            for record in records { diagramStream.add(record, to: &lines) }
+            for line in lines { try diagram.write(line + "\n") }
+        }
+        if let signed {
+            for case .entry(let entry) in records { try SignedExport.sign(entry, with: signed.writer) }
+            try signed.file.write(signed.writer.takeJSONLines())
+        }
+    }
+}
