@@ -64,10 +64,11 @@ package enum MermaidExport {
             let (from, to) = ends(route, direction, senders[id] ?? .app)
             return arrow(from, "-x", to, label(route, direction) + " (lost)")
         case .paymentCharged, .receiptVerified, .deferredExpired, .ownedProductNotCharged,
-            .askToBuyMerged, .refundIssued, .notificationUnanswered, .notificationDropped:
+            .askToBuyMerged, .refundIssued, .refundReversed, .notificationUnanswered, .notificationDropped:
             return note("over AppStore", fact.text)
         case .orderCreated, .coinsCredited, .rechargeRefused, .alreadyCredited,
             .verifyRetriedInSandbox, .coinsClawedBack, .coinsSpent, .refundHeard, .notificationUnbound,
+            .reversalHeard, .coinsRestored,
             .serverUnavailable, .historyChecked, .reconcileSkipped:
             return note("over Server", fact.text)
         case .replayPrepared, .replayUnavailable:

@@ -70,6 +70,8 @@ package enum Transcript {
                         + (a.mechanism.map { " (\($0))" } ?? "") + ": \(a.summary); "
                         + a.type.preventedBy(policy: sim.policy, status: a.status))
             }
+            let glossary = AnomalyType.glossary(auditor.anomalies.map { ($0.type, $0.status) })
+            if !glossary.isEmpty { lines += ["glossary:"] + glossary.map { "  " + $0 } }
         }
         let balances = sim.users.map { user in
             let coins = sim.server.balance(of: user)
@@ -81,7 +83,7 @@ package enum Transcript {
         let refunds = auditor.charges.filter { $0.refundedAt != nil }
         if !refunds.isEmpty {
             lines.append(
-                "refunded: \(refunds.count) payment(s), \(formatMoney(refunds.reduce(0) { $0 + $1.priceCents }))")
+                "refunded: \(refunds.count) payment(s), \(formatMoney(refunds.reduce(0) { $0 + $1.refundCents }))")
         }
         lines.append(
             "money: paid and not delivered \(formatMoney(auditor.paidNotDeliveredCents)); "

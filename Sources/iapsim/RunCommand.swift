@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IAPSimCore
 import IAPSimScenario
 import IAPSimSigned
 
@@ -93,7 +94,7 @@ struct RunCommand: ParsableCommand {
         if keepsRecords { records += rest }
         var files = OutputFiles()
         do {
-            try stageExports(records, in: &files)
+            try stageExports(records, environment: scenario.environment, in: &files)
             try Output.print(Transcript.verdict(result, scenario: scenario))
             try files.commit()
         } catch let failure as OutputFiles.Failure {
@@ -111,7 +112,9 @@ struct RunCommand: ParsableCommand {
         try Output.print(records.flatMap(Transcript.lines(for:)))
     }
 
-    private func stageExports(_ records: [RunRecord], in files: inout OutputFiles) throws {
+    private func stageExports(
+        _ records: [RunRecord], environment: IAPSimCore.StoreEnvironment, in files: inout OutputFiles
+    ) throws {
         if let logFile { try files.stage(JSONLinesExport.text(records), to: logFile) }
         if let diagramFile { try files.stage(MermaidExport.diagram(records), to: diagramFile) }
         if let signedDirectory {
@@ -120,7 +123,7 @@ struct RunCommand: ParsableCommand {
             } catch {
                 throw OutputFiles.Failure(message: "--signed \(signedDirectory): \(error)")
             }
-            let writer = try SignedDataWriter()
+            let writer = try SignedDataWriter(environment: environment.payloadName)
             try SignedExport.sign(records, with: writer)
             try files.stage(bytes: writer.rootCertificate, to: signedDirectory + "/root.cer")
             try files.stage(writer.jsonLines, to: signedDirectory + "/signed.jsonl")

@@ -160,7 +160,7 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
         #expect(
             refusal("format: 1\ntitel: t\n")
                 == "s.yaml:2:1: unknown top-level key 'titel'; keys are: format, title, story, "
-                + "policy, seed, users, app, steps, expect")
+                + "policy, seed, users, app, environment, steps, expect")
     }
 
     @Test func formatOtherThanOne() {
@@ -209,7 +209,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
                 + "finish, finish-failed, persist, persist-when, retry-immediate, retry-interval, "
                 + "retry-max-interval, resend-on, resend-as, receipt, match, server-dedup, server-bind-order, credit-to, "
                 + "storekit, sweep-unfinished, account-token, server-verify, server-notifications, "
-                + "server-reconcile, server-clawback")
+                + "server-reconcile, server-clawback, report-app-transaction, server-refund-reversed, "
+                + "server-consumption-answer, server-history, server-history-pages")
         #expect(
             refusal(head + "  - do: policy retry 3\n")?
                 .hasPrefix("s.yaml:5:16: unknown policy key 'retry'; policy keys are: preset,") == true)
@@ -304,7 +305,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
                 + "close-store, crash, launch, background, foreground, uninstall, login, logout, "
                 + "network, drop-next-request, drop-next-response, latency, store-outage, "
                 + "store-status, fail-next-payment, interrupt-next-payment, ask-to-buy, approve, decline, "
-                + "replay, forge, server-outage, refund, spend, policy, wait, settle")
+                + "replay, forge, server-outage, refund, refund-request, refund-decline, refund-reverse, "
+                + "spend, policy, wait, settle")
     }
 
     @Test func unknownProduct() {
@@ -364,7 +366,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
         #expect(
             refusal(head + "  - do: crash\nexpect:\n  anomalies:\n    - {type: lost-coins}\n")
                 == "s.yaml:8:14: unknown anomaly type 'lost-coins'; types are: lost-order, "
-                + "missed-order, replay-fraud, duplicate-receipt, double-credit, wrong-account, refund-unclawed")
+                + "missed-order, replay-fraud, duplicate-receipt, double-credit, wrong-account, refund-unclawed, "
+                + "refund-overclawed")
     }
 
     @Test func unknownAnomalyStatus() {

@@ -195,7 +195,8 @@ extension DefectTests {
     @Test func theStatusLineSaysWhenTheNextEventChangesNothing() {
         for (preset, words) in [
             (PolicyPreset.hardened, "the App Store answered: the server's time-out does nothing"),
-            (.sk2Hardened, "request 1 was answered: its time-out does nothing"),
+            // Request 1 is the appTransactionId the app reports at login (report-app-transaction).
+            (.sk2Hardened, "request 2 was answered: its time-out does nothing"),
         ] {
             var d = Driver(UIModel(preset: preset))
             d.keys("b")

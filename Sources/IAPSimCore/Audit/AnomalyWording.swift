@@ -110,6 +110,12 @@ enum AnomalyWording {
 
     /// TRUTH.md C1: a clean relaunch on a copy of the world did not credit it either.
     static var stuck: String { "stuck: every relaunch repeats the same failure" }
+
+    /// Appended to `stuck` when it rests on a listener started after launch (StoreKit 2).
+    static var lateListener: String {
+        " (this rests on the simulator's assumption that a Transaction.updates listener started"
+            + " after launch misses the launch replay; Apple documents only the replay at launch)"
+    }
 }
 
 extension AnomalyType {

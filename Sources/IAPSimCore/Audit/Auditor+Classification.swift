@@ -65,6 +65,7 @@ extension Auditor {
         }
         ledger.active.removeLast(ledger.active.count - kept)
         if !ledger.unclawed.isEmpty { settleRefunds(now: now, store: store, server: server, policy: policy, &out) }
+        if !ledger.overclaws.isEmpty { settleOverclaws(now: now, store: store, policy: policy, &out) }
     }
 
     /// True when the last look at waiting charge `i` changed nothing, found it kept alive by
@@ -194,13 +195,17 @@ extension Auditor {
 
     /// TRUTH.md C1: the verdict's what-if found that nothing credits this open anomaly's
     /// charge, not even a clean relaunch: it is permanent, and stays so unless credited.
-    mutating func markStuck(_ txn: String, at now: VirtualTime, _ out: inout [LogEntry]) {
+    /// `lateListener`: the verdict rests on the simulator's assumption that a
+    /// `Transaction.updates` listener started after launch misses the launch replay.
+    mutating func markStuck(_ txn: String, at now: VirtualTime, lateListener: Bool = false, _ out: inout [LogEntry]) {
         guard let i = ledger.index(of: txn), ledger.charges[i].credits.isEmpty,
             let id = ledger.charges[i].anomalyId
         else { return }
         ledger.markStuck(i)
-        change(
-            id, type: anomalies[id - 1].type, status: .permanent, mechanism: AnomalyWording.stuck,
-            at: now, &out)
+        let type = anomalies[id - 1].type
+        let mechanism =
+            lateListener && type == .lostOrder
+            ? AnomalyWording.stuck + AnomalyWording.lateListener : AnomalyWording.stuck
+        change(id, type: type, status: .permanent, mechanism: mechanism, at: now, &out)
     }
 }

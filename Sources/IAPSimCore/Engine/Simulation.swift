@@ -10,11 +10,15 @@ package struct WorldConfig: Sendable, Hashable {
     /// Keep at most this many log entries (oldest dropped); nil keeps all. 0 keeps no log and
     /// no recent traffic (`Network.recent`): the world is only run and audited.
     package var logLimit: Int?
+    /// The App Store environment (`environment:`): production unless a scenario says sandbox.
+    package var environment: StoreEnvironment
 
     package init(
         seed: UInt64 = 1, users: [String] = ["alice"], policy: Policy = PolicyPreset.hardened.policy,
-        appRunning: Bool = true, catalog: Catalog = .standard, logLimit: Int? = nil
+        appRunning: Bool = true, catalog: Catalog = .standard, logLimit: Int? = nil,
+        environment: StoreEnvironment = .production
     ) {
+        self.environment = environment
         self.seed = seed
         self.users = users.isEmpty ? ["alice"] : users
         self.policy = policy
@@ -91,7 +95,7 @@ package struct Simulation: Sendable {
         let root = SplitMix64(seed: config.seed)
         self.config = config
         policy = config.policy
-        store = AppStore(catalog: config.catalog, rng: root.derive("app-store"))
+        store = AppStore(catalog: config.catalog, rng: root.derive("app-store"), environment: config.environment)
         server = MerchantServer(users: config.users, rng: root.derive("merchant-server"))
         app = AppProcess(running: false)
         auditor = Auditor(catalog: config.catalog)
@@ -255,7 +259,7 @@ package struct Simulation: Sendable {
             swap(&facts, &outbox.facts)
         }
         // The auditor looks only while a charge waits for its verdict or a refund for its clawback.
-        if !auditor.ledger.active.isEmpty || !auditor.ledger.unclawed.isEmpty {
+        if !auditor.ledger.active.isEmpty || !auditor.ledger.unclawed.isEmpty || !auditor.ledger.overclaws.isEmpty {
             var audit: [LogEntry] = []
             auditor.evaluate(now: now, store: store, app: app, server: server, policy: policy, &audit)
             for entry in audit { append(entry, into: &written) }

@@ -5,6 +5,8 @@ extension Policy {
     static let storeKit2Naive: Policy = {
         var p = PolicyPreset.naive.policy
         p.storekit = .two
+        p.serverHistory = .v1
+        p.serverHistoryPages = .first
         return p
     }()
 
@@ -17,10 +19,13 @@ extension Policy {
         p.storekit = .two
         p.sweepUnfinished = true
         p.accountToken = true
-        p.serverVerify = true
+        p.serverVerify = .yes
         p.serverNotifications = true
         p.serverReconcileMs = 3_600_000
-        p.serverClawback = true
+        p.serverClawback = .refundedShare
+        p.reportAppTransaction = true
+        p.serverRefundReversed = .restore
+        p.serverConsumptionAnswer = true
         return p
     }()
 
@@ -47,7 +52,7 @@ extension PolicyKey {
             return [
                 .observer, .finish, .sweepUnfinished, .accountToken, .persist,
                 .persistWhen, .retryImmediate, .retryInterval, .retryMaxInterval, .resendOn, .resendAs,
-                .serverVerify, .serverDedup, .serverBindOrder, .creditTo,
+                .reportAppTransaction, .serverVerify, .serverDedup, .serverBindOrder, .creditTo,
             ]
                 + serverSideKeys
         }
@@ -55,10 +60,13 @@ extension PolicyKey {
 
     /// The merchant server's side of STOREKIT2.md (notifications, reconciliation, clawback):
     /// read in both worlds.
-    package static let serverSideKeys: [PolicyKey] = [.serverNotifications, .serverReconcile, .serverClawback]
+    package static let serverSideKeys: [PolicyKey] = [
+        .serverNotifications, .serverReconcile, .serverClawback, .serverRefundReversed,
+        .serverConsumptionAnswer, .serverHistory, .serverHistoryPages,
+    ]
 
     /// Keys that StoreKit 1 does not read.
     package var isStoreKit2Only: Bool {
-        self == .sweepUnfinished || self == .accountToken || self == .serverVerify
+        self == .sweepUnfinished || self == .accountToken || self == .serverVerify || self == .reportAppTransaction
     }
 }

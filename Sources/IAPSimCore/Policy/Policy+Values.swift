@@ -31,10 +31,15 @@ extension Policy {
         case .storekit: return storekit.rawValue
         case .sweepUnfinished: return String(sweepUnfinished)
         case .accountToken: return String(accountToken)
-        case .serverVerify: return String(serverVerify)
+        case .serverVerify: return serverVerify.rawValue
         case .serverNotifications: return String(serverNotifications)
         case .serverReconcile: return serverReconcileMs.map(DurationText.format) ?? "off"
-        case .serverClawback: return String(serverClawback)
+        case .serverClawback: return serverClawback.rawValue
+        case .reportAppTransaction: return String(reportAppTransaction)
+        case .serverRefundReversed: return serverRefundReversed.rawValue
+        case .serverConsumptionAnswer: return String(serverConsumptionAnswer)
+        case .serverHistory: return serverHistory.rawValue
+        case .serverHistoryPages: return serverHistoryPages.rawValue
         }
     }
 
@@ -57,9 +62,14 @@ extension Policy {
         case .storekit: storekit = try Self.parse(v, fail)
         case .sweepUnfinished: sweepUnfinished = try Self.bool(v, fail)
         case .accountToken: accountToken = try Self.bool(v, fail)
-        case .serverVerify: serverVerify = try Self.bool(v, fail)
+        case .serverVerify: serverVerify = try Self.parse(v, fail)
         case .serverNotifications: serverNotifications = try Self.bool(v, fail)
-        case .serverClawback: serverClawback = try Self.bool(v, fail)
+        case .serverClawback: serverClawback = try Self.parse(v, fail)
+        case .reportAppTransaction: reportAppTransaction = try Self.bool(v, fail)
+        case .serverRefundReversed: serverRefundReversed = try Self.parse(v, fail)
+        case .serverConsumptionAnswer: serverConsumptionAnswer = try Self.bool(v, fail)
+        case .serverHistory: serverHistory = try Self.parse(v, fail)
+        case .serverHistoryPages: serverHistoryPages = try Self.parse(v, fail)
         case .serverReconcile: serverReconcileMs = try Self.duration32(v, fail)
         case .retryMaxInterval: retryMaxIntervalMs = try Self.duration32(v, fail)
         case .retryImmediate:

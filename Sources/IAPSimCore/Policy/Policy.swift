@@ -63,6 +63,48 @@ package enum StoreKitWorld: String, Sendable, Hashable, CaseIterable {
     case two = "2"
 }
 
+// The App Store of 2026 (docs/world.md, "Where each rule comes from"): the values of the
+// keys added with it, kept together.
+
+/// `server-clawback`: what a refund takes back.
+package enum ClawbackRule: String, Sendable, Hashable, CaseIterable {
+    /// Nothing: the coins are kept.
+    case off
+    /// Every coin credited for the transaction, whatever share was refunded.
+    case full
+    /// The refunded share of the credited coins (`revocationPercentage`), rounded down.
+    case refundedShare = "refunded-share"
+}
+
+/// `server-refund-reversed`: what the server does with `REFUND_REVERSED`.
+package enum RefundReversedRule: String, Sendable, Hashable, CaseIterable {
+    case ignore, restore
+}
+
+/// `server-history`: the Get Transaction History version the reconciliation job calls.
+package enum HistoryVersion: String, Sendable, Hashable, CaseIterable {
+    /// v2: finished consumables included.
+    case v2
+    /// v1 (the default of Apple's Python client until 2025): finished consumables omitted.
+    case v1
+}
+
+/// `server-history-pages`: whether the job follows `hasMore` (20 transactions a page).
+package enum HistoryPages: String, Sendable, Hashable, CaseIterable {
+    case all, first
+}
+
+/// `server-verify`: who checks a JWS, and with a verifier built for which environment.
+package enum VerifyRule: String, Sendable, Hashable, CaseIterable {
+    /// A verifier built for the world's environment: signature, chain, bundle, environment.
+    case yes = "true"
+    /// The JWS is decoded and believed.
+    case no = "false"
+    /// A verifier built for the environment the JWS claims: one that claims `Xcode` or
+    /// `LocalTesting` is accepted unchecked (Apple's verifier checks no signature there).
+    case claimedEnvironment = "claimed-environment"
+}
+
 /// Every toggle of DOMAIN.md: the app's rules and the merchant server's rules.
 /// `presetName` is the preset the policy started from, or "custom" once a key differs.
 package struct Policy: Sendable, Hashable {
@@ -101,12 +143,20 @@ package struct Policy: Sendable, Hashable {
     /// `purchase(options: [.appAccountToken(orderToken)])`.
     package var accountToken = false
     /// The server checks the JWS signature, chain, bundleId and environment itself.
-    package var serverVerify = false
+    package var serverVerify = VerifyRule.no
     // The server side (STOREKIT2.md flow steps 5-6), read in both worlds.
     /// The server has a notification URL and handles App Store Server Notifications V2.
     package var serverNotifications = false
     /// On a refund the server takes the coins back (a balance may go negative: debt).
-    package var serverClawback = false
+    package var serverClawback = ClawbackRule.off
+    // The App Store of 2026, kept together.
+    /// The app sends `AppTransaction.appTransactionID` to the server at every login.
+    package var reportAppTransaction = false
+    package var serverRefundReversed = RefundReversedRule.ignore
+    /// The server answers `CONSUMPTION_REQUEST` with Send Consumption Information.
+    package var serverConsumptionAnswer = false
+    package var serverHistory = HistoryVersion.v2
+    package var serverHistoryPages = HistoryPages.all
     /// `serverReconcileMs` in 32 bits, 0 for `off`: every event copies the policy, and the
     /// two one-byte keys and this fit where an optional 64-bit duration would not.
     var reconcileMs: UInt32 = 0
@@ -120,7 +170,7 @@ package struct Policy: Sendable, Hashable {
     }
 
     /// Whether any server-side key is on: when none is, nothing of the server side runs.
-    package var serverSide: Bool { serverNotifications || serverReconcileMs != nil || serverClawback }
+    package var serverSide: Bool { serverNotifications || serverReconcileMs != nil || serverClawback != .off }
 
     package init(
         observer: ObserverTiming, finish: FinishTiming, finishFailed: Bool, persist: PersistTier,
@@ -245,6 +295,12 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     case serverNotifications = "server-notifications"
     case serverReconcile = "server-reconcile"
     case serverClawback = "server-clawback"
+    // The App Store of 2026, kept together.
+    case reportAppTransaction = "report-app-transaction"
+    case serverRefundReversed = "server-refund-reversed"
+    case serverConsumptionAnswer = "server-consumption-answer"
+    case serverHistory = "server-history"
+    case serverHistoryPages = "server-history-pages"
 
     /// What the key accepts, in words fit for an error message.
     package var acceptedValues: String {
@@ -252,8 +308,10 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
         case .observer: return ObserverTiming.allCases.map(\.rawValue).joined(separator: ", ")
         case .finish: return FinishTiming.allCases.map(\.rawValue).joined(separator: ", ")
         case .finishFailed, .serverDedup, .serverBindOrder, .sweepUnfinished, .accountToken,
-            .serverVerify, .serverNotifications, .serverClawback:
+            .serverNotifications, .reportAppTransaction, .serverConsumptionAnswer:
             return "true, false"
+        case .serverVerify, .serverClawback, .serverRefundReversed, .serverHistory, .serverHistoryPages:
+            return choices.joined(separator: ", ")
         case .storekit: return "1, 2"
         case .persist: return PersistTier.allCases.map(\.rawValue).joined(separator: ", ")
         case .retryImmediate: return "a whole number from 0 to 10"
@@ -274,8 +332,13 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
         case .observer: return ObserverTiming.allCases.map(\.rawValue)
         case .finish: return FinishTiming.allCases.map(\.rawValue)
         case .finishFailed, .serverDedup, .serverBindOrder, .sweepUnfinished, .accountToken,
-            .serverVerify, .serverNotifications, .serverClawback:
+            .serverNotifications, .reportAppTransaction, .serverConsumptionAnswer:
             return ["true", "false"]
+        case .serverVerify: return VerifyRule.allCases.map(\.rawValue)
+        case .serverClawback: return ClawbackRule.allCases.map(\.rawValue)
+        case .serverRefundReversed: return RefundReversedRule.allCases.map(\.rawValue)
+        case .serverHistory: return HistoryVersion.allCases.map(\.rawValue)
+        case .serverHistoryPages: return HistoryPages.allCases.map(\.rawValue)
         case .storekit: return StoreKitWorld.allCases.map(\.rawValue)
         case .persist: return PersistTier.allCases.map(\.rawValue)
         case .retryImmediate: return (0...10).map(String.init)

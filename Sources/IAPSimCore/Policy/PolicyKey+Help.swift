@@ -21,10 +21,15 @@ extension PolicyKey {
         case .storekit: return "StoreKit 1 or 2; switches between runs or on restart"
         case .sweepUnfinished: return "Transaction.unfinished sent at launch and foreground"
         case .accountToken: return "purchase(options:) carries the order's appAccountToken"
-        case .serverVerify: return "server checks the JWS signature, chain and bundle itself"
+        case .serverVerify: return "server checks the JWS itself, for the world's or the claimed environment"
         case .serverNotifications: return "server handles App Store Server Notifications V2"
         case .serverReconcile: return "server calls Get Transaction History every so often"
-        case .serverClawback: return "a refund takes the coins back (a balance may go negative)"
+        case .serverClawback: return "a refund takes back all coins, the refunded share, or none"
+        case .reportAppTransaction: return "the app sends its appTransactionId to the server at login"
+        case .serverRefundReversed: return "REFUND_REVERSED gives the clawed-back coins back, or not"
+        case .serverConsumptionAnswer: return "CONSUMPTION_REQUEST answered with consumption information"
+        case .serverHistory: return "Get Transaction History v2, or v1 (no finished consumables)"
+        case .serverHistoryPages: return "reconciliation reads every page, or only the first 20"
         }
     }
 }
