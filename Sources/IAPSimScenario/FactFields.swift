@@ -74,6 +74,14 @@ enum FactFields {
             ("notificationUUID", .string(n.uuid)),
             ("signedDate", .int(n.signedDate)),
             ("attempt", .int(n.attempt)),
+            (
+                "data",
+                .object([
+                    ("appAppleId", .int(ServerNotification.appAppleId)),
+                    ("bundleVersion", .string(ServerNotification.bundleVersion)),
+                    ("environment", .string(n.transaction.environment)),
+                ])
+            ),
             ("signedTransactionInfo", signed(n.transaction)),
         ])
     }

@@ -22,6 +22,10 @@ package struct ServerNotification: Sendable, Hashable {
     /// 1 for the first attempt, up to 6 (five retries).
     package var attempt: Int
 
+    /// `data.appAppleId` and `data.bundleVersion`, the same for every notification.
+    package static let appAppleId = 6_450_000_001
+    package static let bundleVersion = "1.0"
+
     /// Realistic size of the request: the outer JWS with its chain around the inner one.
     package var bytes: Int { 4_200 + transaction.bytes }
 }

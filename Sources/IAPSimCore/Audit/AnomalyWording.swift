@@ -102,10 +102,12 @@ enum AnomalyWording {
     }
 
     /// Why an uncredited charge can no longer be made right.
-    static func beyondRecovery(finished: Bool) -> String {
-        finished
-            ? "finished without credit; no record of it remains"
-            : "no record of it remains that any retry could use"
+    static func beyondRecovery(finished: Bool, freshReceipt: Bool = false) -> String {
+        guard finished else { return "no record of it remains that any retry could use" }
+        return freshReceipt
+            ? "finished without credit; no record of it remains (a receipt read after the finish no longer"
+                + " lists it: that moment is the simulator's assumption, Apple says only \"updated receipts\")"
+            : "finished without credit; no record of it remains"
     }
 
     /// TRUTH.md C1: a clean relaunch on a copy of the world did not credit it either.

@@ -57,7 +57,7 @@ extension Auditor {
                         && RecoveryView.serverCanStillLearn(txn, store: store, server: server, policy: policy)
                 if position != ledger.storePositions[i] { ledger.storePositions[i] = position }
                 let written = out.count
-                settleUncredited(i, now: now, alive: alive, &out)
+                settleUncredited(i, now: now, alive: alive, freshReceipt: policy.receipt == .fresh, &out)
                 remember(i, now: now, store: store, keptByStore: keptByStore && out.count == written)
             }
             ledger.active[kept] = i
@@ -148,14 +148,22 @@ extension Auditor {
 
     /// `alive`: whether something can still credit the charge (`RecoveryView`); a charge the
     /// verdict's what-if found stuck stays permanent however alive it looks.
-    mutating func settleUncredited(_ i: Int, now: VirtualTime, alive: Bool, _ out: inout [LogEntry]) {
+    /// `freshReceipt`: the app re-reads the receipt at each send (`receipt: fresh`), so a
+    /// finished charge lost to it rests on the simulator's assumption of when a finished
+    /// consumable leaves the receipt, and its mechanism says so.
+    mutating func settleUncredited(
+        _ i: Int, now: VirtualTime, alive: Bool, freshReceipt: Bool = false, _ out: inout [LogEntry]
+    ) {
         let finished = ledger.charges[i].finishedAt != nil
         let graceOver = ledger.charges[i].graceFrom.map { now - $0 > graceMs } ?? false
         guard graceOver || (finished && !alive) || ledger.charges[i].anomalyId != nil else { return }
         let stuck = ledger.charges[i].stuck
         let status: AnomalyStatus = alive && !stuck ? .open : .permanent
         let type = uncreditedType(i, now: now)
-        let mechanism = stuck ? AnomalyWording.stuck : alive ? nil : AnomalyWording.beyondRecovery(finished: finished)
+        let mechanism =
+            stuck
+            ? AnomalyWording.stuck
+            : alive ? nil : AnomalyWording.beyondRecovery(finished: finished, freshReceipt: freshReceipt)
         if let id = ledger.charges[i].anomalyId {
             // The words follow the type (built only when it changes: this runs every step).
             let summary = anomalies[id - 1].type != type ? uncreditedSummary(i, type) : nil

@@ -116,8 +116,12 @@ extension MerchantServer {
         guard let k = historyLookups.firstIndex(where: { $0.exchange == exchange }) else { return }
         let lookup = historyLookups.remove(at: k)
         out.log(.server, .historyChecked(lookup: lookup.txn, transactions: list.count))
-        if out.policy.serverHistoryPages == .first && list.count == AppStore.historyPageSize {
-            out.log(.server, .noted("hasMore ignored: only the first page of \(AppStore.historyPageSize) was read"))
+        if out.policy.serverHistoryPages == .first && list.count >= AppStore.historyPageSize {
+            out.log(
+                .server,
+                .noted(
+                    "only the first page (\(AppStore.historyPageSize) transactions, oldest first) was read: hasMore is not followed"
+                ))
         }
         for signed in list {
             let txn = signed.transactionId
