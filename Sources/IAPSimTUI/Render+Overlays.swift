@@ -50,8 +50,12 @@ extension UIModel {
         for key in policyKeys {
             rows.append((key.rawValue, policy.value(of: key), key.help))
         }
-        for (i, row) in rows.enumerated() {
-            let on = i == selected
+        // A screen too short for every key scrolls the list to keep the selected one in view,
+        // with a line left for its help.
+        let shown = min(rows.count, max(1, inner.height - 1))
+        let first = min(max(0, selected - shown + 1), rows.count - shown)
+        for (i, row) in rows[first..<(first + shown)].enumerated() {
+            let on = first + i == selected
             let value = on ? "\(glyphs.left) \(row.1) \(glyphs.right)" : "  \(row.1)"
             grid.put(
                 " " + TextWidth.pad(row.0, to: 19) + value, x: inner.x, y: inner.y + i,
@@ -59,7 +63,7 @@ extension UIModel {
         }
         let row = rows[min(selected, rows.count - 1)]
         var below: [(String, Style)] = [(" \(row.0):", Style(.info, bold: true)), ("   \(row.2)", Style(.info))]
-        let room = inner.height - rows.count
+        let room = inner.height - shown
         if room < below.count + 1 + noteLines.count {
             below = Wrap.words("\(row.0): \(row.2)", width: textWidth).map { (" " + $0, Style(.info)) }
             if below.count > 1 && below.count + noteLines.count > room {
@@ -75,7 +79,7 @@ extension UIModel {
             if let last = notes.indices.last { notes[last].0 += " " + String(glyphs.more) }
         }
         for (i, line) in (below + notes).prefix(max(0, room)).enumerated() {
-            grid.put(line.0, x: inner.x, y: inner.y + rows.count + i, line.1, maxWidth: inner.width)
+            grid.put(line.0, x: inner.x, y: inner.y + shown + i, line.1, maxWidth: inner.width)
         }
     }
 
