@@ -93,7 +93,7 @@ extension MerchantServer {
         guard out.policy.serverConsumptionAnswer else {
             return out.log(
                 .server,
-                .refundHeard(txn: txn, outcome: "CONSUMPTION_REQUEST left unanswered (server-consumption-answer false)")
+                .noted("CONSUMPTION_REQUEST for \(txn) left unanswered (server-consumption-answer false)")
             )
         }
         let credit = credits.first { $0.transactionId == txn }
@@ -103,10 +103,9 @@ extension MerchantServer {
             refundPreference: spentSome ? "GRANT_PRORATED" : "GRANT_FULL")
         out.log(
             .server,
-            .refundHeard(
-                txn: txn,
-                outcome: "CONSUMPTION_REQUEST answered: deliveryStatus \(info.deliveryStatus),"
-                    + " refundPreference \(info.refundPreference)"))
+            .noted(
+                "CONSUMPTION_REQUEST for \(txn) answered with Send Consumption Information: customerConsented true,"
+                    + " deliveryStatus \(info.deliveryStatus), refundPreference \(info.refundPreference)"))
         out.send(.serverAPI, .request, .app, exchange: out.newExchange(), .consumptionInfo(info))
     }
 }

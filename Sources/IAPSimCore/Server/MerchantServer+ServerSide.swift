@@ -43,7 +43,8 @@ extension MerchantServer {
         case .oneTimeCharge: creditFromAppStore(n.transaction, via: .notification, catalog: catalog, &out)
         case .refund: heardRefund(n.transaction, catalog: catalog, &out)
         case .consumptionRequest: answerConsumption(txn, catalog: catalog, &out)
-        case .refundDeclined: out.log(.server, .refundHeard(txn: txn, outcome: "REFUND_DECLINED: nothing was refunded"))
+        case .refundDeclined:
+            out.log(.server, .noted("REFUND_DECLINED for \(txn): nothing was refunded, nothing changes"))
         case .refundReversed: heardReversal(txn, &out)
         }
     }
