@@ -30,7 +30,10 @@ package enum MermaidExport {
                 if case .messageSent(let id, _, _, _, let sender) = entry.fact {
                     senders[id] = sender
                 }
-                if let line = self.line(for: entry.fact, senders: senders) {
+                if case .noted(let what) = entry.fact {
+                    // A part's own words: a note over that part.
+                    lines.append(note("over \(participant(entry.part))", what))
+                } else if let line = self.line(for: entry.fact, senders: senders) {
                     lines.append(line)
                 }
             }
@@ -118,6 +121,18 @@ package enum MermaidExport {
 
     static func arrow(_ from: String, _ kind: String, _ to: String, _ text: String) -> String {
         "    \(from)\(kind)\(to): \(escape(text))"
+    }
+
+    /// The diagram's participant for a part of the world.
+    static func participant(_ part: Part) -> String {
+        switch part {
+        case .appStore: return "AppStore"
+        case .server: return "Server"
+        case .storeKit: return "StoreKit"
+        case .attacker: return "Attacker"
+        case .user: return "User"
+        default: return "App"
+        }
     }
 
     static func note(_ place: String, _ text: String) -> String {
