@@ -27,10 +27,12 @@ def decoded_fields(t):
         "signedDate": t["signedDate"] + EPOCH_MS,
         "price": t["price"],
         "appAccountToken": t.get("appAccountToken"),
+        "appTransactionId": t["appTransactionId"],
         "bundleId": "com.example.iapsim",
-        "environment": "Sandbox",
+        "environment": t["environment"],
         "currency": "USD",
-    } | ({"revocationDate": t["revocationDate"] + EPOCH_MS, "revocationReason": t["revocationReason"]}
+    } | ({"revocationDate": t["revocationDate"] + EPOCH_MS, "revocationReason": t["revocationReason"],
+          "revocationType": t["revocationType"], "revocationPercentage": t["revocationPercentage"]}
          if "revocationDate" in t else {})
 
 
@@ -40,7 +42,8 @@ def notification_fields(n):
         "notificationUUID": n["notificationUUID"],
         "signedDate": n["signedDate"] + EPOCH_MS,
         "version": "2.0",
-        "data": {"bundleId": "com.example.iapsim", "environment": "Sandbox"},
+        "data": {"bundleId": "com.example.iapsim", "environment": n["signedTransactionInfo"]["environment"],
+                 "bundleVersion": "1.0", "appAppleId": 6450000001},
         "transaction": decoded_fields(n["signedTransactionInfo"]),
     }
 

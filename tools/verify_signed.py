@@ -4,10 +4,12 @@
 Usage: verify_signed.py DIR [--expect EXPECT.jsonl]
 
 DIR holds root.cer (DER) and signed.jsonl, one object a line:
-  {"t": ms, "kind": "transaction"|"notification"|"forged", "txn": "...", "jws": "..."}
+  {"t": ms, "kind": "transaction"|"notification"|"forged", "txn": "...", "environment": "...", "jws": "..."}
 Every transaction and notification (and a notification's signedTransactionInfo) must be
-verified and decoded by Apple's SignedDataVerifier trusting only root.cer; every forged one
-must be refused. With --expect, line i of EXPECT.jsonl is an object of the fields the decoded
+verified and decoded by Apple's SignedDataVerifier trusting only root.cer, built for the
+run's environment (the line's "environment": Production or Sandbox) with the app's Apple ID
+(6450000001, which the verifier needs in production); every forged one must be refused,
+whatever environment it claims. With --expect, line i of EXPECT.jsonl is an object of the fields the decoded
 payload of line i must hold (a nested "transaction" object: the notification's inner
 transaction; "data": the notification's data). Prints one line per object, then
 "N passed, N failed"; exits 0 when all pass, 1 when one fails, 2 on bad input.
@@ -26,6 +28,7 @@ from appstoreserverlibrary.signed_data_verifier import (
 )
 
 BUNDLE_ID = "com.example.iapsim"
+APP_APPLE_ID = 6450000001
 
 
 def decoded_value(decoded, field):
@@ -52,13 +55,22 @@ def mismatches(decoded, expected, prefix=""):
 
 class Judge:
     def __init__(self, root):
-        self.verifier = SignedDataVerifier(
-            [root], enable_online_checks=False, environment=Environment.SANDBOX, bundle_id=BUNDLE_ID
-        )
+        self.root = root
+        self.verifiers = {}
+
+    def verifier_for(self, environment):
+        """Apple's verifier for the run's environment, made once per environment."""
+        if environment not in self.verifiers:
+            self.verifiers[environment] = SignedDataVerifier(
+                [self.root], enable_online_checks=False, environment=Environment(environment),
+                bundle_id=BUNDLE_ID, app_apple_id=APP_APPLE_ID,
+            )
+        return self.verifiers[environment]
 
     def check(self, entry, expected):
         """Problems with one line of signed.jsonl; none when Apple's library agrees."""
         kind, txn, jws = entry.get("kind"), entry.get("txn"), entry.get("jws", "")
+        self.verifier = self.verifier_for(entry.get("environment", "Production"))
         if kind == "forged":
             return self.refused(jws)
         if kind == "transaction":

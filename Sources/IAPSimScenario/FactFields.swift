@@ -28,7 +28,7 @@ enum FactFields {
     /// Names for facts whose single payload loses its label (Swift folds a one-element
     /// tuple into its element).
     static let singleNames: [String: String] = [
-        "commandIssued": "command", "faultArmed": "what", "faultFired": "what",
+        "commandIssued": "command", "faultArmed": "what", "faultFired": "what", "noted": "what",
         "appLaunched": "freshInstall", "userLoggedIn": "user", "userLoggedOut": "user",
         "rechargeWaitingForLogin": "txn", "transactionFinished": "txn",
         "deferredExpired": "txn", "replayPrepared": "txn", "requestFailedOffline": "route",
@@ -50,12 +50,16 @@ enum FactFields {
                 ("signedDate", .int(s.signedDate)),
                 ("price", .int(s.price)),
                 ("appAccountToken", s.appAccountToken.map(JSONValue.string) ?? .null),
+                ("appTransactionId", .string(s.appTransactionId)),
+                ("environment", .string(s.environment)),
                 ("signer", .string(s.signer.rawValue)),
             ]
                 + (s.revocationDate.map {
                     [
                         ("revocationDate", JSONValue.int($0)),
                         ("revocationReason", .int(s.revocationReason ?? 0)),
+                        ("revocationType", .string(s.revocationType ?? "")),
+                        ("revocationPercentage", .int(s.revocationPercentage ?? 0)),
                     ]
                 } ?? []))
     }
@@ -67,6 +71,14 @@ enum FactFields {
             ("notificationUUID", .string(n.uuid)),
             ("signedDate", .int(n.signedDate)),
             ("attempt", .int(n.attempt)),
+            (
+                "data",
+                .object([
+                    ("appAppleId", .int(ServerNotification.appAppleId)),
+                    ("bundleVersion", .string(ServerNotification.bundleVersion)),
+                    ("environment", .string(n.transaction.environment)),
+                ])
+            ),
             ("signedTransactionInfo", signed(n.transaction)),
         ])
     }

@@ -44,7 +44,10 @@ package enum MermaidExport {
                 if case .messageSent(let id, _, _, _, let sender) = entry.fact {
                     senders[id] = sender
                 }
-                if let line = MermaidExport.line(for: entry.fact, senders: senders) {
+                if case .noted(let what) = entry.fact {
+                    // A part's own words: a note over that part.
+                    lines.append(note("over \(participant(entry.part))", what))
+                } else if let line = MermaidExport.line(for: entry.fact, senders: senders) {
                     lines.append(line)
                 }
                 switch entry.fact {
@@ -81,10 +84,11 @@ package enum MermaidExport {
             let (from, to) = ends(route, direction, senders[id] ?? .app)
             return arrow(from, "-x", to, label(route, direction) + " (lost)")
         case .paymentCharged, .receiptVerified, .deferredExpired, .ownedProductNotCharged,
-            .askToBuyMerged, .refundIssued, .notificationUnanswered, .notificationDropped:
+            .askToBuyMerged, .refundIssued, .refundReversed, .notificationUnanswered, .notificationDropped:
             return note("over AppStore", fact.text)
         case .orderCreated, .coinsCredited, .rechargeRefused, .alreadyCredited,
             .verifyRetriedInSandbox, .coinsClawedBack, .coinsSpent, .refundHeard, .notificationUnbound,
+            .reversalHeard, .coinsRestored,
             .serverUnavailable, .historyChecked, .reconcileSkipped:
             return note("over Server", fact.text)
         case .replayPrepared, .replayUnavailable:
@@ -134,6 +138,18 @@ package enum MermaidExport {
 
     static func arrow(_ from: String, _ kind: String, _ to: String, _ text: String) -> String {
         "    \(from)\(kind)\(to): \(escape(text))"
+    }
+
+    /// The diagram's participant for a part of the world.
+    static func participant(_ part: Part) -> String {
+        switch part {
+        case .appStore: return "AppStore"
+        case .server: return "Server"
+        case .storeKit: return "StoreKit"
+        case .attacker: return "Attacker"
+        case .user: return "User"
+        default: return "App"
+        }
     }
 
     static func note(_ place: String, _ text: String) -> String {

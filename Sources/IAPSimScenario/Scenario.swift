@@ -21,6 +21,8 @@ package struct Scenario: Sendable, Equatable {
     /// Merchant accounts; the first is logged in when the app first launches. Never empty.
     package var users: [String]
     package var app: AppState
+    /// The App Store environment (`environment:`), production by default.
+    package var environment: StoreEnvironment = .production
     package var steps: [Step]
     package var expect: Expectations
 

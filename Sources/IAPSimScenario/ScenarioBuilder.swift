@@ -28,6 +28,7 @@ struct ScenarioBuilder {
         }
         if let users = keys["users"] { scenario.users = try self.users(users.value) }
         if let app = keys["app"] { scenario.app = try appState(app.value) }
+        if let environment = keys["environment"] { scenario.environment = try self.environment(environment.value) }
         scenario.steps = try steps(keys["steps"]!.value, users: scenario.users)
         if let expect = keys["expect"] {
             scenario.expect = try expectations(expect.value, users: scenario.users)
@@ -69,6 +70,16 @@ struct ScenarioBuilder {
             throw .badAppState(at: reader.location(node), value: text)
         }
         return state
+    }
+
+    /// `environment: production | sandbox`.
+    private func environment(_ node: Node) throws(ScenarioError) -> StoreEnvironment {
+        let text = try reader.string(node, what: "'environment'")
+        guard let environment = StoreEnvironment(rawValue: text) else {
+            throw .badArgument(
+                at: reader.location(node), command: "environment", word: text, expected: "production or sandbox")
+        }
+        return environment
     }
 
     private func users(_ node: Node) throws(ScenarioError) -> [String] {

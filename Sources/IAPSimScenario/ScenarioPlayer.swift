@@ -31,7 +31,8 @@ package struct ScenarioPlayer: Sendable {
         simulation = Simulation(
             WorldConfig(
                 seed: scenario.seed, users: scenario.users, policy: scenario.policy,
-                appRunning: scenario.app == .running, catalog: catalog, logLimit: logLimit))
+                appRunning: scenario.app == .running, catalog: catalog, logLimit: logLimit,
+                environment: scenario.environment))
         runner.saw(simulation.log.reduce(into: TriggerSet()) { $0.insert($1.fact.trigger) })
     }
 

@@ -4,7 +4,7 @@ import IAPSimCore
 package enum ScenarioVocabulary {
     /// Every top-level key.
     package static let topLevelKeys = [
-        "format", "title", "story", "policy", "seed", "users", "app", "steps", "expect",
+        "format", "title", "story", "policy", "seed", "users", "app", "environment", "steps", "expect",
     ]
     /// The top-level keys a file must have.
     package static let requiredKeys = ["format", "title", "steps"]

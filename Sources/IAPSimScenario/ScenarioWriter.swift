@@ -19,6 +19,7 @@ package enum ScenarioWriter {
         let users = scenario.users.map { YAMLScalar.inline($0, flow: true) }
         lines.append("users: [\(users.joined(separator: ", "))]")
         if scenario.app != .running { lines.append("app: \(scenario.app.rawValue)") }
+        if scenario.environment != .production { lines.append("environment: \(scenario.environment.rawValue)") }
         if scenario.steps.isEmpty {
             lines.append("steps: []")
         } else {

@@ -75,7 +75,7 @@ package enum Transcript {
         let refunds = auditor.charges.filter { $0.refundedAt != nil }
         if !refunds.isEmpty {
             lines.append(
-                "refunded: \(refunds.count) payment(s), \(formatMoney(refunds.reduce(0) { $0 + $1.priceCents }))")
+                "refunded: \(refunds.count) payment(s), \(formatMoney(refunds.reduce(0) { $0 + $1.refundCents }))")
         }
         lines.append(
             "money: paid and not delivered \(formatMoney(auditor.paidNotDeliveredCents)); "
@@ -98,6 +98,8 @@ package enum Transcript {
                         + (a.mechanism.map { " (\($0))" } ?? "") + ": \(a.summary)")
                 lines += (whatIf?.explanation(of: a.id)?.lines ?? []).map { "    " + $0 }
             }
+            let glossary = AnomalyType.glossary(sim.auditor.anomalies.map { ($0.type, $0.status) })
+            if !glossary.isEmpty { lines += ["glossary:"] + glossary.map { "  " + $0 } }
         }
         if let avoided = whatIf?.avoided, !avoided.isEmpty {
             lines.append("avoided (ends badly under \(otherName)):")

@@ -35,6 +35,12 @@ package struct TransactionPayload: Equatable, Sendable {
     /// Present once the purchase is refunded, with `revocationReason` (0 other, 1 app issue).
     package var revocationDate: Int64?
     package var revocationReason: Int64?
+    /// `REFUND_FULL` or `REFUND_PRORATED`, with `revocationPercentage` (thousandths of a
+    /// percent), present on refunded transactions (App Store Server Notifications 2.20).
+    package var revocationType: String?
+    package var revocationPercentage: Int64?
+    /// The customer's `AppTransaction.appTransactionID` (App Store Server API 1.15).
+    package var appTransactionId: String?
 
     /// A first purchase (original id and date are its own) in the simulator's sandbox
     /// storefront; the fixed fields take the values docs/world.md gives.
@@ -86,33 +92,46 @@ package struct TransactionPayload: Equatable, Sendable {
             ("appAccountToken", appAccountToken.map(JSONText.string)),
             ("revocationDate", revocationDate.map(JSONText.integer)),
             ("revocationReason", revocationReason.map(JSONText.integer)),
+            ("revocationType", revocationType.map(JSONText.string)),
+            ("revocationPercentage", revocationPercentage.map(JSONText.integer)),
+            ("appTransactionId", appTransactionId.map(JSONText.string)),
         ])
     }
 }
 
 /// Apple's `ResponseBodyV2DecodedPayload` for a V2 notification about one transaction.
 package struct NotificationPayload: Equatable, Sendable {
-    package enum NotificationType: String, Sendable { case oneTimeCharge = "ONE_TIME_CHARGE", refund = "REFUND" }
+    package enum NotificationType: String, Sendable {
+        case oneTimeCharge = "ONE_TIME_CHARGE", refund = "REFUND", consumptionRequest = "CONSUMPTION_REQUEST"
+        case refundDeclined = "REFUND_DECLINED", refundReversed = "REFUND_REVERSED"
+    }
 
     package var notificationType: NotificationType
     package var notificationUUID: String
     package var signedDate: Int64
     package var version: String
     package var bundleId: String
+    /// `data.bundleVersion`: the app's build.
+    package var bundleVersion: String
+    /// `data.appAppleId`: the app's Apple ID (a number), which Apple's verifier needs in
+    /// production.
+    package var appAppleId: Int64
     package var environment: String
     /// The transaction, itself a JWS (`data.signedTransactionInfo`).
     package var signedTransactionInfo: String
 
     package init(
         notificationType: NotificationType, notificationUUID: String, signedDate: Int64,
-        signedTransactionInfo: String
+        signedTransactionInfo: String, environment: String = SignedDataDefaults.environment
     ) {
         self.notificationType = notificationType
         self.notificationUUID = notificationUUID
         self.signedDate = signedDate
         self.version = "2.0"
         self.bundleId = SignedDataDefaults.bundleId
-        self.environment = SignedDataDefaults.environment
+        self.bundleVersion = SignedDataDefaults.bundleVersion
+        self.appAppleId = SignedDataDefaults.appAppleId
+        self.environment = environment
         self.signedTransactionInfo = signedTransactionInfo
     }
 
@@ -124,7 +143,9 @@ package struct NotificationPayload: Equatable, Sendable {
             (
                 "data",
                 .members([
+                    ("appAppleId", .integer(appAppleId)),
                     ("bundleId", .string(bundleId)),
+                    ("bundleVersion", .string(bundleVersion)),
                     ("environment", .string(environment)),
                     ("signedTransactionInfo", .string(signedTransactionInfo)),
                 ])
@@ -138,6 +159,11 @@ package struct NotificationPayload: Equatable, Sendable {
 /// The simulated app and App Store environment every payload names.
 package enum SignedDataDefaults {
     package static let bundleId = "com.example.iapsim"
-    /// Payloads say `Sandbox` so that no simulated object passes for a production one.
+    /// The environment of a payload made without a run's (tests, samples). A run's payloads
+    /// name its own environment (`Production` by default); none passes for Apple's, since
+    /// the simulator signs with a root of its own.
     package static let environment = "Sandbox"
+    package static let bundleVersion = "1.0"
+    /// The simulated app's Apple ID.
+    package static let appAppleId: Int64 = 6_450_000_001
 }

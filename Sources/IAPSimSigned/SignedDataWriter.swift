@@ -6,7 +6,7 @@
 
 /// Writes a run's signed data into a directory: `root.cer` (the DER trust anchor) and
 /// `signed.jsonl`, one line per signed object in run order:
-/// `{"t":ms,"kind":"transaction"|"notification"|"forged","txn":"...","jws":"..."}`,
+/// `{"t":ms,"kind":"transaction"|"notification"|"forged","txn":"...","environment":"...","jws":"..."}`,
 /// `t` in virtual milliseconds (0 is 2026-01-01T00:00:00Z).
 ///
 /// Signing happens here and only here, when bytes are asked for.
@@ -18,19 +18,24 @@ package final class SignedDataWriter {
     private let appStore: JWSSigner
     private var forger: JWSSigner?
     private var lines: [String] = []
+    /// The environment of the run (`Production`, `Sandbox`): every line names it, so that a
+    /// verifier is built for the run's environment, whatever a forged object claims.
+    private let environment: String
 
     /// Creates the directory (and its parents) and writes `root.cer` at once, so that a bad
     /// directory is reported before the run.
-    package init(directory: String) throws {
+    package init(directory: String, environment: String = SignedDataDefaults.environment) throws {
         self.directory = directory
+        self.environment = environment
         appStore = JWSSigner(chain: try SigningChain.appStore())
         try SignedDataFiles.writeRoot(appStore.chain, into: directory)
     }
 
     /// A writer that writes nothing: its caller takes `rootCertificate` and `jsonLines` (to
     /// write them all or none, with other outputs).
-    package init() throws {
+    package init(environment: String = SignedDataDefaults.environment) throws {
         directory = nil
+        self.environment = environment
         appStore = JWSSigner(chain: try SigningChain.appStore())
     }
 
@@ -63,7 +68,7 @@ package final class SignedDataWriter {
     ) throws -> String {
         let payload = NotificationPayload(
             notificationType: type, notificationUUID: uuid, signedDate: signedDate,
-            signedTransactionInfo: try appStore.sign(transaction))
+            signedTransactionInfo: try appStore.sign(transaction), environment: environment)
         let jws = try appStore.sign(payload)
         append(t: t, kind: .notification, txn: transaction.transactionId, jws: jws)
         return jws
@@ -88,7 +93,8 @@ package final class SignedDataWriter {
     private func append(t: Int64, kind: Kind, txn: String, jws: String) {
         lines.append(
             JSONText.members([
-                ("t", .integer(t)), ("kind", .string(kind.rawValue)), ("txn", .string(txn)), ("jws", .string(jws)),
+                ("t", .integer(t)), ("kind", .string(kind.rawValue)), ("txn", .string(txn)),
+                ("environment", .string(environment)), ("jws", .string(jws)),
             ]).text)
     }
 }

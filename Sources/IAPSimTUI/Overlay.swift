@@ -174,7 +174,7 @@ extension Picker {
     /// The App Store's answer to the next receipt verification (`store-status CODE`).
     static let storeStatus = Picker(
         title: "Next verifyReceipt status",
-        items: [0, 21_002, 21_003, 21_005, 21_007, 21_010, 21_100].map { code in
+        items: [0, 21_002, 21_003, 21_005, 21_007, 21_009, 21_010, 21_100, 21_000, 21_004, 21_006, 21_008].map { code in
             PickerItem("\(code)", VerifyStatus.words(code), .run(.storeStatus(code)))
         })
 }

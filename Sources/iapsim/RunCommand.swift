@@ -130,7 +130,8 @@ struct RunCommand: ParsableCommand {
         -> (ScenarioResult, [RunRecord])
     {
         var exports = try RunExports(
-            log: logFile, diagram: diagramFile, signed: signedDirectory, whatIf: whatIf, files: &files)
+            log: logFile, diagram: diagramFile, signed: signedDirectory, environment: scenario.environment.payloadName,
+            whatIf: whatIf, files: &files)
         var player = ScenarioPlayer(scenario)
         let keepsRecords = handoutDirectory != nil
         player.collectsEntries = exports.any || keepsRecords || !quiet

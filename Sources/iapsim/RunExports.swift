@@ -18,8 +18,10 @@ struct RunExports {
     static let signedFiles = ["root.cer", "signed.jsonl"]
 
     /// Opens the staged files (and creates the `--signed` directory) in `files`.
-    init(log: String?, diagram: String?, signed: String?, whatIf: WhatIfReport? = nil, files: inout OutputFiles) throws
-    {
+    init(
+        log: String?, diagram: String?, signed: String?, environment: String, whatIf: WhatIfReport? = nil,
+        files: inout OutputFiles
+    ) throws {
         self.whatIf = whatIf
         if let log { self.log = try files.open(log) }
         if let diagram {
@@ -29,7 +31,7 @@ struct RunExports {
         }
         if let signed {
             try files.makeDirectory(signed, flag: "--signed")
-            let writer = try SignedDataWriter()
+            let writer = try SignedDataWriter(environment: environment)
             try files.stage(bytes: writer.rootCertificate, to: Self.path(signed, "root.cer"))
             self.signed = (writer, try files.open(Self.path(signed, "signed.jsonl")))
         }

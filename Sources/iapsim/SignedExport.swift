@@ -19,7 +19,7 @@ enum SignedExport {
         case .forgeryPrepared(let s): try writer.forged(payload(s), at: Int64(e.time))
         case .notificationSent(let n):
             try writer.notification(
-                n.type == .refund ? .refund : .oneTimeCharge, uuid: n.uuid,
+                NotificationPayload.NotificationType(rawValue: n.type.rawValue) ?? .oneTimeCharge, uuid: n.uuid,
                 signedDate: unix(n.signedDate), transaction: payload(n.transaction),
                 at: Int64(e.time))
         default: return
@@ -38,6 +38,10 @@ enum SignedExport {
         p.originalPurchaseDate = unix(s.originalPurchaseDate)
         p.revocationDate = s.revocationDate.map(unix)
         p.revocationReason = s.revocationReason.map(Int64.init)
+        p.revocationType = s.revocationType
+        p.revocationPercentage = s.revocationPercentage.map(Int64.init)
+        p.appTransactionId = s.appTransactionId
+        p.environment = s.environment
         return p
     }
 

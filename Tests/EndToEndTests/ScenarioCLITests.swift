@@ -86,7 +86,8 @@ enum CLI {
                 + "open-store, close-store, crash, launch, background, foreground, uninstall, login, "
                 + "logout, network, drop-next-request, drop-next-response, latency, store-outage, "
                 + "store-status, fail-next-payment, interrupt-next-payment, ask-to-buy, approve, decline, replay, forge, "
-                + "server-outage, refund, spend, policy, wait, settle\n")
+                + "server-outage, refund, refund-request, refund-decline, refund-reverse, spend, policy, wait, settle\n"
+        )
     }
 
     @Test func runOfAMissingFileExitsTwo() throws {

@@ -46,7 +46,10 @@ import Testing
                         "notificationUUID": try #require(n["notificationUUID"] as? String),
                         "signedDate": try #require(n["signedDate"] as? Int) + epochMs,
                         "version": "2.0",
-                        "data": ["bundleId": "com.example.iapsim", "environment": "Sandbox"],
+                        "data": [
+                            "bundleId": "com.example.iapsim", "environment": try #require(t["environment"] as? String),
+                            "bundleVersion": "1.0", "appAppleId": 6_450_000_001,
+                        ],
                         "transaction": try decodedFields(t),
                     ]))
             case "forgeryPrepared":
@@ -66,6 +69,8 @@ import Testing
             refund = [
                 "revocationDate": try date("revocationDate"),
                 "revocationReason": try #require(t["revocationReason"] as? Int),
+                "revocationType": try #require(t["revocationType"] as? String),
+                "revocationPercentage": try #require(t["revocationPercentage"] as? Int),
             ]
         }
         return refund.merging([
@@ -78,7 +83,8 @@ import Testing
             "signedDate": try date("signedDate"),
             "price": try #require(t["price"] as? Int),
             "appAccountToken": t["appAccountToken"] ?? NSNull(),
-            "bundleId": "com.example.iapsim", "environment": "Sandbox", "currency": "USD",
+            "bundleId": "com.example.iapsim", "environment": try #require(t["environment"] as? String),
+            "appTransactionId": try #require(t["appTransactionId"] as? String), "currency": "USD",
             "quantity": 1, "inAppOwnershipType": "PURCHASED", "transactionReason": "PURCHASE",
         ]) { a, _ in a }
     }

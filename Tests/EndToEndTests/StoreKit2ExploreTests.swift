@@ -25,7 +25,9 @@ import Testing
             "--out", out,
         ])
         #expect(result.status == 1)
-        for type in ["lost-order", "missed-order", "replay-fraud", "wrong-account", "refund-unclawed"] {
+        for type in [
+            "lost-order", "missed-order", "replay-fraud", "wrong-account", "refund-unclawed", "refund-overclawed",
+        ] {
             let file = out + "/\(type).yaml"
             #expect(FileManager.default.fileExists(atPath: file), "no \(type) finding")
             let replay = try CLI.run(["run", "--quiet", file])
@@ -40,7 +42,7 @@ import Testing
         #expect(result.status == 0)
         let rows = result.lines.filter { $0.hasPrefix("| sk2-") }
         #expect(rows.count == 2 && rows[0].hasPrefix("| sk2-naive |") && rows[1].hasPrefix("| sk2-hardened |"))
-        #expect(rows.last == "| sk2-hardened | 0% | 0% | 0% | 0% | 0% | 0% | 0% |")
+        #expect(rows.last == "| sk2-hardened | 0% | 0% | 0% | 0% | 0% | 0% | 0% | 0% |")
         // StoreKit 2 has no pairing by position: no duplicate receipt, even naive.
         #expect(rows[0].split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }[4] == "0%")
         #expect(!result.lines.contains { $0.hasPrefix("| naive |") })

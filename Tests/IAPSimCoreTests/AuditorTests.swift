@@ -77,7 +77,11 @@ import Testing
         case .jwsChecked: return .jwsChecked(txn: "t1", signer: .forger, verified: true)
         case .signedReplayPrepared: return .signedReplayPrepared(txn: "t1")
         case .forgeryPrepared: return .forgeryPrepared(sampleSigned)
-        case .refundIssued: return .refundIssued(txn: "t1", product: "coins_100", priceCents: 99)
+        case .refundIssued: return .refundIssued(txn: "t1", product: "coins_100", priceCents: 99, percent: 100)
+        case .refundReversed: return .refundReversed(txn: "t1")
+        case .reversalHeard: return .reversalHeard(txn: "t1", outcome: "what was taken back is restored")
+        case .coinsRestored: return .coinsRestored(user: "alice", coins: 100, txn: "t1", balance: 100)
+        case .noted: return .noted("the simulator's assumption")
         case .notificationSent:
             return .notificationSent(
                 ServerNotification(
@@ -154,7 +158,7 @@ import Testing
                 user: "alice", order: "o1"))
         Self.feed(&closed, .paymentCharged(txn: "t1", product: "coins_100", priceCents: 99))
         let read = Fact.Kind.allCases.filter { Auditor.use(of: $0) == .read }
-        #expect(read.count == 22)
+        #expect(read.count == 25)
         for kind in read {
             let changed = [Self.afterOneCharge(), closed].contains { before in
                 var a = before

@@ -14,7 +14,10 @@ import Testing
         .setPolicy(.observer, "launch"), .setPreset(.naive), .wait(90_000), .settle,
         .background, .foreground, .storeStatus(21_002), .storeStatus(0),
         .serverOutage(on: true), .serverOutage(on: false), .refund(txn: nil), .refund(txn: "1000000000001"),
-        .spend(user: "alice", coins: 80),
+        .spend(user: "alice", coins: 80), .refund(txn: nil, percent: 40), .refundRequest(txn: nil),
+        .refundDecline(txn: "1000000000001"), .refundReverse(txn: nil),
+        .forge(product: "coins_550", environment: "Xcode"),
+        .storeStatus(21_009),
     ]
 
     @Test func everyCommandReadsBackFromItsText() throws {
@@ -37,7 +40,7 @@ import Testing
                 "crash", "network off", "drop-next-request verify", "drop-next-response recharge",
                 "latency order 2s", "store-outage on", "fail-next-payment network",
                 "fail-next-payment unfinished", "interrupt-next-payment", "store-status 21002",
-                "server-outage on",
+                "server-outage on", "store-status 21009",
             ])
     }
 

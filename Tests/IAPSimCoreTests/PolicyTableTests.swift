@@ -39,7 +39,7 @@ import Testing
         }
         var sk1 = PolicyPreset.hardened.policy
         #expect(sk1.keysInWorld == one)
-        sk1.serverClawback = true
+        sk1.serverClawback = .full
         #expect(sk1.keysInWorld == one + PolicyKey.serverSideKeys)
     }
 

@@ -95,16 +95,16 @@ import Testing
     }
 
     /// A refund the server kept the coins of counts as granted without payment; heard but
-    /// with `server-clawback false` it is permanent at once.
+    /// with `server-clawback off` it is permanent at once.
     @Test func aRefundHeardButNotClawedBackIsPermanent() {
-        var h = Harness(weakened(.sk2Hardened, [(.serverClawback, "false")]))
+        var h = Harness(weakened(.sk2Hardened, [(.serverClawback, "off")]))
         h.run(.buy(product: "coins_100"))
         h.when("credited")
         h.run(.refund(txn: nil))
         h.settle()
         #expect(h.summary == ["refund-unclawed:permanent"])
         #expect(
-            h.anomalies[0].mechanism == "the server hears of the refund but keeps the coins (server-clawback false)")
+            h.anomalies[0].mechanism == "the server hears of the refund but keeps the coins (server-clawback off)")
         #expect(h.sim.auditor.grantedNotPaidCents == 99)
         #expect(h.balance("alice") == 100)
     }
@@ -122,10 +122,11 @@ import Testing
         #expect(h.logText.contains("recharge 1000000000001 refused: transaction 1000000000001 was refunded"))
     }
 
-    /// Reconciliation needs a transaction id to look up: a customer whose first purchase
-    /// never reached the server cannot be found.
+    /// Reconciliation needs an id of the customer's to look up: without the appTransactionId
+    /// (`report-app-transaction false`), a customer whose first purchase never reached the
+    /// server cannot be found.
     @Test func reconciliationCannotFindACustomerTheServerNeverHeardOf() {
-        var h = Harness(weakened(.sk2Hardened, [(.serverNotifications, "false")]))
+        var h = Harness(weakened(.sk2Hardened, [(.serverNotifications, "false"), (.reportAppTransaction, "false")]))
         h.run(.buy(product: "coins_100"))
         h.when("charged")
         h.run(.crash)
@@ -135,11 +136,45 @@ import Testing
         #expect(!h.sim.reconcileArmed && h.summary == ["lost-order:open"], "only a launch can recover it")
     }
 
+    /// With the appTransactionId the app reported at login, the same customer is looked up by
+    /// it (Get Transaction History accepts one since 2025) and the first charge is credited.
+    @Test func reconciliationFindsAFirstPurchaseByTheAppTransactionId() {
+        var h = Harness(weakened(.sk2Hardened, [(.serverNotifications, "false")]))
+        h.run(.buy(product: "coins_100"))
+        h.when("charged")
+        h.run(.crash)
+        h.run(.wait(2 * Self.hour))
+        #expect(h.balance("alice") == 100)
+        #expect(h.logText.contains("GET /inApps/v2/history/\(AppStore.appTransactionId): 1 transaction"))
+        #expect(h.summary == ["lost-order:resolved"], "\(h.summary)")
+    }
+
+    /// Get Transaction History v1 omits finished consumables: the same lost request after a
+    /// finish is never found by a job on v1.
+    @Test func historyV1MissesAFinishedConsumable() {
+        var p = weakened(.sk2Naive, [(.accountToken, "true"), (.serverReconcile, "1h"), (.serverHistory, "v1")])
+        p.serverDedup = true
+        var h = Harness(p)
+        h.run(.buy(product: "coins_100"))
+        h.when("credited")
+        h.run(.wait(10_000), .dropNextRequest(.recharge), .buy(product: "coins_550"))
+        h.when("finished")
+        h.run(.wait(2 * Self.hour))
+        #expect(h.balance("alice") == 100)
+        // Both purchases are finished consumables: v1 lists neither, v2 both.
+        #expect(h.sim.store.historyList(h.sim.policy).list.isEmpty)
+        p.serverHistory = .v2
+        #expect(h.sim.store.historyList(p).list.map(\.id) == ["1000000000001", "1000000000002"])
+        #expect(h.summary == ["missed-order:permanent"] || h.summary == ["missed-order:open"], "\(h.summary)")
+    }
+
     /// Get Transaction History lists finished consumables too: a charge the app finished
     /// before its recharge was lost is found and credited to the order its token names;
     /// a refund nobody notified is found and clawed back.
     @Test func reconciliationFindsAFinishedUncreditedChargeAndAnUnheardRefund() {
-        var p = weakened(.sk2Naive, [(.accountToken, "true"), (.serverReconcile, "1h"), (.serverClawback, "true")])
+        var p = weakened(
+            .sk2Naive,
+            [(.accountToken, "true"), (.serverReconcile, "1h"), (.serverClawback, "full"), (.serverHistory, "v2")])
         p.serverDedup = true
         var h = Harness(p)
         h.run(.buy(product: "coins_100"))

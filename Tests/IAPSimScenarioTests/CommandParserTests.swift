@@ -61,7 +61,38 @@ import Testing
         ("spend alice 80", .spend(user: "alice", coins: 80)),
         ("policy server-reconcile 1h", .setPolicy(.serverReconcile, "1h")),
         ("policy server-notifications true", .setPolicy(.serverNotifications, "true")),
+        ("refund newest percent 40", .refund(txn: nil, percent: 40)),
+        ("refund 1000000000002 percent 100", .refund(txn: "1000000000002")),
+        ("refund-request newest", .refundRequest(txn: nil)),
+        ("refund-decline 1000000000001", .refundDecline(txn: "1000000000001")),
+        ("refund-reverse newest", .refundReverse(txn: nil)),
+        ("forge coins_100 environment Xcode", .forge(product: "coins_100", environment: "Xcode")),
+        ("store-status 21009", .storeStatus(21_009)),
+        ("policy server-clawback refunded-share", .setPolicy(.serverClawback, "refunded-share")),
+        ("policy server-refund-reversed restore", .setPolicy(.serverRefundReversed, "restore")),
+        ("policy server-consumption-answer true", .setPolicy(.serverConsumptionAnswer, "true")),
+        ("policy server-history v1", .setPolicy(.serverHistory, "v1")),
+        ("policy server-history-pages first", .setPolicy(.serverHistoryPages, "first")),
+        ("policy server-verify claimed-environment", .setPolicy(.serverVerify, "claimed-environment")),
+        ("policy report-app-transaction true", .setPolicy(.reportAppTransaction, "true")),
     ]
+
+    /// The refund loop's arguments are checked, and `server-clawback` refuses the old
+    /// true/false with the list of what it takes.
+    @Test func refundPercentAndClawbackValuesAreChecked() {
+        for bad in [
+            "refund newest percent 0", "refund newest percent 101", "refund newest pct 40", "refund newest percent",
+        ] {
+            #expect(throws: (any Error).self, "\(bad)") { try parser.parse(bad) }
+        }
+        for old in ["true", "false"] {
+            #expect {
+                try parser.parse("policy server-clawback \(old)")
+            } throws: { error in
+                "\(error)".contains("off, full, refunded-share")
+            }
+        }
+    }
 
     @Test func everyCommandOfTheFormatParsesToItsCommand() throws {
         for (text, command) in Self.formatCommands {

@@ -57,9 +57,9 @@ import Testing
 
     @Test func storeStatusTakesOnlyVerificationStatuses() {
         #expect(
-            refusal(head + "  - do: store-status 21004\n")
-                == "s.yaml:5:22: unknown status '21004' for 'store-status'; statuses are: "
-                + "0, 21002, 21003, 21005, 21007, 21010, 21100..21199")
+            refusal(head + "  - do: store-status 21001\n")
+                == "s.yaml:5:22: unknown status '21001' for 'store-status'; statuses are: "
+                + "0, 21000, 21002, 21003, 21004, 21005, 21006, 21007, 21008, 21009, 21010, 21100..21199")
         #expect(refusal(head + "  - do: store-status 21150\n  - do: background\n  - do: foreground\n") == nil)
     }
 }

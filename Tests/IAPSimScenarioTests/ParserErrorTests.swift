@@ -161,7 +161,7 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
         #expect(
             refusal("format: 1\ntitel: t\n")
                 == "s.yaml:2:1: unknown top-level key 'titel'; keys are: format, title, story, "
-                + "policy, seed, users, app, steps, expect")
+                + "policy, seed, users, app, environment, steps, expect")
     }
 
     @Test func formatOtherThanOne() {
@@ -302,7 +302,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
                 + "close-store, crash, launch, background, foreground, uninstall, login, logout, "
                 + "network, drop-next-request, drop-next-response, latency, store-outage, "
                 + "store-status, fail-next-payment, interrupt-next-payment, ask-to-buy, approve, decline, "
-                + "replay, forge, server-outage, refund, spend, policy, wait, settle")
+                + "replay, forge, server-outage, refund, refund-request, refund-decline, refund-reverse, "
+                + "spend, policy, wait, settle")
     }
 
     @Test func unknownProduct() {
@@ -362,7 +363,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
         #expect(
             refusal(head + "  - do: crash\nexpect:\n  anomalies:\n    - {type: lost-coins}\n")
                 == "s.yaml:8:14: unknown anomaly type 'lost-coins'; types are: lost-order, "
-                + "missed-order, replay-fraud, duplicate-receipt, double-credit, wrong-account, refund-unclawed")
+                + "missed-order, replay-fraud, duplicate-receipt, double-credit, wrong-account, refund-unclawed, "
+                + "refund-overclawed")
     }
 
     @Test func unknownAnomalyStatus() {

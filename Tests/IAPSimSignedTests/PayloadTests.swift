@@ -39,9 +39,22 @@ import Testing
             signedDate: 1_767_232_800_000, signedTransactionInfo: "a.b.c")
         #expect(
             payload.json.text == """
-                {"notificationType":"REFUND","notificationUUID":"uuid-1","data":{"bundleId":"com.example.iapsim",\
-                "environment":"Sandbox","signedTransactionInfo":"a.b.c"},"version":"2.0","signedDate":1767232800000}
+                {"notificationType":"REFUND","notificationUUID":"uuid-1","data":{"appAppleId":6450000001,\
+                "bundleId":"com.example.iapsim","bundleVersion":"1.0","environment":"Sandbox",\
+                "signedTransactionInfo":"a.b.c"},"version":"2.0","signedDate":1767232800000}
                 """)
+    }
+
+    @Test func refundedShareAndAppTransactionAppearOnlyWhenSet() {
+        var p = Samples.refunded
+        p.revocationType = "REFUND_PRORATED"
+        p.revocationPercentage = 40_000
+        p.appTransactionId = "705000000000000001"
+        #expect(
+            p.json.text.hasSuffix(
+                #""revocationReason":0,"revocationType":"REFUND_PRORATED","revocationPercentage":40000,"#
+                    + #""appTransactionId":"705000000000000001"}"#))
+        #expect(!Samples.refunded.json.text.contains("revocationType"))
     }
 
     @Test func stringsAreEscapedAsJSON() {

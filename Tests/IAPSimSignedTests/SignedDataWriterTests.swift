@@ -29,9 +29,10 @@ func scratchDirectory(_ name: String) -> String {
         let text = try String(contentsOfFile: directory + "/signed.jsonl", encoding: .utf8)
         let lines = text.split(separator: "\n").map(String.init)
         try #require(lines.count == 3 && text.hasSuffix("\n"))
-        #expect(lines[0] == #"{"t":60000,"kind":"transaction","txn":"2000000001","jws":""# + jws + #""}"#)
-        #expect(lines[1].hasPrefix(#"{"t":61000,"kind":"notification","txn":"2000000001","jws":""#))
-        #expect(lines[2].hasPrefix(#"{"t":62000,"kind":"forged","txn":"2000000002","jws":""#))
+        let env = #""environment":"Sandbox","#
+        #expect(lines[0] == #"{"t":60000,"kind":"transaction","txn":"2000000001","# + env + #""jws":""# + jws + #""}"#)
+        #expect(lines[1].hasPrefix(#"{"t":61000,"kind":"notification","txn":"2000000001","# + env + #""jws":""#))
+        #expect(lines[2].hasPrefix(#"{"t":62000,"kind":"forged","txn":"2000000002","# + env + #""jws":""#))
     }
 
     @Test func aPathThroughAFileIsRefusedWithTheSystemsReason() throws {

@@ -44,10 +44,14 @@ extension AppProcess {
             switch current.state {
             case .failed: handleFailed(current, store: &store, &out)
             case .purchased, .restored:
-                let reason: SendReason =
+                var reason: SendReason =
                     atForeground
                     ? .foregroundRedelivery
                     : redelivery ? .redelivery(out.policy.observer) : .firstDelivery
+                if redelivery, store.rebuyDelivery == current.id {
+                    store.rebuyDelivery = nil
+                    reason = .rebuyRedelivery
+                }
                 handlePurchased(current, reason: reason, store: &store, &out)
             case .purchasing, .deferred: break
             }

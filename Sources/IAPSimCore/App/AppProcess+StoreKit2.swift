@@ -13,6 +13,9 @@ extension AppProcess {
     /// `product.purchase(options:)`, with the order's token when `account-token` says so.
     mutating func purchase(_ ticket: OrderTicket, store: inout AppStore, _ out: inout Outbox) {
         let token = out.policy.accountToken ? ticket.token : nil
+        if let owned = store.returnOwned(ticket.productId, &out) {
+            return awaiting.append(AwaitedPurchase(txn: owned, ticket: ticket))
+        }
         let known = store.transactions.count
         let txn = store.addPayment(
             product: ticket.productId, applicationUsername: token,

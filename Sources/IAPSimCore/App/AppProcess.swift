@@ -162,7 +162,10 @@ package struct AppProcess: Sendable, Hashable {
         resetPeriodicBackOff()
         periodicBackedOffMs = 0
         out.log(.app, .appLaunched(freshInstall: fresh))
-        if fresh, let user = savedLogin { out.log(.app, .userLoggedIn(user)) }
+        if fresh, let user = savedLogin {
+            out.log(.app, .userLoggedIn(user))
+            reportAppTransaction(user, &out)
+        }
         if out.policy.observer == .launch { registerObserver(atLaunch: true, store: &store, &out) }
         if out.policy.storekit == .two && out.policy.sweepUnfinished { sweepUnfinished(store: &store, &out) }
         if out.policy.resends(on: .launch) && !(files.isEmpty && keychain.isEmpty) {
@@ -253,6 +256,7 @@ package struct AppProcess: Sendable, Hashable {
     mutating func login(_ user: String, store: inout AppStore, _ out: inout Outbox) {
         savedLogin = user
         out.log(.app, .userLoggedIn(user))
+        reportAppTransaction(user, &out)
         let waiting = waitingForLogin
         waitingForLogin = []
         for r in reachablePending {
@@ -262,6 +266,15 @@ package struct AppProcess: Sendable, Hashable {
                 sendRecharge(r, reason: .resend(.login), store: &store, &out)
             }
         }
+    }
+
+    /// `report-app-transaction`: at login the app tells the server its customer's
+    /// `AppTransaction.appTransactionID` (it exists before any purchase), route `order`.
+    func reportAppTransaction(_ user: String, _ out: inout Outbox) {
+        guard out.policy.reportAppTransaction, out.policy.storekit == .two else { return }
+        out.send(
+            .order, .request, .app, exchange: out.newExchange(),
+            .appTransactionReport(user: user, appTransactionId: AppStore.appTransactionId))
     }
 
     mutating func logout(_ out: inout Outbox) {

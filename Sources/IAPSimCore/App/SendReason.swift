@@ -9,6 +9,9 @@ package enum SendReason: Sendable, Hashable, Worded {
     case firstDelivery
     case redelivery(ObserverTiming)
     case foregroundRedelivery
+    /// StoreKit 1: a payment for the same consumable was blocked and the unfinished
+    /// transaction delivered again.
+    case rebuyRedelivery
     case immediateRetry(Int)
     /// The round's number, and the interval it waited when that was a back-off (more than
     /// `retry-interval`; 0 otherwise), in 32 bits: the reason stays small, and `Fact` with it.
@@ -33,6 +36,7 @@ package enum SendReason: Sendable, Hashable, Worded {
         case .redelivery(.launch): return "redelivered at launch"
         case .redelivery(.storeScreen): return "redelivered when the store screen opened"
         case .foregroundRedelivery: return "redelivered at foreground"
+        case .rebuyRedelivery: return "redelivered when the same product was bought again"
         case .immediateRetry(let n): return "immediate retry \(n)"
         case .periodicRetry(let n, 0): return "periodic retry \(n)"
         case .periodicRetry(let n, let ms):

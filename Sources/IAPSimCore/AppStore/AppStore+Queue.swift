@@ -94,6 +94,16 @@ extension AppStore {
     mutating func answerAskToBuy(approve: Bool, _ out: inout Outbox) -> Bool {
         guard let t = transactions.last(where: { !$0.finished && $0.state == .deferred }) else { return false }
         update(t.id) { $0.state = .purchasing }
+        if !approve {
+            let storeKit2 = out.policy.storekit == .two
+            out.log(
+                .appStore,
+                .noted(
+                    storeKit2
+                        ? "the parent declined the request for \(t.productId): nothing arrives on Transaction.updates"
+                        : "the parent declined \(t.id): StoreKit makes it failed (the simulator's assumption:"
+                            + " Apple documents no state after a decline)"))
+        }
         resolve(t.id, as: approve ? .charge : .fail(.cancelled), out: &out)
         return true
     }

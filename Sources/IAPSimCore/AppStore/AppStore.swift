@@ -58,6 +58,11 @@ package struct StoreTransaction: Sendable, Hashable, Identifiable {
         get { fields.value.refundedAt }
         set { fields.value.refundedAt = newValue }
     }
+    /// The refunded share in percent (`refund ... percent N`), while refunded.
+    package var refundPercent: Int {
+        get { fields.value.refundPercent }
+        set { fields.value.refundPercent = newValue }
+    }
 
     /// The fields, compared and hashed as one.
     struct Values: Hashable, Sendable {
@@ -73,6 +78,7 @@ package struct StoreTransaction: Sendable, Hashable, Identifiable {
         var outcome: PlannedOutcome
         var failure: PaymentFailure?
         var refundedAt: VirtualTime?
+        var refundPercent = 0
     }
 }
 
@@ -127,12 +133,17 @@ package struct AppStore: Sendable, Hashable {
     /// only writers): equal revisions, same transactions.
     private(set) var revision = 0
     var rng: SplitMix64
+    /// Production or sandbox: whether notifications are retried, what payloads say.
+    package internal(set) var environment: StoreEnvironment
     /// Notifications V2 being delivered to the merchant server (`server-notifications`);
     /// nil while there is none, so that a world without them copies nothing more.
     var deliveries: [NotificationDelivery]?
     /// Interrupted payments waiting for their separate charge, with who added them and for
     /// which order: the charge that follows belongs to the same buyer and order.
     var interrupted: [InterruptedPayment] = []
+    /// The unfinished transaction a blocked re-buy delivers again (StoreKit 1), until the
+    /// app has been handed it: its send says why it went again.
+    package var rebuyDelivery: String?
 
     struct InterruptedPayment: Sendable, Hashable {
         var txn: String
@@ -146,15 +157,20 @@ package struct AppStore: Sendable, Hashable {
     /// and it would take minutes and gigabytes to say nothing more.
     package static let unfinishedLimit = 1_000
 
+    /// The Apple ID's `AppTransaction.appTransactionID` for this app: one customer per
+    /// device, so one for every world (it exists before any purchase).
+    package static let appTransactionId = "705000000000000001"
+
     /// Timings of docs/world.md.
     package static let purchaseSheetMs: VirtualTime = 2_000
     package static let verificationMs: VirtualTime = 300
     package static let interruptedChargeMs: VirtualTime = 30_000
     package static let askToBuyExpiryMs: VirtualTime = 24 * 3_600_000
 
-    package init(catalog: Catalog, rng: SplitMix64) {
+    package init(catalog: Catalog, rng: SplitMix64, environment: StoreEnvironment = .production) {
         self.catalog = catalog
         self.rng = rng
+        self.environment = environment
     }
 
     /// `SKPaymentQueue.default().transactions`: unfinished transactions, oldest first.
@@ -243,9 +259,14 @@ package struct AppStore: Sendable, Hashable {
         } else {
             outcome = .charge
         }
+        if let unfinished = blockedByUnfinished(product, &out) { return unfinished }
         if outcome == .askToBuy, let pending = pendingAskToBuy(product) {
             // TN2259: a request repeated while one waits for the parent is the same request.
-            out.log(.storeKit, .askToBuyMerged(txn: pending, product: product))
+            if out.policy.storekit == .two {
+                out.log(.storeKit, .noted("Ask to Buy: the request for \(product) is merged into the one waiting"))
+            } else {
+                out.log(.storeKit, .askToBuyMerged(txn: pending, product: product))
+            }
             return pending
         }
         let t = newTransaction(

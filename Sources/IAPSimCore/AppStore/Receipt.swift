@@ -47,37 +47,47 @@ package struct Receipt: Sendable, Hashable {
     package var isAuthentic: Bool { signature == Receipt.sign(serial: serial, entries: entries) }
 }
 
-/// The status codes of `verifyReceipt` (Apple).
+/// The status codes of `verifyReceipt` (Apple's status table: 21000 to 21010 and
+/// 21100..21199).
 package enum VerifyStatus {
     package static let valid = 0
     package static let malformed = 21002
     package static let notAuthentic = 21003
     package static let unavailable = 21005
     package static let sandboxReceiptInProduction = 21007
+    package static let internalDataAccess = 21009
     package static let notAuthorized = 21010
 
+    /// Every status `verifyReceipt` can answer besides 0 (Apple), in order.
+    package static let failures = [21_000, 21_002, 21_003, 21_004, 21_005, 21_006, 21_007, 21_008, 21_009, 21_010]
+
     /// Statuses worth asking again about: the App Store could not read or serve the
-    /// receipt this time (Apple: 21002, 21005, 21100-21199).
+    /// receipt this time (Apple: 21002, 21005, 21009, 21100-21199).
     package static func isRetryable(_ status: Int) -> Bool {
-        status == malformed || status == unavailable || (21_100...21_199).contains(status)
+        status == malformed || status == unavailable || status == internalDataAccess
+            || (21_100...21_199).contains(status)
     }
 
-    /// The statuses `store-status` accepts: 0 and the failures verification can answer.
+    /// The statuses `store-status` accepts: 0 and every failure verification can answer.
     package static func canBeArmed(_ status: Int) -> Bool {
-        [valid, malformed, notAuthentic, unavailable, sandboxReceiptInProduction, notAuthorized]
-            .contains(status) || (21_100...21_199).contains(status)
+        status == valid || failures.contains(status) || (21_100...21_199).contains(status)
     }
 
-    package static let acceptedCodes = "0, 21002, 21003, 21005, 21007, 21010, 21100..21199"
+    package static let acceptedCodes =
+        "0, 21000, 21002, 21003, 21004, 21005, 21006, 21007, 21008, 21009, 21010, 21100..21199"
 
     package static func words(_ status: Int) -> String {
         switch status {
         case valid: return "valid"
+        case 21_000: return "request not an HTTP POST, or its body unreadable"
         case malformed: return "malformed receipt"
         case notAuthentic: return "receipt not authentic"
+        case 21_004: return "shared secret does not match"
         case unavailable: return "App Store temporarily unavailable"
+        case 21_006: return "subscription expired (receipt valid)"
         case 21007: return "sandbox receipt sent to production"
         case 21008: return "production receipt sent to sandbox"
+        case internalDataAccess: return "internal data access error, try again later"
         case notAuthorized: return "receipt could not be authorized"
         case 21_100...21_199: return "App Store internal data access error"
         default: return "status \(status)"

@@ -2,6 +2,11 @@
 package enum NotificationType: String, Sendable, Hashable {
     case oneTimeCharge = "ONE_TIME_CHARGE"
     case refund = "REFUND"
+    /// The customer asked for a refund of a consumable: Apple asks for consumption data.
+    case consumptionRequest = "CONSUMPTION_REQUEST"
+    case refundDeclined = "REFUND_DECLINED"
+    /// Apple reversed a refund: the customer has paid again.
+    case refundReversed = "REFUND_REVERSED"
 }
 
 /// One App Store Server Notification V2 as a value: the decoded `signedPayload`
@@ -16,6 +21,10 @@ package struct ServerNotification: Sendable, Hashable {
     package var transaction: SignedTransaction
     /// 1 for the first attempt, up to 6 (five retries).
     package var attempt: Int
+
+    /// `data.appAppleId` and `data.bundleVersion`, the same for every notification.
+    package static let appAppleId = 6_450_000_001
+    package static let bundleVersion = "1.0"
 
     /// Realistic size of the request: the outer JWS with its chain around the inner one.
     package var bytes: Int { 4_200 + transaction.bytes }
@@ -59,13 +68,26 @@ extension AppStore {
 
     /// Sends a notification about `txn` to the merchant server, if it has a notification
     /// URL (`server-notifications`).
+    /// A `ONE_TIME_CHARGE` leaves the App Store within seconds of the charge, "in parallel of
+    /// the purchase transaction" (Apple): after a delay of 1 to 20 s drawn for the
+    /// transaction, so that the app's report and the notification arrive in either order.
     mutating func notify(_ type: NotificationType, _ txn: String, _ out: inout Outbox) {
         guard out.policy.serverNotifications, let t = transaction(txn), let signed = sign(t, now: out.now) else {
             return
         }
         let n = ServerNotification(uuid: rng.uuid(), type: type, signedDate: out.now, transaction: signed, attempt: 1)
-        notifications.append(NotificationDelivery(notification: n, exchange: 0))
-        sendNotification(notifications.count - 1, &out)
+        guard type == .oneTimeCharge else {
+            notifications.append(NotificationDelivery(notification: n, exchange: 0))
+            return sendNotification(notifications.count - 1, &out)
+        }
+        // Drawn from the transaction's own generator: the store's draws do not move.
+        var draw = rng.derive("notify-" + txn)
+        let delay = 1_000 + VirtualTime(draw.below(19_001))
+        var waiting = n
+        waiting.attempt = 0
+        let exchange = out.newExchange()
+        notifications.append(NotificationDelivery(notification: waiting, exchange: exchange))
+        out.after(delay, .storeNotifyRetry(exchange: exchange))
     }
 
     /// Sends attempt `notification.attempt` of delivery `i`, and looks at its answer after
@@ -93,6 +115,14 @@ extension AppStore {
         guard let i = notifications.firstIndex(where: { $0.exchange == exchange }) else { return }
         let n = notifications[i].notification
         let uuid = n.uuid, attempt = n.attempt
+        guard environment.retriesNotifications else {
+            notifications.remove(at: i)
+            return out.log(
+                .appStore,
+                .noted(
+                    "\(n.type.rawValue) \(String(uuid.prefix(8)))… for \(n.transaction.transactionId)"
+                        + " not answered with 200-206; sandbox sends once"))
+        }
         guard attempt <= AppStore.notificationRetryMs.count else {
             notifications.remove(at: i)
             out.log(.appStore, .notificationDropped(uuid: uuid, type: n.type, txn: n.transaction.transactionId))
@@ -117,25 +147,5 @@ extension AppStore {
         notifications[i].notification.signedDate = out.now
         notifications[i].notification.attempt += 1
         sendNotification(i, &out)
-    }
-
-    /// `refund TXN`: Apple gives the customer the money back. The transaction gets its
-    /// `revocationDate`; a `REFUND` notification goes out.
-    mutating func refund(_ txn: String, _ out: inout Outbox) {
-        guard let t = transaction(txn), let product = catalog.product(t.productId) else { return }
-        update(txn) { $0.refundedAt = out.now }
-        out.log(.appStore, .refundIssued(txn: txn, product: t.productId, priceCents: product.priceCents))
-        notify(.refund, txn, &out)
-    }
-
-    /// The charges a `refund` can name: charged (money taken) and not refunded yet.
-    package var refundable: [StoreTransaction] {
-        transactions.filter { $0.chargedAt != nil && $0.originalId == nil && $0.refundedAt == nil }
-    }
-
-    /// Get Transaction History (v2): every transaction of the Apple customer that took
-    /// money, finished consumables and refunded ones included, signed now.
-    func history(now: VirtualTime) -> [SignedTransaction] {
-        transactions.compactMap { t in t.chargedAt != nil ? sign(t, now: now) : nil }
     }
 }

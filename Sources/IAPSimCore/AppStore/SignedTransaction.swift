@@ -37,18 +37,34 @@ package struct SignedTransaction: Sendable, Hashable {
 
     /// Why (`revocationReason`): 0, refunded for another reason, for every simulated refund.
     package var revocationReason: Int? { revocationDate.map { _ in 0 } }
+    /// `appTransactionId`: the customer's `AppTransaction.appTransactionID` (API 1.15).
+    package var appTransactionId: String { fields.value.appTransactionId }
+    /// The refunded share in thousandths of a percent (`revocationPercentage`: 100000 for
+    /// all of it), present once refunded.
+    package var revocationPercentage: Int? { revocationDate == nil ? nil : fields.value.revocationPercentage }
+    /// `revocationType`: `REFUND_FULL`, or `REFUND_PRORATED` for a share.
+    package var revocationType: String? {
+        revocationPercentage.map { $0 == 100_000 ? "REFUND_FULL" : "REFUND_PRORATED" }
+    }
+    /// The `environment` the payload claims: the world's (`Production`, `Sandbox`), or
+    /// what a forger wrote (`Xcode`).
+    package var environment: String { fields.value.environment }
 
     package init(
         transactionId: String, originalTransactionId: String, productId: String, type: ProductKind,
         purchaseDate: VirtualTime, originalPurchaseDate: VirtualTime, signedDate: VirtualTime,
-        price: Int, appAccountToken: String?, signer: Signer, revocationDate: VirtualTime? = nil
+        price: Int, appAccountToken: String?, signer: Signer, revocationDate: VirtualTime? = nil,
+        revocationPercentage: Int = 100_000, appTransactionId: String = AppStore.appTransactionId,
+        environment: String = StoreEnvironment.production.payloadName
     ) {
         fields = Shared(
             Values(
                 transactionId: transactionId, originalTransactionId: originalTransactionId,
                 productId: productId, purchaseDate: purchaseDate, originalPurchaseDate: originalPurchaseDate,
                 signedDate: signedDate, price: price, appAccountToken: appAccountToken,
-                revocationDate: revocationDate, type: type, signer: signer))
+                revocationDate: revocationDate, type: type, signer: signer,
+                revocationPercentage: revocationPercentage, appTransactionId: appTransactionId,
+                environment: environment))
     }
 
     /// Realistic size of the compact JWS: the x5c chain in the header, payload, signature.
@@ -75,7 +91,8 @@ extension AppStore {
             originalPurchaseDate: original.chargedAt ?? charged, signedDate: now,
             price: t.originalId == nil ? product.priceCents * 10 : 0,
             appAccountToken: t.appAccountToken, signer: .appStore,
-            revocationDate: t.refundedAt)
+            revocationDate: t.refundedAt, revocationPercentage: t.refundPercent * 1_000,
+            environment: environment.payloadName)
     }
 }
 
@@ -93,5 +110,8 @@ extension SignedTransaction {
         var revocationDate: VirtualTime?
         var type: ProductKind
         var signer: Signer
+        var revocationPercentage: Int
+        var appTransactionId: String
+        var environment: String
     }
 }

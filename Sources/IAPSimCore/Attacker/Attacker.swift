@@ -10,6 +10,8 @@ package struct Attacker: Sendable, Hashable {
         var signed: SignedTransaction?
         /// A forgery: the JWS is made once the fresh order's token is known.
         var forge: Bool = false
+        /// The `environment` the forged JWS claims.
+        var environment = ""
     }
 
     var plans = SmallMap<Int, Plan>()
@@ -37,12 +39,12 @@ package struct Attacker: Sendable, Hashable {
     }
 
     /// Starts a forgery as `user`: a fresh order, then a JWS for it that the attacker signs.
-    mutating func forge(_ product: String, as user: String, _ out: inout Outbox) {
+    mutating func forge(_ product: String, as user: String, environment: String, _ out: inout Outbox) {
         forgeries += 1
         start(
             Plan(
                 user: user, txn: String(9_000_000_000_000 + forgeries), product: product,
-                forge: true), &out)
+                forge: true, environment: environment), &out)
     }
 
     mutating func start(_ plan: Plan, _ out: inout Outbox) {
@@ -66,7 +68,7 @@ package struct Attacker: Sendable, Hashable {
                 transactionId: plan.txn, originalTransactionId: plan.txn, productId: product.id,
                 type: product.kind, purchaseDate: out.now, originalPurchaseDate: out.now,
                 signedDate: out.now, price: product.priceCents * 10, appAccountToken: token,
-                signer: .forger)
+                signer: .forger, environment: plan.environment)
             out.log(.attacker, .forgeryPrepared(forged))
             plan.signed = forged
         }

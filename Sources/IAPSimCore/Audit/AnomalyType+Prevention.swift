@@ -15,14 +15,18 @@ extension AnomalyType {
             return
                 "someone sent an old valid receipt with a fresh order; a server that checks only \"receipt valid, order exists\" credits again"
         case .duplicateReceipt:
-            return "the order was paired with another (stale) transaction, so the real payment went uncredited"
+            return
+                "an under-credit by wrong pairing: the order was paired with another (stale) transaction, so the real payment went uncredited (not a double delivery: that is double-credit)"
         case .doubleCredit:
             return "one charge was credited more than once (a retransmission or a redelivery credited again)"
         case .wrongAccount:
             return "the purchase was credited to an account other than the buyer's"
         case .refundUnclawed:
             return
-                "Apple refunded the charge, but the coins credited for it were not taken back (the server never heard of the refund, or kept the coins)"
+                "Apple refunded the charge, but the coins credited for it were not taken back (the server never heard of the refund, or kept the coins); before a refund, answering CONSUMPTION_REQUEST with consumption information is the lever"
+        case .refundOverclawed:
+            return
+                "the customer lost more than the refund gave back: a full clawback on a prorated refund, or a clawback not restored after REFUND_REVERSED"
         }
     }
 

@@ -8,6 +8,8 @@ package enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
     case wrongAccount = "wrong-account"
     /// Coins credited for a charge that was refunded and not taken back (docs/world.md).
     case refundUnclawed = "refund-unclawed"
+    /// The mirror of `refund-unclawed`: more taken back than the refund gave back.
+    case refundOverclawed = "refund-overclawed"
 
     package static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

@@ -102,14 +102,22 @@ enum AnomalyWording {
     }
 
     /// Why an uncredited charge can no longer be made right.
-    static func beyondRecovery(finished: Bool) -> String {
-        finished
-            ? "finished without credit; no record of it remains"
-            : "no record of it remains that any retry could use"
+    static func beyondRecovery(finished: Bool, freshReceipt: Bool = false) -> String {
+        guard finished else { return "no record of it remains that any retry could use" }
+        return freshReceipt
+            ? "finished without credit; no record of it remains (a receipt read after the finish no longer"
+                + " lists it: that moment is the simulator's assumption, Apple says only \"updated receipts\")"
+            : "finished without credit; no record of it remains"
     }
 
     /// docs/world.md, "The rules": a clean relaunch on a copy of the world did not credit it either.
     static var stuck: String { "stuck: every relaunch repeats the same failure" }
+
+    /// Appended to `stuck` when it rests on a listener started after launch (StoreKit 2).
+    static var lateListener: String {
+        " (this rests on the simulator's assumption that a Transaction.updates listener started"
+            + " after launch misses the launch replay; Apple documents only the replay at launch)"
+    }
 }
 
 extension AnomalyType {

@@ -56,7 +56,7 @@ extension Auditor {
                         txn, app: app, server: server, store: store, policy: policy)
                 if position != ledger.storePositions[i] { ledger.storePositions[i] = position }
                 let written = out.count
-                settleUncredited(i, now: now, alive: alive, &out)
+                settleUncredited(i, now: now, alive: alive, freshReceipt: policy.receipt == .fresh, &out)
                 remember(i, now: now, store: store, keptByStore: keptByStore && out.count == written)
             }
             ledger.active[kept] = i
@@ -64,6 +64,7 @@ extension Auditor {
         }
         ledger.active.removeLast(ledger.active.count - kept)
         if !ledger.unclawed.isEmpty { settleRefunds(now: now, store: store, server: server, policy: policy, &out) }
+        if !ledger.overclaws.isEmpty { settleOverclaws(now: now, store: store, policy: policy, &out) }
     }
 
     /// True when the last look at waiting charge `i` changed nothing, found it kept alive by
@@ -146,14 +147,22 @@ extension Auditor {
 
     /// `alive`: whether something can still credit the charge (`RecoveryView`); a charge the
     /// verdict's what-if found stuck stays permanent however alive it looks.
-    mutating func settleUncredited(_ i: Int, now: VirtualTime, alive: Bool, _ out: inout [LogEntry]) {
+    /// `freshReceipt`: the app re-reads the receipt at each send (`receipt: fresh`), so a
+    /// finished charge lost to it rests on the simulator's assumption of when a finished
+    /// consumable leaves the receipt, and its mechanism says so.
+    mutating func settleUncredited(
+        _ i: Int, now: VirtualTime, alive: Bool, freshReceipt: Bool = false, _ out: inout [LogEntry]
+    ) {
         let finished = ledger.charges[i].finishedAt != nil
         let graceOver = ledger.charges[i].graceFrom.map { now - $0 > graceMs } ?? false
         guard graceOver || (finished && !alive) || ledger.charges[i].anomalyId != nil else { return }
         let stuck = ledger.charges[i].stuck
         let status: AnomalyStatus = alive && !stuck ? .open : .permanent
         let type = uncreditedType(i, now: now)
-        let mechanism = stuck ? AnomalyWording.stuck : alive ? nil : AnomalyWording.beyondRecovery(finished: finished)
+        let mechanism =
+            stuck
+            ? AnomalyWording.stuck
+            : alive ? nil : AnomalyWording.beyondRecovery(finished: finished, freshReceipt: freshReceipt)
         if let id = ledger.charges[i].anomalyId {
             // The words follow the type (built only when it changes: this runs every step).
             let summary = anomalies[id - 1].type != type ? uncreditedSummary(i, type) : nil
@@ -193,13 +202,17 @@ extension Auditor {
 
     /// docs/world.md, "The rules": the verdict's what-if found that nothing credits this open anomaly's
     /// charge, not even a clean relaunch: it is permanent, and stays so unless credited.
-    mutating func markStuck(_ txn: String, at now: VirtualTime, _ out: inout [LogEntry]) {
+    /// `lateListener`: the verdict rests on the simulator's assumption that a
+    /// `Transaction.updates` listener started after launch misses the launch replay.
+    mutating func markStuck(_ txn: String, at now: VirtualTime, lateListener: Bool = false, _ out: inout [LogEntry]) {
         guard let i = ledger.index(of: txn), ledger.charges[i].credits.isEmpty,
             let id = ledger.charges[i].anomalyId
         else { return }
         ledger.markStuck(i)
-        change(
-            id, type: anomalies[id - 1].type, status: .permanent, mechanism: AnomalyWording.stuck,
-            at: now, &out)
+        let type = anomalies[id - 1].type
+        let mechanism =
+            lateListener && type == .lostOrder
+            ? AnomalyWording.stuck + AnomalyWording.lateListener : AnomalyWording.stuck
+        change(id, type: type, status: .permanent, mechanism: mechanism, at: now, &out)
     }
 }

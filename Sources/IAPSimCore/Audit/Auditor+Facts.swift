@@ -18,7 +18,8 @@ extension Auditor {
             .rechargeAlreadyInFlight, .appLaunched, .appCrashed, .appUninstalled,
             .appBackgrounded, .appForegrounded,
             .purchaseStarted, .purchaseCompletedOutsideApp, .purchaseReturned, .updatesEmitted,
-            .unfinishedSwept, .finishCalled, .refundIssued, .coinsClawedBack:
+            .unfinishedSwept, .finishCalled, .refundIssued, .coinsClawedBack, .refundReversed, .reversalHeard,
+            .coinsRestored:
             return .read
         case .listenerStarted, .transactionSigned, .jwsSaved, .jwsDeleted, .jwsChecked,
             .signedReplayPrepared, .forgeryPrepared:
@@ -27,7 +28,7 @@ extension Auditor {
             .notificationUnbound, .serverUnavailable, .refundHeard, .coinsSpent, .historyChecked,
             .reconcileSkipped:
             return .unused
-        case .commandIssued, .commandIgnored, .faultArmed, .faultFired, .policyChanged,
+        case .commandIssued, .commandIgnored, .faultArmed, .faultFired, .policyChanged, .noted,
             .observerRegistered,
             .storeScreenOpened, .storeScreenClosed, .userLoggedIn, .userLoggedOut,
             .networkWentOff, .networkCameBack, .purchaseAbandoned, .rechargeWaitingForLogin,

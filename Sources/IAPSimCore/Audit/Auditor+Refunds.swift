@@ -11,6 +11,15 @@ extension Auditor {
         for k in ledger.unclawed.indices {
             let i = ledger.unclawed[k]
             let c = ledger.charges[i]
+            if c.refundedAt == nil {
+                // Apple reversed the refund: the customer paid again and may keep the coins.
+                if let id = c.refundAnomalyId {
+                    change(
+                        id, type: .refundUnclawed, status: .resolved, mechanism: AnomalyWording.refundReversed,
+                        at: now, &out)
+                }
+                continue
+            }
             if c.clawedBack {
                 if let id = c.refundAnomalyId {
                     change(
@@ -53,7 +62,7 @@ extension Auditor {
         guard store.notificationPending(txn, .refund) || policy.serverReconcileMs != nil else {
             return AnomalyWording.refundNeverTold
         }
-        return policy.serverClawback ? nil : AnomalyWording.coinsKept
+        return policy.serverClawback != .off ? nil : AnomalyWording.coinsKept
     }
 
     /// A refunded charge never credited: the customer has the money back, so an anomaly
@@ -91,7 +100,8 @@ extension AnomalyWording {
         return s
     }
     static var clawedBack: String { "clawed back: the coins were taken back (a balance may go negative: debt)" }
-    static var coinsKept: String { "the server hears of the refund but keeps the coins (server-clawback false)" }
+    static var coinsKept: String { "the server hears of the refund but keeps the coins (server-clawback off)" }
     static var refundNeverTold: String { "nothing will tell the server: no REFUND notification, no reconciliation" }
     static var refundedInstead: String { "refunded: the customer has the money back" }
+    static var refundReversed: String { "Apple reversed the refund: the customer has paid again" }
 }

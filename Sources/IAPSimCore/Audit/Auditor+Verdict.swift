@@ -30,6 +30,7 @@ extension Auditor {
         for c in ledger.charges {
             add(c.buyer, paid: c.paidCents, delivered: 0)
             for credit in c.credits { add(credit.user, paid: 0, delivered: c.creditCents) }
+            for t in c.taken { add(t.user, paid: 0, delivered: -t.cents) }
         }
         for forged in forgedCredits {
             add(forged.user, paid: 0, delivered: catalog.product(forged.product)?.priceCents ?? 0)

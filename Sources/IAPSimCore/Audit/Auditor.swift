@@ -104,10 +104,18 @@ package struct Auditor: Sendable, Hashable {
         case .coinsCredited(let user, let coins, let product, let txn, let order, let sender, let via):
             let credit = ChargeRecord.Credit(user: user, sender: sender, at: e.time, via: via, order: order)
             observeCredit(credit, txn: txn, product: product, entitlement: coins == 0, &out)
-        case .refundIssued(let txn, _, _):
-            ledger.refunded(txn, at: e.time)
-        case .coinsClawedBack(_, _, let txn, _):
-            ledger.clawedBack(txn)
+        case .refundIssued(let txn, let product, let cents, let percent):
+            let owes = percent == 100 || catalog.product(product)?.kind == .consumable
+            ledger.refunded(txn, at: e.time, cents: cents, owesClawback: owes)
+        case .coinsClawedBack(let user, let coins, let txn, _):
+            ledger.taken(txn, from: user, cents: value(of: coins, txn))
+        case .coinsRestored(let user, let coins, let txn, _):
+            ledger.taken(txn, from: user, cents: -value(of: coins, txn))
+        case .refundReversed(let txn):
+            ledger.reversed(txn)
+        case .reversalHeard(let txn, _):
+            ledger.reversalHeard(txn, at: e.time)
+            watchGrace(from: e.time)
         case .rechargeRefused(let txn, let reason, .attacker):
             // A transaction the App Store never charged was forged, not replayed.
             let summary = ledger.index(of: txn) == nil ? AnomalyWording.forged(txn) : AnomalyWording.replayed(txn)

@@ -12,6 +12,8 @@ struct ChargeLedger: Sendable, Hashable {
     /// Indices of refunded charges with credits not taken back, ascending: the charges whose
     /// `refund-unclawed` verdict may still change.
     var unclawed: [Int] = []
+    /// Indices of charges whose `refund-overclawed` verdict may still change, ascending.
+    var overclaws: [Int] = []
     /// Who added each payment, and for which order (a run adds few: a search from the
     /// newest costs less than hashing).
     private var origins: [Origin] = []
@@ -89,6 +91,7 @@ struct ChargeLedger: Sendable, Hashable {
         Room.move(&old.charges, into: &charges)
         Room.move(&old.active, into: &active)
         Room.move(&old.unclawed, into: &unclawed)
+        Room.move(&old.overclaws, into: &overclaws)
         Room.move(&old.origins, into: &origins)
         storePositions.takeRoom(from: &old.storePositions)
         looks.stamps.takeRoom(from: &old.looks.stamps)
@@ -181,10 +184,14 @@ struct ChargeLedger: Sendable, Hashable {
     mutating func setAnomaly(_ id: Int, of i: Int) { charges[i].anomalyId = id }
 
     /// Apple refunded `txn`: its credits, if any, are now coins nobody paid for.
-    mutating func refunded(_ txn: String, at time: VirtualTime) {
+    /// `owesClawback`: the refund asks for coins back (a prorated refund of an entitlement
+    /// takes nothing back: a share of one entitlement rounds down to none).
+    mutating func refunded(_ txn: String, at time: VirtualTime, cents: Int, owesClawback: Bool = true) {
         guard let i = index(of: txn), charges[i].refundedAt == nil else { return }
         charges[i].refundedAt = time
-        if !charges[i].credits.isEmpty { watchRefund(i) }
+        charges[i].refundCents = cents
+        charges[i].clawedBack = false
+        if !charges[i].credits.isEmpty && owesClawback { watchRefund(i) }
         if charges[i].credits.isEmpty, !active.contains(i) {
             active.insert(i, at: active.firstIndex { $0 > i } ?? active.count)
         }
@@ -195,9 +202,34 @@ struct ChargeLedger: Sendable, Hashable {
         unclawed.insert(i, at: unclawed.firstIndex { $0 > i } ?? unclawed.count)
     }
 
-    mutating func clawedBack(_ txn: String) {
-        if let i = index(of: txn) { charges[i].clawedBack = true }
+    /// The server took `cents` worth back from `user` (negative: gave it back).
+    mutating func taken(_ txn: String, from user: String, cents: Int) {
+        guard let i = index(of: txn) else { return }
+        if cents > 0 { charges[i].clawedBack = true }
+        charges[i].taken.append(ChargeRecord.Taken(user: user, cents: cents))
+        watchOverclaw(i)
     }
+
+    /// Apple reversed the refund of `txn`: the customer has paid again.
+    mutating func reversed(_ txn: String) {
+        guard let i = index(of: txn) else { return }
+        charges[i].refundedAt = nil
+        charges[i].refundCents = 0
+        if !charges[i].taken.isEmpty { watchOverclaw(i) }
+    }
+
+    mutating func reversalHeard(_ txn: String, at time: VirtualTime) {
+        guard let i = index(of: txn) else { return }
+        charges[i].reversalHeardAt = time
+        if !charges[i].taken.isEmpty { watchOverclaw(i) }
+    }
+
+    mutating func watchOverclaw(_ i: Int) {
+        guard !overclaws.contains(i) else { return }
+        overclaws.insert(i, at: overclaws.firstIndex { $0 > i } ?? overclaws.count)
+    }
+
+    mutating func setOverclawAnomaly(_ id: Int, of i: Int) { charges[i].overclawAnomalyId = id }
 
     mutating func setRefundAnomaly(_ id: Int, of i: Int) { charges[i].refundAnomalyId = id }
 

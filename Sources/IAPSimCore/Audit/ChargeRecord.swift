@@ -32,11 +32,30 @@ package struct ChargeRecord: Sendable, Hashable {
     package var refundedAt: VirtualTime?
     package var clawedBack = false
     package var refundAnomalyId: Int?
+    /// The money the refund in effect gave back (all of the price, or its refunded share).
+    package var refundCents = 0
+    /// What the server took back for it (negative: given back after a reversal), per
+    /// account, in the value of the coins taken.
+    package var taken: [Taken] = []
+    /// When the server heard that Apple reversed its refund.
+    package var reversalHeardAt: VirtualTime?
+    /// The anomaly about more taken back than refunded (`refund-overclawed`).
+    package var overclawAnomalyId: Int?
 
-    /// What the buyer paid, net of a refund.
-    package var paidCents: Int { refundedAt == nil ? priceCents : 0 }
-    /// What one credit of it is worth to the account that got it: nothing once clawed back.
-    package var creditCents: Int { clawedBack ? 0 : priceCents }
+    package struct Taken: Sendable, Hashable {
+        package var user: String
+        package var cents: Int
+    }
+
+    /// What the buyer paid, net of the refund in effect.
+    package var paidCents: Int { priceCents - (refundedAt == nil ? 0 : refundCents) }
+    /// What one credit of it is worth to the account that got it (what was taken back is
+    /// counted apart, in `taken`).
+    package var creditCents: Int { priceCents }
+    /// The value taken back and not given back.
+    package var takenCents: Int { taken.reduce(0) { $0 + $1.cents } }
+    /// More was taken back than the refund in effect gave the customer.
+    package var overclawed: Bool { takenCents > (refundedAt == nil ? 0 : refundCents) }
 
     /// A recharge was sent (or meant) for this payment with another transaction's id.
     package var pairedWrongly: Bool { pairedWith != nil }

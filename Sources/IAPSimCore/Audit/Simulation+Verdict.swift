@@ -22,7 +22,9 @@ extension Simulation {
                     continue
                 }
                 guard copy.auditor.ledger.charges[i].credits.isEmpty else { continue }
-                auditor.markStuck(txn, at: now, &changes)
+                let lateListener =
+                    policy.storekit == .two && policy.observer == .storeScreen && !policy.sweepUnfinished
+                auditor.markStuck(txn, at: now, lateListener: lateListener, &changes)
             }
         }
         for entry in changes { append(entry, into: &written) }

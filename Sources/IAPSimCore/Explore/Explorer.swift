@@ -48,7 +48,7 @@ package struct Explorer: Sendable {
         var schedule = Schedule.random(seed: seed, count: steps)
         // Refunds and spending only where the server side is in play: the StoreKit 1 presets'
         // schedules stay as they were.
-        if policy.storekit == .two || policy.serverSide { schedule.addServerSideSteps(seed: seed) }
+        if policy.storekit == .two || policy.serverSide { schedule.addServerSideSteps(seed: seed, policy: policy) }
         return schedule
     }
 

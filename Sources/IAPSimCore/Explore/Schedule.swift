@@ -27,7 +27,7 @@ package struct Schedule: Sendable, Hashable {
         var rng = SplitMix64(seed: seed).derive("schedule")
         let users = Self.users, crashPoints = Self.crashPoints, delays = Self.delays
         var steps: [ScheduleStep] = []
-        steps.reserveCapacity(count + 2)  // and room for `addServerSideSteps`
+        steps.reserveCapacity(count + 5)  // and room for `addServerSideSteps`
         while steps.count < count {
             let command = randomCommand(&rng, users: users, catalog: catalog)
             if case .crash = command {
@@ -76,17 +76,33 @@ package struct Schedule: Sendable, Hashable {
 }
 
 extension Schedule {
-    /// Inserts up to two refunds or spendings, drawn from a generator of their own (the
-    /// schedule's other draws do not move): a refund of the newest charge, or a user spending
-    /// coins. A schedule drawn by `random` has room for them.
-    package mutating func addServerSideSteps(seed: UInt64) {
+    /// Inserts up to three steps of the refund loop or spendings, drawn from a generator of
+    /// their own (the schedule's other draws do not move): a refund of the newest charge (all
+    /// of it, or a share), a refund request, a declined request, a reversed refund, or a user
+    /// spending coins. A server that hears no refund at all (`sk2-naive`) sometimes gets the
+    /// refund handler a naive team adds first: notifications, and a full clawback.
+    /// A schedule drawn by `random` has room for them.
+    package mutating func addServerSideSteps(seed: UInt64, policy: Policy) {
         var rng = SplitMix64(seed: seed).derive("schedule-server-side")
-        for _ in 0..<rng.below(3) {
-            let command: Command =
-                rng.below(3) == 0
-                ? .spend(user: users[rng.below(users.count)], coins: 50) : .refund(txn: nil)
-            let step = ScheduleStep(.after(Self.delays[rng.below(Self.delays.count)]), command)
+        for _ in 0..<rng.below(4) {
+            let step = ScheduleStep(
+                .after(Self.delays[rng.below(Self.delays.count)]), Self.refundLoopCommand(&rng, users))
             steps.insert(step, at: rng.below(steps.count + 1))
+        }
+        if !policy.serverNotifications, policy.serverClawback == .off, rng.below(3) == 0 {
+            steps.insert(ScheduleStep(.after(0), .setPolicy(.serverClawback, "full")), at: 0)
+            steps.insert(ScheduleStep(.after(0), .setPolicy(.serverNotifications, "true")), at: 0)
+        }
+    }
+
+    static func refundLoopCommand(_ rng: inout SplitMix64, _ users: [String]) -> Command {
+        switch rng.below(7) {
+        case 0: return .spend(user: users[rng.below(users.count)], coins: 50)
+        case 1: return .refund(txn: nil, percent: [40, 50][rng.below(2)])
+        case 2: return .refundRequest(txn: nil)
+        case 3: return .refundDecline(txn: nil)
+        case 4: return .refundReverse(txn: nil)
+        default: return .refund(txn: nil)
         }
     }
 }

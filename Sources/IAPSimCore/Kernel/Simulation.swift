@@ -10,11 +10,15 @@ package struct WorldConfig: Sendable, Hashable {
     /// Keep at most this many log entries (oldest dropped); nil keeps all. 0 keeps no log and
     /// no recent traffic (`Network.recent`): the world is only run and audited.
     package var logLimit: Int?
+    /// The App Store environment (`environment:`): production unless a scenario says sandbox.
+    package var environment: StoreEnvironment
 
     package init(
         seed: UInt64 = 1, users: [String] = ["alice"], policy: Policy = PolicyPreset.hardened.policy,
-        appRunning: Bool = true, catalog: Catalog = .standard, logLimit: Int? = nil
+        appRunning: Bool = true, catalog: Catalog = .standard, logLimit: Int? = nil,
+        environment: StoreEnvironment = .production
     ) {
+        self.environment = environment
         self.seed = seed
         self.users = users.isEmpty ? ["alice"] : users
         self.policy = policy
@@ -91,7 +95,7 @@ package struct Simulation: Sendable {
         let root = SplitMix64(seed: config.seed)
         self.config = config
         policy = config.policy
-        store = AppStore(catalog: config.catalog, rng: root.derive("app-store"))
+        store = AppStore(catalog: config.catalog, rng: root.derive("app-store"), environment: config.environment)
         server = MerchantServer(users: config.users, rng: root.derive("merchant-server"))
         app = AppProcess(running: false)
         auditor = Auditor(catalog: config.catalog)
@@ -182,7 +186,8 @@ package struct Simulation: Sendable {
     /// The checkers' look after an event or a passage of time.
     mutating func look(into written: inout [LogEntry]?) {
         // The auditor looks only while a charge waits for its verdict or a refund for its clawback.
-        guard !auditor.ledger.active.isEmpty || !auditor.ledger.unclawed.isEmpty else { return }
+        guard !auditor.ledger.active.isEmpty || !auditor.ledger.unclawed.isEmpty || !auditor.ledger.overclaws.isEmpty
+        else { return }
         var audit: [LogEntry] = []
         auditor.evaluate(now: now, store: store, app: app, server: server, policy: policy, &audit)
         for entry in audit { append(entry, into: &written) }

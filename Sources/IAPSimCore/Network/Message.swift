@@ -91,6 +91,11 @@ package enum Payload: Sendable, Hashable {
     indirect case historyResponse([SignedTransaction])
     /// HTTP 503: the merchant server is down (`server-outage on`).
     case unavailable
+    /// The app tells the server its customer's `appTransactionId` (route `order`).
+    case appTransactionReport(user: String, appTransactionId: String)
+    /// Send Consumption Information, the server's answer to `CONSUMPTION_REQUEST`
+    /// (route `server-api`).
+    case consumptionInfo(ConsumptionInfo)
 
     /// Realistic byte sizes: JSON bodies plus HTTP headers; receipts grow per entry.
     package var bytes: Int {
@@ -108,6 +113,8 @@ package enum Payload: Sendable, Hashable {
         case .verifyResponse(_, let receipt): return headers + 520 + 260 * (receipt?.entries.count ?? 0)
         case .notification(let n): return headers + 40 + n.bytes
         case .notificationResponse, .unavailable: return headers
+        case .appTransactionReport: return headers + 80
+        case .consumptionInfo: return headers + 140
         case .historyRequest: return headers + 60
         case .historyResponse(let list): return headers + 90 + list.reduce(0) { $0 + $1.bytes }
         }

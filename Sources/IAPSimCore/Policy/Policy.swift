@@ -37,13 +37,21 @@ package struct Policy: Sendable, Hashable {
     package var sweepUnfinished = false
     /// `purchase(options: [.appAccountToken(orderToken)])`.
     package var accountToken = false
-    /// The server checks the JWS signature, chain, bundleId and environment itself.
-    package var serverVerify = false
+    /// Who checks a JWS: a verifier built for the world's environment (`true`), nobody
+    /// (`false`), or one built for the environment the JWS claims.
+    package var serverVerify = VerifyRule.no
     // The server side (notifications, reconciliation, clawback), read in both worlds.
     /// The server has a notification URL and handles App Store Server Notifications V2.
     package var serverNotifications = false
     /// On a refund the server takes the coins back (a balance may go negative: debt).
-    package var serverClawback = false
+    package var serverClawback = ClawbackRule.off
+    /// The app sends `AppTransaction.appTransactionID` to the server at every login.
+    package var reportAppTransaction = false
+    package var serverRefundReversed = RefundReversedRule.ignore
+    /// The server answers `CONSUMPTION_REQUEST` with Send Consumption Information.
+    package var serverConsumptionAnswer = false
+    package var serverHistory = HistoryVersion.v2
+    package var serverHistoryPages = HistoryPages.all
     /// `serverReconcileMs` in 32 bits, 0 for `off`: every event copies the policy, and the
     /// two one-byte keys and this fit where an optional 64-bit duration would not.
     var reconcileMs: UInt32 = 0
@@ -57,7 +65,7 @@ package struct Policy: Sendable, Hashable {
     }
 
     /// Whether any server-side key is on: when none is, nothing of the server side runs.
-    package var serverSide: Bool { serverNotifications || serverReconcileMs != nil || serverClawback }
+    package var serverSide: Bool { serverNotifications || serverReconcileMs != nil || serverClawback != .off }
 
     package init(
         observer: ObserverTiming, finish: FinishTiming, finishFailed: Bool, persist: PersistTier,
@@ -113,6 +121,7 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     case resendAs = "resend-as"
     case receipt
     case match
+    case reportAppTransaction = "report-app-transaction"
     case serverVerify = "server-verify"
     case serverDedup = "server-dedup"
     case serverBindOrder = "server-bind-order"
@@ -121,6 +130,10 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     case serverNotifications = "server-notifications"
     case serverReconcile = "server-reconcile"
     case serverClawback = "server-clawback"
+    case serverRefundReversed = "server-refund-reversed"
+    case serverConsumptionAnswer = "server-consumption-answer"
+    case serverHistory = "server-history"
+    case serverHistoryPages = "server-history-pages"
 }
 
 extension PolicyKeySpec {
@@ -188,7 +201,12 @@ extension PolicyKeySpec {
             .match, \.match, .storeKit1, help: "how a transaction is paired with an order",
             presets: ["first", "token", "token", "first", "first", "first", "token"]),
         .flag(
-            .serverVerify, \.serverVerify, .storeKit2, help: "server checks the JWS signature, chain and bundle itself",
+            .reportAppTransaction, \.reportAppTransaction, .storeKit2,
+            help: "the app sends its appTransactionId to the server at login",
+            presets: ["false", "false", "false", "false", "false", "false", "true"]),
+        .choice(
+            .serverVerify, \.serverVerify, .storeKit2,
+            help: "server checks the JWS itself, for the world's or the claimed environment",
             presets: ["false", "false", "false", "false", "false", "false", "true"]),
         .flag(
             .serverDedup, \.serverDedup, .both, help: "server remembers every credited transaction id",
@@ -213,9 +231,25 @@ extension PolicyKeySpec {
             .serverReconcile, \.serverReconcileMs, .serverSide,
             help: "server calls Get Transaction History every so often", example: "1h or 15m",
             choices: ["off", "15m", "1h", "6h", "24h"], presets: ["off", "off", "off", "off", "off", "off", "1h"]),
-        .flag(
+        .choice(
             .serverClawback, \.serverClawback, .serverSide,
-            help: "a refund takes the coins back (a balance may go negative)",
+            help: "a refund takes back all coins, the refunded share, or none",
+            presets: ["off", "off", "off", "off", "off", "off", "refunded-share"]),
+        .choice(
+            .serverRefundReversed, \.serverRefundReversed, .serverSide,
+            help: "REFUND_REVERSED gives the clawed-back coins back, or not",
+            presets: ["ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "restore"]),
+        .flag(
+            .serverConsumptionAnswer, \.serverConsumptionAnswer, .serverSide,
+            help: "CONSUMPTION_REQUEST answered with consumption information",
             presets: ["false", "false", "false", "false", "false", "false", "true"]),
+        .choice(
+            .serverHistory, \.serverHistory, .serverSide,
+            help: "Get Transaction History v2, or v1 (no finished consumables)",
+            presets: ["v2", "v2", "v2", "v2", "v2", "v1", "v2"]),
+        .choice(
+            .serverHistoryPages, \.serverHistoryPages, .serverSide,
+            help: "reconciliation reads every page, or only the first 20",
+            presets: ["all", "all", "all", "all", "all", "first", "all"]),
     ]
 }

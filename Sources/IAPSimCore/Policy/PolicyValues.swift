@@ -76,3 +76,42 @@ extension ResendTrigger {
         }
     }
 }
+
+/// `server-clawback`: what a refund takes back.
+package enum ClawbackRule: String, Sendable, Hashable, CaseIterable {
+    /// Nothing: the coins are kept.
+    case off
+    /// Every coin credited for the transaction, whatever share was refunded.
+    case full
+    /// The refunded share of the credited coins (`revocationPercentage`), rounded down.
+    case refundedShare = "refunded-share"
+}
+
+/// `server-refund-reversed`: what the server does with `REFUND_REVERSED`.
+package enum RefundReversedRule: String, Sendable, Hashable, CaseIterable {
+    case ignore, restore
+}
+
+/// `server-history`: the Get Transaction History version the reconciliation job calls.
+package enum HistoryVersion: String, Sendable, Hashable, CaseIterable {
+    /// v2: finished consumables included.
+    case v2
+    /// v1 (the default of Apple's Python client until 2025): finished consumables omitted.
+    case v1
+}
+
+/// `server-history-pages`: whether the job follows `hasMore` (20 transactions a page).
+package enum HistoryPages: String, Sendable, Hashable, CaseIterable {
+    case all, first
+}
+
+/// `server-verify`: who checks a JWS, and with a verifier built for which environment.
+package enum VerifyRule: String, Sendable, Hashable, CaseIterable {
+    /// A verifier built for the world's environment: signature, chain, bundle, environment.
+    case yes = "true"
+    /// The JWS is decoded and believed.
+    case no = "false"
+    /// A verifier built for the environment the JWS claims: one that claims `Xcode` or
+    /// `LocalTesting` is accepted unchecked (Apple's verifier checks no signature there).
+    case claimedEnvironment = "claimed-environment"
+}

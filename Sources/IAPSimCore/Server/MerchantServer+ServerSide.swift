@@ -41,7 +41,11 @@ extension MerchantServer {
         if !toldOf.contains(txn) { toldOf.append(txn) }
         switch n.type {
         case .oneTimeCharge: creditFromAppStore(n.transaction, via: .notification, catalog: catalog, &out)
-        case .refund: heardRefund(txn, &out)
+        case .refund: heardRefund(n.transaction, catalog: catalog, &out)
+        case .consumptionRequest: answerConsumption(txn, catalog: catalog, &out)
+        case .refundDeclined:
+            out.log(.server, .noted("REFUND_DECLINED for \(txn): nothing was refunded, nothing changes"))
+        case .refundReversed: heardReversal(txn, &out)
         }
     }
 
@@ -64,27 +68,6 @@ extension MerchantServer {
             orderId: nil, orderToken: token, receipt: nil, reason: via, signed: signed)
         let p = PendingVerification(request: request, appExchange: 0, sender: .app, replies: false)
         decide(p, receipt: Receipt(serial: 0, entries: [signed.entry], signature: 0), catalog: catalog, &out)
-    }
-
-    /// A refund the server heard of: with `server-clawback`, the coins go back (a balance
-    /// may go negative: debt); without it, they are kept.
-    mutating func heardRefund(_ txn: String, _ out: inout Outbox) {
-        guard !refundsHeard.contains(txn) else { return }
-        refundsHeard.append(txn)
-        let credited = credits.filter { $0.transactionId == txn }
-        if credited.isEmpty { return out.log(.server, .refundHeard(txn: txn, outcome: "nothing was credited for it")) }
-        guard out.policy.serverClawback else {
-            return out.log(.server, .refundHeard(txn: txn, outcome: "the coins are kept (server-clawback false)"))
-        }
-        for c in credited { clawBack(c, &out) }
-    }
-
-    /// Takes one credit back: its coins, and the entitlement it granted.
-    mutating func clawBack(_ c: CreditEntry, _ out: inout Outbox) {
-        debit(c.user, c.coins, for: c.transactionId, out.now)
-        entitlements.removeAll { $0.user == c.user && $0.product == c.productId }
-        out.log(
-            .server, .coinsClawedBack(user: c.user, coins: c.coins, txn: c.transactionId, balance: balance(of: c.user)))
     }
 
     /// Whether the coins of `txn` were taken back.
@@ -116,7 +99,9 @@ extension MerchantServer {
     /// knows. History is per Apple customer, so one id lists them all; a customer whose
     /// first purchase never reached the server cannot be looked up.
     mutating func reconcile(_ out: inout Outbox) {
-        guard let lookup = creditedTransactionIds.first ?? toldOf.first else {
+        // Get Transaction History accepts an appTransactionId too (API 1.15, 2025): a
+        // customer whose first purchase never reached the server can be looked up by it.
+        guard let lookup = creditedTransactionIds.first ?? toldOf.first ?? appTransactions.first?.id else {
             return out.log(.server, .reconcileSkipped(reason: "the server knows no transaction id to look up"))
         }
         let exchange = out.newExchange()
@@ -132,10 +117,19 @@ extension MerchantServer {
         guard let k = historyLookups.firstIndex(where: { $0.exchange == exchange }) else { return }
         let lookup = historyLookups.remove(at: k)
         out.log(.server, .historyChecked(lookup: lookup.txn, transactions: list.count))
+        if out.policy.serverHistoryPages == .first && list.count >= AppStore.historyPageSize {
+            out.log(
+                .server,
+                .noted(
+                    "only the first page (\(AppStore.historyPageSize) transactions, oldest first) was read: hasMore is not followed"
+                ))
+        }
         for signed in list {
             let txn = signed.transactionId
             if signed.revocationDate != nil {
-                heardRefund(txn, &out)
+                heardRefund(signed, catalog: catalog, &out)
+            } else if refundsHeard.contains(txn) {
+                if out.policy.serverRefundReversed == .restore { heardReversal(txn, &out) }
             } else if !isCredited(txn) {
                 creditFromAppStore(signed, via: .reconciliation, catalog: catalog, &out)
             }
@@ -146,12 +140,13 @@ extension MerchantServer {
     /// token names an open order, or (with `server-clawback`) a refund not taken back. The
     /// engine wakes the job only then (a tick that finds nothing changes nothing).
     func reconciliationHasWork(_ store: AppStore, policy: Policy) -> Bool {
-        guard !credits.isEmpty || !toldOf.isEmpty else { return false }
-        return store.transactions.contains { t in
+        guard !credits.isEmpty || !toldOf.isEmpty || !appTransactions.isEmpty else { return false }
+        return store.historyList(policy).list.contains { t in
             guard t.chargedAt != nil, t.originalId == nil else { return false }
             if t.refundedAt != nil {
                 return !refundsHeard.contains(t.id) && isCredited(t.id)
             }
+            if refundsHeard.contains(t.id) { return policy.serverRefundReversed == .restore }
             guard !isCredited(t.id), let token = t.appAccountToken else { return false }
             return order(token: token)?.state == .created
         }

@@ -2,7 +2,7 @@ extension Fact {
     /// A fact's case without its payload: one per case of `Fact`, in the same order. What
     /// checkers declare they read, and what a bit set of facts holds.
     package enum Kind: UInt8, Sendable, Hashable, CaseIterable {
-        case commandIssued, commandIgnored, faultArmed, faultFired, policyChanged, appLaunched
+        case commandIssued, commandIgnored, faultArmed, faultFired, policyChanged, noted, appLaunched
         case appCrashed, appUninstalled, appBackgrounded, appForegrounded, observerRegistered
         case storeScreenOpened, storeScreenClosed
         case userLoggedIn, userLoggedOut, networkWentOff, networkCameBack, purchaseAbandoned
@@ -18,7 +18,8 @@ extension Fact {
         case listenerStarted, purchaseStarted, purchaseReturned, purchaseCompletedOutsideApp
         case updatesEmitted, unfinishedSwept, transactionSigned, finishCalled, jwsSaved, jwsDeleted
         case jwsChecked, signedReplayPrepared, forgeryPrepared
-        case refundIssued, notificationSent, notificationUnanswered, notificationDropped
+        case refundIssued, refundReversed, reversalHeard, coinsRestored, notificationSent, notificationUnanswered,
+            notificationDropped
         case notificationReceived, notificationUnbound, serverUnavailable, refundHeard
         case coinsClawedBack, coinsSpent, historyChecked, reconcileSkipped
         case anomalyOpened, anomalyStatusChanged
@@ -34,6 +35,7 @@ extension Fact {
         case .faultArmed: return .faultArmed
         case .faultFired: return .faultFired
         case .policyChanged: return .policyChanged
+        case .noted: return .noted
         case .appLaunched: return .appLaunched
         case .appCrashed: return .appCrashed
         case .appUninstalled: return .appUninstalled
@@ -92,6 +94,9 @@ extension Fact {
         case .signedReplayPrepared: return .signedReplayPrepared
         case .forgeryPrepared: return .forgeryPrepared
         case .refundIssued: return .refundIssued
+        case .refundReversed: return .refundReversed
+        case .reversalHeard: return .reversalHeard
+        case .coinsRestored: return .coinsRestored
         case .notificationSent: return .notificationSent
         case .notificationUnanswered: return .notificationUnanswered
         case .notificationDropped: return .notificationDropped

@@ -25,13 +25,17 @@ extension Fact {
     var storeKit2Text: String {
         switch self {
         case .listenerStarted: return "Task { for await update in Transaction.updates } started"
-        case .purchaseStarted(let txn, let p, let token, let user, let order):
+        // No transaction exists until one arrives (Apple): the id the simulator keeps for a
+        // purchase in progress is not shown before `.success` or `Transaction.updates`.
+        case .purchaseStarted(_, let p, let token, let user, let order):
             let options = token.map { "[.appAccountToken(\(short($0)))]" } ?? "[]"
             let who = order.map { "\(user), order \($0)" } ?? user
-            return "\(p).purchase(options: \(options)) -> \(txn) [\(who)]"
+            return "\(p).purchase(options: \(options)) [\(who)]"
         case .purchaseReturned(let txn, let p, let result):
             switch result {
-            case .success, .pending: return "purchase() of \(p) returned \(result.words) (\(txn))"
+            case .success: return "purchase() of \(p) returned \(result.words) (\(txn))"
+            case .pending:
+                return "purchase() of \(p) returned .pending (no transaction: the outcome comes on Transaction.updates)"
             // A failed purchase leaves no transaction behind, so no id is shown.
             case .userCancelled, .failed:
                 return "purchase() of \(p) \(result == .userCancelled ? "returned " : "")\(result.words)"

@@ -7,6 +7,7 @@ extension Fact {
         case .faultArmed(let what): return "fault armed: \(what)"
         case .faultFired(let what): return "fault fired: \(what)"
         case .policyChanged(let key, let value): return "policy \(key) = \(value)"
+        case .noted(let what): return what
         case .appLaunched(let fresh): return fresh ? "app launched (fresh install)" : "app launched"
         case .appCrashed: return "app process died: memory, timers and callbacks gone"
         case .appUninstalled: return "app uninstalled: files and login gone, keychain kept"
@@ -76,7 +77,8 @@ extension Fact {
             .updatesEmitted, .unfinishedSwept, .transactionSigned, .finishCalled, .jwsSaved,
             .jwsDeleted, .jwsChecked, .signedReplayPrepared, .forgeryPrepared:
             return storeKit2Text
-        case .refundIssued, .notificationSent, .notificationUnanswered, .notificationDropped,
+        case .refundIssued, .refundReversed, .reversalHeard, .coinsRestored, .notificationSent, .notificationUnanswered,
+            .notificationDropped,
             .notificationReceived, .notificationUnbound, .serverUnavailable, .refundHeard,
             .coinsClawedBack, .coinsSpent, .historyChecked, .reconcileSkipped:
             return serverSideText

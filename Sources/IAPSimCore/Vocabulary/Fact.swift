@@ -7,6 +7,9 @@ package enum Fact: Sendable, Hashable {
     case faultArmed(String)
     case faultFired(String)
     case policyChanged(key: String, value: String)
+    /// A line in a part's own words that changes nothing: the App Store's alerts, and the
+    /// places where the simulator follows its own assumption rather than Apple's documentation.
+    case noted(String)
     // The app process.
     case appLaunched(freshInstall: Bool)
     case appCrashed
@@ -74,7 +77,11 @@ package enum Fact: Sendable, Hashable {
     case signedReplayPrepared(txn: String)
     case forgeryPrepared(SignedTransaction)
     // The server side (docs/world.md, "The server side").
-    case refundIssued(txn: String, product: String, priceCents: Int)
+    /// `priceCents`: the money given back (the price, or the refunded share of it).
+    case refundIssued(txn: String, product: String, priceCents: Int, percent: Int)
+    case refundReversed(txn: String)
+    case reversalHeard(txn: String, outcome: String)
+    case coinsRestored(user: String, coins: Int, txn: String, balance: Int)
     // Indirect: every fact is as large as the largest payload inline.
     indirect case notificationSent(ServerNotification)
     case notificationUnanswered(uuid: String, type: NotificationType, txn: String, retryInMs: VirtualTime)

@@ -90,10 +90,14 @@ extension Simulation {
             return Self.worldIsFixed
         case .approve, .decline:
             if !store.queue.contains(where: { $0.state == .deferred }) { return "no payment is waiting for a parent" }
-        case .refund(let txn):
+        case .refund(let txn, _), .refundRequest(let txn), .refundDecline(let txn):
             if refundTarget(txn) == nil {
                 return txn.map { "\($0) is no charge that can be refunded (never charged, or refunded already)" }
                     ?? "no charge to refund"
+            }
+        case .refundReverse(let txn):
+            if reversalTarget(txn) == nil {
+                return txn.map { "\($0) has no refund in effect to reverse" } ?? "no refund in effect to reverse"
             }
         case .spend(let user, let coins):
             if !app.isRunning { return "the app is not running" }
@@ -135,9 +139,12 @@ extension Simulation {
         case .decline: _ = store.answerAskToBuy(approve: false, &outbox)
         case .replay:
             if let user = app.loggedIn { attacker.replay(as: user, server: server, &outbox) }
-        case .forge(let product):
-            if let user = app.loggedIn { attacker.forge(product, as: user, &outbox) }
-        case .serverOutage, .refund, .spend:
+        case .forge(let product, let environment):
+            if let user = app.loggedIn {
+                attacker.forge(
+                    product, as: user, environment: environment ?? store.environment.payloadName, &outbox)
+            }
+        case .serverOutage, .refund, .refundRequest, .refundDecline, .refundReverse, .spend:
             performServerSide(command)
         case .setPolicy(let key, let value):
             var p = policy

@@ -9,6 +9,13 @@ extension Simulation {
         return refundable.contains { $0.id == txn } ? txn : nil
     }
 
+    /// The refund `refund-reverse TXN` names (nil: the newest refund in effect), if in effect.
+    func reversalTarget(_ txn: String?) -> String? {
+        let reversible = store.reversible
+        guard let txn else { return reversible.max { ($0.refundedAt ?? 0) < ($1.refundedAt ?? 0) }?.id }
+        return reversible.contains { $0.id == txn } ? txn : nil
+    }
+
     mutating func performServerSide(_ command: Command) {
         switch command {
         case .serverOutage(let on):
@@ -19,9 +26,16 @@ extension Simulation {
                     on
                         ? "the merchant server answers 503 to everything, notifications included"
                         : "the merchant server is back"))
-        case .refund(let txn):
+        case .refund(let txn, let percent):
             guard let target = refundTarget(txn) else { return }
-            store.refund(target, &outbox)
+            store.refund(target, percent: percent, &outbox)
+            revokedOnUpdates(target)
+        case .refundRequest(let txn):
+            if let target = refundTarget(txn) { store.refundRequested(target, &outbox) }
+        case .refundDecline(let txn):
+            if let target = refundTarget(txn) { store.refundDeclined(target, &outbox) }
+        case .refundReverse(let txn):
+            if let target = reversalTarget(txn) { store.refundReversed(target, &outbox) }
         case .spend(let user, let coins):
             server.spend(user, coins, &outbox)
         default:
@@ -29,9 +43,20 @@ extension Simulation {
         }
     }
 
+    /// StoreKit 2: a refund reaches a running app on `Transaction.updates`, the transaction
+    /// with its `revocationDate` (Apple); it is not replayed at a later launch.
+    mutating func revokedOnUpdates(_ txn: String) {
+        guard policy.storekit == .two, app.isRunning, app.observerRegistered, !app.inBackground else { return }
+        outbox.log(
+            .app,
+            .noted(
+                "Transaction.updates emitted [\(txn)] (revoked: revocationDate set); the app revokes what it granted"))
+    }
+
     /// The App Store Server API answers Get Transaction History.
     mutating func historyAnswered(exchange: Int) {
-        outbox.send(.serverAPI, .response, .app, exchange: exchange, .historyResponse(store.history(now: now)))
+        outbox.send(
+            .serverAPI, .response, .app, exchange: exchange, .historyResponse(store.history(now: now, policy: policy)))
     }
 
     /// The reconciliation job's tick (skipped if the key was turned off meanwhile).
@@ -54,6 +79,13 @@ extension Simulation {
         case .historyRequest:
             network.arrived(m, receiverAlive: true, &outbox)
             outbox.after(AppStore.verificationMs, .storeHistoryDone(exchange: m.exchange))
+        case .appTransactionReport(let user, let id):
+            network.arrived(m, receiverAlive: true, &outbox)
+            server.appTransactionReported(user: user, id: id, exchange: m.exchange, &outbox)
+        case .consumptionInfo(let info):
+            network.arrived(m, receiverAlive: true, &outbox)
+            store.consumptionReceived(info, &outbox)
+            outbox.send(.serverAPI, .response, .app, exchange: m.exchange, .notificationResponse(status: 202))
         case .historyResponse(let list):
             network.arrived(m, receiverAlive: server.historyLookups.contains { $0.exchange == m.exchange }, &outbox)
             server.historyAnswered(exchange: m.exchange, list, catalog: config.catalog, &outbox)
@@ -89,7 +121,8 @@ extension Simulation {
         // place, so their counts and the store's revision say whether they did).
         let stamp = ReconcileStamp(
             store: store.revision, credits: server.credits.count, orders: server.orders.count,
-            toldOf: server.toldOf.count, refundsHeard: server.refundsHeard.count)
+            toldOf: server.toldOf.count, refundsHeard: server.refundsHeard.count,
+            reported: server.appTransactions.count)
         guard stamp != reconcileIdleAt else { return }
         guard server.reconciliationHasWork(store, policy: policy) else {
             reconcileIdleAt = stamp
@@ -103,5 +136,5 @@ extension Simulation {
 
 /// What `MerchantServer.reconciliationHasWork` reads, counted: the same stamp, the same answer.
 struct ReconcileStamp: Equatable {
-    var store: Int, credits: Int, orders: Int, toldOf: Int, refundsHeard: Int
+    var store: Int, credits: Int, orders: Int, toldOf: Int, refundsHeard: Int, reported: Int
 }

@@ -52,11 +52,20 @@ package enum Command: Sendable, Hashable {
     case approve
     case decline
     case replay
-    case forge(product: String)
+    /// `forge PRODUCT [environment Xcode]`: the JWS claims the world's environment, or the
+    /// one named (`Xcode`, `LocalTesting`: environments Apple's verifier checks no signature in).
+    case forge(product: String, environment: String? = nil)
     /// `server-outage on|off`: the merchant server answers every request with HTTP 503.
     case serverOutage(on: Bool)
-    /// `refund TXN`, or `refund newest` (nil): Apple refunds that charge.
-    case refund(txn: String?)
+    /// `refund TXN|newest [percent N]` (nil: the newest charge): Apple refunds N percent of
+    /// that charge (100: all of it).
+    case refund(txn: String?, percent: Int = 100)
+    /// `refund-request TXN|newest`: the customer asks Apple for a refund.
+    case refundRequest(txn: String?)
+    /// `refund-decline TXN|newest`: Apple declines the refund request (`REFUND_DECLINED`).
+    case refundDecline(txn: String?)
+    /// `refund-reverse TXN|newest` (nil: the newest refund in effect): Apple reverses it.
+    case refundReverse(txn: String?)
     /// `spend USER COINS`: the user spends coins in the app.
     case spend(user: String, coins: Int)
     case setPolicy(PolicyKey, String)
@@ -90,9 +99,13 @@ package enum Command: Sendable, Hashable {
         case .approve: return "approve"
         case .decline: return "decline"
         case .replay: return "replay"
-        case .forge(let p): return "forge \(p)"
+        case .forge(let p, let environment): return "forge \(p)" + (environment.map { " environment \($0)" } ?? "")
         case .serverOutage(let on): return "server-outage \(on ? "on" : "off")"
-        case .refund(let txn): return "refund \(txn ?? "newest")"
+        case .refund(let txn, let percent):
+            return "refund \(txn ?? "newest")" + (percent == 100 ? "" : " percent \(percent)")
+        case .refundRequest(let txn): return "refund-request \(txn ?? "newest")"
+        case .refundDecline(let txn): return "refund-decline \(txn ?? "newest")"
+        case .refundReverse(let txn): return "refund-reverse \(txn ?? "newest")"
         case .spend(let user, let coins): return "spend \(user) \(coins)"
         case .setPolicy(let k, let v): return "policy \(k.rawValue) \(v)"
         case .setPreset(let p): return "policy preset \(p.rawValue)"
@@ -114,8 +127,15 @@ package enum Command: Sendable, Hashable {
         case .dropNextRequest(let r): return "The next \(r.rawValue) request will be lost."
         case .dropNextResponse(let r): return "The next \(r.rawValue) response will be lost."
         case .replay: return "The attacker replays the newest accepted receipt on a fresh order."
-        case .forge(let p): return "The attacker forges a signed transaction for \(p) on a fresh order."
-        case .refund(let txn): return "Apple refunds \(txn.map { "charge \($0)" } ?? "the newest charge")."
+        case .forge(let p, let environment):
+            return "The attacker forges a signed transaction for \(p) on a fresh order"
+                + (environment.map { ", claiming the \($0) environment." } ?? ".")
+        case .refund(let txn, let percent):
+            let what = txn.map { "charge \($0)" } ?? "the newest charge"
+            return percent == 100 ? "Apple refunds \(what)." : "Apple refunds \(percent)% of \(what)."
+        case .refundRequest(let txn): return "The customer asks Apple to refund \(txn ?? "the newest charge")."
+        case .refundDecline(let txn): return "Apple declines the refund of \(txn ?? "the newest charge")."
+        case .refundReverse(let txn): return "Apple reverses the refund of \(txn ?? "the newest refund")."
         case .spend(let user, let coins): return "\(user) spends \(coins) coins."
         case .failNextPaymentUnfinished: return "The next payment fails and is never finished."
         case .interruptNextPayment: return "The next payment is interrupted."
@@ -151,6 +171,9 @@ package enum Command: Sendable, Hashable {
         case .forge: return .forge
         case .serverOutage: return .serverOutage
         case .refund: return .refund
+        case .refundRequest: return .refundRequest
+        case .refundDecline: return .refundDecline
+        case .refundReverse: return .refundReverse
         case .spend: return .spend
         case .setPolicy, .setPreset: return .policy
         case .wait: return .wait
@@ -168,7 +191,8 @@ extension CommandSpec {
         .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground,
         .uninstall, .login, .logout, .network, .dropNextRequest, .dropNextResponse,
         .latency, .storeOutage, .storeStatus, .failNextPayment, .interruptNextPayment,
-        .askToBuy, .approve, .decline, .replay, .forge, .serverOutage, .refund, .spend,
+        .askToBuy, .approve, .decline, .replay, .forge, .serverOutage, .refund, .refundRequest,
+        .refundDecline, .refundReverse, .spend,
         .policy, .wait, .settle,
     ]
 
@@ -289,11 +313,8 @@ extension CommandSpec {
     static let replay = CommandSpec("replay", .replay, explore: ExploreDraw(slot: 11, weight: 1) { _, _ in .replay })
     // Not on explore's wheel: a new slot would change every seeded schedule.
     static let forge = CommandSpec(
-        "forge", usage: "forge PRODUCT",
-        read: { a throws(CommandError) in
-            try a.exactly(1)
-            return .forge(product: try a.product(0))
-        })
+        "forge", usage: "forge PRODUCT [environment Xcode]",
+        read: { a throws(CommandError) in try a.forge() })
     // The server side: not on explore's wheel either; explore adds refunds and spending to
     // the schedules of worlds with a server-side key on (`Schedule.addServerSideSteps`).
     static let serverOutage = CommandSpec(
@@ -304,11 +325,21 @@ extension CommandSpec {
             return .serverOutage(on: try a.onOff(0))
         })
     static let refund = CommandSpec(
-        "refund", usage: "refund TXN|newest",
-        read: { a throws(CommandError) in
-            try a.exactly(1)
-            return .refund(txn: try a.refundTarget(0))
-        })
+        "refund", usage: "refund TXN|newest [percent N]",
+        read: { a throws(CommandError) in try a.refund() })
+    static let refundRequest = naming("refund-request") { .refundRequest(txn: $0) }
+    static let refundDecline = naming("refund-decline") { .refundDecline(txn: $0) }
+    static let refundReverse = naming("refund-reverse") { .refundReverse(txn: $0) }
+
+    /// A command of the refund loop that names one transaction id, or `newest`.
+    static func naming(_ word: String, _ make: @escaping @Sendable (String?) -> Command) -> CommandSpec {
+        CommandSpec(
+            word, usage: "\(word) TXN|newest",
+            read: { a throws(CommandError) in
+                try a.exactly(1)
+                return make(try a.refundTarget(0))
+            })
+    }
     static let spend = CommandSpec(
         "spend", usage: "spend USER COINS",
         read: { a throws(CommandError) in

@@ -93,6 +93,42 @@ package struct CommandArguments: Sendable {
         return word.text
     }
 
+    /// `refund TXN|newest [percent N]`, N from 1 to 100.
+    func refund() throws(CommandError) -> Command {
+        if words.count != 3 { try exactly(1) }
+        let txn = try refundTarget(0)
+        guard words.count == 3 else { return .refund(txn: txn) }
+        guard words[1].text == "percent" else {
+            throw CommandError(
+                offset: words[1].offset, problem: .badArgument(name.text, words[1].text, expected: "percent N"))
+        }
+        guard let n = Int(words[2].text), (1...100).contains(n) else {
+            throw CommandError(
+                offset: words[2].offset,
+                problem: .badArgument(name.text, words[2].text, expected: "a whole percent from 1 to 100"))
+        }
+        return .refund(txn: txn, percent: n)
+    }
+
+    /// `forge PRODUCT [environment NAME]`: the environment the forged JWS claims.
+    func forge() throws(CommandError) -> Command {
+        if words.count != 3 { try exactly(1) }
+        let product = try self.product(0)
+        guard words.count == 3 else { return .forge(product: product) }
+        let claims = ["Xcode", "LocalTesting", "Sandbox", "Production"]
+        guard words[1].text == "environment" else {
+            throw CommandError(
+                offset: words[1].offset, problem: .badArgument(name.text, words[1].text, expected: "environment NAME"))
+        }
+        guard claims.contains(words[2].text) else {
+            throw CommandError(
+                offset: words[2].offset,
+                problem: .badArgument(
+                    name.text, words[2].text, expected: "an environment: " + claims.joined(separator: ", ")))
+        }
+        return .forge(product: product, environment: words[2].text)
+    }
+
     /// A whole number of coins, 1 or more.
     func coins(_ i: Int) throws(CommandError) -> Int {
         let word = words[i]

@@ -1,0 +1,106 @@
+/// The refund loop (docs/world.md, "Refunds"): Apple refunds all or a share of a charge,
+/// asks the merchant for consumption data when a customer asks for a refund, declines a
+/// request, or reverses a refund it gave. Each reaches the merchant server as a notification.
+extension AppStore {
+    /// `refund TXN ... percent N`: Apple gives the customer N percent of the price back
+    /// (`REFUND_PRORATED` below 100: the share applies across the quantity). The transaction
+    /// gets its `revocationDate`; a `REFUND` notification goes out.
+    mutating func refund(_ txn: String, percent: Int, _ out: inout Outbox) {
+        guard let t = transaction(txn), let product = catalog.product(t.productId) else { return }
+        update(txn) {
+            $0.refundedAt = out.now
+            $0.refundPercent = percent
+        }
+        let cents = AppStore.refundCents(product.priceCents, percent: percent)
+        out.log(.appStore, .refundIssued(txn: txn, product: t.productId, priceCents: cents, percent: percent))
+        notify(.refund, txn, &out)
+    }
+
+    /// The money a refund of `percent` gives back: the price times N/100, rounded half up
+    /// to the cent.
+    package static func refundCents(_ priceCents: Int, percent: Int) -> Int { (priceCents * percent + 50) / 100 }
+
+    /// `refund-request TXN`: the customer asks Apple for a refund. For a consumable Apple
+    /// sends `CONSUMPTION_REQUEST` and waits (practitioners report 12 h) for the merchant's
+    /// consumption information; its decision comes later (`refund` or `refund-decline`).
+    mutating func refundRequested(_ txn: String, _ out: inout Outbox) {
+        guard let t = transaction(txn), let product = catalog.product(t.productId) else { return }
+        let consumable = product.kind == .consumable
+        out.log(
+            .appStore,
+            .noted(
+                "refund of \(txn) (\(t.productId)) requested by the customer"
+                    + (consumable
+                        ? "; CONSUMPTION_REQUEST: Apple takes consumption information for 12 h (practitioners' figure)"
+                        : "")))
+        if consumable { notify(.consumptionRequest, txn, &out) }
+    }
+
+    /// `refund-decline TXN`: Apple declines the request; `REFUND_DECLINED` goes out.
+    mutating func refundDeclined(_ txn: String, _ out: inout Outbox) {
+        out.log(.appStore, .noted("refund request for \(txn) declined: nothing is refunded"))
+        notify(.refundDeclined, txn, &out)
+    }
+
+    /// `refund-reverse TXN`: Apple reverses the refund: the customer has paid again, the
+    /// revocation fields disappear, `REFUND_REVERSED` goes out.
+    mutating func refundReversed(_ txn: String, _ out: inout Outbox) {
+        guard transaction(txn)?.refundedAt != nil else { return }
+        update(txn) {
+            $0.refundedAt = nil
+            $0.refundPercent = 0
+        }
+        out.log(.appStore, .refundReversed(txn: txn))
+        notify(.refundReversed, txn, &out)
+    }
+
+    /// Consumption information the merchant sent (Send Consumption Information, v2).
+    func consumptionReceived(_ info: ConsumptionInfo, _ out: inout Outbox) {
+        out.log(
+            .appStore,
+            .noted(
+                "consumption information for \(info.txn): customerConsented true, deliveryStatus \(info.deliveryStatus),"
+                    + " refundPreference \(info.refundPreference); Apple's decision stays its own"))
+    }
+
+    /// The charges a `refund` can name: charged (money taken) and not refunded yet.
+    package var refundable: [StoreTransaction] {
+        transactions.filter { $0.chargedAt != nil && $0.originalId == nil && $0.refundedAt == nil }
+    }
+
+    /// The refunds in effect, which `refund-reverse` can name.
+    package var reversible: [StoreTransaction] { transactions.filter { $0.refundedAt != nil } }
+
+    /// Get Transaction History as the server calls it: every transaction of the Apple
+    /// customer that took money, oldest first, finished consumables and refunded ones
+    /// included in v2; v1 omits finished consumables; a job that reads only the first page
+    /// gets the first 20 (`hasMore` ignored).
+    func historyList(_ policy: Policy) -> (list: [StoreTransaction], hasMore: Bool) {
+        var list = transactions.filter { t in
+            guard t.chargedAt != nil else { return false }
+            guard policy.serverHistory == .v1, t.finished else { return true }
+            return catalog.product(t.productId)?.kind != .consumable
+        }
+        let more = list.count > AppStore.historyPageSize
+        if policy.serverHistoryPages == .first && more { list.removeLast(list.count - AppStore.historyPageSize) }
+        return (list, more)
+    }
+
+    /// Transactions in one page of Get Transaction History (Apple).
+    package static let historyPageSize = 20
+
+    /// Get Transaction History's answer, signed now.
+    func history(now: VirtualTime, policy: Policy) -> [SignedTransaction] {
+        historyList(policy).list.compactMap { sign($0, now: now) }
+    }
+}
+
+/// Send Consumption Information (`PUT /inApps/v2/transactions/consumption/{id}`), from the
+/// server's own records.
+package struct ConsumptionInfo: Sendable, Hashable {
+    package var txn: String
+    /// `DELIVERED` when the server credited it, `UNDELIVERED_OTHER` otherwise.
+    package var deliveryStatus: String
+    /// `GRANT_FULL`, `GRANT_PRORATED` or `DECLINE`.
+    package var refundPreference: String
+}

@@ -1,0 +1,89 @@
+/// `refund-overclawed`, the mirror of `refund-unclawed`: the customer lost more than the
+/// refund gave back. It opens at a clawback beyond the refunded share (a full clawback on a
+/// prorated refund), or when the server heard `REFUND_REVERSED` and restored nothing within
+/// the grace period; `resolved` when what was taken is given back; `permanent` when nothing
+/// will give it back. Its money is paid and not delivered.
+extension Auditor {
+    mutating func settleOverclaws(now: VirtualTime, store: AppStore, policy: Policy, _ out: inout [LogEntry]) {
+        var kept = 0
+        for k in ledger.overclaws.indices {
+            let i = ledger.overclaws[k]
+            let c = ledger.charges[i]
+            guard c.overclawed else {
+                if let id = c.overclawAnomalyId {
+                    change(
+                        id, type: .refundOverclawed, status: .resolved, mechanism: AnomalyWording.overclawRestored,
+                        at: now, &out)
+                }
+                continue
+            }
+            guard let (status, mechanism) = overclawVerdict(c, now: now, store: store, policy: policy) else {
+                ledger.overclaws[kept] = i
+                kept += 1
+                continue
+            }
+            if let id = c.overclawAnomalyId {
+                change(id, type: .refundOverclawed, status: status, mechanism: mechanism, at: now, &out)
+            } else {
+                let id = open(
+                    .refundOverclawed, status, txn: c.txn, at: now, summary: AnomalyWording.overclawed(c),
+                    mechanism: mechanism, involved: [c.txn] + [c.order].compactMap { $0 }, &out)
+                ledger.setOverclawAnomaly(id, of: i)
+            }
+            if status == .open {
+                ledger.overclaws[kept] = i
+                kept += 1
+            }
+        }
+        ledger.overclaws.removeLast(ledger.overclaws.count - kept)
+    }
+
+    /// The status of an over-clawed charge now, or nil while it may not be an anomaly yet (a
+    /// reversal the server will still hear of, or heard within the grace period).
+    func overclawVerdict(
+        _ c: ChargeRecord, now: VirtualTime, store: AppStore, policy: Policy
+    ) -> (AnomalyStatus, String?)? {
+        if c.refundedAt != nil {
+            // A clawback beyond the refunded share: nothing gives the difference back.
+            return (.permanent, AnomalyWording.beyondShare(policy))
+        }
+        guard let heard = c.reversalHeardAt else {
+            let tellable =
+                store.notificationPending(c.txn, .refundReversed) || policy.serverReconcileMs != nil
+            return tellable ? nil : (.permanent, AnomalyWording.reversalNeverTold)
+        }
+        guard now - heard > graceMs else { return nil }
+        return policy.serverRefundReversed == .restore
+            ? (.open, nil) : (.permanent, AnomalyWording.reversalIgnored)
+    }
+
+    /// The value in cents of `coins` taken from (or given back to) the credit of `txn`: its
+    /// price times the share of the product's coins, rounded half up; an entitlement (0
+    /// coins) is worth the price.
+    func value(of coins: Int, _ txn: String) -> Int {
+        guard let i = ledger.index(of: txn) else { return 0 }
+        let c = ledger.charges[i]
+        let perCredit = catalog.product(c.productId)?.coins ?? 0
+        guard perCredit > 0 else { return c.priceCents }
+        return (c.priceCents * coins * 2 + perCredit) / (perCredit * 2)
+    }
+}
+
+extension AnomalyWording {
+    static func overclawed(_ c: ChargeRecord) -> String {
+        var s = ""
+        writeCharge(c, to: &s)
+        let refunded = c.refundedAt == nil ? "a refund Apple reversed" : "a refund of \(formatMoney(c.refundCents))"
+        return s + ": the server took back \(formatMoney(c.takenCents)) worth for \(refunded)"
+    }
+    static func beyondShare(_ policy: Policy) -> String {
+        "taken back beyond the refunded share (server-clawback \(policy.serverClawback.rawValue)); nothing gives it back"
+    }
+    static var reversalNeverTold: String {
+        "nothing will tell the server that Apple reversed the refund: no REFUND_REVERSED notification, no reconciliation"
+    }
+    static var reversalIgnored: String {
+        "the server heard REFUND_REVERSED and kept what it took (server-refund-reversed ignore)"
+    }
+    static var overclawRestored: String { "restored: what was taken back beyond the refund was given back" }
+}

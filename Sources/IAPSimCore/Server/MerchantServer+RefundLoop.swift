@@ -1,0 +1,111 @@
+/// The merchant server's side of the refund loop and of `appTransactionId`: what it takes
+/// back on a refund (`server-clawback`), gives back on a reversal (`server-refund-reversed`),
+/// answers to a consumption request (`server-consumption-answer`), and the customers it can
+/// look up by the `appTransactionId` the app reported (`report-app-transaction`).
+extension MerchantServer {
+    /// `appTransactionId`s reported at login, with the account that reported each.
+    var appTransactions: [(user: String, id: String)] {
+        get { sideRecords?.appTransactions ?? [] }
+        set { recordSide { $0.appTransactions = newValue } }
+    }
+
+    /// The app reported its customer's `appTransactionId`: kept, answered 200.
+    mutating func appTransactionReported(user: String, id: String, exchange: Int, _ out: inout Outbox) {
+        if !appTransactions.contains(where: { $0.user == user && $0.id == id }) {
+            appTransactions.append((user, id))
+            out.log(.server, .noted("appTransactionId \(id) of \(user) kept: Get Transaction History can look it up"))
+        }
+        out.send(.order, .response, .app, exchange: exchange, .notificationResponse(status: 200))
+    }
+
+    /// A refund the server heard of (a notification, the history): `server-clawback` says
+    /// what goes back: nothing, every coin credited, or the refunded share of them (rounded
+    /// down; an entitlement only when all was refunded). A balance may go negative: debt.
+    mutating func heardRefund(_ signed: SignedTransaction, catalog: Catalog, _ out: inout Outbox) {
+        let txn = signed.transactionId
+        guard !refundsHeard.contains(txn) else { return }
+        refundsHeard.append(txn)
+        let credited = credits.filter { $0.transactionId == txn }
+        if credited.isEmpty { return out.log(.server, .refundHeard(txn: txn, outcome: "nothing was credited for it")) }
+        let percent = (signed.revocationPercentage ?? 100_000) / 1_000
+        switch out.policy.serverClawback {
+        case .off:
+            return out.log(.server, .refundHeard(txn: txn, outcome: "the coins are kept (server-clawback off)"))
+        case .full:
+            for c in credited { clawBack(c, coins: c.coins, entitlement: true, &out) }
+        case .refundedShare:
+            for c in credited {
+                let share = c.coins * percent / 100
+                if c.coins == 0 && percent < 100 || c.coins > 0 && share == 0 {
+                    out.log(
+                        .server,
+                        .refundHeard(
+                            txn: txn, outcome: "\(percent)% refunded: its share rounds down to nothing to take back"))
+                    continue
+                }
+                clawBack(c, coins: share, entitlement: percent == 100, &out)
+            }
+        }
+    }
+
+    /// Takes `coins` of one credit back, and the entitlement it granted when `entitlement`.
+    mutating func clawBack(_ c: CreditEntry, coins: Int, entitlement: Bool, _ out: inout Outbox) {
+        debit(c.user, coins, for: c.transactionId, out.now)
+        if entitlement { entitlements.removeAll { $0.user == c.user && $0.product == c.productId } }
+        out.log(
+            .server, .coinsClawedBack(user: c.user, coins: coins, txn: c.transactionId, balance: balance(of: c.user)))
+    }
+
+    /// Apple reversed a refund (`REFUND_REVERSED`, or the history shows it unrevoked): with
+    /// `server-refund-reversed restore` the clawed-back coins (and entitlement) come back.
+    mutating func heardReversal(_ txn: String, _ out: inout Outbox) {
+        guard let k = refundsHeard.firstIndex(of: txn) else {
+            return out.log(.server, .reversalHeard(txn: txn, outcome: "no refund of it was heard"))
+        }
+        guard out.policy.serverRefundReversed == .restore else {
+            // Ignored: the server still counts the refund as heard (a later REFUND of the same
+            // transaction is not taken back twice).
+            return out.log(
+                .server,
+                .reversalHeard(txn: txn, outcome: "ignored: what was taken stays taken (server-refund-reversed ignore)")
+            )
+        }
+        refundsHeard.remove(at: k)
+        let taken = debits.filter { $0.clawedBackFor == txn }
+        if taken.isEmpty { return out.log(.server, .reversalHeard(txn: txn, outcome: "nothing had been taken back")) }
+        out.log(.server, .reversalHeard(txn: txn, outcome: "what was taken back is restored"))
+        debits.removeAll { $0.clawedBackFor == txn }
+        for d in taken {
+            if let i = balances.firstIndex(where: { $0.user == d.user }) { balances[i].coins += d.coins }
+            for c in credits where c.transactionId == txn && c.user == d.user && c.coins == 0 {
+                if !entitlements.contains(where: { $0 == (d.user, c.productId) }) {
+                    entitlements.append((d.user, c.productId))
+                }
+            }
+            out.log(.server, .coinsRestored(user: d.user, coins: d.coins, txn: txn, balance: balance(of: d.user)))
+        }
+    }
+
+    /// `CONSUMPTION_REQUEST`: with `server-consumption-answer`, Send Consumption Information
+    /// (route `server-api`) from the server's own records: delivered when it credited the
+    /// transaction; it prefers a prorated refund when coins of it were spent, else a full one.
+    mutating func answerConsumption(_ txn: String, catalog: Catalog, _ out: inout Outbox) {
+        guard out.policy.serverConsumptionAnswer else {
+            return out.log(
+                .server,
+                .noted("CONSUMPTION_REQUEST for \(txn) left unanswered (server-consumption-answer false)")
+            )
+        }
+        let credit = credits.first { $0.transactionId == txn }
+        let spentSome = credit.map { balance(of: $0.user) < $0.coins } ?? false
+        let info = ConsumptionInfo(
+            txn: txn, deliveryStatus: credit == nil ? "UNDELIVERED_OTHER" : "DELIVERED",
+            refundPreference: spentSome ? "GRANT_PRORATED" : "GRANT_FULL")
+        out.log(
+            .server,
+            .noted(
+                "CONSUMPTION_REQUEST for \(txn) answered with Send Consumption Information: customerConsented true,"
+                    + " deliveryStatus \(info.deliveryStatus), refundPreference \(info.refundPreference)"))
+        out.send(.serverAPI, .request, .app, exchange: out.newExchange(), .consumptionInfo(info))
+    }
+}

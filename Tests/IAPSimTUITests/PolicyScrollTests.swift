@@ -1,0 +1,22 @@
+import Testing
+
+@testable import IAPSimCore
+@testable import IAPSimTUI
+
+/// StoreKit 2 has more policy keys than an 80x24 screen has rows: the panel scrolls to keep
+/// the selected key in view and stays inside the screen.
+@Suite struct PolicyScrollTests {
+    @Test func theLastKeyIsInViewAt80x24AndTheFooterStays() {
+        var d = Driver(UIModel(preset: .sk2Hardened))
+        d.keys("p")
+        let last = PolicyKey.serverHistoryPages.rawValue
+        d.key(.down, times: 40)
+        let lines = d.screen(80, 24).text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.contains { $0.contains("server-history-pag") && $0.contains("all") }, "\(lines)")
+        #expect(lines.contains { $0.contains("\(last):") }, "the help of the selected key shows")
+        #expect(lines.contains { $0.contains("change value (applies now)") }, "the footer is not drawn over")
+        d.key(.up, times: 40)
+        let top = d.screen(80, 24).text
+        #expect(top.contains("preset") && top.contains("sk2-hardened"))
+    }
+}
