@@ -98,6 +98,7 @@ package enum Transcript {
                         + (a.mechanism.map { " (\($0))" } ?? "") + ": \(a.summary)")
                 lines += (whatIf?.explanation(of: a.id)?.lines ?? []).map { "    " + $0 }
             }
+            if let note = whatIf?.notWorkedOut { lines.append("  (\(note))") }
             let glossary = AnomalyType.glossary(sim.auditor.anomalies.map { ($0.type, $0.status) })
             if !glossary.isEmpty { lines += ["glossary:"] + glossary.map { "  " + $0 } }
         }

@@ -85,7 +85,8 @@ struct RunCommand: ParsableCommand {
         // `--log` writes the replays' answers on each anomaly's line as it streams: they need
         // the verdict, so a first, silent pass finds it (the run is deterministic: the second
         // pass is the same run, and neither holds the run in memory).
-        let knownWhatIf = logFile == nil ? nil : silentWhatIf(scenario)
+        let knownWhatIf =
+            logFile == nil || scenario.steps.count > Scenario.whatIfStepLimit ? nil : silentWhatIf(scenario)
         var files = OutputFiles()
         do {
             let (result, records) = try play(scenario, whatIf: knownWhatIf, files: &files)

@@ -30,10 +30,15 @@ import Testing
         try e2e.waitForPanels(tmux)
         try tmux.send("O")
         try tmux.wait(for: "Scenarios (")
+        // The files of scenarios/ by name: the next after replay-fraud-naive, and the one before it.
+        let names = try FileManager.default.contentsOfDirectory(
+            atPath: CLI.root.appendingPathComponent("scenarios").path
+        ).filter { $0.hasSuffix(".yaml") }.sorted()
+        let here = try #require(names.firstIndex(of: "replay-fraud-naive.yaml"))
         try tmux.send("Escape", "]")
-        try tmux.wait(for: "playing scenarios/server-lost-order-notification-naive.yaml")  // the next by name
+        try tmux.wait(for: "playing scenarios/\(names[here + 1])")
         try tmux.send("[", "[")
-        try tmux.wait(for: "playing scenarios/replay-fraud-blocked-hardened.yaml")
+        try tmux.wait(for: "playing scenarios/\(names[here - 1])")
         try tmux.send("q")
         try e2e.expectCleanExit(tmux)
     }

@@ -45,7 +45,10 @@ import Testing
 
     @Test func thePresetsAreTheDocumentedApproaches() {
         #expect(PolicyPreset.sk2Hardened.policy.storekit == .two)
-        #expect(PolicyPreset.sk2Naive.policy.differences(from: PolicyPreset.naive.policy) == [.storekit])
+        // sk2-naive is naive in StoreKit 2, with Apple's Python client's old defaults for history.
+        #expect(
+            PolicyPreset.sk2Naive.policy.differences(from: PolicyPreset.naive.policy)
+                == [.storekit, .serverHistory, .serverHistoryPages])
         #expect(PolicyPreset.hardened.policy.retryIntervalMs == 300_000)
         #expect(PolicyPreset.sk2Hardened.policy.serverReconcileMs == 3_600_000)
         #expect(PolicyPreset.allCases.allSatisfy { $0.policy.matchingPreset == $0 })

@@ -48,6 +48,19 @@ package struct WhatIfReport: Sendable, Hashable {
     package var other: Policy
     /// How many replays it took.
     package var replays: Int
+    /// Why the replays were not run (a file too long for them to be cheap), if they were not.
+    package var notWorkedOut: String? = nil
+
+    package init(
+        explanations: [AnomalyExplanation], avoided: [AvoidedAnomaly], other: Policy, replays: Int,
+        notWorkedOut: String? = nil
+    ) {
+        self.explanations = explanations
+        self.avoided = avoided
+        self.other = other
+        self.replays = replays
+        self.notWorkedOut = notWorkedOut
+    }
 
     package func explanation(of id: Int) -> AnomalyExplanation? {
         explanations.first { $0.anomalyId == id }
