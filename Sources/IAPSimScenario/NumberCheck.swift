@@ -27,6 +27,9 @@ package enum NumberCheck {
 
     /// A whole number 0 or more in `range`, up to 64 bits.
     package static func unsigned(_ text: String, in range: ClosedRange<UInt64>) -> Result<UInt64, Failure> {
+        if text.hasPrefix("-"), magnitude(text.dropFirst()) != nil {
+            return text == "-0" && range.contains(0) ? .success(0) : .failure(.outOfRange)
+        }
         guard let (value, fits) = magnitude(Substring(text)) else { return .failure(.notANumber) }
         return fits && range.contains(value) ? .success(value) : .failure(.outOfRange)
     }

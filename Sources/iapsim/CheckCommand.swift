@@ -70,23 +70,33 @@ struct CheckCommand: ParsableCommand {
 /// Which files a list of paths names.
 enum ScenarioFiles {
     /// Files as given; directories replaced by their `*.yaml` / `*.yml` files, sorted.
-    /// A path that does not exist is kept, so that loading it reports it.
+    /// A path that does not exist is kept, so that loading it reports it. Names are read as
+    /// the bytes the directory holds (`FileName`), so that a name that is not UTF-8 is
+    /// loaded and shown as itself.
     static func expand(_ paths: [String]) -> [String] {
         var files: [String] = []
-        let manager = FileManager.default
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory),
-                isDirectory.boolValue,
-                let names = try? manager.contentsOfDirectory(atPath: path)
+            guard let info = OSPath.info(path), info.st_mode & S_IFMT == S_IFDIR,
+                let names = names(in: path)
             else {
                 files.append(path)
                 continue
             }
             let base = path.hasSuffix("/") ? path : path + "/"
             files += names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
-                .sorted().map { base + $0 }
+                .sorted { FileName.bytes($0).lexicographicallyPrecedes(FileName.bytes($1)) }.map { base + $0 }
         }
         return files
+    }
+
+    private static func names(in directory: String) -> [String]? {
+        guard let handle = FileName.withCString(directory, { opendir($0) }) else { return nil }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if bytes != [0x2E] && bytes != [0x2E, 0x2E] { names.append(FileName.fromBytes(bytes)) }
+        }
+        return names
     }
 }

@@ -23,6 +23,8 @@ import Testing
         }
         #expect(NumberCheck.unsigned("18446744073709551615", in: 0...UInt64.max) == .success(.max))
         #expect(NumberCheck.unsigned("18446744073709551616", in: 0...UInt64.max) == .failure(.outOfRange))
+        #expect(NumberCheck.unsigned("-5", in: 0...UInt64.max) == .failure(.outOfRange))
+        #expect(NumberCheck.unsigned("-0", in: 0...UInt64.max) == .success(0))
         #expect(NumberCheck.rangeText(1...256) == "from 1 to 256")
     }
 

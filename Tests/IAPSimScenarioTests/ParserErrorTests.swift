@@ -103,7 +103,7 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
                 == "s.yaml:2:7: 'title' must be a string, but it is empty")
         #expect(
             refusal("format: 1\ntitle: t\nseed: -3\nsteps: []\n")
-                == "s.yaml:3:7: 'seed' must be a whole number (0 or more), but it is '-3'")
+                == "s.yaml:3:7: 'seed' is -3, out of range; it must be from 0 to 18446744073709551615")
         #expect(
             refusal("format: 1\ntitle: t\nsteps: {do: crash}\n")
                 == "s.yaml:3:8: 'steps' must be a list, but it is a map")
