@@ -211,3 +211,18 @@ extension TeachingScreenTests {
         }
     }
 }
+
+extension TeachingScreenTests {
+    /// A refund shows on the row, in the payload (revocationDate) and under money.
+    @Test func aRefundShowsOnTheRowThePayloadAndTheMoney() throws {
+        var d = try DefectTests.play("server-refund-clawed-back-hardened.yaml")
+        d.keys("G")
+        #expect(d.screen().text.contains("REFUNDED"), "\(d.screen().text)")
+        d.key(.backTab, times: 4)  // Events -> the queue
+        d.keys("i")
+        let text = d.screen().text
+        #expect(text.contains("refunded: by Apple at"), "\(text)")
+        #expect(text.contains("clawed back: 100 coins from alice"), "\(text)")
+        if d.model.simulation.policy.storekit == .two { #expect(text.contains("revocationDate: "), "\(text)") }
+    }
+}
