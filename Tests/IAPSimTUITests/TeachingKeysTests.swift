@@ -226,3 +226,22 @@ extension TeachingScreenTests {
         if d.model.simulation.policy.storekit == .two { #expect(text.contains("revocationDate: "), "\(text)") }
     }
 }
+
+extension OneMeaningKeyTests {
+    /// `L` stops where the longest line ends; ':' is named as a key; the header names the
+    /// nearest preset instead of "custom".
+    @Test func smallThingsOfTheWalkthrough() {
+        var d = Driver.bought(wallMs: 5_000)
+        for _ in 0..<60 { d.keys("L") }
+        let widest = d.model.widestLine(.events)
+        #expect(d.model.hscroll[.events] == widest, "L stops at the longest line (\(widest))")
+        #expect(!DefectTests.panel(d.screen(), "Events").allSatisfy { $0.allSatisfy { $0 == " " } })
+        d.keys(":")
+        #expect(d.model.status == "key ':' is not bound; ? lists every key")
+        d.keys("p")
+        d.key(.down)
+        d.key(.right)  // one key off hardened
+        d.key(.escape)
+        #expect(d.screen().lines[0].contains("policy hardened +1"), "\(d.screen().lines[0])")
+    }
+}
