@@ -38,3 +38,40 @@ import Testing
         try e2e.expectCleanExit(tmux)
     }
 }
+
+/// The virtual clock waits while nobody can see the world: stopped (Ctrl-Z) or too small.
+@Suite(.serialized) struct TUIClockEndToEndTests {
+    let e2e = TUIEndToEndTests()
+
+    /// The header's clock, in milliseconds.
+    static func clock(_ tmux: Tmux) -> Int? {
+        let words = tmux.screen().split(separator: "\n").first?.split(separator: " ") ?? []
+        guard words.count > 1 else { return nil }
+        let parts = words[1].split(whereSeparator: { $0 == ":" || $0 == "." }).compactMap { Int($0) }
+        guard parts.count == 4 else { return nil }
+        return ((parts[0] * 60 + parts[1]) * 60 + parts[2]) * 1000 + parts[3]
+    }
+
+    @Test func aStoppedOrTooSmallUIDoesNotMoveTheClock() throws {
+        let tmux = try Tmux([])
+        defer { tmux.kill() }
+        try e2e.waitForPanels(tmux)
+        let pid = try tmux.iapsimPid()
+        #expect(kill(pid, SIGSTOP) == 0)
+        let before = TUIClockEndToEndTests.clock(tmux) ?? 0
+        Thread.sleep(forTimeInterval: 3)
+        #expect(kill(pid, SIGCONT) == 0)
+        try e2e.waitForPanels(tmux)
+        let after = TUIClockEndToEndTests.clock(tmux) ?? Int.max
+        #expect(after - before < 1_500, "stopped 3 s, the clock moved \(after - before) ms")
+        try tmux.resize(width: 60, height: 15)
+        try tmux.wait(for: "Terminal too small")
+        Thread.sleep(forTimeInterval: 2)
+        try tmux.resize(width: 120, height: 40)
+        try e2e.waitForPanels(tmux)
+        let resized = TUIClockEndToEndTests.clock(tmux) ?? Int.max
+        #expect(resized - after < 1_500, "too small for 2 s, the clock moved \(resized - after) ms")
+        try tmux.send("q")
+        try e2e.expectCleanExit(tmux)
+    }
+}
