@@ -75,3 +75,30 @@ import Testing
         try e2e.expectCleanExit(tmux)
     }
 }
+
+/// A recording follows a resize and says where it went.
+@Suite(.serialized) struct TUIRecordingResizeEndToEndTests {
+    let e2e = TUIEndToEndTests()
+
+    @Test(.enabled(if: Asciinema.path != nil, Comment(rawValue: Asciinema.missing)))
+    func aResizeIsRecordedAndTheFileIsNamedAtTheEnd() throws {
+        let directory = try TUITeachingEndToEndTests.temporaryDirectory("resize")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cast = directory.appendingPathComponent("demo.cast").path
+        let tmux = try Tmux(["play", "scenarios/ask-to-buy.yaml", "--record", cast])
+        defer { tmux.kill() }
+        try e2e.waitForPanels(tmux)
+        try tmux.resize(width: 100, height: 30)
+        try tmux.wait("the 100-column frame") { $0.split(separator: "\n").first?.count ?? 0 <= 100 }
+        try e2e.waitForPanels(tmux)
+        try tmux.send("q")
+        // The line may wrap at 100 columns: read it joined.
+        try tmux.wait("where the recording went") {
+            $0.replacingOccurrences(of: "\n", with: "").contains("recorded \(cast); `asciinema play \(cast)` shows it")
+        }
+        let text = try String(contentsOfFile: cast, encoding: .utf8)
+        #expect(text.contains(", \"r\", \"100x30\"]\n"), "\(text.prefix(400))")
+        let read = try Asciinema.cat(cast)
+        #expect(read.status == 0, "\(read.errors)")
+    }
+}
