@@ -21,7 +21,9 @@ extension Inspector {
             heading("history"),
         ]
         for e in sim.log where storeKit2History(e.fact, of: t.id) {
-            out.append([Span("  " + DurationText.clock(e.time) + " ", Style(.dim)), Span(PanelContent.text(e.fact))])
+            out.append([
+                Span("  " + DurationText.clock(e.time) + " ", Style(.dim)), Span(PanelContent.text(e.fact, in: .two)),
+            ])
         }
         out.append(heading("money"))
         out += money(t.id)
@@ -63,6 +65,13 @@ extension Inspector {
         }
         var out: [Line] = [heading("the signed transaction (jwsRepresentation), newest copy")]
         out += payload(s)
+        // Refunded after the newest copy the app saw: the REFUND notification's copy has it.
+        if s.revocationDate == nil, let at = t.refundedAt {
+            out.append(
+                field(
+                    "  revocationDate", "\(DurationText.clock(at)) (in the copy the REFUND notification carried)",
+                    Style(.warn, bold: true)))
+        }
         let times = copies.map { DurationText.clock($0.signedDate) }.joined(separator: ", ")
         out.append(
             field(
@@ -90,6 +99,8 @@ extension Inspector {
             field("  appAccountToken", s.appAccountToken ?? "absent"),
             field("  signed by", signer, s.signer == .appStore ? Style(.good) : Style(.bad, bold: true)),
         ]
+            + (s.revocationDate.map { [field("  revocationDate", DurationText.clock($0), Style(.warn, bold: true))] }
+                ?? [])
     }
 
     /// For a replay-fraud anomaly: which JWS was sent with the fresh order, replayed or forged.

@@ -193,16 +193,17 @@ struct PanelContent {
             if !tiny { line.append(Span(TextWidth.pad(o.productId, to: 9) + " ")) }
             line.append(
                 Span(TextWidth.pad(o.state.rawValue, to: 8), o.state == .credited ? Style(.good) : Style(.warn)))
-            if let t = o.transactionId, !tiny {
-                line.append(Span(" " + (shortIds ? (ascii ? "~" : "…") + t.suffix(4) : t), Style(.dim)))
-            }
-            if o.createdBy == .attacker { line.append(Span(" (attacker)", Style(.accent, bold: true))) }
-            // Credited to someone else than the order's owner: say who got the coins.
+            // Credited to someone else than the order's owner: who got the coins, before the
+            // transaction id (the end of a narrow row is what gets cut).
             if let t = o.transactionId,
                 let to = s.credits.last(where: { $0.transactionId == t && $0.orderId == o.id })?.user, to != o.user
             {
                 line.append(Span(" \(glyphs.right)\(to)", Style(.bad, bold: true)))
             }
+            if let t = o.transactionId, !tiny {
+                line.append(Span(" " + (shortIds ? (ascii ? "~" : "…") + t.suffix(4) : t), Style(.dim)))
+            }
+            if o.createdBy == .attacker { line.append(Span(" (attacker)", Style(.accent, bold: true))) }
             out.append(line)
         }
         return out

@@ -63,26 +63,7 @@ extension UIModel {
         for key in policyKeys {
             rows.append((key.rawValue, policy.value(of: key), key.help))
         }
-        // A screen too short for every row and the note scrolls the rows around the selected
-        // one (marked above and below), so that the note naming every change still shows.
-        let minimumBelow = 1 + noteLines.count
-        let rowRoom = max(5, min(rows.count, inner.height - minimumBelow))
-        let first = max(0, min(selected - rowRoom / 2, rows.count - rowRoom))
-        for (line, i) in (first..<min(rows.count, first + rowRoom)).enumerated() {
-            let row = rows[i]
-            let on = i == selected
-            let value = on ? "\(glyphs.left) \(row.1) \(glyphs.right)" : "  \(row.1)"
-            grid.put(
-                " " + TextWidth.pad(row.0, to: 21) + value, x: inner.x, y: inner.y + line,
-                Style(on ? .focus : .normal, bold: on, reverse: on), maxWidth: inner.width)
-        }
-        if first > 0 { grid.put(" \(glyphs.up) \(first) more ", x: r.x + r.width - 14, y: r.y, Style(.dim)) }
-        if first + rowRoom < rows.count {
-            grid.put(
-                " \(glyphs.down) \(rows.count - first - rowRoom) more ", x: r.x + r.width - 14,
-                y: inner.y + rowRoom - 1,
-                Style(.dim))
-        }
+        let rowRoom = renderPolicyRows(rows, selected: selected, box: r, noteLines: noteLines.count, &grid)
         let row = rows[min(selected, rows.count - 1)]
         var below: [(String, Style)] = [(" \(row.0):", Style(.info, bold: true)), ("   \(row.2)", Style(.info))]
         let room = inner.height - rowRoom
@@ -103,6 +84,34 @@ extension UIModel {
         for (i, line) in (below + notes).prefix(max(0, room)).enumerated() {
             grid.put(line.0, x: inner.x, y: inner.y + rowRoom + i, line.1, maxWidth: inner.width)
         }
+    }
+
+    /// The policy panel's rows: all of them, or on a short screen a window around the
+    /// selected one (marked above and below), so that the note naming every change still
+    /// shows. Returns how many rows it took.
+    func renderPolicyRows(
+        _ rows: [(String, String, String)], selected: Int, box r: Rect, noteLines: Int, _ grid: inout Grid
+    ) -> Int {
+        let inner = r.inner
+        let minimumBelow = 1 + noteLines
+        let rowRoom = max(5, min(rows.count, inner.height - minimumBelow))
+        let first = max(0, min(selected - rowRoom / 2, rows.count - rowRoom))
+        for (line, i) in (first..<min(rows.count, first + rowRoom)).enumerated() {
+            let row = rows[i]
+            let on = i == selected
+            let value = on ? "\(glyphs.left) \(row.1) \(glyphs.right)" : "  \(row.1)"
+            grid.put(
+                " " + TextWidth.pad(row.0, to: 21) + value, x: inner.x, y: inner.y + line,
+                Style(on ? .focus : .normal, bold: on, reverse: on), maxWidth: inner.width)
+        }
+        if first > 0 { grid.put(" \(glyphs.up) \(first) more ", x: r.x + r.width - 14, y: r.y, Style(.dim)) }
+        if first + rowRoom < rows.count {
+            grid.put(
+                " \(glyphs.down) \(rows.count - first - rowRoom) more ", x: r.x + r.width - 14,
+                y: inner.y + rowRoom - 1,
+                Style(.dim))
+        }
+        return rowRoom
     }
 
     // MARK: play mode

@@ -25,7 +25,9 @@ extension UIModel {
 
     /// One half of the split screen.
     func renderHalf(_ grid: inout Grid, _ r: Rect, role: String, prevented: [(Anomaly, String)]) {
-        let label = " policy \(policyName) (\(role)): \(verdictWords)"
+        // A narrow half keeps the policy's name and the verdict.
+        let label =
+            r.width >= 60 ? " policy \(policyName) (\(role)): \(verdictWords)" : " \(policyName): \(verdictWords)"
         grid.put(label, x: r.x, y: r.y, Style(.title, bold: true, reverse: true), maxWidth: r.width)
         let words: String
         if prevented.isEmpty {

@@ -301,7 +301,13 @@ extension UIModel {
         }
         overlay = nil
         switch item.action {
-        case .open(let path): return [.openScenario(path: path)]
+        case .open(let path):
+            // In the tour, the browser lists the lessons: their files are read already.
+            if let t = tour, let index = t.lessons.firstIndex(where: { $0.naive.path == path }) {
+                openLesson(by: index - t.index)
+                return []
+            }
+            return [.openScenario(path: path)]
         case .run(let command): act(command)
         case .arm(let event, let command):
             armed = ArmedCommand(event: event, command: command, armedAt: simulation.now)

@@ -211,3 +211,76 @@ extension TeachingScreenTests {
         }
     }
 }
+
+extension TeachingScreenTests {
+    /// A refund shows on the row, in the payload (revocationDate) and under money.
+    @Test func aRefundShowsOnTheRowThePayloadAndTheMoney() throws {
+        var d = try DefectTests.play("server-refund-clawed-back-hardened.yaml")
+        d.keys("G")
+        #expect(d.screen().text.contains("REFUNDED"), "\(d.screen().text)")
+        d.key(.backTab, times: 4)  // Events -> the queue
+        d.keys("i")
+        let text = d.screen().text
+        #expect(text.contains("refunded: by Apple at"), "\(text)")
+        #expect(text.contains("clawed back: 100 coins from alice"), "\(text)")
+        if d.model.simulation.policy.storekit == .two { #expect(text.contains("revocationDate: "), "\(text)") }
+    }
+}
+
+extension OneMeaningKeyTests {
+    /// `L` stops where the longest line ends; ':' is named as a key; the header names the
+    /// nearest preset instead of "custom".
+    @Test func smallThingsOfTheWalkthrough() {
+        var d = Driver.bought(wallMs: 5_000)
+        for _ in 0..<60 { d.keys("L") }
+        let widest = d.model.widestLine(.events)
+        #expect(d.model.hscroll[.events] == widest, "L stops at the longest line (\(widest))")
+        #expect(!DefectTests.panel(d.screen(), "Events").allSatisfy { $0.allSatisfy { $0 == " " } })
+        d.keys(":")
+        #expect(d.model.status == "key ':' is not bound; ? lists every key")
+        d.keys("p")
+        d.key(.down)
+        d.key(.right)  // one key off hardened
+        d.key(.escape)
+        #expect(d.screen().lines[0].contains("policy hardened +1"), "\(d.screen().lines[0])")
+    }
+}
+
+extension TeachingScreenTests {
+    /// 9: after a preset change and R, a saved session names the preset in use.
+    @Test func aSavedSessionNamesThePresetInUse() throws {
+        var d = Driver(UIModel(preset: .naive))
+        d.keys("p")
+        d.key(.right)  // preset: the next one after naive
+        let preset = d.model.simulation.policy.matchingPreset
+        d.key(.escape)
+        d.keys("Ry")
+        d.keys("b")
+        d.key(.enter)
+        d.wait(wallMs: 3_000)
+        let saved = try SessionAndPlayTests.saved(&d)
+        #expect(preset != nil && saved.preset == preset && saved.policy == preset?.policy, "\(saved.preset)")
+        #expect(saved.story?.contains("policy \(preset?.rawValue ?? "?"),") == true, "\(saved.story ?? "")")
+    }
+
+    /// 14, 15, 16: a blocked replay names the attacker's order; 'when opened' is the opening
+    /// text; the order credited to another account names who got the coins.
+    @Test func theInspectorNamesTheAttackersOrderAndTheOpeningWords() throws {
+        var d = Driver.bought(UIModel(preset: .hardened), wallMs: 20_000)
+        d.keys("r")
+        d.wait(wallMs: 10_000)
+        d.key(.backTab)  // Auditor
+        d.keys("i")
+        let replay = d.screen().text
+        let attacker = d.model.simulation.server.orders.last { $0.createdBy == .attacker }
+        #expect(attacker != nil && replay.contains("\(attacker!.id) by"), "\(replay)")
+        let wrong = try InspectorTests.inspect("wrong-account-switch-before-delivery-naive.yaml", .wrongAccount)
+        let text = wrong.screen().text
+        #expect(text.contains("when opened: coins_100 paid by alice"), "\(text)")
+        #expect(!text.contains("when opened: coins_100 paid by alice (1000000000001, order o1) credited to bob"))
+        var closed = wrong
+        closed.key(.escape)
+        let server = DefectTests.panel(closed.screen(), "Merchant server")
+        #expect(server.contains { $0.contains("→bob") }, "\(server)")
+    }
+}

@@ -56,3 +56,14 @@ import Testing
         #expect(d.model.tour?.index == 0, "] after the last lesson comes back to the first")
     }
 }
+
+extension TourTests {
+    /// `O` in the tour lists the lessons; choosing one starts it (no file is read again).
+    @Test func theBrowserInTheTourOpensALesson() throws {
+        var d = Driver(UIModel(tour: try TourTests.tour()))
+        d.keys("O4")
+        #expect(d.effects.isEmpty, "no file to read: \(d.effects)")
+        #expect(d.model.tour?.index == 3 && d.model.tour?.stage == .playing)
+        #expect(d.model.status?.hasPrefix("lesson 4 of 7: duplicate-receipt") == true, "\(d.model.status ?? "")")
+    }
+}
