@@ -14,14 +14,18 @@ files=(
   scenarios/duplicate-receipt-unfinished-failure-naive.yaml
   scenarios/lost-order-crash-at-charge-hardened.yaml
 )
+echo "iapsim run FILE --quiet (release build; medians of $repeats; wall and CPU time, ms)"
 for f in "${files[@]}"; do
-  times=()
+  walls=() cpus=()
   for _ in $(seq "$repeats"); do
     start=$(date +%s%N)
-    "$BIN" run "$f" --quiet >/dev/null || true
-    times+=($(( ($(date +%s%N) - start) / 1000000 )))
+    cpu=$( { /usr/bin/time -f '%U %S' "$BIN" run "$f" --quiet >/dev/null; } 2>&1 | tail -1 || true)
+    walls+=($(( ($(date +%s%N) - start) / 1000000 )))
+    cpus+=($(echo "$cpu" | awk '{ printf "%d", ($1 + $2) * 1000 }'))
   done
-  median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (repeats + 1) / 2 ))p")
+  mid=$(( (repeats + 1) / 2 ))
+  wall=$(printf '%s\n' "${walls[@]}" | sort -n | sed -n "${mid}p")
+  cpu=$(printf '%s\n' "${cpus[@]}" | sort -n | sed -n "${mid}p")
   anomalies=$("$BIN" run "$f" --quiet | grep -c '^  A[0-9]' || true)
-  printf '%-60s %3d anomalies  median %5d ms\n' "$f" "$anomalies" "$median"
+  printf '%-58s %3d anomalies  wall %5d ms  cpu %5d ms\n' "$f" "$anomalies" "$wall" "$cpu"
 done

@@ -24,7 +24,13 @@ package enum AgainstColumns {
         var out = [side.title, String(repeating: "-", count: side.title.count)]
         if auditor.anomalies.isEmpty { out.append("anomalies: none") }
         for x in auditor.anomalies {
-            out.append("A\(x.id) \(x.type.rawValue) \(x.status.rawValue)" + (x.order ?? x.txn).map { " \($0)" }.orEmpty)
+            // A replay is named by the attacker's fresh order, when the auditor names it.
+            let fresh = x.involved.first { id in
+                id != x.order && side.sim.server.orders.contains { $0.id == id && $0.createdBy == .attacker }
+            }
+            out.append(
+                "A\(x.id) \(x.type.rawValue) \(x.status.rawValue)"
+                    + (fresh ?? x.order ?? x.txn).map { " \($0)" }.orEmpty)
         }
         out.append("paid, not delivered: \(formatMoney(auditor.paidNotDeliveredCents))")
         out.append("granted, not paid: \(formatMoney(auditor.grantedNotPaidCents))")

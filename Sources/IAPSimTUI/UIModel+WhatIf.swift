@@ -26,7 +26,7 @@ extension UIModel {
             status = "no anomaly yet: no handout to write"
             return []
         }
-        if whatIf?.explanation(of: id) == nil { workOutWhatIf() }
+        workOutWhatIf()  // the world may have moved since the inspector opened
         let file: String
         switch mode {
         case .sandbox: file = "the sandbox"

@@ -96,6 +96,19 @@ import Testing
         }
     }
 
+    @Test func aReplayStopsWhereAWhenDoesNotComeAsRunDoes() throws {
+        // With server-bind-order and no token, StoreKit 2 refuses the honest purchase: the
+        // file's 'when: credited' never comes, so the refund after it never happens.
+        var scenario = try Self.load("server-refund-unclawed-naive")
+        scenario.policy.serverBindOrder = true
+        let replay = scenario.replayInput.replay(policy: scenario.policy)
+        #expect(replay.auditor.charges.allSatisfy { $0.refundedAt == nil })
+        let (_, report) = Self.explain(try Self.load("server-refund-unclawed-naive"))
+        let x = try #require(report.explanations.first)
+        #expect(!Self.words(x.preventedBy).contains("server-bind-order true"))
+        #expect(x.preventedBy.allSatisfy { $0.contains { $0.key == .serverClawback } })
+    }
+
     @Test func candidatesComeFromThePolicyKeyTable() {
         let keys = WhatIf.keys(in: PolicyPreset.sk2Naive.policy)
         #expect(keys.allSatisfy { PolicyKey.allCases.contains($0) })

@@ -42,6 +42,22 @@ import Testing
         if let t = anomaly.txn { #expect(text.contains(t)) }
     }
 
+    @Test func hInTheInspectorAsksTheEdgeToWriteTheAnomalysHandout() throws {
+        var d = try InspectorTests.inspect("lost-order-crash-at-charge-naive.yaml", .lostOrder)
+        let text = d.screen().text
+        #expect(text.contains("caused by: step "), "\(text)")
+        #expect(text.contains("Fault"), "the chain has the crash: \(text)")
+        d.effects = []
+        d.key(.char("H"))
+        guard case .saveHandout(let base, let contents)? = d.effects.last else {
+            Issue.record("no handout effect: \(d.effects)")
+            return
+        }
+        #expect(base.hasPrefix("iapsim-A") && base.hasSuffix("-lost-order"))
+        #expect(contents.contains("## Caused by") && contents.contains("```mermaid"))
+        #expect(d.model.overlay != nil, "the inspector stays open")
+    }
+
     @Test func aDuplicateReceiptNamesTheStaleTransactionSentInstead() throws {
         let d = try InspectorTests.inspect("duplicate-receipt-unfinished-failure-naive.yaml", .duplicateReceipt)
         #expect(d.screen().text.contains("sent instead: "), "\(d.screen().text)")

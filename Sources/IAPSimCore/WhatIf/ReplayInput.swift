@@ -43,8 +43,10 @@ package struct ReplayInput: Sendable {
 
     /// Plays the inputs under `policy`, each step whose index is in `removed` replaced by
     /// nothing (its trigger is still reached, so the steps after it keep their times), then
-    /// heals if the run did, settles and lets the auditor's grace periods end. A `when` whose event does not come lets its time
-    /// pass and the step runs anyway, as in explore. The verdict's own what-if is not run:
+    /// heals if the run did, settles and lets the auditor's grace periods end. A `when` whose
+    /// event does not come stops the replay there, unsettled, as it stops `iapsim run`; in a run
+    /// that heals (explore's) it lets its time pass and the step runs anyway, as explore does.
+    /// The verdict's own what-if is not run:
     /// it only turns `open` into `permanent`, and both end badly.
     package func replay(policy: Policy, removing removed: Set<Int> = []) -> Simulation {
         var times: [VirtualTime] = []
@@ -61,7 +63,8 @@ package struct ReplayInput: Sendable {
         var none: [LogEntry]?
         if config.appRunning { runner.saw(sim.apply(.launch, into: &none)) }
         for (i, step) in steps.enumerated() {
-            _ = runner.reach(step.trigger, in: &sim, into: &none)
+            let came = runner.reach(step.trigger, in: &sim, into: &none)
+            if !came && !heals { return sim }
             stepTimes.append(sim.now)
             runner.perform(removed.contains(i) ? .wait(0) : step.command, in: &sim, into: &none)
         }
@@ -79,7 +82,7 @@ extension Command {
     /// refund. These are what "caused by" may name.
     package var isInjected: Bool {
         switch self {
-        case .login, .logout, .replay, .forge, .refund: return true
+        case .login, .logout, .replay, .forge, .refund, .refundRequest, .refundDecline, .refundReverse: return true
         case .storeOutage(on: false), .serverOutage(on: false), .network(on: true): return false
         default: return isFault
         }

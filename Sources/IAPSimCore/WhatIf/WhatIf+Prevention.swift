@@ -80,14 +80,9 @@ extension WhatIf {
         }
     }
 
-    /// The anomalies that end badly under `other` and not in `run`, with what saved them.
-    mutating func avoided(
-        by run: Simulation, identities: [AnomalyIdentity], other: Policy, saving: SavingReplays
-    ) -> [AvoidedAnomaly] {
-        var otherInput = input
-        otherInput.config.policy = other
-        let otherWorld = otherInput.replay(policy: other)
-        replays += 1
+    /// The anomalies that end badly in `otherWorld` (the inputs under the other policy) and
+    /// not in `run`, with what saved them.
+    func avoided(by run: Simulation, under otherWorld: Simulation, saving: SavingReplays) -> [AvoidedAnomaly] {
         let here = ReplayVerdict(run, attacks: attacks(removing: []))
         var out: [AvoidedAnomaly] = []
         let theirs = AnomalyIdentity.all(in: otherWorld, attacks: attacks(removing: []))

@@ -107,11 +107,15 @@ package struct WhatIf: Sendable {
         let targets = explicit.map { [$0] } ?? PolicyPreset.presets(in: input.policy.storekit).prefix(2).map(\.policy)
         var saving = savedBy(towards: targets)
         let good = zip(anomalies, identities).filter { !$0.0.status.isUnresolved }.map(\.1)
-        var avoided = avoided(by: run, identities: identities, other: other, saving: saving)
+        var otherInput = input
+        otherInput.config.policy = other
+        let otherWorld = otherInput.replay(policy: other)
+        replays += 1
+        var avoided = avoided(by: run, under: otherWorld, saving: saving)
         if good.contains(where: { saving.keys(saving: $0).isEmpty }) || avoided.contains(where: { $0.savedBy.isEmpty })
         {
             addPairs(to: &saving)
-            avoided = self.avoided(by: run, identities: identities, other: other, saving: saving)
+            avoided = self.avoided(by: run, under: otherWorld, saving: saving)
         }
         var explanations: [AnomalyExplanation] = []
         for (a, identity) in zip(anomalies, identities) {
