@@ -152,6 +152,8 @@ extension PolicyKeySpec {
             presets: ["none", "keychain", "file", "file", "file", "none", "keychain"]),
         .choice(
             .persistWhen, \.persistWhen, .both, help: "saved before the first send, or only after the retries fail",
+            doc: "saved before the first send, or only once the immediate retries have failed (in between it lives in "
+                + "memory only, and a crash loses it)",
             presets: [
                 "before-send", "before-send", "before-send", "before-send", "after-retries", "before-send",
                 "before-send",
@@ -165,6 +167,9 @@ extension PolicyKeySpec {
             presets: ["off", "5m", "off", "off", "5m", "off", "5m"], limitMs: .max),
         .duration(
             .retryMaxInterval, \.retryMaxIntervalMs, .both, help: "periodic retry backs off, doubling up to this",
+            doc: "the periodic retry's back-off: when a round got no definite answer (credited, already credited, "
+                + "refused) by the next one, the interval after that doubles, up to this cap; a definite answer to any "
+                + "recharge, or a launch, brings it back to `retry-interval`; `off` keeps it fixed",
             example: "1h or 24h", choices: ["off", "1h", "6h", "24h"],
             presets: ["off", "24h", "off", "off", "off", "off", "24h"]),
         .list(
@@ -180,12 +185,17 @@ extension PolicyKeySpec {
             ]),
         .choice(
             .resendAs, \.resendAs, .both, help: "a resend carries the buyer's uid, or whoever is logged in",
+            doc:
+                "a resend carries the uid saved with the receipt, or whoever is logged in; as `buyer`, alice's receipt "
+                + "waits while bob is logged in (unless the server credits the order's owner)",
             presets: ["current-user", "buyer", "buyer", "buyer", "buyer", "current-user", "buyer"]),
         .choice(
             .receipt, \.receipt, .storeKit1, help: "the receipt read at purchase, or read again at each send",
             presets: ["snapshot", "snapshot", "snapshot", "snapshot", "snapshot", "snapshot", "snapshot"]),
         .choice(
             .match, \.match, .storeKit1, help: "how a transaction is paired with an order",
+            doc: "pair the current order with the oldest unfinished transaction (`first`), or pair a transaction with "
+                + "the order whose token it carries (`token`)",
             presets: ["first", "token", "token", "first", "first", "first", "token"]),
         .flag(
             .serverVerify, \.serverVerify, .storeKit2, help: "server checks the JWS signature, chain and bundle itself",
@@ -198,6 +208,7 @@ extension PolicyKeySpec {
             presets: ["false", "true", "true", "false", "false", "false", "true"]),
         .choice(
             .creditTo, \.creditTo, .both, help: "whom the server credits",
+            doc: "the server credits the account the request names, or the order's creator",
             presets: [
                 "current-user", "order-owner", "current-user", "current-user", "current-user", "current-user",
                 "order-owner",
@@ -208,14 +219,21 @@ extension PolicyKeySpec {
         .flag(
             .serverNotifications, \.serverNotifications, .serverSide,
             help: "server handles App Store Server Notifications V2",
+            doc:
+                "the server has a notification URL: the App Store sends it a V2 notification per charge and per refund",
             presets: ["false", "false", "false", "false", "false", "false", "true"]),
         .duration(
             .serverReconcile, \.serverReconcileMs, .serverSide,
-            help: "server calls Get Transaction History every so often", example: "1h or 15m",
+            help: "server calls Get Transaction History every so often",
+            doc: "every so often (on the interval's ticks: on the hour for `1h`) the server calls Get Transaction "
+                + "History and credits what it missed, or hears of refunds it missed", example: "1h or 15m",
             choices: ["off", "15m", "1h", "6h", "24h"], presets: ["off", "off", "off", "off", "off", "off", "1h"]),
         .flag(
             .serverClawback, \.serverClawback, .serverSide,
             help: "a refund takes the coins back (a balance may go negative)",
+            doc:
+                "on a refund the server takes the coins (and the entitlement) back; a balance may go negative, shown as "
+                + "debt",
             presets: ["false", "false", "false", "false", "false", "false", "true"]),
     ]
 }
