@@ -85,8 +85,14 @@ package enum DocBlocks {
             })
     }
 
+    /// Each type's meaning, and its words in StoreKit 2 where they differ.
     static func anomalyTypes() -> String {
-        Markdown.table(["type", "meaning"], AnomalyType.allCases.map { [Markdown.code($0.rawValue), $0.meaning] })
+        Markdown.table(
+            ["type", "meaning", "in StoreKit 2"],
+            AnomalyType.allCases.map { type in
+                let two = type.meaning(in: .two)
+                return [Markdown.code(type.rawValue), type.meaning, two == type.meaning ? "the same" : two]
+            })
     }
 
     static func anomalyStatuses() -> String {
