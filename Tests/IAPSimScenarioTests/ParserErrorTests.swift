@@ -160,8 +160,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownTopLevelKey() {
         #expect(
             refusal("format: 1\ntitel: t\n")
-                == "s.yaml:2:1: unknown top-level key 'titel'; keys are: format, title, story, "
-                + "policy, seed, users, app, steps, expect")
+                == "s.yaml:2:1: unknown top-level key 'titel'; keys are: "
+                + ScenarioVocabulary.topLevel.map(\.key).joined(separator: ", "))
     }
 
     @Test func formatOtherThanOne() {
@@ -227,12 +227,12 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownPreset() {
         #expect(
             refusal("format: 1\ntitle: t\npolicy: paranoid\nsteps: []\n")
-                == "s.yaml:3:9: unknown preset 'paranoid'; presets are: naive, hardened, "
-                + "local-table, retransmit, retry-file, sk2-naive, sk2-hardened")
+                == "s.yaml:3:9: unknown preset 'paranoid'; presets are: "
+                + PolicyPreset.allCases.map(\.rawValue).joined(separator: ", "))
         #expect(
             refusal(head + "  - do: policy preset strict\n")
-                == "s.yaml:5:23: unknown preset 'strict'; presets are: naive, hardened, "
-                + "local-table, retransmit, retry-file, sk2-naive, sk2-hardened")
+                == "s.yaml:5:23: unknown preset 'strict'; presets are: "
+                + PolicyPreset.allCases.map(\.rawValue).joined(separator: ", "))
     }
 
     @Test func badDuration() {
@@ -277,10 +277,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownEvent() {
         #expect(
             refusal(head + "  - when: paid\n    do: crash\n")
-                == "s.yaml:5:11: unknown event 'paid'; events are: purchasing, charged, failed, "
-                + "deferred, delivered, request order, request recharge, request verify, "
-                + "response recharge, credited, finished, crashed, launched, backgrounded, "
-                + "foregrounded, refunded, notified, clawed-back")
+                == "s.yaml:5:11: unknown event 'paid'; events are: "
+                + TriggerEvent.allCases.map(\.rawValue).joined(separator: ", "))
     }
 
     @Test func unknownStepKey() {
@@ -314,14 +312,15 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownRoute() {
         #expect(
             refusal(head + "  - do: drop-next-request login\n")
-                == "s.yaml:5:27: unknown route 'login'; routes are: order, recharge, verify, notify, server-api")
+                == "s.yaml:5:27: unknown route 'login'; routes are: "
+                + Route.allCases.map(\.rawValue).joined(separator: ", "))
     }
 
     @Test func unknownFailReason() {
         #expect(
             refusal(head + "  - do: fail-next-payment fraud\n")
                 == "s.yaml:5:27: unknown reason 'fraud' for 'fail-next-payment'; reasons are: "
-                + "cancelled, network, invalid, unfinished")
+                + CommandSpec.failReasons.joined(separator: ", "))
     }
 
     @Test func switchOtherThanOnOrOff() {
@@ -345,8 +344,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownExpectKey() {
         #expect(
             refusal(head + "  - do: crash\nexpect:\n  refunds: 1\n")
-                == "s.yaml:7:3: unknown expect key 'refunds'; expect keys are: charged, credited, "
-                + "anomalies, unresolved, queue, money, entitlements, refunded, spent")
+                == "s.yaml:7:3: unknown expect key 'refunds'; expect keys are: "
+                + Expectations.table.map(\.key).joined(separator: ", "))
     }
 
     @Test func unknownAnomalyKey() {
