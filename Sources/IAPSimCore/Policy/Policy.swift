@@ -130,9 +130,13 @@ extension PolicyKeySpec {
     package static let table: [PolicyKeySpec] = [
         .choice(
             .observer, \.observer, .both, help: "when SKPaymentQueue.default().add(observer) runs",
+            doc:
+                "when the app registers its transaction observer, `SKPaymentQueue.default().add(observer)` (StoreKit 2: "
+                + "when its `Transaction.updates` listener starts): at launch, or when the store screen opens",
             presets: ["store-screen", "launch", "launch", "launch", "store-screen", "store-screen", "launch"]),
         .choice(
             .finish, \.finish, .both, help: "when finishTransaction runs for a purchased transaction",
+            doc: "when `finishTransaction` (StoreKit 2: `finish()`) runs for a purchased transaction",
             presets: [
                 "on-purchase", "after-credit", "after-credit", "after-credit", "after-credit", "on-purchase",
                 "after-credit",
@@ -143,9 +147,13 @@ extension PolicyKeySpec {
         .flag(
             .sweepUnfinished, \.sweepUnfinished, .storeKit2,
             help: "Transaction.unfinished sent at launch and foreground",
+            doc: "at launch and at every return to the foreground the app iterates `Transaction.unfinished` and sends "
+                + "each transaction",
             presets: ["false", "false", "false", "false", "false", "false", "true"]),
         .flag(
             .accountToken, \.accountToken, .storeKit2, help: "purchase(options:) carries the order's appAccountToken",
+            doc:
+                "`purchase(options:)` carries the order's `appAccountToken`, which comes back in the signed transaction",
             presets: ["false", "false", "false", "false", "false", "false", "true"]),
         .choice(
             .persist, \.persist, .both, help: "where the pending receipt is kept before sending",
@@ -199,6 +207,8 @@ extension PolicyKeySpec {
             presets: ["first", "token", "token", "first", "first", "first", "token"]),
         .flag(
             .serverVerify, \.serverVerify, .storeKit2, help: "server checks the JWS signature, chain and bundle itself",
+            doc: "the server checks the JWS itself (signature, certificate chain, bundleId, environment); only this "
+                + "refuses a forged transaction",
             presets: ["false", "false", "false", "false", "false", "false", "true"]),
         .flag(
             .serverDedup, \.serverDedup, .both, help: "server remembers every credited transaction id",
