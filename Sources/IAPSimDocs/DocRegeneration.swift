@@ -62,7 +62,7 @@ package enum DocRegeneration {
             let marker = line.trimmingNewline()
             if let name = name(in: marker, after: opening) {
                 if let open { throw Failure(line: index + 1, problem: "block '\(name)' opens inside '\(open.name)'") }
-                guard DocBlocks.render(name) != nil else {
+                guard DocBlocks.names.contains(name) else {
                     throw Failure(
                         line: index + 1,
                         problem: "unknown generated block '\(name)'; blocks are: "
