@@ -5,7 +5,8 @@ let package = Package(
     name: "iapsim",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "iapsim", targets: ["iapsim"])
+        .executable(name: "iapsim", targets: ["iapsim"]),
+        .executable(name: "iapsim-docs", targets: ["iapsim-docs"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -55,6 +56,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The docs' generated tables: each block rendered from one of the code's own tables.
+        .target(name: "IAPSimDocs", dependencies: ["IAPSimCore", "IAPSimScenario", "IAPSimTUI"]),
+        // `swift run iapsim-docs [--check]`: writes (or checks) the docs' generated blocks.
+        .executableTarget(name: "iapsim-docs", dependencies: ["IAPSimDocs"]),
         .testTarget(name: "IAPSimCoreTests", dependencies: ["IAPSimCore"]),
         .testTarget(name: "IAPSimScenarioTests", dependencies: ["IAPSimScenario", "IAPSimCore"]),
         .testTarget(
@@ -68,6 +73,10 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]),
-        .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(
+            name: "IAPSimDocsTests",
+            dependencies: ["IAPSimDocs", "IAPSimCore", "IAPSimScenario", "IAPSimTUI"]),
+        // Runs the built binaries; reads the vocabulary's tables for the lists it expects.
+        .testTarget(name: "EndToEndTests", dependencies: ["IAPSimCore"]),
     ]
 )

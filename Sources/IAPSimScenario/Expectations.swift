@@ -42,11 +42,33 @@ package struct Expectations: Sendable, Equatable {
             && queue == nil && money == nil && entitlements.isEmpty && refunded == nil && spent.isEmpty
     }
 
-    /// The keys of an `expect` map, in the order files write them.
-    package static let keys = [
-        "charged", "credited", "anomalies", "unresolved", "queue",
-        "money", "entitlements", "refunded", "spent",
+    /// The keys of an `expect` map, in the order files write them: how each is written, and
+    /// when it holds (Markdown, for the docs' table; never printed).
+    package static let table: [(key: String, written: String, holds: String)] = [
+        ("charged", "charged: N", "the App Store charged N payments"),
+        (
+            "credited", "credited: {USER: COINS}",
+            "each named account's final coin balance is COINS (accounts not named are not checked; only `users` "
+                + "may be named)"
+        ),
+        (
+            "anomalies", "anomalies: [...]",
+            "for each item `{type: T}`, with optional `status: S` and `count: N`: the anomalies of that type (and "
+                + "status) number exactly N, or at least one when `count` is absent; `count: 0` asserts there are none"
+        ),
+        ("unresolved", "unresolved: N", "N anomalies are `open` or `permanent`"),
+        ("queue", "queue: N", "N unfinished transactions are left in the App Store queue"),
+        (
+            "money", "money: {paid-not-delivered: A, granted-not-paid: B}",
+            "the verdict's two money lines, in currency units with at most two decimals (`0.99`, `3`, `5.98`); "
+                + "either key may be left out"
+        ),
+        ("entitlements", "entitlements: {USER: [PRODUCT, ...]}", "USER holds exactly these entitlements at the end"),
+        ("refunded", "refunded: N", "Apple refunded N charges"),
+        ("spent", "spent: {USER: COINS}", "each named account spent COINS coins in all"),
     ]
+    /// The keys of an `expect` map, in the order files write them.
+    package static let keys = table.map(\.key)
 }
 
 /// `expect.money`: the verdict's money lines (docs/world.md, "The rules"), in cents.

@@ -22,3 +22,29 @@ extension ScenarioVocabulary {
         return String(base.prefix(room)) + "..." + suffix
     }
 }
+
+extension ScenarioVocabulary {
+    /// Every limit of a file, as the docs' table states it: what is limited, and the limit
+    /// (Markdown; never printed).
+    package static var limits: [(what: String, limit: String)] {
+        [
+            ("file size", "\(ScenarioParser.maxFileBytes / 1_048_576) MiB (only a regular file is read)"),
+            ("steps", limitText(maxSteps)),
+            ("users", "\(maxUsers), each name at most \(maxUserNameLength) characters"),
+            ("title", "\(maxTitleLength) characters, one line"),
+            ("a duration", "\(maxDurationMs / 86_400_000) days"),
+            ("YAML aliases", limitText(YAMLPreScan.maxAliases)),
+            ("keys in one map", limitText(YAMLPreScan.maxMapKeys)),
+            ("values in the whole file", limitText(YAMLPreScan.maxNodes)),
+        ]
+    }
+
+    /// A whole number with a comma every three digits (`20,000`).
+    package static func limitText(_ n: Int) -> String {
+        let digits = Array(String(n))
+        return digits.enumerated().reduce(into: "") { text, pair in
+            if pair.offset > 0, (digits.count - pair.offset) % 3 == 0 { text += "," }
+            text.append(pair.element)
+        }
+    }
+}

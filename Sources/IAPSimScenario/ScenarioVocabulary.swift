@@ -2,12 +2,39 @@ import IAPSimCore
 
 /// The words of scenario format 1, in the order error messages and the writer list them.
 package enum ScenarioVocabulary {
-    /// Every top-level key.
-    package static let topLevelKeys = [
-        "format", "title", "story", "policy", "seed", "users", "app", "environment", "steps", "expect",
+    /// Every top-level key, in the order messages and the docs list them: whether a file must
+    /// have it, and what it holds (Markdown, for the docs' table; never printed).
+    package static let topLevel: [(key: String, required: Bool, meaning: String)] = [
+        ("format", true, "always `1`"),
+        ("title", true, "one line, at most \(maxTitleLength) characters"),
+        ("story", false, "the narration shown before the first step"),
+        ("policy", false, "a preset name, or a map (below); default `\(PolicyPreset.hardened.rawValue)`"),
+        (
+            "seed", false,
+            "a whole number from 0 to \(UInt64.max); default 1. The same file with the same seed gives the "
+                + "same run, byte for byte"
+        ),
+        (
+            "users", false,
+            "the merchant accounts, default `[alice]`; the first is logged in when the app first launches. 1 to "
+                + "\(maxUsers) names, each at most \(maxUserNameLength) characters of letters, digits, `_`, `-` "
+                + "and `.`, no name twice"
+        ),
+        ("app", false, "`running` (default) or `not-running` at time 0"),
+        (
+            "environment", false,
+            "`production` (default) or `sandbox`: the App Store environment. Production retries an unanswered "
+                + "notification 1, 12, 24, 48 and 72 h after the previous attempt and keeps 180 days of "
+                + "notification history; the sandbox sends each notification once and keeps 30 days; payloads "
+                + "say `Production` or `Sandbox`"
+        ),
+        ("steps", true, "the list of steps, run in order; at most \(limitText(maxSteps))"),
+        ("expect", false, "what must hold once the run has settled"),
     ]
+    /// Every top-level key.
+    package static let topLevelKeys = topLevel.map(\.key)
     /// The top-level keys a file must have.
-    package static let requiredKeys = ["format", "title", "steps"]
+    package static let requiredKeys = topLevel.filter(\.required).map(\.key)
     /// The keys of one step.
     package static let stepKeys = ["at", "after", "when", "within", "do", "say"]
     /// The keys that say when a step runs; a step has at most one.

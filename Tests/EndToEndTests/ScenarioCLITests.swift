@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimCore
 import Testing
 
 /// Runs the built `iapsim` binary and captures what it prints.
@@ -82,12 +83,8 @@ enum CLI {
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(
-            result.stderr == "\(file):15:9: unknown command 'explode'; commands are: buy, "
-                + "open-store, close-store, crash, launch, background, foreground, uninstall, login, "
-                + "logout, network, drop-next-request, drop-next-response, latency, store-outage, "
-                + "store-status, fail-next-payment, interrupt-next-payment, ask-to-buy, approve, decline, replay, forge, "
-                + "server-outage, refund, refund-request, refund-decline, refund-reverse, spend, policy, wait, settle\n"
-        )
+            result.stderr == "\(file):15:9: unknown command 'explode'; commands are: "
+                + CommandSpec.words.joined(separator: ", ") + "\n")
     }
 
     @Test func runOfAMissingFileExitsTwo() throws {

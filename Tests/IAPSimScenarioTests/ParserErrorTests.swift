@@ -160,8 +160,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownTopLevelKey() {
         #expect(
             refusal("format: 1\ntitel: t\n")
-                == "s.yaml:2:1: unknown top-level key 'titel'; keys are: format, title, story, "
-                + "policy, seed, users, app, environment, steps, expect")
+                == "s.yaml:2:1: unknown top-level key 'titel'; keys are: "
+                + ScenarioVocabulary.topLevel.map(\.key).joined(separator: ", "))
     }
 
     @Test func formatOtherThanOne() {
@@ -227,12 +227,12 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownPreset() {
         #expect(
             refusal("format: 1\ntitle: t\npolicy: paranoid\nsteps: []\n")
-                == "s.yaml:3:9: unknown preset 'paranoid'; presets are: naive, hardened, "
-                + "local-table, retransmit, retry-file, sk2-naive, sk2-hardened")
+                == "s.yaml:3:9: unknown preset 'paranoid'; presets are: "
+                + PolicyPreset.allCases.map(\.rawValue).joined(separator: ", "))
         #expect(
             refusal(head + "  - do: policy preset strict\n")
-                == "s.yaml:5:23: unknown preset 'strict'; presets are: naive, hardened, "
-                + "local-table, retransmit, retry-file, sk2-naive, sk2-hardened")
+                == "s.yaml:5:23: unknown preset 'strict'; presets are: "
+                + PolicyPreset.allCases.map(\.rawValue).joined(separator: ", "))
     }
 
     @Test func badDuration() {
@@ -277,10 +277,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownEvent() {
         #expect(
             refusal(head + "  - when: paid\n    do: crash\n")
-                == "s.yaml:5:11: unknown event 'paid'; events are: purchasing, charged, failed, "
-                + "deferred, delivered, request order, request recharge, request verify, "
-                + "response recharge, credited, finished, crashed, launched, backgrounded, "
-                + "foregrounded, refunded, notified, clawed-back")
+                == "s.yaml:5:11: unknown event 'paid'; events are: "
+                + TriggerEvent.allCases.map(\.rawValue).joined(separator: ", "))
     }
 
     @Test func unknownStepKey() {
@@ -298,12 +296,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownCommand() {
         #expect(
             refusal(head + "  - do: explode\n")
-                == "s.yaml:5:9: unknown command 'explode'; commands are: buy, open-store, "
-                + "close-store, crash, launch, background, foreground, uninstall, login, logout, "
-                + "network, drop-next-request, drop-next-response, latency, store-outage, "
-                + "store-status, fail-next-payment, interrupt-next-payment, ask-to-buy, approve, decline, "
-                + "replay, forge, server-outage, refund, refund-request, refund-decline, refund-reverse, "
-                + "spend, policy, wait, settle")
+                == "s.yaml:5:9: unknown command 'explode'; commands are: "
+                + CommandSpec.words.joined(separator: ", "))
     }
 
     @Test func unknownProduct() {
@@ -318,14 +312,15 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownRoute() {
         #expect(
             refusal(head + "  - do: drop-next-request login\n")
-                == "s.yaml:5:27: unknown route 'login'; routes are: order, recharge, verify, notify, server-api")
+                == "s.yaml:5:27: unknown route 'login'; routes are: "
+                + Route.allCases.map(\.rawValue).joined(separator: ", "))
     }
 
     @Test func unknownFailReason() {
         #expect(
             refusal(head + "  - do: fail-next-payment fraud\n")
                 == "s.yaml:5:27: unknown reason 'fraud' for 'fail-next-payment'; reasons are: "
-                + "cancelled, network, invalid, unfinished")
+                + CommandSpec.failReasons.joined(separator: ", "))
     }
 
     @Test func switchOtherThanOnOrOff() {
@@ -349,8 +344,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownExpectKey() {
         #expect(
             refusal(head + "  - do: crash\nexpect:\n  refunds: 1\n")
-                == "s.yaml:7:3: unknown expect key 'refunds'; expect keys are: charged, credited, "
-                + "anomalies, unresolved, queue, money, entitlements, refunded, spent")
+                == "s.yaml:7:3: unknown expect key 'refunds'; expect keys are: "
+                + Expectations.table.map(\.key).joined(separator: ", "))
     }
 
     @Test func unknownAnomalyKey() {
@@ -362,9 +357,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func unknownAnomalyType() {
         #expect(
             refusal(head + "  - do: crash\nexpect:\n  anomalies:\n    - {type: lost-coins}\n")
-                == "s.yaml:8:14: unknown anomaly type 'lost-coins'; types are: lost-order, "
-                + "missed-order, replay-fraud, duplicate-receipt, double-credit, wrong-account, refund-unclawed, "
-                + "refund-overclawed")
+                == "s.yaml:8:14: unknown anomaly type 'lost-coins'; types are: "
+                + AnomalyType.allCases.map(\.rawValue).joined(separator: ", "))
     }
 
     @Test func unknownAnomalyStatus() {
@@ -372,8 +366,8 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
             refusal(
                 head
                     + "  - do: crash\nexpect:\n  anomalies:\n    - {type: lost-order, status: done}\n")
-                == "s.yaml:8:34: unknown anomaly status 'done'; statuses are: open, resolved, "
-                + "blocked, permanent")
+                == "s.yaml:8:34: unknown anomaly status 'done'; statuses are: "
+                + AnomalyStatus.allCases.map(\.rawValue).joined(separator: ", "))
     }
 }
 

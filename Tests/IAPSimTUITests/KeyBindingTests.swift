@@ -6,27 +6,6 @@ import Testing
 
 /// The one key table: README, help and footer come from it, and no key does two things at once.
 @Suite struct KeyBindingTests {
-    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("README.md")
-
-    /// README's key table is the binding table. `UPDATE_README=1 swift test --filter KeyBindingTests`
-    /// writes it between the two markers.
-    @Test func readmesKeyTableIsTheBindingTable() throws {
-        let text = try String(contentsOf: KeyBindingTests.readme, encoding: .utf8)
-        let begin = "<!-- keys: generated from KeyBinding.all -->\n", end = "<!-- /keys -->"
-        guard let a = text.range(of: begin), let b = text.range(of: end, range: a.upperBound..<text.endIndex) else {
-            Issue.record("README.md has no key table markers")
-            return
-        }
-        let table = KeyBinding.markdownTable
-        if ProcessInfo.processInfo.environment["UPDATE_README"] == "1" {
-            try (text[..<a.upperBound] + table + text[b.lowerBound...]).write(
-                to: KeyBindingTests.readme,
-                atomically: true, encoding: .utf8)
-        }
-        #expect(String(text[a.upperBound..<b.lowerBound]) == table, "README's key table differs from KeyBinding.all")
-    }
-
     @Test func noKeyIsBoundTwiceInTheSameContext() {
         for (i, a) in KeyBinding.all.enumerated() {
             for b in KeyBinding.all[(i + 1)...] where a.context == b.context {

@@ -13,6 +13,18 @@ package enum Route: String, Sendable, Hashable, CaseIterable, Comparable {
     /// a server-side policy key is on.
     package var serverSide: Bool { self == .notify || self == .serverAPI }
 
+    /// Where the route runs and what it carries, for the docs' route table (Markdown; never
+    /// printed).
+    package var meaning: String {
+        switch self {
+        case .order: return "app to merchant server: create an order (`POST /orders`)"
+        case .recharge: return "app to merchant server: deliver a receipt or signed transaction (`POST /recharge`)"
+        case .verify: return "merchant server to App Store: verify a receipt (`verifyReceipt`)"
+        case .notify: return "App Store to merchant server: App Store Server Notifications V2"
+        case .serverAPI: return "merchant server to the App Store Server API: Get Transaction History"
+        }
+    }
+
     package static func < (a: Route, b: Route) -> Bool { a.index < b.index }
 
     /// The position in `allCases`.

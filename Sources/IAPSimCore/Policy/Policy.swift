@@ -143,9 +143,13 @@ extension PolicyKeySpec {
     package static let table: [PolicyKeySpec] = [
         .choice(
             .observer, \.observer, .both, help: "when SKPaymentQueue.default().add(observer) runs",
+            doc:
+                "when the app registers its transaction observer, `SKPaymentQueue.default().add(observer)` (StoreKit 2: "
+                + "when its `Transaction.updates` listener starts): at launch, or when the store screen opens",
             presets: ["store-screen", "launch", "launch", "launch", "store-screen", "store-screen", "launch"]),
         .choice(
             .finish, \.finish, .both, help: "when finishTransaction runs for a purchased transaction",
+            doc: "when `finishTransaction` (StoreKit 2: `finish()`) runs for a purchased transaction",
             presets: [
                 "on-purchase", "after-credit", "after-credit", "after-credit", "after-credit", "on-purchase",
                 "after-credit",
@@ -156,15 +160,21 @@ extension PolicyKeySpec {
         .flag(
             .sweepUnfinished, \.sweepUnfinished, .storeKit2,
             help: "Transaction.unfinished sent at launch and foreground",
+            doc: "at launch and at every return to the foreground the app iterates `Transaction.unfinished` and sends "
+                + "each transaction",
             presets: ["false", "false", "false", "false", "false", "false", "true"]),
         .flag(
             .accountToken, \.accountToken, .storeKit2, help: "purchase(options:) carries the order's appAccountToken",
+            doc:
+                "`purchase(options:)` carries the order's `appAccountToken`, which comes back in the signed transaction",
             presets: ["false", "false", "false", "false", "false", "false", "true"]),
         .choice(
             .persist, \.persist, .both, help: "where the pending receipt is kept before sending",
             presets: ["none", "keychain", "file", "file", "file", "none", "keychain"]),
         .choice(
             .persistWhen, \.persistWhen, .both, help: "saved before the first send, or only after the retries fail",
+            doc: "saved before the first send, or only once the immediate retries have failed (in between it lives in "
+                + "memory only, and a crash loses it)",
             presets: [
                 "before-send", "before-send", "before-send", "before-send", "after-retries", "before-send",
                 "before-send",
@@ -178,6 +188,9 @@ extension PolicyKeySpec {
             presets: ["off", "5m", "off", "off", "5m", "off", "5m"]),
         .interval(
             .retryMaxInterval, \.retryMaxIntervalMs, .both, help: "periodic retry backs off, doubling up to this",
+            doc: "the periodic retry's back-off: when a round got no definite answer (credited, already credited, "
+                + "refused) by the next one, the interval after that doubles, up to this cap; a definite answer to any "
+                + "recharge, or a launch, brings it back to `retry-interval`; `off` keeps it fixed",
             example: "1h or 24h", choices: ["off", "1h", "6h", "24h"],
             presets: ["off", "24h", "off", "off", "off", "off", "24h"]),
         .list(
@@ -193,20 +206,32 @@ extension PolicyKeySpec {
             ]),
         .choice(
             .resendAs, \.resendAs, .both, help: "a resend carries the buyer's uid, or whoever is logged in",
+            doc:
+                "a resend carries the uid saved with the receipt, or whoever is logged in; as `buyer`, alice's receipt "
+                + "waits while bob is logged in (unless the server credits the order's owner)",
             presets: ["current-user", "buyer", "buyer", "buyer", "buyer", "current-user", "buyer"]),
         .choice(
             .receipt, \.receipt, .storeKit1, help: "the receipt read at purchase, or read again at each send",
             presets: ["snapshot", "snapshot", "snapshot", "snapshot", "snapshot", "snapshot", "snapshot"]),
         .choice(
             .match, \.match, .storeKit1, help: "how a transaction is paired with an order",
+            doc: "pair the current order with the oldest unfinished transaction (`first`), or pair a transaction with "
+                + "the order whose token it carries (`token`)",
             presets: ["first", "token", "token", "first", "first", "first", "token"]),
         .flag(
             .reportAppTransaction, \.reportAppTransaction, .storeKit2,
             help: "the app sends its appTransactionId to the server at login",
+            doc: "the app sends `AppTransaction.appTransactionID` to the server at every login (route `order`; the "
+                + "automatic login at first launch counts), so that reconciliation can find a customer whose first "
+                + "purchase never reached the server",
             presets: ["false", "false", "false", "false", "false", "false", "true"]),
         .choice(
             .serverVerify, \.serverVerify, .storeKit2,
             help: "server checks the JWS itself, for the world's or the claimed environment",
+            doc: "who checks a JWS: `true`, a verifier built for the world's environment (signature, certificate "
+                + "chain, bundleId, environment), the only check that refuses a forged transaction; `false`, nobody "
+                + "(decoded and believed); `claimed-environment`, a verifier built for the environment the JWS claims, "
+                + "which accepts unchecked one that claims `Xcode` or `LocalTesting`",
             presets: ["false", "false", "false", "false", "false", "false", "true"]),
         .flag(
             .serverDedup, \.serverDedup, .both, help: "server remembers every credited transaction id",
@@ -216,6 +241,7 @@ extension PolicyKeySpec {
             presets: ["false", "true", "true", "false", "false", "false", "true"]),
         .choice(
             .creditTo, \.creditTo, .both, help: "whom the server credits",
+            doc: "the server credits the account the request names, or the order's creator",
             presets: [
                 "current-user", "order-owner", "current-user", "current-user", "current-user", "current-user",
                 "order-owner",
@@ -226,30 +252,45 @@ extension PolicyKeySpec {
         .flag(
             .serverNotifications, \.serverNotifications, .serverSide,
             help: "server handles App Store Server Notifications V2",
+            doc:
+                "the server has a notification URL: the App Store sends it a V2 notification per charge and per refund",
             presets: ["false", "false", "false", "false", "false", "false", "true"]),
         .interval(
             .serverReconcile, \.serverReconcileMs, .serverSide,
-            help: "server calls Get Transaction History every so often", example: "1h or 15m",
+            help: "server calls Get Transaction History every so often",
+            doc: "every so often (on the interval's ticks: on the hour for `1h`) the server calls Get Transaction "
+                + "History and credits what it missed, or hears of refunds it missed", example: "1h or 15m",
             choices: ["off", "15m", "1h", "6h", "24h"], presets: ["off", "off", "off", "off", "off", "off", "1h"]),
         .choice(
             .serverClawback, \.serverClawback, .serverSide,
             help: "a refund takes back all coins, the refunded share, or none",
+            doc: "what a refund takes back: `full`, every coin credited for it (and the entitlement); "
+                + "`refunded-share`, the refunded share of the coins (`revocationPercentage`), rounded down; `off`, "
+                + "nothing. A balance may go negative, shown as debt",
             presets: ["off", "off", "off", "off", "off", "off", "refunded-share"]),
         .choice(
             .serverRefundReversed, \.serverRefundReversed, .serverSide,
             help: "REFUND_REVERSED gives the clawed-back coins back, or not",
+            doc: "on `REFUND_REVERSED` (Apple reversed a refund: the customer has paid again) the server gives back "
+                + "what it clawed back (`restore`), or keeps it (`ignore`)",
             presets: ["ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "restore"]),
         .flag(
             .serverConsumptionAnswer, \.serverConsumptionAnswer, .serverSide,
             help: "CONSUMPTION_REQUEST answered with consumption information",
+            doc: "the server answers a consumable's `CONSUMPTION_REQUEST` with Send Consumption Information (route "
+                + "`server-api`: `customerConsented`, `deliveryStatus` from its own records, `refundPreference`)",
             presets: ["false", "false", "false", "false", "false", "false", "true"]),
         .choice(
             .serverHistory, \.serverHistory, .serverSide,
             help: "Get Transaction History v2, or v1 (no finished consumables)",
+            doc: "the Get Transaction History version the reconciliation job calls: `v2`, or `v1` (the default of "
+                + "Apple's Python client until 2025), which omits finished consumables",
             presets: ["v2", "v2", "v2", "v2", "v2", "v1", "v2"]),
         .choice(
             .serverHistoryPages, \.serverHistoryPages, .serverSide,
             help: "reconciliation reads every page, or only the first 20",
+            doc: "the job follows `hasMore` through every page (`all`), or reads only the first page of 20, oldest "
+                + "first (`first`), and misses the rest",
             presets: ["all", "all", "all", "all", "all", "first", "all"]),
     ]
 }

@@ -8,6 +8,9 @@ package struct PolicyKeySpec: Sendable {
     package let world: PolicyWorld
     /// What the key decides, in one short line.
     package let help: String
+    /// What the key decides, in full, for the docs' key table (Markdown; never printed):
+    /// `help` unless the row says more.
+    package let doc: String
     /// What it accepts, in words fit for an error message.
     package let accepted: String
     /// The values a picker offers, in order (a sample for open-ended keys).
@@ -27,11 +30,12 @@ package struct PolicyKeySpec: Sendable {
     /// A key whose values are the cases of `T` (`observer: launch | store-screen`).
     static func choice<T: RawRepresentable & CaseIterable & Sendable>(
         _ key: PolicyKey, _ path: WritableKeyPath<Policy, T> & Sendable, _ world: PolicyWorld, help: String,
-        presets: [String]
+        doc: String? = nil, presets: [String]
     ) -> PolicyKeySpec where T.RawValue == String {
         let values = T.allCases.map(\.rawValue)
         return PolicyKeySpec(
-            key: key, world: world, help: help, accepted: values.joined(separator: ", "), choices: values,
+            key: key, world: world, help: help, doc: doc ?? help, accepted: values.joined(separator: ", "),
+            choices: values,
             presets: presets, read: { $0[keyPath: path].rawValue },
             write: { policy, text in
                 guard let value = T(rawValue: text) else { return false }
@@ -43,10 +47,10 @@ package struct PolicyKeySpec: Sendable {
     /// A key that is `true` or `false`.
     static func flag(
         _ key: PolicyKey, _ path: WritableKeyPath<Policy, Bool> & Sendable, _ world: PolicyWorld, help: String,
-        presets: [String]
+        doc: String? = nil, presets: [String]
     ) -> PolicyKeySpec {
         PolicyKeySpec(
-            key: key, world: world, help: help, accepted: "true, false", choices: ["true", "false"],
+            key: key, world: world, help: help, doc: doc ?? help, accepted: "true, false", choices: ["true", "false"],
             presets: presets, read: { String($0[keyPath: path]) },
             write: { policy, text in
                 guard text == "true" || text == "false" else { return false }
@@ -60,11 +64,12 @@ package struct PolicyKeySpec: Sendable {
     /// longest duration a scenario can name), or `off` (nil).
     static func interval(
         _ key: PolicyKey, _ path: WritableKeyPath<Policy, VirtualTime?> & Sendable, _ world: PolicyWorld,
-        help: String, example: String, choices: [String], presets: [String]
+        help: String, doc: String? = nil, example: String, choices: [String], presets: [String]
     ) -> PolicyKeySpec {
         let range = Policy.intervalRange
         return PolicyKeySpec(
-            key: key, world: world, help: help, accepted: "a duration such as \(example), or off", choices: choices,
+            key: key, world: world, help: help, doc: doc ?? help, accepted: "a duration such as \(example), or off",
+            choices: choices,
             presets: presets, read: { $0[keyPath: path].map(DurationText.format) ?? "off" },
             write: { policy, text in
                 if text == "off" {
@@ -92,10 +97,10 @@ package struct PolicyKeySpec: Sendable {
     /// A key that is a whole number in `range`.
     static func count(
         _ key: PolicyKey, _ path: WritableKeyPath<Policy, Int> & Sendable, _ world: PolicyWorld, help: String,
-        range: ClosedRange<Int>, presets: [String]
+        doc: String? = nil, range: ClosedRange<Int>, presets: [String]
     ) -> PolicyKeySpec {
         PolicyKeySpec(
-            key: key, world: world, help: help,
+            key: key, world: world, help: help, doc: doc ?? help,
             accepted: "a whole number from \(range.lowerBound) to \(range.upperBound)",
             choices: range.map(String.init), presets: presets, read: { String($0[keyPath: path]) },
             write: { policy, text in
@@ -108,10 +113,10 @@ package struct PolicyKeySpec: Sendable {
     /// A key that is a set of `T`, written comma-separated (`none` for empty).
     static func list<T: RawRepresentable & CaseIterable & Sendable & Equatable>(
         _ key: PolicyKey, _ path: WritableKeyPath<Policy, [T]> & Sendable, _ world: PolicyWorld, help: String,
-        choices: [String], presets: [String]
+        doc: String? = nil, choices: [String], presets: [String]
     ) -> PolicyKeySpec where T.RawValue == String {
         PolicyKeySpec(
-            key: key, world: world, help: help,
+            key: key, world: world, help: help, doc: doc ?? help,
             accepted: "a list of " + T.allCases.map(\.rawValue).joined(separator: ", ")
                 + " (comma-separated), or none",
             choices: choices, presets: presets,

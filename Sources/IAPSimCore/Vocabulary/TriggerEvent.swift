@@ -30,6 +30,30 @@ package enum TriggerEvent: String, Sendable, Hashable, CaseIterable {
     /// The merchant server took the coins of a refunded charge back.
     case clawedBack = "clawed-back"
 
+    /// What the event waits for, for the docs' trigger table (Markdown; never printed).
+    package var meaning: String {
+        switch self {
+        case .purchasing: return "a transaction entered `purchasing`"
+        case .charged: return "the App Store moved a transaction to `purchased` and took the money"
+        case .failed: return "a transaction failed"
+        case .deferred: return "a transaction was deferred (Ask to Buy)"
+        case .delivered: return "transactions reached the app's observer"
+        case .requestOrder: return "the app sent `POST /orders`"
+        case .requestRecharge: return "the app sent `POST /recharge`"
+        case .requestVerify: return "the server sent the receipt to the App Store"
+        case .responseRecharge: return "the server's answer to a recharge left it"
+        case .credited: return "the merchant server credited coins or an entitlement"
+        case .finished: return "`finishTransaction` ran"
+        case .crashed: return "the app process died"
+        case .launched: return "the app launched"
+        case .backgrounded: return "the app left for the background"
+        case .foregrounded: return "the app came back from the background"
+        case .refunded: return "Apple refunded a charge"
+        case .notified: return "a notification V2 reached the merchant server (and was answered 200)"
+        case .clawedBack: return "the merchant server took a refunded charge's coins back"
+        }
+    }
+
     /// The events of the server side, which explore's schedules never wait for (a fixed
     /// list keeps every seeded schedule as it was).
     package var serverSide: Bool { self == .refunded || self == .notified || self == .clawedBack }

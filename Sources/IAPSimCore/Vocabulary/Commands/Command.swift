@@ -208,27 +208,36 @@ extension CommandSpec {
         simpler: { command in
             if case .buy(let p) = command, p != "coins_100" { return [.buy(product: "coins_100")] }
             return []
-        })
+        },
+        doc: "the logged-in user opens the store screen (if it is not open) and taps Buy: the app creates an "
+            + "order, then adds the payment. PRODUCT is `coins_100`, `coins_550` or `no_ads`")
     static let openStore = CommandSpec(
         "open-store", .openStore,
         explore: ExploreDraw(slot: 14, weight: 1) { rng, _ in
             rng.below(2) == 0 ? .openStore : .closeStore
-        })
-    static let closeStore = CommandSpec("close-store", .closeStore)
+        }, doc: "the user opens the store screen")
+    static let closeStore = CommandSpec("close-store", .closeStore, doc: "the user leaves the store screen")
     static let crash = CommandSpec(
-        "crash", .crash, fault: true, explore: ExploreDraw(slot: 1, weight: 2) { _, _ in .crash })
-    static let launch = CommandSpec("launch", .launch, explore: ExploreDraw(slot: 2, weight: 1) { _, _ in .launch })
+        "crash", .crash, fault: true, explore: ExploreDraw(slot: 1, weight: 2) { _, _ in .crash },
+        doc: "the app process dies at once: memory, timers and requests in flight are gone; files and keychain stay")
+    static let launch = CommandSpec(
+        "launch", .launch, explore: ExploreDraw(slot: 2, weight: 1) { _, _ in .launch },
+        doc: "the app process starts and runs its launch sequence")
     static let background = CommandSpec(
         "background", .background,
         explore: ExploreDraw(slot: 15, weight: 1) { rng, _ in
             rng.below(2) == 0 ? .background : .foreground
-        })
-    static let foreground = CommandSpec("foreground", .foreground)
+        }, doc: "the app leaves for the background, where it runs no code")
+    static let foreground = CommandSpec(
+        "foreground", .foreground,
+        doc: "the app comes back from the background, and StoreKit delivers unfinished transactions again")
     static let uninstall = CommandSpec(
         "uninstall", .uninstall,
         explore: ExploreDraw(slot: 10, weight: 1) { rng, _ in
             rng.below(4) == 0 ? .uninstall : .launch
-        })
+        },
+        doc: "the app stops and is removed: its files and its login go, the keychain and the App Store queue "
+            + "stay; the next `launch` is a fresh install, logged out")
     static let login = CommandSpec(
         "login", usage: "login USER",
         read: { a throws(CommandError) in
@@ -237,14 +246,17 @@ extension CommandSpec {
         },
         explore: ExploreDraw(slot: 9, weight: 1) { rng, m in
             .login(user: m.users[rng.below(m.users.count)])
-        })
-    static let logout = CommandSpec("logout", .logout, explore: ExploreDraw(slot: 8, weight: 1) { _, _ in .logout })
+        }, doc: "an account switch inside the app: USER logs in; USER must be one of `users`")
+    static let logout = CommandSpec(
+        "logout", .logout, explore: ExploreDraw(slot: 8, weight: 1) { _, _ in .logout },
+        doc: "the logged-in user logs out of the app")
     static let network = CommandSpec(
         "network", usage: "network on|off", faultIf: { $0 == .network(on: false) },
         read: { a throws(CommandError) in
             try a.exactly(1)
             return .network(on: try a.onOff(0))
-        }, explore: ExploreDraw(slot: 4, weight: 1) { rng, _ in .network(on: rng.below(2) == 0) })
+        }, explore: ExploreDraw(slot: 4, weight: 1) { rng, _ in .network(on: rng.below(2) == 0) },
+        doc: "the device loses (`off`) or regains (`on`) connectivity")
     static let dropNextRequest = CommandSpec(
         "drop-next-request", usage: "drop-next-request ROUTE", fault: true,
         read: { a throws(CommandError) in
@@ -253,13 +265,13 @@ extension CommandSpec {
         },
         explore: ExploreDraw(slot: 3, weight: 1) { rng, m in
             rng.below(2) == 0 ? .dropNextRequest(m.route) : .dropNextResponse(m.route)
-        })
+        }, doc: "the next request on ROUTE is lost on the way (the receiver never sees it)")
     static let dropNextResponse = CommandSpec(
         "drop-next-response", usage: "drop-next-response ROUTE", fault: true,
         read: { a throws(CommandError) in
             try a.exactly(1)
             return .dropNextResponse(try a.route(0))
-        })
+        }, doc: "the next request on ROUTE is handled but its answer is lost")
     static let latency = CommandSpec(
         "latency", usage: "latency ROUTE DURATION", fault: true,
         read: { a throws(CommandError) in
@@ -272,13 +284,14 @@ extension CommandSpec {
         simpler: { command in
             if case .latency(let r, let ms) = command, ms > 500 { return [.latency(r, 500)] }
             return []
-        })
+        }, doc: "the one-way latency of ROUTE from now on")
     static let storeOutage = CommandSpec(
         "store-outage", usage: "store-outage on|off", fault: true,
         read: { a throws(CommandError) in
             try a.exactly(1)
             return .storeOutage(on: try a.onOff(0))
-        }, explore: ExploreDraw(slot: 5, weight: 1) { rng, _ in .storeOutage(on: rng.below(2) == 0) })
+        }, explore: ExploreDraw(slot: 5, weight: 1) { rng, _ in .storeOutage(on: rng.below(2) == 0) },
+        doc: "`on`: the App Store's verification answers 21005 (temporarily unavailable) until it is turned `off`")
     static let storeStatus = CommandSpec(
         "store-status", usage: "store-status CODE", faultIf: { $0 != .storeStatus(0) },
         read: { a throws(CommandError) in
@@ -288,17 +301,23 @@ extension CommandSpec {
         explore: ExploreDraw(slot: 16, weight: 1) { rng, _ in
             // Statuses a correct server survives: retryable ones and the sandbox's 21007.
             .storeStatus([21_002, 21_007, 21_150][rng.below(3)])
-        })
+        },
+        doc: "the App Store's next verification answers CODE: `0`, `21002`, `21003`, `21005`, `21007`, `21010` or "
+            + "`21100`..`21199`; `0` restores normal answers")
     static let failNextPayment = CommandSpec(
         "fail-next-payment",
         usage: "fail-next-payment [" + Self.failReasons.joined(separator: "|") + "]",
         fault: true, read: { a throws(CommandError) in try a.failure() },
         explore: ExploreDraw(slot: 6, weight: 1) { rng, _ in
             rng.below(2) == 0 ? .failNextPayment(.cancelled) : .failNextPaymentUnfinished
-        })
+        },
+        doc: "the next payment fails, as `cancelled` (the default), `network` or `invalid`; `unfinished`: it fails "
+            + "and the app's failure branch skips `finishTransaction`")
     static let interruptNextPayment = CommandSpec(
         "interrupt-next-payment", .interruptNextPayment, fault: true,
-        explore: ExploreDraw(slot: 12, weight: 1) { _, _ in .interruptNextPayment })
+        explore: ExploreDraw(slot: 12, weight: 1) { _, _ in .interruptNextPayment },
+        doc: "the next payment is interrupted: a `failed` transaction at once and, 30 s later, a separate "
+            + "`purchased` one that charges")
     static let askToBuy = CommandSpec(
         "ask-to-buy", usage: "ask-to-buy on|off",
         read: { a throws(CommandError) in
@@ -307,14 +326,22 @@ extension CommandSpec {
         },
         explore: ExploreDraw(slot: 7, weight: 1) { rng, _ in
             rng.below(2) == 0 ? .askToBuy(on: rng.below(2) == 0) : (rng.below(2) == 0 ? .approve : .decline)
-        })
-    static let approve = CommandSpec("approve", .approve)
-    static let decline = CommandSpec("decline", .decline)
-    static let replay = CommandSpec("replay", .replay, explore: ExploreDraw(slot: 11, weight: 1) { _, _ in .replay })
+        }, doc: "`on`: payments become deferred (Ask to Buy) until a parent answers; `off` ends it")
+    static let approve = CommandSpec("approve", .approve, doc: "the parent approves the newest deferred payment")
+    static let decline = CommandSpec(
+        "decline", .decline, doc: "the parent declines the newest deferred payment, which becomes `failed`")
+    static let replay = CommandSpec(
+        "replay", .replay, explore: ExploreDraw(slot: 11, weight: 1) { _, _ in .replay },
+        doc: "the logged-in user, with a proxy, creates a fresh order and sends it with the newest receipt and "
+            + "transaction id the server accepted")
     // Not on explore's wheel: a new slot would change every seeded schedule.
     static let forge = CommandSpec(
         "forge", usage: "forge PRODUCT [environment Xcode]",
-        read: { a throws(CommandError) in try a.forge() })
+        read: { a throws(CommandError) in try a.forge() },
+        doc: "StoreKit 2 only: the logged-in user, with a proxy, creates a fresh order and sends it with a signed "
+            + "transaction for PRODUCT that nobody paid for, signed with a key outside Apple's chain; "
+            + "`environment Xcode` (or `LocalTesting`) makes the JWS claim a test environment, whose signature "
+            + "Apple's verifier does not check")
     // The server side: not on explore's wheel either; explore adds refunds and spending to
     // the schedules of worlds with a server-side key on (`Schedule.addServerSideSteps`).
     static let serverOutage = CommandSpec(
@@ -323,38 +350,62 @@ extension CommandSpec {
         read: { a throws(CommandError) in
             try a.exactly(1)
             return .serverOutage(on: try a.onOff(0))
-        })
+        },
+        doc: "`on`: the merchant server answers every request (orders, recharges, notifications) with HTTP 503 "
+            + "until it is turned `off`")
     static let refund = CommandSpec(
         "refund", usage: "refund TXN|newest [percent N]",
-        read: { a throws(CommandError) in try a.refund() })
-    static let refundRequest = naming("refund-request") { .refundRequest(txn: $0) }
-    static let refundDecline = naming("refund-decline") { .refundDecline(txn: $0) }
-    static let refundReverse = naming("refund-reverse") { .refundReverse(txn: $0) }
+        read: { a throws(CommandError) in try a.refund() },
+        doc: "Apple refunds that charge (`newest`: the newest charge not refunded yet); `percent N` (1 to 100, "
+            + "default 100) refunds N percent of the price (`REFUND_PRORATED`); a REFUND notification goes out when "
+            + "the server has a notification URL")
+    static let refundRequest = naming(
+        "refund-request",
+        doc: "the customer asks Apple for a refund of that charge; a consumable's request sends "
+            + "`CONSUMPTION_REQUEST`, which a server with `server-consumption-answer true` answers; Apple decides "
+            + "later, by `refund` or `refund-decline`"
+    ) { .refundRequest(txn: $0) }
+    static let refundDecline = naming(
+        "refund-decline", doc: "Apple declines the customer's refund request (`REFUND_DECLINED`)"
+    ) { .refundDecline(txn: $0) }
+    static let refundReverse = naming(
+        "refund-reverse",
+        doc: "Apple reverses a refund in effect (`REFUND_REVERSED`; `newest`: the newest one): the customer has "
+            + "paid again"
+    ) { .refundReverse(txn: $0) }
 
     /// A command of the refund loop that names one transaction id, or `newest`.
-    static func naming(_ word: String, _ make: @escaping @Sendable (String?) -> Command) -> CommandSpec {
+    static func naming(_ word: String, doc: String, _ make: @escaping @Sendable (String?) -> Command) -> CommandSpec {
         CommandSpec(
             word, usage: "\(word) TXN|newest",
             read: { a throws(CommandError) in
                 try a.exactly(1)
                 return make(try a.refundTarget(0))
-            })
+            }, doc: doc)
     }
     static let spend = CommandSpec(
         "spend", usage: "spend USER COINS",
         read: { a throws(CommandError) in
             try a.exactly(2)
             return .spend(user: try a.user(0), coins: try a.coins(1))
-        })
+        },
+        doc: "USER spends COINS coins in the app (the app must be running); refused, with the reason logged, when "
+            + "the balance is short")
     static let policy = CommandSpec(
-        "policy", usage: "policy KEY VALUE", read: { a throws(CommandError) in try a.policy() })
+        "policy", usage: "policy KEY VALUE", read: { a throws(CommandError) in try a.policy() },
+        doc: "changes one policy key from now on; a list is written comma-separated, `none` for empty "
+            + "(`policy resend-on launch,network`); `policy preset NAME` switches every key to that preset")
     static let wait = CommandSpec(
         "wait", usage: "wait DURATION",
         read: { a throws(CommandError) in
             try a.exactly(1)
             return .wait(try a.duration(0))
-        })
-    static let settle = CommandSpec("settle", .settle)
+        }, doc: "lets virtual time run")
+    static let settle = CommandSpec(
+        "settle", .settle,
+        doc:
+            "runs until nothing is scheduled (at most \(DurationText.format(Simulation.settleLimitMs)) of virtual time)"
+    )
 
     /// What `fail-next-payment` accepts after it.
     package static let failReasons = PaymentFailure.allCases.map(\.rawValue) + ["unfinished"]

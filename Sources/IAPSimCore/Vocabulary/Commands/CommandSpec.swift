@@ -16,16 +16,21 @@ package struct CommandSpec: Sendable {
     let explore: ExploreDraw?
     /// Simpler versions of the command, simplest first, that a shrinking finding tries.
     let simpler: @Sendable (Command) -> [Command]
+    /// What the command does, for the docs' command table (Markdown; `swift run iapsim-docs`
+    /// writes it into docs/scenario-format.md). Never printed by the simulator.
+    package let doc: String
 
     init(
         _ word: String, usage: String? = nil, fault: Bool = false,
         faultIf: (@Sendable (Command) -> Bool)? = nil,
         read: @escaping @Sendable (CommandArguments) throws(CommandError) -> Command,
         explore: ExploreDraw? = nil,
-        simpler: @escaping @Sendable (Command) -> [Command] = { _ in [] }
+        simpler: @escaping @Sendable (Command) -> [Command] = { _ in [] },
+        doc: String = ""
     ) {
         self.word = word
         self.usage = usage ?? word
+        self.doc = doc
         self.isFault = faultIf ?? { _ in fault }
         self.read = read
         self.explore = explore
@@ -33,13 +38,15 @@ package struct CommandSpec: Sendable {
     }
 
     /// A command without arguments.
-    init(_ word: String, _ command: Command, fault: Bool = false, explore: ExploreDraw? = nil) {
+    init(
+        _ word: String, _ command: Command, fault: Bool = false, explore: ExploreDraw? = nil, doc: String = ""
+    ) {
         self.init(
             word, fault: fault,
             read: { a throws(CommandError) in
                 try a.expect(0)
                 return command
-            }, explore: explore)
+            }, explore: explore, doc: doc)
     }
 
     /// The spec of a command word, or nil.

@@ -1,0 +1,58 @@
+// `swift run iapsim-docs`: writes every generated block of the docs (README.md,
+// docs/scenario-format.md, docs/world.md) from the code's tables, in place.
+// `swift run iapsim-docs --check`: changes nothing; exits 1 naming each stale block.
+// A file whose markers cannot be read (an unknown block name, a block never closed) exits 2.
+import Foundation
+import IAPSimDocs
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.allSatisfy({ $0 == "--check" }) else {
+    FileHandle.standardError.write(Data("Error: unknown argument; usage: iapsim-docs [--check]\n".utf8))
+    exit(2)
+}
+let check = arguments.contains("--check")
+
+/// The package's root: the nearest folder up from here that holds Package.swift.
+func packageRoot() -> URL {
+    var folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+        let parent = folder.deletingLastPathComponent()
+        if parent.path == folder.path {
+            FileHandle.standardError.write(Data("Error: no Package.swift here or above; run it in the checkout\n".utf8))
+            exit(2)
+        }
+        folder = parent
+    }
+    return folder
+}
+
+let root = packageRoot()
+var stale: [String] = []
+for file in DocBlocks.files {
+    let url = root.appendingPathComponent(file)
+    do {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let blocks = try DocRegeneration.blocks(in: text)
+        stale += blocks.filter(\.isStale).map { "\(file):\($0.line): block '\($0.name)' differs from the code's table" }
+        if !check, blocks.contains(where: \.isStale) {
+            try DocRegeneration.regenerate(text).write(to: url, atomically: true, encoding: .utf8)
+        }
+    } catch let failure as DocRegeneration.Failure {
+        FileHandle.standardError.write(Data("Error: \(file):\(failure.line): \(failure.problem)\n".utf8))
+        exit(2)
+    } catch {
+        FileHandle.standardError.write(Data("Error: \(file): \(error.localizedDescription)\n".utf8))
+        exit(2)
+    }
+}
+if check {
+    for line in stale { print(line) }
+    if !stale.isEmpty {
+        print("\(stale.count) stale block(s); run `swift run iapsim-docs` to write them")
+        exit(1)
+    }
+    print("every generated block is up to date")
+} else {
+    for line in stale { print(line.replacingOccurrences(of: "differs from the code's table", with: "written")) }
+    print(stale.isEmpty ? "every generated block was already up to date" : "\(stale.count) block(s) written")
+}
