@@ -77,7 +77,9 @@ done
 #   check-13k (12,858 bytes)    before 1.84 GB (run --quiet 31 MB)   after 7.7 s, 31.2 MB (run --quiet 9.4 s, 30.9 MB)
 #   --log on a ~380 KB file     before 48 s, 4.6 GB        after long-390k 7.6 s, 43.2 MB (--quiet 0.5 s, 44.1 MB)
 #   --log on check-13k          after 2:56, 33.8 MB (millions of lines: time in the bytes, not memory)
-#   4,000 purchases at once     before 8-10 s, 1.27 GB     after 0.07 s, 30.4 MB, exit 2 (1,001: 0.02 s; 1,000: 0.9 s, 106.6 MB, exit 0)
+#   4,000 purchases at once     before 8-10 s, 1.27 GB     after 0.05 s, 31.1 MB, exit 2 (1,001: 0.02 s, exit 2)
+#   1,000 purchases at once     with the limit only 0.9 s, 106.6 MB; with receipts sharing their entries 0.57 s, 47.1 MB
+#   check-13k at load 1.5       run --quiet 5.33 s, 30.3 MB; check 5.31 s, 30.5 MB
 python3 - "$DIR" <<'PY'
 import sys
 d = sys.argv[1]

@@ -58,12 +58,7 @@ extension AppStore {
             let t = transactions[i]
             let kind = catalog.product(t.productId)?.kind ?? .consumable
             guard !t.finished || kind == .nonConsumable else { continue }
-            entries.append(
-                ReceiptEntry(
-                    transactionId: t.id, originalTransactionId: t.originalId ?? t.id,
-                    productId: t.productId,
-                    purchaseDateMs: t.chargedAt ?? t.createdAt,
-                    appAccountToken: t.appAccountToken))
+            entries.append(ReceiptEntry(t))
         }
         return entries
     }

@@ -1,11 +1,112 @@
 /// One entry of the receipt's `in_app` list.
+///
+/// An entry read from the store holds the transaction itself (one reference to its shared
+/// fields, copied only if the store changes the transaction later), so that the snapshots
+/// of a receipt that lists many transactions share what they list instead of each holding
+/// a copy of every entry. Equal and hashed by the five fields a receipt shows.
 package struct ReceiptEntry: Sendable, Hashable {
-    package var transactionId: String
-    package var originalTransactionId: String
-    package var productId: String
-    package var purchaseDateMs: VirtualTime
+    private enum Source: Sendable {
+        case store(StoreTransaction)
+        case values(Shared<Values>)
+    }
+
+    private struct Values: Sendable, Hashable {
+        var transactionId: String
+        var originalTransactionId: String
+        var productId: String
+        var purchaseDateMs: VirtualTime
+        var appAccountToken: String?
+    }
+
+    private var source: Source
+
+    package init(
+        transactionId: String, originalTransactionId: String, productId: String, purchaseDateMs: VirtualTime,
+        appAccountToken: String?
+    ) {
+        source = .values(
+            Shared(
+                Values(
+                    transactionId: transactionId, originalTransactionId: originalTransactionId,
+                    productId: productId, purchaseDateMs: purchaseDateMs, appAccountToken: appAccountToken)))
+    }
+
+    /// The entry of a store transaction as it is now.
+    init(_ transaction: StoreTransaction) { source = .store(transaction) }
+
+    package var transactionId: String {
+        get {
+            switch source {
+            case .store(let t): return t.id
+            case .values(let v): return v.value.transactionId
+            }
+        }
+        set { change { $0.transactionId = newValue } }
+    }
+
+    package var originalTransactionId: String {
+        get {
+            switch source {
+            case .store(let t): return t.originalId ?? t.id
+            case .values(let v): return v.value.originalTransactionId
+            }
+        }
+        set { change { $0.originalTransactionId = newValue } }
+    }
+
+    package var productId: String {
+        get {
+            switch source {
+            case .store(let t): return t.productId
+            case .values(let v): return v.value.productId
+            }
+        }
+        set { change { $0.productId = newValue } }
+    }
+
+    package var purchaseDateMs: VirtualTime {
+        get {
+            switch source {
+            case .store(let t): return t.chargedAt ?? t.createdAt
+            case .values(let v): return v.value.purchaseDateMs
+            }
+        }
+        set { change { $0.purchaseDateMs = newValue } }
+    }
+
     /// `applicationUsername` of the payment, present only when it was a UUID (Apple).
-    package var appAccountToken: String?
+    package var appAccountToken: String? {
+        get {
+            switch source {
+            case .store(let t): return t.appAccountToken
+            case .values(let v): return v.value.appAccountToken
+            }
+        }
+        set { change { $0.appAccountToken = newValue } }
+    }
+
+    /// A changed entry (a forged one) holds its own values.
+    private mutating func change(_ edit: (inout Values) -> Void) {
+        var values = Values(
+            transactionId: transactionId, originalTransactionId: originalTransactionId, productId: productId,
+            purchaseDateMs: purchaseDateMs, appAccountToken: appAccountToken)
+        edit(&values)
+        source = .values(Shared(values))
+    }
+
+    package static func == (a: ReceiptEntry, b: ReceiptEntry) -> Bool {
+        a.transactionId == b.transactionId && a.originalTransactionId == b.originalTransactionId
+            && a.productId == b.productId && a.purchaseDateMs == b.purchaseDateMs
+            && a.appAccountToken == b.appAccountToken
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(transactionId)
+        hasher.combine(originalTransactionId)
+        hasher.combine(productId)
+        hasher.combine(purchaseDateMs)
+        hasher.combine(appAccountToken)
+    }
 }
 
 /// A snapshot of the app receipt as the app read it at one moment. Cumulative and signed:
