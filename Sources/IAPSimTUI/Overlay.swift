@@ -60,6 +60,8 @@ package enum PickerAction: Sendable, Hashable {
     case arm(TriggerEvent, Command)
     /// Open another scenario file (the browser).
     case open(String)
+    /// The App Store environment of the next run (`environment:`): it starts on restart.
+    case environment(StoreEnvironment)
 }
 
 /// A short list to choose from with arrows (or `j`/`k`) and Enter, or a digit.

@@ -32,10 +32,33 @@ enum ServerSideMenu {
         Row(label: "server outage", detail: "the merchant server answers 503 / comes back") { model in
             .success(.serverOutage(on: !model.simulation.server.outage))
         },
+        Row(label: "refund 40%", detail: "Apple refunds 40% of the newest charge (REFUND_PRORATED)") { _ in
+            .success(.refund(txn: nil, percent: 40))
+        },
+        Row(label: "refund request", detail: "the customer asks Apple for a refund (CONSUMPTION_REQUEST)") { _ in
+            .success(.refundRequest(txn: nil))
+        },
+        Row(label: "refund decline", detail: "Apple declines the refund request (REFUND_DECLINED)") { _ in
+            .success(.refundDecline(txn: nil))
+        },
+        Row(label: "refund reverse", detail: "Apple reverses the newest refund (REFUND_REVERSED)") { _ in
+            .success(.refundReverse(txn: nil))
+        },
+        Row(label: "forge (Xcode)", detail: "a forged JWS that claims the Xcode environment") { model in
+            .success(
+                .forge(product: model.simulation.config.catalog.products.first?.id ?? "coins_100", environment: "Xcode")
+            )
+        },
     ]
 
     static func picker(for model: UIModel) -> Picker {
-        Picker(
+        let now = model.pendingEnvironment ?? model.simulation.config.environment
+        let next: StoreEnvironment = now == .production ? .sandbox : .production
+        var environment = PickerItem(
+            "environment \(next.rawValue)", "the App Store environment of the next run (starts on R)",
+            .environment(next))
+        if model.isPlay { environment.refused = "a file's environment is its own (environment: in the file)" }
+        return Picker(
             title: "Server side and money",
             items: rows.map { row in
                 switch row.command(model) {
@@ -47,7 +70,7 @@ enum ServerSideMenu {
                     item.refused = refusal.why
                     return item
                 }
-            })
+            } + [environment])
     }
 }
 

@@ -54,10 +54,11 @@ extension UIModel {
         case .sandbox:
             // A preset of the other StoreKit world, chosen in the policy panel, starts here.
             // The preset the world is at now (the header's), so that a saved session says so.
-            let scenario = Scenario(
+            var scenario = Scenario(
                 title: start.title, policy: pendingPreset?.policy ?? simulation.policy,
                 preset: pendingPreset ?? simulation.policy.matchingPreset ?? start.preset, seed: start.seed,
                 users: start.users)
+            scenario.environment = pendingEnvironment ?? simulation.config.environment
             fresh = UIModel(scenario: scenario, mode: .sandbox, options: options)
         case .play(let file):
             fresh = UIModel(play: start, file: file, options: options)

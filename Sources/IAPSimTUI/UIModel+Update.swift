@@ -309,6 +309,11 @@ extension UIModel {
             }
             return [.openScenario(path: path)]
         case .run(let command): act(command)
+        case .environment(let environment):
+            pendingEnvironment = environment
+            status =
+                "environment \(environment.rawValue): it starts on restart, press R "
+                + "(a world's environment is chosen before its run)"
         case .arm(let event, let command):
             armed = ArmedCommand(event: event, command: command, armedAt: simulation.now)
             // The status line's `armed:` span says it already; saying it twice reads as two faults.

@@ -123,6 +123,8 @@ package struct UIModel: Sendable {
     /// A preset of the other StoreKit world chosen in the policy panel: worlds switch only
     /// between runs, so it takes effect on restart (`R`).
     package internal(set) var pendingPreset: PolicyPreset?
+    /// The environment chosen for the next run (`m`), which starts on restart.
+    package internal(set) var pendingEnvironment: StoreEnvironment?
     package internal(set) var armed: ArmedCommand?
     /// Lines the UI adds to the Events panel: a command armed on an event, a step of play.
     package internal(set) var notes: [EventNote] = []

@@ -9,7 +9,7 @@ import Testing
         let lines = result.lines
         let i = try #require(lines.firstIndex { $0.hasPrefix("  A1 wrong-account permanent") })
         #expect(lines[i + 1].hasPrefix("    caused by: step ") && lines[i + 1].hasSuffix(": login bob"))
-        #expect(lines[i + 2] == "    prevented by: credit-to order-owner + account-token true")
+        #expect(lines[i + 2] == "    prevented by: account-token true + credit-to order-owner")
     }
 
     @Test func theLogCarriesTheAnswersAsFields() throws {

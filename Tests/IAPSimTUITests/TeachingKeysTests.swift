@@ -284,3 +284,36 @@ extension TeachingScreenTests {
         #expect(server.contains { $0.contains("→bob") }, "\(server)")
     }
 }
+
+extension OneMeaningKeyTests {
+    /// The refund loop and the environment are reachable from `m` too: a prorated refund, a
+    /// request, a decline, a reversal, a forged JWS that claims Xcode, and the environment of
+    /// the next run (it starts on R, as a world's environment is chosen before its run).
+    @Test func theServerSidePickerReachesTheRefundLoopAndTheEnvironment() throws {
+        var d = Driver.bought(UIModel(preset: .sk2Hardened), wallMs: 20_000)
+        d.keys("m")
+        guard case .picker(let p)? = d.model.overlay else {
+            Issue.record("no picker")
+            return
+        }
+        let labels = p.items.map(\.label)
+        for label in ["refund 40%", "refund request", "refund decline", "refund reverse", "forge (Xcode)"] {
+            #expect(labels.contains(label), "\(labels)")
+        }
+        let refund = try #require(p.items.firstIndex { $0.label == "refund 40%" })
+        d.keys(String(refund + 1))
+        #expect(d.model.simulation.store.transactions.first?.refundedAt != nil)
+        d.keys("m")
+        guard case .picker(let again)? = d.model.overlay else {
+            Issue.record("no picker")
+            return
+        }
+        let environment = try #require(again.items.firstIndex { $0.label == "environment sandbox" })
+        for _ in 0..<environment { d.key(.down) }
+        d.key(.enter)
+        #expect(d.model.status?.contains("starts on restart") == true, "\(d.model.status ?? "")")
+        #expect(d.model.simulation.config.environment == .production)
+        d.keys("Ry")
+        #expect(d.model.simulation.config.environment == .sandbox)
+    }
+}
