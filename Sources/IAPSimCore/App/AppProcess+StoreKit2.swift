@@ -1,7 +1,7 @@
 /// A StoreKit 2 purchase call waiting for its result, and the order it was made for.
 package struct AwaitedPurchase: Sendable, Hashable {
     package var txn: String
-    package var ticket: OrderTicket
+    var ticket: OrderTicket
 }
 
 /// The app's StoreKit 2 side (docs/world.md): `purchase()` gets its own result;

@@ -21,7 +21,7 @@ package struct PendingReceipt: Sendable, Hashable {
     /// The account logged in when the transaction was handled (nil: nobody).
     package var buyer: String?
     package var orderId: String?
-    package var orderToken: String?
+    var orderToken: String?
     package var receipt: Receipt
     /// StoreKit 2: the `jwsRepresentation` that is sent instead of a receipt.
     package var signed: SignedTransaction? = nil
@@ -40,17 +40,17 @@ package struct AppProcess: Sendable, Hashable {
     package internal(set) var process: ProcessState
     /// Bumped at every launch; timers of an earlier process are void.
     package internal(set) var incarnation = 0
-    package internal(set) var everLaunched = false
+    internal(set) var everLaunched = false
     // Memory: gone with the process.
     /// In the background the process runs no code: what would run waits in `parked`.
     package internal(set) var inBackground = false
     var parked: [Action] = []
     package internal(set) var storeOpen = false
     package internal(set) var observerRegistered = false
-    package internal(set) var currentOrder: OrderTicket?
+    internal(set) var currentOrder: OrderTicket?
     /// StoreKit 2: purchase calls waiting for their result, each with its order.
-    package internal(set) var awaiting: [AwaitedPurchase] = []
-    package internal(set) var tickets: [OrderTicket] = []
+    internal(set) var awaiting: [AwaitedPurchase] = []
+    internal(set) var tickets: [OrderTicket] = []
     /// Where each ticket's order token and order id first is (indexes once there are many).
     var ticketTokens = KeyPositions<String>()
     var ticketIds = KeyPositions<String>()
@@ -69,15 +69,15 @@ package struct AppProcess: Sendable, Hashable {
     /// The back-off the next round waits out (0: none), for its reason's words.
     var periodicBackedOffMs: UInt32 = 0
     // Files: kept across crashes, gone with an uninstall.
-    package internal(set) var savedLogin: String?
+    internal(set) var savedLogin: String?
     package internal(set) var files: [PendingReceipt] = []
     // Keychain: kept even across an uninstall.
     package internal(set) var keychain: [PendingReceipt] = []
     /// A bug injected by `fail-next-payment unfinished`: the failure branch skips finishing.
     var skipFinishNextFailed = false
 
-    package static let launchResendDelayMs: VirtualTime = 3_000
-    package static let immediateRetryDelayMs: VirtualTime = 1_000
+    static let launchResendDelayMs: VirtualTime = 3_000
+    static let immediateRetryDelayMs: VirtualTime = 1_000
 
     package init(running: Bool) {
         process = running ? .running : .notRunning
@@ -101,12 +101,12 @@ package struct AppProcess: Sendable, Hashable {
     }
 
     /// True while a recharge request for `txn` is in flight.
-    package func hasRechargeInFlight(_ txn: String) -> Bool {
+    func hasRechargeInFlight(_ txn: String) -> Bool {
         inFlight.containsValue { if case .recharge(txn) = $0 { return true } else { return false } }
     }
 
     /// Every pending receipt the app can reach now, each once (memory, files, keychain).
-    package var reachablePending: [PendingReceipt] {
+    var reachablePending: [PendingReceipt] {
         var out: [PendingReceipt] = []
         // Memory, files, keychain, in this order, without building their concatenation.
         func take(_ tier: [PendingReceipt]) {
@@ -121,7 +121,7 @@ package struct AppProcess: Sendable, Hashable {
     }
 
     /// True when `reachablePending` is not empty (without building it).
-    package var hasReachablePending: Bool {
+    var hasReachablePending: Bool {
         (isRunning && !memory.isEmpty) || !files.isEmpty || !keychain.isEmpty
     }
 

@@ -64,12 +64,12 @@ extension AppStore {
     }
 
     /// The charges a `refund` can name: charged (money taken) and not refunded yet.
-    package var refundable: [StoreTransaction] {
+    var refundable: [StoreTransaction] {
         transactions.filter { $0.chargedAt != nil && $0.originalId == nil && $0.refundedAt == nil }
     }
 
     /// The refunds in effect, which `refund-reverse` can name.
-    package var reversible: [StoreTransaction] { transactions.filter { $0.refundedAt != nil } }
+    var reversible: [StoreTransaction] { transactions.filter { $0.refundedAt != nil } }
 
     /// Get Transaction History as the server calls it: every transaction of the Apple
     /// customer that took money, oldest first, finished consumables and refunded ones
@@ -87,7 +87,7 @@ extension AppStore {
     }
 
     /// Transactions in one page of Get Transaction History (Apple).
-    package static let historyPageSize = 20
+    static let historyPageSize = 20
 
     /// Get Transaction History's answer, signed now.
     func history(now: VirtualTime, policy: Policy) -> [SignedTransaction] {
@@ -100,7 +100,7 @@ extension AppStore {
 package struct ConsumptionInfo: Sendable, Hashable {
     package var txn: String
     /// `DELIVERED` when the server credited it, `UNDELIVERED_OTHER` otherwise.
-    package var deliveryStatus: String
+    var deliveryStatus: String
     /// `GRANT_FULL`, `GRANT_PRORATED` or `DECLINE`.
-    package var refundPreference: String
+    var refundPreference: String
 }

@@ -43,7 +43,7 @@ package struct StoreTransaction: Sendable, Hashable, Identifiable {
     }
     /// For a non-consumable bought again: the transaction that first bought it (Apple's
     /// `original_transaction_id`); nil when this transaction is its own original.
-    package var originalId: String? {
+    var originalId: String? {
         get { fields.value.originalId }
         set { fields.value.originalId = newValue }
     }
@@ -59,7 +59,7 @@ package struct StoreTransaction: Sendable, Hashable, Identifiable {
         set { fields.value.refundedAt = newValue }
     }
     /// The refunded share in percent (`refund ... percent N`), while refunded.
-    package var refundPercent: Int {
+    var refundPercent: Int {
         get { fields.value.refundPercent }
         set { fields.value.refundPercent = newValue }
     }
@@ -84,7 +84,7 @@ package struct StoreTransaction: Sendable, Hashable, Identifiable {
 
 extension StoreTransaction {
     /// How a missing transaction id is shown and sent.
-    package static let noIdentifier = "(none)"
+    static let noIdentifier = "(none)"
 
     /// `SKPaymentTransaction.transactionIdentifier`: a failed transaction has none (Apple),
     /// so it can never be credited; it still sits in the queue until finished. The
@@ -143,7 +143,7 @@ package struct AppStore: Sendable, Hashable {
     var interrupted: [InterruptedPayment] = []
     /// The unfinished transaction a blocked re-buy delivers again (StoreKit 1), until the
     /// app has been handed it: its send says why it went again.
-    package var rebuyDelivery: String?
+    var rebuyDelivery: String?
 
     struct InterruptedPayment: Sendable, Hashable {
         var txn: String
@@ -162,10 +162,10 @@ package struct AppStore: Sendable, Hashable {
     package static let appTransactionId = "705000000000000001"
 
     /// Timings of docs/world.md.
-    package static let purchaseSheetMs: VirtualTime = 2_000
-    package static let verificationMs: VirtualTime = 300
-    package static let interruptedChargeMs: VirtualTime = 30_000
-    package static let askToBuyExpiryMs: VirtualTime = 24 * 3_600_000
+    static let purchaseSheetMs: VirtualTime = 2_000
+    static let verificationMs: VirtualTime = 300
+    static let interruptedChargeMs: VirtualTime = 30_000
+    static let askToBuyExpiryMs: VirtualTime = 24 * 3_600_000
 
     package init(catalog: Catalog, rng: SplitMix64, environment: StoreEnvironment = .production) {
         self.catalog = catalog
@@ -183,7 +183,7 @@ package struct AppStore: Sendable, Hashable {
     var openIndices: [Int] { openCovers == transactions.count ? open : Array(transactions.indices) }
 
     /// The oldest unfinished transaction (`SKPaymentQueue.default().transactions.first`).
-    package var firstUnfinished: StoreTransaction? {
+    var firstUnfinished: StoreTransaction? {
         openIndices.first { !transactions[$0].finished }.map { transactions[$0] }
     }
 

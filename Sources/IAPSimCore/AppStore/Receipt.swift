@@ -145,7 +145,7 @@ package struct Receipt: Sendable, Hashable {
         return hash.value
     }
 
-    package var isAuthentic: Bool { signature == Receipt.sign(serial: serial, entries: entries) }
+    var isAuthentic: Bool { signature == Receipt.sign(serial: serial, entries: entries) }
 }
 
 /// The status codes of `verifyReceipt` (Apple's status table: 21000 to 21010 and
@@ -153,24 +153,24 @@ package struct Receipt: Sendable, Hashable {
 package enum VerifyStatus {
     package static let valid = 0
     package static let malformed = 21002
-    package static let notAuthentic = 21003
+    static let notAuthentic = 21003
     package static let unavailable = 21005
-    package static let sandboxReceiptInProduction = 21007
-    package static let internalDataAccess = 21009
-    package static let notAuthorized = 21010
+    static let sandboxReceiptInProduction = 21007
+    static let internalDataAccess = 21009
+    static let notAuthorized = 21010
 
     /// Every status `verifyReceipt` can answer besides 0 (Apple), in order.
     package static let failures = [21_000, 21_002, 21_003, 21_004, 21_005, 21_006, 21_007, 21_008, 21_009, 21_010]
 
     /// Statuses worth asking again about: the App Store could not read or serve the
     /// receipt this time (Apple: 21002, 21005, 21009, 21100-21199).
-    package static func isRetryable(_ status: Int) -> Bool {
+    static func isRetryable(_ status: Int) -> Bool {
         status == malformed || status == unavailable || status == internalDataAccess
             || (21_100...21_199).contains(status)
     }
 
     /// The statuses `store-status` accepts: 0 and every failure verification can answer.
-    package static func canBeArmed(_ status: Int) -> Bool {
+    static func canBeArmed(_ status: Int) -> Bool {
         status == valid || failures.contains(status) || (21_100...21_199).contains(status)
     }
 

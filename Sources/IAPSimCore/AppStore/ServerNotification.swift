@@ -53,18 +53,18 @@ extension AppStore {
 
     /// Apple retries a notification not answered with HTTP 200-206 this long after the
     /// previous attempt, then drops it (docs/world.md, "The server side").
-    package static let notificationRetryMs: [VirtualTime] = [1, 12, 24, 48, 72].map { $0 * 3_600_000 }
+    static let notificationRetryMs: [VirtualTime] = [1, 12, 24, 48, 72].map { $0 * 3_600_000 }
     /// How long the App Store waits for the merchant server's answer to one attempt.
-    package static let notificationTimeoutMs: VirtualTime = 10_000
+    static let notificationTimeoutMs: VirtualTime = 10_000
 
     /// Whether a notification of `type` about `txn` is still being delivered (sent and not
     /// acknowledged, or waiting for its retry).
-    package func notificationPending(_ txn: String, _ type: NotificationType) -> Bool {
+    func notificationPending(_ txn: String, _ type: NotificationType) -> Bool {
         notifications.contains { $0.notification.type == type && $0.notification.transaction.transactionId == txn }
     }
 
     /// Notifications still being delivered, oldest first.
-    package var pendingNotifications: [ServerNotification] { notifications.map(\.notification) }
+    var pendingNotifications: [ServerNotification] { notifications.map(\.notification) }
 
     /// Sends a notification about `txn` to the merchant server, if it has a notification
     /// URL (`server-notifications`).

@@ -16,8 +16,8 @@ package enum StoreEnvironment: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Whether an unanswered notification is retried (production only).
-    package var retriesNotifications: Bool { self == .production }
+    var retriesNotifications: Bool { self == .production }
 
     /// How long Get Notification History keeps a notification, in days.
-    package var notificationHistoryDays: Int { self == .production ? 180 : 30 }
+    var notificationHistoryDays: Int { self == .production ? 180 : 30 }
 }

@@ -7,7 +7,7 @@ package struct Anomaly: Sendable, Hashable, Identifiable {
     package var order: String?
     package var user: String?
     package var openedAt: VirtualTime
-    package var changedAt: VirtualTime
+    var changedAt: VirtualTime
     /// How it was resolved or blocked, or why it is permanent, in a trainee's words.
     package var mechanism: String?
     /// What went wrong, in one line naming its transactions and orders.

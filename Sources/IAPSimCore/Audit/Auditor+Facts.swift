@@ -47,5 +47,5 @@ extension Auditor {
 
     /// The kinds `observe` reads: the auditor's subscription, which the world hands to the
     /// engine (`Outbox.subscribed`).
-    package static let subscription = FactKindSet(Fact.Kind.allCases.filter { use(of: $0) == .read })
+    static let subscription = FactKindSet(Fact.Kind.allCases.filter { use(of: $0) == .read })
 }

@@ -17,12 +17,12 @@ package struct ChargeRecord: Sendable, Hashable {
     package var chargedAt: VirtualTime
     /// When the grace period started: the charge itself when the app was running in the
     /// foreground, else the next launch or foreground (nil until then: docs/world.md, "The rules").
-    package var graceFrom: VirtualTime?
-    package var handledAt: VirtualTime?
-    package var finishedAt: VirtualTime?
+    var graceFrom: VirtualTime?
+    var handledAt: VirtualTime?
+    var finishedAt: VirtualTime?
     package var credits: [Credit] = []
     /// The other transaction the app sent (or meant to send) for this payment's order.
-    package var pairedWith: String?
+    var pairedWith: String?
     /// The what-if at the verdict found that nothing, not even a clean relaunch, credits it.
     package var stuck = false
     /// The anomaly about this charge's own credit (lost, missed, duplicate, wrong account).
@@ -31,16 +31,16 @@ package struct ChargeRecord: Sendable, Hashable {
     /// coins kept for it (`refund-unclawed`).
     package var refundedAt: VirtualTime?
     package var clawedBack = false
-    package var refundAnomalyId: Int?
+    var refundAnomalyId: Int?
     /// The money the refund in effect gave back (all of the price, or its refunded share).
     package var refundCents = 0
     /// What the server took back for it (negative: given back after a reversal), per
     /// account, in the value of the coins taken.
     package var taken: [Taken] = []
     /// When the server heard that Apple reversed its refund.
-    package var reversalHeardAt: VirtualTime?
+    var reversalHeardAt: VirtualTime?
     /// The anomaly about more taken back than refunded (`refund-overclawed`).
-    package var overclawAnomalyId: Int?
+    var overclawAnomalyId: Int?
 
     package struct Taken: Sendable, Hashable {
         package var user: String
@@ -48,15 +48,15 @@ package struct ChargeRecord: Sendable, Hashable {
     }
 
     /// What the buyer paid, net of the refund in effect.
-    package var paidCents: Int { priceCents - (refundedAt == nil ? 0 : refundCents) }
+    var paidCents: Int { priceCents - (refundedAt == nil ? 0 : refundCents) }
     /// What one credit of it is worth to the account that got it (what was taken back is
     /// counted apart, in `taken`).
-    package var creditCents: Int { priceCents }
+    var creditCents: Int { priceCents }
     /// The value taken back and not given back.
-    package var takenCents: Int { taken.reduce(0) { $0 + $1.cents } }
+    var takenCents: Int { taken.reduce(0) { $0 + $1.cents } }
     /// More was taken back than the refund in effect gave the customer.
     package var overclawed: Bool { takenCents > (refundedAt == nil ? 0 : refundCents) }
 
     /// A recharge was sent (or meant) for this payment with another transaction's id.
-    package var pairedWrongly: Bool { pairedWith != nil }
+    var pairedWrongly: Bool { pairedWith != nil }
 }

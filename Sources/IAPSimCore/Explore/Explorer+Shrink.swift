@@ -1,7 +1,7 @@
 extension Explorer {
     /// True when the schedule, healed and settled, still ends with an unresolved anomaly
     /// of `type`.
-    package func reproduces(_ schedule: Schedule, seed: UInt64, type: AnomalyType) -> Bool {
+    func reproduces(_ schedule: Schedule, seed: UInt64, type: AnomalyType) -> Bool {
         simulate(schedule, seed: seed).auditor.anomalies.contains {
             $0.type == type && $0.status.isUnresolved
         }
@@ -23,7 +23,7 @@ extension Explorer {
     }
 
     /// Rewrites `when` steps that never fire as `after: 10m` (same behaviour).
-    package func normalized(_ schedule: Schedule, seed: UInt64) -> Schedule {
+    func normalized(_ schedule: Schedule, seed: UInt64) -> Schedule {
         var sim = Simulation(config(schedule, seed: seed))
         return schedule.resolvingTriggers(sim.run(schedule))
     }

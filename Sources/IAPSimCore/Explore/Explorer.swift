@@ -36,7 +36,7 @@ package struct Explorer: Sendable {
     }
 
     /// The seed of run `index`: its schedule and its world both derive from it.
-    package func runSeed(_ index: Int) -> UInt64 {
+    func runSeed(_ index: Int) -> UInt64 {
         var mixer = SplitMix64(seed: seed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
         return mixer.next()
     }
@@ -53,7 +53,7 @@ package struct Explorer: Sendable {
     }
 
     /// Runs one schedule under the policy, with the heal phase, and returns the world.
-    package func simulate(_ schedule: Schedule, seed: UInt64, keepLog: Bool = false) -> Simulation {
+    func simulate(_ schedule: Schedule, seed: UInt64, keepLog: Bool = false) -> Simulation {
         var sim = Simulation(config(schedule, seed: seed, keepLog: keepLog))
         sim.run(schedule)
         return sim

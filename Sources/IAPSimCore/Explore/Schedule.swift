@@ -82,7 +82,7 @@ extension Schedule {
     /// spending coins. A server that hears no refund at all (`sk2-naive`) sometimes gets the
     /// refund handler a naive team adds first: notifications, and a full clawback.
     /// A schedule drawn by `random` has room for them.
-    package mutating func addServerSideSteps(seed: UInt64, policy: Policy) {
+    mutating func addServerSideSteps(seed: UInt64, policy: Policy) {
         var rng = SplitMix64(seed: seed).derive("schedule-server-side")
         for _ in 0..<rng.below(4) {
             let step = ScheduleStep(

@@ -5,7 +5,7 @@ extension Simulation {
     /// The invariants that do not hold now, oldest rule first. `watch` holds what earlier
     /// looks saw (the rules about change compare with it) and is brought up to date. A fresh
     /// watch checks every credit under today's policy.
-    package func invariantViolations(_ watch: inout InvariantWatch) -> [InvariantViolation] {
+    func invariantViolations(_ watch: inout InvariantWatch) -> [InvariantViolation] {
         var found: [InvariantViolation] = []
         func breach(_ rule: InvariantViolation.Rule, _ detail: String) {
             found.append(InvariantViolation(rule: rule, detail: detail, at: now))
@@ -23,7 +23,7 @@ extension Simulation {
     }
 
     /// The invariants that do not hold now, without memory of earlier looks.
-    package var invariantViolations: [InvariantViolation] {
+    var invariantViolations: [InvariantViolation] {
         var fresh = InvariantWatch()
         return invariantViolations(&fresh)
     }

@@ -16,7 +16,7 @@ package struct FactKindSet: Sendable, Hashable {
         if bit < 64 { low |= 1 << UInt64(bit) } else { high |= 1 << UInt64(bit - 64) }
     }
 
-    package mutating func formUnion(_ other: FactKindSet) {
+    mutating func formUnion(_ other: FactKindSet) {
         low |= other.low
         high |= other.high
     }

@@ -79,7 +79,7 @@ package struct Simulation: Sendable {
     #endif
 
     /// The bound of `settle()`: 24 hours of virtual time.
-    package static let settleLimitMs: VirtualTime = 24 * 3_600_000
+    static let settleLimitMs: VirtualTime = 24 * 3_600_000
 
     package init(_ config: WorldConfig) {
         self.init(unlaunched: config)
@@ -146,7 +146,7 @@ package struct Simulation: Sendable {
     /// because too many transactions were unfinished at once (`AppStore.overLimit`).
     package var nextEventTime: VirtualTime? { store.overLimit ? nil : queue.min?.time }
 
-    package var isIdle: Bool { queue.isEmpty }
+    var isIdle: Bool { queue.isEmpty }
 
     // MARK: stepping
 
@@ -195,7 +195,7 @@ package struct Simulation: Sendable {
 
     /// Lets time pass through the last grace period on the auditor's clock, the world doing
     /// nothing meanwhile: the verdict waits for them. Call it once the world has settled.
-    package mutating func letGracePeriodsEnd(into written: inout [LogEntry]?) {
+    mutating func letGracePeriodsEnd(into written: inout [LogEntry]?) {
         guard let last = auditor.graceEnds.last else { return }
         passTime(before: last, through: true, into: &written)
     }

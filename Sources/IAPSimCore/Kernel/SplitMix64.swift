@@ -27,7 +27,7 @@ package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     }
 
     /// FNV-1a, a stable string hash (Swift's `hashValue` is randomised per process).
-    package static func fnv1a(_ text: String) -> UInt64 {
+    static func fnv1a(_ text: String) -> UInt64 {
         var hash = FNV1a()
         hash.add(text)
         return hash.value
@@ -114,7 +114,7 @@ struct FNV1a {
 /// `prefix` then the decimal digits of `number` (not negative), written straight into the
 /// string's storage: up to 15 bytes are a small string, no allocation (`String(Int)` and
 /// interpolation take the general description path).
-package func decimalString(_ number: Int, prefix: UInt8? = nil) -> String {
+func decimalString(_ number: Int, prefix: UInt8? = nil) -> String {
     precondition(number >= 0, "a count or a serial")
     var digits = 1
     var rest = number / 10

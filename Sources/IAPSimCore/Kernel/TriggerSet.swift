@@ -6,7 +6,7 @@ package struct TriggerSet: Sendable, Hashable {
 
     package init(_ event: TriggerEvent?) { insert(event) }
 
-    package mutating func formUnion(_ other: TriggerSet) { bits |= other.bits }
+    mutating func formUnion(_ other: TriggerSet) { bits |= other.bits }
 
     package mutating func insert(_ event: TriggerEvent?) {
         if let event { bits |= 1 << UInt32(event.index) }

@@ -25,7 +25,7 @@ package struct RechargeRequest: Sendable, Hashable {
         get { fields.value.orderId }
         set { fields.value.orderId = newValue }
     }
-    package var orderToken: String? {
+    var orderToken: String? {
         get { fields.value.orderToken }
         set { fields.value.orderToken = newValue }
     }
@@ -59,7 +59,7 @@ package enum RechargeAnswer: Sendable, Hashable, Worded {
     case retryLater(String)
 
     /// Credited, already credited or refused: the receipt will not be sent again.
-    package var isDefinite: Bool {
+    var isDefinite: Bool {
         if case .retryLater = self { return false }
         return true
     }

@@ -42,13 +42,13 @@ package struct Network: Sendable, Hashable {
     static let noTotals = [RouteTotals](repeating: RouteTotals(), count: routes.count)
 
     /// One-way latency on every route unless a `latency` command says otherwise.
-    package static let defaultLatencyMs: VirtualTime = 80
+    static let defaultLatencyMs: VirtualTime = 80
     package var dropNextRequest: RouteSet = []
     package var dropNextResponse: RouteSet = []
     /// The most recent messages, oldest first (bounded to `recentLimit`; 0 keeps none, as in
     /// a world that keeps no log).
     package var recent: [TrafficRecord] { Array(window) }
-    package var recentLimit: Int
+    var recentLimit: Int
     /// Every message since the last trim; `recent` is its tail from `recentStart`.
     /// Trimmed in chunks, so that remembering a message stays amortised O(1).
     var history: [TrafficRecord] = []
@@ -57,7 +57,7 @@ package struct Network: Sendable, Hashable {
     /// Per-route totals, indexed by `Route.index`.
     var routeTotals = Network.noTotals
 
-    package static let clientTimeoutMs: VirtualTime = 10_000
+    static let clientTimeoutMs: VirtualTime = 10_000
 
     package init(recentLimit: Int = 200) { self.recentLimit = recentLimit }
 

@@ -7,7 +7,7 @@ package enum Route: String, Sendable, Hashable, CaseIterable, Comparable {
     case serverAPI = "server-api"
 
     /// The routes a device's connectivity decides: the others run between servers.
-    package var fromDevice: Bool { self == .order || self == .recharge }
+    var fromDevice: Bool { self == .order || self == .recharge }
 
     /// The routes of the server side (docs/world.md, "The server side"), which carry traffic only when
     /// a server-side policy key is on.

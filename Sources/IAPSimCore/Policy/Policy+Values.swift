@@ -52,5 +52,5 @@ extension Policy {
     /// or a reconciliation more often than once a second would only flood the world with
     /// requests (a 1ms retry makes hours of CPU out of a small file); the longest is the
     /// longest duration a scenario can name, and fits the 32 bits the policy keeps some in.
-    package static let intervalRange: ClosedRange<VirtualTime> = 1_000...CommandArguments.maxDurationMs
+    static let intervalRange: ClosedRange<VirtualTime> = 1_000...CommandArguments.maxDurationMs
 }

@@ -13,7 +13,7 @@ package struct Policy: Sendable, Hashable {
     package var retryIntervalMs: VirtualTime?
     /// The cap of the periodic retry's back-off: while no periodic round gets a definite
     /// answer the interval doubles up to it; nil (`off`) keeps it at `retryIntervalMs`.
-    package var retryMaxIntervalMs: VirtualTime? {
+    var retryMaxIntervalMs: VirtualTime? {
         get { retryMaxMs == 0 ? nil : VirtualTime(retryMaxMs) }
         set { retryMaxMs = newValue.map { UInt32(clamping: $0) } ?? 0 }
     }
@@ -99,10 +99,10 @@ package struct Policy: Sendable, Hashable {
             creditTo: .currentUser)
     }
 
-    package func resends(on trigger: ResendTrigger) -> Bool { resendMask & trigger.bit != 0 }
+    func resends(on trigger: ResendTrigger) -> Bool { resendMask & trigger.bit != 0 }
 
     /// Whether any moment resends pending receipts.
-    package var resendsAtAll: Bool { resendMask != 0 }
+    var resendsAtAll: Bool { resendMask != 0 }
 }
 
 /// The policy keys, in the order people read them (the app's rules, then the server's). A

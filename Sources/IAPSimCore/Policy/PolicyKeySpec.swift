@@ -139,7 +139,7 @@ extension PolicyKey {
     /// What the key decides, in one short line (the policy panel's help).
     package var help: String { spec.help }
     /// What the key accepts, in words fit for an error message.
-    package var acceptedValues: String { spec.accepted }
+    var acceptedValues: String { spec.accepted }
     /// The values a picker offers for this key, in order (a sample for open-ended keys).
     package var choices: [String] { spec.choices }
     /// The worlds that read it.
@@ -180,7 +180,7 @@ extension Policy {
     /// The keys that mean something in this policy's world, in table order. StoreKit 1 lists
     /// the server-side keys only once one is on (they work in both worlds; a StoreKit 1
     /// panel without them stays as it was).
-    package var keysInWorld: [PolicyKey] {
+    var keysInWorld: [PolicyKey] {
         let keys = PolicyKey.keys(in: storekit)
         guard storekit == .one, serverSide else { return keys }
         return keys + PolicyKey.serverSideKeys

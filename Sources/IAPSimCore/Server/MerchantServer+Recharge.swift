@@ -180,5 +180,5 @@ extension MerchantServer {
     }
 
     /// The newest credit the server accepted from the app, as an attacker's proxy saw it.
-    package var newestAccepted: CreditEntry? { credits.last { $0.sender == .app } }
+    var newestAccepted: CreditEntry? { credits.last { $0.sender == .app } }
 }

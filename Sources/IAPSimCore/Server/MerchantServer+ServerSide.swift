@@ -2,17 +2,17 @@
 /// reconciliation with Get Transaction History, refunds taken back, coins spent.
 extension MerchantServer {
     /// Coins spent and clawed back, oldest first: a balance is credits minus these.
-    package internal(set) var debits: [Debit] {
+    internal(set) var debits: [Debit] {
         get { sideRecords?.debits ?? [] }
         set { recordSide { $0.debits = newValue } }
     }
     /// Refunded transactions the server has heard of (a notification, reconciliation).
-    package internal(set) var refundsHeard: [String] {
+    internal(set) var refundsHeard: [String] {
         get { sideRecords?.refundsHeard ?? [] }
         set { recordSide { $0.refundsHeard = newValue } }
     }
     /// Transaction ids the App Store told the server about: what reconciliation looks up.
-    package internal(set) var toldOf: [String] {
+    internal(set) var toldOf: [String] {
         get { sideRecords?.toldOf ?? [] }
         set { recordSide { $0.toldOf = newValue } }
     }
@@ -71,7 +71,7 @@ extension MerchantServer {
     }
 
     /// Whether the coins of `txn` were taken back.
-    package func isClawedBack(_ txn: String) -> Bool { debits.contains { $0.clawedBackFor == txn } }
+    func isClawedBack(_ txn: String) -> Bool { debits.contains { $0.clawedBackFor == txn } }
 
     /// `spend USER COINS` (the command refuses it when the balance is short).
     mutating func spend(_ user: String, _ coins: Int, _ out: inout Outbox) {

@@ -70,7 +70,7 @@ package struct Debit: Sendable, Hashable {
     package var user: String
     package var coins: Int
     /// The refunded transaction for a clawback; nil for spending.
-    package var clawedBackFor: String?
+    var clawedBackFor: String?
     package var at: VirtualTime
 }
 
@@ -96,7 +96,7 @@ package struct MerchantServer: Sendable, Hashable {
     /// The server side's records, nil until the first one: a world without them (every
     /// StoreKit 1 preset) copies the server as cheaply as before.
     var sideRecords: ServerSideRecords?
-    package static let verifyTimeoutMs: VirtualTime = 5_000
+    static let verifyTimeoutMs: VirtualTime = 5_000
 
     package init(users: [String], rng: SplitMix64) {
         balances = users.map { ($0, 0) }
@@ -135,25 +135,25 @@ package struct MerchantServer: Sendable, Hashable {
     }
 
     /// Transaction ids credited at least once, oldest first.
-    package var creditedTransactionIds: [String] {
+    var creditedTransactionIds: [String] {
         var seen: [String] = []
         for c in credits where !seen.contains(c.transactionId) { seen.append(c.transactionId) }
         return seen
     }
 
-    package func isCredited(_ txn: String) -> Bool {
+    func isCredited(_ txn: String) -> Bool {
         creditPositions.firstIndex(of: txn, count: credits.count) {
             credits.indices.first { credits[$0].transactionId == txn }
         } != nil
     }
 
     /// Verifications in flight, for the auditor's "can this still be made right?".
-    package var verifyingTransactions: [String] {
+    var verifyingTransactions: [String] {
         verifying.values.map(\.request.transactionId).sorted()
     }
 
     /// True while the App Store is verifying a recharge of `txn`.
-    package func isVerifying(_ txn: String) -> Bool {
+    func isVerifying(_ txn: String) -> Bool {
         verifying.containsValue { $0.request.transactionId == txn }
     }
 

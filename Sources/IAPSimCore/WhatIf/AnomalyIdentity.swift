@@ -19,7 +19,7 @@ package struct AnomalyIdentity: Sendable, Hashable {
     /// The attacker's order it was credited on, when there is one.
     package var attack: Ref?
     /// Its place among the run's anomalies with the same type, transaction and orders.
-    package var occurrence = 0
+    var occurrence = 0
 
     /// The identity of `anomaly` in the world `sim` it was found in. `attacks`: the indices
     /// of the attack inputs (`replay`, `forge`) the world played, in order: the attacker's
@@ -73,7 +73,7 @@ package struct ReplayVerdict: Sendable {
     package var anomalies: [(identity: AnomalyIdentity, status: AnomalyStatus)]
     /// For each anomaly, the last input played at or before it opened (-1: none), which
     /// tells apart anomalies alike in all else when inputs are removed.
-    package var anchors: [Int] = []
+    var anchors: [Int] = []
 
     package init(_ sim: Simulation, attacks: [Int] = []) {
         anomalies = Array(zip(AnomalyIdentity.all(in: sim, attacks: attacks), sim.auditor.anomalies.map(\.status)))
@@ -108,7 +108,7 @@ package struct ReplayVerdict: Sendable {
     }
 
     /// True when `identity` opened and ended `open` or `permanent`.
-    package func endsBadly(_ identity: AnomalyIdentity) -> Bool {
+    func endsBadly(_ identity: AnomalyIdentity) -> Bool {
         status(of: identity)?.isUnresolved ?? false
     }
 

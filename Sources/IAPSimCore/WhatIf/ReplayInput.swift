@@ -80,7 +80,7 @@ extension Command {
     /// An input injected into the world rather than a purchase or the user's ordinary use:
     /// a fault (one that starts, not one that ends), an account switch, an attack or a
     /// refund. These are what "caused by" may name.
-    package var isInjected: Bool {
+    var isInjected: Bool {
         switch self {
         case .login, .logout, .replay, .forge, .refund, .refundRequest, .refundDecline, .refundReverse: return true
         case .storeOutage(on: false), .serverOutage(on: false), .network(on: true): return false

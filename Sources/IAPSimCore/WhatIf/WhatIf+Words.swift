@@ -24,7 +24,7 @@ extension AnomalyExplanation {
     }
 
     /// `saved by: observer launch`; nil when no single setting of the policy saved it.
-    package var savedByLine: String? {
+    var savedByLine: String? {
         savedBy.isEmpty ? nil : "saved by: " + savedBy.map(\.words).joined(separator: savedTogether ? " + " : ", ")
     }
 

@@ -16,7 +16,7 @@ package struct PolicyChange: Sendable, Hashable {
 package struct AnomalyExplanation: Sendable, Hashable {
     package var anomalyId: Int
     /// Left `open` or `permanent` by the run's verdict.
-    package var endsBadly: Bool
+    var endsBadly: Bool
     /// The smallest set of injected inputs without which it does not open; empty when it
     /// opens without any of them (or the run injected none).
     package var causedBy: [ReplayStep]
@@ -27,7 +27,7 @@ package struct AnomalyExplanation: Sendable, Hashable {
     /// The settings in effect whose change to the other policy's value makes it end badly:
     /// each alone, or (`savedTogether`) only all of them together.
     package var savedBy: [PolicyChange]
-    package var savedTogether = false
+    var savedTogether = false
 }
 
 /// An anomaly that ends badly under the other policy and not under the run's own: what the

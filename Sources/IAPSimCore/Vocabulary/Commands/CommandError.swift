@@ -59,7 +59,7 @@ package struct CommandWord: Sendable, Hashable {
     }
 
     /// Drops spaces, tabs and line breaks at both ends.
-    package static func trim(_ text: String) -> String {
+    static func trim(_ text: String) -> String {
         var scalars = Substring(text).unicodeScalars
         while let first = scalars.first, isSpace(first) { scalars.removeFirst() }
         while let last = scalars.last, isSpace(last) { scalars.removeLast() }
