@@ -62,6 +62,8 @@ extension UIModel {
         // A narrow header drops the word "policy" so that the file name of play mode fits.
         spans.append(Span((grid.width < 100 ? "  " : "  policy ") + policyName, bar))
         spans.append(Span("  seed \(player.scenario.seed)", bar))
+        // The App Store's sandbox environment is said (production is the default, left unsaid).
+        if simulation.config.environment == .sandbox { spans.append(Span("  env sandbox", bar)) }
         switch mode {
         case .sandbox: spans.append(Span("  sandbox", bar))
         case .play(let file):
