@@ -1,4 +1,6 @@
-/// The auditor's anomaly types (docs/world.md).
+/// The auditor's anomaly types, each with what it means (the one table that the transcript,
+/// the `--log` export, the UI and the docs read). Which settings prevent an anomaly is not a
+/// table: the replays find it for each one (`WhatIf`).
 package enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
     case lostOrder = "lost-order"
     case missedOrder = "missed-order"
@@ -13,5 +15,55 @@ package enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
 
     package static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+extension AnomalyType {
+    /// One line a trainee reads first.
+    package var meaning: String {
+        switch self {
+        case .lostOrder:
+            return
+                "the App Store charged, but the app never handled the transaction (killed during the purchase, or no observer to receive the redelivery)"
+        case .missedOrder:
+            return
+                "the app got `purchased`, but the server never credited it (request or answer lost, app quit, no retry left)"
+        case .replayFraud:
+            return
+                "someone sent an old valid receipt with a fresh order; a server that checks only \"receipt valid, order exists\" credits again"
+        case .duplicateReceipt:
+            return
+                "an under-credit by wrong pairing: the order was paired with another (stale) transaction, so the real payment went uncredited (not a double delivery: that is double-credit)"
+        case .doubleCredit:
+            return "one charge was credited more than once (a retransmission or a redelivery credited again)"
+        case .wrongAccount:
+            return "the purchase was credited to an account other than the buyer's"
+        case .refundUnclawed:
+            return
+                "Apple refunded the charge, but the coins credited for it were not taken back (the server never heard of the refund, or kept the coins); before a refund, answering CONSUMPTION_REQUEST with consumption information is the lever"
+        case .refundOverclawed:
+            return
+                "the customer lost more than the refund gave back: a full clawback on a prorated refund, or a clawback not restored after REFUND_REVERSED"
+        }
+    }
+
+    /// `meaning` in the names of `world`: StoreKit 2 has `purchase()` and
+    /// `Transaction.updates`, not an observer, and a signed transaction, not a receipt.
+    package func meaning(in world: StoreKitWorld) -> String {
+        guard world == .two else { return meaning }
+        switch self {
+        case .lostOrder:
+            return
+                "the App Store charged, but the app never handled the transaction (killed during purchase(), or no Transaction.updates listener when it was emitted)"
+        case .missedOrder:
+            return
+                "purchase() returned .success, but the server never credited it (request or answer lost, app quit, no retry left)"
+        case .replayFraud:
+            return
+                "someone sent a jwsRepresentation nobody paid for again (a genuine one replayed, or a forged one) with a fresh order; a server that checks only \"signature valid, order exists\" credits again"
+        case .duplicateReceipt:
+            return "StoreKit 1 only: an order paired with a stale transaction; StoreKit 2 has no pairing by position"
+        default: return meaning
+        }
     }
 }
