@@ -40,17 +40,17 @@ package struct AppProcess: Sendable, Hashable {
     package internal(set) var process: ProcessState
     /// Bumped at every launch; timers of an earlier process are void.
     package internal(set) var incarnation = 0
-    internal(set) var everLaunched = false
+    var everLaunched = false
     // Memory: gone with the process.
     /// In the background the process runs no code: what would run waits in `parked`.
     package internal(set) var inBackground = false
     var parked: [Action] = []
     package internal(set) var storeOpen = false
     package internal(set) var observerRegistered = false
-    internal(set) var currentOrder: OrderTicket?
+    var currentOrder: OrderTicket?
     /// StoreKit 2: purchase calls waiting for their result, each with its order.
-    internal(set) var awaiting: [AwaitedPurchase] = []
-    internal(set) var tickets: [OrderTicket] = []
+    var awaiting: [AwaitedPurchase] = []
+    var tickets: [OrderTicket] = []
     /// Where each ticket's order token and order id first is (indexes once there are many).
     var ticketTokens = KeyPositions<String>()
     var ticketIds = KeyPositions<String>()
@@ -69,7 +69,7 @@ package struct AppProcess: Sendable, Hashable {
     /// The back-off the next round waits out (0: none), for its reason's words.
     var periodicBackedOffMs: UInt32 = 0
     // Files: kept across crashes, gone with an uninstall.
-    internal(set) var savedLogin: String?
+    var savedLogin: String?
     package internal(set) var files: [PendingReceipt] = []
     // Keychain: kept even across an uninstall.
     package internal(set) var keychain: [PendingReceipt] = []

@@ -15,7 +15,7 @@ package struct Attacker: Sendable, Hashable {
     }
 
     var plans = SmallMap<Int, Plan>()
-    internal(set) var replaysSent = 0
+    var replaysSent = 0
     var forgeries = 0
 
     package init() {}

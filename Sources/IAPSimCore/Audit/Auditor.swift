@@ -24,7 +24,7 @@ package struct Auditor: Sendable, Hashable {
     var ledger = ChargeLedger()
     /// Credits of forged transactions that were never charged (StoreKit 2): who got which
     /// product.
-    internal(set) var forgedCredits: [ForgedCredit] = []
+    var forgedCredits: [ForgedCredit] = []
     /// The prices of what was credited without any charge.
     package var catalog: Catalog
 
@@ -37,7 +37,7 @@ package struct Auditor: Sendable, Hashable {
     /// The auditor's own clock: the times, ascending, at which a grace period it watches
     /// ends and it must look again even if the world does nothing then. The runner lets the
     /// world's time pass to them (`Simulation.passTime`); the world never schedules them.
-    internal(set) var graceEnds: [VirtualTime] = []
+    var graceEnds: [VirtualTime] = []
     /// The app is running in the foreground: a charge now starts its grace period now
     /// (docs/world.md: a charge waits for the app to run before its grace period starts). The app starts not running; its launch is a fact like any other.
     var appAwake = false

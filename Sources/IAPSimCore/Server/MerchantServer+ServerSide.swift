@@ -2,17 +2,17 @@
 /// reconciliation with Get Transaction History, refunds taken back, coins spent.
 extension MerchantServer {
     /// Coins spent and clawed back, oldest first: a balance is credits minus these.
-    internal(set) var debits: [Debit] {
+    var debits: [Debit] {
         get { sideRecords?.debits ?? [] }
         set { recordSide { $0.debits = newValue } }
     }
     /// Refunded transactions the server has heard of (a notification, reconciliation).
-    internal(set) var refundsHeard: [String] {
+    var refundsHeard: [String] {
         get { sideRecords?.refundsHeard ?? [] }
         set { recordSide { $0.refundsHeard = newValue } }
     }
     /// Transaction ids the App Store told the server about: what reconciliation looks up.
-    internal(set) var toldOf: [String] {
+    var toldOf: [String] {
         get { sideRecords?.toldOf ?? [] }
         set { recordSide { $0.toldOf = newValue } }
     }
