@@ -22,11 +22,13 @@ package enum Transcript {
     }
 
     /// The lines one record prints as.
-    package static func lines(for record: RunRecord) -> [String] {
-        rawLines(for: record).map(VisibleText.escaped)
+    /// `world`: the auditor's lines speak its words (a StoreKit 2 run's anomalies name the
+    /// JWS, not a receipt), as the UI's do.
+    package static func lines(for record: RunRecord, in world: StoreKitWorld = .one) -> [String] {
+        rawLines(for: record, in: world).map(VisibleText.escaped)
     }
 
-    private static func rawLines(for record: RunRecord) -> [String] {
+    private static func rawLines(for record: RunRecord, in world: StoreKitWorld) -> [String] {
         switch record {
         case .story(let story):
             return [""] + narration(story) + [""]
@@ -34,7 +36,10 @@ package enum Transcript {
             return ["-- step \(number) (line \(step.line)) \(step.trigger.prefix)\(step.command.scenarioText)"]
                 + (step.say.map(narration) ?? [])
         case .entry(let entry):
-            return [entry.line]
+            switch entry.fact {
+            case .anomalyOpened, .anomalyStatusChanged: return [AnomalyType.text(entry.line, in: world)]
+            default: return [entry.line]
+            }
         case .stepTimedOut(let stop):
             return ["!! \(stop)"]
         case .settled(let time, let complete):
@@ -94,8 +99,9 @@ package enum Transcript {
             lines.append("anomalies:")
             for a in sim.auditor.anomalies {
                 lines.append(
-                    "  A\(a.id) \(a.type.rawValue) \(a.status.rawValue)"
-                        + (a.mechanism.map { " (\($0))" } ?? "") + ": \(a.summary)")
+                    AnomalyType.text(
+                        "  A\(a.id) \(a.type.rawValue) \(a.status.rawValue)"
+                            + (a.mechanism.map { " (\($0))" } ?? "") + ": \(a.summary)", in: sim.policy.storekit))
                 lines += (whatIf?.explanation(of: a.id)?.lines ?? []).map { "    " + $0 }
             }
             if let note = whatIf?.notWorkedOut { lines.append("  (\(note))") }

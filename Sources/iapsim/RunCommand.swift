@@ -138,7 +138,7 @@ struct RunCommand: ParsableCommand {
         player.collectsEntries = exports.any || keepsRecords || !quiet
         var records: [RunRecord] = []
         func handle(_ more: [RunRecord]) throws {
-            try show(more)
+            try show(more, in: scenario.policy.storekit)
             try exports.add(more)
             if keepsRecords { records += more }
         }
@@ -153,8 +153,8 @@ struct RunCommand: ParsableCommand {
         return (result, records)
     }
 
-    private func show(_ records: [RunRecord]) throws {
+    private func show(_ records: [RunRecord], in world: StoreKitWorld) throws {
         guard !quiet else { return }
-        try Output.print(records.flatMap(Transcript.lines(for:)))
+        try Output.print(records.flatMap { Transcript.lines(for: $0, in: world) })
     }
 }

@@ -103,7 +103,7 @@ import Testing
         let (records, result) = ScenarioPlayer.run(scenario)
         let lines =
             Transcript.header(scenario, file: "f\u{7}.yaml")
-            + records.flatMap(Transcript.lines(for:)) + Transcript.verdict(result, scenario: scenario)
+            + records.flatMap({ Transcript.lines(for: $0) }) + Transcript.verdict(result, scenario: scenario)
         let printed = lines.joined(separator: "\n")
         #expect(lines.first == "== T\\e]0;x\\x07")
         #expect(

@@ -121,9 +121,10 @@ enum AnomalyWording {
 }
 
 extension AnomalyType {
-    /// The auditor's phrases above that name a receipt, in StoreKit 2's words. The
-    /// transcript keeps them as they are (its outputs are held by golden files); the UI shows
-    /// an SK2 run's anomalies through `text(_:in:)`. A phrase changed above must change here.
+    /// The auditor's phrases above that name a receipt, in StoreKit 2's words. The transcript
+    /// of `run` and the UI both show an SK2 run's anomalies through `text(_:in:)`, so a handout
+    /// made with `run` matches the screen; the log's JSON keeps the auditor's own words. A
+    /// phrase changed above must change here.
     static let storeKit2Phrases: [(String, String)] = [
         ("granted to a replayed receipt", "granted to a replayed JWS"),
         ("replayed receipt of ", "replayed jwsRepresentation of "),
