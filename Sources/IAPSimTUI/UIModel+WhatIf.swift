@@ -6,9 +6,11 @@ extension UIModel {
     /// the replays' inputs.
     var sessionScenario: Scenario {
         let start = player.scenario
-        return Scenario(
+        var scenario = Scenario(
             title: start.title, policy: start.policy, preset: start.preset, seed: start.seed,
             users: start.users, app: start.app, steps: session)
+        scenario.environment = start.environment
+        return scenario
     }
 
     /// Works out caused by / prevented by / saved by for the world as it is now, by
