@@ -20,6 +20,7 @@ extension UIModel {
                 ? ScenarioVocabulary.title(start.title, adding: " (played, with extra actions)") : "Sandbox session",
             story: nil, policy: start.policy, preset: start.preset, seed: start.seed,
             users: start.users, app: start.app, steps: session)
+        scenario.environment = start.environment
         let (_, replay) = ScenarioPlayer.run(scenario)
         scenario.expect = Expectations.verdict(of: replay.simulation)
         scenario.story = story(actions: session.count, matchesLive: replayMatchesLive(scenario))
