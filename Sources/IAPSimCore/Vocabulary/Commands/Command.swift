@@ -1,28 +1,3 @@
-/// Why the App Store fails a payment, as `fail-next-payment REASON` names it.
-package enum PaymentFailure: String, Sendable, Hashable, CaseIterable {
-    case cancelled, network, invalid
-
-    /// The `SKError` code a real app would see.
-    package var skError: String {
-        switch self {
-        case .cancelled: return "SKError.paymentCancelled"
-        // SKErrorCloudServiceNetworkConnectionFailed belongs to Apple Music APIs: a
-        // purchase that loses its connection fails with SKErrorUnknown.
-        case .network: return "SKError.unknown"
-        case .invalid: return "SKError.paymentInvalid"
-        }
-    }
-
-    /// What StoreKit 2's `purchase()` returns or throws instead.
-    package var storeKit2Error: String {
-        switch self {
-        case .cancelled: return "Product.PurchaseResult.userCancelled"
-        case .network: return "StoreKitError.networkError"
-        case .invalid: return "Product.PurchaseError.productUnavailable"
-        }
-    }
-}
-
 /// One thing a person (or a scenario step) does to the world: one case per row of the
 /// scenario format's command table. The core applies them (`Simulation.perform`); UIs and
 /// scenarios only construct them. This file holds all the rest a command is: its text, its
