@@ -19,18 +19,26 @@ extension UIModel {
         ]
         for (i, (model, r, role)) in halves.enumerated() {
             let otherWorld = i == 0 ? twin.simulation : simulation
-            model.renderHalf(&grid, r, role: role, prevented: UIModel.prevented(in: otherWorld, by: model.simulation))
+            let saved = i == 0 ? splitAvoided?.left : splitAvoided?.right
+            model.renderHalf(
+                &grid, r, role: role, prevented: UIModel.prevented(in: otherWorld, by: model.simulation), saved: saved)
         }
     }
 
     /// One half of the split screen.
-    func renderHalf(_ grid: inout Grid, _ r: Rect, role: String, prevented: [(Anomaly, String)]) {
+    /// `saved`: the replays' words for what this half avoided ("lost-order o1, by observer
+    /// launch"), once worked out; until then the anomalies it avoided, by type and status.
+    func renderHalf(_ grid: inout Grid, _ r: Rect, role: String, prevented: [(Anomaly, String)], saved: [String]?) {
         // A narrow half keeps the policy's name and the verdict.
         let label =
             r.width >= 60 ? " policy \(policyName) (\(role)): \(verdictWords)" : " \(policyName): \(verdictWords)"
         grid.put(label, x: r.x, y: r.y, Style(.title, bold: true, reverse: true), maxWidth: r.width)
         let words: String
-        if prevented.isEmpty {
+        if let saved, !saved.isEmpty, !prevented.isEmpty {
+            words =
+                " prevented: " + saved.prefix(3).joined(separator: "; ")
+                + (saved.count > 3 ? " +\(saved.count - 3)" : "")
+        } else if prevented.isEmpty {
             words = " avoided: nothing the other side has"
         } else {
             words =

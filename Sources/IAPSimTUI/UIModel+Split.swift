@@ -60,8 +60,25 @@ extension UIModel {
 
     /// Brings the twin's clock up to this world's.
     mutating func syncTwin() {
-        guard twin != nil, twin!.simulation.now < simulation.now else { return }
-        _ = twin!.advance(until: simulation.now)
+        if twin != nil, twin!.simulation.now < simulation.now { _ = twin!.advance(until: simulation.now) }
+        refreshSplitAvoided()
+    }
+
+    /// Works out, by the replays, what each half avoided and what saved it ("lost-order o1, by
+    /// observer launch"). Only once both worlds are idle (replays cost whole runs: not at every
+    /// frame) and only when either log has moved since the last time.
+    mutating func refreshSplitAvoided() {
+        guard let twin, simulation.isIdle, twin.simulation.isIdle else { return }
+        let stamp = [simulation.logCount, twin.simulation.logCount, session.count]
+        if splitAvoided?.stamp == stamp { return }
+        let mine = sessionScenario
+        var theirs = mine
+        theirs.policy = twin.simulation.policy
+        theirs.preset = twin.simulation.policy.matchingPreset ?? twinPreset
+        splitAvoided = SplitAvoided(
+            stamp: stamp,
+            left: mine.whatIf(simulation, against: twin.simulation.policy).avoided.map(\.line),
+            right: theirs.whatIf(twin.simulation, against: simulation.policy).avoided.map(\.line))
     }
 
     /// What `other`'s policy did about each unresolved anomaly of `world`: prevented (no
@@ -82,4 +99,12 @@ extension UIModel {
         let words = offScript.map(\.scenarioText)
         return words.suffix(4).joined(separator: ", ") + (words.count > 4 ? " (+\(words.count - 4) more)" : "")
     }
+}
+
+/// What each half of the split screen avoided, in the replays' words, and the logs' sizes
+/// they were worked out for.
+package struct SplitAvoided: Sendable, Hashable {
+    var stamp: [Int]
+    var left: [String]
+    var right: [String]
 }

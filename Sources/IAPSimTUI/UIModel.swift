@@ -113,6 +113,9 @@ package struct UIModel: Sendable {
     package var playlist: [String] = []
     /// The split screen (`V`): the same inputs under another policy, in lockstep.
     package internal(set) var twin: ScenarioPlayer?
+    /// What each half of the split screen avoided, with the settings that saved it, worked out
+    /// by the replays once both worlds are idle (`refreshSplitAvoided`).
+    package internal(set) var splitAvoided: SplitAvoided?
     /// Play mode: what the person did that the file does not (keys, policy changes).
     package internal(set) var offScript: [Command] = []
     /// `iapsim learn`: the lessons and where the tour stands.

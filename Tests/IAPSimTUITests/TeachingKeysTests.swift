@@ -154,7 +154,8 @@ import Testing
         #expect(!text.contains("`"))
     }
 
-    /// The split screen: the same steps under hardened; what hardened avoided is named.
+    /// The split screen: the same steps under hardened; what hardened avoided is named, with
+    /// the settings that saved it.
     @Test func theSplitRunsTheSameInputsUnderThePairedPreset() throws {
         var d = try DefectTests.play("missed-order-request-lost-naive.yaml")
         d.keys("V")
@@ -163,7 +164,10 @@ import Testing
         let text = d.screen().text
         #expect(text.contains("policy naive (this run): 1 anomaly, 1 unresolved"), "\(text)")
         #expect(text.contains("policy hardened (same inputs): no anomaly"), "\(text)")
-        #expect(text.contains("avoided: missed-order …0001 prevented"), "\(text)")
+        // Once both worlds are idle the replays say what saved it, as `run --against` does.
+        #expect(text.contains("prevented: missed-order o1, by retry-immediate 3"), "\(text)")
+        #expect(d.model.splitAvoided?.right.first?.hasPrefix("missed-order o1, by ") == true)
+        #expect(d.model.splitAvoided?.left.isEmpty == true)
         #expect(d.model.twin?.simulation.server.balance(of: "alice") == 100)
         d.keys("V")
         #expect(d.model.twin == nil)

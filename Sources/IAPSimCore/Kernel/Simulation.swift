@@ -146,7 +146,7 @@ package struct Simulation: Sendable {
     /// because too many transactions were unfinished at once (`AppStore.overLimit`).
     package var nextEventTime: VirtualTime? { store.overLimit ? nil : queue.min?.time }
 
-    var isIdle: Bool { queue.isEmpty }
+    package var isIdle: Bool { queue.isEmpty }
 
     // MARK: stepping
 
