@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The world: engine, App Store, app, network, merchant server, auditor, policies.
@@ -49,10 +51,21 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // `iapsim serve`: the user's real backend as the merchant server. The only module that
+        // speaks HTTP: Hummingbird 2 serves the App Store Server API lookalike, AsyncHTTPClient
+        // makes the calls to the backend. Nothing else imports either.
+        .target(
+            name: "IAPSimServe",
+            dependencies: [
+                "IAPSimCore", "IAPSimScenario", "IAPSimSigned",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         .executableTarget(
             name: "iapsim",
             dependencies: [
-                "IAPSimCore", "IAPSimScenario", "IAPSimTUI", "IAPSimCurses", "IAPSimSigned",
+                "IAPSimCore", "IAPSimScenario", "IAPSimTUI", "IAPSimCurses", "IAPSimSigned", "IAPSimServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -76,6 +89,9 @@ let package = Package(
         .testTarget(
             name: "IAPSimDocsTests",
             dependencies: ["IAPSimDocs", "IAPSimCore", "IAPSimScenario", "IAPSimTUI"]),
+        .testTarget(
+            name: "IAPSimServeTests",
+            dependencies: ["IAPSimServe", "IAPSimCore", "IAPSimScenario", "IAPSimSigned"]),
         // Runs the built binaries; reads the vocabulary's tables for the lists it expects.
         .testTarget(name: "EndToEndTests", dependencies: ["IAPSimCore"]),
     ]
