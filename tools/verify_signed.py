@@ -4,14 +4,20 @@
 Usage: verify_signed.py DIR [--expect EXPECT.jsonl]
 
 DIR holds root.cer (DER) and signed.jsonl, one object a line:
-  {"t": ms, "kind": "transaction"|"notification"|"forged", "txn": "...", "environment": "...", "jws": "..."}
-Every transaction and notification (and a notification's signedTransactionInfo) must be
+  {"t": ms, "kind": "transaction"|"renewal"|"notification"|"forged", "txn": "...", "environment": "...", "jws": "..."}
+Every transaction, renewal info (a subscription's JWSRenewalInfoDecodedPayload; its "txn" is
+the subscription's originalTransactionId) and notification (and a notification's
+signedTransactionInfo and signedRenewalInfo) must be
 verified and decoded by Apple's SignedDataVerifier trusting only root.cer, built for the
 run's environment (the line's "environment": Production or Sandbox) with the app's Apple ID
 (6450000001, which the verifier needs in production); every forged one must be refused,
 whatever environment it claims. With --expect, line i of EXPECT.jsonl is an object of the fields the decoded
 payload of line i must hold (a nested "transaction" object: the notification's inner
-transaction; "data": the notification's data). Prints one line per object, then
+transaction; "renewalInfo": its inner renewal info; "data": the notification's data; a null
+value: the field must be absent). A subscription transaction (type Auto-Renewable
+Subscription) must carry expiresDate, webOrderLineItemId and subscriptionGroupIdentifier; a
+notification about one must carry signedRenewalInfo, for the same originalTransactionId, and
+data.status; a subscription-only notification type must be about a subscription. Prints one line per object, then
 "N passed, N failed"; exits 0 when all pass, 1 when one fails, 2 on bad input.
 Run it with the python of tools/apple-venv.sh.
 """
@@ -29,6 +35,10 @@ from appstoreserverlibrary.signed_data_verifier import (
 
 BUNDLE_ID = "com.example.iapsim"
 APP_APPLE_ID = 6450000001
+SUBSCRIPTION = "Auto-Renewable Subscription"
+SUBSCRIPTION_FIELDS = ("expiresDate", "webOrderLineItemId", "subscriptionGroupIdentifier")
+SUBSCRIPTION_ONLY = {"SUBSCRIBED", "DID_RENEW", "DID_FAIL_TO_RENEW", "GRACE_PERIOD_EXPIRED", "EXPIRED",
+                     "DID_CHANGE_RENEWAL_STATUS", "DID_CHANGE_RENEWAL_PREF"}
 
 
 def decoded_value(decoded, field):
@@ -75,12 +85,17 @@ class Judge:
             return self.refused(jws)
         if kind == "transaction":
             decoded = self.verifier.verify_and_decode_signed_transaction(jws)
-            problems = self.same_transaction(decoded, txn)
+            problems = self.same_transaction(decoded, txn) + self.subscription_fields(decoded)
+        elif kind == "renewal":
+            decoded = self.verifier.verify_and_decode_renewal_info(jws)
+            problems = [] if decoded.originalTransactionId == txn else [
+                f"originalTransactionId {decoded.originalTransactionId!r} is not txn {txn!r}"]
         elif kind == "notification":
             decoded = self.verifier.verify_and_decode_notification(jws)
             inner = self.verifier.verify_and_decode_signed_transaction(decoded.data.signedTransactionInfo)
             decoded.transaction = inner
-            problems = self.same_transaction(inner, txn)
+            problems = self.same_transaction(inner, txn) + self.subscription_fields(inner)
+            problems += self.renewal_of_notification(decoded, inner)
         else:
             return [f"unknown kind {kind!r}"]
         return problems + mismatches(decoded, expected or {})
@@ -88,6 +103,33 @@ class Judge:
     @staticmethod
     def same_transaction(decoded, txn):
         return [] if decoded.transactionId == txn else [f"transactionId {decoded.transactionId!r} is not txn {txn!r}"]
+
+    @staticmethod
+    def subscription_fields(decoded):
+        if decoded.rawType != SUBSCRIPTION:
+            return []
+        return [f"a subscription transaction without {field}" for field in SUBSCRIPTION_FIELDS
+                if getattr(decoded, field) is None]
+
+    def renewal_of_notification(self, decoded, inner):
+        """Verifies data.signedRenewalInfo (as decoded.renewalInfo); problems when a
+        subscription's notification lacks it or names another subscription."""
+        signed = decoded.data.signedRenewalInfo
+        subscription = inner.rawType == SUBSCRIPTION
+        problems = []
+        if decoded.rawNotificationType in SUBSCRIPTION_ONLY and not subscription:
+            problems.append(f"{decoded.rawNotificationType} about a transaction of type {inner.rawType!r}")
+        if signed is None:
+            decoded.renewalInfo = None
+            return problems + (["a subscription's notification without data.signedRenewalInfo"] if subscription else [])
+        renewal = self.verifier.verify_and_decode_renewal_info(signed)
+        decoded.renewalInfo = renewal
+        if renewal.originalTransactionId != inner.originalTransactionId:
+            problems.append(f"signedRenewalInfo is for {renewal.originalTransactionId!r}, "
+                            f"the transaction for {inner.originalTransactionId!r}")
+        if subscription and decoded.data.rawStatus is None:
+            problems.append("a subscription's notification without data.status")
+        return problems
 
     def refused(self, jws):
         try:

@@ -3,6 +3,7 @@
 package indirect enum JSONText: Equatable, Sendable {
     case string(String)
     case integer(Int64)
+    case bool(Bool)
     case object([(key: String, value: JSONText)])
     case array([JSONText])
 
@@ -23,6 +24,7 @@ package indirect enum JSONText: Equatable, Sendable {
         switch self {
         case .string(let value): Self.quote(value, to: &out)
         case .integer(let value): out += String(value)
+        case .bool(let value): out += value ? "true" : "false"
         case .array(let values):
             out += "["
             for (index, value) in values.enumerated() {

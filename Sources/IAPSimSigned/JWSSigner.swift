@@ -28,6 +28,8 @@ package struct JWSSigner: Sendable {
 
     package func sign(_ notification: NotificationPayload) throws -> String { try sign(notification.json) }
 
+    package func sign(_ renewalInfo: RenewalInfoPayload) throws -> String { try sign(renewalInfo.json) }
+
     /// RFC 7515 base64url: URL alphabet, no padding.
     package static func base64URL(_ bytes: [UInt8]) -> String {
         var text = Data(bytes).base64EncodedString()

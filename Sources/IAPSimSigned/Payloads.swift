@@ -11,21 +11,40 @@ package enum VirtualTime {
 
 /// The fields of Apple's `JWSTransactionDecodedPayload` the simulator fills, with Apple's
 /// names and JSON types; dates are milliseconds since the Unix epoch, `price` in milliunits.
+/// An auto-renewable subscription's transaction adds `webOrderLineItemId`,
+/// `subscriptionGroupIdentifier` and `expiresDate` (and `isUpgraded` on the transaction an
+/// upgrade replaced); `offerType` is never written (the simulator has no offers).
 package struct TransactionPayload: Equatable, Sendable {
-    package enum ProductType: String, Sendable { case consumable = "Consumable", nonConsumable = "Non-Consumable" }
+    package enum ProductType: String, Sendable {
+        case consumable = "Consumable", nonConsumable = "Non-Consumable"
+        case autoRenewable = "Auto-Renewable Subscription"
+    }
+
+    /// Apple's `TransactionReason`: a purchase the customer made, or one the App Store made
+    /// by renewing a subscription.
+    package enum Reason: String, Sendable { case purchase = "PURCHASE", renewal = "RENEWAL" }
 
     package var transactionId: String
     package var originalTransactionId: String
+    /// A subscription's: the id of this purchase or renewal (a new one each period), as a
+    /// string of digits.
+    package var webOrderLineItemId: String?
     package var bundleId: String
     package var productId: String
+    /// A subscription's group (`pro`).
+    package var subscriptionGroupIdentifier: String?
     package var purchaseDate: Int64
     package var originalPurchaseDate: Int64
+    /// A subscription's: when this period ends (renews or expires).
+    package var expiresDate: Int64?
     package var quantity: Int64
     package var type: ProductType
     package var inAppOwnershipType: String
     package var signedDate: Int64
+    /// `true` on a subscription transaction the customer upgraded away from.
+    package var isUpgraded: Bool?
     package var environment: String
-    package var transactionReason: String
+    package var transactionReason: Reason
     package var storefront: String
     package var storefrontId: String
     package var price: Int64
@@ -60,7 +79,7 @@ package struct TransactionPayload: Equatable, Sendable {
         self.inAppOwnershipType = "PURCHASED"
         self.signedDate = signedDate
         self.environment = SignedDataDefaults.environment
-        self.transactionReason = "PURCHASE"
+        self.transactionReason = .purchase
         self.storefront = "USA"
         self.storefrontId = "143441"
         self.price = price
@@ -70,21 +89,48 @@ package struct TransactionPayload: Equatable, Sendable {
         self.revocationReason = revocationReason
     }
 
-    /// The payload as JSON, keys always in this order.
+    /// One period of an auto-renewable subscription: its first purchase (`originalTransactionId`
+    /// and `originalPurchaseDate` its own) or a renewal of `original` (reason `RENEWAL`), in
+    /// group `pro` unless told otherwise.
+    package static func subscription(
+        transactionId: String, original: (id: String, purchaseDate: Int64)? = nil, webOrderLineItemId: String,
+        productId: String, purchaseDate: Int64, expiresDate: Int64, signedDate: Int64, price: Int64,
+        reason: Reason = .purchase, appAccountToken: String? = nil,
+        groupIdentifier: String = SignedDataDefaults.subscriptionGroup
+    ) -> TransactionPayload {
+        var p = TransactionPayload(
+            transactionId: transactionId, productId: productId, type: .autoRenewable, purchaseDate: purchaseDate,
+            signedDate: signedDate, price: price, appAccountToken: appAccountToken)
+        if let original {
+            p.originalTransactionId = original.id
+            p.originalPurchaseDate = original.purchaseDate
+        }
+        p.webOrderLineItemId = webOrderLineItemId
+        p.subscriptionGroupIdentifier = groupIdentifier
+        p.expiresDate = expiresDate
+        p.transactionReason = reason
+        return p
+    }
+
+    /// The payload as JSON, keys always in this order (Apple's, for the fields both have).
     package var json: JSONText {
         .members([
             ("transactionId", .string(transactionId)),
             ("originalTransactionId", .string(originalTransactionId)),
+            ("webOrderLineItemId", webOrderLineItemId.map(JSONText.string)),
             ("bundleId", .string(bundleId)),
             ("productId", .string(productId)),
+            ("subscriptionGroupIdentifier", subscriptionGroupIdentifier.map(JSONText.string)),
             ("purchaseDate", .integer(purchaseDate)),
             ("originalPurchaseDate", .integer(originalPurchaseDate)),
+            ("expiresDate", expiresDate.map(JSONText.integer)),
             ("quantity", .integer(quantity)),
             ("type", .string(type.rawValue)),
             ("inAppOwnershipType", .string(inAppOwnershipType)),
             ("signedDate", .integer(signedDate)),
+            ("isUpgraded", isUpgraded.map(JSONText.bool)),
             ("environment", .string(environment)),
-            ("transactionReason", .string(transactionReason)),
+            ("transactionReason", .string(transactionReason.rawValue)),
             ("storefront", .string(storefront)),
             ("storefrontId", .string(storefrontId)),
             ("price", .integer(price)),
@@ -99,63 +145,6 @@ package struct TransactionPayload: Equatable, Sendable {
     }
 }
 
-/// Apple's `ResponseBodyV2DecodedPayload` for a V2 notification about one transaction.
-package struct NotificationPayload: Equatable, Sendable {
-    package enum NotificationType: String, Sendable {
-        case oneTimeCharge = "ONE_TIME_CHARGE", refund = "REFUND", consumptionRequest = "CONSUMPTION_REQUEST"
-        case refundDeclined = "REFUND_DECLINED", refundReversed = "REFUND_REVERSED"
-    }
-
-    package var notificationType: NotificationType
-    package var notificationUUID: String
-    package var signedDate: Int64
-    package var version: String
-    package var bundleId: String
-    /// `data.bundleVersion`: the app's build.
-    package var bundleVersion: String
-    /// `data.appAppleId`: the app's Apple ID (a number), which Apple's verifier needs in
-    /// production.
-    package var appAppleId: Int64
-    package var environment: String
-    /// The transaction, itself a JWS (`data.signedTransactionInfo`).
-    package var signedTransactionInfo: String
-
-    package init(
-        notificationType: NotificationType, notificationUUID: String, signedDate: Int64,
-        signedTransactionInfo: String, environment: String = SignedDataDefaults.environment
-    ) {
-        self.notificationType = notificationType
-        self.notificationUUID = notificationUUID
-        self.signedDate = signedDate
-        self.version = "2.0"
-        self.bundleId = SignedDataDefaults.bundleId
-        self.bundleVersion = SignedDataDefaults.bundleVersion
-        self.appAppleId = SignedDataDefaults.appAppleId
-        self.environment = environment
-        self.signedTransactionInfo = signedTransactionInfo
-    }
-
-    /// The payload as JSON, keys always in this order.
-    package var json: JSONText {
-        .members([
-            ("notificationType", .string(notificationType.rawValue)),
-            ("notificationUUID", .string(notificationUUID)),
-            (
-                "data",
-                .members([
-                    ("appAppleId", .integer(appAppleId)),
-                    ("bundleId", .string(bundleId)),
-                    ("bundleVersion", .string(bundleVersion)),
-                    ("environment", .string(environment)),
-                    ("signedTransactionInfo", .string(signedTransactionInfo)),
-                ])
-            ),
-            ("version", .string(version)),
-            ("signedDate", .integer(signedDate)),
-        ])
-    }
-}
-
 /// The simulated app and App Store environment every payload names.
 package enum SignedDataDefaults {
     package static let bundleId = "com.example.iapsim"
@@ -166,4 +155,6 @@ package enum SignedDataDefaults {
     package static let bundleVersion = "1.0"
     /// The simulated app's Apple ID.
     package static let appAppleId: Int64 = 6_450_000_001
+    /// The one subscription group of the catalog.
+    package static let subscriptionGroup = "pro"
 }

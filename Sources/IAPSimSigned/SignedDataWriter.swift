@@ -6,12 +6,13 @@
 
 /// Writes a run's signed data into a directory: `root.cer` (the DER trust anchor) and
 /// `signed.jsonl`, one line per signed object in run order:
-/// `{"t":ms,"kind":"transaction"|"notification"|"forged","txn":"...","environment":"...","jws":"..."}`,
-/// `t` in virtual milliseconds (0 is 2026-01-01T00:00:00Z).
+/// `{"t":ms,"kind":"transaction"|"renewal"|"notification"|"forged","txn":"...","environment":"...","jws":"..."}`,
+/// `t` in virtual milliseconds (0 is 2026-01-01T00:00:00Z). A `renewal` line is a
+/// subscription's renewal info; its `txn` is the subscription's `originalTransactionId`.
 ///
 /// Signing happens here and only here, when bytes are asked for.
 package final class SignedDataWriter {
-    package enum Kind: String, Sendable { case transaction, notification, forged }
+    package enum Kind: String, Sendable { case transaction, renewal, notification, forged }
 
     /// Where `finish` writes; nil for a writer whose caller writes the files itself.
     package let directory: String?
@@ -60,15 +61,28 @@ package final class SignedDataWriter {
         return jws
     }
 
-    /// A V2 notification about `transaction`: its `signedTransactionInfo` is signed first.
+    /// A subscription's renewal info the App Store signed (with a subscription transaction,
+    /// the Server API's statuses).
+    @discardableResult
+    package func renewalInfo(_ payload: RenewalInfoPayload, at t: Int64) throws -> String {
+        let jws = try appStore.sign(payload)
+        append(t: t, kind: .renewal, txn: payload.originalTransactionId, jws: jws)
+        return jws
+    }
+
+    /// A V2 notification about `transaction`: its `signedTransactionInfo` is signed first, and
+    /// a subscription's `signedRenewalInfo` (with its `subtype` and `status`) next.
     @discardableResult
     package func notification(
-        _ type: NotificationPayload.NotificationType, uuid: String, signedDate: Int64,
-        transaction: TransactionPayload, at t: Int64
+        _ type: NotificationPayload.NotificationType, subtype: NotificationPayload.Subtype? = nil, uuid: String,
+        signedDate: Int64, transaction: TransactionPayload, renewalInfo: RenewalInfoPayload? = nil,
+        status: NotificationPayload.SubscriptionStatus? = nil, at t: Int64
     ) throws -> String {
         let payload = NotificationPayload(
-            notificationType: type, notificationUUID: uuid, signedDate: signedDate,
-            signedTransactionInfo: try appStore.sign(transaction), environment: environment)
+            notificationType: type, subtype: subtype, notificationUUID: uuid, signedDate: signedDate,
+            signedTransactionInfo: try appStore.sign(transaction),
+            signedRenewalInfo: try renewalInfo.map { try appStore.sign($0) }, status: status,
+            environment: environment)
         let jws = try appStore.sign(payload)
         append(t: t, kind: .notification, txn: transaction.transactionId, jws: jws)
         return jws

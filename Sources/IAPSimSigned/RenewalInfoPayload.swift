@@ -1,0 +1,80 @@
+/// Apple's `JWSRenewalInfoDecodedPayload`: what the App Store will do at a subscription's next
+/// renewal date, signed like a transaction. Names and JSON types are Apple's; dates are
+/// milliseconds since the Unix epoch. A field that does not apply is absent, as Apple leaves it
+/// out (`expirationIntent` only once the subscription expired, `gracePeriodExpiresDate` only in
+/// a grace period); `offerType` is never written (the simulator has no offers).
+package struct RenewalInfoPayload: Equatable, Sendable {
+    /// Apple's `ExpirationIntent`, the two reasons a simulated subscription expires.
+    package enum ExpirationIntent: Int64, Sendable, CaseIterable {
+        /// The customer turned auto-renew off.
+        case customerCancelled = 1
+        /// Billing failed and the retries ended.
+        case billingError = 2
+    }
+
+    /// Apple's `AutoRenewStatus`: 0 off, 1 on.
+    package enum AutoRenewStatus: Int64, Sendable, CaseIterable { case off = 0, on = 1 }
+
+    package var expirationIntent: ExpirationIntent?
+    package var originalTransactionId: String
+    /// The product the subscription renews to (another one after a downgrade or crossgrade).
+    package var autoRenewProductId: String
+    /// The product of the current period.
+    package var productId: String
+    package var autoRenewStatus: AutoRenewStatus
+    /// Whether the App Store is still trying to bill an expired period.
+    package var isInBillingRetryPeriod: Bool
+    /// The end of the grace period, while in one.
+    package var gracePeriodExpiresDate: Int64?
+    package var signedDate: Int64
+    package var environment: String
+    /// The start of the current run of periods without a gap of more than 60 days.
+    package var recentSubscriptionStartDate: Int64
+    /// When the current period ends, where the App Store renews it.
+    package var renewalDate: Int64?
+    /// The price of the next renewal, in milliunits, with its currency.
+    package var renewalPrice: Int64?
+    package var currency: String?
+    /// The token the app passed to its first purchase, when it passed one.
+    package var appAccountToken: String?
+    /// The customer's `AppTransaction.appTransactionID`.
+    package var appTransactionId: String?
+
+    /// Renewal info of a subscription that renews to the product it has, auto-renew on, not
+    /// in billing retry; the caller changes what differs.
+    package init(
+        originalTransactionId: String, productId: String, signedDate: Int64, recentSubscriptionStartDate: Int64,
+        renewalDate: Int64?, environment: String = SignedDataDefaults.environment
+    ) {
+        self.originalTransactionId = originalTransactionId
+        self.autoRenewProductId = productId
+        self.productId = productId
+        self.autoRenewStatus = .on
+        self.isInBillingRetryPeriod = false
+        self.signedDate = signedDate
+        self.environment = environment
+        self.recentSubscriptionStartDate = recentSubscriptionStartDate
+        self.renewalDate = renewalDate
+    }
+
+    /// The payload as JSON, keys always in this order (the order of Apple's model).
+    package var json: JSONText {
+        .members([
+            ("expirationIntent", expirationIntent.map { .integer($0.rawValue) }),
+            ("originalTransactionId", .string(originalTransactionId)),
+            ("autoRenewProductId", .string(autoRenewProductId)),
+            ("productId", .string(productId)),
+            ("autoRenewStatus", .integer(autoRenewStatus.rawValue)),
+            ("isInBillingRetryPeriod", .bool(isInBillingRetryPeriod)),
+            ("gracePeriodExpiresDate", gracePeriodExpiresDate.map(JSONText.integer)),
+            ("signedDate", .integer(signedDate)),
+            ("environment", .string(environment)),
+            ("recentSubscriptionStartDate", .integer(recentSubscriptionStartDate)),
+            ("renewalDate", renewalDate.map(JSONText.integer)),
+            ("currency", currency.map(JSONText.string)),
+            ("renewalPrice", renewalPrice.map(JSONText.integer)),
+            ("appAccountToken", appAccountToken.map(JSONText.string)),
+            ("appTransactionId", appTransactionId.map(JSONText.string)),
+        ])
+    }
+}
