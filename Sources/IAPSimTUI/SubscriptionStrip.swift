@@ -1,0 +1,162 @@
+import IAPSimCore
+
+/// One subscriber's timeline on the virtual calendar, drawn as strips of one character per
+/// cell of time: the paid periods, E (entitled by Apple's rules: active or grace), G (the
+/// access the merchant server grants), and a mark under every cell where E and G differ for
+/// longer than the auditor's grace period. Pure: intervals in, text out.
+struct SubscriptionStrip: Sendable, Hashable {
+    /// What one period of the subscription is, as the paid strip draws it.
+    enum PeriodMark: Sendable, Hashable {
+        /// Charged (a purchase, a renewal, a recovery).
+        case paid
+        /// Charged, then refunded.
+        case refunded
+        /// Billing failed: the App Store is retrying, no access (no grace period).
+        case retry
+        /// Billing failed: in the grace period, access kept, not paid (yet).
+        case grace
+
+        /// The character of the paid strip.
+        var symbol: Character {
+            switch self {
+            case .paid: "$"
+            case .refunded: "R"
+            case .retry: "x"
+            case .grace: "g"
+            }
+        }
+    }
+
+    struct Period: Sendable, Hashable {
+        var start: VirtualTime
+        var end: VirtualTime
+        var mark: PeriodMark
+    }
+
+    var periods: [Period]
+    var entitled: [Range<VirtualTime>]
+    var granted: [Range<VirtualTime>]
+
+    static let day: VirtualTime = 86_400_000
+
+    /// The strips' characters, one per cell from `from`, `step` milliseconds a cell, `cells`
+    /// cells; `tolerance`: how long E and G may differ in a cell before it is marked.
+    func rows(from: VirtualTime, step: VirtualTime, cells: Int, tolerance: VirtualTime) -> Rows {
+        var rows = Rows()
+        for i in 0..<max(0, cells) {
+            let cell = from + i * step..<from + (i + 1) * step
+            rows.paid.append(paidSymbol(cell))
+            let e = Self.covered(entitled, cell), g = Self.covered(granted, cell)
+            rows.entitled.append(e * 2 > step ? "E" : ".")
+            rows.granted.append(g * 2 > step ? "G" : ".")
+            rows.differ.append(Self.apart(entitled, granted, cell) > tolerance ? "^" : " ")
+        }
+        return rows
+    }
+
+    struct Rows: Sendable, Hashable {
+        var paid = "", entitled = "", granted = "", differ = ""
+        var differs: Bool { differ.contains("^") }
+    }
+
+    /// The mark of the period that covers most of `cell`, or "." when none does.
+    func paidSymbol(_ cell: Range<VirtualTime>) -> Character {
+        var best: (length: VirtualTime, symbol: Character) = (0, ".")
+        for p in periods {
+            let length = Self.overlap(p.start..<max(p.start, p.end), cell)
+            if length * 2 > cell.count, length > best.length { best = (length, p.mark.symbol) }
+        }
+        return best.symbol
+    }
+
+    static func overlap(_ a: Range<VirtualTime>, _ b: Range<VirtualTime>) -> VirtualTime {
+        max(0, min(a.upperBound, b.upperBound) - max(a.lowerBound, b.lowerBound))
+    }
+
+    /// How much of `cell` the intervals cover (they may overlap; each is counted once).
+    static func covered(_ intervals: [Range<VirtualTime>], _ cell: Range<VirtualTime>) -> VirtualTime {
+        merged(intervals).reduce(0) { $0 + overlap($1, cell) }
+    }
+
+    /// How long in `cell` exactly one of the two timelines holds.
+    static func apart(_ a: [Range<VirtualTime>], _ b: [Range<VirtualTime>], _ cell: Range<VirtualTime>)
+        -> VirtualTime
+    {
+        let both = merged(a).reduce(0) { sum, x in
+            sum + merged(b).reduce(0) { $0 + overlap(x.clamped(to: cell), $1) }
+        }
+        return covered(a, cell) + covered(b, cell) - 2 * both
+    }
+
+    /// The intervals sorted and joined where they touch or overlap.
+    static func merged(_ intervals: [Range<VirtualTime>]) -> [Range<VirtualTime>] {
+        var out: [Range<VirtualTime>] = []
+        for r in intervals.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = out.last, r.lowerBound <= last.upperBound {
+                out[out.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                out.append(r)
+            }
+        }
+        return out
+    }
+
+    /// The time each cell spans so that `span` fits in `cells`: whole hours, at least one.
+    static func step(span: VirtualTime, cells: Int) -> VirtualTime {
+        let hour: VirtualTime = 3_600_000
+        let raw = max(1, span) / max(1, cells) + 1
+        return max(hour, (raw + hour - 1) / hour * hour)
+    }
+}
+
+/// The virtual calendar: virtual time 0 is 2026-01-01T00:00:00Z, a day 86,400,000 ms.
+enum VirtualCalendar {
+    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// The civil date of a virtual time (proleptic Gregorian, UTC).
+    static func date(_ t: VirtualTime) -> (year: Int, month: Int, day: Int) {
+        // Howard Hinnant's days-to-civil, from days since 1970-01-01.
+        let days = (t >= 0 ? t / SubscriptionStrip.day : (t + 1) / SubscriptionStrip.day - 1) + 20_454
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// `2026-03-01`.
+    static func text(_ t: VirtualTime) -> String {
+        let d = date(t)
+        return "\(d.year)-" + (d.month < 10 ? "0" : "") + "\(d.month)-" + (d.day < 10 ? "0" : "") + "\(d.day)"
+    }
+
+    /// `Mar 1`.
+    static func short(_ t: VirtualTime) -> String {
+        let d = date(t)
+        return "\(monthNames[d.month - 1]) \(d.day)"
+    }
+
+    /// The axis above the strips: each month's name starts at the cell its first day falls in
+    /// (the year instead of January when the strip spans more than one year); a name that
+    /// would overwrite the one before is left out.
+    static func axis(from: VirtualTime, step: VirtualTime, cells: Int) -> String {
+        var row = [Character](repeating: " ", count: max(0, cells))
+        let years = date(from).year != date(from + step * cells - 1).year
+        var previous = -1, free = 0
+        for i in 0..<max(0, cells) {
+            let d = date(from + (i + 1) * step - 1)
+            let key = d.year * 12 + d.month
+            guard key != previous else { continue }
+            previous = key
+            guard i >= free else { continue }
+            let name = d.month == 1 && years ? "\(d.year)" : monthNames[d.month - 1]
+            for (k, ch) in name.enumerated() where i + k < cells { row[i + k] = ch }
+            free = i + name.count
+        }
+        return String(row)
+    }
+}
