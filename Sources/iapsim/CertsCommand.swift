@@ -3,25 +3,32 @@ import IAPSimCurses
 import IAPSimSigned
 
 /// `iapsim certs --out DIR`: writes `DIR/root.cer`, the simulator's App Store root
-/// certificate (DER), for a merchant server to trust when it verifies the simulator's JWS.
+/// certificate (DER), for a merchant server to trust when it verifies the simulator's JWS,
+/// and `DIR/api-key.p8` with `DIR/api-key.json`, the App Store Connect API key its calls to
+/// the App Store Server API that `iapsim serve` serves are signed with (SERVE.md rule 5).
 struct CertsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "certs",
-        abstract: "Write the simulator's root certificate (root.cer, DER) into a directory.",
-        discussion: "The root's key and subject are the same on every machine and in every run, so "
-            + "a root.cer written once trusts what later runs sign. Exit status: 0 written, "
+        abstract:
+            "Write the simulator's root certificate (root.cer, DER) and its App Store Server API key "
+            + "(api-key.p8, api-key.json) into a directory.",
+        discussion: "The root's key and subject, and the API key and its ids, are the same on every "
+            + "machine and in every run, so files written once keep working. Exit status: 0 written, "
             + "2 the directory cannot be written."
     )
 
     @Option(
         help: ArgumentHelp(
-            "The directory to write root.cer into (created if missing).",
+            "The directory to write root.cer, api-key.p8 and api-key.json into (created if missing).",
             valueName: "dir"))
     var out: String
 
+    /// What `--out` receives.
+    static let files = ["root.cer", "api-key.p8", "api-key.json"]
+
     func validate() throws {
         do {
-            try OutputCheck.check([.directory(flag: "--out", path: out, files: ["root.cer"])], inputs: [])
+            try OutputCheck.check([.directory(flag: "--out", path: out, files: Self.files)], inputs: [])
         } catch {
             throw ValidationError(error.message)
         }
@@ -33,6 +40,8 @@ struct CertsCommand: ParsableCommand {
         do {
             try files.makeDirectory(out, flag: "--out")
             try files.stage(bytes: try SigningChain.appStore().root, to: RunExports.path(out, "root.cer"))
+            try files.stage(bytes: Array(try APIKey.pem().utf8), to: RunExports.path(out, "api-key.p8"))
+            try files.stage(bytes: Array(APIKey.json.utf8), to: RunExports.path(out, "api-key.json"))
             try files.commit()
         } catch {
             files.discard()

@@ -36,8 +36,36 @@ import Testing
             text.hasPrefix(
                 "subject=C = US, O = iapsim simulated App Store, CN = iapsim Root CA\n"
                     + "-----BEGIN PUBLIC KEY-----\n"))
-        let bytes = try [first, second].map { try Data(contentsOf: URL(fileURLWithPath: $0 + "/root.cer")) }
-        #expect(bytes[0] == bytes[1])
+        for name in ["root.cer", "api-key.p8", "api-key.json"] {
+            let bytes = try [first, second].map { try Data(contentsOf: URL(fileURLWithPath: $0 + "/" + name)) }
+            #expect(bytes[0] == bytes[1], "\(name) differs between runs")
+        }
+    }
+
+    /// SERVE.md rule 5: api-key.p8 is a PKCS#8 PEM P-256 key, api-key.json names its ids.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "openssl is not installed"))
+    func writesTheAPIKeyAsPKCS8PEMWithItsIds() throws {
+        let directory = Self.scratch("certs-key")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try CLI.run(["certs", "--out", directory]).status == 0)
+        let pem = try String(contentsOfFile: directory + "/api-key.p8", encoding: .utf8)
+        #expect(pem.hasPrefix("-----BEGIN PRIVATE KEY-----\n") && pem.hasSuffix("-----END PRIVATE KEY-----\n"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = ["pkey", "-in", directory + "/api-key.p8", "-noout", "-text"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("ASN1 OID: prime256v1"))
+        let json = try Data(contentsOf: URL(fileURLWithPath: directory + "/api-key.json"))
+        let ids = try #require(try JSONSerialization.jsonObject(with: json) as? [String: String])
+        #expect(ids.keys.sorted() == ["bundleId", "issuerId", "keyId"])
+        #expect(ids["bundleId"] == "com.example.iapsim")
+        #expect(ids["keyId"]?.count == 10)
+        #expect(UUID(uuidString: ids["issuerId"] ?? "") != nil)
     }
 
     @Test func aDirectoryThatCannotBeMadeExitsTwoWithTheSystemsReason() throws {

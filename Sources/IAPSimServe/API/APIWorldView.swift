@@ -1,0 +1,115 @@
+import IAPSimCore
+
+/// What the App Store Server API answers from: the simulated App Store's state at one
+/// moment, as plain values. A provider builds one per request (`APIWorldProvider`), under
+/// the lock or actor that guards the world, so the server never reads a world being changed.
+package struct APIWorldView: Sendable {
+    /// One charge as the API shows it.
+    package struct Transaction: Sendable {
+        /// Signed as of `now` (each answer signs anew).
+        package var signed: SignedTransaction
+        /// `M` + 9 digits (`AppStore.appleOrderId`).
+        package var orderId: String
+        /// When it last changed (charged, refunded, refund reversed): history's order.
+        package var modifiedAt: VirtualTime
+    }
+
+    /// One notification attempt the App Store made.
+    package struct NotificationAttempt: Sendable {
+        package var notification: ServerNotification
+        /// Virtual time of the attempt.
+        package var at: VirtualTime
+        /// Apple's `sendAttemptResult`: `SUCCESS` or `UNSUCCESSFUL_HTTP_RESPONSE_CODE`.
+        package var result: String
+    }
+
+    package var environment: StoreEnvironment
+    package var now: VirtualTime
+    /// Charged transactions, oldest first.
+    package var transactions: [Transaction]
+    /// Every notification attempt, oldest first.
+    package var notifications: [NotificationAttempt]
+    /// `CONSUMPTION_REQUEST`s sent: the transaction and the virtual time of the first attempt.
+    package var consumptionRequests: [(txn: String, at: VirtualTime)]
+
+    package init(
+        environment: StoreEnvironment, now: VirtualTime, transactions: [Transaction],
+        notifications: [NotificationAttempt] = [], consumptionRequests: [(txn: String, at: VirtualTime)] = []
+    ) {
+        self.environment = environment
+        self.now = now
+        self.transactions = transactions
+        self.notifications = notifications
+        self.consumptionRequests = consumptionRequests
+    }
+
+    /// The view of a running world: its App Store, and its log for what the store does not
+    /// keep (when a transaction last changed, the notifications sent and how they were
+    /// answered). `log` is every entry of the world so far (a world made with `logLimit:
+    /// nil`, or the runner's own copy of every entry).
+    package init(simulation sim: Simulation, log: [LogEntry]? = nil) {
+        let entries = log ?? sim.log
+        var modified: [String: VirtualTime] = [:]
+        var attempts: [NotificationAttempt] = []
+        var failedUUIDs: [(uuid: String, index: Int)] = []
+        var requests: [(txn: String, at: VirtualTime)] = []
+        for e in entries {
+            switch e.fact {
+            case .refundIssued(let txn, _, _, _), .refundReversed(let txn): modified[txn] = e.time
+            case .notificationSent(let n):
+                attempts.append(NotificationAttempt(notification: n, at: e.time, result: "SUCCESS"))
+                if n.type == .consumptionRequest, n.attempt <= 1 {
+                    requests.append((n.transaction.transactionId, e.time))
+                }
+            case .notificationUnanswered(let uuid, _, _, _), .notificationDropped(let uuid, _, _):
+                if let i = attempts.lastIndex(where: { $0.notification.uuid == uuid }) {
+                    failedUUIDs.append((uuid, i))
+                }
+            default: continue
+            }
+        }
+        for failed in failedUUIDs { attempts[failed.index].result = "UNSUCCESSFUL_HTTP_RESPONSE_CODE" }
+        let store = sim.store
+        let transactions = store.chargedTransactions.compactMap { t -> Transaction? in
+            guard let signed = store.signedForAPI(t, now: sim.now) else { return nil }
+            let charged = t.chargedAt ?? t.createdAt
+            return Transaction(
+                signed: signed, orderId: AppStore.appleOrderId(of: t.id),
+                modifiedAt: max(charged, modified[t.id] ?? charged))
+        }
+        self.init(
+            environment: store.environment, now: sim.now, transactions: transactions, notifications: attempts,
+            consumptionRequests: requests)
+    }
+}
+
+/// Where the API reads the world from, at request time. The runner implements it over the
+/// world it drives (reading under its lock); `LockedWorld` is the simplest one.
+package protocol APIWorldProvider: Sendable {
+    /// The world now.
+    func view() async -> APIWorldView
+    /// Send Consumption Information arrived for `txn` (accepted, 202): the runner may turn
+    /// it into an event of the world. `body` is the request's JSON text.
+    func consumptionInformation(txn: String, body: String) async
+    /// Request a Test Notification: the runner delivers a `TEST` notification with
+    /// `signedPayload` to the backend and reports each attempt with
+    /// `AppStoreAPIServer.recordTestAttempt`.
+    func testNotificationRequested(token: String, signedPayload: String) async
+}
+
+/// A world behind an actor: tests, and a runner that has nothing else to do on a request.
+package actor LockedWorld: APIWorldProvider {
+    package private(set) var simulation: Simulation
+    package private(set) var consumption: [(txn: String, body: String)] = []
+    package private(set) var testRequests: [String] = []
+
+    package init(_ simulation: Simulation) { self.simulation = simulation }
+
+    package func update(_ change: @Sendable (inout Simulation) -> Void) { change(&simulation) }
+
+    package func view() async -> APIWorldView { APIWorldView(simulation: simulation) }
+
+    package func consumptionInformation(txn: String, body: String) async { consumption.append((txn, body)) }
+
+    package func testNotificationRequested(token: String, signedPayload: String) async { testRequests.append(token) }
+}

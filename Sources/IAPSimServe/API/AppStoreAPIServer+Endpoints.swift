@@ -1,0 +1,70 @@
+import Foundation
+import IAPSimCore
+import IAPSimSigned
+
+extension AppStoreAPIServer {
+    /// History and notification history pages hold this many records.
+    static let pageSize = 20
+
+    func handle(_ route: APIRoute, query: APIQuery, body: String, view: APIWorldView) async throws -> APIAnswer {
+        switch route {
+        case .transaction(let id):
+            guard Self.isTransactionId(id) else { return .error(400, 4_000_006, "Invalid transaction id.") }
+            guard let t = view.transactions.first(where: { $0.signed.transactionId == id }) else {
+                return .error(404, 4_040_010, "Transaction id not found.")
+            }
+            return .ok("{\"signedTransactionInfo\":\(APIJSON.quote(try signer.transaction(t.signed)))}")
+        case .history(let id):
+            guard Self.isTransactionId(id) else { return .error(400, 4_000_006, "Invalid transaction id.") }
+            return try history(id, query: query, view: view)
+        case .lookup(let orderId):
+            let found = view.transactions.filter { $0.orderId == orderId }
+            guard !found.isEmpty else { return .ok("{\"status\":1}") }
+            let signed = try found.map { APIJSON.quote(try signer.transaction($0.signed)) }
+            return .ok("{\"status\":0,\"signedTransactions\":[\(signed.joined(separator: ","))]}")
+        case .notificationHistory:
+            return try notificationHistory(query: query, body: body, view: view)
+        case .testNotification:
+            nextTest += 1
+            let token = "iapsim-test-\(nextTest)-\(UUID().uuidString.lowercased())"
+            let payload = try signer.testNotification(uuid: UUID().uuidString.lowercased(), signedDate: view.now)
+            tests.append((token, payload, []))
+            await world.testNotificationRequested(token: token, signedPayload: payload)
+            return .ok("{\"testNotificationToken\":\(APIJSON.quote(token))}")
+        case .testNotificationStatus(let token):
+            guard let test = tests.first(where: { $0.token == token }) else {
+                return .error(404, 4_040_008, "Test notification not found.")
+            }
+            let attempts = test.attempts.map {
+                "{\"attemptDate\":\($0.date),\"sendAttemptResult\":\(APIJSON.quote($0.result))}"
+            }
+            let first = test.attempts.first.map { ",\"firstSendAttemptResult\":\(APIJSON.quote($0.result))" } ?? ""
+            return .ok(
+                "{\"signedPayload\":\(APIJSON.quote(test.signedPayload))\(first),"
+                    + "\"sendAttempts\":[\(attempts.joined(separator: ","))]}")
+        case .consumption(let id):
+            guard Self.isTransactionId(id) else { return .error(400, 4_000_006, "Invalid transaction id.") }
+            guard view.transactions.contains(where: { $0.signed.transactionId == id }) else {
+                return .error(404, 4_040_010, "Transaction id not found.")
+            }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
+                object["customerConsented"] is Bool, object["deliveryStatus"] is String
+            else { return .error(400, 4_000_000, "Bad request.") }
+            // Accepted within 12 h of a CONSUMPTION_REQUEST (the simulator's choice: Apple
+            // documents no code for a late answer).
+            let window: IAPSimCore.VirtualTime = 12 * 3_600_000
+            guard view.consumptionRequests.contains(where: { $0.txn == id && view.now - $0.at <= window }) else {
+                return .error(400, 4_000_000, "No consumption request for this transaction in the last 12 hours.")
+            }
+            await world.consumptionInformation(txn: id, body: body)
+            return APIAnswer(status: 202, json: "")
+        case .subscriptions:
+            // Get All Subscription Statuses belongs to the subscription work.
+            return .error(404, 4_040_010, "Transaction id not found.")
+        }
+    }
+
+    static func isTransactionId(_ id: String) -> Bool {
+        !id.isEmpty && id.count <= 19 && id.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import IAPSimCore
+import Logging
+import NIOCore
+
+/// The App Store Server API lookalike that `iapsim serve` serves (SERVE.md, "The App Store
+/// Server API that iapsim serves"), on Hummingbird 2, answered from a world someone else drives.
+///
+/// For the runner:
+/// ```swift
+/// let world: some APIWorldProvider = ...            // reads the world under your lock
+/// let api = try AppStoreAPIServer(world: world, environment: .production)
+/// let port = try await api.start(host: "127.0.0.1", port: 0)   // 0: any free port
+/// // IAPSIM_API_URL = "http://127.0.0.1:\(port)"
+/// await api.arm { $0.fail(3) }                       // server-api-fail 3 (or .outage, .slowMs)
+/// await api.recordTestAttempt(token:, result: "SUCCESS", at: virtualTime)
+/// await api.stop()
+/// ```
+/// Every request reads `world.view()` once, at request time: the answer is the world as it
+/// is then (virtual dates; JWT `exp` against the wall clock). Endpoints: Get Transaction Info,
+/// Get Transaction History v2, Look Up Order ID, Get Notification History, Request a Test
+/// Notification and its status, Send Consumption Information (v2). `GET
+/// /inApps/v1/subscriptions/{id}` is left to the subscription work (`subscriptionStatuses`).
+package actor AppStoreAPIServer {
+    let world: any APIWorldProvider
+    let environment: StoreEnvironment
+    let auth: APIAuth
+    let signer: APISigner
+    package private(set) var faults = APIFaults()
+    var limits = APIRateLimits()
+    var tests: [(token: String, signedPayload: String, attempts: [(date: Int64, result: String)])] = []
+    private var running: Task<Void, any Error>?
+    var nextTest = 0
+
+    package init(world: some APIWorldProvider, environment: StoreEnvironment) throws {
+        self.world = world
+        self.environment = environment
+        auth = try APIAuth()
+        signer = try APISigner(environment: environment)
+    }
+
+    /// Listens on `host:port` (0: a free port) and returns the bound port once it listens.
+    package func start(host: String = "127.0.0.1", port: Int = 0) async throws -> Int {
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            responder: CallbackResponder { [self] (request: Request, _: BasicRequestContext) in
+                var request = request
+                let body = try await request.collectBody(upTo: 1 << 20)
+                return await self.respond(
+                    method: request.method.rawValue, target: request.uri.string,
+                    authorization: request.headers[.authorization], body: String(buffer: body))
+            },
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? port)
+                continuation.finish()
+            },
+            logger: Self.quietLogger
+        )
+        running = Task { try await app.run() }
+        for await bound in stream { return bound }
+        throw APIServerError(message: "the App Store Server API could not listen on \(host):\(port)")
+    }
+
+    /// Hummingbird's own log stays silent: the runner prints what it needs.
+    static var quietLogger: Logger {
+        var logger = Logger(label: "iapsim-api")
+        logger.logLevel = .critical
+        return logger
+    }
+
+    /// Stops listening.
+    package func stop() async {
+        running?.cancel()
+        _ = try? await running?.value
+        running = nil
+    }
+
+    /// Arms or ends a fault: `server-api-fail N [CODE]` is `{ $0.fail(N, code:) }`,
+    /// `server-api-slow D` `{ $0.slowMs = D }`, `server-api-outage on` `{ $0.outage = true }`.
+    package func arm(_ change: @Sendable (inout APIFaults) -> Void) { change(&faults) }
+
+    /// One attempt to deliver a test notification (Apple's `sendAttemptResult`), at a virtual time.
+    package func recordTestAttempt(token: String, result: String, at virtual: IAPSimCore.VirtualTime) {
+        guard let i = tests.firstIndex(where: { $0.token == token }) else { return }
+        tests[i].attempts.append((APISigner.unix(virtual), result))
+    }
+
+    /// The answer to one request: status, JSON text (nil: no body), extra headers.
+    package func respond(method: String, target: String, authorization: String?, body: String) async -> Response {
+        let answer = await answer(method: method, target: target, authorization: authorization, body: body)
+        if faults.slowMs > 0 { try? await Task.sleep(nanoseconds: UInt64(faults.slowMs) * 1_000_000) }
+        return answer.response
+    }
+
+    func answer(method: String, target: String, authorization: String?, body: String) async -> APIAnswer {
+        guard auth.accepts(authorization, wallSeconds: Date().timeIntervalSince1970) else { return .unauthorized }
+        let split = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = split[0].split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+        let query = APIQuery(split.count > 1 ? String(split[1]) : nil)
+        guard let route = APIRoute(method: method, path: path) else {
+            return .error(404, 4_040_000, "No such endpoint.")
+        }
+        let view = await world.view()
+        guard
+            limits.admit(
+                route.name, second: Int(view.now / 1_000), limit: APIRateLimits.limit(route.name, in: environment))
+        else {
+            let retry = APISigner.unix((view.now / 1_000 + 1) * 1_000)
+            return .error(429, 4_290_000, "Rate limit exceeded.", headers: [("Retry-After", String(retry))])
+        }
+        if let fault = faults.take() { return .error(fault.status, fault.code, "An unknown error occurred.") }
+        do {
+            return try await handle(route, query: query, body: body, view: view)
+        } catch {
+            return .error(500, 5_000_000, "An unknown error occurred.")
+        }
+    }
+}
+
+/// The endpoint a request names, with its path argument.
+enum APIRoute {
+    case transaction(String), history(String), lookup(String), notificationHistory, testNotification
+    case testNotificationStatus(String), consumption(String), subscriptions(String)
+
+    init?(method: String, path: [String]) {
+        switch (method, path.count, path.first == "inApps" ? Array(path.dropFirst()) : []) {
+        case ("GET", 4, let p) where p[0] == "v1" && p[1] == "transactions": self = .transaction(p[2])
+        case ("GET", 4, let p) where p[0] == "v2" && p[1] == "history": self = .history(p[2])
+        case ("GET", 4, let p) where p[0] == "v1" && p[1] == "lookup": self = .lookup(p[2])
+        case ("GET", 4, let p) where p[0] == "v1" && p[1] == "subscriptions": self = .subscriptions(p[2])
+        case ("POST", 4, let p) where p == ["v1", "notifications", "history"]: self = .notificationHistory
+        case ("POST", 4, let p) where p == ["v1", "notifications", "test"]: self = .testNotification
+        case ("GET", 5, let p) where p[0] == "v1" && p[1] == "notifications" && p[2] == "test":
+            self = .testNotificationStatus(p[3])
+        case ("PUT", 5, let p) where p[0] == "v2" && p[1] == "transactions" && p[2] == "consumption":
+            self = .consumption(p[3])
+        default: return nil
+        }
+    }
+
+    /// The rate limit's name of the endpoint.
+    var name: String {
+        switch self {
+        case .transaction: return "transactions"
+        case .history: return "history"
+        case .lookup: return "lookup"
+        case .notificationHistory: return "notification-history"
+        case .testNotification: return "test-notification"
+        case .testNotificationStatus: return "test-notification-status"
+        case .consumption: return "consumption"
+        case .subscriptions: return "subscriptions"
+        }
+    }
+}
+
+/// An answer before it is a response: every body is `Content-Type: application/json`
+/// exactly; a 401 has no body and no Content-Type.
+struct APIAnswer: Sendable {
+    var status: Int
+    var json: String?
+    var headers: [(String, String)] = []
+
+    static let unauthorized = APIAnswer(status: 401, json: nil)
+
+    static func error(_ status: Int, _ code: Int, _ message: String, headers: [(String, String)] = []) -> APIAnswer {
+        APIAnswer(
+            status: status, json: "{\"errorCode\":\(code),\"errorMessage\":\(APIJSON.quote(message))}",
+            headers: headers)
+    }
+
+    var response: Response {
+        var fields = HTTPFields()
+        for (name, value) in headers { if let n = HTTPField.Name(name) { fields[n] = value } }
+        guard let json else { return Response(status: .init(code: status), headers: fields) }
+        fields[.contentType] = "application/json"
+        return Response(
+            status: .init(code: status), headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
+    }
+}
+
+struct APIServerError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

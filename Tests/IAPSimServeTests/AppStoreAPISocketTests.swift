@@ -1,0 +1,111 @@
+import Foundation
+import IAPSimCore
+import IAPSimSigned
+import Testing
+
+@testable import IAPSimServe
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The API on a real socket (127.0.0.1:0), asked over HTTP; and Apple's own Python clients
+/// against it (tools/conformance.py) when the library is installed.
+@Suite(.serialized) struct AppStoreAPISocketTests {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// IAPSIM_APPLE_PYTHON, else the python of tools/apple-venv.sh's venv when it exists.
+    static let applePython: String? = {
+        if let path = ProcessInfo.processInfo.environment["IAPSIM_APPLE_PYTHON"] { return path }
+        let local = repository + "/.venv-apple/bin/python"
+        return FileManager.default.isExecutableFile(atPath: local) ? local : nil
+    }()
+
+    static func fetch(_ url: String, auth: String?) async throws -> (Int, [String: String], Data) {
+        var request = URLRequest(url: try #require(URL(string: url)))
+        if let auth { request.setValue(auth, forHTTPHeaderField: "Authorization") }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields {
+            if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+        }
+        return (http.statusCode, headers, data)
+    }
+
+    @Test func servesOnAFreePortWithExactContentTypes() async throws {
+        let sim = try APIWorldFixture.simulation()
+        let api = try AppStoreAPIServer(world: LockedWorld(sim), environment: sim.store.environment)
+        let port = try await api.start(host: "127.0.0.1", port: 0)
+        defer { Task { await api.stop() } }
+        #expect(port > 0)
+        let base = "http://127.0.0.1:\(port)"
+        let (status, headers, body) = try await Self.fetch(
+            base + "/inApps/v1/transactions/1000000000001", auth: try APIWorldFixture.token())
+        #expect(status == 200)
+        #expect(headers["content-type"] == "application/json")
+        #expect(String(decoding: body, as: UTF8.self).hasPrefix("{\"signedTransactionInfo\":\"ey"))
+        let (denied, deniedHeaders, deniedBody) = try await Self.fetch(
+            base + "/inApps/v1/transactions/1000000000001", auth: nil)
+        #expect(denied == 401 && deniedBody.isEmpty && deniedHeaders["content-type"] == nil)
+        await api.stop()
+    }
+
+    /// tools/conformance.py, once with the sync client and once with the async one, each
+    /// against its own server (the test-notification endpoints allow one call a second).
+    @Test(
+        .enabled(
+            if: applePython != nil,
+            "Apple's library is not installed: set IAPSIM_APPLE_PYTHON or run tools/apple-venv.sh"))
+    func applesPythonClientsConform() async throws {
+        let python = try #require(Self.applePython)
+        let directory = NSTemporaryDirectory() + "iapsim-conformance-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data(try SigningChain.appStore().root).write(to: URL(fileURLWithPath: directory + "/root.cer"))
+        try Data(try APIKey.pem().utf8).write(to: URL(fileURLWithPath: directory + "/api-key.p8"))
+        try Data(APIKey.json.utf8).write(to: URL(fileURLWithPath: directory + "/api-key.json"))
+        let sim = try APIWorldFixture.simulation()
+        let view = APIWorldView(simulation: sim)
+        let consumption = try #require(view.consumptionRequests.first)
+        let uuids = view.notifications.map(\.notification.uuid)
+        let world: [String: Any] = [
+            "transactionId": "1000000000001", "count": view.transactions.count,
+            "revoked": view.transactions.filter { $0.signed.revocationDate != nil }.count,
+            "orderId": try #require(view.transactions.first?.orderId),
+            "consumptionTransactionId": consumption.txn,
+            "consumptionAccepted": view.now - consumption.at <= 12 * 3_600_000,
+            "notifications": Set(uuids).count,
+            "startDate": APISigner.unix(0), "endDate": APISigner.unix(view.now + 1),
+        ]
+        try JSONSerialization.data(withJSONObject: world).write(to: URL(fileURLWithPath: directory + "/world.json"))
+        for only in ["sync", "async"] {
+            let api = try AppStoreAPIServer(world: LockedWorld(sim), environment: sim.store.environment)
+            let port = try await api.start(host: "127.0.0.1", port: 0)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = [
+                Self.repository + "/tools/conformance.py", "--url", "http://127.0.0.1:\(port)", "--certs", directory,
+                "--environment", sim.store.environment.payloadName, "--expect", directory + "/world.json",
+                "--only", only,
+            ]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = out
+            try process.run()
+            // Read off the cooperative pool: the server answers on it meanwhile.
+            let text = await withCheckedContinuation { done in
+                DispatchQueue.global().async {
+                    let data = out.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    done.resume(returning: String(decoding: data, as: UTF8.self))
+                }
+            }
+            await api.stop()
+            print("conformance.py --only \(only):\n" + text, terminator: "")
+            #expect(process.terminationStatus == 0, "\(text)")
+            #expect(text.contains(" passed, 0 failed"))
+        }
+    }
+}

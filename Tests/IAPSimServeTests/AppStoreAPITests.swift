@@ -1,0 +1,181 @@
+import Crypto
+import Foundation
+import IAPSimCore
+import IAPSimSigned
+import Testing
+
+@testable import IAPSimServe
+
+/// The App Store Server API's answers, asked directly (no socket): statuses, errors,
+/// pagination, revision, rate limit, auth.
+@Suite struct AppStoreAPITests {
+    static func server(environment: String? = nil) async throws -> (AppStoreAPIServer, APIWorldView) {
+        let sim = try APIWorldFixture.simulation(environment: environment)
+        let world = LockedWorld(sim)
+        let api = try AppStoreAPIServer(world: world, environment: sim.store.environment)
+        return (api, await world.view())
+    }
+
+    static func get(_ api: AppStoreAPIServer, _ target: String, auth: String? = nil) async throws -> APIAnswer {
+        await api.answer(
+            method: "GET", target: target, authorization: try auth ?? APIWorldFixture.token(), body: "")
+    }
+
+    static func object(_ answer: APIAnswer) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data((answer.json ?? "").utf8)) as? [String: Any])
+    }
+
+    static func code(_ answer: APIAnswer) -> Int? {
+        (try? JSONSerialization.jsonObject(with: Data((answer.json ?? "").utf8)) as? [String: Any])?["errorCode"]
+            as? Int
+    }
+
+    @Test func theWorldHasTwoPagesOfCharges() async throws {
+        let (_, view) = try await Self.server()
+        #expect(view.transactions.count == 23)
+        #expect(view.transactions.filter { $0.signed.revocationDate != nil }.count == 1)
+        #expect(view.consumptionRequests.map(\.txn) == ["1000000000002"])
+        #expect(view.transactions.allSatisfy { $0.orderId.count == 10 && $0.orderId.hasPrefix("M") })
+    }
+
+    @Test func transactionInfoAndItsErrors() async throws {
+        let (api, _) = try await Self.server()
+        let found = try await Self.get(api, "/inApps/v1/transactions/1000000000001")
+        #expect(found.status == 200)
+        #expect(try Self.object(found)["signedTransactionInfo"] is String)
+        let unknown = try await Self.get(api, "/inApps/v1/transactions/1999999999999")
+        #expect(unknown.status == 404 && Self.code(unknown) == 4_040_010)
+        let bad = try await Self.get(api, "/inApps/v1/transactions/abc")
+        #expect(bad.status == 400 && Self.code(bad) == 4_000_006)
+        #expect(bad.response.headers[.contentType] == "application/json")
+    }
+
+    @Test func historyPagesOldestFirstWithARevision() async throws {
+        let (api, _) = try await Self.server()
+        let first = try Self.object(try await Self.get(api, "/inApps/v2/history/1000000000001?"))
+        #expect((first["signedTransactions"] as? [String])?.count == 20)
+        #expect(first["hasMore"] as? Bool == true)
+        #expect(first["appAppleId"] as? Int == 6_450_000_001)
+        let revision = try #require(first["revision"] as? String)
+        let encoded = try #require(revision.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let second = try Self.object(try await Self.get(api, "/inApps/v2/history/1000000000001?revision=\(encoded)"))
+        #expect((second["signedTransactions"] as? [String])?.count == 3)
+        #expect(second["hasMore"] as? Bool == false)
+        // The last page's revision, used later: nothing changed since.
+        let last = try #require(
+            (second["revision"] as? String)?.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let later = try Self.object(try await Self.get(api, "/inApps/v2/history/1000000000001?revision=\(last)"))
+        #expect((later["signedTransactions"] as? [String])?.isEmpty == true)
+        let bad = try await Self.get(api, "/inApps/v2/history/1000000000001?revision=nonsense")
+        #expect(bad.status == 400 && Self.code(bad) == 4_000_005)
+    }
+
+    @Test func historyFiltersAndSort() async throws {
+        let (api, _) = try await Self.server()
+        let revoked = try Self.object(try await Self.get(api, "/inApps/v2/history/705000000000000001?revoked=TRUE"))
+        #expect((revoked["signedTransactions"] as? [String])?.count == 1)
+        let kept = try Self.object(try await Self.get(api, "/inApps/v2/history/1000000000001?revoked=false"))
+        #expect((kept["signedTransactions"] as? [String])?.count == 20)
+        let nonConsumable = try Self.object(
+            try await Self.get(api, "/inApps/v2/history/1000000000001?productType=NON_CONSUMABLE"))
+        #expect((nonConsumable["signedTransactions"] as? [String])?.count == 1)
+        let down = try Self.object(try await Self.get(api, "/inApps/v2/history/1000000000001?sort=DESCENDING"))
+        let up = try Self.object(try await Self.get(api, "/inApps/v2/history/1000000000001"))
+        #expect((down["signedTransactions"] as? [String])?.first != (up["signedTransactions"] as? [String])?.first)
+        let badType = try await Self.get(api, "/inApps/v2/history/1000000000001?productType=CAR")
+        #expect(Self.code(badType) == 4_000_022)
+    }
+
+    @Test func lookUpOrderId() async throws {
+        let (api, view) = try await Self.server()
+        let order = try #require(view.transactions.first?.orderId)
+        let found = try Self.object(try await Self.get(api, "/inApps/v1/lookup/\(order)"))
+        #expect(found["status"] as? Int == 0 && (found["signedTransactions"] as? [String])?.count == 1)
+        let unknown = try await Self.get(api, "/inApps/v1/lookup/M999999999")
+        #expect(unknown.status == 200 && unknown.json == "{\"status\":1}")
+    }
+
+    @Test func aBadTokenIs401WithNoBody() async throws {
+        let (api, _) = try await Self.server()
+        let other = P256.Signing.PrivateKey()
+        let bad = [
+            nil, "Bearer x.y.z", try APIWorldFixture.token(key: other), try APIWorldFixture.token(kid: "WRONGKEY00"),
+            try APIWorldFixture.token(iss: "someone"), try APIWorldFixture.token(aud: "elsewhere"),
+            try APIWorldFixture.token(bid: "com.example.other"),
+            try APIWorldFixture.token(exp: Int(Date().timeIntervalSince1970) - 10),
+        ]
+        for auth in bad {
+            let answer = await api.answer(
+                method: "GET", target: "/inApps/v1/transactions/1000000000001", authorization: auth, body: "")
+            #expect(answer.status == 401 && answer.json == nil)
+            #expect(answer.response.headers[.contentType] == nil)
+        }
+    }
+
+    @Test func sandboxRateLimitIsATenthPerVirtualSecond() async throws {
+        let (api, view) = try await Self.server(environment: "sandbox")
+        var statuses: [Int] = []
+        for _ in 0..<6 { statuses.append(try await Self.get(api, "/inApps/v1/transactions/1000000000001").status) }
+        #expect(statuses == [200, 200, 200, 200, 200, 429])
+        let limited = try await Self.get(api, "/inApps/v1/transactions/1000000000001")
+        #expect(Self.code(limited) == 4_290_000)
+        let retry = limited.headers.first { $0.0 == "Retry-After" }?.1
+        #expect(retry == String(APISigner.unix((view.now / 1_000 + 1) * 1_000)))
+        // Another endpoint has its own count.
+        #expect(try await Self.get(api, "/inApps/v1/lookup/M1").status == 200)
+    }
+
+    @Test func faultsAnswerWithTheirCode() async throws {
+        let (api, _) = try await Self.server()
+        await api.arm { $0.fail(2, code: 4_290_000) }
+        var codes: [Int] = []
+        for _ in 0..<3 { codes.append(try await Self.get(api, "/inApps/v1/lookup/M1").status) }
+        #expect(codes == [429, 429, 200])
+        await api.arm { $0.outage = true }
+        #expect(try await Self.get(api, "/inApps/v1/lookup/M1").status == 503)
+    }
+
+    @Test func consumptionAndTestNotifications() async throws {
+        let (api, view) = try await Self.server()
+        let body = #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED"}"#
+        let inWindow = view.consumptionRequests.contains { view.now - $0.at <= 12 * 3_600_000 }
+        let put = await api.answer(
+            method: "PUT", target: "/inApps/v2/transactions/consumption/1000000000002",
+            authorization: try APIWorldFixture.token(), body: body)
+        #expect(put.status == (inWindow ? 202 : 400))
+        let none = await api.answer(
+            method: "PUT", target: "/inApps/v2/transactions/consumption/1000000000003",
+            authorization: try APIWorldFixture.token(), body: body)
+        #expect(none.status == 400 && Self.code(none) == 4_000_000)
+        let test = await api.answer(
+            method: "POST", target: "/inApps/v1/notifications/test", authorization: try APIWorldFixture.token(),
+            body: "")
+        let token = try #require(try Self.object(test)["testNotificationToken"] as? String)
+        await api.recordTestAttempt(token: token, result: "SUCCESS", at: view.now)
+        let status = try Self.object(try await Self.get(api, "/inApps/v1/notifications/test/\(token)"))
+        #expect(status["firstSendAttemptResult"] as? String == "SUCCESS")
+        // Production allows one status call a second: the unknown token is asked of a fresh server.
+        let (fresh, _) = try await Self.server()
+        let unknown = try await Self.get(fresh, "/inApps/v1/notifications/test/nope")
+        #expect(unknown.status == 404 && Self.code(unknown) == 4_040_008)
+    }
+
+    @Test func notificationHistoryListsEveryNotification() async throws {
+        let (api, view) = try await Self.server()
+        let start = APISigner.unix(0), end = APISigner.unix(view.now + 1)
+        let answer = await api.answer(
+            method: "POST", target: "/inApps/v1/notifications/history", authorization: try APIWorldFixture.token(),
+            body: "{\"startDate\":\(start),\"endDate\":\(end)}")
+        let page = try Self.object(answer)
+        #expect((page["notificationHistory"] as? [Any])?.count == 20)
+        #expect(page["hasMore"] as? Bool == true)
+        let token = try #require(
+            (page["paginationToken"] as? String)?.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let next = try Self.object(
+            await api.answer(
+                method: "POST", target: "/inApps/v1/notifications/history?paginationToken=\(token)",
+                authorization: try APIWorldFixture.token(), body: "{\"startDate\":\(start),\"endDate\":\(end)}"))
+        // 23 ONE_TIME_CHARGE, a REFUND, a CONSUMPTION_REQUEST.
+        #expect((next["notificationHistory"] as? [Any])?.count == 5)
+    }
+}
