@@ -24,9 +24,10 @@ import json
 import os
 import sqlite3
 import sys
+import threading
 import urllib.parse
 import uuid
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
 from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
@@ -88,7 +89,8 @@ class Backend:
                 ids = json.load(f)
             self.api = AppStoreServerAPIClient(key, ids["keyId"], ids["issuerId"], ids["bundleId"], self.environment)
             self.api._base_url = api_url.rstrip("/")
-        self.db = sqlite3.connect(os.environ.get("REFBACKEND_DB", ":memory:"), isolation_level=None)
+        self.db = sqlite3.connect(os.environ.get("REFBACKEND_DB", ":memory:"), isolation_level=None,
+                                  check_same_thread=False)
         self.db.executescript(SCHEMA)
 
     # --- signed data ---------------------------------------------------------------------
@@ -351,7 +353,10 @@ def unverified(jws):
 
 
 class Handler(BaseHTTPRequestHandler):
+    """One thread per connection (a client may keep one open while it opens another); one
+    request at a time touches the ledger."""
     backend: Backend = None
+    lock = threading.Lock()
     protocol_version = "HTTP/1.1"
 
     def log_message(self, fmt, *args):
@@ -375,6 +380,14 @@ class Handler(BaseHTTPRequestHandler):
         return value if isinstance(value, dict) else None
 
     def do_GET(self):
+        with self.lock:
+            self.get()
+
+    def do_POST(self):
+        with self.lock:
+            self.post()
+
+    def get(self):
         url = urllib.parse.urlsplit(self.path)
         if url.path == "/healthz":
             return self.answer(200, {"ok": True, "bugs": BUGS})
@@ -384,7 +397,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(200, self.backend.ledger(names or None))
         self.answer(404, {"error": "no such path"})
 
-    def do_POST(self):
+    def post(self):
         path = urllib.parse.urlsplit(self.path).path
         body = self.body()
         if body is None:
@@ -413,7 +426,8 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     port = int(os.environ.get("PORT", "8000"))
     Handler.backend = Backend()
-    server = HTTPServer(("127.0.0.1", port), Handler)
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    server.daemon_threads = True
     sys.stderr.write(f"refbackend: listening on 127.0.0.1:{server.server_address[1]}"
                      f" ({Handler.backend.environment.value}; bugs: {','.join(BUGS) or 'none'})\n")
     try:
