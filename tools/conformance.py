@@ -1,4 +1,4 @@
-"""Apple's own clients against the App Store Server API that iapsim serves (SERVE.md, CI 3).
+"""Apple's own clients against the App Store Server API that iapsim serves (docs/server-api.md).
 
 Drives every served endpoint, error paths, pagination and auth included, with BOTH
 AppStoreServerAPIClient and AsyncAppStoreServerAPIClient of app-store-server-library (only

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Apple's sync and async Python clients against the App Store Server API that iapsim serves
-# (SERVE.md, CI 3): the Swift test AppStoreAPISocketTests starts the API on 127.0.0.1:0 over a
+# (docs/server-api.md): the Swift test AppStoreAPISocketTests starts the API on 127.0.0.1:0 over a
 # world of 23 charges, a refund and a consumption request, and runs tools/conformance.py
 # once per client. Needs a built package (`swift build --build-tests`); exit 0 when every
 # check passes.

@@ -1,4 +1,4 @@
-// The bounds of every exchange with the user's backend (SERVE.md): wall-clock limits, so
+// The bounds of every exchange with the user's backend (docs/server-api.md): wall-clock limits, so
 // that a slow, silent or hostile backend can never hang or flood iapsim.
 package enum ServeLimits {
     /// A notification V2 counts as delivered only when answered 200-206 within this (wall) time.

@@ -1,7 +1,7 @@
 import Crypto
 
 /// The App Store Connect API key a backend signs its App Store Server API calls with
-/// (SERVE.md rule 5): `api-key.p8` (PKCS#8 PEM, P-256) and `api-key.json` (`keyId`,
+/// (docs/server-api.md, "Keys"): `api-key.p8` (PKCS#8 PEM, P-256) and `api-key.json` (`keyId`,
 /// `issuerId`, `bundleId`). Like the root's, the key comes from a fixed label, so the files
 /// are the same on every machine and in every run, and the API iapsim serves accepts only
 /// JWTs signed by this key with these ids.

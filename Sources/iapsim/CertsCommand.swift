@@ -5,7 +5,7 @@ import IAPSimSigned
 /// `iapsim certs --out DIR`: writes `DIR/root.cer`, the simulator's App Store root
 /// certificate (DER), for a merchant server to trust when it verifies the simulator's JWS,
 /// and `DIR/api-key.p8` with `DIR/api-key.json`, the App Store Connect API key its calls to
-/// the App Store Server API that `iapsim serve` serves are signed with (SERVE.md rule 5).
+/// the simulator's App Store Server API lookalike are signed with (docs/server-api.md, "Keys").
 struct CertsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "certs",

@@ -42,7 +42,7 @@ import Testing
         }
     }
 
-    /// SERVE.md rule 5: api-key.p8 is a PKCS#8 PEM P-256 key, api-key.json names its ids.
+    /// docs/server-api.md, "Keys": api-key.p8 is a PKCS#8 PEM P-256 key, api-key.json names its ids.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "openssl is not installed"))
     func writesTheAPIKeyAsPKCS8PEMWithItsIds() throws {
         let directory = Self.scratch("certs-key")

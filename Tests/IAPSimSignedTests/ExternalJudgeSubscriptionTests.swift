@@ -4,7 +4,7 @@ import Testing
 
 /// Apple's library judges a subscription's signed data: its transactions, its renewal info
 /// (`verify_and_decode_renewal_info`) and every subscription notification type of
-/// SUBSCRIPTIONS.md, each carrying both.
+/// App Store Server Notifications V2, each carrying both.
 @Suite(.serialized) struct ExternalJudgeSubscriptionTests {
     typealias S = SubscriptionSamples
     typealias Notification = (

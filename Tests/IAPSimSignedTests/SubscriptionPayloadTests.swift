@@ -85,7 +85,7 @@ import Testing
                 """)
     }
 
-    /// SUBSCRIPTIONS.md's notification types and subtypes, in its words: each parses, and the
+    /// App Store Server Notifications V2's subscription types and subtypes, in its words: each parses, and the
     /// type allows the subtype.
     @Test(
         arguments: [

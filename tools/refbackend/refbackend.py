@@ -3,14 +3,14 @@
 Standard library HTTP server and sqlite3, and Apple's app-store-server-library for what a
 real team uses it for: SignedDataVerifier checks every JWS against root.cer, and
 AppStoreServerAPIClient (only its base URL changed) reconciles with Get Transaction History.
-It speaks the words of SERVE.md's serve.yaml defaults (see README.md beside this file).
+It speaks the words of the default words of iapsim serve (docs/server-api.md) (see README.md beside this file).
 
 Environment (as `iapsim serve --spawn` sets it):
   PORT                 the port to listen on (127.0.0.1)
   IAPSIM_API_URL       the App Store Server API iapsim serves (no trailing slash)
   IAPSIM_CERTS         the directory of root.cer, api-key.p8, api-key.json
   IAPSIM_ENVIRONMENT   Production or Sandbox: the verifier is built for it, never for the
-                       environment a signed object claims (SERVE.md rule 17)
+                       environment a signed object claims (docs/server-api.md)
   IAPSIM_BUNDLE_ID     default com.example.iapsim
   IAPSIM_APP_APPLE_ID  default 6450000001
   REFBACKEND_DB        sqlite file (default: in memory, a fresh ledger per process)
@@ -143,7 +143,7 @@ class Backend:
 
     def owner(self, token):
         """The account an appAccountToken names: an order's, or an account's own
-        (UUIDv5(URL namespace, "iapsim:" + name), SERVE.md rule 9)."""
+        (UUIDv5(URL namespace, "iapsim:" + name), docs/server-api.md)."""
         if not token:
             return None
         token = token.lower()

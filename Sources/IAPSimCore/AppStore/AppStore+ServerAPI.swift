@@ -1,5 +1,5 @@
-/// What the App Store Server API that `iapsim serve` serves reads from the App Store
-/// (SERVE.md, "The App Store Server API that iapsim serves"). Read-only: the API never
+/// What the App Store Server API lookalike (IAPSimServe) reads from the App Store
+/// (docs/server-api.md). Read-only: the API never
 /// changes the world.
 extension AppStore {
     /// The transactions Apple's history lists: every charged one (purchased or restored,

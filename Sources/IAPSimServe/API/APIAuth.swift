@@ -2,10 +2,10 @@ import Crypto
 import Foundation
 import IAPSimSigned
 
-/// The App Store Server API's bearer token (SERVE.md rule 5): an ES256 JWT signed by
+/// The App Store Server API's bearer token (docs/server-api.md, "Keys"): an ES256 JWT signed by
 /// `api-key.p8`, header `kid` = the key id, claims `iss` (issuer), `aud`
-/// `appstoreconnect-v1`, `bid` (bundle id) and `exp` (checked against the wall clock: SERVE.md
-/// rule 13); `iat` optional. Anything else is 401.
+/// `appstoreconnect-v1`, `bid` (bundle id) and `exp` (checked against the wall clock, the one
+/// date of the API that is not virtual); `iat` optional. Anything else is 401.
 package struct APIAuth: Sendable {
     let key: P256.Signing.PublicKey
     let keyId: String

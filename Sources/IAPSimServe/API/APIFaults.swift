@@ -35,7 +35,7 @@ package struct APIFaults: Sendable {
     }
 }
 
-/// Apple's rate limits, per endpoint, counted per virtual second (SERVE.md rule 23):
+/// Apple's rate limits, per endpoint, counted per virtual second (docs/server-api.md):
 /// production takes the table below (requests per second, the simulator's reading of
 /// Apple's "Identifying rate limits"), the sandbox a tenth of it (at least 1).
 package struct APIRateLimits: Sendable {

@@ -5,8 +5,8 @@ import IAPSimCore
 import Logging
 import NIOCore
 
-/// The App Store Server API lookalike that `iapsim serve` serves (SERVE.md, "The App Store
-/// Server API that iapsim serves"), on Hummingbird 2, answered from a world someone else drives.
+/// The App Store Server API lookalike (docs/server-api.md), on
+/// Hummingbird 2, answered from a world someone else drives.
 ///
 /// For the runner:
 /// ```swift
