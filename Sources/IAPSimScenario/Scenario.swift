@@ -23,6 +23,8 @@ package struct Scenario: Sendable, Equatable {
     package var app: AppState
     /// The App Store environment (`environment:`), production by default.
     package var environment: StoreEnvironment = .production
+    /// Who plays the merchant server (`merchant:`): `external` files run only under `iapsim serve`.
+    package var merchant: MerchantMode = .simulated
     package var steps: [Step]
     package var expect: Expectations
 

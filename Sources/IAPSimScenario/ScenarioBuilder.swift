@@ -29,6 +29,7 @@ struct ScenarioBuilder {
         if let users = keys["users"] { scenario.users = try self.users(users.value) }
         if let app = keys["app"] { scenario.app = try appState(app.value) }
         if let environment = keys["environment"] { scenario.environment = try self.environment(environment.value) }
+        if let merchant = keys["merchant"] { scenario.merchant = try self.merchant(merchant.value) }
         scenario.steps = try steps(keys["steps"]!.value, users: scenario.users)
         if let expect = keys["expect"] {
             scenario.expect = try expectations(expect.value, users: scenario.users)
@@ -80,6 +81,16 @@ struct ScenarioBuilder {
                 at: reader.location(node), command: "environment", word: text, expected: "production or sandbox")
         }
         return environment
+    }
+
+    /// `merchant: simulated | external`.
+    private func merchant(_ node: Node) throws(ScenarioError) -> MerchantMode {
+        let text = try reader.string(node, what: "'merchant'")
+        guard let mode = MerchantMode(rawValue: text) else {
+            throw .badArgument(
+                at: reader.location(node), command: "merchant", word: text, expected: "simulated or external")
+        }
+        return mode
     }
 
     private func users(_ node: Node) throws(ScenarioError) -> [String] {

@@ -28,6 +28,11 @@ package enum ScenarioVocabulary {
                 + "notification history; the sandbox sends each notification once and keeps 30 days; payloads "
                 + "say `Production` or `Sandbox`"
         ),
+        (
+            "merchant", false,
+            "`simulated` (default) or `external`: who plays the merchant server. An `external` file is played "
+                + "against your own backend by `iapsim serve` (docs/serve.md); `run`, `check` and `play` refuse it"
+        ),
         ("steps", true, "the list of steps, run in order; at most \(limitText(maxSteps))"),
         ("expect", false, "what must hold once the run has settled"),
     ]

@@ -20,6 +20,7 @@ package enum ScenarioWriter {
         lines.append("users: [\(users.joined(separator: ", "))]")
         if scenario.app != .running { lines.append("app: \(scenario.app.rawValue)") }
         if scenario.environment != .production { lines.append("environment: \(scenario.environment.rawValue)") }
+        if scenario.merchant != .simulated { lines.append("merchant: \(scenario.merchant.rawValue)") }
         if scenario.steps.isEmpty {
             lines.append("steps: []")
         } else {

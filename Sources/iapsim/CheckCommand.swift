@@ -30,6 +30,11 @@ struct CheckCommand: ParsableCommand {
                 try Output.print(["INVALID  \(error.description)"])
                 continue
             }
+            if scenario.merchant == .external {
+                invalid += 1
+                try Output.print(["INVALID  " + ServeRefusal.message(file)])
+                continue
+            }
             // Only the verdict is printed: no entry of the run is kept.
             var player = ScenarioPlayer(scenario)
             player.collectsEntries = false

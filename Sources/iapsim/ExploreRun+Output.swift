@@ -42,7 +42,7 @@ extension ExploreRun.Result {
     func table() -> String {
         let statuses = AnomalyStatus.allCases
         var rows = [["type"] + statuses.map(\.rawValue)]
-        for type in AnomalyType.allCases {
+        for type in AnomalyType.simulatedWorld {
             rows.append([type.rawValue] + statuses.map { String(report.count(type, $0)) })
         }
         let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
@@ -57,7 +57,7 @@ extension ExploreRun.Result {
 
     func json() -> String {
         var anomalies: [String: [String: Int]] = [:]
-        for type in AnomalyType.allCases {
+        for type in AnomalyType.simulatedWorld {
             var byStatus: [String: Int] = [:]
             for status in AnomalyStatus.allCases { byStatus[status.rawValue] = report.count(type, status) }
             anomalies[type.rawValue] = byStatus

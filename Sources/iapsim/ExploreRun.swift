@@ -55,7 +55,7 @@ struct ExploreRun {
         let exploreSeconds = Date().timeIntervalSince(started)
         if live { Output.raw("\r\u{1B}[K") }
         var findings: [Finding] = []
-        for type in AnomalyType.allCases {
+        for type in AnomalyType.simulatedWorld {
             guard let first = report.firstFailure[type] else { continue }
             findings.append(finding(type, first, explorer))
         }

@@ -50,6 +50,7 @@ struct PlayCommand: ParsableCommand {
             Output.error(error.description)
             throw ExitCode(2)
         }
+        try ServeRefusal.refuse(scenario, file: file)
         let playlist = PlaylistFiles.playlist([file] + more)
         try TerminalUI.launch(
             noColor: noColor, autopilot: false, speed: try TerminalUI.speed(speed), record: record

@@ -81,6 +81,7 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(2)
         }
         try refuseOtherWorld(scenario)
+        try ServeRefusal.refuse(scenario, file: file)
         StagedFile.installCleanup()
         // `--log` writes the replays' answers on each anomaly's line as it streams: they need
         // the verdict, so a first, silent pass finds it (the run is deterministic: the second

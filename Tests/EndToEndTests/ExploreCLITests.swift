@@ -5,7 +5,7 @@ import Testing
 /// `iapsim explore` and `iapsim matrix`, run as a user runs them.
 @Suite(.serialized) struct ExploreCLITests {
     /// Every anomaly type, in the order explore and matrix print them.
-    static let allTypes = AnomalyType.allCases.map(\.rawValue)
+    static let allTypes = AnomalyType.simulatedWorld.map(\.rawValue)
     /// The types StoreKit 1 schedules can produce: they draw no refunds.
     static let types = allTypes.filter { !$0.hasPrefix("refund-") }
     /// Fields that measure the machine, not the simulation.

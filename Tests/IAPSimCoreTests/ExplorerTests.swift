@@ -7,7 +7,7 @@ import Testing
     @Test func naiveFindsEveryAnomalyTypeAndShrinksEachToAFewSteps() {
         findsAndShrinks(
             Explorer(policy: PolicyPreset.naive.policy, seed: 1),
-            AnomalyType.allCases.filter { !$0.rawValue.hasPrefix("refund-") })
+            AnomalyType.simulatedWorld.filter { !$0.rawValue.hasPrefix("refund-") })
     }
 
     /// The StoreKit 2 naive server never hears of a refund: explore finds the coins kept.

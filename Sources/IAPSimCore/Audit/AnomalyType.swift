@@ -12,6 +12,10 @@ package enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
     case refundUnclawed = "refund-unclawed"
     /// The mirror of `refund-unclawed`: more taken back than the refund gave back.
     case refundOverclawed = "refund-overclawed"
+    /// `iapsim serve`: the backend said success and no credit row followed (SERVE.md rule 19).
+    case ackedNotCredited = "acked-not-credited"
+    /// `iapsim serve`: a balance moved with no ledger row (SERVE.md rule 18).
+    case ledgerMismatch = "ledger-mismatch"
 
     package static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -19,6 +23,12 @@ package enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
 }
 
 extension AnomalyType {
+    /// The types only `iapsim serve` finds (the user's backend and its ledger).
+    package var servedOnly: Bool { self == .ackedNotCredited || self == .ledgerMismatch }
+
+    /// The types of the simulated world: what explore, the matrix and the findings list.
+    package static let simulatedWorld = allCases.filter { !$0.servedOnly }
+
     /// One line a trainee reads first.
     package var meaning: String {
         switch self {
@@ -44,6 +54,12 @@ extension AnomalyType {
         case .refundOverclawed:
             return
                 "the customer lost more than the refund gave back: a full clawback on a prorated refund, or a clawback not restored after REFUND_REVERSED"
+        case .ackedNotCredited:
+            return
+                "`iapsim serve`: the backend answered a notification or a report with success, and no credit row followed within the grace period (Apple will not send it again)"
+        case .ledgerMismatch:
+            return
+                "`iapsim serve`: an account's balance in the backend's ledger moved with no credit, clawback or restore row"
         }
     }
 

@@ -25,6 +25,8 @@ package struct Auditor: Sendable, Hashable {
     /// Credits of forged transactions that were never charged (StoreKit 2): who got which
     /// product.
     var forgedCredits: [ForgedCredit] = []
+    /// `iapsim serve`: the backend's acknowledgements waiting for their credit rows.
+    var acks: [Acknowledgement] = []
     /// The prices of what was credited without any charge.
     package var catalog: Catalog
 

@@ -73,6 +73,8 @@ package struct Simulation: Sendable {
     var reconcileArmed = false
     /// The world as it was when `armReconcileIfDue` last found no work (nil: not known).
     var reconcileIdleAt: ReconcileStamp?
+    /// `merchant: external` (`iapsim serve`): the user's backend plays the merchant server.
+    package var external: ExternalLink?
     #if DEBUG
         /// What the invariants saw after the previous event (`assertInvariants`).
         var invariantWatch = InvariantWatch()
@@ -164,6 +166,7 @@ package struct Simulation: Sendable {
     @discardableResult
     package mutating func step(into written: inout [LogEntry]?) -> TriggerSet? {
         guard let next = queue.min else { return nil }
+        if external != nil { runTicks(before: next.time, through: false, into: &written) }
         if let end = auditor.nextGraceEnd, end < next.time { passTime(before: next.time, into: &written) }
         _ = queue.popMin()
         handle(next, collecting: written != nil)
@@ -185,6 +188,11 @@ package struct Simulation: Sendable {
 
     /// The checkers' look after an event or a passage of time.
     mutating func look(into written: inout [LogEntry]?) {
+        if !auditor.acks.isEmpty {
+            var acks: [LogEntry] = []
+            auditor.checkAcks(now: now, &acks)
+            for entry in acks { append(entry, into: &written) }
+        }
         // The auditor looks only while a charge waits for its verdict or a refund for its clawback.
         guard !auditor.ledger.active.isEmpty || !auditor.ledger.unclawed.isEmpty || !auditor.ledger.overclaws.isEmpty
         else { return }
@@ -218,6 +226,7 @@ package struct Simulation: Sendable {
     /// `run(until:)`, appending what the events wrote to `written` unless it is nil.
     package mutating func run(until time: VirtualTime, into written: inout [LogEntry]?) {
         while let t = nextEventTime, t <= time { step(into: &written) }
+        if external != nil { runTicks(before: time, through: true, into: &written) }
         passTime(before: time, through: true, into: &written)
         now = max(now, time)
     }
@@ -232,6 +241,7 @@ package struct Simulation: Sendable {
             step(into: &written)
             if let count = written?.count, count >= limit { return false }
         }
+        if external != nil { runTicks(before: time, through: true, into: &written) }
         passTime(before: time, through: true, into: &written)
         now = max(now, time)
         return true

@@ -1,0 +1,127 @@
+/// Who plays the merchant server (`merchant:` in a scenario file): the simulated one, or the
+/// user's own backend under `iapsim serve` (SERVE.md).
+package enum MerchantMode: String, Sendable, Hashable, CaseIterable {
+    case simulated, external
+}
+
+/// A request the world hands out to the user's backend (`merchant: external`). The world
+/// waits for the answer: virtual time stands still during an exchange (SERVE.md rule 13).
+package enum ExternalRequest: Sendable, Hashable {
+    /// `POST order`: `user` is the body's account, `loggedIn` whose headers it carries.
+    case order(user: String, loggedIn: String?, product: String, sender: Sender)
+    /// `POST report`: the signed transaction the app (or the attacker's proxy) sends.
+    case report(RechargeRequest, loggedIn: String?, sender: Sender)
+    /// App Store Server Notifications V2.
+    case notification(ServerNotification)
+    /// The backend's own timer number `index` (`ticks:`), at the current virtual time.
+    case tick(index: Int)
+    /// `spend USER COINS` (`spend:`).
+    case spend(user: String, coins: Int)
+    /// Only the ledger: the final snapshot, after the last round of ticks.
+    case ledger
+}
+
+/// What the backend answered, read by the edge's rules (SERVE.md, "The calls iapsim makes").
+package enum ExternalOutcome: Sendable, Hashable {
+    /// An order: its id and the appAccountToken the purchase carries.
+    case order(id: String, token: String)
+    /// No order: the purchase does not start. The words say why (status, no answer).
+    case orderRefused(String)
+    case report(RechargeAnswer)
+    /// The HTTP status of a notification's answer; 0 when none came within 10 s.
+    case notification(status: Int)
+    /// A tick, a spend or a ledger read: nil when it went well, else what went wrong.
+    case done(String?)
+}
+
+/// One exchange's result: the answer, the ledger read after it (nil: no `ledger` key, the
+/// blind mode), and the line the transcript shows (`POST /orders -> 201`).
+package struct ExternalReply: Sendable, Hashable {
+    package var outcome: ExternalOutcome
+    package var ledger: LedgerSnapshot?
+    package var line: String?
+
+    package init(_ outcome: ExternalOutcome, ledger: LedgerSnapshot? = nil, line: String? = nil) {
+        self.outcome = outcome
+        self.ledger = ledger
+        self.line = line
+    }
+}
+
+/// The backend's ledger (SERVE.md, "The ledger"), in the world's names: the edge has taken
+/// the prefixes off the accounts and mapped the ids back. `credits`, `clawbacks` and
+/// `restores` are append-only.
+package struct LedgerSnapshot: Sendable, Hashable {
+    package struct Account: Sendable, Hashable {
+        package var id: String
+        package var coins: Int
+        package var entitlements: [String]
+        package init(id: String, coins: Int, entitlements: [String] = []) {
+            self.id = id
+            self.coins = coins
+            self.entitlements = entitlements
+        }
+    }
+
+    package struct Row: Sendable, Hashable {
+        package var transactionId: String
+        package var account: String
+        package var productId: String?
+        /// Coins of a clawback or restore row (nil: the product's coins).
+        package var coins: Int?
+        package init(transactionId: String, account: String, productId: String? = nil, coins: Int? = nil) {
+            self.transactionId = transactionId
+            self.account = account
+            self.productId = productId
+            self.coins = coins
+        }
+    }
+
+    package var accounts: [Account] = []
+    package var credits: [Row] = []
+    package var clawbacks: [Row] = []
+    package var restores: [Row] = []
+
+    package init(accounts: [Account] = [], credits: [Row] = [], clawbacks: [Row] = [], restores: [Row] = []) {
+        self.accounts = accounts
+        self.credits = credits
+        self.clawbacks = clawbacks
+        self.restores = restores
+    }
+}
+
+/// The edge that answers the world's external requests. `world` is the world as it is when
+/// the request reaches the backend (the App Store Server API answers from its store).
+/// Deterministic answers make a deterministic run: the world itself reads no clock.
+package protocol ExternalMerchant: Sendable {
+    func exchange(_ request: ExternalRequest, world: Simulation) -> ExternalReply
+}
+
+/// The world's link to its external merchant, and what it has seen of the backend's ledger.
+package struct ExternalLink: Sendable {
+    package var merchant: any ExternalMerchant
+    /// `ticks:`: each timer's period in virtual ms.
+    package var tickPeriods: [VirtualTime]
+    /// No `ledger` key: the verdict is blind (SERVE.md rule 21).
+    package var blind: Bool
+    /// `spend:` is configured.
+    package var canSpend: Bool
+    /// The next virtual time of each tick (whole multiples of its period, never 0).
+    var nextTicks: [VirtualTime]
+    /// How many rows of each append-only list have been turned into facts.
+    var seenCredits = 0
+    var seenClawbacks = 0
+    var seenRestores = 0
+    /// Accounts whose balance was found moved with no row, at that balance.
+    var mismatches: [(account: String, coins: Int)] = []
+
+    package init(
+        merchant: any ExternalMerchant, tickPeriods: [VirtualTime] = [], blind: Bool = false, canSpend: Bool = false
+    ) {
+        self.merchant = merchant
+        self.tickPeriods = tickPeriods.filter { $0 > 0 }
+        self.blind = blind
+        self.canSpend = canSpend
+        nextTicks = self.tickPeriods
+    }
+}

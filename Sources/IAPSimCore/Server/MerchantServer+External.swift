@@ -1,0 +1,31 @@
+/// The simulated server's records under `merchant: external`: it keeps what the user's
+/// backend answered and what its ledger showed, so that the auditor, the UI and the
+/// expectations read the backend's state through the same lists.
+extension MerchantServer {
+    /// An order the backend made (or iapsim made for it, without an `order` key).
+    mutating func recordExternalOrder(
+        id: String, user: String, product: String, token: String, sender: Sender, _ out: inout Outbox
+    ) {
+        let order = Order(
+            id: id, user: user, productId: product, token: token, createdBy: sender, state: .created,
+            transactionId: nil, createdAt: out.now)
+        orders.append(order)
+        orderPositions.appended(to: orders, \.id)
+        tokenPositions.appended(to: orders, \.token)
+        out.log(.server, .orderCreated(order: id, user: user, product: product, token: token, sender: sender))
+    }
+
+    /// A clawback row: the backend heard of the refund.
+    mutating func noteRefundHeard(_ txn: String) {
+        if !refundsHeard.contains(txn) { refundsHeard.append(txn) }
+    }
+
+    /// A restore row (`REFUND_REVERSED`): the coins come back.
+    mutating func restore(_ user: String, _ coins: Int) {
+        if let i = balances.firstIndex(where: { $0.user == user }) {
+            balances[i].coins += coins
+        } else {
+            balances.append((user, coins))
+        }
+    }
+}

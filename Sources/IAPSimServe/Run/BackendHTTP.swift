@@ -1,0 +1,151 @@
+import AsyncHTTPClient
+import Dispatch
+import NIOCore
+import NIOHTTP1
+
+/// One HTTP exchange with the backend as `--record` writes it and `--replay` reads it
+/// (SERVE.md rule 15): direction, virtual time, method, path, headers, body, status, answer.
+package struct HTTPExchange: Sendable, Equatable {
+    package var virtual: Int64
+    package var method: String
+    package var path: String
+    package var headers: [(name: String, value: String)]
+    package var body: String
+    /// nil: no answer (refused, closed, timed out, too large).
+    package var status: Int?
+    package var answer: String
+    /// Why there was no usable answer, in words (`no answer within 10 s`), else nil.
+    package var failure: String?
+    /// The answer's Content-Type (an HTML page is classified as such).
+    package var contentType: String?
+    /// Wall time the backend took, in ms (not recorded for comparison).
+    package var wallMs: Int64 = 0
+
+    package static func == (a: HTTPExchange, b: HTTPExchange) -> Bool {
+        a.virtual == b.virtual && a.method == b.method && a.path == b.path
+            && a.headers.elementsEqual(b.headers, by: ==) && a.body == b.body && a.status == b.status
+            && a.answer == b.answer && a.failure == b.failure
+    }
+
+    package init(
+        virtual: Int64, method: String, path: String, headers: [(name: String, value: String)], body: String,
+        status: Int? = nil, answer: String = "", failure: String? = nil, contentType: String? = nil
+    ) {
+        self.virtual = virtual
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.body = body
+        self.status = status
+        self.answer = answer
+        self.failure = failure
+        self.contentType = contentType
+    }
+
+    /// `POST /apple/report -> 200 (12 ms)` or `POST /orders -> no answer: connection refused`.
+    package var line: String {
+        let outcome = status.map { "\($0)" } ?? "no answer"
+        return "\(method) \(path) -> \(outcome)" + (failure.map { ": \($0)" } ?? "")
+    }
+}
+
+/// Makes the calls to the backend with AsyncHTTPClient, bounded (SERVE.md): redirects are not
+/// followed, answers above `maxAnswerBytes` are cut off and classified, every call has a wall
+/// deadline; a closed, refused, slow or huge answer is a `failure`, never a crash or a hang.
+package final class BackendHTTP: @unchecked Sendable {
+    package static let maxAnswerBytes = 1 << 20
+    let client: HTTPClient
+    let base: String
+
+    package init(base: String) {
+        self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(5), read: .seconds(ServeLimits.tickAnswerSeconds)))
+        configuration.decompression = .disabled
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    package func shutdown() {
+        let c = client
+        Blocking.run { try? await c.shutdown() }
+    }
+
+    /// The exchange, its answer filled in; `seconds` is its wall deadline. Blocks the calling
+    /// thread, which must not be one of Swift concurrency's (the runner's own thread).
+    package func call(_ exchange: HTTPExchange, seconds: Int64) -> HTTPExchange {
+        let c = client
+        let url = base + exchange.path
+        return Blocking.run { await Self.perform(c, url: url, exchange, seconds: seconds) }
+    }
+
+    static func perform(_ client: HTTPClient, url: String, _ e: HTTPExchange, seconds: Int64) async -> HTTPExchange {
+        var e = e
+        var request = HTTPClientRequest(url: url)
+        request.method = HTTPMethod(rawValue: e.method)
+        for h in e.headers { request.headers.add(name: h.name, value: h.value) }
+        if e.method != "GET" {
+            let bytes = Array(e.body.utf8)
+            request.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
+            request.headers.replaceOrAdd(name: "Content-Length", value: String(bytes.count))
+            request.body = .bytes(ByteBuffer(bytes: bytes))
+        }
+        let start = ContinuousClock.now
+        defer {
+            let d = ContinuousClock.now - start
+            e.wallMs = d.components.seconds * 1_000 + d.components.attoseconds / 1_000_000_000_000_000
+        }
+        do {
+            let response = try await client.execute(request, timeout: .seconds(seconds))
+            let status = Int(response.status.code)
+            let type = response.headers.first(name: "Content-Type")
+            do {
+                let body = try await response.body.collect(upTo: maxAnswerBytes)
+                e.status = status
+                e.answer = String(decoding: body.readableBytesView, as: UTF8.self)
+                e.contentType = type
+                if let type, type.lowercased().contains("text/html") { e.failure = "an HTML page, not JSON" }
+            } catch is NIOTooManyBytesError {
+                e.status = nil
+                e.failure = "an answer larger than \(maxAnswerBytes / 1_048_576) MB"
+            }
+        } catch {
+            e.status = nil
+            e.failure = classify(error, seconds: seconds)
+        }
+        return e
+    }
+
+    static func classify(_ error: Error, seconds: Int64) -> String {
+        let text = String(describing: error)
+        if let e = error as? HTTPClientError {
+            if e == .deadlineExceeded || e == .readTimeout { return "no answer within \(seconds) s" }
+            if e == .connectTimeout { return "could not connect within 5 s" }
+            if e == .remoteConnectionClosed { return "the backend closed the connection" }
+        }
+        if text.contains("onnection refused") || text.contains("connectionRefused") { return "connection refused" }
+        if text.lowercased().contains("closed") { return "the backend closed the connection" }
+        if text.lowercased().contains("timeout") || text.lowercased().contains("deadline") {
+            return "no answer within \(seconds) s"
+        }
+        return "no answer: \(text)"
+    }
+}
+
+/// Runs async work to its end from a thread that is not Swift concurrency's.
+enum Blocking {
+    final class Box<T>: @unchecked Sendable {
+        var value: T?
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    static func run<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+        let box = Box<T>()
+        Task.detached {
+            box.value = await work()
+            box.done.signal()
+        }
+        box.done.wait()
+        return box.value!
+    }
+}

@@ -1,0 +1,116 @@
+import IAPSimCore
+import IAPSimSigned
+
+extension ServeMerchant {
+    /// GET the ledger (`?accounts=a,b`), in the world's names: this world's accounts, and the
+    /// rows that name one of them or one of this world's transactions (rule 1: one backend
+    /// serves many worlds). nil without a `ledger` key; a failure (exit 3) when unreadable.
+    func readLedger(now: Int64) -> LedgerSnapshot? {
+        guard let endpoint = config.ledger, failure == nil else { return nil }
+        let accounts = users.map(account).joined(separator: ",")
+        let separator = endpoint.path.contains("?") ? "&" : "?"
+        let path = endpoint.path + separator + "accounts=" + Self.percentEncoded(accounts)
+        let e = send("GET", path, [], "", now: now, seconds: ServeLimits.notificationAnswerSeconds)
+        guard e.status == 200, e.failure == nil else {
+            failure = ServeFailure(exitCode: 3, "the ledger (\(e.line)) must answer 200 with JSON")
+            return nil
+        }
+        do {
+            return try parseLedger(e.answer)
+        } catch {
+            failure = ServeFailure(exitCode: 3, "the ledger answer of GET \(path) is unreadable: \(error.description)")
+            return nil
+        }
+    }
+
+    static func percentEncoded(_ s: String) -> String {
+        var out = ""
+        for b in s.utf8 {
+            let c = Character(UnicodeScalar(b))
+            if c.isLetter && b < 128 || c.isNumber && b < 128 || "-._~,".contains(c) {
+                out.append(c)
+            } else {
+                out += "%" + (b < 16 ? "0" : "") + String(b, radix: 16, uppercase: true)
+            }
+        }
+        return out
+    }
+
+    /// `{"accounts": [...], "credits": [...], "clawbacks": [...], "restores": [...]}`.
+    func parseLedger(_ text: String) throws(ServeConfigError) -> LedgerSnapshot {
+        guard let root = ServeJSON.object(text) else { throw ServeConfigError("not a JSON object") }
+        var snapshot = LedgerSnapshot()
+        for item in try list(root, "accounts") {
+            guard let id = ServeJSON.word(item["id"]), let user = worldUser(id) else { continue }
+            guard let coins = ServeJSON.integer(item["coins"]) else {
+                throw ServeConfigError("account \(id) has no whole number of coins")
+            }
+            snapshot.accounts.append(
+                LedgerSnapshot.Account(id: user, coins: coins, entitlements: item["entitlements"] as? [String] ?? []))
+        }
+        snapshot.credits = try rows(root, "credits")
+        snapshot.clawbacks = try rows(root, "clawbacks")
+        snapshot.restores = try rows(root, "restores")
+        return snapshot
+    }
+
+    func list(_ root: [String: Any], _ key: String) throws(ServeConfigError) -> [[String: Any]] {
+        guard let value = root[key] else { return [] }
+        guard let items = value as? [Any] else { throw ServeConfigError("'\(key)' is not a list") }
+        var out: [[String: Any]] = []
+        for item in items {
+            guard let object = item as? [String: Any] else {
+                throw ServeConfigError("an item of '\(key)' is not an object")
+            }
+            out.append(object)
+        }
+        return out
+    }
+
+    func rows(_ root: [String: Any], _ key: String) throws(ServeConfigError) -> [LedgerSnapshot.Row] {
+        var out: [LedgerSnapshot.Row] = []
+        for item in try list(root, key) {
+            guard let txn = ServeJSON.word(item["transactionId"]), let account = ServeJSON.word(item["account"]) else {
+                throw ServeConfigError("a row of '\(key)' needs transactionId and account")
+            }
+            let user = worldUser(account)
+            let core = ids.coreTransaction(txn)
+            guard user != nil || core != nil else { continue }
+            var coins = ServeJSON.integer(item["coins"])
+            let product = item["productId"] as? String
+            if coins == nil, key != "credits", let product, Catalog.standard.product(product)?.kind == .nonConsumable {
+                coins = 0
+            }
+            out.append(
+                LedgerSnapshot.Row(
+                    transactionId: core ?? txn, account: user ?? account, productId: product, coins: coins))
+        }
+        return out
+    }
+}
+
+/// The core's signed values as Apple's payloads (shared by `run --signed` and serve): dates
+/// from virtual to Unix milliseconds, ids as the backend sees them under serve.
+package enum ServePayloads {
+    package static func payload(_ s: SignedTransaction, ids: ServeIds? = nil) -> TransactionPayload {
+        let id: (String) -> String = { ids?.transaction($0) ?? $0 }
+        var p = TransactionPayload(
+            transactionId: id(s.transactionId), productId: s.productId,
+            type: s.type == .consumable ? .consumable : .nonConsumable,
+            purchaseDate: unix(s.purchaseDate), signedDate: unix(s.signedDate),
+            price: Int64(s.price), appAccountToken: s.appAccountToken)
+        p.originalTransactionId = id(s.originalTransactionId)
+        p.originalPurchaseDate = unix(s.originalPurchaseDate)
+        p.revocationDate = s.revocationDate.map(unix)
+        p.revocationReason = s.revocationReason.map(Int64.init)
+        p.revocationType = s.revocationType
+        p.revocationPercentage = s.revocationPercentage.map(Int64.init)
+        p.appTransactionId = ids?.appTransaction ?? s.appTransactionId
+        p.environment = s.environment
+        return p
+    }
+
+    package static func unix(_ virtual: IAPSimCore.VirtualTime) -> Int64 {
+        IAPSimSigned.VirtualTime.unixMilliseconds(virtual: Int64(virtual))
+    }
+}

@@ -1,0 +1,222 @@
+import IAPSimCore
+import IAPSimSigned
+
+/// Where the calls go: the backend (recorded or not), or a recording (`--replay`).
+package protocol ServeTransport: AnyObject, Sendable {
+    /// The exchange with its answer. `seconds`: the wall deadline.
+    func call(_ exchange: HTTPExchange, seconds: Int64) -> HTTPExchange
+    /// A replay's first divergence, or a recorder's write failure: the run is not a verdict.
+    var failure: ServeFailure? { get }
+}
+
+/// The App Store Server API that the backend reconciles against (the serve-api side): the
+/// runner shows it the world before every exchange, so that it answers at that virtual time.
+package protocol ServeAPIHosting: AnyObject, Sendable {
+    var url: String { get }
+    func show(_ world: Simulation, ids: ServeIds)
+}
+
+/// Why a serve ends with no verdict: exit 3 (the backend cannot be reached, its ledger is
+/// unreadable) or exit 2 (a replay diverged, bad input).
+package struct ServeFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    package var exitCode: Int32
+    package var description: String
+    package init(exitCode: Int32, _ description: String) {
+        self.exitCode = exitCode
+        self.description = description
+    }
+}
+
+/// The world's merchant server under `iapsim serve`: each request becomes an HTTP call to
+/// the backend (SERVE.md, "The calls iapsim makes"), its answer read by the table's rules,
+/// then the ledger is read and handed to the world in the world's names.
+package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
+    let config: ServeConfig
+    package let ids: ServeIds
+    let users: [String]
+    let transport: ServeTransport
+    let api: (any ServeAPIHosting)?
+    let signer: SignedDataWriter
+    /// A ledger that could not be read (exit 3): from then on nothing is called.
+    package internal(set) var failure: ServeFailure?
+    /// Every exchange of this world, oldest first (the UI's "Your backend" panel).
+    package private(set) var exchanges: [HTTPExchange] = []
+    var ordersMade = 0
+    var tokensMade = 0
+
+    package init(
+        config: ServeConfig, ids: ServeIds, users: [String], environment: StoreEnvironment, transport: ServeTransport,
+        api: (any ServeAPIHosting)? = nil
+    ) throws {
+        self.config = config
+        self.ids = ids
+        self.users = users
+        self.transport = transport
+        self.api = api
+        signer = try SignedDataWriter(environment: environment.payloadName)
+    }
+
+    /// The id the backend's ledger uses for `user` (`users.NAME.account`, else the prefixed name).
+    package func account(_ user: String) -> String {
+        (config.user(user).account ?? ids.user(user)).replacing("{user}", with: ids.user(user))
+    }
+
+    /// The world's user for a ledger account id, if it is one of this world's.
+    func worldUser(_ account: String) -> String? { users.first { self.account($0) == account } }
+
+    /// The headers `user`'s requests carry, `{user}` filled in with the prefixed name.
+    func headers(_ user: String?) -> [(name: String, value: String)] {
+        guard let user else { return [] }
+        return config.user(user).headers.map { ($0.name, $0.value.replacing("{user}", with: ids.user(user))) }
+    }
+
+    /// The token an account's own purchases carry when there is no `order` key (rule 9).
+    package func ownToken(_ user: String) -> String {
+        config.user(user).token ?? UUIDv5.url("iapsim:" + ids.user(user))
+    }
+
+    package func exchange(_ request: ExternalRequest, world: Simulation) -> ExternalReply {
+        guard failure == nil, transport.failure == nil else {
+            return ExternalReply(Self.silent(request), line: nil)
+        }
+        api?.show(world, ids: ids)
+        let now = Int64(world.now)
+        var reply: ExternalReply
+        switch request {
+        case .order(let user, let loggedIn, let product, _):
+            reply = order(user: user, loggedIn: loggedIn, product: product, world: world, now: now)
+        case .report(let r, let loggedIn, _):
+            reply = report(r, loggedIn: loggedIn, now: now)
+        case .notification(let n):
+            reply = notification(n, now: now)
+        case .tick(let k):
+            let tick = config.ticks[k]
+            let e = send("POST", tick.path, [], "{}", now: now, seconds: ServeLimits.tickAnswerSeconds)
+            reply = ExternalReply(.done(e.status.map { (200..<300).contains($0) } == true ? nil : e.line), line: e.line)
+        case .spend(let user, let coins):
+            guard let spend = config.spend else { return ExternalReply(.done("no spend path")) }
+            let body = ServeJSON.Value.object([
+                (spend.field("user"), .string(ids.user(user))), (spend.field("coins"), .number(Int64(coins))),
+            ])
+            let e = send("POST", spend.path, headers(user), body.text, now: now, seconds: ServeLimits.tickAnswerSeconds)
+            reply = ExternalReply(.done(e.status.map { (200..<300).contains($0) } == true ? nil : e.line), line: e.line)
+        case .ledger:
+            reply = ExternalReply(.done(nil))
+        }
+        reply.ledger = readLedger(now: now)
+        return reply
+    }
+
+    /// What an exchange answers once the run has failed: nothing moves the world further.
+    static func silent(_ request: ExternalRequest) -> ExternalOutcome {
+        switch request {
+        case .order: return .orderRefused("the run has stopped")
+        case .report: return .report(.retryLater("the run has stopped"))
+        case .notification: return .notification(status: 0)
+        default: return .done("the run has stopped")
+        }
+    }
+
+    func send(
+        _ method: String, _ path: String, _ headers: [(name: String, value: String)], _ body: String, now: Int64,
+        seconds: Int64
+    ) -> HTTPExchange {
+        let e = transport.call(
+            HTTPExchange(virtual: now, method: method, path: path, headers: headers, body: body), seconds: seconds)
+        exchanges.append(e)
+        return e
+    }
+
+    func order(user: String, loggedIn: String?, product: String, world: Simulation, now: Int64) -> ExternalReply {
+        guard let endpoint = config.order else {
+            ordersMade += 1
+            return ExternalReply(.order(id: "o\(ordersMade)", token: ownToken(user)))
+        }
+        var members: [(String, ServeJSON.Value)] = [
+            (endpoint.field("user"), .string(ids.user(user))), (endpoint.field("productId"), .string(product)),
+        ]
+        if world.policy.reportAppTransaction {
+            members.append((endpoint.field("appTransactionId"), .string(ids.appTransaction)))
+        }
+        let e = send(
+            "POST", endpoint.path, headers(loggedIn), ServeJSON.Value.object(members).text, now: now,
+            seconds: ServeLimits.notificationAnswerSeconds)
+        guard let status = e.status, (200..<300).contains(status), e.failure == nil else {
+            return ExternalReply(.orderRefused(e.line), line: e.line)
+        }
+        let answer = ServeJSON.object(e.answer) ?? [:]
+        ordersMade += 1
+        let id = ServeJSON.word(answer[endpoint.field("orderId")]) ?? "o\(ordersMade)"
+        var token = (answer[endpoint.field("appAccountToken")] as? String)?.lowercased()
+        if token.map(UUIDv5.isUUID) != true {
+            tokensMade += 1
+            token = ids.madeToken(tokensMade)
+        }
+        return ExternalReply(.order(id: id, token: token!), line: e.line)
+    }
+
+    func report(_ r: RechargeRequest, loggedIn: String?, now: Int64) -> ExternalReply {
+        let endpoint = config.report
+        guard let signed = r.signed, let jws = try? sign(signed, at: now) else {
+            return ExternalReply(.report(.refused("nothing signed to report")))
+        }
+        let body = ServeJSON.Value.object([
+            (endpoint.field("signedTransaction"), .string(jws)),
+            (endpoint.field("orderId"), r.orderId.map { .string($0) } ?? .null),
+            (endpoint.field("user"), .string(ids.user(r.uid))),
+        ])
+        let e = send(
+            "POST", endpoint.path, headers(loggedIn), body.text, now: now,
+            seconds: ServeLimits.notificationAnswerSeconds)
+        return ExternalReply(.report(Self.reportAnswer(e, endpoint: endpoint, txn: r.transactionId)), line: e.line)
+    }
+
+    /// SERVE.md rule 10: a JSON `result` decides on any 2xx or 4xx; 429, 5xx, a 3xx and no
+    /// answer mean retry; without `result`, 2xx credited, 409 already credited, other 4xx refused.
+    static func reportAnswer(_ e: HTTPExchange, endpoint: ServeConfig.Endpoint, txn: String) -> RechargeAnswer {
+        guard let status = e.status, e.failure == nil || (400..<500).contains(status) else {
+            return .retryLater(e.failure ?? "no answer")
+        }
+        if status == 429 || status >= 500 || (300..<400).contains(status) || status < 200 {
+            return .retryLater("HTTP \(status)")
+        }
+        if let result = ServeJSON.object(e.answer)?[endpoint.field("result")] as? String {
+            switch result {
+            case "credited": return .credited([txn])
+            case "already-credited": return .alreadyCredited([txn])
+            case "refused": return .refused("the backend answered refused (HTTP \(status))")
+            case "retry": return .retryLater("the backend answered retry (HTTP \(status))")
+            default: break
+            }
+        }
+        if (200..<300).contains(status) { return .credited([txn]) }
+        if status == 409 { return .alreadyCredited([txn]) }
+        return .refused("HTTP \(status)")
+    }
+
+    func notification(_ n: ServerNotification, now: Int64) -> ExternalReply {
+        let jws: String
+        do {
+            jws = try signer.notification(
+                NotificationPayload.NotificationType(rawValue: n.type.rawValue) ?? .oneTimeCharge, uuid: n.uuid,
+                signedDate: ServePayloads.unix(n.signedDate),
+                transaction: ServePayloads.payload(n.transaction, ids: ids),
+                at: now)
+            _ = signer.takeJSONLines()
+        } catch {
+            return ExternalReply(.notification(status: 0))
+        }
+        let body = ServeJSON.Value.object([("signedPayload", .string(jws))])
+        let e = send(
+            "POST", config.notify.path, [], body.text, now: now, seconds: ServeLimits.notificationAnswerSeconds)
+        let status = e.failure == nil ? (e.status ?? 0) : 0
+        return ExternalReply(.notification(status: status), line: e.line)
+    }
+
+    func sign(_ s: SignedTransaction, at now: Int64) throws -> String {
+        let payload = ServePayloads.payload(s, ids: ids)
+        let jws = try s.signer == .forger ? signer.forged(payload, at: now) : signer.transaction(payload, at: now)
+        _ = signer.takeJSONLines()
+        return jws
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// `--record FILE` and `--replay FILE` (SERVE.md rule 15): every exchange with the backend
+/// as a JSON line; the first line holds the id block, so that a replay makes the same ids.
+package enum ServeRecord {
+    package static func header(block: UInt64) -> String {
+        "{\"iapsim-serve-record\":1,\"block\":\(block)}"
+    }
+
+    package static func line(_ e: HTTPExchange, world: Int) -> String {
+        let headers = e.headers.map { "[" + ServeJSON.quote($0.name) + "," + ServeJSON.quote($0.value) + "]" }
+        return "{\"direction\":\"to-backend\",\"world\":\(world),\"virtual\":\(e.virtual),\"method\":"
+            + ServeJSON.quote(e.method) + ",\"path\":" + ServeJSON.quote(e.path) + ",\"headers\":["
+            + headers.joined(separator: ",") + "],\"body\":" + ServeJSON.quote(e.body) + ",\"status\":"
+            + (e.status.map(String.init) ?? "null") + ",\"answer\":" + ServeJSON.quote(e.answer) + ",\"failure\":"
+            + (e.failure.map(ServeJSON.quote) ?? "null") + "}"
+    }
+
+    /// The block and the exchanges of a recording.
+    package static func read(_ text: String, file: String) throws(ServeFailure) -> (
+        block: UInt64, exchanges: [HTTPExchange]
+    ) {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        guard !lines.isEmpty, let head = ServeJSON.object(lines.removeFirst()), head["iapsim-serve-record"] != nil,
+            let block = ServeJSON.integer(head["block"])
+        else { throw ServeFailure(exitCode: 2, "\(file):1: not an iapsim serve recording (no header line)") }
+        var exchanges: [HTTPExchange] = []
+        for (n, line) in lines.enumerated() {
+            guard let o = ServeJSON.object(line), let method = o["method"] as? String, let path = o["path"] as? String,
+                let virtual = ServeJSON.integer(o["virtual"])
+            else { throw ServeFailure(exitCode: 2, "\(file):\(n + 2): not an exchange of iapsim serve") }
+            let headers = (o["headers"] as? [[String]] ?? []).compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
+            exchanges.append(
+                HTTPExchange(
+                    virtual: Int64(virtual), method: method, path: path, headers: headers,
+                    body: o["body"] as? String ?? "", status: ServeJSON.integer(o["status"]),
+                    answer: o["answer"] as? String ?? "", failure: o["failure"] as? String))
+        }
+        return (UInt64(block), exchanges)
+    }
+
+    /// A body with the signature part of every JWS in it replaced (ECDSA signatures are
+    /// randomized); a JWS's payload is decoded and masked too (a notification's holds one).
+    package static func masked(_ body: String) -> String {
+        var out = ""
+        var token = ""
+        var inString = false
+        for ch in body {
+            if ch == "\"" {
+                if inString { out += maskToken(token) }
+                token = ""
+                inString.toggle()
+                out.append(ch)
+            } else if inString {
+                token.append(ch)
+            } else {
+                out.append(ch)
+            }
+        }
+        return out + token
+    }
+
+    static func maskToken(_ token: String) -> String {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, token.count > 40,
+            parts.allSatisfy({ $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } })
+        else { return token }
+        var b64 = String(parts[1]).replacing("-", with: "+").replacing("_", with: "/")
+        while b64.count % 4 != 0 { b64 += "=" }
+        let payload = Data(base64Encoded: b64).map { String(decoding: $0, as: UTF8.self) } ?? String(parts[1])
+        return String(parts[0]) + "." + masked(payload) + ".<signature>"
+    }
+}
+
+/// Calls the backend, and writes each exchange to `--record` if asked.
+package final class LiveTransport: ServeTransport, @unchecked Sendable {
+    let http: BackendHTTP
+    let record: FileHandle?
+    package var world = 0
+    package private(set) var failure: ServeFailure?
+
+    package init(http: BackendHTTP, recordPath: String?, block: UInt64) throws(ServeFailure) {
+        self.http = http
+        guard let recordPath else {
+            record = nil
+            return
+        }
+        guard
+            FileManager.default.createFile(
+                atPath: recordPath, contents: Data((ServeRecord.header(block: block) + "\n").utf8)),
+            let handle = FileHandle(forWritingAtPath: recordPath)
+        else { throw ServeFailure(exitCode: 2, "--record \(recordPath): cannot write the file") }
+        handle.seekToEndOfFile()
+        record = handle
+    }
+
+    package func call(_ exchange: HTTPExchange, seconds: Int64) -> HTTPExchange {
+        let e = http.call(exchange, seconds: seconds)
+        record?.write(Data((ServeRecord.line(e, world: world) + "\n").utf8))
+        return e
+    }
+}
+
+/// `--replay FILE`: answers from the recording, in order, with no backend. The first request
+/// that differs from the recorded one (signatures aside) stops the run: exit 2, naming it.
+package final class ReplayTransport: ServeTransport, @unchecked Sendable {
+    let recorded: [HTTPExchange]
+    let file: String
+    package private(set) var next = 0
+    package private(set) var failure: ServeFailure?
+
+    package init(recorded: [HTTPExchange], file: String) {
+        self.recorded = recorded
+        self.file = file
+    }
+
+    /// True when every recorded exchange was asked for.
+    package var finished: Bool { next == recorded.count }
+
+    package func call(_ exchange: HTTPExchange, seconds: Int64) -> HTTPExchange {
+        guard failure == nil else { return exchange }
+        guard next < recorded.count else {
+            failure = ServeFailure(
+                exitCode: 2,
+                "replay diverged at exchange \(next + 1): the run made \(exchange.method) \(exchange.path) at virtual"
+                    + " \(exchange.virtual) ms, the recording \(file) has no more exchanges")
+            return exchange
+        }
+        let r = recorded[next]
+        let fields: [(String, String, String)] = [
+            ("method", r.method, exchange.method), ("path", r.path, exchange.path),
+            ("virtual time", String(r.virtual), String(exchange.virtual)),
+            (
+                "headers", r.headers.map { "\($0.name): \($0.value)" }.joined(separator: "; "),
+                exchange.headers.map { "\($0.name): \($0.value)" }.joined(separator: "; ")
+            ),
+            ("body", ServeRecord.masked(r.body), ServeRecord.masked(exchange.body)),
+        ]
+        if let (name, was, now) = fields.first(where: { $0.1 != $0.2 }) {
+            failure = ServeFailure(
+                exitCode: 2,
+                "replay diverged at exchange \(next + 1) (\(r.method) \(r.path)): its \(name) was \(was), now \(now)")
+            return exchange
+        }
+        next += 1
+        var answered = exchange
+        answered.status = r.status
+        answered.answer = r.answer
+        answered.failure = r.failure
+        return answered
+    }
+}
