@@ -36,6 +36,12 @@ package struct ScenarioPlayer: Sendable {
         runner.saw(simulation.log.reduce(into: TriggerSet()) { $0.insert($1.fact.trigger) })
     }
 
+    /// Hands the merchant server's part to the user's backend (`iapsim serve`), before the
+    /// first step.
+    package mutating func attach(_ link: ExternalLink) {
+        simulation.attachExternal(link)
+    }
+
     /// What is known before the first step: the story and what the world did at time 0.
     package var openingRecords: [RunRecord] {
         (scenario.story.map { [RunRecord.story($0)] } ?? []) + simulation.log.map(RunRecord.entry)

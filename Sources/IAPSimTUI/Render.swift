@@ -97,7 +97,8 @@ extension UIModel {
         var content = PanelContent(sim: simulation, glyphs: glyphs, ascii: options.ascii, width: inner.width)
         let shift = hscroll[panel] ?? 0
         let shiftBadge = shift > 0 ? "\(glyphs.right)+\(shift) " : ""
-        let name = panel.title(in: simulation.policy.storekit)
+        let name =
+            panel == .server && simulation.isExternal ? "Your backend" : panel.title(in: simulation.policy.storekit)
         let title =
             (panel == .events ? name + eventsTitleNote : name)
             + (zoomed == panel ? " (zoomed: z returns, Tab pages)" : "")
@@ -131,7 +132,7 @@ extension UIModel {
         switch panel {
         case .app: lines = content.app
         case .queue: lines = content.queue; badge = content.queueBadge
-        case .server: lines = content.server
+        case .server: lines = simulation.isExternal ? content.backend : content.server
         case .network: lines = content.network
         case .auditor: lines = content.auditor
         case .events: lines = []

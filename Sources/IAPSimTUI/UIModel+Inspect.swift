@@ -99,6 +99,7 @@ extension UIModel {
         hideNetwork = old.hideNetwork
         playlist = old.playlist
         tour = old.tour
+        if let connect = old.backend { connectBackend(connect) }
         if let other = old.twin { startTwin(policy: other.scenario.policy) }
     }
 

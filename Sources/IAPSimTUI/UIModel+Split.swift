@@ -27,6 +27,10 @@ extension UIModel {
     /// Builds the twin by replaying what this world was given so far (the session's steps)
     /// under `policy`, up to this world's clock; from then on both move together.
     mutating func startTwin(policy: Policy) {
+        guard !simulation.isExternal else {
+            status = "no split screen under serve: your backend cannot be copied"
+            return
+        }
         let start = player.scenario
         var scenario = start
         scenario.policy = policy

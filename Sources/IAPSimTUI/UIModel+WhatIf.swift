@@ -16,6 +16,8 @@ extension UIModel {
     /// Works out caused by / prevented by / saved by for the world as it is now, by
     /// replaying the session's actions on copies (the live world is not touched).
     mutating func workOutWhatIf() {
+        // Under serve a real backend cannot be copied: nothing is replayed.
+        guard !simulation.isExternal else { return }
         whatIf = sessionScenario.whatIf(simulation)
     }
 

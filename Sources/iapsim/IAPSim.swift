@@ -10,7 +10,7 @@ struct IAPSim: ParsableCommand {
         discussion: "With no subcommand: the sandbox, a live world in the terminal UI (? lists the keys).",
         subcommands: [
             SandboxCommand.self, PlayCommand.self, RunCommand.self, CheckCommand.self,
-            ExploreCommand.self, MatrixCommand.self, CertsCommand.self, LearnCommand.self,
+            ExploreCommand.self, MatrixCommand.self, CertsCommand.self, LearnCommand.self, ServeCommand.self,
         ],
         defaultSubcommand: SandboxCommand.self
     )

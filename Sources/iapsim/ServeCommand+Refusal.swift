@@ -2,7 +2,7 @@ import ArgumentParser
 import IAPSimCore
 import IAPSimScenario
 
-/// `run`, `check` and `play` refuse a `merchant: external` file (SERVE.md): only
+/// `run`, `check` and `play` refuse a `merchant: external` file (docs/serve.md): only
 /// `iapsim serve` has a backend to play it against.
 enum ServeRefusal {
     static func message(_ file: String) -> String {

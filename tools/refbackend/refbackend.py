@@ -286,15 +286,18 @@ class Backend:
         if self.api is None:
             return {"checked": 0, "credited": 0, "error": "no IAPSIM_API_URL or api-key.p8"}
         checked = credited = 0
+        errors = []
         for customer, any_id, revision in self.db.execute(
                 "SELECT app_transaction_id, any_transaction_id, revision FROM customers").fetchall():
             while True:
                 try:
                     page = self.api.get_transaction_history(
-                        any_id, revision, TransactionHistoryRequest(sort=Order.ASCENDING),
+                        any_id, None if "no-pagination" in BUGS else revision, TransactionHistoryRequest(sort=Order.ASCENDING),
                         GetTransactionHistoryVersion.V2)
                 except APIException as e:
-                    return {"checked": checked, "credited": credited, "error": f"HTTP {e.http_status_code}"}
+                    # One customer's failure must not stop the others: the next run retries it.
+                    errors.append(f"{customer}: HTTP {e.http_status_code}")
+                    break
                 self.db.execute("BEGIN")
                 for jws in page.signedTransactions or []:
                     checked += 1
@@ -303,10 +306,13 @@ class Backend:
                 self.db.execute("UPDATE customers SET revision = ? WHERE app_transaction_id = ?", (revision, customer))
                 self.db.execute("COMMIT")
                 if "no-pagination" in BUGS:
-                    break  # BUG no-pagination: reads the first page and ignores hasMore
+                    break  # BUG no-pagination: reads the first page and ignores hasMore (and the revision)
                 if not page.hasMore:
                     break
-        return {"checked": checked, "credited": credited}
+        answer = {"checked": checked, "credited": credited}
+        if errors:
+            answer["errors"] = errors
+        return answer
 
     def reconcile_one(self, jws):
         try:

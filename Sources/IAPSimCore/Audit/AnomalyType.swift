@@ -12,9 +12,9 @@ package enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
     case refundUnclawed = "refund-unclawed"
     /// The mirror of `refund-unclawed`: more taken back than the refund gave back.
     case refundOverclawed = "refund-overclawed"
-    /// `iapsim serve`: the backend said success and no credit row followed (SERVE.md rule 19).
+    /// `iapsim serve`: the backend said success and no credit row followed (docs/serve.md, rule 19).
     case ackedNotCredited = "acked-not-credited"
-    /// `iapsim serve`: a balance moved with no ledger row (SERVE.md rule 18).
+    /// `iapsim serve`: a balance moved with no ledger row (docs/serve.md, rule 18).
     case ledgerMismatch = "ledger-mismatch"
 
     package static func < (a: Self, b: Self) -> Bool {

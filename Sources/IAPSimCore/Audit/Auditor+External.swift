@@ -1,4 +1,4 @@
-/// The auditor's findings under `iapsim serve` (SERVE.md rules 18 and 19): a backend that
+/// The auditor's findings under `iapsim serve` (docs/serve.md rules 18 and 19): a backend that
 /// acknowledged a charge with no credit row following, and a balance that moved with no row.
 struct Acknowledgement: Sendable, Hashable {
     var txn: String

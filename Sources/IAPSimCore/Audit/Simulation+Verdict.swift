@@ -7,7 +7,7 @@ extension Simulation {
     /// Runs the what-if for every open anomaly and writes the auditor's changes (to the log
     /// and to `written` unless it is nil). Call it once the world has settled.
     package mutating func concludeVerdict(into written: inout [LogEntry]?) {
-        // Under serve a real backend cannot be copied (SERVE.md rule 20).
+        // Under serve a real backend cannot be copied (docs/serve.md, rule 20).
         if external != nil { return concludeExternally(into: &written) }
         letGracePeriodsEnd(into: &written)
         var buyers: [String] = []

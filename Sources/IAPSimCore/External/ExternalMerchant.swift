@@ -1,11 +1,11 @@
 /// Who plays the merchant server (`merchant:` in a scenario file): the simulated one, or the
-/// user's own backend under `iapsim serve` (SERVE.md).
+/// user's own backend under `iapsim serve` (docs/serve.md).
 package enum MerchantMode: String, Sendable, Hashable, CaseIterable {
     case simulated, external
 }
 
 /// A request the world hands out to the user's backend (`merchant: external`). The world
-/// waits for the answer: virtual time stands still during an exchange (SERVE.md rule 13).
+/// waits for the answer: virtual time stands still during an exchange (docs/serve.md, rule 13).
 package enum ExternalRequest: Sendable, Hashable {
     /// `POST order`: `user` is the body's account, `loggedIn` whose headers it carries.
     case order(user: String, loggedIn: String?, product: String, sender: Sender)
@@ -21,7 +21,7 @@ package enum ExternalRequest: Sendable, Hashable {
     case ledger
 }
 
-/// What the backend answered, read by the edge's rules (SERVE.md, "The calls iapsim makes").
+/// What the backend answered, read by the edge's rules (docs/serve.md, "The calls iapsim makes").
 package enum ExternalOutcome: Sendable, Hashable {
     /// An order: its id and the appAccountToken the purchase carries.
     case order(id: String, token: String)
@@ -40,6 +40,9 @@ package struct ExternalReply: Sendable, Hashable {
     package var outcome: ExternalOutcome
     package var ledger: LedgerSnapshot?
     package var line: String?
+    /// Every HTTP exchange the request made, with its wall time (`GET /iapsim/ledger -> 200
+    /// (3 ms)`): the UI's "Your backend" panel; never in the log (wall time is not the world's).
+    package var calls: [String] = []
 
     package init(_ outcome: ExternalOutcome, ledger: LedgerSnapshot? = nil, line: String? = nil) {
         self.outcome = outcome
@@ -48,7 +51,7 @@ package struct ExternalReply: Sendable, Hashable {
     }
 }
 
-/// The backend's ledger (SERVE.md, "The ledger"), in the world's names: the edge has taken
+/// The backend's ledger (docs/serve.md, "The ledger"), in the world's names: the edge has taken
 /// the prefixes off the accounts and mapped the ids back. `credits`, `clawbacks` and
 /// `restores` are append-only.
 package struct LedgerSnapshot: Sendable, Hashable {
@@ -102,7 +105,7 @@ package struct ExternalLink: Sendable {
     package var merchant: any ExternalMerchant
     /// `ticks:`: each timer's period in virtual ms.
     package var tickPeriods: [VirtualTime]
-    /// No `ledger` key: the verdict is blind (SERVE.md rule 21).
+    /// No `ledger` key: the verdict is blind (docs/serve.md, rule 21).
     package var blind: Bool
     /// `spend:` is configured.
     package var canSpend: Bool
@@ -114,6 +117,12 @@ package struct ExternalLink: Sendable {
     var seenRestores = 0
     /// Accounts whose balance was found moved with no row, at that balance.
     var mismatches: [(account: String, coins: Int)] = []
+    /// The backend's last ledger (nil: none read yet, or blind).
+    package internal(set) var ledger: LedgerSnapshot?
+    /// The latest HTTP exchanges, oldest first, with the virtual time they left at (at most
+    /// `callLimit`): what the UI shows live.
+    package internal(set) var calls: [(time: VirtualTime, text: String)] = []
+    package static let callLimit = 200
 
     package init(
         merchant: any ExternalMerchant, tickPeriods: [VirtualTime] = [], blind: Bool = false, canSpend: Bool = false

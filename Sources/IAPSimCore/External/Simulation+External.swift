@@ -1,10 +1,18 @@
-/// `merchant: external` (SERVE.md): the messages on the routes `order`, `recharge` and
+/// `merchant: external` (docs/serve.md): the messages on the routes `order`, `recharge` and
 /// `notify` are not handled by the simulated merchant server but handed to the user's
 /// backend through `external`; the world waits for each answer (virtual time stands still)
 /// and turns the backend's ledger into the facts the auditor already reads.
 extension Simulation {
     /// True when the user's backend plays the merchant server.
     package var isExternal: Bool { external != nil }
+
+    /// Hands the merchant server's part to the user's backend, before anything has run. The
+    /// server-side policy keys are the backend's now: the App Store sends every notification
+    /// to it, and the simulated merchant's own reconciliation stays off.
+    package mutating func attachExternal(_ link: ExternalLink) {
+        external = link
+        policy = policy.served
+    }
 
     /// True for a request the backend answers: orders, reports and notifications.
     static func goesToBackend(_ m: borrowing Message) -> Bool {
@@ -20,6 +28,13 @@ extension Simulation {
         guard let link = external else { return ExternalReply(.done("no backend")) }
         let reply = link.merchant.exchange(request, world: self)
         if let line = reply.line { outbox.log(.server, .noted("backend: " + line)) }
+        if let ledger = reply.ledger { external?.ledger = ledger }
+        if !reply.calls.isEmpty {
+            external?.calls += reply.calls.map { (now, $0) }
+            if let n = external?.calls.count, n > ExternalLink.callLimit {
+                external?.calls.removeFirst(n - ExternalLink.callLimit)
+            }
+        }
         return reply
     }
 

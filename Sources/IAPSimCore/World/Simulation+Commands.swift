@@ -149,10 +149,10 @@ extension Simulation {
         case .setPolicy(let key, let value):
             var p = policy
             guard (try? p.set(key, to: value)) != nil else { return }
-            policy = p
+            policy = isExternal ? p.served : p
             outbox.log(.user, .policyChanged(key: key.rawValue, value: p.value(of: key)))
         case .setPreset(let preset):
-            policy = preset.policy
+            policy = isExternal ? preset.policy.served : preset.policy
             outbox.log(.user, .policyChanged(key: "preset", value: preset.rawValue))
         case .wait, .settle:
             break

@@ -19,32 +19,34 @@ package struct APISigner: Sendable {
     }
 
     /// Apple's `JWSTransactionDecodedPayload` of a core value.
-    package static func payload(_ s: SignedTransaction) -> TransactionPayload {
+    package static func payload(_ s: SignedTransaction, ids: APIIds = .core) -> TransactionPayload {
         var p = TransactionPayload(
-            transactionId: s.transactionId, productId: s.productId,
+            transactionId: ids.transaction(s.transactionId), productId: s.productId,
             type: s.type == .consumable ? .consumable : .nonConsumable,
             purchaseDate: unix(s.purchaseDate), signedDate: unix(s.signedDate),
             price: Int64(s.price), appAccountToken: s.appAccountToken)
-        p.originalTransactionId = s.originalTransactionId
+        p.originalTransactionId = ids.transaction(s.originalTransactionId)
         p.originalPurchaseDate = unix(s.originalPurchaseDate)
         p.revocationDate = s.revocationDate.map(unix)
         p.revocationReason = s.revocationReason.map(Int64.init)
         p.revocationType = s.revocationType
         p.revocationPercentage = s.revocationPercentage.map(Int64.init)
-        p.appTransactionId = s.appTransactionId
+        p.appTransactionId = ids.appTransaction(s.appTransactionId)
         p.environment = s.environment
         return p
     }
 
-    func transaction(_ s: SignedTransaction) throws -> String { try signer.sign(Self.payload(s)) }
+    func transaction(_ s: SignedTransaction, ids: APIIds) throws -> String {
+        try signer.sign(Self.payload(s, ids: ids))
+    }
 
     /// A notification V2 `signedPayload`, its transaction signed inside.
-    func notification(_ n: ServerNotification) throws -> String {
+    func notification(_ n: ServerNotification, ids: APIIds) throws -> String {
         let type = NotificationPayload.NotificationType(rawValue: n.type.rawValue) ?? .oneTimeCharge
         return try signer.sign(
             NotificationPayload(
                 notificationType: type, notificationUUID: n.uuid, signedDate: Self.unix(n.signedDate),
-                signedTransactionInfo: try transaction(n.transaction), environment: environment.payloadName))
+                signedTransactionInfo: try transaction(n.transaction, ids: ids), environment: environment.payloadName))
     }
 
     /// A `TEST` notification: `data` holds no transaction.

@@ -12,6 +12,16 @@ package struct APIWorldView: Sendable {
         package var orderId: String
         /// When it last changed (charged, refunded, refund reversed): history's order.
         package var modifiedAt: VirtualTime
+        /// The ids its world shows (`iapsim serve`: each world's own block).
+        package var ids = APIIds.core
+        /// Its `transactionId` as the API shows it.
+        package var id: String { ids.transaction(signed.transactionId) }
+        /// True when `id` is its transactionId, originalTransactionId or appTransactionId.
+        package func isNamed(_ id: String) -> Bool {
+            self.id == id || ids.transaction(signed.originalTransactionId) == id || customer == id
+        }
+        /// Its customer's `appTransactionId` as the API shows it.
+        package var customer: String { ids.appTransaction(signed.appTransactionId) }
     }
 
     /// One notification attempt the App Store made.
@@ -21,6 +31,8 @@ package struct APIWorldView: Sendable {
         package var at: VirtualTime
         /// Apple's `sendAttemptResult`: `SUCCESS` or `UNSUCCESSFUL_HTTP_RESPONSE_CODE`.
         package var result: String
+        /// The ids its world shows.
+        package var ids = APIIds.core
     }
 
     package var environment: StoreEnvironment
@@ -29,7 +41,8 @@ package struct APIWorldView: Sendable {
     package var transactions: [Transaction]
     /// Every notification attempt, oldest first.
     package var notifications: [NotificationAttempt]
-    /// `CONSUMPTION_REQUEST`s sent: the transaction and the virtual time of the first attempt.
+    /// `CONSUMPTION_REQUEST`s sent: the transaction (as the API shows it) and the virtual time
+    /// of the first attempt.
     package var consumptionRequests: [(txn: String, at: VirtualTime)]
 
     package init(
@@ -47,7 +60,7 @@ package struct APIWorldView: Sendable {
     /// keep (when a transaction last changed, the notifications sent and how they were
     /// answered). `log` is every entry of the world so far (a world made with `logLimit:
     /// nil`, or the runner's own copy of every entry).
-    package init(simulation sim: Simulation, log: [LogEntry]? = nil) {
+    package init(simulation sim: Simulation, log: [LogEntry]? = nil, ids: APIIds = .core) {
         let entries = log ?? sim.log
         var modified: [String: VirtualTime] = [:]
         var attempts: [NotificationAttempt] = []
@@ -57,9 +70,9 @@ package struct APIWorldView: Sendable {
             switch e.fact {
             case .refundIssued(let txn, _, _, _), .refundReversed(let txn): modified[txn] = e.time
             case .notificationSent(let n):
-                attempts.append(NotificationAttempt(notification: n, at: e.time, result: "SUCCESS"))
+                attempts.append(NotificationAttempt(notification: n, at: e.time, result: "SUCCESS", ids: ids))
                 if n.type == .consumptionRequest, n.attempt <= 1 {
-                    requests.append((n.transaction.transactionId, e.time))
+                    requests.append((ids.transaction(n.transaction.transactionId), e.time))
                 }
             case .notificationUnanswered(let uuid, _, _, _), .notificationDropped(let uuid, _, _):
                 if let i = attempts.lastIndex(where: { $0.notification.uuid == uuid }) {
@@ -74,13 +87,30 @@ package struct APIWorldView: Sendable {
             guard let signed = store.signedForAPI(t, now: sim.now) else { return nil }
             let charged = t.chargedAt ?? t.createdAt
             return Transaction(
-                signed: signed, orderId: AppStore.appleOrderId(of: t.id),
-                modifiedAt: max(charged, modified[t.id] ?? charged))
+                signed: signed, orderId: AppStore.appleOrderId(of: ids.transaction(t.id)),
+                modifiedAt: max(charged, modified[t.id] ?? charged), ids: ids)
         }
         self.init(
             environment: store.environment, now: sim.now, transactions: transactions, notifications: attempts,
             consumptionRequests: requests)
     }
+}
+
+/// How the API renames the core's ids: `iapsim serve` gives each world a block of its own
+/// (docs/serve.md, "One backend, many worlds"), so that one backend serves many files.
+package struct APIIds: Sendable {
+    package var transaction: @Sendable (String) -> String
+    package var appTransaction: @Sendable (String) -> String
+
+    package init(
+        transaction: @escaping @Sendable (String) -> String, appTransaction: @escaping @Sendable (String) -> String
+    ) {
+        self.transaction = transaction
+        self.appTransaction = appTransaction
+    }
+
+    /// The core's own ids.
+    package static let core = APIIds(transaction: { $0 }, appTransaction: { $0 })
 }
 
 /// Where the API reads the world from, at request time. The runner implements it over the

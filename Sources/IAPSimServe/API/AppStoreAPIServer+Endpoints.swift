@@ -10,17 +10,17 @@ extension AppStoreAPIServer {
         switch route {
         case .transaction(let id):
             guard Self.isTransactionId(id) else { return .error(400, 4_000_006, "Invalid transaction id.") }
-            guard let t = view.transactions.first(where: { $0.signed.transactionId == id }) else {
+            guard let t = view.transactions.first(where: { $0.id == id }) else {
                 return .error(404, 4_040_010, "Transaction id not found.")
             }
-            return .ok("{\"signedTransactionInfo\":\(APIJSON.quote(try signer.transaction(t.signed)))}")
+            return .ok("{\"signedTransactionInfo\":\(APIJSON.quote(try signer.transaction(t.signed, ids: t.ids)))}")
         case .history(let id):
             guard Self.isTransactionId(id) else { return .error(400, 4_000_006, "Invalid transaction id.") }
             return try history(id, query: query, view: view)
         case .lookup(let orderId):
             let found = view.transactions.filter { $0.orderId == orderId }
             guard !found.isEmpty else { return .ok("{\"status\":1}") }
-            let signed = try found.map { APIJSON.quote(try signer.transaction($0.signed)) }
+            let signed = try found.map { APIJSON.quote(try signer.transaction($0.signed, ids: $0.ids)) }
             return .ok("{\"status\":0,\"signedTransactions\":[\(signed.joined(separator: ","))]}")
         case .notificationHistory:
             return try notificationHistory(query: query, body: body, view: view)
@@ -44,7 +44,7 @@ extension AppStoreAPIServer {
                     + "\"sendAttempts\":[\(attempts.joined(separator: ","))]}")
         case .consumption(let id):
             guard Self.isTransactionId(id) else { return .error(400, 4_000_006, "Invalid transaction id.") }
-            guard view.transactions.contains(where: { $0.signed.transactionId == id }) else {
+            guard view.transactions.contains(where: { $0.id == id }) else {
                 return .error(404, 4_040_010, "Transaction id not found.")
             }
             guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],

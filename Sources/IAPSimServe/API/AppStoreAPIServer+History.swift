@@ -7,18 +7,16 @@ extension AppStoreAPIServer {
     /// whose transactionId, originalTransactionId or appTransactionId is `id`, by when each
     /// last changed, oldest first unless `sort=DESCENDING`, 20 a page, with Apple's filters.
     func history(_ id: String, query: APIQuery, view: APIWorldView) throws -> APIAnswer {
-        let ofCustomer = view.transactions.contains {
-            $0.signed.transactionId == id || $0.signed.originalTransactionId == id
-                || $0.signed.appTransactionId == id
+        guard let named = view.transactions.first(where: { $0.isNamed(id) }) else {
+            return .error(404, 4_040_010, "Transaction id not found.")
         }
-        guard ofCustomer else { return .error(404, 4_040_010, "Transaction id not found.") }
         let descending: Bool
         switch query.first("sort")?.uppercased() {
         case nil, "ASCENDING": descending = false
         case "DESCENDING": descending = true
         default: return .error(400, 4_000_021, "Invalid sort.")
         }
-        var records = view.transactions
+        var records = view.transactions.filter { $0.customer == named.customer }
         if let filtered = try filter(&records, query) { return filtered }
         records.sort { a, b in
             Self.key(a) < Self.key(b)
@@ -33,12 +31,14 @@ extension AppStoreAPIServer {
         }
         let page = Array(records.prefix(Self.pageSize))
         let last = page.last.map {
-            HistoryRevision(modifiedAt: $0.modifiedAt, transactionId: $0.signed.transactionId, descending: descending)
+            HistoryRevision(
+                modifiedAt: $0.modifiedAt, transactionId: $0.id,
+                descending: descending)
         }
         let revision =
             last?.token ?? query.first("revision")
             ?? HistoryRevision(modifiedAt: descending ? Int.max : -1, transactionId: "0", descending: descending).token
-        let signed = try page.map { APIJSON.quote(try signer.transaction($0.signed)) }
+        let signed = try page.map { APIJSON.quote(try signer.transaction($0.signed, ids: $0.ids)) }
         return .ok(
             "{\"revision\":\(APIJSON.quote(revision)),\"hasMore\":\(records.count > page.count),"
                 + "\"bundleId\":\(APIJSON.quote(SignedDataDefaults.bundleId)),"
@@ -49,7 +49,7 @@ extension AppStoreAPIServer {
 
     /// History's order: when it last changed, then its number.
     static func key(_ t: APIWorldView.Transaction) -> (Int, Int, String) {
-        (t.modifiedAt, number(t.signed.transactionId), t.signed.transactionId)
+        (t.modifiedAt, number(t.id), t.id)
     }
 
     static func number(_ id: String) -> Int { Int(id) ?? 0 }
@@ -124,11 +124,11 @@ extension AppStoreAPIServer {
             let date = APISigner.unix(first.at)
             guard date >= start, date < end else { continue }
             if let type, first.notification.type.rawValue != type { continue }
-            if let txn, first.notification.transaction.transactionId != txn { continue }
+            if let txn, first.ids.transaction(first.notification.transaction.transactionId) != txn { continue }
             if onlyFailures, latest.result == "SUCCESS" { continue }
             records.append(
                 (
-                    date, try signer.notification(latest.notification),
+                    date, try signer.notification(latest.notification, ids: latest.ids),
                     attempts.map {
                         "{\"attemptDate\":\(APISigner.unix($0.at)),\"sendAttemptResult\":\(APIJSON.quote($0.result))}"
                     }

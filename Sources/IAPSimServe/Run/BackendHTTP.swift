@@ -4,7 +4,7 @@ import NIOCore
 import NIOHTTP1
 
 /// One HTTP exchange with the backend as `--record` writes it and `--replay` reads it
-/// (SERVE.md rule 15): direction, virtual time, method, path, headers, body, status, answer.
+/// (docs/serve.md, rule 15): direction, virtual time, method, path, headers, body, status, answer.
 package struct HTTPExchange: Sendable, Equatable {
     package var virtual: Int64
     package var method: String
@@ -49,7 +49,7 @@ package struct HTTPExchange: Sendable, Equatable {
     }
 }
 
-/// Makes the calls to the backend with AsyncHTTPClient, bounded (SERVE.md): redirects are not
+/// Makes the calls to the backend with AsyncHTTPClient, bounded (docs/serve.md): redirects are not
 /// followed, answers above `maxAnswerBytes` are cut off and classified, every call has a wall
 /// deadline; a closed, refused, slow or huge answer is a `failure`, never a crash or a hang.
 package final class BackendHTTP: @unchecked Sendable {
@@ -91,10 +91,15 @@ package final class BackendHTTP: @unchecked Sendable {
             request.body = .bytes(ByteBuffer(bytes: bytes))
         }
         let start = ContinuousClock.now
-        defer {
-            let d = ContinuousClock.now - start
-            e.wallMs = d.components.seconds * 1_000 + d.components.attoseconds / 1_000_000_000_000_000
-        }
+        await exchange(client, request, &e, seconds: seconds)
+        let d = ContinuousClock.now - start
+        e.wallMs = d.components.seconds * 1_000 + d.components.attoseconds / 1_000_000_000_000_000
+        return e
+    }
+
+    static func exchange(_ client: HTTPClient, _ request: HTTPClientRequest, _ e: inout HTTPExchange, seconds: Int64)
+        async
+    {
         do {
             let response = try await client.execute(request, timeout: .seconds(seconds))
             let status = Int(response.status.code)
@@ -113,7 +118,6 @@ package final class BackendHTTP: @unchecked Sendable {
             e.status = nil
             e.failure = classify(error, seconds: seconds)
         }
-        return e
     }
 
     static func classify(_ error: Error, seconds: Int64) -> String {

@@ -1,10 +1,10 @@
 import IAPSimCore
 import IAPSimScenario
 
-/// `serve.yaml` (SERVE.md): where the backend is and the words it speaks. Every key may also
+/// `serve.yaml` (docs/serve.md): where the backend is and the words it speaks. Every key may also
 /// be given as a flag (`ServeCommand`); a flag wins over the file.
 package struct ServeConfig: Sendable, Equatable {
-    /// One call's path, and `fields:` renaming SERVE.md's names to the backend's.
+    /// One call's path, and `fields:` renaming docs/serve.md's names to the backend's.
     package struct Endpoint: Sendable, Equatable {
         package var path: String
         package var fields: [String: String] = [:]
@@ -12,7 +12,7 @@ package struct ServeConfig: Sendable, Equatable {
             self.path = path
             self.fields = fields
         }
-        /// The backend's name for SERVE.md's `name`.
+        /// The backend's name for docs/serve.md's `name`.
         package func field(_ name: String) -> String { fields[name] ?? name }
     }
 
@@ -51,6 +51,21 @@ package struct ServeConfig: Sendable, Equatable {
     /// The settings of `name` (an unprefixed user): its own entry, else `"*"`, else none.
     package func user(_ name: String) -> User {
         users.first { $0.name == name }?.user ?? users.first { $0.name == "*" }?.user ?? User()
+    }
+
+    /// Key `key` as `other` has it (a flag over the file).
+    package mutating func take(_ key: String, from other: ServeConfig) {
+        switch key {
+        case "backend": backend = other.backend
+        case "users": users = other.users
+        case "order": order = other.order
+        case "report": report = other.report
+        case "notify": notify = other.notify
+        case "ledger": ledger = other.ledger
+        case "spend": spend = other.spend
+        case "ticks": ticks = other.ticks
+        default: break
+        }
     }
 
     /// The keys of `serve.yaml`.

@@ -93,21 +93,7 @@ extension ServeMerchant {
 /// from virtual to Unix milliseconds, ids as the backend sees them under serve.
 package enum ServePayloads {
     package static func payload(_ s: SignedTransaction, ids: ServeIds? = nil) -> TransactionPayload {
-        let id: (String) -> String = { ids?.transaction($0) ?? $0 }
-        var p = TransactionPayload(
-            transactionId: id(s.transactionId), productId: s.productId,
-            type: s.type == .consumable ? .consumable : .nonConsumable,
-            purchaseDate: unix(s.purchaseDate), signedDate: unix(s.signedDate),
-            price: Int64(s.price), appAccountToken: s.appAccountToken)
-        p.originalTransactionId = id(s.originalTransactionId)
-        p.originalPurchaseDate = unix(s.originalPurchaseDate)
-        p.revocationDate = s.revocationDate.map(unix)
-        p.revocationReason = s.revocationReason.map(Int64.init)
-        p.revocationType = s.revocationType
-        p.revocationPercentage = s.revocationPercentage.map(Int64.init)
-        p.appTransactionId = ids?.appTransaction ?? s.appTransactionId
-        p.environment = s.environment
-        return p
+        APISigner.payload(s, ids: ids?.api ?? .core)
     }
 
     package static func unix(_ virtual: IAPSimCore.VirtualTime) -> Int64 {

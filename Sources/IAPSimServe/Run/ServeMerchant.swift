@@ -14,6 +14,10 @@ package protocol ServeTransport: AnyObject, Sendable {
 package protocol ServeAPIHosting: AnyObject, Sendable {
     var url: String { get }
     func show(_ world: Simulation, ids: ServeIds)
+    /// Request a Test Notification calls since the last look: the runner delivers them.
+    func takeTestRequests() -> [(token: String, signedPayload: String)]
+    /// One delivery attempt of a test notification (`SUCCESS` or Apple's failure words).
+    func recordTestAttempt(token: String, result: String, at: IAPSimCore.VirtualTime)
 }
 
 /// Why a serve ends with no verdict: exit 3 (the backend cannot be reached, its ledger is
@@ -28,7 +32,7 @@ package struct ServeFailure: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 /// The world's merchant server under `iapsim serve`: each request becomes an HTTP call to
-/// the backend (SERVE.md, "The calls iapsim makes"), its answer read by the table's rules,
+/// the backend (docs/serve.md, "The calls iapsim makes"), its answer read by the table's rules,
 /// then the ledger is read and handed to the world in the world's names.
 package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
     let config: ServeConfig
@@ -81,6 +85,7 @@ package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
         }
         api?.show(world, ids: ids)
         let now = Int64(world.now)
+        let before = exchanges.count
         var reply: ExternalReply
         switch request {
         case .order(let user, let loggedIn, let product, _):
@@ -103,8 +108,26 @@ package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
         case .ledger:
             reply = ExternalReply(.done(nil))
         }
+        deliverTestNotifications(now: now)
         reply.ledger = readLedger(now: now)
+        reply.calls = exchanges[before...].map { "\($0.line) (\($0.wallMs) ms)" }
         return reply
+    }
+
+    /// A `TEST` notification asked for through the API reaches the backend's `notify` path
+    /// after the exchange during which it was asked for.
+    func deliverTestNotifications(now: Int64) {
+        guard let api else { return }
+        for test in api.takeTestRequests() {
+            let body = ServeJSON.Value.object([("signedPayload", .string(test.signedPayload))])
+            let e = send(
+                "POST", config.notify.path, [], body.text, now: now, seconds: ServeLimits.notificationAnswerSeconds)
+            let ok = e.failure == nil && e.status.map { (200...206).contains($0) } == true
+            api.recordTestAttempt(
+                token: test.token,
+                result: ok ? "SUCCESS" : (e.status == nil ? "TIMED_OUT" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"),
+                at: IAPSimCore.VirtualTime(now))
+        }
     }
 
     /// What an exchange answers once the run has failed: nothing moves the world further.
@@ -171,7 +194,7 @@ package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
         return ExternalReply(.report(Self.reportAnswer(e, endpoint: endpoint, txn: r.transactionId)), line: e.line)
     }
 
-    /// SERVE.md rule 10: a JSON `result` decides on any 2xx or 4xx; 429, 5xx, a 3xx and no
+    /// docs/serve.md, rule 10: a JSON `result` decides on any 2xx or 4xx; 429, 5xx, a 3xx and no
     /// answer mean retry; without `result`, 2xx credited, 409 already credited, other 4xx refused.
     static func reportAnswer(_ e: HTTPExchange, endpoint: ServeConfig.Endpoint, txn: String) -> RechargeAnswer {
         guard let status = e.status, e.failure == nil || (400..<500).contains(status) else {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `--record FILE` and `--replay FILE` (SERVE.md rule 15): every exchange with the backend
+/// `--record FILE` and `--replay FILE` (docs/serve.md, rule 15): every exchange with the backend
 /// as a JSON line; the first line holds the id block, so that a replay makes the same ids.
 package enum ServeRecord {
     package static func header(block: UInt64) -> String {
@@ -78,9 +78,14 @@ package final class LiveTransport: ServeTransport, @unchecked Sendable {
     let record: FileHandle?
     package var world = 0
     package private(set) var failure: ServeFailure?
+    /// `--time real`: the virtual time between two exchanges passes on the wall clock too.
+    let paced: Bool
+    var lastVirtual: Int64?
+    var lastWall = ContinuousClock.now
 
-    package init(http: BackendHTTP, recordPath: String?, block: UInt64) throws(ServeFailure) {
+    package init(http: BackendHTTP, recordPath: String?, block: UInt64, paced: Bool = false) throws(ServeFailure) {
         self.http = http
+        self.paced = paced
         guard let recordPath else {
             record = nil
             return
@@ -95,9 +100,23 @@ package final class LiveTransport: ServeTransport, @unchecked Sendable {
     }
 
     package func call(_ exchange: HTTPExchange, seconds: Int64) -> HTTPExchange {
+        if paced {
+            if let last = lastVirtual, exchange.virtual > last {
+                let due = lastWall + .milliseconds(exchange.virtual - last)
+                if due > ContinuousClock.now { Thread.sleep(forTimeInterval: Self.seconds(due - ContinuousClock.now)) }
+            }
+            lastVirtual = exchange.virtual
+            lastWall = ContinuousClock.now
+        }
         let e = http.call(exchange, seconds: seconds)
         record?.write(Data((ServeRecord.line(e, world: world) + "\n").utf8))
         return e
+    }
+}
+
+extension LiveTransport {
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }
 

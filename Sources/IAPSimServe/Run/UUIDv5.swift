@@ -1,5 +1,5 @@
 /// UUID version 5 (RFC 9562: SHA-1 of a namespace and a name), for the accounts' own tokens
-/// (SERVE.md rule 9: UUIDv5(URL namespace, `iapsim:` + the prefixed name)), which a backend
+/// (docs/serve.md, rule 9: UUIDv5(URL namespace, `iapsim:` + the prefixed name)), which a backend
 /// can compute for its accounts.
 package enum UUIDv5 {
     /// The URL namespace, 6ba7b811-9dad-11d1-80b4-00c04fd430c8.
@@ -67,7 +67,7 @@ package enum UUIDv5 {
     }
 }
 
-/// The names and ids one world shows the backend (SERVE.md rule 1): user names prefixed
+/// The names and ids one world shows the backend (docs/serve.md, rule 1): user names prefixed
 /// (`f3-alice`, `r17-alice`), transaction ids and tokens from an id block unique across
 /// files, runs and invocations, mapped back when the ledger names them.
 package struct ServeIds: Sendable, Equatable {
@@ -109,6 +109,12 @@ package struct ServeIds: Sendable, Equatable {
 
     /// This world's `appTransactionId` (the core has one customer).
     package var appTransaction: String { "705" + String(base / 1_000_000) }
+
+    /// The API's renaming of this world's ids.
+    package var api: APIIds {
+        let ids = self
+        return APIIds(transaction: { ids.transaction($0) }, appTransaction: { _ in ids.appTransaction })
+    }
 
     /// A token iapsim makes for an order the backend gave none: unique per block and world.
     package func madeToken(_ n: Int) -> String {

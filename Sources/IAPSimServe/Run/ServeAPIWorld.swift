@@ -1,0 +1,79 @@
+import Foundation
+import IAPSimCore
+
+/// The App Store Server API's view of the world `iapsim serve` drives: the runner shows it
+/// each world before an exchange (the backend may call the API while it answers), and the
+/// API reads it at request time, under a lock. Between worlds, and with `--hold` after the
+/// last, it answers from the last world shown.
+package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked Sendable {
+    private let lock = NSLock()
+    private var world: Simulation?
+    private var ids: ServeIds?
+    /// The worlds played before the current one, as the API shows them: the App Store still
+    /// knows those customers (their ids never meet the current world's).
+    private var earlier: [APIWorldView] = []
+    private var pendingTests: [(token: String, signedPayload: String)] = []
+    private var consumption: [(txn: String, body: String)] = []
+    package private(set) var url = ""
+    /// The API server, for the test notifications' attempts.
+    var server: AppStoreAPIServer?
+
+    package init() {}
+
+    /// Where the API listens (`IAPSIM_API_URL`).
+    package func listening(at url: String) { locked { self.url = url } }
+
+    package func show(_ world: Simulation, ids: ServeIds) {
+        locked {
+            if let old = self.world, let oldIds = self.ids, oldIds.world != ids.world {
+                earlier.append(APIWorldView(simulation: old, ids: oldIds.api))
+            }
+            self.world = world
+            self.ids = ids
+        }
+    }
+
+    package func view() async -> APIWorldView {
+        let (world, ids, earlier) = locked { (self.world, self.ids, self.earlier) }
+        guard let world, let ids else {
+            return APIWorldView(environment: .production, now: 0, transactions: [])
+        }
+        var view = APIWorldView(simulation: world, ids: ids.api)
+        for old in earlier {
+            view.transactions = old.transactions + view.transactions
+            view.notifications = old.notifications + view.notifications
+            view.consumptionRequests = old.consumptionRequests + view.consumptionRequests
+        }
+        return view
+    }
+
+    package func consumptionInformation(txn: String, body: String) async {
+        locked { consumption.append((txn, body)) }
+    }
+
+    package func testNotificationRequested(token: String, signedPayload: String) async {
+        locked { pendingTests.append((token, signedPayload)) }
+    }
+
+    /// The test notifications asked for since the last call: the runner delivers them.
+    package func takeTestRequests() -> [(token: String, signedPayload: String)] {
+        locked {
+            defer { pendingTests = [] }
+            return pendingTests
+        }
+    }
+
+    package func recordTestAttempt(token: String, result: String, at: IAPSimCore.VirtualTime) {
+        guard let server = locked({ self.server }) else { return }
+        Blocking.run { await server.recordTestAttempt(token: token, result: result, at: at) }
+    }
+
+    /// How many Send Consumption Information calls were accepted.
+    package var consumptionAnswers: Int { locked { consumption.count } }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import IAPSimCore
+import IAPSimScenario
+import IAPSimSigned
+
+/// One `iapsim serve` invocation (docs/serve.md): the App Store Server API listening, the
+/// backend reached (or spawned), then each file or explore run as a world of its own against
+/// it. Everything HTTP lives here and below; the command prints and picks exit codes.
+package final class ServeSession: @unchecked Sendable {
+    package struct Options: Sendable {
+        package var config = ServeConfig()
+        package var environment: StoreEnvironment = .production
+        package var apiHost = "127.0.0.1"
+        package var apiPort = 0
+        package var portFile: String?
+        package var spawn: String?
+        package var realTime = false
+        package var record: String?
+        package var replay: String?
+        package init() {}
+    }
+
+    package let options: Options
+    package let block: UInt64
+    package let api = ServeAPIWorld()
+    package private(set) var backend = ""
+    package private(set) var apiURL = ""
+    let transport: ServeTransport
+    let http: BackendHTTP?
+    var server: AppStoreAPIServer?
+    var spawned: ServeSpawn?
+    var certs: String?
+    /// Worlds played so far (each file or run is world N, `fN-` / `rN-`).
+    package private(set) var worlds = 0
+
+    /// Starts the API, then the backend (`--spawn`) or checks it answers; a failure is exit 3
+    /// (or 2 for a bad recording).
+    package init(_ options: Options) throws(ServeFailure) {
+        self.options = options
+        var recorded: (block: UInt64, exchanges: [HTTPExchange])?
+        if let replay = options.replay {
+            guard let text = try? String(contentsOfFile: replay, encoding: .utf8) else {
+                throw ServeFailure(exitCode: 2, "--replay \(replay): cannot read the file")
+            }
+            recorded = try ServeRecord.read(text, file: replay)
+        }
+        block = recorded?.block ?? UInt64.random(in: 0..<100_000_000)
+        var backend = options.config.backend ?? ""
+        var backendPort: Int?
+        if options.spawn != nil {
+            guard let port = ServeSpawn.freePort() else { throw ServeFailure(exitCode: 3, "--spawn: no free port") }
+            backendPort = port
+            backend = "http://127.0.0.1:\(port)"
+        }
+        self.backend = backend
+        if let recorded {
+            http = nil
+            transport = ReplayTransport(recorded: recorded.exchanges, file: options.replay ?? "")
+        } else {
+            let http = BackendHTTP(base: backend)
+            self.http = http
+            transport = try LiveTransport(
+                http: http, recordPath: options.record, block: block, paced: options.realTime)
+        }
+        try startAPI()
+        if let command = options.spawn, let port = backendPort, let http {
+            try spawn(command, port: port, http: http)
+        }
+        try writePortFile()
+        if recorded == nil, options.spawn == nil, let http { try checkReachable(http) }
+    }
+
+    func startAPI() throws(ServeFailure) {
+        let api = self.api
+        let environment = options.environment
+        let host = options.apiHost
+        let port = options.apiPort
+        let started: Result<(AppStoreAPIServer, Int), ServeFailure> = Blocking.run {
+            do {
+                let server = try AppStoreAPIServer(world: api, environment: environment)
+                let bound = try await server.start(host: host, port: port)
+                return .success((server, bound))
+            } catch {
+                return .failure(
+                    ServeFailure(exitCode: 3, "the App Store Server API could not listen on \(host):\(port): \(error)"))
+            }
+        }
+        let (server, bound) = try started.get()
+        self.server = server
+        api.server = server
+        apiURL = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(bound)"
+        api.listening(at: apiURL)
+    }
+
+    func spawn(_ command: String, port: Int, http: BackendHTTP) throws(ServeFailure) {
+        let directory = NSTemporaryDirectory() + "iapsim-serve-\(getpid())"
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try Data(try SigningChain.appStore().root).write(to: URL(fileURLWithPath: directory + "/root.cer"))
+            try Data(try APIKey.pem().utf8).write(to: URL(fileURLWithPath: directory + "/api-key.p8"))
+            try Data(APIKey.json.utf8).write(to: URL(fileURLWithPath: directory + "/api-key.json"))
+        } catch {
+            throw ServeFailure(exitCode: 3, "--spawn: cannot write the keys into \(directory): \(error)")
+        }
+        certs = directory
+        ServeSpawn.installSignalCleanup()
+        let child = try ServeSpawn(
+            command: command,
+            environment: [
+                "PORT": String(port), "IAPSIM_API_URL": apiURL, "IAPSIM_CERTS": directory,
+                "IAPSIM_ENVIRONMENT": options.environment.payloadName,
+                "IAPSIM_BUNDLE_ID": SignedDataDefaults.bundleId,
+                "IAPSIM_APP_APPLE_ID": String(SignedDataDefaults.appAppleId),
+            ])
+        spawned = child
+        if let failure = child.waitUntilHealthy(base: backend, http: http) {
+            close()
+            throw failure
+        }
+    }
+
+    /// `--port-file F`: `{"api": URL, "backend": URL}`, written atomically.
+    func writePortFile() throws(ServeFailure) {
+        guard let path = options.portFile else { return }
+        let text = "{\"api\":" + ServeJSON.quote(apiURL) + ",\"backend\":" + ServeJSON.quote(backend) + "}\n"
+        let staging = path + ".tmp-\(getpid())"
+        guard FileManager.default.createFile(atPath: staging, contents: Data(text.utf8)),
+            rename(staging, path) == 0
+        else {
+            unlink(staging)
+            throw ServeFailure(exitCode: 2, "--port-file \(path): cannot write the file")
+        }
+    }
+
+    /// Without `--spawn`, the backend must answer something before anything runs.
+    func checkReachable(_ http: BackendHTTP) throws(ServeFailure) {
+        let path = options.config.ledger?.path ?? "/healthz"
+        let e = http.call(HTTPExchange(virtual: 0, method: "GET", path: path, headers: [], body: ""), seconds: 10)
+        guard e.status != nil else {
+            throw ServeFailure(
+                exitCode: 3,
+                "the backend at \(backend) cannot be reached (GET \(path): \(e.failure ?? "no answer")); start it, "
+                    + "or give --spawn 'CMD'")
+        }
+    }
+
+    /// The merchant for the next world; its users are prefixed `prefix` (`f3-` for the third
+    /// file, `r17-` for explore's run 17).
+    package func merchant(users: [String], prefix: String) throws(ServeFailure) -> (ServeMerchant, ExternalLink) {
+        worlds += 1
+        (transport as? LiveTransport)?.world = worlds
+        let ids = ServeIds(block: block, world: worlds, prefix: prefix)
+        let merchant: ServeMerchant
+        do {
+            merchant = try ServeMerchant(
+                config: options.config, ids: ids, users: users, environment: options.environment,
+                transport: transport, api: api)
+        } catch {
+            throw ServeFailure(exitCode: 3, "cannot sign for \(options.environment.payloadName): \(error)")
+        }
+        let link = ExternalLink(
+            merchant: merchant, tickPeriods: options.config.ticks.map(\.everyMs), blind: options.config.ledger == nil,
+            canSpend: options.config.spend != nil)
+        return (merchant, link)
+    }
+
+    /// Why the run cannot go on (the backend unreachable at the first call, its ledger
+    /// unreadable, a replay diverged), if so.
+    package func failure(of merchant: ServeMerchant) -> ServeFailure? {
+        merchant.failure ?? transport.failure
+    }
+
+    /// A replay must be asked for every exchange it holds.
+    package var replayUnfinished: ServeFailure? {
+        guard let replay = transport as? ReplayTransport, replay.failure == nil, !replay.finished else { return nil }
+        return ServeFailure(
+            exitCode: 2,
+            "replay diverged: the run made \(replay.next) exchanges, the recording \(options.replay ?? "") holds more")
+    }
+
+    /// The serve's server-side fault commands (`server-api-fail`, `-slow`, `-outage`).
+    package func arm(_ change: @escaping @Sendable (inout APIFaults) -> Void) {
+        guard let server else { return }
+        Blocking.run { await server.arm(change) }
+    }
+
+    /// `--hold`: answers from the final state until SIGTERM or SIGINT.
+    package func hold() {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, SIGINT)
+        sigaddset(&mask, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &mask, nil)
+        var received: Int32 = 0
+        sigwait(&mask, &received)
+    }
+
+    /// Stops the API, the spawned backend, the HTTP client; removes the keys' directory.
+    package func close() {
+        spawned?.stop()
+        spawned = nil
+        if let server {
+            Blocking.run { await server.stop() }
+            self.server = nil
+        }
+        http?.shutdown()
+        if let certs { try? FileManager.default.removeItem(atPath: certs) }
+        certs = nil
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `--spawn CMD` (docs/serve.md): `/bin/sh -c CMD` in its own process group, with iapsim's
+/// environment plus the serve's variables, its output on iapsim's stderr; ready when `GET
+/// /healthz` answers 2xx; stopped with SIGTERM to the group, SIGKILL after 5 s.
+package final class ServeSpawn: @unchecked Sendable {
+    package let pid: pid_t
+    package let command: String
+    private var stopped = false
+
+    /// The spawned backends still running, for the signal handler.
+    nonisolated(unsafe) static var running: [pid_t] = []
+
+    package init(command: String, environment extra: [String: String]) throws(ServeFailure) {
+        self.command = command
+        var environment = ProcessInfo.processInfo.environment
+        for (k, v) in extra { environment[k] = v }
+        let env = environment.map { "\($0.key)=\($0.value)" }.sorted()
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // The backend's output goes to iapsim's stderr; its stdin is /dev/null.
+        posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        let argv = ["/bin/sh", "-c", command]
+        var cArgv = argv.map { strdup($0) } + [nil]
+        var cEnv = env.map { strdup($0) } + [nil]
+        defer {
+            for p in cArgv { free(p) }
+            for p in cEnv { free(p) }
+        }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, "/bin/sh", &actions, &attributes, &cArgv, &cEnv)
+        guard rc == 0 else {
+            throw ServeFailure(
+                exitCode: 3, "--spawn: could not start /bin/sh -c '\(command)': \(String(cString: strerror(rc)))")
+        }
+        pid = child
+        Self.running.append(child)
+    }
+
+    /// The child's exit status if it has exited (reaped), else nil.
+    package func exited() -> Int32? {
+        var status: Int32 = 0
+        let r = waitpid(pid, &status, WNOHANG)
+        guard r == pid else { return nil }
+        stopped = true
+        Self.running.removeAll { $0 == pid }
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    /// Waits until `GET base/healthz` answers 2xx (nil), or says why not (exit 3).
+    package func waitUntilHealthy(base: String, http: BackendHTTP) -> ServeFailure? {
+        let deadline = ContinuousClock.now + .seconds(ServeLimits.healthzWaitSeconds)
+        var last = "no answer"
+        while ContinuousClock.now < deadline {
+            if let code = exited() {
+                return ServeFailure(
+                    exitCode: 3, "--spawn: the backend exited (status \(code)) before GET /healthz answered")
+            }
+            let e = http.call(
+                HTTPExchange(virtual: 0, method: "GET", path: "/healthz", headers: [], body: ""), seconds: 2)
+            if let status = e.status, (200..<300).contains(status) { return nil }
+            last = e.line
+            usleep(100_000)
+        }
+        return ServeFailure(
+            exitCode: 3,
+            "--spawn: GET \(base)/healthz did not answer 2xx within \(ServeLimits.healthzWaitSeconds) s (last: \(last))"
+        )
+    }
+
+    /// SIGTERM to the group, SIGKILL after 5 s: nothing is left running.
+    package func stop() {
+        guard !stopped else { return }
+        stopped = true
+        kill(-pid, SIGTERM)
+        let deadline = ContinuousClock.now + .seconds(ServeLimits.spawnKillGraceSeconds)
+        var status: Int32 = 0
+        while ContinuousClock.now < deadline {
+            if waitpid(pid, &status, WNOHANG) == pid, kill(-pid, 0) != 0 { break }
+            usleep(50_000)
+        }
+        kill(-pid, SIGKILL)
+        _ = waitpid(pid, &status, WNOHANG)
+        Self.running.removeAll { $0 == pid }
+    }
+
+    /// On SIGINT or SIGTERM: the spawned groups are killed, then iapsim exits 130 / 143. On a
+    /// crash (a trap, an abort, a bad access) the groups are killed too before the crash goes
+    /// on: nothing is left running.
+    package static func installSignalCleanup() {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig) { s in
+                for pid in ServeSpawn.running { kill(-pid, SIGTERM) }
+                usleep(200_000)
+                for pid in ServeSpawn.running { kill(-pid, SIGKILL) }
+                _exit(128 + s)
+            }
+        }
+        for sig in [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS] {
+            signal(sig) { s in
+                for pid in ServeSpawn.running { kill(-pid, SIGKILL) }
+                signal(s, SIG_DFL)
+                raise(s)
+            }
+        }
+    }
+
+    /// A free TCP port on 127.0.0.1 (bound, read, closed).
+    package static func freePort() -> Int? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = 0
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
+        }
+        guard bound == 0 else { return nil }
+        let named = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
+        guard named == 0 else { return nil }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+}

@@ -1,0 +1,47 @@
+import IAPSimCore
+
+extension PanelContent {
+    /// Under `iapsim serve` the Merchant server panel is "Your backend": the backend's own
+    /// ledger as it last answered (accounts, coins, entitlements, its rows), then the HTTP
+    /// exchanges, newest first, with the virtual time they left at and their wall time.
+    var backend: [Line] {
+        guard let link = sim.external else { return server }
+        var out: [Line] = []
+        if let ledger = link.ledger {
+            for a in ledger.accounts {
+                var line: Line = [
+                    Span(TextWidth.pad(a.id, to: 9), Style(bold: true)),
+                    Span("\(a.coins) coins", a.coins > 0 ? Style(.good, bold: true) : Style(.dim)),
+                ]
+                if !a.entitlements.isEmpty {
+                    line.append(Span(" +" + a.entitlements.joined(separator: ","), Style(.info)))
+                }
+                out.append(line)
+            }
+            if ledger.accounts.isEmpty { out.append(label("ledger", "no accounts yet", Style(.dim))) }
+            out.append(
+                label(
+                    "rows",
+                    "\(ledger.credits.count) credits, \(ledger.clawbacks.count) clawbacks, "
+                        + "\(ledger.restores.count) restores", Style(.dim)))
+        } else {
+            out.append(
+                label("ledger", link.blind ? "none (blind: credits are not seen)" : "not read yet", Style(.warn)))
+        }
+        out.append(label("HTTP", link.calls.isEmpty ? "no exchange yet" : "newest first", Style(.dim)))
+        for call in link.calls.reversed() where out.count < limit {
+            let failed = !Self.succeeded(call.text)
+            out.append([
+                Span(TextWidth.pad(DurationText.clock(call.time), to: 9), Style(.dim)),
+                Span(call.text, failed ? Style(.bad) : Style()),
+            ])
+        }
+        return out
+    }
+
+    /// `POST /apple/report -> 200 (4 ms)`: a 2xx answer.
+    static func succeeded(_ text: String) -> Bool {
+        guard let arrow = text.range(of: "-> ") else { return false }
+        return text[arrow.upperBound...].hasPrefix("2")
+    }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import IAPSimCore
+import IAPSimScenario
+import IAPSimServe
+
+/// `iapsim serve --explore --runs N`: explore's random StoreKit 2 schedules against the
+/// backend, each run a world of its own (`r17-alice`), so the backend needs no reset.
+/// Nothing is shrunk (a real backend cannot be copied); each failing type names the run and
+/// the command that plays it again.
+struct ServeExplore {
+    let command: ServeCommand
+    let options: ServeSession.Options
+
+    func run() throws {
+        let preset = command.policy ?? .sk2Hardened
+        let runs = Int(try command.runsFlag?.unsigned("--runs") ?? 100)
+        let skip = Int(try command.skipFlag.unsigned("--skip"))
+        let explorer = Explorer(policy: preset.policy, seed: command.seed)
+        let session: ServeSession
+        do { session = try ServeSession(options) } catch { throw ServeCommand.fail(error, session: nil) }
+        var log = try ServeLog(path: command.logFile)
+        var firstFailure: [AnomalyType: Int] = [:]
+        var counts: [AnomalyType: Int] = [:]
+        var failedRuns = 0
+        var exchanges = 0
+        var backendMs: Int64 = 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        for index in skip..<(skip + runs) {
+            let (merchant, link) = try Self.merchant(session, explorer: explorer, index: index)
+            let (world, outcome) = explorer.served(index, link: link)
+            if let failure = session.failure(of: merchant) {
+                log.close()
+                throw ServeCommand.fail(failure, session: session)
+            }
+            exchanges += merchant.exchanges.count
+            backendMs += merchant.exchanges.reduce(0) { $0 + $1.wallMs }
+            try log.add(
+                world.log.map(RunRecord.entry), world: session.worlds, prefix: "r\(index)-",
+                source: "explore run \(index)")
+            if !outcome.failures.isEmpty { failedRuns += 1 }
+            for type in outcome.failures {
+                counts[type, default: 0] += 1
+                if firstFailure[type] == nil { firstFailure[type] = index }
+            }
+        }
+        log.close()
+        let wall = clock.now - start
+        let ms = wall.components.seconds * 1000 + wall.components.attoseconds / 1_000_000_000_000_000
+        var lines = [
+            "\(runs) runs of \(preset.rawValue) against \(session.backend) (seed \(command.seed)): "
+                + "\(failedRuns) with unresolved anomalies; \(exchanges) exchanges, \(ms) ms (backend \(backendMs) ms)"
+        ]
+        for type in AnomalyType.allCases where counts[type] != nil {
+            let run = firstFailure[type]!
+            lines.append(
+                "  \(type.rawValue): \(counts[type]!) runs; first run \(run): "
+                    + "iapsim serve --explore --policy \(preset.rawValue) --seed \(command.seed) --runs 1 --skip \(run)"
+            )
+        }
+        if options.config.ledger == nil {
+            lines.append("blind: no ledger; only lost and missed orders (and acknowledgements) were judged")
+        }
+        lines.append(
+            "under serve, causes and fixes are not replayed and nothing is shrunk: a real backend cannot be copied")
+        try Output.print(lines)
+        session.close()
+        if failedRuns > 0 { throw ExitCode(1) }
+    }
+
+    static func merchant(_ session: ServeSession, explorer: Explorer, index: Int) throws -> (
+        ServeMerchant, ExternalLink
+    ) {
+        do {
+            return try session.merchant(users: explorer.servedSchedule(index).users, prefix: "r\(index)-")
+        } catch {
+            throw ServeCommand.fail(error, session: session)
+        }
+    }
+}
