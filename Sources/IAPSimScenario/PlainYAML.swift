@@ -34,8 +34,8 @@ package struct PlainYAML: Sendable, Equatable {
     }
 
     private static func plain(_ node: Node) throws -> PlainYAML {
-        let line = (node.mark?.line ?? 0) + 1
-        let column = (node.mark?.column ?? 0) + 1
+        let line = node.mark?.line ?? 1
+        let column = node.mark?.column ?? 1
         switch node {
         case .scalar(let s): return PlainYAML(value: .scalar(s.string), line: line, column: column)
         case .sequence(let seq): return PlainYAML(value: .list(try seq.map(plain)), line: line, column: column)
@@ -47,7 +47,7 @@ package struct PlainYAML: Sendable, Equatable {
                 }
                 if entries.contains(where: { $0.key == key.string }) {
                     throw PlainYAMLError(
-                        line: (k.mark?.line ?? 0) + 1, column: (k.mark?.column ?? 0) + 1,
+                        line: k.mark?.line ?? 1, column: k.mark?.column ?? 1,
                         message: "'\(key.string)' appears twice")
                 }
                 entries.append(Entry(key: key.string, value: try plain(v)))

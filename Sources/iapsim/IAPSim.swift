@@ -51,7 +51,7 @@ struct IAPSim: ParsableCommand {
                     message.split(separator: "\n", omittingEmptySubsequences: false)
                         .map { VisibleText.escaped(String($0)) }.joined(separator: "\n") + "\n")
             }
-            Foundation.exit(code.rawValue == 1 ? 1 : 2)
+            Foundation.exit(code.rawValue == 1 || code.rawValue == 3 ? code.rawValue : 2)
         }
     }
 }

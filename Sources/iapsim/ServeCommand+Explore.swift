@@ -36,6 +36,11 @@ struct ServeExplore {
             }
             exchanges += merchant.exchanges.count
             backendMs += merchant.exchanges.reduce(0) { $0 + $1.wallMs }
+            if command.verbose {
+                try Output.print(
+                    ["== explore run \(index) (r\(index)-)"]
+                        + world.log.flatMap { Transcript.lines(for: RunRecord.entry($0), in: .two) })
+            }
             try log.add(
                 world.log.map(RunRecord.entry), world: session.worlds, prefix: "r\(index)-",
                 source: "explore run \(index)")
@@ -55,9 +60,8 @@ struct ServeExplore {
         for type in AnomalyType.allCases where counts[type] != nil {
             let run = firstFailure[type]!
             lines.append(
-                "  \(type.rawValue): \(counts[type]!) runs; first run \(run): "
-                    + "iapsim serve --explore --policy \(preset.rawValue) --seed \(command.seed) --runs 1 --skip \(run)"
-            )
+                "  \(type.rawValue): \(counts[type]!) runs; first run \(run): iapsim serve \(backendFlags) --explore "
+                    + "--policy \(preset.rawValue) --seed \(command.seed) --runs 1 --skip \(run) --verbose")
         }
         if options.config.ledger == nil {
             lines.append("blind: no ledger; only lost and missed orders (and acknowledgements) were judged")
@@ -67,6 +71,20 @@ struct ServeExplore {
         try Output.print(lines)
         session.close()
         if failedRuns > 0 { throw ExitCode(1) }
+    }
+
+    /// The flags that name the backend, as given (for the command that plays a run again).
+    var backendFlags: String {
+        var flags: [String] = []
+        if let config = command.config { flags.append("--config " + Self.quoted(config)) }
+        if let backend = command.backend { flags.append("--backend " + Self.quoted(backend)) }
+        if let spawn = command.spawn { flags.append("--spawn " + Self.quoted(spawn)) }
+        return flags.joined(separator: " ")
+    }
+
+    static func quoted(_ s: String) -> String {
+        s.allSatisfy { $0.isLetter || $0.isNumber || "/._-:".contains($0) }
+            ? s : "'" + s.replacing("'", with: "'\\''") + "'"
     }
 
     static func merchant(_ session: ServeSession, explorer: Explorer, index: Int) throws -> (

@@ -91,9 +91,10 @@ extension Simulation {
     /// a `ONE_TIME_CHARGE` answered 200-206): the auditor waits for its row (rule 19). Blind,
     /// there is no row to wait for: the answer is taken as the credit.
     mutating func acknowledged(_ txn: String, user: String?, sender: Sender, via: SendReason) {
-        guard let link = external, let t = store.transaction(txn), t.chargedAt != nil, t.refundedAt == nil else {
-            return
-        }
+        // A re-purchase of an owned non-consumable carries the original's id and took no money.
+        guard let link = external, let t = store.transaction(txn), t.chargedAt != nil, t.refundedAt == nil,
+            t.originalId == nil
+        else { return }
         if link.blind {
             guard !server.isCredited(txn), let product = config.catalog.product(t.productId) else { return }
             let buyer = auditor.ledger.index(of: txn).map { auditor.ledger.charges[$0].buyer } ?? user ?? "?"
@@ -114,9 +115,11 @@ extension Simulation {
                 outbox.log(.server, .noted("ledger: credit row of \(row.transactionId) names no known product"))
                 continue
             }
+            // The signed transaction the backend credited, as the attacker may later replay it.
+            let signed = store.transaction(row.transactionId).flatMap { store.signedForAPI($0, now: now) }
             server.credit(
                 user: row.account, product: product, txn: row.transactionId, order: nil, sender: sender, via: via,
-                receipt: nil, out: &outbox)
+                receipt: nil, signed: signed, out: &outbox)
         }
         for row in snapshot.clawbacks.dropFirst(link.seenClawbacks) {
             let coins = row.coins ?? coinsOf(row)

@@ -66,10 +66,17 @@ package final class BackendHTTP: @unchecked Sendable {
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
+    private var isShutDown = false
+
+    /// Ends the client (once); also done at deinit, so that no failure path leaves it open.
     package func shutdown() {
+        guard !isShutDown else { return }
+        isShutDown = true
         let c = client
         Blocking.run { try? await c.shutdown() }
     }
+
+    deinit { shutdown() }
 
     /// The exchange, its answer filled in; `seconds` is its wall deadline. Blocks the calling
     /// thread, which must not be one of Swift concurrency's (the runner's own thread).

@@ -68,7 +68,8 @@ package enum ServeRecord {
         var b64 = String(parts[1]).replacing("-", with: "+").replacing("_", with: "/")
         while b64.count % 4 != 0 { b64 += "=" }
         let payload = Data(base64Encoded: b64).map { String(decoding: $0, as: UTF8.self) } ?? String(parts[1])
-        return String(parts[0]) + "." + masked(payload) + ".<signature>"
+        // The header's x5c chain is signed anew by each process (randomized ECDSA too).
+        return "<header>." + masked(payload) + ".<signature>"
     }
 }
 
@@ -133,6 +134,17 @@ package final class ReplayTransport: ServeTransport, @unchecked Sendable {
         self.file = file
     }
 
+    /// Where two texts first differ, with a little of each around it (a body can be long).
+    static func difference(_ a: String, _ b: String) -> (String, String) {
+        let common = zip(a, b).prefix { $0 == $1 }.count
+        func around(_ s: String) -> String {
+            let start = max(0, common - 40)
+            let piece = s.dropFirst(start).prefix(120)
+            return (start > 0 ? "…" : "") + piece + (start + piece.count < s.count ? "…" : "")
+        }
+        return (around(a), around(b))
+    }
+
     /// True when every recorded exchange was asked for.
     package var finished: Bool { next == recorded.count }
 
@@ -156,9 +168,10 @@ package final class ReplayTransport: ServeTransport, @unchecked Sendable {
             ("body", ServeRecord.masked(r.body), ServeRecord.masked(exchange.body)),
         ]
         if let (name, was, now) = fields.first(where: { $0.1 != $0.2 }) {
+            let (a, b) = Self.difference(was, now)
             failure = ServeFailure(
                 exitCode: 2,
-                "replay diverged at exchange \(next + 1) (\(r.method) \(r.path)): its \(name) was \(was), now \(now)")
+                "replay diverged at exchange \(next + 1) (\(r.method) \(r.path)): its \(name) was \(a), now \(b)")
             return exchange
         }
         next += 1

@@ -167,7 +167,7 @@ package final class ServeSession: @unchecked Sendable {
     /// Why the run cannot go on (the backend unreachable at the first call, its ledger
     /// unreadable, a replay diverged), if so.
     package func failure(of merchant: ServeMerchant) -> ServeFailure? {
-        merchant.failure ?? transport.failure
+        transport.failure ?? merchant.failure
     }
 
     /// A replay must be asked for every exchange it holds.
