@@ -31,8 +31,10 @@ extension PanelContent {
         out.append(label("HTTP", link.calls.isEmpty ? "no exchange yet" : "newest first", Style(.dim)))
         for call in link.calls.reversed() where out.count < limit {
             let failed = !Self.succeeded(call.text)
+            // Whole seconds: the panel is narrow, and the Events panel has the milliseconds.
+            let clock = DurationText.clock(call.time).split(separator: ".").first.map(String.init) ?? ""
             out.append([
-                Span(TextWidth.pad(DurationText.clock(call.time), to: 9), Style(.dim)),
+                Span(TextWidth.pad(clock, to: 8), Style(.dim)),
                 Span(call.text, failed ? Style(.bad) : Style()),
             ])
         }

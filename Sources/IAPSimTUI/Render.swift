@@ -65,7 +65,7 @@ extension UIModel {
         // The App Store's sandbox environment is said (production is the default, left unsaid).
         if simulation.config.environment == .sandbox { spans.append(Span("  env sandbox", bar)) }
         switch mode {
-        case .sandbox: spans.append(Span("  sandbox", bar))
+        case .sandbox: spans.append(Span(simulation.isExternal ? "  serve: your backend" : "  sandbox", bar))
         case .play(let file):
             let name = file.split(separator: "/").last.map(String.init) ?? file
             let used = spans.reduce(0) { $0 + TextWidth.of($1.text) }

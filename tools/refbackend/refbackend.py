@@ -364,6 +364,9 @@ class Handler(BaseHTTPRequestHandler):
     backend: Backend = None
     lock = threading.Lock()
     protocol_version = "HTTP/1.1"
+    # Headers and body leave in two writes: without this, Nagle holds the body back until the
+    # client's delayed ACK (40 ms an answer).
+    disable_nagle_algorithm = True
 
     def log_message(self, fmt, *args):
         sys.stderr.write("refbackend: " + (fmt % args) + "\n")

@@ -73,10 +73,13 @@ extension Simulation {
                 .rechargeResponse(answer, transactionId: txn))
         case .notification(let n):
             let txn = n.transaction.transactionId
-            outbox.log(.server, .notificationReceived(uuid: n.uuid, type: n.type, txn: txn, attempt: n.attempt))
             let reply = askBackend(.notification(n))
             var status = 0
             if case .notification(let s) = reply.outcome { status = s }
+            // Received means answered 200-206 (the trigger `notified`); else Apple retries.
+            if (200...206).contains(status) {
+                outbox.log(.server, .notificationReceived(uuid: n.uuid, type: n.type, txn: txn, attempt: n.attempt))
+            }
             applyLedger(reply.ledger, sender: .app, via: .notification)
             if (200...206).contains(status), n.type == .oneTimeCharge {
                 acknowledged(txn, user: nil, sender: .app, via: .notification)
