@@ -130,6 +130,10 @@ class Backend:
         self.db.execute("INSERT OR IGNORE INTO accounts (id) VALUES (?)", (name,))
         if app_transaction_id:
             self.db.execute("UPDATE accounts SET app_transaction_id = ? WHERE id = ?", (app_transaction_id, name))
+            # Get Transaction History accepts an appTransactionId: a customer whose first
+            # purchase never arrived can still be reconciled.
+            self.db.execute("INSERT OR IGNORE INTO customers (app_transaction_id, any_transaction_id) VALUES (?, ?)",
+                            (app_transaction_id, app_transaction_id))
         return name
 
     def create_order(self, user, product_id, app_transaction_id=None):

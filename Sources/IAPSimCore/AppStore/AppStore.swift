@@ -21,6 +21,8 @@ package struct AppStore: Sendable, Hashable {
     /// How many transactions `open` describes (fewer: a list changed behind its back).
     var openCovers = 0
     package var outage = false
+    /// `server-api-fail`, `-slow`, `-outage`: what the App Store Server API's callers meet.
+    package var apiFaults = ServerAPIFaultState()
     /// The status the next verification answers (`store-status`), then normal answers.
     package internal(set) var nextStatus: Int?
     package var askToBuy = false

@@ -19,6 +19,8 @@ package enum ExternalRequest: Sendable, Hashable {
     case spend(user: String, coins: Int)
     /// Only the ledger: the final snapshot, after the last round of ticks.
     case ledger
+    /// A fault of the App Store Server API that iapsim serves to the backend: the edge arms it.
+    case apiFault(ServerAPIFault)
 }
 
 /// What the backend answered, read by the edge's rules (docs/serve.md, "The calls iapsim makes").
@@ -43,6 +45,9 @@ package struct ExternalReply: Sendable, Hashable {
     /// Every HTTP exchange the request made, with its wall time (`GET /iapsim/ledger -> 200
     /// (3 ms)`): the UI's "Your backend" panel; never in the log (wall time is not the world's).
     package var calls: [String] = []
+    /// The backend's calls to the App Store Server API during the exchange, answered
+    /// (`GET /inApps/v2/history/… -> 200`): the log shows them.
+    package var apiCalls: [String] = []
 
     package init(_ outcome: ExternalOutcome, ledger: LedgerSnapshot? = nil, line: String? = nil) {
         self.outcome = outcome

@@ -27,6 +27,7 @@ extension Simulation {
     mutating func askBackend(_ request: ExternalRequest) -> ExternalReply {
         guard let link = external else { return ExternalReply(.done("no backend")) }
         let reply = link.merchant.exchange(request, world: self)
+        for call in reply.apiCalls { outbox.log(.appStore, .noted("App Store Server API: " + call)) }
         if let line = reply.line { outbox.log(.server, .noted("backend: " + line)) }
         if let ledger = reply.ledger { external?.ledger = ledger }
         if !reply.calls.isEmpty {

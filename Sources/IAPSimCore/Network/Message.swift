@@ -96,6 +96,9 @@ package enum Payload: Sendable, Hashable {
     /// Send Consumption Information, the server's answer to `CONSUMPTION_REQUEST`
     /// (route `server-api`).
     case consumptionInfo(ConsumptionInfo)
+    /// The App Store Server API's error answer (`server-api-fail`, `server-api-outage`):
+    /// `{"errorCode": code}` with that HTTP status.
+    case apiError(status: Int, code: Int)
 
     /// Realistic byte sizes: JSON bodies plus HTTP headers; receipts grow per entry.
     package var bytes: Int {
@@ -115,6 +118,7 @@ package enum Payload: Sendable, Hashable {
         case .notificationResponse, .unavailable: return headers
         case .appTransactionReport: return headers + 80
         case .consumptionInfo: return headers + 140
+        case .apiError: return headers + 70
         case .historyRequest: return headers + 60
         case .historyResponse(let list): return headers + 90 + list.reduce(0) { $0 + $1.bytes }
         }

@@ -109,6 +109,13 @@ extension MerchantServer {
         out.send(.serverAPI, .request, .app, exchange: exchange, .historyRequest(txn: lookup))
     }
 
+    /// The App Store Server API answered an error: the lookup is over; the next tick tries again.
+    mutating func apiCallFailed(exchange: Int, status: Int, code: Int, _ out: inout Outbox) {
+        if let k = historyLookups.firstIndex(where: { $0.exchange == exchange }) { historyLookups.remove(at: k) }
+        out.log(
+            .server, .noted("the App Store Server API answered HTTP \(status) (\(code)): nothing learned this time"))
+    }
+
     /// The history arrived: credit the charges never credited, hear the refunds never heard.
     mutating func historyAnswered(
         exchange: Int, _ list: [SignedTransaction], catalog: Catalog,

@@ -146,6 +146,8 @@ extension Simulation {
             }
         case .serverOutage, .refund, .refundRequest, .refundDecline, .refundReverse, .spend:
             performServerSide(command)
+        case .serverAPIFault(let fault):
+            armServerAPI(fault)
         case .setPolicy(let key, let value):
             var p = policy
             guard (try? p.set(key, to: value)) != nil else { return }

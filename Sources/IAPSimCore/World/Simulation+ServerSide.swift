@@ -79,12 +79,17 @@ extension Simulation {
             store.notificationAnswered(exchange: m.exchange, status: status)
         case .historyRequest:
             network.arrived(m, receiverAlive: true, &outbox)
-            outbox.after(AppStore.verificationMs, .storeHistoryDone(exchange: m.exchange))
+            if let error = apiErrorAnswer(m, call: "Get Transaction History") { return error }
+            outbox.after(AppStore.verificationMs + store.apiFaults.slowMs, .storeHistoryDone(exchange: m.exchange))
+        case .apiError(let status, let code):
+            network.arrived(m, receiverAlive: true, &outbox)
+            server.apiCallFailed(exchange: m.exchange, status: status, code: code, &outbox)
         case .appTransactionReport(let user, let id):
             network.arrived(m, receiverAlive: true, &outbox)
             server.appTransactionReported(user: user, id: id, exchange: m.exchange, &outbox)
         case .consumptionInfo(let info):
             network.arrived(m, receiverAlive: true, &outbox)
+            if let error = apiErrorAnswer(m, call: "Send Consumption Information") { return error }
             store.consumptionReceived(info, &outbox)
             outbox.send(.serverAPI, .response, .app, exchange: m.exchange, .notificationResponse(status: 202))
         case .historyResponse(let list):

@@ -125,6 +125,12 @@ package protocol APIWorldProvider: Sendable {
     /// `signedPayload` to the backend and reports each attempt with
     /// `AppStoreAPIServer.recordTestAttempt`.
     func testNotificationRequested(token: String, signedPayload: String) async
+    /// A request was answered (the runner may show it: `GET /inApps/v2/history/… -> 200`).
+    func answered(method: String, path: String, status: Int) async
+}
+
+extension APIWorldProvider {
+    package func answered(method: String, path: String, status: Int) async {}
 }
 
 /// A world behind an actor: tests, and a runner that has nothing else to do on a request.

@@ -92,6 +92,8 @@ package actor AppStoreAPIServer {
     package func respond(method: String, target: String, authorization: String?, body: String) async -> Response {
         let answer = await answer(method: method, target: target, authorization: authorization, body: body)
         if faults.slowMs > 0 { try? await Task.sleep(nanoseconds: UInt64(faults.slowMs) * 1_000_000) }
+        let path = target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? target
+        await world.answered(method: method, path: path, status: answer.status)
         return answer.response
     }
 

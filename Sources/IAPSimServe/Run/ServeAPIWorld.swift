@@ -14,6 +14,7 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
     private var earlier: [APIWorldView] = []
     private var pendingTests: [(token: String, signedPayload: String)] = []
     private var consumption: [(txn: String, body: String)] = []
+    private var calls: [String] = []
     package private(set) var url = ""
     /// The API server, for the test notifications' attempts.
     var server: AppStoreAPIServer?
@@ -55,6 +56,18 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
         locked { pendingTests.append((token, signedPayload)) }
     }
 
+    package func answered(method: String, path: String, status: Int) async {
+        locked { calls.append("\(method) \(path) -> \(status)") }
+    }
+
+    /// The API requests answered since the last look, oldest first.
+    package func takeCalls() -> [String] {
+        locked {
+            defer { calls = [] }
+            return calls
+        }
+    }
+
     /// The test notifications asked for since the last call: the runner delivers them.
     package func takeTestRequests() -> [(token: String, signedPayload: String)] {
         locked {
@@ -66,6 +79,19 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
     package func recordTestAttempt(token: String, result: String, at: IAPSimCore.VirtualTime) {
         guard let server = locked({ self.server }) else { return }
         Blocking.run { await server.recordTestAttempt(token: token, result: result, at: at) }
+    }
+
+    package func arm(_ fault: ServerAPIFault) {
+        guard let server = locked({ self.server }) else { return }
+        Blocking.run {
+            await server.arm { faults in
+                switch fault {
+                case .fail(let count, let code): faults.fail(count, code: code)
+                case .slow(let ms): faults.slowMs = ms
+                case .outage(let on): faults.outage = on
+                }
+            }
+        }
     }
 
     /// How many Send Consumption Information calls were accepted.

@@ -16,6 +16,10 @@ package protocol ServeAPIHosting: AnyObject, Sendable {
     func show(_ world: Simulation, ids: ServeIds)
     /// Request a Test Notification calls since the last look: the runner delivers them.
     func takeTestRequests() -> [(token: String, signedPayload: String)]
+    /// The backend's calls to the API answered since the last look (`GET /inApps/... -> 200`).
+    func takeCalls() -> [String]
+    /// Arms a fault of the API (`server-api-fail`, `-slow`, `-outage`).
+    func arm(_ fault: ServerAPIFault)
     /// One delivery attempt of a test notification (`SUCCESS` or Apple's failure words).
     func recordTestAttempt(token: String, result: String, at: IAPSimCore.VirtualTime)
 }
@@ -107,10 +111,14 @@ package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
             reply = ExternalReply(.done(e.status.map { (200..<300).contains($0) } == true ? nil : e.line), line: e.line)
         case .ledger:
             reply = ExternalReply(.done(nil))
+        case .apiFault(let fault):
+            api?.arm(fault)
+            return ExternalReply(.done(nil))
         }
         deliverTestNotifications(now: now)
+        reply.apiCalls = api?.takeCalls() ?? []
         reply.ledger = readLedger(now: now)
-        reply.calls = exchanges[before...].map { "\($0.line) (\($0.wallMs) ms)" }
+        reply.calls = exchanges[before...].map { "\($0.line) (\($0.wallMs) ms)" } + reply.apiCalls.map { "API " + $0 }
         return reply
     }
 

@@ -32,6 +32,8 @@ package enum Command: Sendable, Hashable {
     case forge(product: String, environment: String? = nil)
     /// `server-outage on|off`: the merchant server answers every request with HTTP 503.
     case serverOutage(on: Bool)
+    /// `server-api-fail`, `server-api-slow`, `server-api-outage`: the App Store Server API's faults.
+    case serverAPIFault(ServerAPIFault)
     /// `refund TXN|newest [percent N]` (nil: the newest charge): Apple refunds N percent of
     /// that charge (100: all of it).
     case refund(txn: String?, percent: Int = 100)
@@ -76,6 +78,7 @@ package enum Command: Sendable, Hashable {
         case .replay: return "replay"
         case .forge(let p, let environment): return "forge \(p)" + (environment.map { " environment \($0)" } ?? "")
         case .serverOutage(let on): return "server-outage \(on ? "on" : "off")"
+        case .serverAPIFault(let f): return f.text
         case .refund(let txn, let percent):
             return "refund \(txn ?? "newest")" + (percent == 100 ? "" : " percent \(percent)")
         case .refundRequest(let txn): return "refund-request \(txn ?? "newest")"
@@ -145,6 +148,9 @@ package enum Command: Sendable, Hashable {
         case .replay: return .replay
         case .forge: return .forge
         case .serverOutage: return .serverOutage
+        case .serverAPIFault(.fail): return .serverAPIFail
+        case .serverAPIFault(.slow): return .serverAPISlow
+        case .serverAPIFault(.outage): return .serverAPIOutage
         case .refund: return .refund
         case .refundRequest: return .refundRequest
         case .refundDecline: return .refundDecline
@@ -166,7 +172,8 @@ extension CommandSpec {
         .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground,
         .uninstall, .login, .logout, .network, .dropNextRequest, .dropNextResponse,
         .latency, .storeOutage, .storeStatus, .failNextPayment, .interruptNextPayment,
-        .askToBuy, .approve, .decline, .replay, .forge, .serverOutage, .refund, .refundRequest,
+        .askToBuy, .approve, .decline, .replay, .forge, .serverOutage, .serverAPIFail, .serverAPISlow,
+        .serverAPIOutage, .refund, .refundRequest,
         .refundDecline, .refundReverse, .spend,
         .policy, .wait, .settle,
     ]

@@ -1,0 +1,65 @@
+/// A fault of the App Store Server API (`server-api-fail`, `server-api-slow`,
+/// `server-api-outage`): what the merchant server's calls to it meet. In the simulated
+/// world they meet the simulated merchant's Get Transaction History and Send Consumption
+/// Information; under `iapsim serve`, every call of the user's backend to the API iapsim serves.
+package enum ServerAPIFault: Sendable, Hashable {
+    /// The next `count` calls answer HTTP 500 with error `code` (Apple's 5000001 by default).
+    case fail(count: Int, code: Int)
+    /// Every answer takes this much longer (0: back to normal).
+    case slow(VirtualTime)
+    /// `on`: every call answers HTTP 503 until `off`.
+    case outage(Bool)
+
+    /// Apple's "An unknown error occurred. Please try again." (`GeneralInternalRetryableError`).
+    package static let defaultCode = 5_000_001
+
+    var text: String {
+        switch self {
+        case .fail(let n, let code): return "server-api-fail \(n)" + (code == Self.defaultCode ? "" : " \(code)")
+        case .slow(let ms): return "server-api-slow \(DurationText.format(ms))"
+        case .outage(let on): return "server-api-outage \(on ? "on" : "off")"
+        }
+    }
+}
+
+extension CommandSpec {
+    static let serverAPIFail = CommandSpec(
+        "server-api-fail", usage: "server-api-fail N [CODE]", fault: true,
+        read: { a throws(CommandError) in try a.serverAPIFail() },
+        doc: "the next N calls to the App Store Server API (1 to 100) answer HTTP 500 with `errorCode` CODE "
+            + "(a 7-digit Apple error code; default `5000001`, retryable); the caller retries on its next run")
+    static let serverAPISlow = CommandSpec(
+        "server-api-slow", usage: "server-api-slow DURATION", faultIf: { $0 != .serverAPIFault(.slow(0)) },
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .serverAPIFault(.slow(try a.duration(0)))
+        },
+        doc: "every answer of the App Store Server API takes DURATION longer (`0s` ends it); under `iapsim serve` "
+            + "it is wall time, so a backend's timeout shows")
+    static let serverAPIOutage = CommandSpec(
+        "server-api-outage", usage: "server-api-outage on|off", faultIf: { $0 == .serverAPIFault(.outage(true)) },
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .serverAPIFault(.outage(try a.onOff(0)))
+        },
+        doc: "`on`: every call to the App Store Server API answers HTTP 503 until it is turned `off`")
+}
+
+extension CommandArguments {
+    /// `server-api-fail N [CODE]`.
+    func serverAPIFail() throws(CommandError) -> Command {
+        if words.count != 2 { try exactly(1) }
+        guard let n = Int(words[0].text), (1...100).contains(n) else {
+            throw CommandError(
+                offset: words[0].offset,
+                problem: .badArgument(name.text, words[0].text, expected: "a whole number of calls from 1 to 100"))
+        }
+        guard words.count == 2 else { return .serverAPIFault(.fail(count: n, code: ServerAPIFault.defaultCode)) }
+        guard let code = Int(words[1].text), (1_000_000...9_999_999).contains(code) else {
+            throw CommandError(
+                offset: words[1].offset,
+                problem: .badArgument(name.text, words[1].text, expected: "a 7-digit Apple error code such as 5000001"))
+        }
+        return .serverAPIFault(.fail(count: n, code: code))
+    }
+}
