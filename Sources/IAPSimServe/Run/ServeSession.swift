@@ -1,5 +1,9 @@
 import Foundation
 import IAPSimCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 import IAPSimScenario
 import IAPSimSigned
 
@@ -184,16 +188,26 @@ package final class ServeSession: @unchecked Sendable {
         Blocking.run { await server.arm(change) }
     }
 
-    /// `--hold`: answers from the final state until SIGTERM or SIGINT.
+    /// `--hold`: answers from the final state until SIGTERM or SIGINT; then returns, so that
+    /// the exit status is still the verdict's (the caller closes the session).
     package func hold() {
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        sigaddset(&mask, SIGINT)
-        sigaddset(&mask, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &mask, nil)
-        var received: Int32 = 0
-        sigwait(&mask, &received)
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return }
+        ServeSession.holdPipe = fds[1]
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig) { _ in
+                var byte: UInt8 = 1
+                _ = write(ServeSession.holdPipe, &byte, 1)
+            }
+        }
+        var byte: UInt8 = 0
+        while read(fds[0], &byte, 1) < 0 && errno == EINTR {}
+        Glibc.close(fds[0])
+        Glibc.close(fds[1])
     }
+
+    /// Where a signal wakes `hold()` (a signal handler can reach no instance).
+    nonisolated(unsafe) static var holdPipe: Int32 = -1
 
     /// Stops the API, the spawned backend, the HTTP client; removes the keys' directory.
     package func close() {
