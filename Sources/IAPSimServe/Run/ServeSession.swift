@@ -1,11 +1,11 @@
 import Foundation
 import IAPSimCore
+import IAPSimScenario
+import IAPSimSigned
 
 #if canImport(Glibc)
     import Glibc
 #endif
-import IAPSimScenario
-import IAPSimSigned
 
 /// One `iapsim serve` invocation (docs/serve.md): the App Store Server API listening, the
 /// backend reached (or spawned), then each file or explore run as a world of its own against
