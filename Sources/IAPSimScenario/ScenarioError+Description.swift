@@ -94,7 +94,7 @@ extension ScenarioError: CustomStringConvertible {
             return "bad duration '\(text)' for '\(what)'; a duration is \(V.durationForm)"
         case .durationTooLong(_, let what, let text):
             return "duration '\(text)' for '\(what)' is too long; at most "
-                + "\(DurationText.format(V.maxDurationMs)) (30 days of virtual time)"
+                + "\(V.maxDurationMs / 86_400_000)d (\(V.maxDurationMs / 86_400_000) days of virtual time)"
         case .twoTriggers(_, let first, let second):
             return "step has two triggers, '\(first)' and '\(second)'; a step has at most one of: "
                 + V.list(V.triggerKeys)

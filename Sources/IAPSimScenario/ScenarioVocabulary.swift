@@ -46,7 +46,7 @@ package enum ScenarioVocabulary {
     /// The longest duration a scenario may write: 30 days of virtual time.
     package static let maxDurationMs = CommandArguments.maxDurationMs
     /// How durations are written.
-    package static let durationForm = "a whole number and a unit: 250ms, 3s, 5m, 2h"
+    package static let durationForm = "a whole number and a unit: 250ms, 3s, 5m, 2h, 45d"
 
     /// Letters, digits, `_`, `-` and `.`: a name must survive `login NAME` as one word.
     /// Scenario files and the sandbox's `--users` both hold names to it.

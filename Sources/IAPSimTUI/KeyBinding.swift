@@ -12,6 +12,10 @@ package enum UIAction: Sendable, Hashable {
     case handout
     /// The server-side and money picker: refund, spend, forge, the merchant server's outage.
     case serverSide
+    /// The Subscriptions view: each subscriber's timeline (paid, E, G) on the calendar.
+    case subscriptions
+    /// The subscription picker: billing fails or recovers, auto-renew, plan change, refund.
+    case subscription
 }
 
 /// One row of the one key table: the keys, how they are written, what they do, and when.
@@ -153,6 +157,13 @@ extension KeyBinding {
         KeyBinding(
             chars("m"), "`m`", "server side and money: refund, spend, forge, server outage (picker)",
             footer: "server", .faults, .serverSide, when: .live),
+        KeyBinding(
+            chars("T"), "`T`",
+            "subscriptions: each subscriber's timeline, paid periods, entitled (E) and granted (G), differences marked; again closes",
+            footer: "subs", .view, .subscriptions),
+        KeyBinding(
+            chars("C"), "`C`", "the subscription: billing fails / recovers, auto-renew off / on, change plan, refund a renewal (picker)",
+            footer: "subscription", .faults, .subscription, when: .live),
         KeyBinding(chars("A"), "`A`", "autopilot: seeded random purchases, faults", .faults, .autopilot, when: .live),
         KeyBinding(
             chars("p"), "`p`", "policy panel: every key, changed live",

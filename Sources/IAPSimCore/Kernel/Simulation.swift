@@ -12,13 +12,16 @@ package struct WorldConfig: Sendable, Hashable {
     package var logLimit: Int?
     /// The App Store environment (`environment:`): production unless a scenario says sandbox.
     package var environment: StoreEnvironment
+    /// The app's billing grace period for subscriptions (`grace-period`), if any.
+    package var gracePeriodMs: VirtualTime?
 
     package init(
         seed: UInt64 = 1, users: [String] = ["alice"], policy: Policy = PolicyPreset.hardened.policy,
         appRunning: Bool = true, catalog: Catalog = .standard, logLimit: Int? = nil,
-        environment: StoreEnvironment = .production
+        environment: StoreEnvironment = .production, gracePeriodMs: VirtualTime? = nil
     ) {
         self.environment = environment
+        self.gracePeriodMs = gracePeriodMs
         self.seed = seed
         self.users = users.isEmpty ? ["alice"] : users
         self.policy = policy
@@ -73,6 +76,8 @@ package struct Simulation: Sendable {
     var reconcileArmed = false
     /// The world as it was when `armReconcileIfDue` last found no work (nil: not known).
     var reconcileIdleAt: ReconcileStamp?
+    /// The subscription status poll is scheduled (`server-status-poll`).
+    var statusPollArmed = false
     #if DEBUG
         /// What the invariants saw after the previous event (`assertInvariants`).
         var invariantWatch = InvariantWatch()
@@ -95,7 +100,9 @@ package struct Simulation: Sendable {
         let root = SplitMix64(seed: config.seed)
         self.config = config
         policy = config.policy
-        store = AppStore(catalog: config.catalog, rng: root.derive("app-store"), environment: config.environment)
+        store = AppStore(
+            catalog: config.catalog, rng: root.derive("app-store"), environment: config.environment,
+            gracePeriodMs: config.gracePeriodMs)
         server = MerchantServer(users: config.users, rng: root.derive("merchant-server"))
         app = AppProcess(running: false)
         auditor = Auditor(catalog: config.catalog)
@@ -251,6 +258,9 @@ package struct Simulation: Sendable {
     package mutating func settle(into written: inout [LogEntry]?) -> Bool {
         let limit = now + Simulation.settleLimitMs
         while let t = nextEventTime {
+            // The subscription clock alone (renewals, retries, grace ends, status polls)
+            // does not keep a settle running.
+            if queue.count <= subscriptionClockEvents { return true }
             if t > limit {
                 passTime(before: limit, through: true, into: &written)
                 now = limit
@@ -289,6 +299,7 @@ package struct Simulation: Sendable {
         nextExchange = outbox.nextExchange
         scheduleTimers()
         if policy.serverReconcileMs != nil { armReconcileIfDue() }
+        if policy.statusPollMs != 0 { armStatusPollIfDue() }
         written?.reserveCapacity(outbox.facts.count + 2)
         logCount += outbox.unkept
         if !outbox.facts.isEmpty {

@@ -96,6 +96,9 @@ package enum Payload: Sendable, Hashable {
     /// Send Consumption Information, the server's answer to `CONSUMPTION_REQUEST`
     /// (route `server-api`).
     case consumptionInfo(ConsumptionInfo)
+    /// Get All Subscription Statuses for one subscription, and its answer (`server-api`).
+    case statusRequest(originalTransactionId: String)
+    indirect case statusResponse(StatusAnswer)
 
     /// Realistic byte sizes: JSON bodies plus HTTP headers; receipts grow per entry.
     package var bytes: Int {
@@ -115,7 +118,8 @@ package enum Payload: Sendable, Hashable {
         case .notificationResponse, .unavailable: return headers
         case .appTransactionReport: return headers + 80
         case .consumptionInfo: return headers + 140
-        case .historyRequest: return headers + 60
+        case .historyRequest, .statusRequest: return headers + 60
+        case .statusResponse(let a): return headers + 3_200 + a.transaction.bytes
         case .historyResponse(let list): return headers + 90 + list.reduce(0) { $0 + $1.bytes }
         }
     }
