@@ -23,6 +23,8 @@ package struct Scenario: Sendable, Equatable {
     package var app: AppState
     /// The App Store environment (`environment:`), production by default.
     package var environment: StoreEnvironment = .production
+    /// The app's billing grace period for subscriptions (`grace-period:`), nil for `off`.
+    package var gracePeriodMs: VirtualTime?
     package var steps: [Step]
     package var expect: Expectations
 

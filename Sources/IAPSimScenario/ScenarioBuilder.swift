@@ -29,7 +29,8 @@ struct ScenarioBuilder {
         if let users = keys["users"] { scenario.users = try self.users(users.value) }
         if let app = keys["app"] { scenario.app = try appState(app.value) }
         if let environment = keys["environment"] { scenario.environment = try self.environment(environment.value) }
-        scenario.steps = try steps(keys["steps"]!.value, users: scenario.users)
+        if let grace = keys["grace-period"] { scenario.gracePeriodMs = try gracePeriod(grace.value) }
+        scenario.steps = try steps(keys["steps"]!.value, users: scenario.users, world: scenario.policy.storekit)
         if let expect = keys["expect"] {
             scenario.expect = try expectations(expect.value, users: scenario.users)
         }
@@ -80,6 +81,18 @@ struct ScenarioBuilder {
                 at: reader.location(node), command: "environment", word: text, expected: "production or sandbox")
         }
         return environment
+    }
+
+    /// `grace-period: off | 3d | 16d | 28d`.
+    private func gracePeriod(_ node: Node) throws(ScenarioError) -> VirtualTime? {
+        let text = try reader.string(node, what: "'grace-period'")
+        let choices = ScenarioVocabulary.gracePeriods
+        guard let found = choices.first(where: { $0.word == text }) else {
+            throw .badArgument(
+                at: reader.location(node), command: "grace-period", word: text,
+                expected: ScenarioVocabulary.list(choices.map(\.word)))
+        }
+        return found.ms
     }
 
     private func users(_ node: Node) throws(ScenarioError) -> [String] {

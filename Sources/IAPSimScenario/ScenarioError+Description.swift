@@ -123,6 +123,10 @@ extension ScenarioError: CustomStringConvertible {
             return "unknown command '\(name)'; commands are: \(V.list(CommandSpec.words))"
         case .unknownProduct(_, let name, let products):
             return "unknown product '\(name)'; products are: \(V.list(products))"
+        case .subscriptionNeedsStoreKit2(_, let product):
+            return "'\(product)' is an auto-renewable subscription, and subscriptions exist in the StoreKit 2 world "
+                + "only; the policy key 'storekit' allows them: write 'storekit: 2' in the policy map (or a preset "
+                + "that has it: \(V.list(PolicyPreset.allCases.filter { $0.policy.storekit == .two }.map(\.rawValue))))"
         case .unknownRoute(_, let name):
             return "unknown route '\(name)'; routes are: \(V.list(Route.allCases.map(\.rawValue)))"
         case .unknownFailReason(_, let name):

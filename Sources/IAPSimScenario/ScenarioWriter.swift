@@ -20,6 +20,7 @@ package enum ScenarioWriter {
         lines.append("users: [\(users.joined(separator: ", "))]")
         if scenario.app != .running { lines.append("app: \(scenario.app.rawValue)") }
         if scenario.environment != .production { lines.append("environment: \(scenario.environment.rawValue)") }
+        if let grace = scenario.gracePeriodMs { lines.append("grace-period: \(ScenarioVocabulary.graceWord(grace))") }
         if scenario.steps.isEmpty {
             lines.append("steps: []")
         } else {
@@ -99,6 +100,6 @@ package enum ScenarioWriter {
             let pairs = spenders.map { "\(YAMLScalar.inline($0, flow: true)): \(expect.spent[$0]!)" }
             lines.append("  spent: {\(pairs.joined(separator: ", "))}")
         }
-        return lines
+        return lines + subscriptionLines(expect, users: users)
     }
 }

@@ -36,6 +36,9 @@ package struct KeyBinding: Sendable, Hashable {
         case play
         /// While the world runs, in StoreKit 1 only (`verifyReceipt` has no StoreKit 2 twin).
         case storeKit1
+        /// In StoreKit 2 only (subscriptions exist there alone); `storeKit2Live` while the
+        /// world runs.
+        case storeKit2, storeKit2Live
         /// When there are scenario files to move between (play, learn, or a scenarios/ folder).
         case browse
     }
@@ -72,7 +75,13 @@ package struct KeyBinding: Sendable, Hashable {
     func help(in world: StoreKitWorld) -> String { world == .two ? storeKit2Help ?? help : help }
 
     /// Whether the key does anything in `world` (help lists only those).
-    func exists(in world: StoreKitWorld) -> Bool { context != .storeKit1 || world == .one }
+    func exists(in world: StoreKitWorld) -> Bool {
+        switch context {
+        case .storeKit1: return world == .one
+        case .storeKit2, .storeKit2Live: return world == .two
+        default: return true
+        }
+    }
 }
 
 extension KeyBinding {
@@ -160,10 +169,11 @@ extension KeyBinding {
         KeyBinding(
             chars("T"), "`T`",
             "subscriptions: each subscriber's timeline, paid periods, entitled (E) and granted (G), differences marked; again closes",
-            footer: "subs", .view, .subscriptions),
+            footer: "subs", .view, .subscriptions, when: .storeKit2),
         KeyBinding(
-            chars("C"), "`C`", "the subscription: billing fails / recovers, auto-renew off / on, change plan, refund a renewal (picker)",
-            footer: "subscription", .faults, .subscription, when: .live),
+            chars("C"), "`C`",
+            "the subscription: billing fails / recovers, auto-renew off / on, change plan, refund a renewal (picker)",
+            footer: "subscription", .faults, .subscription, when: .storeKit2Live),
         KeyBinding(chars("A"), "`A`", "autopilot: seeded random purchases, faults", .faults, .autopilot, when: .live),
         KeyBinding(
             chars("p"), "`p`", "policy panel: every key, changed live",
@@ -212,6 +222,8 @@ extension KeyBinding {
         case .play: return model.isPlay
         case .browse: return !model.playlist.isEmpty
         case .storeKit1: return model.result == nil && model.simulation.policy.storekit == .one
+        case .storeKit2: return model.simulation.policy.storekit == .two
+        case .storeKit2Live: return model.result == nil && model.simulation.policy.storekit == .two
         }
     }
 

@@ -54,8 +54,12 @@ extension UIModel {
             lines.append(legend(step: step))
         }
         let first = min(subscriptionsScroll(rows, height: inner.height), max(0, lines.count - inner.height))
-        let badge = rows.isEmpty ? nil : "1 cell = \(UIModel.cellWords(step)) \(glyphs.sep) now \(VirtualCalendar.short(simulation.now))"
-        grid.frame(area, title: "Subscriptions (T closes, j k select, i inspects)", focused: true, glyphs: glyphs, badge: badge)
+        let badge =
+            rows.isEmpty
+            ? nil : "1 cell = \(UIModel.cellWords(step)) \(glyphs.sep) now \(VirtualCalendar.short(simulation.now))"
+        grid.frame(
+            area, title: "Subscriptions (T closes, j k select, i inspects)", focused: true, glyphs: glyphs, badge: badge
+        )
         grid.lines(lines, in: inner, offset: first, ellipsis: glyphs.more)
     }
 

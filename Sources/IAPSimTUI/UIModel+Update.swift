@@ -93,6 +93,11 @@ extension UIModel {
                 return "\(name) is StoreKit 1 only: no verifyReceipt, a StoreKit 2 server verifies the JWS itself"
             }
             return "\(name) works while the run is live; R restarts it"
+        case .storeKit2, .storeKit2Live:
+            if simulation.policy.storekit == .one {
+                return "\(name) is StoreKit 2 only: auto-renewable subscriptions exist in the storekit: 2 world"
+            }
+            return "\(name) works while the run is live; R restarts it"
         case .browse: return "\(name) moves between scenario files: iapsim play FILE or iapsim learn"
         case .live: return "\(name) works while the run is live; R restarts it"
         case .sandbox: return "\(name) works in the sandbox (iapsim with no file), not in play"

@@ -128,4 +128,34 @@ import Testing
                 "FAIL    4 transaction 2000000010: a subscription transaction without subscriptionGroupIdentifier\n"))
         #expect(result.stdout.hasSuffix("\n0 passed, 4 failed\n"), "\(result.stdout)")
     }
+
+    @Test(
+        .enabled(
+            if: Judges.applePython != nil,
+            "Apple's library is not installed: set IAPSIM_APPLE_PYTHON or run tools/apple-venv.sh"))
+    func inProductionTheVerifierChecksTheAppsAppleIdOfASubscriptionsNotification() throws {
+        let directory = scratchDirectory("apple-subscription-production")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let writer = try SignedDataWriter(directory: directory, environment: "Production")
+        var transaction = S.renewal, renewal = S.inGrace
+        transaction.environment = "Production"
+        renewal.environment = "Production"
+        try writer.transaction(transaction, at: 0)
+        try writer.renewalInfo(renewal, at: 0)
+        try writer.notification(
+            .didFailToRenew, subtype: .gracePeriod, uuid: "u-3", signedDate: S.renewed, transaction: transaction,
+            renewalInfo: renewal, status: .gracePeriod, at: 0)
+        // Renewal info signed for the sandbox is refused by a production verifier.
+        try writer.renewalInfo(S.inGrace, at: 0)
+        try writer.finish()
+        let result = try Judges.verify(directory)
+        #expect(result.status == 1)
+        #expect(
+            result.stdout.hasPrefix(
+                "ok      1 transaction 2000000011\nok      2 renewal 2000000010\nok      3 notification 2000000011\n"),
+            "\(result.stdout)")
+        #expect(
+            result.stdout.contains("FAIL    4 renewal 2000000010: refused by Apple's verifier: INVALID_ENVIRONMENT"),
+            "\(result.stdout)")
+    }
 }

@@ -65,21 +65,23 @@ package struct Catalog: Sendable, Hashable {
         self.subscriptions = subscriptions
     }
 
-    package static let standard = Catalog(products: [
-        Product(id: "coins_100", kind: .consumable, priceCents: 99, coins: 100, title: "100 coins"),
-        Product(id: "coins_550", kind: .consumable, priceCents: 499, coins: 550, title: "550 coins"),
-        Product(id: "no_ads", kind: .nonConsumable, priceCents: 299, coins: 0, title: "No ads"),
-    ], subscriptions: [
-        Product(
-            id: "pro_monthly", kind: .autoRenewable, priceCents: 499, coins: 0, title: "Pro, monthly",
-            subscription: SubscriptionTerms(group: "pro", level: 2, months: 1)),
-        Product(
-            id: "plus_monthly", kind: .autoRenewable, priceCents: 999, coins: 0, title: "Plus, monthly",
-            subscription: SubscriptionTerms(group: "pro", level: 1, months: 1)),
-        Product(
-            id: "pro_yearly", kind: .autoRenewable, priceCents: 4_999, coins: 0, title: "Pro, yearly",
-            subscription: SubscriptionTerms(group: "pro", level: 2, months: 12)),
-    ])
+    package static let standard = Catalog(
+        products: [
+            Product(id: "coins_100", kind: .consumable, priceCents: 99, coins: 100, title: "100 coins"),
+            Product(id: "coins_550", kind: .consumable, priceCents: 499, coins: 550, title: "550 coins"),
+            Product(id: "no_ads", kind: .nonConsumable, priceCents: 299, coins: 0, title: "No ads"),
+        ],
+        subscriptions: [
+            Product(
+                id: "pro_monthly", kind: .autoRenewable, priceCents: 499, coins: 0, title: "Pro, monthly",
+                subscription: SubscriptionTerms(group: "pro", level: 2, months: 1)),
+            Product(
+                id: "plus_monthly", kind: .autoRenewable, priceCents: 999, coins: 0, title: "Plus, monthly",
+                subscription: SubscriptionTerms(group: "pro", level: 1, months: 1)),
+            Product(
+                id: "pro_yearly", kind: .autoRenewable, priceCents: 4_999, coins: 0, title: "Pro, yearly",
+                subscription: SubscriptionTerms(group: "pro", level: 2, months: 12)),
+        ])
 
     /// The one-time products' ids (what explore and the buy menu draw from).
     package var ids: [String] { products.map(\.id) }

@@ -193,6 +193,11 @@ package struct Simulation: Sendable {
     /// The checkers' look after an event or a passage of time.
     mutating func look(into written: inout [LogEntry]?) {
         // The auditor looks only while a charge waits for its verdict or a refund for its clawback.
+        if !auditor.subscriberTimelines.isEmpty {
+            var audit: [LogEntry] = []
+            auditor.evaluateTimelines(now: now, &audit)
+            for entry in audit { append(entry, into: &written) }
+        }
         guard !auditor.ledger.active.isEmpty || !auditor.ledger.unclawed.isEmpty || !auditor.ledger.overclaws.isEmpty
         else { return }
         var audit: [LogEntry] = []

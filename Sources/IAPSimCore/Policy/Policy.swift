@@ -53,10 +53,22 @@ package struct Policy: Sendable, Hashable {
     package var serverHistory = HistoryVersion.v2
     package var serverHistoryPages = HistoryPages.all
     // Subscriptions (server side, read in the StoreKit 2 world).
-    package var serverSubscriptionOrder = SubscriptionOrder.arrival
-    package var serverGrace = GraceRule.ignore
+    // Three keys in one byte (bit 0 `signed-date`, bit 1 `honor`, bit 2 revoke): every event
+    // copies the policy, and it stays 56 bytes with them.
+    var subscriptionBits: UInt8 = 0
+    package var serverSubscriptionOrder: SubscriptionOrder {
+        get { subscriptionBits & 1 != 0 ? .signedDate : .arrival }
+        set { subscriptionBits = subscriptionBits & ~1 | (newValue == .signedDate ? 1 : 0) }
+    }
+    package var serverGrace: GraceRule {
+        get { subscriptionBits & 2 != 0 ? .honor : .ignore }
+        set { subscriptionBits = subscriptionBits & ~2 | (newValue == .honor ? 2 : 0) }
+    }
     /// On `REFUND` of a subscription transaction, the server ends access.
-    package var serverRevoke = false
+    package var serverRevoke: Bool {
+        get { subscriptionBits & 4 != 0 }
+        set { subscriptionBits = subscriptionBits & ~4 | (newValue ? 4 : 0) }
+    }
     /// `serverStatusPollMs` in 32 bits, 0 for `off`.
     var statusPollMs: UInt32 = 0
     /// `serverReconcileMs` in 32 bits, 0 for `off`: every event copies the policy, and the

@@ -39,7 +39,9 @@ extension MerchantServer {
             return refuse(p, "unknown product \(asked.productId)", out: &out)
         }
         if product.subscription != nil {
-            guard let signed = r.signed else { return refuse(p, "a subscription needs its signed transaction", out: &out) }
+            guard let signed = r.signed else {
+                return refuse(p, "a subscription needs its signed transaction", out: &out)
+            }
             return grantSubscription(p, signed, &out)
         }
         // An entitlement is granted once, for its original transaction (and that one's

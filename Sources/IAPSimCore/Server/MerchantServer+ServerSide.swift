@@ -132,7 +132,8 @@ extension MerchantServer {
             let txn = signed.transactionId
             if signed.subscription != nil {
                 if signed.revocationDate != nil {
-                    hear(signed, .notification(.refund, nil), renewal: nil, user: nil, signedAt: signed.signedDate, &out)
+                    hear(
+                        signed, .notification(.refund, nil), renewal: nil, user: nil, signedAt: signed.signedDate, &out)
                 }
                 continue
             }

@@ -43,7 +43,8 @@ extension AppStore {
                         + " (prorated; \(last.transactionId) ends now)"))
         }
         let end = SubscriptionCalendar.adding(months: terms.months, to: out.now)
-        let t = newTransaction(product: id, username: transaction(s.originalTransactionId)?.applicationUsername,
+        let t = newTransaction(
+            product: id, username: transaction(s.originalTransactionId)?.applicationUsername,
             now: out.now, outcome: .charge)
         update(t.id) {
             $0.state = .purchased
@@ -81,7 +82,8 @@ extension AppStore {
         book.subscriptions[i].periods[k].refundedAt = out.now
         let s = subscriptions[i]
         guard s.latestTransactionId == txn, s.status != .expired, s.status != .revoked else {
-            return out.log(.appStore, .noted("\(txn) was an earlier period of \(s.originalTransactionId): access unchanged"))
+            return out.log(
+                .appStore, .noted("\(txn) was an earlier period of \(s.originalTransactionId): access unchanged"))
         }
         book.subscriptions[i].status = .revoked
         book.subscriptions[i].gracePeriodExpiresAt = nil

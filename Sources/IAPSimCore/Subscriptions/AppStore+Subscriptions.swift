@@ -152,7 +152,9 @@ extension AppStore {
             let day = Int((out.now - start) / Self.retryEveryMs)
             if day >= Self.retryDays || !s.autoRenew { return expire(i, intent: s.autoRenew ? 2 : 1, &out) }
             if !book.billingFails { return renew(i, recovered: true, &out) }
-            out.log(.appStore, .noted("billing retry \(day) of \(s.originalTransactionId) failed: the payment method still fails"))
+            out.log(
+                .appStore,
+                .noted("billing retry \(day) of \(s.originalTransactionId) failed: the payment method still fails"))
             if s.status == .grace, let end = s.gracePeriodExpiresAt, out.now >= end {
                 book.subscriptions[i].status = .billingRetry
                 noteChange(i, .graceExpired, txn: nil, &out)

@@ -71,7 +71,8 @@ extension MerchantServer {
         } else {
             let owner = user ?? signed.appAccountToken.flatMap { order(token: $0)?.user }
             guard let owner else {
-                return out.log(.server, .notificationUnbound(txn: signed.transactionId, reason: "no order names its subscriber"))
+                return out.log(
+                    .server, .notificationUnbound(txn: signed.transactionId, reason: "no order names its subscriber"))
             }
             subscriberAccess.append(
                 SubscriberAccess(
@@ -91,7 +92,9 @@ extension MerchantServer {
         var a = subscriberAccess[k]
         switch news {
         case .report, .notification(.subscribed, _), .notification(.didRenew, _),
-            .notification(.didChangeRenewalPref, .upgrade):
+            .notification(.didChangeRenewalPref, _), .notification(.didChangeRenewalStatus, _):
+            // The transaction a notification carries is taken as the subscription's state
+            // (under `arrival`, even when an older one arrives after a newer).
             a.productId = signed.productId
             a.expiresAt = signed.expiresDate ?? a.expiresAt
             a.graceUntil = nil

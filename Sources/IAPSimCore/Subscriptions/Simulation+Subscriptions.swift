@@ -91,7 +91,9 @@ extension Simulation {
         guard let interval = policy.serverStatusPollMs, !server.subscriberAccess.isEmpty else { return }
         for a in server.subscriberAccess {
             let exchange = outbox.newExchange()
-            outbox.send(.serverAPI, .request, .app, exchange: exchange, .statusRequest(originalTransactionId: a.originalTransactionId))
+            outbox.send(
+                .serverAPI, .request, .app, exchange: exchange,
+                .statusRequest(originalTransactionId: a.originalTransactionId))
         }
         statusPollArmed = true
         outbox.after(interval, .serverStatusPoll)
@@ -126,4 +128,13 @@ package struct StatusAnswer: Sendable, Hashable {
     package var status: SubscriptionStatus
     package var transaction: SignedTransaction
     package var renewalInfo: RenewalInfo
+}
+
+extension Simulation {
+    /// Subscription payments the App Store charged: purchases, renewals, recoveries, upgrades.
+    package var subscriptionCharges: Int { store.subscriptions.reduce(0) { $0 + $1.periods.count } }
+    /// Subscription payments Apple refunded.
+    package var subscriptionRefunds: Int {
+        store.subscriptions.reduce(0) { $0 + $1.periods.filter(\.refunded).count }
+    }
 }

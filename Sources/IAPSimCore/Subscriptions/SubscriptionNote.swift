@@ -47,8 +47,10 @@ extension Fact {
         switch self {
         case .subscriptionChanged(let n):
             let txn = n.txn.map { " (\($0))" } ?? ""
-            let price = n.event.trigger == .charged || n.event.trigger == .renewed ? ", \(formatMoney(n.priceCents))" : ""
-            var line = "\(n.productId) of \(n.user) \(n.event.rawValue)\(txn)\(price): status \(n.status.rawValue) \(n.status.word)"
+            let price =
+                n.event.trigger == .charged || n.event.trigger == .renewed ? ", \(formatMoney(n.priceCents))" : ""
+            var line =
+                "\(n.productId) of \(n.user) \(n.event.rawValue)\(txn)\(price): status \(n.status.rawValue) \(n.status.word)"
             switch n.status {
             case .active: line += ", expires \(SubscriptionCalendar.iso(n.expiresAt))"
             case .grace: line += ", grace until \(n.graceUntil.map(SubscriptionCalendar.iso) ?? "?")"
