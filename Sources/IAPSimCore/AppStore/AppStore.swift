@@ -314,6 +314,7 @@ package struct AppStore: Sendable, Hashable {
                     applicationUsername: t.applicationUsername,
                     user: payer.user, order: payer.order))
         }
+        if catalog.product(first.productId)?.subscription != nil { noteSubscriptionBuyer(t.id, user: payer.user) }
         charge(t.id, out: &out)
     }
 }

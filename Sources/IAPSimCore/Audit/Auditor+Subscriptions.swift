@@ -104,6 +104,9 @@ extension AnomalyWording {
         switch type {
         case .accessAfterRevoke:
             return "\(sub): Apple revoked the period (refund), the server still grants access since \(from)"
+        case .accessAfterEnd where line.originalTxn == nil:
+            return "\(line.user) holds no subscription at the App Store, yet the server grants access since \(from)"
+                + " (another account's purchase, or news it applied to the wrong account)"
         case .accessAfterEnd:
             return "\(sub): Apple's status is \(line.status.word), the server still grants access since \(from)"
         case .graceCut:

@@ -54,7 +54,9 @@ extension MerchantServer {
             orders[i].state = .credited
             orders[i].transactionId = signed.transactionId
         }
-        hear(signed, .report, renewal: nil, user: user, signedAt: signed.signedDate, &out)
+        // A report is news of its transaction's moment (its purchase), however late the app
+        // sends it: a JWS is signed anew at every delivery, so its signedDate says nothing.
+        hear(signed, .report, renewal: nil, user: user, signedAt: signed.purchaseDate, &out)
         answer(p, .credited([signed.transactionId]), out: &out)
     }
 
