@@ -92,17 +92,14 @@ extension UIModel {
                 sep + (row.granted ? "server grants access" : "server grants no access"),
                 row.granted == row.entitled ? Style(.good) : Style(.bad, bold: true)))
         let differ = strips.differ
-        let anomalyWords = row.anomalies.isEmpty ? "" : "  " + row.anomalies.joined(separator: ", ")
+        // The anomalies end the head line: the marks' strip fills the width and would hide them.
+        if !row.anomalies.isEmpty { head.append(Span("  " + row.anomalies.joined(separator: ", "), Style(.bad))) }
         return [
             head,
             stripLine("paid", strips.paid, now: now, style: Style(.info)),
             stripLine("E", strips.entitled, now: now, style: Style(.good)),
             stripLine("G", strips.granted, now: now, style: Style(.accent)),
-            [
-                Span(TextWidth.pad("", to: UIModel.stripLabel)),
-                Span(differ, Style(.bad, bold: true)),
-                Span(anomalyWords, Style(.bad)),
-            ],
+            [Span(TextWidth.pad("", to: UIModel.stripLabel)), Span(differ, Style(.bad, bold: true))],
         ]
     }
 
