@@ -7,13 +7,40 @@ One line per signed object of the run, in run order (the order of signed.jsonl):
 `transactionSigned` fact, the transaction's fields as Apple's JWSTransactionDecodedPayload
 names them (dates turned from virtual to Unix milliseconds); for a `notificationSent` fact,
 the notification's fields as ResponseBodyV2DecodedPayload names them, with its
-signedTransactionInfo's fields under "transaction"; for a `forgeryPrepared` fact, {} (a
+signedTransactionInfo's fields under "transaction" (a subscription's: its signedRenewalInfo's
+under "renewalInfo", after a line of its own for the renewal info signed first); for a
+`forgeryPrepared` fact, {} (a
 forged JWS must only be refused). Feed it to tools/verify_signed.py --expect.
 """
 import json
 import sys
 
 EPOCH_MS = 1_767_225_600_000  # virtual time 0: 2026-01-01T00:00:00Z
+TYPES = {"consumable": "Consumable", "non-consumable": "Non-Consumable",
+         "auto-renewable": "Auto-Renewable Subscription"}
+
+
+def subscription_fields(t):
+    """A subscription transaction's own fields (none for a one-time product)."""
+    if "expiresDate" not in t:
+        return {}
+    return {"expiresDate": t["expiresDate"] + EPOCH_MS, "webOrderLineItemId": t["webOrderLineItemId"],
+            "subscriptionGroupIdentifier": t["subscriptionGroupIdentifier"],
+            "transactionReason": t["transactionReason"]}
+
+
+def renewal_fields(r):
+    """JWSRenewalInfoDecodedPayload's fields (a null: the field must be absent)."""
+    def date(key):
+        return None if r.get(key) is None else r[key] + EPOCH_MS
+    return {
+        "originalTransactionId": r["originalTransactionId"], "autoRenewProductId": r["autoRenewProductId"],
+        "productId": r["productId"], "autoRenewStatus": r["autoRenewStatus"],
+        "isInBillingRetryPeriod": r["isInBillingRetryPeriod"], "gracePeriodExpiresDate": date("gracePeriodExpiresDate"),
+        "expirationIntent": r.get("expirationIntent"), "renewalDate": date("renewalDate"),
+        "signedDate": r["signedDate"] + EPOCH_MS, "environment": r["environment"],
+        "recentSubscriptionStartDate": r["recentSubscriptionStartDate"] + EPOCH_MS,
+    }
 
 
 def decoded_fields(t):
@@ -21,7 +48,7 @@ def decoded_fields(t):
         "transactionId": t["transactionId"],
         "originalTransactionId": t["originalTransactionId"],
         "productId": t["productId"],
-        "type": "Consumable" if t["type"] == "consumable" else "Non-Consumable",
+        "type": TYPES[t["type"]],
         "purchaseDate": t["purchaseDate"] + EPOCH_MS,
         "originalPurchaseDate": t["originalPurchaseDate"] + EPOCH_MS,
         "signedDate": t["signedDate"] + EPOCH_MS,
@@ -33,7 +60,7 @@ def decoded_fields(t):
         "currency": "USD",
     } | ({"revocationDate": t["revocationDate"] + EPOCH_MS, "revocationReason": t["revocationReason"],
           "revocationType": t["revocationType"], "revocationPercentage": t["revocationPercentage"]}
-         if "revocationDate" in t else {})
+         if "revocationDate" in t else {}) | subscription_fields(t)
 
 
 def notification_fields(n):
@@ -45,7 +72,8 @@ def notification_fields(n):
         "data": {"bundleId": "com.example.iapsim", "environment": n["signedTransactionInfo"]["environment"],
                  "bundleVersion": "1.0", "appAppleId": 6450000001},
         "transaction": decoded_fields(n["signedTransactionInfo"]),
-    }
+    } | ({"subtype": n["subtype"]} if "subtype" in n else {}) | (
+        {"renewalInfo": renewal_fields(n["signedRenewalInfo"])} if "signedRenewalInfo" in n else {})
 
 
 def main():
@@ -58,6 +86,9 @@ def main():
             if fact.get("kind") == "transactionSigned":
                 print(json.dumps(decoded_fields(fact["transaction"]), sort_keys=True))
             elif fact.get("kind") == "notificationSent":
+                # A subscription's renewal info is signed on its own line first, then the notification.
+                if "signedRenewalInfo" in fact["notification"]:
+                    print(json.dumps(renewal_fields(fact["notification"]["signedRenewalInfo"]), sort_keys=True))
                 print(json.dumps(notification_fields(fact["notification"]), sort_keys=True))
             elif fact.get("kind") == "forgeryPrepared":
                 print("{}")

@@ -49,7 +49,7 @@ package enum ExpectationCheck {
         let expect = scenario.expect
         var results: [ExpectationResult] = []
         if let charged = expect.charged {
-            results.append(exact("charged", charged, sim.auditor.charges.count))
+            results.append(exact("charged", charged, sim.auditor.charges.count + sim.subscriptionCharges))
         }
         for user in scenario.users {
             guard let coins = expect.credited[user] else { continue }
@@ -88,13 +88,14 @@ package enum ExpectationCheck {
                     holds: Set(products) == Set(held)))
         }
         if let refunded = expect.refunded {
-            results.append(exact("refunded", refunded, sim.auditor.charges.filter { $0.refundedAt != nil }.count))
+            let coins = sim.auditor.charges.filter { $0.refundedAt != nil }.count
+            results.append(exact("refunded", refunded, coins + sim.subscriptionRefunds))
         }
         for user in scenario.users {
             guard let coins = expect.spent[user] else { continue }
             results.append(exact("spent \(user)", coins, sim.server.spent(by: user)))
         }
-        return results
+        return results + checkSubscriptions(scenario, against: sim)
     }
 
     static func amount(_ name: String, _ expected: Int, _ actual: Int) -> ExpectationResult {

@@ -17,7 +17,7 @@ extension Expectations {
         var credited: [String: Int] = [:]
         for u in sim.users { credited[u] = sim.server.balance(of: u) }
         return Expectations(
-            charged: sim.auditor.charges.count, credited: credited,
+            charged: sim.auditor.charges.count + sim.subscriptionCharges, credited: credited,
             anomalies: groups, unresolved: sim.auditor.unresolved.count,
             queue: sim.store.queue.count)
     }

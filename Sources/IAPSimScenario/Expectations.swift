@@ -21,6 +21,10 @@ package struct Expectations: Sendable, Equatable {
     package var refunded: Int?
     /// Coins each named account spent.
     package var spent: [String: Int] = [:]
+    /// Each named subscriber's subscription at the end (`Expectations+Subscriptions.swift`).
+    package var subscriptions: [String: SubscriptionExpectation] = [:]
+    /// Subscription renewals charged.
+    package var renewals: Int?
 
     package init(
         charged: Int? = nil, credited: [String: Int] = [:],
@@ -40,6 +44,7 @@ package struct Expectations: Sendable, Equatable {
     package var isEmpty: Bool {
         charged == nil && credited.isEmpty && anomalies.isEmpty && unresolved == nil
             && queue == nil && money == nil && entitlements.isEmpty && refunded == nil && spent.isEmpty
+            && subscriptions.isEmpty && renewals == nil
     }
 
     /// The keys of an `expect` map, in the order files write them: how each is written, and
@@ -66,6 +71,16 @@ package struct Expectations: Sendable, Equatable {
         ("entitlements", "entitlements: {USER: [PRODUCT, ...]}", "USER holds exactly these entitlements at the end"),
         ("refunded", "refunded: N", "Apple refunded N charges"),
         ("spent", "spent: {USER: COINS}", "each named account spent COINS coins in all"),
+        (
+            "subscriptions", "subscriptions: {USER: {status: S, access: true|false, product: PRODUCT}}",
+            "USER's auto-renewable subscription ends with Apple's status S ("
+                + SubscriptionStatus.allCases.map { "`\($0.word)`" }.joined(separator: ", ")
+                + "), the merchant server granting access (`true`) or not, on PRODUCT; any key may be left out"
+        ),
+        (
+            "renewals", "renewals: N",
+            "the App Store charged N subscription renewals (recoveries from billing retry included)"
+        ),
     ]
     /// The keys of an `expect` map, in the order files write them.
     package static let keys = table.map(\.key)

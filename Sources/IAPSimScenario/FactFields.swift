@@ -61,26 +61,53 @@ enum FactFields {
                         ("revocationType", .string(s.revocationType ?? "")),
                         ("revocationPercentage", .int(s.revocationPercentage ?? 0)),
                     ]
-                } ?? []))
+                } ?? []) + subscriptionFields(s))
+    }
+
+    /// A subscription transaction's own fields (none for a one-time product).
+    static func subscriptionFields(_ s: SignedTransaction) -> [(String, JSONValue)] {
+        guard let f = s.subscription else { return [] }
+        return [
+            ("expiresDate", .int(f.expiresAt)), ("webOrderLineItemId", .string(f.webOrderLineItemId)),
+            ("subscriptionGroupIdentifier", .string(f.group)), ("transactionReason", .string(f.reason.rawValue)),
+        ]
+    }
+
+    /// Renewal info as its decoded payload (`JWSRenewalInfoDecodedPayload`), dates in virtual ms.
+    static func renewal(_ r: RenewalInfo) -> JSONValue {
+        .object(
+            [
+                ("originalTransactionId", .string(r.originalTransactionId)),
+                ("autoRenewProductId", .string(r.autoRenewProductId)), ("productId", .string(r.productId)),
+                ("autoRenewStatus", .int(r.autoRenewStatus)),
+                ("isInBillingRetryPeriod", .bool(r.isInBillingRetryPeriod)),
+                ("gracePeriodExpiresDate", r.gracePeriodExpiresDate.map(JSONValue.int) ?? .null),
+                ("expirationIntent", r.expirationIntent.map(JSONValue.int) ?? .null),
+                ("renewalDate", r.renewalDate.map(JSONValue.int) ?? .null), ("signedDate", .int(r.signedDate)),
+                ("environment", .string(r.environment)),
+                ("recentSubscriptionStartDate", .int(r.recentSubscriptionStartDate)),
+            ])
     }
 
     /// A notification V2 as its decoded payload: Apple's field names, the transaction inside.
     static func notification(_ n: ServerNotification) -> JSONValue {
-        .object([
-            ("notificationType", .string(n.type.rawValue)),
-            ("notificationUUID", .string(n.uuid)),
-            ("signedDate", .int(n.signedDate)),
-            ("attempt", .int(n.attempt)),
-            (
-                "data",
-                .object([
-                    ("appAppleId", .int(ServerNotification.appAppleId)),
-                    ("bundleVersion", .string(ServerNotification.bundleVersion)),
-                    ("environment", .string(n.transaction.environment)),
-                ])
-            ),
-            ("signedTransactionInfo", signed(n.transaction)),
-        ])
+        .object(
+            [
+                ("notificationType", .string(n.type.rawValue)),
+                ("notificationUUID", .string(n.uuid)),
+                ("signedDate", .int(n.signedDate)),
+                ("attempt", .int(n.attempt)),
+                (
+                    "data",
+                    .object([
+                        ("appAppleId", .int(ServerNotification.appAppleId)),
+                        ("bundleVersion", .string(ServerNotification.bundleVersion)),
+                        ("environment", .string(n.transaction.environment)),
+                    ])
+                ),
+                ("signedTransactionInfo", signed(n.transaction)),
+            ] + (n.subtype.map { [("subtype", JSONValue.string($0.rawValue))] } ?? [])
+                + (n.renewalInfo.map { [("signedRenewalInfo", renewal($0))] } ?? []))
     }
 
     static func defaultName(_ value: Any, position: Int?) -> String {

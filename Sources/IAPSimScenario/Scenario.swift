@@ -25,6 +25,8 @@ package struct Scenario: Sendable, Equatable {
     package var environment: StoreEnvironment = .production
     /// Who plays the merchant server (`merchant:`): `external` files run only under `iapsim serve`.
     package var merchant: MerchantMode = .simulated
+    /// The app's billing grace period for subscriptions (`grace-period:`), nil for `off`.
+    package var gracePeriodMs: VirtualTime?
     package var steps: [Step]
     package var expect: Expectations
 

@@ -16,6 +16,8 @@ extension ScenarioBuilder {
             case "entitlements": expect.entitlements = try entitlements(entry.value, users: users)
             case "refunded": expect.refunded = try reader.wholeNumber(entry.value, what: what)
             case "spent": expect.spent = try coins(entry.value, users: users, what: "spent", negative: false)
+            case "subscriptions": expect.subscriptions = try subscriptions(entry.value, users: users)
+            case "renewals": expect.renewals = try reader.wholeNumber(entry.value, what: what)
             case "anomalies":
                 for item in try reader.items(entry.value, what: what) {
                     expect.anomalies.append(try anomaly(item))

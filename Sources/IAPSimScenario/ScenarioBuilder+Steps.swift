@@ -5,7 +5,7 @@ extension ScenarioBuilder {
     /// The steps, in order. `earliest` follows the earliest virtual time at which each step
     /// ends (its trigger, then its `wait`), so an `at` that could never be honoured is refused
     /// before anything runs, naming the step that set that time.
-    func steps(_ node: Node, users: [String]) throws(ScenarioError) -> [Step] {
+    func steps(_ node: Node, users: [String], world: StoreKitWorld = .one) throws(ScenarioError) -> [Step] {
         let commands = CommandParser(users: users)
         let items = try reader.items(node, what: "'steps'")
         let limit = ScenarioVocabulary.maxSteps
@@ -16,12 +16,29 @@ extension ScenarioBuilder {
         }
         var earliest = Earliest()
         var steps: [Step] = []
+        var world = world
         for item in items {
             let step = try self.step(item, commands: commands, earliest: earliest)
+            try checkWorld(step.command, in: &world, item: item)
             earliest.advance(past: step)
             steps.append(step)
         }
         return steps
+    }
+
+    /// Subscriptions exist in the StoreKit 2 world only: a step that names a subscription
+    /// product while the world is StoreKit 1 is refused, naming the key that allows it.
+    /// `world` follows the steps' `policy storekit` and `policy preset` changes.
+    private func checkWorld(_ command: Command, in world: inout StoreKitWorld, item: Node) throws(ScenarioError) {
+        switch command {
+        case .setPolicy(.storekit, let value): world = StoreKitWorld(rawValue: value) ?? world
+        case .setPreset(let preset): world = preset.policy.storekit
+        case .buy(let product), .changePlan(let product):
+            guard world == .one, Catalog.standard.product(product)?.subscription != nil else { return }
+            let doNode = (try? reader.entries(item, what: "a step"))?.first { $0.key == "do" }?.value ?? item
+            throw .subscriptionNeedsStoreKit2(at: reader.location(doNode), product: product)
+        default: return
+        }
     }
 
     /// The earliest virtual time the steps so far end at, and the line of the step that

@@ -30,7 +30,8 @@ struct ScenarioBuilder {
         if let app = keys["app"] { scenario.app = try appState(app.value) }
         if let environment = keys["environment"] { scenario.environment = try self.environment(environment.value) }
         if let merchant = keys["merchant"] { scenario.merchant = try self.merchant(merchant.value) }
-        scenario.steps = try steps(keys["steps"]!.value, users: scenario.users)
+        if let grace = keys["grace-period"] { scenario.gracePeriodMs = try gracePeriod(grace.value) }
+        scenario.steps = try steps(keys["steps"]!.value, users: scenario.users, world: scenario.policy.storekit)
         if let expect = keys["expect"] {
             scenario.expect = try expectations(expect.value, users: scenario.users)
         }
@@ -91,6 +92,18 @@ struct ScenarioBuilder {
                 at: reader.location(node), command: "merchant", word: text, expected: "simulated or external")
         }
         return mode
+    }
+
+    /// `grace-period: off | 3d | 16d | 28d`.
+    private func gracePeriod(_ node: Node) throws(ScenarioError) -> VirtualTime? {
+        let text = try reader.string(node, what: "'grace-period'")
+        let choices = ScenarioVocabulary.gracePeriods
+        guard let found = choices.first(where: { $0.word == text }) else {
+            throw .badArgument(
+                at: reader.location(node), command: "grace-period", word: text,
+                expected: ScenarioVocabulary.list(choices.map(\.word)))
+        }
+        return found.ms
     }
 
     private func users(_ node: Node) throws(ScenarioError) -> [String] {

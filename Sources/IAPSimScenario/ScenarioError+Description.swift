@@ -94,7 +94,7 @@ extension ScenarioError: CustomStringConvertible {
             return "bad duration '\(text)' for '\(what)'; a duration is \(V.durationForm)"
         case .durationTooLong(_, let what, let text):
             return "duration '\(text)' for '\(what)' is too long; at most "
-                + "\(DurationText.format(V.maxDurationMs)) (30 days of virtual time)"
+                + "\(V.maxDurationMs / 86_400_000)d (\(V.maxDurationMs / 86_400_000) days of virtual time)"
         case .twoTriggers(_, let first, let second):
             return "step has two triggers, '\(first)' and '\(second)'; a step has at most one of: "
                 + V.list(V.triggerKeys)
@@ -123,6 +123,10 @@ extension ScenarioError: CustomStringConvertible {
             return "unknown command '\(name)'; commands are: \(V.list(CommandSpec.words))"
         case .unknownProduct(_, let name, let products):
             return "unknown product '\(name)'; products are: \(V.list(products))"
+        case .subscriptionNeedsStoreKit2(_, let product):
+            return "'\(product)' is an auto-renewable subscription, and subscriptions exist in the StoreKit 2 world "
+                + "only; the policy key 'storekit' allows them: write 'storekit: 2' in the policy map (or a preset "
+                + "that has it: \(V.list(PolicyPreset.allCases.filter { $0.policy.storekit == .two }.map(\.rawValue))))"
         case .unknownRoute(_, let name):
             return "unknown route '\(name)'; routes are: \(V.list(Route.allCases.map(\.rawValue)))"
         case .unknownFailReason(_, let name):

@@ -91,6 +91,8 @@ package enum ScenarioError: Error, Sendable, Hashable {
     case emptyCommand(at: SourceLocation)
     case unknownCommand(at: SourceLocation, name: String)
     case unknownProduct(at: SourceLocation, name: String, products: [String])
+    /// A subscription product named in a StoreKit 1 world.
+    case subscriptionNeedsStoreKit2(at: SourceLocation, product: String)
     case unknownRoute(at: SourceLocation, name: String)
     case unknownFailReason(at: SourceLocation, name: String)
     case badSwitch(at: SourceLocation, command: String, value: String)
@@ -127,7 +129,7 @@ extension ScenarioError {
             .twoTriggers(let at, _, _), .missingCommand(let at), .withinWithoutWhen(let at),
             .atBeforePrevious(let at, _, _, _), .unknownEvent(let at, _),
             .emptyCommand(let at), .unknownCommand(let at, _),
-            .unknownProduct(let at, _, _), .unknownRoute(let at, _),
+            .unknownProduct(let at, _, _), .subscriptionNeedsStoreKit2(let at, _), .unknownRoute(let at, _),
             .unknownFailReason(let at, _), .badSwitch(let at, _, _), .badStatusCode(let at, _),
             .badArgument(let at, _, _, _),
             .missingArgument(let at, _, _), .extraArgument(let at, _, _, _),

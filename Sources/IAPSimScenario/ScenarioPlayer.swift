@@ -32,7 +32,7 @@ package struct ScenarioPlayer: Sendable {
             WorldConfig(
                 seed: scenario.seed, users: scenario.users, policy: scenario.policy,
                 appRunning: scenario.app == .running, catalog: catalog, logLimit: logLimit,
-                environment: scenario.environment))
+                environment: scenario.environment, gracePeriodMs: scenario.gracePeriodMs))
         runner.saw(simulation.log.reduce(into: TriggerSet()) { $0.insert($1.fact.trigger) })
     }
 

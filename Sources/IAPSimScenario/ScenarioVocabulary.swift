@@ -33,9 +33,25 @@ package enum ScenarioVocabulary {
             "`simulated` (default) or `external`: who plays the merchant server. An `external` file is played "
                 + "against your own backend by `iapsim serve` (docs/serve.md); `run`, `check` and `play` refuse it"
         ),
+        (
+            "grace-period", false,
+            "the app's billing grace period for auto-renewable subscriptions (App Store Connect): "
+                + gracePeriods.map { "`\($0.word)`" }.joined(separator: ", ")
+                + "; default `off`. In grace the customer keeps access while the App Store retries billing"
+        ),
         ("steps", true, "the list of steps, run in order; at most \(limitText(maxSteps))"),
         ("expect", false, "what must hold once the run has settled"),
     ]
+    /// The values of `grace-period`: App Store Connect's choices (3, 16 or 28 days), or none.
+    package static let gracePeriods: [(word: String, ms: VirtualTime?)] = [
+        ("off", nil), ("3d", 3 * 86_400_000), ("16d", 16 * 86_400_000), ("28d", 28 * 86_400_000),
+    ]
+
+    /// How `grace-period` writes a grace period.
+    package static func graceWord(_ ms: VirtualTime?) -> String {
+        gracePeriods.first { $0.ms == ms }?.word ?? "off"
+    }
+
     /// Every top-level key.
     package static let topLevelKeys = topLevel.map(\.key)
     /// The top-level keys a file must have.
@@ -51,7 +67,7 @@ package enum ScenarioVocabulary {
     /// The longest duration a scenario may write: 30 days of virtual time.
     package static let maxDurationMs = CommandArguments.maxDurationMs
     /// How durations are written.
-    package static let durationForm = "a whole number and a unit: 250ms, 3s, 5m, 2h"
+    package static let durationForm = "a whole number and a unit: 250ms, 3s, 5m, 2h, 45d"
 
     /// Letters, digits, `_`, `-` and `.`: a name must survive `login NAME` as one word.
     /// Scenario files and the sandbox's `--users` both hold names to it.

@@ -21,6 +21,7 @@ package enum ScenarioWriter {
         if scenario.app != .running { lines.append("app: \(scenario.app.rawValue)") }
         if scenario.environment != .production { lines.append("environment: \(scenario.environment.rawValue)") }
         if scenario.merchant != .simulated { lines.append("merchant: \(scenario.merchant.rawValue)") }
+        if let grace = scenario.gracePeriodMs { lines.append("grace-period: \(ScenarioVocabulary.graceWord(grace))") }
         if scenario.steps.isEmpty {
             lines.append("steps: []")
         } else {
@@ -100,6 +101,6 @@ package enum ScenarioWriter {
             let pairs = spenders.map { "\(YAMLScalar.inline($0, flow: true)): \(expect.spent[$0]!)" }
             lines.append("  spent: {\(pairs.joined(separator: ", "))}")
         }
-        return lines
+        return lines + subscriptionLines(expect, users: users)
     }
 }

@@ -9,7 +9,8 @@ package enum ScheduleExport {
         type: AnomalyType, origin: String
     ) -> Scenario {
         let users = usersNeeded(schedule)
-        var sim = Simulation(WorldConfig(seed: seed, users: users, policy: preset.policy))
+        var sim = Simulation(
+            WorldConfig(seed: seed, users: users, policy: preset.policy, gracePeriodMs: schedule.gracePeriodMs))
         let fired = sim.runSteps(schedule)
         let heal = sim.heal()
         sim.settle()
@@ -24,11 +25,13 @@ package enum ScheduleExport {
                     .after(0), c, say: i == 0 ? "Heal phase: every fault off, the app running, a user logged in." : nil)
             )
         }
-        return Scenario(
+        var scenario = Scenario(
             title: "Explore finding: \(type.rawValue) under \(preset.rawValue)",
             story: story(sim, type: type, preset: preset, origin: origin, steps: resolved.steps.count),
             preset: preset, seed: seed, users: users, steps: steps,
             expect: Expectations.verdict(of: sim))
+        scenario.gracePeriodMs = schedule.gracePeriodMs
+        return scenario
     }
 
     /// The first account (logged in at start) and every account a step logs in.

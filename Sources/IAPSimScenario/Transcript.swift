@@ -75,19 +75,33 @@ package enum Transcript {
             return "\(user) \(coins)" + (coins < 0 ? " (debt)" : "")
         }
         lines.append("balances: " + balances.joined(separator: ", "))
-        let paid = auditor.charges.reduce(0) { $0 + $1.priceCents }
-        lines.append("charged: \(auditor.charges.count) payment(s), \(formatMoney(paid))")
+        let periods = sim.store.subscriptions.flatMap(\.periods)
+        let paid = auditor.charges.reduce(0) { $0 + $1.priceCents } + periods.reduce(0) { $0 + $1.priceCents }
+        lines.append("charged: \(auditor.charges.count + periods.count) payment(s), \(formatMoney(paid))")
         let refunds = auditor.charges.filter { $0.refundedAt != nil }
-        if !refunds.isEmpty {
-            lines.append(
-                "refunded: \(refunds.count) payment(s), \(formatMoney(refunds.reduce(0) { $0 + $1.refundCents }))")
+        let refundedPeriods = periods.filter(\.refunded)
+        if !refunds.isEmpty || !refundedPeriods.isEmpty {
+            let cents = refunds.reduce(0) { $0 + $1.refundCents } + refundedPeriods.reduce(0) { $0 + $1.priceCents }
+            lines.append("refunded: \(refunds.count + refundedPeriods.count) payment(s), \(formatMoney(cents))")
         }
         lines.append(
             "money: paid and not delivered \(formatMoney(auditor.paidNotDeliveredCents)); "
                 + "granted without payment \(formatMoney(auditor.grantedNotPaidCents))")
         lines.append("queue: \(sim.store.queue.count) unfinished transaction(s)")
+        lines += subscriptionLines(sim)
         lines += expectationLines(result, scenario: scenario)
         return lines.map(VisibleText.escaped)
+    }
+
+    /// One line per subscription: Apple's status, renewals, what the server grants.
+    static func subscriptionLines(_ sim: Simulation) -> [String] {
+        sim.subscribers.map { v in
+            let s = v.subscription
+            let paid = s.periods.filter { !$0.refunded }.reduce(0) { $0 + $1.priceCents }
+            return "subscription: \(v.user) \(s.productId) \(s.status.word), \(s.periods.count) payment(s) "
+                + "(\(s.renewals) renewal(s)), \(formatMoney(paid)) kept; server grants "
+                + (v.access ? "access until \(v.accessUntil.map(SubscriptionCalendar.iso) ?? "?")" : "no access")
+        }
     }
 
     /// The anomalies, each with the replays' lines under it, and what was avoided.

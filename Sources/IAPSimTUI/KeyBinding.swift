@@ -12,6 +12,10 @@ package enum UIAction: Sendable, Hashable {
     case handout
     /// The server-side and money picker: refund, spend, forge, the merchant server's outage.
     case serverSide
+    /// The Subscriptions view: each subscriber's timeline (paid, E, G) on the calendar.
+    case subscriptions
+    /// The subscription picker: billing fails or recovers, auto-renew, plan change, refund.
+    case subscription
 }
 
 /// One row of the one key table: the keys, how they are written, what they do, and when.
@@ -32,6 +36,9 @@ package struct KeyBinding: Sendable, Hashable {
         case play
         /// While the world runs, in StoreKit 1 only (`verifyReceipt` has no StoreKit 2 twin).
         case storeKit1
+        /// In StoreKit 2 only (subscriptions exist there alone); `storeKit2Live` while the
+        /// world runs.
+        case storeKit2, storeKit2Live
         /// When there are scenario files to move between (play, learn, or a scenarios/ folder).
         case browse
     }
@@ -68,7 +75,13 @@ package struct KeyBinding: Sendable, Hashable {
     func help(in world: StoreKitWorld) -> String { world == .two ? storeKit2Help ?? help : help }
 
     /// Whether the key does anything in `world` (help lists only those).
-    func exists(in world: StoreKitWorld) -> Bool { context != .storeKit1 || world == .one }
+    func exists(in world: StoreKitWorld) -> Bool {
+        switch context {
+        case .storeKit1: return world == .one
+        case .storeKit2, .storeKit2Live: return world == .two
+        default: return true
+        }
+    }
 }
 
 extension KeyBinding {
@@ -153,6 +166,14 @@ extension KeyBinding {
         KeyBinding(
             chars("m"), "`m`", "server side and money: refund, spend, forge, server outage (picker)",
             footer: "server", .faults, .serverSide, when: .live),
+        KeyBinding(
+            chars("T"), "`T`",
+            "subscriptions: each subscriber's timeline, paid periods, entitled (E) and granted (G), differences marked; again closes",
+            footer: "subs", .view, .subscriptions, when: .storeKit2),
+        KeyBinding(
+            chars("C"), "`C`",
+            "the subscription: billing fails / recovers, auto-renew off / on, change plan, refund a renewal (picker)",
+            footer: "subscription", .faults, .subscription, when: .storeKit2Live),
         KeyBinding(chars("A"), "`A`", "autopilot: seeded random purchases, faults", .faults, .autopilot, when: .live),
         KeyBinding(
             chars("p"), "`p`", "policy panel: every key, changed live",
@@ -201,6 +222,8 @@ extension KeyBinding {
         case .play: return model.isPlay
         case .browse: return !model.playlist.isEmpty
         case .storeKit1: return model.result == nil && model.simulation.policy.storekit == .one
+        case .storeKit2: return model.simulation.policy.storekit == .two
+        case .storeKit2Live: return model.result == nil && model.simulation.policy.storekit == .two
         }
     }
 

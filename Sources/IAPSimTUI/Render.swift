@@ -13,7 +13,10 @@ extension UIModel {
         let layout = Layout(width: width, height: height, play: isPlay)
         renderHeader(&grid)
         if let r = layout.narration { renderNarration(&grid, r) }
-        if let zoomed {
+        if subscriptionsShown {
+            let top = layout.narration.map { $0.y + $0.height } ?? 1
+            renderSubscriptions(subscriberRows, &grid, Rect(x: 0, y: top, width: width, height: layout.statusRow - top))
+        } else if let zoomed {
             let top = layout.narration.map { $0.y + $0.height } ?? 1
             renderPanel(zoomed, &grid, Rect(x: 0, y: top, width: width, height: layout.statusRow - top))
         } else if let twin {

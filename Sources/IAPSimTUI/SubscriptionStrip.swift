@@ -39,6 +39,16 @@ struct SubscriptionStrip: Sendable, Hashable {
 
     static let day: VirtualTime = 86_400_000
 
+    /// The earliest time any strip holds (0 when they are empty).
+    var start: VirtualTime {
+        (periods.map(\.start) + entitled.map(\.lowerBound) + granted.map(\.lowerBound)).min() ?? 0
+    }
+
+    /// The latest time any strip holds (0 when they are empty).
+    var end: VirtualTime {
+        (periods.map(\.end) + entitled.map(\.upperBound) + granted.map(\.upperBound)).max() ?? 0
+    }
+
     /// The strips' characters, one per cell from `from`, `step` milliseconds a cell, `cells`
     /// cells; `tolerance`: how long E and G may differ in a cell before it is marked.
     func rows(from: VirtualTime, step: VirtualTime, cells: Int, tolerance: VirtualTime) -> Rows {

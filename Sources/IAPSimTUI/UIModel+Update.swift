@@ -93,6 +93,11 @@ extension UIModel {
                 return "\(name) is StoreKit 1 only: no verifyReceipt, a StoreKit 2 server verifies the JWS itself"
             }
             return "\(name) works while the run is live; R restarts it"
+        case .storeKit2, .storeKit2Live:
+            if simulation.policy.storekit == .one {
+                return "\(name) is StoreKit 2 only: auto-renewable subscriptions exist in the storekit: 2 world"
+            }
+            return "\(name) works while the run is live; R restarts it"
         case .browse: return "\(name) moves between scenario files: iapsim play FILE or iapsim learn"
         case .live: return "\(name) works while the run is live; R restarts it"
         case .sandbox: return "\(name) works in the sandbox (iapsim with no file), not in play"
@@ -113,6 +118,8 @@ extension UIModel {
         case .searchEvents: overlay = .search("")
         case .hideNetwork: toggleNetworkLines()
         case .serverSide: overlay = .picker(vetted(ServerSideMenu.picker(for: self)))
+        case .subscriptions: toggleSubscriptions()
+        case .subscription: overlay = .picker(vetted(SubscriptionMenu.picker(for: self)))
         case .browse: overlay = .picker(browser)
         case .nextFile: return openFile(by: 1)
         case .previousFile: return openFile(by: -1)
@@ -178,6 +185,10 @@ extension UIModel {
     /// Arrows move toward older lines as up; in Events (newest at the bottom) up scrolls back.
     /// In the Auditor and the Payment queue they move the selected row instead.
     mutating func scrollFocused(by delta: Int) {
+        if subscriptionsShown {
+            subscriberSelection = max(0, min(subscriberRows.count - 1, subscriberSelection + delta))
+            return
+        }
         if focus == .auditor || focus == .queue {
             let count = focus == .auditor ? inspectableAnomalies.count : inspectableTransactions.count
             selection[focus] = max(0, min(count - 1, (selection[focus] ?? 0) + delta))

@@ -103,6 +103,10 @@ package struct UIModel: Sendable {
     var hscroll: [Panel: Int] = [:]
     /// The panel shown on the whole screen (`z`), if any.
     package internal(set) var zoomed: Panel?
+    /// The Subscriptions view (`T`) takes the panels' place while shown.
+    package internal(set) var subscriptionsShown = false
+    /// The subscriber selected in the Subscriptions view (j/k), kept inside the list.
+    var subscriberSelection = 0
     /// Events shows only this part's lines when set (`F` cycles).
     package internal(set) var eventFilter: Part?
     /// Events shows only lines containing this text (`/`), ignoring case.

@@ -18,10 +18,13 @@ enum SignedExport {
         case .transactionSigned(let s): try writer.transaction(payload(s), at: Int64(e.time))
         case .forgeryPrepared(let s): try writer.forged(payload(s), at: Int64(e.time))
         case .notificationSent(let n):
+            let renewal = n.renewalInfo.map(payload)
+            if let renewal { try writer.renewalInfo(renewal, at: Int64(e.time)) }
             try writer.notification(
-                NotificationPayload.NotificationType(rawValue: n.type.rawValue) ?? .oneTimeCharge, uuid: n.uuid,
-                signedDate: unix(n.signedDate), transaction: payload(n.transaction),
-                at: Int64(e.time))
+                NotificationPayload.NotificationType(rawValue: n.type.rawValue) ?? .oneTimeCharge,
+                subtype: n.subtype.flatMap { NotificationPayload.Subtype(rawValue: $0.rawValue) }, uuid: n.uuid,
+                signedDate: unix(n.signedDate), transaction: payload(n.transaction), renewalInfo: renewal,
+                status: n.renewalInfo.map { status($0, n.transaction) }, at: Int64(e.time))
         default: return
         }
     }
@@ -42,7 +45,37 @@ enum SignedExport {
         p.revocationPercentage = s.revocationPercentage.map(Int64.init)
         p.appTransactionId = s.appTransactionId
         p.environment = s.environment
+        if let f = s.subscription {
+            p.type = .autoRenewable
+            p.webOrderLineItemId = f.webOrderLineItemId
+            p.subscriptionGroupIdentifier = f.group
+            p.expiresDate = unix(f.expiresAt)
+            p.transactionReason = f.reason == .renewal ? .renewal : .purchase
+        }
         return p
+    }
+
+    /// Apple's `JWSRenewalInfoDecodedPayload` of a core value.
+    static func payload(_ r: RenewalInfo) -> RenewalInfoPayload {
+        var p = RenewalInfoPayload(
+            originalTransactionId: r.originalTransactionId, productId: r.productId, signedDate: unix(r.signedDate),
+            recentSubscriptionStartDate: unix(r.recentSubscriptionStartDate), renewalDate: r.renewalDate.map(unix),
+            environment: r.environment)
+        p.autoRenewProductId = r.autoRenewProductId
+        p.autoRenewStatus = r.autoRenewStatus == 1 ? .on : .off
+        p.isInBillingRetryPeriod = r.isInBillingRetryPeriod
+        p.gracePeriodExpiresDate = r.gracePeriodExpiresDate.map(unix)
+        p.expirationIntent = r.expirationIntent.flatMap { RenewalInfoPayload.ExpirationIntent(rawValue: Int64($0)) }
+        return p
+    }
+
+    /// A notification's `data.status`, from what it carries: 5 revoked, 2 expired, 4 grace,
+    /// 3 billing retry, else 1 active.
+    static func status(_ r: RenewalInfo, _ t: SignedTransaction) -> NotificationPayload.SubscriptionStatus {
+        if t.revocationDate != nil { return .revoked }
+        if r.expirationIntent != nil { return .expired }
+        if r.isInBillingRetryPeriod { return r.gracePeriodExpiresDate == nil ? .billingRetry : .gracePeriod }
+        return .active
     }
 
     static func unix(_ virtual: IAPSimCore.VirtualTime) -> Int64 {

@@ -98,6 +98,12 @@ import Testing
         case .coinsSpent: return .coinsSpent(user: "alice", coins: 80, balance: 20)
         case .historyChecked: return .historyChecked(lookup: "t1", transactions: 2)
         case .reconcileSkipped: return .reconcileSkipped(reason: "nothing known")
+        case .subscriptionChanged:
+            return .subscriptionChanged(
+                SubscriptionNote(
+                    event: .renewed, user: "alice", productId: "pro_monthly", txn: "t1", status: .active,
+                    expiresAt: 86_400_000, graceUntil: nil, periodStart: 0, priceCents: 499))
+        case .accessChanged: return .accessChanged(user: "alice", until: 86_400_000, why: "DID_RENEW (t1)")
         case .anomalyOpened: return .anomalyOpened(id: 1, type: .lostOrder, txn: "t1", status: .open, summary: "lost")
         case .anomalyStatusChanged:
             return .anomalyStatusChanged(id: 1, type: .lostOrder, status: .resolved, mechanism: "redelivered at launch")
@@ -158,14 +164,14 @@ import Testing
                 user: "alice", order: "o1"))
         Self.feed(&closed, .paymentCharged(txn: "t1", product: "coins_100", priceCents: 99))
         let read = Fact.Kind.allCases.filter { Auditor.use(of: $0) == .read }
-        #expect(read.count == 25)
+        #expect(read.count == 27)
         for kind in read {
             let changed = [Self.afterOneCharge(), closed].contains { before in
                 var a = before
                 var out: [LogEntry] = []
                 a.observe(LogEntry(time: 5, part: .app, fact: Self.sample(kind)), &out)
                 return a.graceEnds != before.graceEnds || a.ledger != before.ledger || a.anomalies != before.anomalies
-                    || a.appAwake != before.appAwake
+                    || a.appAwake != before.appAwake || a.subscriberTimelines != before.subscriberTimelines
             }
             #expect(changed, "\(kind) is declared read, yet feeding it changes nothing")
         }

@@ -26,6 +26,9 @@ import Testing
         (.refund(txn: nil, percent: 40), false), (.refundRequest(txn: nil), false),
         (.refundDecline(txn: "1000000000001"), false), (.refundReverse(txn: nil), false),
         (.forge(product: "coins_550", environment: "Xcode"), false), (.storeStatus(21_009), true),
+        (.buy(product: "pro_monthly"), false), (.billingFail(on: true), true), (.billingFail(on: false), false),
+        (.autoRenew(on: false), true), (.autoRenew(on: true), false), (.changePlan(product: "plus_monthly"), false),
+        (.delayNextNotification(2 * 86_400_000), true),
     ]
     static let samples = table.map(\.command)
 

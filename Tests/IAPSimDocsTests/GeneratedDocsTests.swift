@@ -108,6 +108,6 @@ import Testing
         let limits = Dictionary(uniqueKeysWithValues: ScenarioVocabulary.limits.map { ($0.what, $0.limit) })
         #expect(limits["steps"] == "20,000" && ScenarioVocabulary.maxSteps == 20_000)
         #expect(limits["file size"]?.hasPrefix("4 MiB") == true && ScenarioParser.maxFileBytes == 4 << 20)
-        #expect(limits["a duration"] == "30 days")
+        #expect(limits["a duration"] == "400 days")
     }
 }

@@ -63,6 +63,13 @@ import Testing
         ("refund newest", .refund(txn: nil)),
         ("refund 1000000000002", .refund(txn: "1000000000002")),
         ("spend alice 80", .spend(user: "alice", coins: 80)),
+        ("buy pro_monthly", .buy(product: "pro_monthly")),
+        ("billing-fail on", .billingFail(on: true)),
+        ("billing-fail off", .billingFail(on: false)),
+        ("auto-renew off", .autoRenew(on: false)),
+        ("auto-renew on", .autoRenew(on: true)),
+        ("change-plan plus_monthly", .changePlan(product: "plus_monthly")),
+        ("delay-next-notification 2d", .delayNextNotification(2 * 86_400_000)),
         ("policy server-reconcile 1h", .setPolicy(.serverReconcile, "1h")),
         ("policy server-notifications true", .setPolicy(.serverNotifications, "true")),
         ("refund newest percent 40", .refund(txn: nil, percent: 40)),
@@ -133,7 +140,7 @@ import Testing
         #expect(
             failure("buy coins_999")
                 == CommandError(
-                    offset: 4, problem: .unknownProduct("coins_999", products: Catalog.standard.ids)))
+                    offset: 4, problem: .unknownProduct("coins_999", products: Catalog.standard.allIds)))
         #expect(
             failure("latency verify")
                 == CommandError(

@@ -126,7 +126,7 @@ enum Fixtures {
             "purchasing", "charged", "failed", "deferred", "delivered", "request order",
             "request recharge", "request verify", "response recharge", "credited", "finished",
             "crashed", "launched", "backgrounded", "foregrounded", "refunded", "notified",
-            "clawed-back",
+            "clawed-back", "renewed", "renewal-failed", "expired",
         ]
         #expect(TriggerEvent.allCases.map(\.rawValue) == names)
         for name in names {

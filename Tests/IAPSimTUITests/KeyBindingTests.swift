@@ -35,7 +35,9 @@ import Testing
         #expect(!footer.contains("next step"), "play keys stay out of the sandbox footer")
         d.keys("?")
         let help = d.screen().text
-        for b in KeyBinding.all { #expect(help.contains(b.help.prefix(20)), "help lacks \(b.written)") }
+        for b in KeyBinding.all where b.exists(in: .one) {
+            #expect(help.contains(b.help.prefix(20)), "help lacks \(b.written)")
+        }
         #expect(help.contains("Legend"))
     }
 }

@@ -13,6 +13,7 @@ extension AppStore {
         }
         let cents = AppStore.refundCents(product.priceCents, percent: percent)
         out.log(.appStore, .refundIssued(txn: txn, product: t.productId, priceCents: cents, percent: percent))
+        if product.subscription != nil { refundSubscriptionPeriod(txn, &out) }
         notify(.refund, txn, &out)
     }
 

@@ -48,6 +48,11 @@ package struct AppStore: Sendable, Hashable {
     /// The unfinished transaction a blocked re-buy delivers again (StoreKit 1), until the
     /// app has been handed it: its send says why it went again.
     var rebuyDelivery: String?
+    /// Auto-renewable subscriptions (`Subscriptions/AppStore+Subscriptions.swift`), nil
+    /// until the first is sold or a subscription command runs.
+    var subscriptionBook: SubscriptionBook?
+    /// The app's billing grace period (`grace-period`: 3, 16 or 28 days), if it has one.
+    package internal(set) var gracePeriodMs: VirtualTime?
 
     struct InterruptedPayment: Sendable, Hashable {
         var txn: String
@@ -71,10 +76,14 @@ package struct AppStore: Sendable, Hashable {
     static let interruptedChargeMs: VirtualTime = 30_000
     static let askToBuyExpiryMs: VirtualTime = 24 * 3_600_000
 
-    package init(catalog: Catalog, rng: SplitMix64, environment: StoreEnvironment = .production) {
+    package init(
+        catalog: Catalog, rng: SplitMix64, environment: StoreEnvironment = .production,
+        gracePeriodMs: VirtualTime? = nil
+    ) {
         self.catalog = catalog
         self.rng = rng
         self.environment = environment
+        self.gracePeriodMs = gracePeriodMs
     }
 
     /// `SKPaymentQueue.default().transactions`: unfinished transactions, oldest first.
@@ -176,6 +185,7 @@ package struct AppStore: Sendable, Hashable {
         let t = newTransaction(
             product: product, username: applicationUsername,
             now: out.now, outcome: outcome)
+        if catalog.product(product)?.subscription != nil { noteSubscriptionBuyer(t.id, user: user) }
         if out.policy.storekit == .two {
             out.log(
                 .app,
@@ -254,6 +264,7 @@ package struct AppStore: Sendable, Hashable {
 
     mutating func charge(_ id: String, out: inout Outbox) {
         guard let t = transaction(id), let product = catalog.product(t.productId) else { return }
+        if let terms = product.subscription { return startSubscription(id, product: product, terms: terms, &out) }
         if product.kind == .nonConsumable, let original = owner(of: product.id) {
             // Apple does not charge a non-consumable twice: a purchased transaction with a
             // new id, the original's original_transaction_id, and no money taken.
@@ -305,6 +316,7 @@ package struct AppStore: Sendable, Hashable {
                     applicationUsername: t.applicationUsername,
                     user: payer.user, order: payer.order))
         }
+        if catalog.product(first.productId)?.subscription != nil { noteSubscriptionBuyer(t.id, user: payer.user) }
         charge(t.id, out: &out)
     }
 }

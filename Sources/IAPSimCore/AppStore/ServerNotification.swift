@@ -7,6 +7,28 @@ package enum NotificationType: String, Sendable, Hashable {
     case refundDeclined = "REFUND_DECLINED"
     /// Apple reversed a refund: the customer has paid again.
     case refundReversed = "REFUND_REVERSED"
+    // Auto-renewable subscriptions (docs/world.md, "Subscriptions").
+    case subscribed = "SUBSCRIBED"
+    case didRenew = "DID_RENEW"
+    case didFailToRenew = "DID_FAIL_TO_RENEW"
+    case gracePeriodExpired = "GRACE_PERIOD_EXPIRED"
+    case expired = "EXPIRED"
+    case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS"
+    case didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
+}
+
+/// The `subtype` of a notification V2 about a subscription.
+package enum NotificationSubtype: String, Sendable, Hashable {
+    case initialBuy = "INITIAL_BUY"
+    case resubscribe = "RESUBSCRIBE"
+    case billingRecovery = "BILLING_RECOVERY"
+    case gracePeriod = "GRACE_PERIOD"
+    case voluntary = "VOLUNTARY"
+    case billingRetry = "BILLING_RETRY"
+    case autoRenewEnabled = "AUTO_RENEW_ENABLED"
+    case autoRenewDisabled = "AUTO_RENEW_DISABLED"
+    case upgrade = "UPGRADE"
+    case downgrade = "DOWNGRADE"
 }
 
 /// One App Store Server Notification V2 as a value: the decoded `signedPayload`
@@ -21,13 +43,18 @@ package struct ServerNotification: Sendable, Hashable {
     package var transaction: SignedTransaction
     /// 1 for the first attempt, up to 6 (five retries).
     package var attempt: Int
+    /// `subtype`, for the subscription notifications that have one.
+    package var subtype: NotificationSubtype? = nil
+    /// `data.signedRenewalInfo`: a subscription notification's renewal info, as signed at
+    /// its event.
+    package var renewalInfo: RenewalInfo? = nil
 
     /// `data.appAppleId` and `data.bundleVersion`, the same for every notification.
     package static let appAppleId = 6_450_000_001
     package static let bundleVersion = "1.0"
 
     /// Realistic size of the request: the outer JWS with its chain around the inner one.
-    package var bytes: Int { 4_200 + transaction.bytes }
+    package var bytes: Int { 4_200 + transaction.bytes + (renewalInfo == nil ? 0 : 3_000) }
 }
 
 /// A notification the App Store keeps until the merchant server answers it with 2xx, or
@@ -37,6 +64,9 @@ struct NotificationDelivery: Sendable, Hashable {
     /// The exchange of the newest attempt: only its answer counts.
     var exchange: Int
     var answered = false
+    /// A delayed notification (`delay-next-notification`): its first attempt is sent as
+    /// signed at its event, not signed anew.
+    var keepsSignature = false
 }
 
 extension AppStore {
@@ -75,14 +105,20 @@ extension AppStore {
         guard out.policy.serverNotifications, let t = transaction(txn), let signed = sign(t, now: out.now) else {
             return
         }
-        let n = ServerNotification(uuid: rng.uuid(), type: type, signedDate: out.now, transaction: signed, attempt: 1)
+        var n = ServerNotification(uuid: rng.uuid(), type: type, signedDate: out.now, transaction: signed, attempt: 1)
         guard type == .oneTimeCharge else {
-            notifications.append(NotificationDelivery(notification: n, exchange: 0))
-            return sendNotification(notifications.count - 1, &out)
+            if let i = subscriptionIndex(ofTransaction: txn) {
+                n.renewalInfo = subscriptions[i].renewalInfo(signedAt: out.now, environment: environment.payloadName)
+            }
+            return enqueueNotification(n, &out)
         }
         // Drawn from the transaction's own generator: the store's draws do not move.
         var draw = rng.derive("notify-" + txn)
-        let delay = 1_000 + VirtualTime(draw.below(19_001))
+        var delay = 1_000 + VirtualTime(draw.below(19_001))
+        if let late = subscriptionBook?.delayNextMs {
+            book.delayNextMs = nil
+            delay += late
+        }
         var waiting = n
         waiting.attempt = 0
         let exchange = out.newExchange()
@@ -140,7 +176,13 @@ extension AppStore {
     /// The next attempt of the notification last sent as `exchange`, signed anew.
     mutating func notificationRetry(exchange: Int, _ out: inout Outbox) {
         guard let i = notifications.firstIndex(where: { $0.exchange == exchange }) else { return }
+        if notifications[i].keepsSignature {
+            notifications[i].keepsSignature = false
+            notifications[i].notification.attempt += 1
+            return sendNotification(i, &out)
+        }
         let txn = notifications[i].notification.transaction.transactionId
+        notifications[i].notification.renewalInfo?.signedDate = out.now
         if let t = transaction(txn), let signed = sign(t, now: out.now) {
             notifications[i].notification.transaction = signed
         }

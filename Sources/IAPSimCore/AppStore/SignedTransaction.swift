@@ -50,12 +50,26 @@ package struct SignedTransaction: Sendable, Hashable {
     /// what a forger wrote (`Xcode`).
     package var environment: String { fields.value.environment }
 
+    /// A subscription transaction's fields (nil for a one-time product).
+    package var subscription: SubscriptionFields? { fields.value.subscription }
+    /// `expiresDate`, for a subscription.
+    package var expiresDate: VirtualTime? { subscription?.expiresAt }
+    /// `webOrderLineItemId`, for a subscription.
+    package var webOrderLineItemId: String? { subscription?.webOrderLineItemId }
+    /// `subscriptionGroupIdentifier`, for a subscription.
+    package var subscriptionGroupIdentifier: String? { subscription?.group }
+    /// `transactionReason`: `RENEWAL` for a renewal, `PURCHASE` otherwise.
+    package var transactionReason: TransactionReason { subscription?.reason ?? .purchase }
+    /// Apple's `type`: `Consumable`, `Non-Consumable`, `Auto-Renewable Subscription`.
+    package var typeName: String { type.payloadType }
+
     package init(
         transactionId: String, originalTransactionId: String, productId: String, type: ProductKind,
         purchaseDate: VirtualTime, originalPurchaseDate: VirtualTime, signedDate: VirtualTime,
         price: Int, appAccountToken: String?, signer: Signer, revocationDate: VirtualTime? = nil,
         revocationPercentage: Int = 100_000, appTransactionId: String = AppStore.appTransactionId,
-        environment: String = StoreEnvironment.production.payloadName
+        environment: String = StoreEnvironment.production.payloadName,
+        subscription: SubscriptionFields? = nil
     ) {
         fields = Shared(
             Values(
@@ -64,7 +78,7 @@ package struct SignedTransaction: Sendable, Hashable {
                 signedDate: signedDate, price: price, appAccountToken: appAccountToken,
                 revocationDate: revocationDate, type: type, signer: signer,
                 revocationPercentage: revocationPercentage, appTransactionId: appTransactionId,
-                environment: environment))
+                environment: environment, subscription: subscription))
     }
 
     /// Realistic size of the compact JWS: the x5c chain in the header, payload, signature.
@@ -83,7 +97,8 @@ extension AppStore {
     /// `Transaction.updates`, `Transaction.unfinished`): the same payload, a new `signedDate`.
     func sign(_ t: StoreTransaction, now: VirtualTime) -> SignedTransaction? {
         guard let product = catalog.product(t.productId) else { return nil }
-        let original = t.originalId.flatMap(transaction) ?? t
+        let original =
+            (t.subscription.map(\.originalTransactionId) ?? t.originalId).flatMap(transaction) ?? t
         let charged = t.chargedAt ?? t.createdAt
         return SignedTransaction(
             transactionId: t.id, originalTransactionId: original.id, productId: t.productId,
@@ -92,7 +107,7 @@ extension AppStore {
             price: t.originalId == nil ? product.priceCents * 10 : 0,
             appAccountToken: t.appAccountToken, signer: .appStore,
             revocationDate: t.refundedAt, revocationPercentage: t.refundPercent * 1_000,
-            environment: environment.payloadName)
+            environment: environment.payloadName, subscription: t.subscription)
     }
 }
 
@@ -113,5 +128,6 @@ extension SignedTransaction {
         var revocationPercentage: Int
         var appTransactionId: String
         var environment: String
+        var subscription: SubscriptionFields?
     }
 }

@@ -64,6 +64,12 @@ package struct StoreTransaction: Sendable, Hashable, Identifiable {
         set { fields.value.refundPercent = newValue }
     }
 
+    /// A subscription transaction's period, `webOrderLineItemId` and reason.
+    package var subscription: SubscriptionFields? {
+        get { fields.value.subscription }
+        set { fields.value.subscription = newValue }
+    }
+
     /// The fields, compared and hashed as one.
     struct Values: Hashable, Sendable {
         var id: String
@@ -79,6 +85,7 @@ package struct StoreTransaction: Sendable, Hashable, Identifiable {
         var failure: PaymentFailure?
         var refundedAt: VirtualTime?
         var refundPercent = 0
+        var subscription: SubscriptionFields?
     }
 }
 

@@ -16,9 +16,20 @@ package enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
     case ackedNotCredited = "acked-not-credited"
     /// `iapsim serve`: a balance moved with no ledger row (docs/serve.md, rule 18).
     case ledgerMismatch = "ledger-mismatch"
+    /// Subscriptions (docs/world.md, "The auditor"): the merchant server's access (G) and
+    /// Apple's entitlement (E) differ for longer than the auditor's grace period.
+    case accessAfterEnd = "access-after-end"
+    case accessAfterRevoke = "access-after-revoke"
+    case renewalUnserved = "renewal-unserved"
+    case graceCut = "grace-cut"
 
     package static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+
+    /// The types of the entitlement timeline, about a subscriber rather than a charge.
+    package var isSubscription: Bool {
+        self == .accessAfterEnd || self == .accessAfterRevoke || self == .renewalUnserved || self == .graceCut
     }
 }
 
@@ -60,6 +71,18 @@ extension AnomalyType {
         case .ledgerMismatch:
             return
                 "`iapsim serve`: an account's balance in the backend's ledger moved with no credit, clawback or restore row"
+        case .accessAfterEnd:
+            return
+                "the merchant server grants a subscription's access that Apple no longer entitles: past its expiry, past its grace period, or during billing retry without grace"
+        case .accessAfterRevoke:
+            return
+                "the merchant server grants access to a subscription period Apple refunded (also when a late DID_RENEW grants it again)"
+        case .renewalUnserved:
+            return
+                "Apple charged a subscription (a renewal, a recovery from billing retry, a purchase) and entitles the customer, but the merchant server grants no access"
+        case .graceCut:
+            return
+                "the subscription is in its billing grace period, so Apple still entitles the customer, but the merchant server cut access at expiresDate"
         }
     }
 

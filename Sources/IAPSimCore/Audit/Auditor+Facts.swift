@@ -19,7 +19,7 @@ extension Auditor {
             .appBackgrounded, .appForegrounded,
             .purchaseStarted, .purchaseCompletedOutsideApp, .purchaseReturned, .updatesEmitted,
             .unfinishedSwept, .finishCalled, .refundIssued, .coinsClawedBack, .refundReversed, .reversalHeard,
-            .coinsRestored:
+            .coinsRestored, .subscriptionChanged, .accessChanged:
             return .read
         case .listenerStarted, .transactionSigned, .jwsSaved, .jwsDeleted, .jwsChecked,
             .signedReplayPrepared, .forgeryPrepared:

@@ -6,13 +6,13 @@ extension Auditor {
     /// What customers paid and did not get, in cents: over merchant accounts, what each
     /// paid beyond the value delivered to it (docs/world.md, "The rules": money nets per account).
     package var paidNotDeliveredCents: Int {
-        netPerAccount.reduce(0) { $0 + max(0, $1.paid - $1.delivered) }
+        netPerAccount.reduce(0) { $0 + max(0, $1.paid - $1.delivered) } + timelineMoney.paidNotDelivered
     }
 
     /// What the merchant granted without payment, in cents: over merchant accounts, the
     /// value delivered to each beyond what it paid.
     package var grantedNotPaidCents: Int {
-        netPerAccount.reduce(0) { $0 + max(0, $1.delivered - $1.paid) }
+        netPerAccount.reduce(0) { $0 + max(0, $1.delivered - $1.paid) } + timelineMoney.grantedNotPaid
     }
 
     /// Per account (in the order first seen): what it paid, and the value of the credits it

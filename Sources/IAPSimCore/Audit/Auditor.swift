@@ -27,6 +27,9 @@ package struct Auditor: Sendable, Hashable {
     var forgedCredits: [ForgedCredit] = []
     /// `iapsim serve`: the backend's acknowledgements waiting for their credit rows.
     var acks: [Acknowledgement] = []
+    /// Each subscriber's entitlement timeline (`Auditor+Subscriptions.swift`), in the order
+    /// first seen.
+    package internal(set) var subscriberTimelines: [SubscriberTimeline] = []
     /// The prices of what was credited without any charge.
     package var catalog: Catalog
 
@@ -40,6 +43,9 @@ package struct Auditor: Sendable, Hashable {
     /// ends and it must look again even if the world does nothing then. The runner lets the
     /// world's time pass to them (`Simulation.passTime`); the world never schedules them.
     var graceEnds: [VirtualTime] = []
+    /// The auditor's clock for the entitlement timelines: where access the server granted
+    /// ends on its own (`Auditor+Subscriptions.swift`). Not waited for by the verdict.
+    var timelineWakes: [VirtualTime] = []
     /// The app is running in the foreground: a charge now starts its grace period now
     /// (docs/world.md: a charge waits for the app to run before its grace period starts). The app starts not running; its launch is a fact like any other.
     var appAwake = false
@@ -48,16 +54,21 @@ package struct Auditor: Sendable, Hashable {
 
     package static func == (a: Auditor, b: Auditor) -> Bool {
         a.anomalies == b.anomalies && a.ledger.charges == b.ledger.charges && a.forgedCredits == b.forgedCredits
+            && a.subscriberTimelines == b.subscriberTimelines
     }
 
     package func hash(into h: inout Hasher) {
         h.combine(anomalies)
         h.combine(ledger.charges)
         h.combine(forgedCredits)
+        h.combine(subscriberTimelines)
     }
 
     /// The next time the auditor must look again by its own clock, if any.
-    package var nextGraceEnd: VirtualTime? { graceEnds.first }
+    package var nextGraceEnd: VirtualTime? {
+        guard let wake = timelineWakes.first else { return graceEnds.first }
+        return min(wake, graceEnds.first ?? wake)
+    }
 
     /// Notes that a grace period starting at `time` ends: the auditor looks again just past it.
     mutating func watchGrace(from time: VirtualTime) {
@@ -69,7 +80,13 @@ package struct Auditor: Sendable, Hashable {
     }
 
     /// Takes the first grace end off the auditor's clock.
-    mutating func takeGraceEnd() { graceEnds.removeFirst() }
+    mutating func takeGraceEnd() {
+        if let wake = timelineWakes.first, wake <= (graceEnds.first ?? wake) {
+            timelineWakes.removeFirst()
+        } else {
+            graceEnds.removeFirst()
+        }
+    }
 
     /// Reads one fact of the history (one of the kinds `use(of:)` declares read); starts the
     /// grace period it opens (a new charge's, say) on the auditor's own clock.
@@ -128,6 +145,10 @@ package struct Auditor: Sendable, Hashable {
             open(
                 .replayFraud, .blocked, txn: txn, at: e.time, summary: AnomalyWording.replayed(txn),
                 mechanism: AnomalyWording.refusedAsAlreadyCredited, involved: [txn], &out)
+        case .subscriptionChanged(let note):
+            observeSubscription(note, at: e.time, &out)
+        case .accessChanged(let user, let until, let why):
+            observeAccess(user: user, until: until, why: why, at: e.time, &out)
         default:
             break
         }

@@ -10,11 +10,18 @@ extension Simulation {
         // Under serve a real backend cannot be copied (docs/serve.md, rule 20).
         if external != nil { return concludeExternally(into: &written) }
         letGracePeriodsEnd(into: &written)
+        if !auditor.subscriberTimelines.isEmpty {
+            // The timelines count (money, differences) up to the verdict's moment.
+            var audit: [LogEntry] = []
+            auditor.evaluateTimelines(now: now, &audit)
+            for entry in audit { append(entry, into: &written) }
+        }
         var buyers: [String] = []
-        for a in auditor.anomalies where a.status == .open {
+        for a in auditor.anomalies where a.status == .open && !a.type.isSubscription {
             if let user = a.user, !buyers.contains(user) { buyers.append(user) }
         }
         var changes: [LogEntry] = []
+        concludeTimelines(&changes)
         for buyer in buyers {
             let copy = whatIf(buyer: buyer)
             for a in auditor.anomalies where a.status == .open && a.user == buyer {
@@ -30,6 +37,26 @@ extension Simulation {
             }
         }
         for entry in changes { append(entry, into: &written) }
+    }
+
+    /// The what-if of the entitlement timelines: a copy of the world, healed, runs on until
+    /// the server's next status poll could have answered (or a minute when it polls not);
+    /// a difference of E and G that does not end there is permanent.
+    mutating func concludeTimelines(_ changes: inout [LogEntry]) {
+        let open = auditor.anomalies.filter { $0.status == .open && $0.type.isSubscription }
+        guard !open.isEmpty else { return }
+        var copy = self
+        copy.heal()
+        copy.network.dropNextRequest = []
+        copy.network.dropNextResponse = []
+        copy.run(until: now + (policy.serverStatusPollMs ?? 0) + 60_000)
+        for a in open where copy.auditor.anomalies[a.id - 1].status == .open {
+            auditor.change(
+                a.id, type: a.type, status: .permanent,
+                mechanism:
+                    "nothing the server will still hear or ask makes its access match Apple's (E and G stay apart)",
+                at: now, &changes)
+        }
     }
 
     /// `concludeVerdict(into:)` keeping what it writes in the log only.

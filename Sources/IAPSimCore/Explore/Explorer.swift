@@ -49,6 +49,7 @@ package struct Explorer: Sendable {
         // Refunds and spending only where the server side is in play: the StoreKit 1 presets'
         // schedules stay as they were.
         if policy.storekit == .two || policy.serverSide { schedule.addServerSideSteps(seed: seed, policy: policy) }
+        if policy.storekit == .two { schedule.addSubscriptionSteps(seed: seed) }
         return schedule
     }
 
@@ -60,7 +61,9 @@ package struct Explorer: Sendable {
     }
 
     func config(_ schedule: Schedule, seed: UInt64, keepLog: Bool = false) -> WorldConfig {
-        WorldConfig(seed: seed, users: schedule.users, policy: policy, logLimit: keepLog ? nil : 0)
+        WorldConfig(
+            seed: seed, users: schedule.users, policy: policy, logLimit: keepLog ? nil : 0,
+            gracePeriodMs: schedule.gracePeriodMs)
     }
 
     package func run(_ index: Int) -> RunOutcome {

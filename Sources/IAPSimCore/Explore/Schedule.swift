@@ -14,6 +14,8 @@ package struct ScheduleStep: Sendable, Hashable {
 package struct Schedule: Sendable, Hashable {
     package var users: [String]
     package var steps: [ScheduleStep]
+    /// The app's billing grace period (`grace-period`) of a schedule with subscription steps.
+    package var gracePeriodMs: VirtualTime?
 
     package init(users: [String], steps: [ScheduleStep]) {
         self.users = users

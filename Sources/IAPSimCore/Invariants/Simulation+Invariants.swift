@@ -143,7 +143,8 @@ extension Simulation {
     func checkAuditorCharges(_ breach: Breach) {
         let audited = auditor.ledger.charges
         var charged = 0
-        for t in store.transactions where t.chargedAt != nil && t.originalId == nil {
+        // Subscription charges are the entitlement timeline's business, not the ledger's.
+        for t in store.transactions where t.chargedAt != nil && t.originalId == nil && t.subscription == nil {
             charged += 1
             if !audited.contains(where: { $0.txn == t.id }) {
                 breach(.auditorSawEveryCharge, "\(t.id) was charged; the auditor has no record of it")

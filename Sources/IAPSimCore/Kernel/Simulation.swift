@@ -12,13 +12,16 @@ package struct WorldConfig: Sendable, Hashable {
     package var logLimit: Int?
     /// The App Store environment (`environment:`): production unless a scenario says sandbox.
     package var environment: StoreEnvironment
+    /// The app's billing grace period for subscriptions (`grace-period`), if any.
+    package var gracePeriodMs: VirtualTime?
 
     package init(
         seed: UInt64 = 1, users: [String] = ["alice"], policy: Policy = PolicyPreset.hardened.policy,
         appRunning: Bool = true, catalog: Catalog = .standard, logLimit: Int? = nil,
-        environment: StoreEnvironment = .production
+        environment: StoreEnvironment = .production, gracePeriodMs: VirtualTime? = nil
     ) {
         self.environment = environment
+        self.gracePeriodMs = gracePeriodMs
         self.seed = seed
         self.users = users.isEmpty ? ["alice"] : users
         self.policy = policy
@@ -75,6 +78,8 @@ package struct Simulation: Sendable {
     var reconcileIdleAt: ReconcileStamp?
     /// `merchant: external` (`iapsim serve`): the user's backend plays the merchant server.
     package var external: ExternalLink?
+    /// The subscription status poll is scheduled (`server-status-poll`).
+    var statusPollArmed = false
     #if DEBUG
         /// What the invariants saw after the previous event (`assertInvariants`).
         var invariantWatch = InvariantWatch()
@@ -97,7 +102,9 @@ package struct Simulation: Sendable {
         let root = SplitMix64(seed: config.seed)
         self.config = config
         policy = config.policy
-        store = AppStore(catalog: config.catalog, rng: root.derive("app-store"), environment: config.environment)
+        store = AppStore(
+            catalog: config.catalog, rng: root.derive("app-store"), environment: config.environment,
+            gracePeriodMs: config.gracePeriodMs)
         server = MerchantServer(users: config.users, rng: root.derive("merchant-server"))
         app = AppProcess(running: false)
         auditor = Auditor(catalog: config.catalog)
@@ -194,6 +201,11 @@ package struct Simulation: Sendable {
             for entry in acks { append(entry, into: &written) }
         }
         // The auditor looks only while a charge waits for its verdict or a refund for its clawback.
+        if !auditor.subscriberTimelines.isEmpty {
+            var audit: [LogEntry] = []
+            auditor.evaluateTimelines(now: now, &audit)
+            for entry in audit { append(entry, into: &written) }
+        }
         guard !auditor.ledger.active.isEmpty || !auditor.ledger.unclawed.isEmpty || !auditor.ledger.overclaws.isEmpty
         else { return }
         var audit: [LogEntry] = []
@@ -261,6 +273,9 @@ package struct Simulation: Sendable {
     package mutating func settle(into written: inout [LogEntry]?) -> Bool {
         let limit = now + Simulation.settleLimitMs
         while let t = nextEventTime {
+            // The subscription clock alone (renewals, retries, grace ends, status polls)
+            // does not keep a settle running.
+            if queue.count <= subscriptionClockEvents { return true }
             if t > limit {
                 passTime(before: limit, through: true, into: &written)
                 now = limit
@@ -299,6 +314,7 @@ package struct Simulation: Sendable {
         nextExchange = outbox.nextExchange
         scheduleTimers()
         if policy.serverReconcileMs != nil { armReconcileIfDue() }
+        if policy.statusPollMs != 0 { armStatusPollIfDue() }
         written?.reserveCapacity(outbox.facts.count + 2)
         logCount += outbox.unkept
         if !outbox.facts.isEmpty {

@@ -3,20 +3,25 @@
 /// The simulation never reads a wall clock; every duration in the world is one of these.
 package typealias VirtualTime = Int
 
-/// Durations as written in scenario files and shown to people: `250ms`, `3s`, `5m`, `2h`.
+/// Durations as written in scenario files and shown to people: `250ms`, `3s`, `5m`, `2h`,
+/// `45d` (days are read, never written: `format` keeps its spellings).
 package enum DurationText {
     package static let units: [(suffix: String, millis: Int)] = [
         ("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000),
     ]
+    /// The units `parse` reads: `units` and days.
+    static let parsedUnits: [(suffix: String, millis: Int)] = [
+        ("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000),
+    ]
 
-    /// Parses `250ms`, `3s`, `5m`, `2h` (a whole non-negative number and a unit).
+    /// Parses `250ms`, `3s`, `5m`, `2h`, `45d` (a whole non-negative number and a unit).
     /// Returns nil for anything else; callers word the error, since they know the context.
     /// A well-formed duration too long for an `Int` reads as `Int.max`: every caller's
     /// limit then calls it too long, never malformed.
     package static func parse(_ text: String) -> VirtualTime? {
         let trimmed = text.trimmingSpaces()
         // Longest suffix first, so "ms" is not read as "m" + "s".
-        for (suffix, millis) in units.sorted(by: { $0.suffix.count > $1.suffix.count }) {
+        for (suffix, millis) in parsedUnits.sorted(by: { $0.suffix.count > $1.suffix.count }) {
             guard trimmed.hasSuffix(suffix) else { continue }
             let number = trimmed.dropLast(suffix.count)
             guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }

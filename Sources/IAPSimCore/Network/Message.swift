@@ -99,6 +99,9 @@ package enum Payload: Sendable, Hashable {
     /// The App Store Server API's error answer (`server-api-fail`, `server-api-outage`):
     /// `{"errorCode": code}` with that HTTP status.
     case apiError(status: Int, code: Int)
+    /// Get All Subscription Statuses for one subscription, and its answer (`server-api`).
+    case statusRequest(originalTransactionId: String)
+    indirect case statusResponse(StatusAnswer)
 
     /// Realistic byte sizes: JSON bodies plus HTTP headers; receipts grow per entry.
     package var bytes: Int {
@@ -119,7 +122,8 @@ package enum Payload: Sendable, Hashable {
         case .appTransactionReport: return headers + 80
         case .consumptionInfo: return headers + 140
         case .apiError: return headers + 70
-        case .historyRequest: return headers + 60
+        case .historyRequest, .statusRequest: return headers + 60
+        case .statusResponse(let a): return headers + 3_200 + a.transaction.bytes
         case .historyResponse(let list): return headers + 90 + list.reduce(0) { $0 + $1.bytes }
         }
     }

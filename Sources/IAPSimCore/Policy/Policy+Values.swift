@@ -51,6 +51,6 @@ extension Policy {
     /// The shortest and longest interval a policy key takes (`PolicyKeySpec.interval`): a retry
     /// or a reconciliation more often than once a second would only flood the world with
     /// requests (a 1ms retry makes hours of CPU out of a small file); the longest is the
-    /// longest duration a scenario can name, and fits the 32 bits the policy keeps some in.
-    static let intervalRange: ClosedRange<VirtualTime> = 1_000...CommandArguments.maxDurationMs
+    /// longest is 30 days, which fits the 32 bits the policy keeps some in.
+    static let intervalRange: ClosedRange<VirtualTime> = 1_000...(30 * 24 * 3_600_000)
 }

@@ -52,6 +52,25 @@ package struct Policy: Sendable, Hashable {
     package var serverConsumptionAnswer = false
     package var serverHistory = HistoryVersion.v2
     package var serverHistoryPages = HistoryPages.all
+    // Subscriptions (server side, read in the StoreKit 2 world).
+    // Three keys in one byte (bit 0 `signed-date`, bit 1 `honor`, bit 2 revoke): every event
+    // copies the policy, and it stays 56 bytes with them.
+    var subscriptionBits: UInt8 = 0
+    package var serverSubscriptionOrder: SubscriptionOrder {
+        get { subscriptionBits & 1 != 0 ? .signedDate : .arrival }
+        set { subscriptionBits = subscriptionBits & ~1 | (newValue == .signedDate ? 1 : 0) }
+    }
+    package var serverGrace: GraceRule {
+        get { subscriptionBits & 2 != 0 ? .honor : .ignore }
+        set { subscriptionBits = subscriptionBits & ~2 | (newValue == .honor ? 2 : 0) }
+    }
+    /// On `REFUND` of a subscription transaction, the server ends access.
+    package var serverRevoke: Bool {
+        get { subscriptionBits & 4 != 0 }
+        set { subscriptionBits = subscriptionBits & ~4 | (newValue ? 4 : 0) }
+    }
+    /// `serverStatusPollMs` in 32 bits, 0 for `off`.
+    var statusPollMs: UInt32 = 0
     /// `serverReconcileMs` in 32 bits, 0 for `off`: every event copies the policy, and the
     /// two one-byte keys and this fit where an optional 64-bit duration would not.
     var reconcileMs: UInt32 = 0
@@ -62,6 +81,12 @@ package struct Policy: Sendable, Hashable {
     package var serverReconcileMs: VirtualTime? {
         get { reconcileMs == 0 ? nil : VirtualTime(reconcileMs) }
         set { reconcileMs = newValue.map { UInt32(clamping: $0) } ?? 0 }
+    }
+
+    /// How often the server calls Get All Subscription Statuses; nil means `off`.
+    package var serverStatusPollMs: VirtualTime? {
+        get { statusPollMs == 0 ? nil : VirtualTime(statusPollMs) }
+        set { statusPollMs = newValue.map { UInt32(clamping: $0) } ?? 0 }
     }
 
     /// Whether any server-side key is on: when none is, nothing of the server side runs.
@@ -134,6 +159,10 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     case serverConsumptionAnswer = "server-consumption-answer"
     case serverHistory = "server-history"
     case serverHistoryPages = "server-history-pages"
+    case serverSubscriptionOrder = "server-subscription-order"
+    case serverGrace = "server-grace"
+    case serverRevoke = "server-revoke"
+    case serverStatusPoll = "server-status-poll"
 }
 
 extension PolicyKeySpec {
@@ -292,5 +321,31 @@ extension PolicyKeySpec {
             doc: "the job follows `hasMore` through every page (`all`), or reads only the first page of 20, oldest "
                 + "first (`first`), and misses the rest",
             presets: ["all", "all", "all", "all", "all", "first", "all"]),
+        .choice(
+            .serverSubscriptionOrder, \.serverSubscriptionOrder, .serverSide,
+            help: "subscription news applied as it arrives, or newest signedDate wins",
+            doc: "`arrival`: the server applies what it hears of a subscription (notifications, reports) in the order "
+                + "it arrives; `signed-date`: it ignores a message signed before the newest one it applied for that "
+                + "subscription (compare `signedDate`). Read in the StoreKit 2 world",
+            presets: ["arrival", "arrival", "arrival", "arrival", "arrival", "arrival", "signed-date"]),
+        .choice(
+            .serverGrace, \.serverGrace, .serverSide,
+            help: "access ends at expiresDate, or lasts through the grace period",
+            doc: "`ignore`: the server's access ends at `expiresDate`; `honor`: it lasts until "
+                + "`gracePeriodExpiresDate` while billing retry is in grace. Read in the StoreKit 2 world",
+            presets: ["ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "honor"]),
+        .flag(
+            .serverRevoke, \.serverRevoke, .serverSide,
+            help: "REFUND of a subscription transaction ends access",
+            doc: "on `REFUND` of a subscription transaction of the current period the server ends access. Read in "
+                + "the StoreKit 2 world",
+            presets: ["false", "false", "false", "false", "false", "false", "true"]),
+        .interval(
+            .serverStatusPoll, \.serverStatusPollMs, .serverSide,
+            help: "server calls Get All Subscription Statuses every so often",
+            doc: "`off` or a duration: that often the server calls Get All Subscription Statuses (route `server-api`) "
+                + "for each subscriber it knows and corrects the access it grants. Read in the StoreKit 2 world",
+            example: "24h or 12h", choices: ["off", "1h", "12h", "24h"],
+            presets: ["off", "off", "off", "off", "off", "off", "24h"]),
     ]
 }

@@ -115,3 +115,20 @@ package enum VerifyRule: String, Sendable, Hashable, CaseIterable {
     /// `LocalTesting` is accepted unchecked (Apple's verifier checks no signature there).
     case claimedEnvironment = "claimed-environment"
 }
+
+/// `server-subscription-order`: in which order the server applies what it hears of a
+/// subscription.
+package enum SubscriptionOrder: String, Sendable, Hashable, CaseIterable {
+    /// As it arrives.
+    case arrival
+    /// Ignoring a message signed before the newest one applied for that subscription.
+    case signedDate = "signed-date"
+}
+
+/// `server-grace`: whether the server keeps access through the billing grace period.
+package enum GraceRule: String, Sendable, Hashable, CaseIterable {
+    /// Access ends at `expiresDate`.
+    case ignore
+    /// Access lasts until `gracePeriodExpiresDate`.
+    case honor
+}

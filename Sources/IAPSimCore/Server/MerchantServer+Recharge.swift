@@ -38,6 +38,12 @@ extension MerchantServer {
         guard let product = catalog.product(asked.productId) else {
             return refuse(p, "unknown product \(asked.productId)", out: &out)
         }
+        if product.subscription != nil {
+            guard let signed = r.signed else {
+                return refuse(p, "a subscription needs its signed transaction", out: &out)
+            }
+            return grantSubscription(p, signed, &out)
+        }
         // An entitlement is granted once, for its original transaction (and that one's
         // order), whichever later transaction of the same product asks for it.
         if out.policy.serverClawback != .off, refundsHeard.contains(r.transactionId) || r.signed?.revocationDate != nil

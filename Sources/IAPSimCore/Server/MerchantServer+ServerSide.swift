@@ -39,6 +39,7 @@ extension MerchantServer {
         out.log(.server, .notificationReceived(uuid: n.uuid, type: n.type, txn: txn, attempt: n.attempt))
         out.send(.notify, .response, .app, exchange: exchange, .notificationResponse(status: 200))
         if !toldOf.contains(txn) { toldOf.append(txn) }
+        if n.transaction.subscription != nil { return receiveSubscriptionNotification(n, &out) }
         switch n.type {
         case .oneTimeCharge: creditFromAppStore(n.transaction, via: .notification, catalog: catalog, &out)
         case .refund: heardRefund(n.transaction, catalog: catalog, &out)
@@ -46,6 +47,9 @@ extension MerchantServer {
         case .refundDeclined:
             out.log(.server, .noted("REFUND_DECLINED for \(txn): nothing was refunded, nothing changes"))
         case .refundReversed: heardReversal(txn, &out)
+        case .subscribed, .didRenew, .didFailToRenew, .gracePeriodExpired, .expired, .didChangeRenewalStatus,
+            .didChangeRenewalPref:
+            break
         }
     }
 
@@ -133,6 +137,13 @@ extension MerchantServer {
         }
         for signed in list {
             let txn = signed.transactionId
+            if signed.subscription != nil {
+                if signed.revocationDate != nil {
+                    hear(
+                        signed, .notification(.refund, nil), renewal: nil, user: nil, signedAt: signed.signedDate, &out)
+                }
+                continue
+            }
             if signed.revocationDate != nil {
                 heardRefund(signed, catalog: catalog, &out)
             } else if refundsHeard.contains(txn) {

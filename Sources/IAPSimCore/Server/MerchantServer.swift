@@ -96,6 +96,8 @@ package struct MerchantServer: Sendable, Hashable {
     /// The server side's records, nil until the first one: a world without them (every
     /// StoreKit 1 preset) copies the server as cheaply as before.
     var sideRecords: ServerSideRecords?
+    /// The access granted to each subscriber (`Subscriptions/MerchantServer+Subscriptions.swift`).
+    package internal(set) var subscriberAccess: [SubscriberAccess] = []
     static let verifyTimeoutMs: VirtualTime = 5_000
 
     package init(users: [String], rng: SplitMix64) {
@@ -108,6 +110,7 @@ package struct MerchantServer: Sendable, Hashable {
             && a.balances.elementsEqual(b.balances, by: ==)
             && a.entitlements.elementsEqual(b.entitlements, by: ==) && a.verifying == b.verifying
             && a.outage == b.outage && a.debits == b.debits && a.refundsHeard == b.refundsHeard
+            && a.subscriberAccess == b.subscriberAccess
     }
 
     package func hash(into h: inout Hasher) {

@@ -23,6 +23,8 @@ extension Action {
         case .storeNotifyRetry: return "the App Store sends its notification again"
         case .storeHistoryDone: return "the App Store Server API answers Get Transaction History"
         case .serverReconcile: return "the server's reconciliation job runs"
+        case .storeSubscriptionClock: return "the App Store's subscription clock (a renewal, a billing retry)"
+        case .serverStatusPoll: return "the server polls Get All Subscription Statuses"
         case .vacant: return "nothing (a free slot)"
         }
     }

@@ -25,6 +25,11 @@ package enum Action: Sendable, Hashable {
     case storeNotifyRetry(exchange: Int)
     case storeHistoryDone(exchange: Int)
     case serverReconcile
+    /// Subscriptions (docs/world.md, "Subscriptions"): subscription `index`'s clock (a
+    /// renewal at the expiry instant, a billing retry, the end of grace); the server's
+    /// status poll.
+    case storeSubscriptionClock(index: Int)
+    case serverStatusPoll
     /// What a free slot of the queue's actions holds (`Outbox.pending`): never scheduled.
     case vacant
 }

@@ -22,6 +22,7 @@ extension Fact {
             notificationDropped
         case notificationReceived, notificationUnbound, serverUnavailable, refundHeard
         case coinsClawedBack, coinsSpent, historyChecked, reconcileSkipped
+        case subscriptionChanged, accessChanged
         case anomalyOpened, anomalyStatusChanged
     }
 
@@ -108,6 +109,8 @@ extension Fact {
         case .coinsSpent: return .coinsSpent
         case .historyChecked: return .historyChecked
         case .reconcileSkipped: return .reconcileSkipped
+        case .subscriptionChanged: return .subscriptionChanged
+        case .accessChanged: return .accessChanged
         case .anomalyOpened: return .anomalyOpened
         case .anomalyStatusChanged: return .anomalyStatusChanged
         }

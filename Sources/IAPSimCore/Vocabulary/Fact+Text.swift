@@ -82,6 +82,8 @@ extension Fact {
             .notificationReceived, .notificationUnbound, .serverUnavailable, .refundHeard,
             .coinsClawedBack, .coinsSpent, .historyChecked, .reconcileSkipped:
             return serverSideText
+        case .subscriptionChanged, .accessChanged:
+            return subscriptionText
         case .anomalyOpened(let id, let type, _, let status, let summary):
             return "A\(id) \(type.rawValue) \(status.rawValue): \(summary)"
         case .anomalyStatusChanged(let id, let type, let status, let mechanism):

@@ -94,6 +94,11 @@ package enum Fact: Sendable, Hashable {
     case coinsSpent(user: String, coins: Int, balance: Int)
     case historyChecked(lookup: String, transactions: Int)
     case reconcileSkipped(reason: String)
+    // Subscriptions (docs/world.md, "Subscriptions").
+    /// The App Store changed a subscription: what happened, and its status after it.
+    case subscriptionChanged(SubscriptionNote)
+    /// The merchant server changed the access it grants `user` (until `until`; nil: none).
+    case accessChanged(user: String, until: VirtualTime?, why: String)
     // The auditor.
     case anomalyOpened(id: Int, type: AnomalyType, txn: String?, status: AnomalyStatus, summary: String)
     case anomalyStatusChanged(id: Int, type: AnomalyType, status: AnomalyStatus, mechanism: String?)
@@ -134,6 +139,7 @@ extension Fact {
         case .refundIssued: return .refunded
         case .notificationReceived: return .notified
         case .coinsClawedBack: return .clawedBack
+        case .subscriptionChanged(let note): return note.event.trigger
         case .transactionFinished: return .finished
         case .appCrashed: return .crashed
         case .appLaunched: return .launched

@@ -29,6 +29,12 @@ package enum TriggerEvent: String, Sendable, Hashable, CaseIterable {
     case notified
     /// The merchant server took the coins of a refunded charge back.
     case clawedBack = "clawed-back"
+    /// A subscription renewed (or recovered from billing retry).
+    case renewed
+    /// A subscription failed to renew: billing retry began.
+    case renewalFailed = "renewal-failed"
+    /// A subscription expired.
+    case expired
 
     /// What the event waits for, for the docs' trigger table (Markdown; never printed).
     package var meaning: String {
@@ -51,12 +57,20 @@ package enum TriggerEvent: String, Sendable, Hashable, CaseIterable {
         case .refunded: return "Apple refunded a charge"
         case .notified: return "a notification V2 reached the merchant server (and was answered 200)"
         case .clawedBack: return "the merchant server took a refunded charge's coins back"
+        case .renewed: return "the App Store renewed a subscription (a renewal or a recovery from billing retry)"
+        case .renewalFailed: return "a subscription's renewal failed: billing retry began (`DID_FAIL_TO_RENEW`)"
+        case .expired: return "a subscription expired (auto-renew off, or billing retry over)"
         }
     }
 
     /// The events of the server side, which explore's schedules never wait for (a fixed
     /// list keeps every seeded schedule as it was).
-    package var serverSide: Bool { self == .refunded || self == .notified || self == .clawedBack }
+    package var serverSide: Bool {
+        switch self {
+        case .refunded, .notified, .clawedBack, .renewed, .renewalFailed, .expired: return true
+        default: return false
+        }
+    }
 
     /// The event's position among `allCases`: a payload-free enum is stored as its case
     /// index, so this costs nothing (a test holds it to `allCases`).

@@ -51,6 +51,7 @@ extension Simulation {
         switch command {
         case .buy(let product):
             if config.catalog.product(product) == nil { return "unknown product \(product)" }
+            if let why = subscriptionRefusal(command) { return why }
             if !app.isRunning { return "the app is not running" }
             if app.loggedIn == nil { return "nobody is logged in" }
         case .openStore, .closeStore, .logout:
@@ -99,6 +100,8 @@ extension Simulation {
             if reversalTarget(txn) == nil {
                 return txn.map { "\($0) has no refund in effect to reverse" } ?? "no refund in effect to reverse"
             }
+        case .billingFail, .autoRenew, .changePlan:
+            return subscriptionRefusal(command)
         case .spend(let user, let coins):
             if !app.isRunning { return "the app is not running" }
             let balance = server.balance(of: user)
@@ -148,6 +151,8 @@ extension Simulation {
             performServerSide(command)
         case .serverAPIFault(let fault):
             armServerAPI(fault)
+        case .billingFail, .autoRenew, .changePlan, .delayNextNotification:
+            performSubscription(command)
         case .setPolicy(let key, let value):
             var p = policy
             guard (try? p.set(key, to: value)) != nil else { return }

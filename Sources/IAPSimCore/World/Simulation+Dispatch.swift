@@ -65,6 +65,10 @@ extension Simulation {
             historyAnswered(exchange: exchange)
         case .serverReconcile:
             reconcileDue()
+        case .storeSubscriptionClock(let index):
+            store.subscriptionClock(index, &outbox)
+        case .serverStatusPoll:
+            statusPollDue()
         case .vacant:
             assertionFailure("a free slot of the queue was scheduled")
         }

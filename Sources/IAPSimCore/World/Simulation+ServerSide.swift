@@ -92,6 +92,14 @@ extension Simulation {
             if let error = apiErrorAnswer(m, call: "Send Consumption Information") { return error }
             store.consumptionReceived(info, &outbox)
             outbox.send(.serverAPI, .response, .app, exchange: m.exchange, .notificationResponse(status: 202))
+        case .statusRequest(let original):
+            network.arrived(m, receiverAlive: true, &outbox)
+            answerStatus(original, exchange: m.exchange)
+        case .statusResponse(let a):
+            network.arrived(m, receiverAlive: true, &outbox)
+            server.hear(
+                a.transaction, .poll(a.status), renewal: a.renewalInfo, user: nil, signedAt: a.transaction.signedDate,
+                &outbox)
         case .historyResponse(let list):
             network.arrived(m, receiverAlive: server.historyLookups.contains { $0.exchange == m.exchange }, &outbox)
             server.historyAnswered(exchange: m.exchange, list, catalog: config.catalog, &outbox)

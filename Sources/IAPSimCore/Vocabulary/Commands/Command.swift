@@ -45,6 +45,12 @@ package enum Command: Sendable, Hashable {
     case refundReverse(txn: String?)
     /// `spend USER COINS`: the user spends coins in the app.
     case spend(user: String, coins: Int)
+    /// Subscriptions: `billing-fail on|off`, `auto-renew on|off`, `change-plan PRODUCT`,
+    /// `delay-next-notification DURATION`.
+    case billingFail(on: Bool)
+    case autoRenew(on: Bool)
+    case changePlan(product: String)
+    case delayNextNotification(VirtualTime)
     case setPolicy(PolicyKey, String)
     case setPreset(PolicyPreset)
     case wait(VirtualTime)
@@ -85,39 +91,14 @@ package enum Command: Sendable, Hashable {
         case .refundDecline(let txn): return "refund-decline \(txn ?? "newest")"
         case .refundReverse(let txn): return "refund-reverse \(txn ?? "newest")"
         case .spend(let user, let coins): return "spend \(user) \(coins)"
+        case .billingFail(let on): return "billing-fail \(on ? "on" : "off")"
+        case .autoRenew(let on): return "auto-renew \(on ? "on" : "off")"
+        case .changePlan(let p): return "change-plan \(p)"
+        case .delayNextNotification(let ms): return "delay-next-notification \(DurationText.format(ms))"
         case .setPolicy(let k, let v): return "policy \(k.rawValue) \(v)"
         case .setPreset(let p): return "policy preset \(p.rawValue)"
         case .wait(let ms): return "wait \(DurationText.format(ms))"
         case .settle: return "settle"
-        }
-    }
-
-    /// A line a generated story says for the command (explore's findings).
-    package var narration: String {
-        switch self {
-        case .buy(let p): return "The logged-in user buys \(p)."
-        case .crash: return "The app process dies."
-        case .launch: return "The app is launched."
-        case .uninstall: return "The app is deleted."
-        case .login(let u): return "\(u) logs in."
-        case .logout: return "The user logs out."
-        case .network(let on): return on ? "The network is back." : "The device goes offline."
-        case .dropNextRequest(let r): return "The next \(r.rawValue) request will be lost."
-        case .dropNextResponse(let r): return "The next \(r.rawValue) response will be lost."
-        case .replay: return "The attacker replays the newest accepted receipt on a fresh order."
-        case .forge(let p, let environment):
-            return "The attacker forges a signed transaction for \(p) on a fresh order"
-                + (environment.map { ", claiming the \($0) environment." } ?? ".")
-        case .refund(let txn, let percent):
-            let what = txn.map { "charge \($0)" } ?? "the newest charge"
-            return percent == 100 ? "Apple refunds \(what)." : "Apple refunds \(percent)% of \(what)."
-        case .refundRequest(let txn): return "The customer asks Apple to refund \(txn ?? "the newest charge")."
-        case .refundDecline(let txn): return "Apple declines the refund of \(txn ?? "the newest charge")."
-        case .refundReverse(let txn): return "Apple reverses the refund of \(txn ?? "the newest refund")."
-        case .spend(let user, let coins): return "\(user) spends \(coins) coins."
-        case .failNextPaymentUnfinished: return "The next payment fails and is never finished."
-        case .interruptNextPayment: return "The next payment is interrupted."
-        default: return scenarioText + "."
         }
     }
 
@@ -156,6 +137,10 @@ package enum Command: Sendable, Hashable {
         case .refundDecline: return .refundDecline
         case .refundReverse: return .refundReverse
         case .spend: return .spend
+        case .billingFail: return .billingFail
+        case .autoRenew: return .autoRenew
+        case .changePlan: return .changePlan
+        case .delayNextNotification: return .delayNextNotification
         case .setPolicy, .setPreset: return .policy
         case .wait: return .wait
         case .settle: return .settle
@@ -174,7 +159,7 @@ extension CommandSpec {
         .latency, .storeOutage, .storeStatus, .failNextPayment, .interruptNextPayment,
         .askToBuy, .approve, .decline, .replay, .forge, .serverOutage, .serverAPIFail, .serverAPISlow,
         .serverAPIOutage, .refund, .refundRequest,
-        .refundDecline, .refundReverse, .spend,
+        .refundDecline, .refundReverse, .spend, .billingFail, .autoRenew, .changePlan, .delayNextNotification,
         .policy, .wait, .settle,
     ]
 

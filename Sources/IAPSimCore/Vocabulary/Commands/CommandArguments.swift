@@ -11,9 +11,9 @@ package struct CommandArguments: Sendable {
     let users: [String]
     let catalog: Catalog
 
-    /// The longest duration a command may write: 30 days of virtual time. Longer waits
-    /// would only let periodic work (retries every few minutes) run without end.
-    package static let maxDurationMs: VirtualTime = 30 * 24 * 3_600_000
+    /// The longest duration a command may write: 400 days of virtual time (a year of
+    /// subscription renewals and more). Longer waits would only let periodic work run on.
+    package static let maxDurationMs: VirtualTime = 400 * 24 * 3_600_000
 
     /// Refuses fewer or more words than `count` (`args`: the words looked at, all by
     /// default; `after`: the word a missing argument would follow).
@@ -38,7 +38,7 @@ package struct CommandArguments: Sendable {
     func product(_ i: Int) throws(CommandError) -> String {
         let word = words[i]
         guard catalog.product(word.text) != nil else {
-            throw CommandError(offset: word.offset, problem: .unknownProduct(word.text, products: catalog.ids))
+            throw CommandError(offset: word.offset, problem: .unknownProduct(word.text, products: catalog.allIds))
         }
         return word.text
     }

@@ -1,0 +1,119 @@
+/// The auditor's entitlement timelines (docs/world.md, "The auditor"): it reads the App
+/// Store's subscription facts (E) and the merchant server's access facts (G), and opens an
+/// anomaly where they differ for longer than its grace period; it resolves when they meet.
+extension Auditor {
+    /// The timeline of `user`, made on first sight.
+    mutating func timelineIndex(_ user: String) -> Int {
+        if let k = subscriberTimelines.firstIndex(where: { $0.user == user }) { return k }
+        subscriberTimelines.append(SubscriberTimeline(user: user))
+        return subscriberTimelines.count - 1
+    }
+
+    /// The App Store changed a subscription: E follows its status.
+    mutating func observeSubscription(_ note: SubscriptionNote, at t: VirtualTime, _ out: inout [LogEntry]) {
+        let k = timelineIndex(note.user)
+        subscriberTimelines[k].advance(to: t)
+        var line = subscriberTimelines[k]
+        if note.event == .recovered {
+            // Billing recovered: the grace days were paid after all.
+            line.paidUndelivered += line.graceUndelivered
+        }
+        if note.event == .recovered || note.event == .expired || note.event == .started || note.event == .resubscribed {
+            line.graceUndelivered = 0
+        }
+        line.status = note.status
+        line.event = note.event
+        line.priceCents = note.priceCents
+        line.periodMs = max(1, note.expiresAt - note.periodStart)
+        if let txn = note.txn, note.event != .revoked { line.latestTxn = txn }
+        if line.originalTxn == nil { line.originalTxn = note.txn }
+        line.setEntitled(note.status.entitled, at: t)
+        subscriberTimelines[k] = line
+        checkTimeline(k, at: t, changed: "Apple's status: \(note.productId) \(note.event.rawValue)", &out)
+    }
+
+    /// The merchant server changed the access it grants `user`.
+    mutating func observeAccess(
+        user: String, until: VirtualTime?, why: String, at t: VirtualTime, _ out: inout [LogEntry]
+    ) {
+        let k = timelineIndex(user)
+        subscriberTimelines[k].advance(to: t)
+        subscriberTimelines[k].setGranted(until: until, at: t)
+        subscriberTimelines[k].grantWhy = why
+        if let until, until > t { watch(at: until) }
+        let words =
+            until.map { $0 > t ? "access granted by \(why)" : "access ended by \(why)" } ?? "access ended by \(why)"
+        checkTimeline(k, at: t, changed: words, &out)
+    }
+
+    /// Every timeline looked at again at `now` (the auditor's clock or a world event).
+    mutating func evaluateTimelines(now: VirtualTime, _ out: inout [LogEntry]) {
+        for k in subscriberTimelines.indices {
+            let until = subscriberTimelines[k].grantedUntil
+            subscriberTimelines[k].advance(to: now)
+            let ran = until.map { $0 <= now } ?? false
+            let how = ran ? "the access granted ran out at its end, \(SubscriptionCalendar.iso(until ?? now))" : nil
+            checkTimeline(k, at: now, changed: how, &out)
+        }
+    }
+
+    /// Opens an anomaly where E and G have differed longer than the grace period, resolves
+    /// the open one where they meet (`changed`: what made them meet).
+    mutating func checkTimeline(_ k: Int, at t: VirtualTime, changed: String?, _ out: inout [LogEntry]) {
+        subscriberTimelines[k].noteApart(at: t)
+        let line = subscriberTimelines[k]
+        guard let since = line.apartSince else {
+            guard let id = line.anomalyId else { return }
+            subscriberTimelines[k].anomalyId = nil
+            let type = anomalies[id - 1].type
+            change(id, type: type, status: .resolved, mechanism: changed ?? "E and G met again", at: t, &out)
+            return
+        }
+        guard line.anomalyId == nil else { return }
+        guard t - since > graceMs else { return watchGrace(from: since) }
+        let type = line.differenceType
+        let txn = line.latestTxn
+        let id = open(
+            type, .open, txn: txn, at: t, summary: AnomalyWording.timeline(type, line, since: since),
+            mechanism: nil, involved: [txn, line.originalTxn].compactMap { $0 }, &out)
+        anomalies[id - 1].user = line.user
+        subscriberTimelines[k].anomalyId = id
+    }
+
+    /// Puts `time` on the auditor's clock for the timelines (G ends on its own there).
+    mutating func watch(at time: VirtualTime) {
+        var i = timelineWakes.count
+        while i > 0, timelineWakes[i - 1] > time { i -= 1 }
+        if i > 0, timelineWakes[i - 1] == time { return }
+        timelineWakes.insert(time, at: i)
+    }
+
+    /// The money of the timelines, in cents: paid and not delivered, granted and not paid.
+    var timelineMoney: (paidNotDelivered: Int, grantedNotPaid: Int) {
+        let paid = subscriberTimelines.reduce(0.0) { $0 + $1.paidUndelivered }
+        let granted = subscriberTimelines.reduce(0.0) { $0 + $1.grantedUnpaid }
+        return (Int(paid.rounded()), Int(granted.rounded()))
+    }
+}
+
+extension AnomalyWording {
+    /// The summary of a difference of E and G.
+    static func timeline(_ type: AnomalyType, _ line: SubscriberTimeline, since: VirtualTime) -> String {
+        let from = SubscriptionCalendar.iso(since)
+        let sub = line.originalTxn.map { "subscription \($0) of \(line.user)" } ?? "the subscription of \(line.user)"
+        switch type {
+        case .accessAfterRevoke:
+            return "\(sub): Apple revoked the period (refund), the server still grants access since \(from)"
+        case .accessAfterEnd where line.originalTxn == nil:
+            return "\(line.user) holds no subscription at the App Store, yet the server grants access since \(from)"
+                + " (another account's purchase, or news it applied to the wrong account)"
+        case .accessAfterEnd:
+            return "\(sub): Apple's status is \(line.status.word), the server still grants access since \(from)"
+        case .graceCut:
+            return "\(sub): in its billing grace period, Apple entitles it, the server grants no access since \(from)"
+        default:
+            return
+                "\(sub): Apple charged and entitles it (\(line.event.rawValue)), the server grants no access since \(from)"
+        }
+    }
+}

@@ -1,0 +1,265 @@
+/// What the App Store keeps for auto-renewable subscriptions (docs/world.md,
+/// "Subscriptions"); nil in a world that never sold one, so that it copies nothing more.
+struct SubscriptionBook: Sendable, Hashable {
+    var subscriptions: [Subscription] = []
+    /// `billing-fail on`: every renewal and retry fails until `billing-fail off`.
+    var billingFails = false
+    /// `delay-next-notification`: the next notification V2 leaves this much later.
+    var delayNextMs: VirtualTime?
+    /// Who each subscription payment in progress was made for: the subscriber.
+    var buyers: [Buyer] = []
+    /// Subscription clock events in the queue (renewals, retries, grace ends), stale ones
+    /// included: `settle` stops when only these (and status polls) remain.
+    var clockEvents = 0
+
+    struct Buyer: Sendable, Hashable {
+        var txn: String
+        var user: String
+    }
+}
+
+extension AppStore {
+    /// The simulator retries a failed renewal once a day (its own choice; Apple does not
+    /// say how often), for up to 60 days (Apple's figure).
+    static let retryEveryMs: VirtualTime = 86_400_000
+    static let retryDays = 60
+
+    var book: SubscriptionBook {
+        get { subscriptionBook ?? SubscriptionBook() }
+        _modify {
+            var b = subscriptionBook ?? SubscriptionBook()
+            subscriptionBook = nil
+            defer { subscriptionBook = b }
+            yield &b
+        }
+    }
+
+    /// Every subscription of the Apple ID, oldest first.
+    package var subscriptions: [Subscription] { subscriptionBook?.subscriptions ?? [] }
+    /// `billing-fail on`.
+    package var billingFails: Bool { subscriptionBook?.billingFails ?? false }
+    /// Subscription clock events waiting in the queue.
+    var subscriptionClockEvents: Int { subscriptionBook?.clockEvents ?? 0 }
+
+    /// The subscription of `group`, if the Apple ID ever had one.
+    func subscriptionIndex(group: String) -> Int? {
+        subscriptionBook?.subscriptions.firstIndex { $0.group == group }
+    }
+
+    /// The subscription a transaction belongs to.
+    func subscriptionIndex(ofTransaction txn: String) -> Int? {
+        guard let t = transaction(txn), let f = t.subscription else { return nil }
+        return subscriptionBook?.subscriptions.firstIndex { $0.originalTransactionId == f.originalTransactionId }
+    }
+
+    /// Notes who a subscription payment is for (called when the payment is added).
+    mutating func noteSubscriptionBuyer(_ txn: String, user: String) {
+        book.buyers.append(SubscriptionBook.Buyer(txn: txn, user: user))
+    }
+
+    mutating func setBillingFails(_ on: Bool) { book.billingFails = on }
+    mutating func delayNextNotification(_ ms: VirtualTime) { book.delayNextMs = ms }
+
+    /// Schedules subscription `i`'s next clock event at `time`.
+    mutating func armClock(_ i: Int, at time: VirtualTime, _ out: inout Outbox) {
+        book.subscriptions[i].clockAt = time
+        book.clockEvents += 1
+        out.after(time - out.now, .storeSubscriptionClock(index: i))
+    }
+
+    /// A subscription payment was charged: a new subscription, or a resubscription to the
+    /// group of an expired or revoked one (the same `originalTransactionId`).
+    mutating func startSubscription(_ id: String, product: Product, terms: SubscriptionTerms, _ out: inout Outbox) {
+        guard let t = transaction(id) else { return }
+        let user = book.buyers.first { $0.txn == id }?.user ?? t.applicationUsername ?? "?"
+        book.buyers.removeAll { $0.txn == id }
+        let end = SubscriptionCalendar.adding(months: terms.months, to: out.now)
+        let existing = subscriptionIndex(group: terms.group)
+        let original = existing.map { book.subscriptions[$0].originalTransactionId } ?? id
+        let number = existing.map { book.subscriptions[$0].periods.count } ?? 0
+        update(id) {
+            $0.state = .purchased
+            $0.chargedAt = out.now
+            $0.subscription = SubscriptionFields(
+                originalTransactionId: original, expiresAt: end,
+                webOrderLineItemId: Self.webOrderLineItemId(original, number), reason: .purchase, group: terms.group)
+        }
+        let period = SubscriptionPeriod(
+            start: out.now, end: end, productId: product.id, priceCents: product.priceCents, transactionId: id)
+        let i: Int
+        if let k = existing {
+            i = k
+            book.subscriptions[k].productId = product.id
+            book.subscriptions[k].autoRenewProductId = product.id
+            book.subscriptions[k].autoRenew = true
+            book.subscriptions[k].status = .active
+            book.subscriptions[k].expiresAt = end
+            book.subscriptions[k].gracePeriodExpiresAt = nil
+            book.subscriptions[k].retryStartedAt = nil
+            book.subscriptions[k].expirationIntent = nil
+            book.subscriptions[k].recentStartAt = out.now
+            book.subscriptions[k].latestTransactionId = id
+            book.subscriptions[k].periods.append(period)
+        } else {
+            i = book.subscriptions.count
+            var s = Subscription(
+                user: user, group: terms.group, originalTransactionId: id, productId: product.id,
+                autoRenewProductId: product.id, expiresAt: end, recentStartAt: out.now, latestTransactionId: id)
+            s.periods = [period]
+            s.appAccountToken = t.appAccountToken
+            book.subscriptions.append(s)
+        }
+        let event: SubscriptionEvent = existing == nil ? .started : .resubscribed
+        noteChange(i, event, txn: id, &out)
+        out.log(.storeKit, .transactionUpdated(txn: id, product: product.id, state: .purchased))
+        out.after(0, .storeDeliver(txns: [id], redelivery: false, atForeground: false))
+        notifySubscription(.subscribed, existing == nil ? .initialBuy : .resubscribe, i, &out)
+        armClock(i, at: end, &out)
+    }
+
+    /// `webOrderLineItemId` of a subscription's period `n`: one per period, unique.
+    static func webOrderLineItemId(_ original: String, _ n: Int) -> String {
+        "\(original.dropFirst(3))\(n < 10 ? "0" : "")\(n)"
+    }
+
+    /// Writes the fact of a subscription's change, with its status after it.
+    func noteChange(_ i: Int, _ event: SubscriptionEvent, txn: String?, _ out: inout Outbox) {
+        let s = book.subscriptions[i]
+        let last = s.periods.last
+        out.log(
+            .appStore,
+            .subscriptionChanged(
+                SubscriptionNote(
+                    event: event, user: s.user, productId: s.productId, txn: txn,
+                    status: s.status, expiresAt: s.expiresAt, graceUntil: s.gracePeriodExpiresAt,
+                    periodStart: last?.start ?? s.expiresAt, priceCents: last?.priceCents ?? 0)))
+    }
+
+    /// The subscription clock: a renewal at the expiry instant, a billing retry (once a
+    /// day), the end of grace, the end of the retry window.
+    mutating func subscriptionClock(_ i: Int, _ out: inout Outbox) {
+        book.clockEvents -= 1
+        guard i < subscriptions.count, book.subscriptions[i].clockAt == out.now else { return }
+        book.subscriptions[i].clockAt = nil
+        let s = book.subscriptions[i]
+        switch s.status {
+        case .active:
+            if !s.autoRenew { return expire(i, intent: 1, &out) }
+            if book.billingFails { return failRenewal(i, &out) }
+            renew(i, recovered: false, &out)
+        case .billingRetry, .grace:
+            let start = s.retryStartedAt ?? s.expiresAt
+            let day = Int((out.now - start) / Self.retryEveryMs)
+            if day >= Self.retryDays || !s.autoRenew { return expire(i, intent: s.autoRenew ? 2 : 1, &out) }
+            if !book.billingFails { return renew(i, recovered: true, &out) }
+            out.log(
+                .appStore,
+                .noted("billing retry \(day) of \(s.originalTransactionId) failed: the payment method still fails"))
+            if s.status == .grace, let end = s.gracePeriodExpiresAt, out.now >= end {
+                book.subscriptions[i].status = .billingRetry
+                noteChange(i, .graceExpired, txn: nil, &out)
+                notifySubscription(.gracePeriodExpired, nil, i, &out)
+            }
+            armClock(i, at: out.now + Self.retryEveryMs, &out)
+        case .expired, .revoked:
+            return
+        }
+    }
+
+    /// Billing fails at the expiry instant: billing retry, in grace when the app has one.
+    mutating func failRenewal(_ i: Int, _ out: inout Outbox) {
+        let grace = out.policy.storekit == .two ? gracePeriodMs : nil
+        book.subscriptions[i].retryStartedAt = out.now
+        if let grace {
+            book.subscriptions[i].status = .grace
+            book.subscriptions[i].gracePeriodExpiresAt = out.now + grace
+        } else {
+            book.subscriptions[i].status = .billingRetry
+        }
+        noteChange(i, .renewalFailed, txn: nil, &out)
+        notifySubscription(.didFailToRenew, grace == nil ? nil : .gracePeriod, i, &out)
+        armClock(i, at: out.now + Self.retryEveryMs, &out)
+    }
+
+    /// A renewal (or a recovery from billing retry): a new transaction with the same
+    /// `originalTransactionId`, a charge, `DID_RENEW`. Inside grace the dates continue as
+    /// if nothing happened; after it, the new period starts now.
+    mutating func renew(_ i: Int, recovered: Bool, _ out: inout Outbox) {
+        let s = book.subscriptions[i]
+        guard let product = catalog.product(s.autoRenewProductId), let terms = product.subscription,
+            let first = transaction(s.originalTransactionId)
+        else { return }
+        let start = recovered && s.status == .billingRetry ? out.now : s.expiresAt
+        var end = SubscriptionCalendar.adding(months: terms.months, to: start)
+        while end <= out.now { end = SubscriptionCalendar.adding(months: terms.months, to: end) }
+        let t = newTransaction(
+            product: product.id, username: first.applicationUsername, now: out.now, outcome: .charge)
+        update(t.id) {
+            $0.state = .purchased
+            $0.chargedAt = out.now
+            $0.subscription = SubscriptionFields(
+                originalTransactionId: s.originalTransactionId, expiresAt: end,
+                webOrderLineItemId: Self.webOrderLineItemId(s.originalTransactionId, s.periods.count),
+                reason: .renewal, group: s.group)
+        }
+        book.subscriptions[i].periods.append(
+            SubscriptionPeriod(
+                start: start, end: end, productId: product.id, priceCents: product.priceCents, transactionId: t.id))
+        book.subscriptions[i].productId = product.id
+        book.subscriptions[i].status = .active
+        book.subscriptions[i].expiresAt = end
+        book.subscriptions[i].gracePeriodExpiresAt = nil
+        book.subscriptions[i].retryStartedAt = nil
+        book.subscriptions[i].latestTransactionId = t.id
+        book.subscriptions[i].renewals += 1
+        if recovered && s.status == .billingRetry { book.subscriptions[i].recentStartAt = out.now }
+        noteChange(i, recovered ? .recovered : .renewed, txn: t.id, &out)
+        out.after(0, .storeDeliver(txns: [t.id], redelivery: false, atForeground: false))
+        notifySubscription(.didRenew, recovered ? .billingRecovery : nil, i, &out)
+        armClock(i, at: end, &out)
+    }
+
+    /// The subscription ends: auto-renew off (1, voluntary) or billing retry over (2).
+    mutating func expire(_ i: Int, intent: Int, _ out: inout Outbox) {
+        book.subscriptions[i].status = .expired
+        book.subscriptions[i].expirationIntent = intent
+        book.subscriptions[i].gracePeriodExpiresAt = nil
+        noteChange(i, .expired, txn: nil, &out)
+        notifySubscription(.expired, intent == 1 ? .voluntary : .billingRetry, i, &out)
+    }
+
+    /// Sends a notification about subscription `i` (its newest transaction and its renewal
+    /// info, signed now), if the merchant server has a notification URL.
+    mutating func notifySubscription(
+        _ type: NotificationType, _ subtype: NotificationSubtype?, _ i: Int, _ out: inout Outbox
+    ) {
+        let s = book.subscriptions[i]
+        guard out.policy.serverNotifications, let t = transaction(s.latestTransactionId),
+            let signed = sign(t, now: out.now)
+        else { return }
+        let n = ServerNotification(
+            uuid: rng.uuid(), type: type, signedDate: out.now, transaction: signed, attempt: 1, subtype: subtype,
+            renewalInfo: s.renewalInfo(signedAt: out.now, environment: environment.payloadName))
+        enqueueNotification(n, &out)
+    }
+
+    /// Sends a notification now, or, after `delay-next-notification`, as signed now but
+    /// that much later.
+    mutating func enqueueNotification(_ n: ServerNotification, _ out: inout Outbox) {
+        guard let delay = subscriptionBook?.delayNextMs else {
+            notifications.append(NotificationDelivery(notification: n, exchange: 0))
+            return sendNotification(notifications.count - 1, &out)
+        }
+        book.delayNextMs = nil
+        var waiting = n
+        waiting.attempt = 0
+        let exchange = out.newExchange()
+        notifications.append(NotificationDelivery(notification: waiting, exchange: exchange, keepsSignature: true))
+        out.log(
+            .appStore,
+            .noted(
+                "\(n.type.rawValue) for \(n.transaction.transactionId) signed now, held back"
+                    + " \(DurationText.format(delay)) (delay-next-notification)"))
+        out.after(delay, .storeNotifyRetry(exchange: exchange))
+    }
+}

@@ -1,0 +1,147 @@
+/// The access a merchant server grants one subscriber, from what it heard: the app's
+/// reports, notifications V2, status polls. What `G(t)` of the auditor's timeline is.
+package struct SubscriberAccess: Sendable, Hashable {
+    package var user: String
+    package var originalTransactionId: String
+    package var productId: String
+    /// The `expiresDate` the server believes.
+    package var expiresAt: VirtualTime
+    /// `gracePeriodExpiresDate`, while the server knows of a grace period.
+    package var graceUntil: VirtualTime?
+    /// The server ended access for a refund (`server-revoke`).
+    package var revoked = false
+    /// The newest `signedDate` the server applied (`server-subscription-order signed-date`).
+    package var newestSignedDate: VirtualTime
+
+    /// Until when access is granted (nil: none), under the server's grace rule.
+    package func until(_ grace: GraceRule) -> VirtualTime? {
+        if revoked { return nil }
+        guard grace == .honor, let g = graceUntil else { return expiresAt }
+        return max(expiresAt, g)
+    }
+}
+
+/// Where the server heard of a subscription.
+enum SubscriptionNews {
+    case report
+    case notification(NotificationType, NotificationSubtype?)
+    case poll(SubscriptionStatus)
+
+    var words: String {
+        switch self {
+        case .report: return "the app's report"
+        case .notification(let t, let s): return t.rawValue + (s.map { "/\($0.rawValue)" } ?? "")
+        case .poll(let s): return "Get All Subscription Statuses: status \(s.rawValue)"
+        }
+    }
+}
+
+extension MerchantServer {
+    /// Whether the server grants `user` access at `time`.
+    package func hasAccess(_ user: String, at time: VirtualTime, policy: Policy) -> Bool {
+        subscriberAccess.contains { $0.user == user && ($0.until(policy.serverGrace).map { time < $0 } ?? false) }
+    }
+
+    /// A subscription transaction the server accepted from the app (a report, the unfinished
+    /// sweep) or from reconciliation: it grants access to its `expiresDate`, marks its order
+    /// and answers the app so that it finishes.
+    mutating func grantSubscription(_ p: PendingVerification, _ signed: SignedTransaction, _ out: inout Outbox) {
+        let r = p.request
+        let byId: Order? = r.orderId.flatMap { self.order($0) }
+        let found: Order? = byId ?? signed.appAccountToken.flatMap { self.order(token: $0) }
+        let user = (out.policy.creditTo == .orderOwner ? found?.user : nil) ?? r.uid
+        if let o = found, let i = orderIndex(o.id), o.state == Order.State.created {
+            orders[i].state = .credited
+            orders[i].transactionId = signed.transactionId
+        }
+        // A report is news of its transaction's moment (its purchase), however late the app
+        // sends it: a JWS is signed anew at every delivery, so its signedDate says nothing.
+        hear(signed, .report, renewal: nil, user: user, signedAt: signed.purchaseDate, &out)
+        answer(p, .credited([signed.transactionId]), out: &out)
+    }
+
+    /// Applies what the server heard of a subscription, under its rules, and writes the
+    /// change of access it makes.
+    mutating func hear(
+        _ signed: SignedTransaction, _ news: SubscriptionNews, renewal: RenewalInfo?, user: String?,
+        signedAt: VirtualTime, _ out: inout Outbox
+    ) {
+        let original = signed.originalTransactionId
+        let k: Int
+        if let found = subscriberAccess.firstIndex(where: { $0.originalTransactionId == original }) {
+            k = found
+        } else {
+            let owner = user ?? signed.appAccountToken.flatMap { order(token: $0)?.user }
+            guard let owner else {
+                return out.log(
+                    .server, .notificationUnbound(txn: signed.transactionId, reason: "no order names its subscriber"))
+            }
+            subscriberAccess.append(
+                SubscriberAccess(
+                    user: owner, originalTransactionId: original, productId: signed.productId,
+                    expiresAt: signed.purchaseDate, newestSignedDate: signedAt))
+            k = subscriberAccess.count - 1
+        }
+        if out.policy.serverSubscriptionOrder == .signedDate, signedAt < subscriberAccess[k].newestSignedDate {
+            return out.log(
+                .server,
+                .noted(
+                    "\(news.words) for \(signed.transactionId) ignored: signed \(DurationText.clock(signedAt)), before"
+                        + " the newest applied (\(DurationText.clock(subscriberAccess[k].newestSignedDate)))"))
+        }
+        subscriberAccess[k].newestSignedDate = max(subscriberAccess[k].newestSignedDate, signedAt)
+        let before = subscriberAccess[k].until(out.policy.serverGrace)
+        var a = subscriberAccess[k]
+        switch news {
+        case .report, .notification(.subscribed, _), .notification(.didRenew, _),
+            .notification(.didChangeRenewalPref, _), .notification(.didChangeRenewalStatus, _):
+            // The transaction a notification carries is taken as the subscription's state
+            // (under `arrival`, even when an older one arrives after a newer).
+            a.productId = signed.productId
+            a.expiresAt = signed.expiresDate ?? a.expiresAt
+            a.graceUntil = nil
+            a.revoked = out.policy.serverRevoke && signed.revocationDate != nil
+        case .notification(.didFailToRenew, _):
+            a.graceUntil = renewal?.gracePeriodExpiresDate
+        case .notification(.gracePeriodExpired, _):
+            a.graceUntil = nil
+        case .notification(.expired, _):
+            a.expiresAt = min(a.expiresAt, signedAt)
+            a.graceUntil = nil
+        case .notification(.refund, _):
+            let current = (signed.expiresDate ?? 0) >= a.expiresAt
+            let revokes = out.policy.serverRevoke
+            guard revokes, current else {
+                out.log(
+                    .server,
+                    .noted(
+                        revokes
+                            ? "REFUND of \(signed.transactionId), an earlier period: access unchanged"
+                            : "REFUND of \(signed.transactionId) heard; access unchanged (server-revoke false)"))
+                return
+            }
+            a.revoked = true
+        case .notification(.refundReversed, _):
+            a.revoked = false
+        case .notification:
+            break
+        case .poll(let status):
+            a.productId = signed.productId
+            a.expiresAt = signed.expiresDate ?? a.expiresAt
+            a.graceUntil = status == .grace ? renewal?.gracePeriodExpiresDate : nil
+            a.revoked = status == .revoked
+        }
+        subscriberAccess[k] = a
+        let after = a.until(out.policy.serverGrace)
+        if after != before {
+            out.log(.server, .accessChanged(user: a.user, until: after, why: news.words + " (\(signed.transactionId))"))
+        }
+    }
+
+    /// A notification V2 about a subscription reached the server.
+    mutating func receiveSubscriptionNotification(_ n: ServerNotification, _ out: inout Outbox) {
+        hear(
+            n.transaction, .notification(n.type, n.subtype), renewal: n.renewalInfo, user: nil,
+            signedAt: n.signedDate, &out)
+    }
+}

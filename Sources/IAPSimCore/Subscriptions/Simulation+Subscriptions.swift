@@ -1,0 +1,140 @@
+/// The engine's side of subscriptions (docs/world.md, "Subscriptions"): their commands, the
+/// server's status poll, and the read API.
+///
+/// Read API (for the UI, the edge and the checks): `Simulation.subscribers` lists one
+/// `SubscriberView` per subscription of the Apple ID, in the order bought: its `status`
+/// (1 active, 2 expired, 3 billing retry, 4 grace, 5 revoked), its `renewalInfo` (the
+/// `JWSRenewalInfoDecodedPayload` fields as signed now), its `periods` (start, end, product,
+/// price, transaction id, refunded) and the merchant server's granted `access`. The
+/// subscription fields of a transaction are on `SignedTransaction` (`expiresDate`,
+/// `webOrderLineItemId`, `subscriptionGroupIdentifier`, `typeName`, `transactionReason`),
+/// and a subscription notification carries its `renewalInfo` (`data.signedRenewalInfo`).
+extension Simulation {
+    /// Every subscription of the Apple ID, with what the server grants its subscriber now.
+    package var subscribers: [SubscriberView] {
+        store.subscriptions.map { s in
+            let access = server.subscriberAccess.first { $0.originalTransactionId == s.originalTransactionId }
+            let until = access?.until(policy.serverGrace)
+            return SubscriberView(
+                user: s.user, subscription: s,
+                renewalInfo: s.renewalInfo(signedAt: now, environment: store.environment.payloadName),
+                access: until.map { now < $0 } ?? false, accessUntil: until)
+        }
+    }
+
+    /// Queue entries that are the subscription clock (renewals, retries, grace ends, status
+    /// polls): `settle` stops when only these remain.
+    var subscriptionClockEvents: Int { store.subscriptionClockEvents + (statusPollArmed ? 1 : 0) }
+
+    /// Why a subscription command cannot run now, or nil.
+    mutating func subscriptionRefusal(_ command: Command) -> String? {
+        let product: Product?
+        switch command {
+        case .buy(let p):
+            guard let found = config.catalog.product(p), found.subscription != nil else { return nil }
+            product = found
+        case .changePlan(let p): product = config.catalog.product(p)
+        default: product = nil
+        }
+        if policy.storekit == .one {
+            return "subscriptions exist in the StoreKit 2 world only (storekit: 2)"
+        }
+        let live = store.subscriptions.last { $0.status != .expired && $0.status != .revoked }
+        switch command {
+        case .buy:
+            if let live, live.group == product?.subscription?.group {
+                return "the Apple ID already subscribes to group \(live.group) (\(live.productId)): one active "
+                    + "subscription per group; change-plan switches plans"
+            }
+        case .autoRenew(let on):
+            guard let live else { return "no subscription to change" }
+            if live.autoRenew == on { return "auto-renew is already \(on ? "on" : "off")" }
+        case .changePlan(let p):
+            guard let live, live.group == product?.subscription?.group else {
+                return "no active subscription in the group of \(p)"
+            }
+            if live.status != .active && live.status != .grace { return "the subscription is in billing retry" }
+            if live.autoRenewProductId == p && live.productId == p { return "the subscription is already \(p)" }
+        default:
+            break
+        }
+        return nil
+    }
+
+    mutating func performSubscription(_ command: Command) {
+        switch command {
+        case .billingFail(let on):
+            store.setBillingFails(on)
+            outbox.narrate(
+                .fault,
+                .faultArmed(
+                    on
+                        ? "the customer's payment method fails at every renewal and billing retry"
+                        : "the customer's payment method works again"))
+        case .autoRenew(let on):
+            store.setAutoRenew(on, &outbox)
+        case .changePlan(let product):
+            store.changePlan(to: product, &outbox)
+        case .delayNextNotification(let ms):
+            store.delayNextNotification(ms)
+            outbox.narrate(
+                .fault, .faultArmed("the next notification V2 leaves \(DurationText.format(ms)) after its event"))
+        default:
+            break
+        }
+    }
+
+    /// The status poll's tick: Get All Subscription Statuses for each subscriber the server
+    /// knows (route `server-api`), then the next tick.
+    mutating func statusPollDue() {
+        statusPollArmed = false
+        guard let interval = policy.serverStatusPollMs, !server.subscriberAccess.isEmpty else { return }
+        for a in server.subscriberAccess {
+            let exchange = outbox.newExchange()
+            outbox.send(
+                .serverAPI, .request, .app, exchange: exchange,
+                .statusRequest(originalTransactionId: a.originalTransactionId))
+        }
+        statusPollArmed = true
+        outbox.after(interval, .serverStatusPoll)
+    }
+
+    /// `server-status-poll`: arms the poll once the server knows a subscriber.
+    mutating func armStatusPollIfDue() {
+        guard !statusPollArmed, let interval = policy.serverStatusPollMs, !server.subscriberAccess.isEmpty else {
+            return
+        }
+        statusPollArmed = true
+        schedule(interval, .serverStatusPoll)
+    }
+
+    /// The App Store answers Get All Subscription Statuses for one subscription.
+    mutating func answerStatus(_ original: String, exchange: Int) {
+        guard let i = store.subscriptions.firstIndex(where: { $0.originalTransactionId == original }),
+            let t = store.transaction(store.subscriptions[i].latestTransactionId),
+            let signed = store.sign(t, now: now)
+        else { return }
+        let s = store.subscriptions[i]
+        let answer = StatusAnswer(
+            status: s.status, transaction: signed,
+            renewalInfo: s.renewalInfo(signedAt: now, environment: store.environment.payloadName))
+        outbox.send(.serverAPI, .response, .app, exchange: exchange, .statusResponse(answer))
+    }
+}
+
+/// One subscription's entry in Get All Subscription Statuses: its status, its newest
+/// transaction and its renewal info, signed at the answer.
+package struct StatusAnswer: Sendable, Hashable {
+    package var status: SubscriptionStatus
+    package var transaction: SignedTransaction
+    package var renewalInfo: RenewalInfo
+}
+
+extension Simulation {
+    /// Subscription payments the App Store charged: purchases, renewals, recoveries, upgrades.
+    package var subscriptionCharges: Int { store.subscriptions.reduce(0) { $0 + $1.periods.count } }
+    /// Subscription payments Apple refunded.
+    package var subscriptionRefunds: Int {
+        store.subscriptions.reduce(0) { $0 + $1.periods.filter(\.refunded).count }
+    }
+}

@@ -1,0 +1,138 @@
+/// A subscription's status as Get All Subscription Statuses and
+/// `Product.SubscriptionInfo.status` give it (Apple's numbers).
+package enum SubscriptionStatus: Int, Sendable, Hashable, CaseIterable {
+    case active = 1
+    case expired = 2
+    case billingRetry = 3
+    case grace = 4
+    case revoked = 5
+
+    /// The word scenario files use (`expect: subscriptions: {alice: {status: grace}}`).
+    package var word: String {
+        switch self {
+        case .active: return "active"
+        case .expired: return "expired"
+        case .billingRetry: return "billing-retry"
+        case .grace: return "grace"
+        case .revoked: return "revoked"
+        }
+    }
+
+    /// Entitled by Apple's rules: active or in grace.
+    package var entitled: Bool { self == .active || self == .grace }
+}
+
+/// Apple's `transactionReason`.
+package enum TransactionReason: String, Sendable, Hashable {
+    case purchase = "PURCHASE"
+    case renewal = "RENEWAL"
+}
+
+/// What a subscription transaction adds to a transaction: the subscription it belongs to,
+/// the end of the period it pays for, its `webOrderLineItemId`, why it exists.
+package struct SubscriptionFields: Sendable, Hashable {
+    package var originalTransactionId: String
+    package var expiresAt: VirtualTime
+    package var webOrderLineItemId: String
+    package var reason: TransactionReason
+    package var group: String
+}
+
+/// One paid period of a subscription: what the auditor's timeline and the read API list.
+package struct SubscriptionPeriod: Sendable, Hashable {
+    package var start: VirtualTime
+    package var end: VirtualTime
+    package var productId: String
+    package var priceCents: Int
+    package var transactionId: String
+    /// When Apple refunded it (`revocationDate`), if it did.
+    package var refundedAt: VirtualTime?
+
+    package var refunded: Bool { refundedAt != nil }
+}
+
+/// One auto-renewable subscription of the Apple ID (one per group), as the App Store keeps
+/// it: who bought it (the app account the first purchase was made for), its current period,
+/// its renewal preferences and its billing state.
+package struct Subscription: Sendable, Hashable {
+    /// The app account the subscription was bought for: the subscriber.
+    package var user: String
+    package var group: String
+    package var originalTransactionId: String
+    /// The product of the current (or last) period.
+    package var productId: String
+    /// The product the next renewal will be (`autoRenewProductId`): differs after a
+    /// downgrade or crossgrade.
+    package var autoRenewProductId: String
+    package var autoRenew = true
+    package var status: SubscriptionStatus = .active
+    /// The end of the current (or last) paid period.
+    package var expiresAt: VirtualTime
+    /// Set while in billing retry with a grace period (`gracePeriodExpiresDate`).
+    package var gracePeriodExpiresAt: VirtualTime?
+    /// When billing retry began (the expiry that failed to renew).
+    package var retryStartedAt: VirtualTime?
+    /// `expirationIntent`: 1 voluntary, 2 billing, once expired.
+    package var expirationIntent: Int?
+    /// `recentSubscriptionStartDate`: the start of the latest run of periods without a gap.
+    package var recentStartAt: VirtualTime
+    /// The newest transaction of the subscription.
+    package var latestTransactionId: String
+    /// Every paid period, oldest first.
+    package var periods: [SubscriptionPeriod] = []
+    /// The `appAccountToken` of the first purchase, carried by its renewals.
+    package var appAccountToken: String?
+    /// The time of the subscription's one pending clock event (renewal, retry, grace end).
+    var clockAt: VirtualTime?
+    /// Renewals charged (initial purchases and resubscriptions not counted).
+    package var renewals = 0
+
+    package var isInBillingRetryPeriod: Bool { status == .billingRetry || status == .grace }
+
+    /// The renewal info the App Store signs now (`JWSRenewalInfoDecodedPayload`).
+    package func renewalInfo(signedAt now: VirtualTime, environment: String) -> RenewalInfo {
+        RenewalInfo(
+            originalTransactionId: originalTransactionId, autoRenewProductId: autoRenewProductId,
+            productId: productId, autoRenewStatus: autoRenew ? 1 : 0,
+            isInBillingRetryPeriod: isInBillingRetryPeriod,
+            gracePeriodExpiresDate: status == .grace ? gracePeriodExpiresAt : nil,
+            expirationIntent: status == .expired ? expirationIntent : nil,
+            renewalDate: status == .expired || status == .revoked ? nil : expiresAt, signedDate: now,
+            environment: environment, recentSubscriptionStartDate: recentStartAt)
+    }
+}
+
+/// `JWSRenewalInfoDecodedPayload` as a value: Apple's field names, dates in virtual
+/// milliseconds. Notifications about a subscription carry it (`data.signedRenewalInfo`);
+/// the edge signs it.
+package struct RenewalInfo: Sendable, Hashable {
+    package var originalTransactionId: String
+    package var autoRenewProductId: String
+    package var productId: String
+    /// 1 on, 0 off.
+    package var autoRenewStatus: Int
+    package var isInBillingRetryPeriod: Bool
+    package var gracePeriodExpiresDate: VirtualTime?
+    /// 1 voluntary, 2 billing error.
+    package var expirationIntent: Int?
+    package var renewalDate: VirtualTime?
+    package var signedDate: VirtualTime
+    package var environment: String
+    package var recentSubscriptionStartDate: VirtualTime
+}
+
+/// What the read API gives per subscriber (`Simulation.subscribers`): the App Store's
+/// subscription (status, renewal info, periods) and the merchant server's granted access.
+package struct SubscriberView: Sendable, Hashable {
+    package var user: String
+    package var subscription: Subscription
+    /// The renewal info as the App Store would sign it now.
+    package var renewalInfo: RenewalInfo
+    /// Whether the merchant server grants access now.
+    package var access: Bool
+    /// Until when the server grants access (nil: it grants none).
+    package var accessUntil: VirtualTime?
+
+    package var status: SubscriptionStatus { subscription.status }
+    package var periods: [SubscriptionPeriod] { subscription.periods }
+}

@@ -1,0 +1,67 @@
+/// What happened to a subscription at the App Store.
+package enum SubscriptionEvent: String, Sendable, Hashable {
+    case started = "subscribed"
+    case resubscribed
+    case renewed
+    case recovered = "recovered from billing retry"
+    case renewalFailed = "failed to renew"
+    case graceExpired = "grace period expired"
+    case expired
+    case revoked
+    case autoRenewOff = "auto-renew turned off"
+    case autoRenewOn = "auto-renew turned on"
+    case upgraded
+    case planChangeScheduled = "plan change set for the next renewal"
+
+    /// The scenario event it is, if any.
+    var trigger: TriggerEvent? {
+        switch self {
+        case .started, .resubscribed, .upgraded: return .charged
+        case .renewed, .recovered: return .renewed
+        case .renewalFailed: return .renewalFailed
+        case .expired: return .expired
+        case .graceExpired, .revoked, .autoRenewOff, .autoRenewOn, .planChangeScheduled: return nil
+        }
+    }
+}
+
+/// The payload of `Fact.subscriptionChanged`: the event, the subscriber, and the
+/// subscription after it (what the auditor's entitlement timeline reads).
+package struct SubscriptionNote: Sendable, Hashable {
+    package var event: SubscriptionEvent
+    package var user: String
+    package var productId: String
+    /// The transaction the event made or concerns (a renewal's, a refunded one).
+    package var txn: String?
+    package var status: SubscriptionStatus
+    package var expiresAt: VirtualTime
+    package var graceUntil: VirtualTime?
+    /// The current period's start and price: the rate of a day of it.
+    package var periodStart: VirtualTime
+    package var priceCents: Int
+}
+
+extension Fact {
+    /// The lines of the subscriptions' facts.
+    var subscriptionText: String {
+        switch self {
+        case .subscriptionChanged(let n):
+            let txn = n.txn.map { " (\($0))" } ?? ""
+            let price =
+                n.event.trigger == .charged || n.event.trigger == .renewed ? ", \(formatMoney(n.priceCents))" : ""
+            var line =
+                "\(n.productId) of \(n.user) \(n.event.rawValue)\(txn)\(price): status \(n.status.rawValue) \(n.status.word)"
+            switch n.status {
+            case .active: line += ", expires \(SubscriptionCalendar.iso(n.expiresAt))"
+            case .grace: line += ", grace until \(n.graceUntil.map(SubscriptionCalendar.iso) ?? "?")"
+            case .billingRetry: line += ", in billing retry"
+            case .expired, .revoked: break
+            }
+            return line
+        case .accessChanged(let user, let until, let why):
+            guard let until else { return "access of \(user): none (\(why))" }
+            return "access of \(user) until \(SubscriptionCalendar.iso(until)) (\(why))"
+        default: return text
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import IAPSimCore
+
+/// What the Subscriptions view shows of one subscriber, read from the world.
+struct SubscriberRow: Sendable, Hashable {
+    var user: String
+    var product: String
+    /// `active`, `expired`, `billing-retry`, `grace`, `revoked` (Apple's statuses 1-5).
+    var status: String
+    var autoRenew: Bool
+    /// The product the next renewal changes to, when a downgrade or crossgrade waits.
+    var renewsTo: String?
+    /// The end of the current period, where the App Store renews or expires it.
+    var periodEnd: VirtualTime?
+    /// Whether the merchant server grants access now.
+    var granted: Bool
+    var strip: SubscriptionStrip
+    /// The auditor's subscription anomalies of this subscriber: "A3 access-after-end open".
+    var anomalies: [String]
+    /// Whether Apple's rules entitle the subscriber now (active or grace).
+    var entitled: Bool { status == "active" || status == "grace" }
+}
+
+extension UIModel {
+    /// The label column of the strips.
+    static let stripLabel = 7
+    /// How long E and G may differ before the auditor (and the strip's mark) takes note:
+    /// the auditor's grace period (docs/world.md).
+    static let auditorGrace: VirtualTime = 30_000
+
+    /// The Subscriptions view (`T`): for each subscriber a header line, the paid periods, E, G
+    /// and the marks where they differ, on one calendar axis; a legend at the end.
+    func renderSubscriptions(_ rows: [SubscriberRow], _ grid: inout Grid, _ area: Rect) {
+        let inner = area.inner
+        let cells = max(1, inner.width - UIModel.stripLabel)
+        let from = rows.map { $0.strip.start }.min().map { $0 - $0 % SubscriptionStrip.day } ?? 0
+        let end = rows.map { $0.strip.end }.max() ?? simulation.now
+        let to = max(simulation.now, end)
+        let step = SubscriptionStrip.step(span: to - from, cells: cells)
+        let tolerance = UIModel.auditorGrace
+        var lines: [Line] = []
+        if rows.isEmpty {
+            lines.append([Span(emptySubscriptionsWords, Style(.dim))])
+        } else {
+            lines.append([
+                Span(TextWidth.pad("", to: UIModel.stripLabel)),
+                Span(VirtualCalendar.axis(from: from, step: step, cells: cells), Style(.title, bold: true)),
+            ])
+            let nowCell = (simulation.now - from) / step
+            for (index, row) in rows.enumerated() {
+                let selected = index == selectedSubscriber(in: rows)
+                lines += subscriberLines(
+                    row, from: from, step: step, cells: cells, tolerance: tolerance, now: nowCell, selected: selected)
+            }
+            lines.append(legend(step: step))
+        }
+        let first = min(subscriptionsScroll(rows, height: inner.height), max(0, lines.count - inner.height))
+        let badge =
+            rows.isEmpty
+            ? nil : "1 cell = \(UIModel.cellWords(step)) \(glyphs.sep) now \(VirtualCalendar.short(simulation.now))"
+        grid.frame(
+            area, title: "Subscriptions (T closes, j k select, i inspects)", focused: true, glyphs: glyphs, badge: badge
+        )
+        grid.lines(lines, in: inner, offset: first, ellipsis: glyphs.more)
+    }
+
+    var emptySubscriptionsWords: String {
+        simulation.policy.storekit == .one
+            ? "no subscriptions: auto-renewable subscriptions exist in the storekit: 2 world only"
+            : "no subscriptions yet: buy pro_monthly, plus_monthly or pro_yearly (b) to start one"
+    }
+
+    /// Five lines per subscriber: what it is now, the paid strip, E, G, the differences.
+    func subscriberLines(
+        _ row: SubscriberRow, from: VirtualTime, step: VirtualTime, cells: Int, tolerance: VirtualTime, now: Int,
+        selected: Bool
+    ) -> [Line] {
+        let strips = row.strip.rows(from: from, step: step, cells: cells, tolerance: tolerance)
+        let sep = " \(glyphs.sep) "
+        var head: Line = [
+            Span((selected ? glyphs.right + " " : "  ") + row.user, Style(bold: true, reverse: selected)),
+            Span("  " + row.product, Style(.accent)),
+            Span(sep + row.status, UIModel.subscriptionStatusStyle(row.status)),
+            Span(sep + "auto-renew " + (row.autoRenew ? "on" : "off"), row.autoRenew ? .plain : Style(.warn)),
+        ]
+        if let to = row.renewsTo { head.append(Span(" (renews to \(to))", Style(.warn))) }
+        if let end = row.periodEnd {
+            let verb = row.autoRenew && row.status != "expired" && row.status != "revoked" ? "renews" : "ends"
+            head.append(Span(sep + verb + " " + VirtualCalendar.short(end), Style(.dim)))
+        }
+        head.append(
+            Span(
+                sep + (row.granted ? "server grants access" : "server grants no access"),
+                row.granted == row.entitled ? Style(.good) : Style(.bad, bold: true)))
+        let differ = strips.differ
+        // The anomalies end the head line: the marks' strip fills the width and would hide them.
+        if !row.anomalies.isEmpty { head.append(Span("  " + row.anomalies.joined(separator: ", "), Style(.bad))) }
+        return [
+            head,
+            stripLine("paid", strips.paid, now: now, style: Style(.info)),
+            stripLine("E", strips.entitled, now: now, style: Style(.good)),
+            stripLine("G", strips.granted, now: now, style: Style(.accent)),
+            [Span(TextWidth.pad("", to: UIModel.stripLabel)), Span(differ, Style(.bad, bold: true))],
+        ]
+    }
+
+    /// A strip with its label; the cells after now are dim (they are what is scheduled).
+    func stripLine(_ label: String, _ text: String, now: Int, style: Style) -> Line {
+        let chars = Array(text)
+        let past = max(0, min(chars.count, now + 1))
+        return [
+            Span(TextWidth.pad("  " + label, to: UIModel.stripLabel), Style(.dim)),
+            Span(String(chars[..<past]), style),
+            Span(String(chars[past...]), Style(.dim)),
+        ]
+    }
+
+    func legend(step: VirtualTime) -> Line {
+        [
+            Span(
+                "$ paid  R refunded  x billing retry  g grace  . none  E entitled (Apple's rules)  "
+                    + "G granted (merchant server)  ^ E and G differ > 30s",
+                Style(.dim))
+        ]
+    }
+
+    static func subscriptionStatusStyle(_ status: String) -> Style {
+        switch status {
+        case "active": Style(.good, bold: true)
+        case "grace", "billing-retry": Style(.warn, bold: true)
+        default: Style(.bad, bold: true)
+        }
+    }
+
+    /// `3d 10h`, `12h`.
+    static func cellWords(_ step: VirtualTime) -> String {
+        let hours = step / 3_600_000
+        let days = hours / 24, rest = hours % 24
+        if days == 0 { return "\(hours)h" }
+        return rest == 0 ? "\(days)d" : "\(days)d \(rest)h"
+    }
+
+    /// The selected subscriber, kept inside the list.
+    func selectedSubscriber(in rows: [SubscriberRow]) -> Int {
+        max(0, min(rows.count - 1, subscriberSelection))
+    }
+
+    /// The first line shown: the selected subscriber's five lines stay on screen.
+    func subscriptionsScroll(_ rows: [SubscriberRow], height: Int) -> Int {
+        let top = 1 + 5 * selectedSubscriber(in: rows)
+        return max(0, top + 5 - height)
+    }
+}

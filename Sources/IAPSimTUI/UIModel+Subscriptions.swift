@@ -1,0 +1,99 @@
+import IAPSimCore
+
+extension UIModel {
+    /// `T`: shows or closes the Subscriptions view.
+    mutating func toggleSubscriptions() {
+        subscriptionsShown.toggle()
+        status = subscriptionsShown ? "Subscriptions: j k select, T closes" : "Subscriptions closed"
+    }
+
+    /// One row per subscription of the Apple ID, in the order bought.
+    var subscriberRows: [SubscriberRow] {
+        let timelines = simulation.auditor.subscriberTimelines
+        return simulation.subscribers.map { view in
+            let s = view.subscription
+            let line = timelines.first { $0.user == view.user }
+            let ids = s.originalTransactionId
+            let anomalies = simulation.auditor.anomalies.filter {
+                $0.involved.contains(ids)
+            }
+            return SubscriberRow(
+                user: view.user, product: s.productId, status: s.status.word, autoRenew: s.autoRenew,
+                renewsTo: s.autoRenewProductId == s.productId ? nil : s.autoRenewProductId,
+                periodEnd: s.status == .expired || s.status == .revoked ? nil : s.expiresAt,
+                granted: view.access,
+                strip: SubscriptionStrip(
+                    periods: UIModel.paidPeriods(s, now: simulation.now),
+                    entitled: line?.entitled(until: simulation.now) ?? [],
+                    granted: line?.granted(until: simulation.now) ?? []),
+                anomalies: anomalies.map { "A\($0.id) \($0.type.rawValue) \($0.status.rawValue)" })
+        }
+    }
+
+    /// The paid strip: each period as charged or refunded, then the billing retry (or grace)
+    /// that follows a failed renewal, up to now.
+    static func paidPeriods(_ s: Subscription, now: VirtualTime) -> [SubscriptionStrip.Period] {
+        var out = s.periods.map {
+            SubscriptionStrip.Period(start: $0.start, end: $0.end, mark: $0.refunded ? .refunded : .paid)
+        }
+        if let start = s.retryStartedAt, now > start {
+            let grace = s.gracePeriodExpiresAt.map { min($0, now) } ?? start
+            if grace > start { out.append(SubscriptionStrip.Period(start: start, end: grace, mark: .grace)) }
+            if now > grace { out.append(SubscriptionStrip.Period(start: grace, end: now, mark: .retry)) }
+        }
+        return out
+    }
+}
+
+/// The subscription picker (`C`): one row per subscription command, built from the world as
+/// it is now; a row the world would refuse is greyed with its reason.
+enum SubscriptionMenu {
+    static func commands(for model: UIModel) -> [(label: String, detail: String, command: Command?)] {
+        let live = model.simulation.subscribers.last { $0.status != .expired && $0.status != .revoked }
+        let billing = model.simulation.store.billingFails
+        var rows: [(label: String, detail: String, command: Command?)] = [
+            (
+                billing ? "billing recovers" : "billing fails",
+                "the customer's payment method fails at every renewal / works again",
+                .billingFail(on: !billing)
+            ),
+            (
+                live?.subscription.autoRenew == false ? "auto-renew on" : "auto-renew off",
+                "the customer's choice in Settings",
+                .autoRenew(on: live?.subscription.autoRenew == false)
+            ),
+        ]
+        for product in model.simulation.config.catalog.subscriptions.map(\.id) {
+            rows.append(
+                (
+                    "change plan to \(product)", "upgrade at once, downgrade or crossgrade at renewal",
+                    .changePlan(product: product)
+                ))
+        }
+        let newest = live?.subscription.periods.last?.transactionId
+        rows.append(
+            (
+                "refund the current period", "Apple refunds its newest transaction (REFUND)",
+                newest.map { .refund(txn: $0) }
+            ))
+        rows.append(
+            (
+                "delay next notification 2d", "the next notification V2 leaves two days late",
+                .delayNextNotification(2 * 86_400_000)
+            ))
+        return rows
+    }
+
+    static func picker(for model: UIModel) -> Picker {
+        Picker(
+            title: "Subscription",
+            items: commands(for: model).map { row in
+                guard let command = row.command else {
+                    var item = PickerItem(row.label, row.detail, .run(.wait(0)))
+                    item.refused = "no subscription yet"
+                    return item
+                }
+                return PickerItem(row.label, row.detail + " (\(command.scenarioText))", .run(command))
+            })
+    }
+}

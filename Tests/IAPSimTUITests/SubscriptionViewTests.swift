@@ -1,0 +1,43 @@
+import IAPSimCore
+import IAPSimScenario
+import Testing
+
+@testable import IAPSimTUI
+
+/// The Subscriptions view (`T`): each subscriber's paid periods, E and G on one calendar,
+/// the cells where they differ marked; the picker (`C`) offers the subscription commands.
+@Suite struct SubscriptionViewTests {
+    @Test func theGraceCutShowsAsMarksBetweenEAndG() throws {
+        var d = try DefectTests.play("sub-grace-cut-naive.yaml")
+        d.keys("G")
+        d.keys("T")
+        let text = d.screen(120, 40).text
+        #expect(text.contains("┌ Subscriptions (T closes"), "\(text)")
+        #expect(text.contains("alice  pro_monthly · active · auto-renew on · renews Mar 1"), "\(text)")
+        #expect(text.contains("^^^^^^"), "the days of the grace cut are marked:\n\(text)")
+        #expect(text.contains("A1 grace-cut resolved"), "\(text)")
+        Golden.check(d.screen(120, 40), "subscriptions-grace-cut-120x40")
+        Golden.check(d.screen(80, 24), "subscriptions-grace-cut-80x24")
+        d.keys("T")
+        #expect(!d.screen(120, 40).text.contains("┌ Subscriptions (T closes"))
+    }
+
+    @Test func theKeysExistInTheStoreKit2WorldOnly() {
+        var d = Driver(UIModel())
+        d.keys("T")
+        #expect(!d.screen(120, 40).text.contains("┌ Subscriptions"))
+        #expect(d.screen(120, 40).text.contains("StoreKit 2 only"))
+        var sk2 = Driver(UIModel(preset: .sk2Hardened))
+        sk2.keys("T")
+        #expect(sk2.screen(120, 40).text.contains("no subscriptions yet"))
+    }
+
+    @Test func thePickerOffersTheSubscriptionCommands() {
+        var d = Driver(UIModel(preset: .sk2Hardened))
+        d.keys("C")
+        let text = d.screen(120, 40).text
+        for label in ["billing fails", "auto-renew off", "change plan to plus_monthly", "delay next notification 2d"] {
+            #expect(text.contains(label), "\(label):\n\(text)")
+        }
+    }
+}
