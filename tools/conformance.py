@@ -11,6 +11,8 @@ SignedDataVerifier against root.cer.
 world.json (written by the Swift test that starts the API over a known world):
   {"transactionId", "count", "revoked", "orderId", "consumptionTransactionId",
    "consumptionAccepted": bool, "notifications": N, "startDate", "endDate"}
+  or, with --only subscriptions, a world with one subscription:
+  {"subscriptionTransactionId", "originalTransactionId", "subscriptionStatus", "autoRenewStatus"}
 Prints one line per check and `N passed, N failed`; exit 1 when any check fails.
 """
 
@@ -114,6 +116,26 @@ class Session:
               len(records) == self.world["notifications"] and all(r.sendAttempts for r in records)
               and all(d.data and d.data.environment == self.environment for d in decoded),
               f"{len(records)} records")
+
+    def subscriptions(self, answer):
+        """Get All Subscription Statuses: one group, its newest transaction and renewal info."""
+        w = self.world
+        ok = (answer.environment == self.environment and answer.bundleId == self.ids["bundleId"]
+              and answer.appAppleId == 6450000001 and len(answer.data) == 1
+              and answer.data[0].subscriptionGroupIdentifier == "pro" and len(answer.data[0].lastTransactions) == 1)
+        check(f"{self.tag} get_all_subscription_statuses: one group 'pro'", ok, answer)
+        if not ok:
+            return
+        last = answer.data[0].lastTransactions[0]
+        t = self.transaction(last.signedTransactionInfo)
+        r = self.verifier.verify_and_decode_renewal_info(last.signedRenewalInfo)
+        check(f"{self.tag} subscription status {w['subscriptionStatus']} and its signed transaction",
+              last.rawStatus == w["subscriptionStatus"] and last.originalTransactionId == w["originalTransactionId"]
+              and t.originalTransactionId == w["originalTransactionId"] and t.rawType == "Auto-Renewable Subscription"
+              and t.expiresDate is not None and t.subscriptionGroupIdentifier == "pro", (last, t))
+        check(f"{self.tag} renewal info verifies (verify_and_decode_renewal_info)",
+              r.originalTransactionId == w["originalTransactionId"] and r.rawAutoRenewStatus == w["autoRenewStatus"]
+              and r.environment == self.environment and r.productId == t.productId, r)
 
     def history_request(self, **kwargs):
         return TransactionHistoryRequest(sort=kwargs.pop("sort", Order.ASCENDING), **kwargs)
@@ -223,20 +245,39 @@ async def run_async(s):
         await c.async_close()
 
 
+def run_subscriptions(s):
+    from appstoreserverlibrary.models.Status import Status
+    c, w = s.client, s.world
+    s.subscriptions(c.get_all_subscription_statuses(w["subscriptionTransactionId"]))
+    other = [st for st in Status if st.value != w["subscriptionStatus"]]
+    filtered = c.get_all_subscription_statuses(w["subscriptionTransactionId"], other)
+    check("sync get_all_subscription_statuses filtered by the other statuses: no group", filtered.data == [], filtered)
+    expect_error("sync get_all_subscription_statuses unknown: 404 4040010", 404, 4040010,
+                 lambda: c.get_all_subscription_statuses("1999999999999"))
+
+
+async def run_subscriptions_async(s):
+    s.subscriptions(await s.client.get_all_subscription_statuses(s.world["subscriptionTransactionId"]))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True)
     parser.add_argument("--certs", required=True)
     parser.add_argument("--environment", default="Production")
     parser.add_argument("--expect", required=True)
-    parser.add_argument("--only", choices=["sync", "async"])
+    parser.add_argument("--only", choices=["sync", "async", "subscriptions"])
     args = parser.parse_args()
     with open(args.expect) as f:
         world = json.load(f)
-    if args.only != "async":
-        run_sync(Session(args, world, asynchronous=False))
-    if args.only != "sync":
-        asyncio.run(run_async(Session(args, world, asynchronous=True)))
+    if args.only == "subscriptions":
+        run_subscriptions(Session(args, world, asynchronous=False))
+        asyncio.run(run_subscriptions_async(Session(args, world, asynchronous=True)))
+    else:
+        if args.only != "async":
+            run_sync(Session(args, world, asynchronous=False))
+        if args.only != "sync":
+            asyncio.run(run_async(Session(args, world, asynchronous=True)))
     passed = sum(results)
     print(f"{passed} passed, {len(results) - passed} failed")
     sys.exit(0 if passed == len(results) else 1)

@@ -93,9 +93,17 @@ struct ServeFiles {
         {
             return "spend needs spend: {path: ...} in serve.yaml (your backend's call that spends coins)"
         }
+        let e = s.expect
+        // Under serve a subscription's access is not judged (a ledger has no expiry).
+        let unjudged =
+            (e.subscriptions.values.contains { $0.access != nil } ? ["subscriptions.*.access"] : [])
+            + e.anomalies.map(\.type).filter(\.isSubscription).map(\.rawValue)
+        if !unjudged.isEmpty {
+            return "expect \(unjudged.joined(separator: ", ")): a subscription's access is not judged under serve"
+                + " (your ledger has no expiry to compare); expect status, product and renewals instead"
+        }
         guard options.config.ledger == nil else { return nil }
         var needs: [String] = []
-        let e = s.expect
         if !e.credited.isEmpty { needs.append("credited") }
         if !e.entitlements.isEmpty { needs.append("entitlements") }
         if !e.spent.isEmpty { needs.append("spent") }

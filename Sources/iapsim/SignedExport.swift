@@ -1,5 +1,6 @@
 import IAPSimCore
 import IAPSimScenario
+import IAPSimServe
 import IAPSimSigned
 
 /// `run --signed`: the core's signed values, in run order, made into real JWS by the edge.
@@ -29,56 +30,12 @@ enum SignedExport {
         }
     }
 
-    /// Apple's payload of a core value: dates from virtual to Unix milliseconds; the fields
-    /// every simulated transaction shares come from the edge.
-    static func payload(_ s: SignedTransaction) -> TransactionPayload {
-        var p = TransactionPayload(
-            transactionId: s.transactionId, productId: s.productId,
-            type: s.type == .consumable ? .consumable : .nonConsumable,
-            purchaseDate: unix(s.purchaseDate), signedDate: unix(s.signedDate),
-            price: Int64(s.price), appAccountToken: s.appAccountToken)
-        p.originalTransactionId = s.originalTransactionId
-        p.originalPurchaseDate = unix(s.originalPurchaseDate)
-        p.revocationDate = s.revocationDate.map(unix)
-        p.revocationReason = s.revocationReason.map(Int64.init)
-        p.revocationType = s.revocationType
-        p.revocationPercentage = s.revocationPercentage.map(Int64.init)
-        p.appTransactionId = s.appTransactionId
-        p.environment = s.environment
-        if let f = s.subscription {
-            p.type = .autoRenewable
-            p.webOrderLineItemId = f.webOrderLineItemId
-            p.subscriptionGroupIdentifier = f.group
-            p.expiresDate = unix(f.expiresAt)
-            p.transactionReason = f.reason == .renewal ? .renewal : .purchase
-        }
-        return p
-    }
-
-    /// Apple's `JWSRenewalInfoDecodedPayload` of a core value.
-    static func payload(_ r: RenewalInfo) -> RenewalInfoPayload {
-        var p = RenewalInfoPayload(
-            originalTransactionId: r.originalTransactionId, productId: r.productId, signedDate: unix(r.signedDate),
-            recentSubscriptionStartDate: unix(r.recentSubscriptionStartDate), renewalDate: r.renewalDate.map(unix),
-            environment: r.environment)
-        p.autoRenewProductId = r.autoRenewProductId
-        p.autoRenewStatus = r.autoRenewStatus == 1 ? .on : .off
-        p.isInBillingRetryPeriod = r.isInBillingRetryPeriod
-        p.gracePeriodExpiresDate = r.gracePeriodExpiresDate.map(unix)
-        p.expirationIntent = r.expirationIntent.flatMap { RenewalInfoPayload.ExpirationIntent(rawValue: Int64($0)) }
-        return p
-    }
-
-    /// A notification's `data.status`, from what it carries: 5 revoked, 2 expired, 4 grace,
-    /// 3 billing retry, else 1 active.
+    /// Apple's payloads of the core's values: one set of functions for `run --signed`, the
+    /// App Store Server API and `iapsim serve` (`APISigner`).
+    static func payload(_ s: SignedTransaction) -> TransactionPayload { APISigner.payload(s) }
+    static func payload(_ r: RenewalInfo) -> RenewalInfoPayload { APISigner.payload(r) }
     static func status(_ r: RenewalInfo, _ t: SignedTransaction) -> NotificationPayload.SubscriptionStatus {
-        if t.revocationDate != nil { return .revoked }
-        if r.expirationIntent != nil { return .expired }
-        if r.isInBillingRetryPeriod { return r.gracePeriodExpiresDate == nil ? .billingRetry : .gracePeriod }
-        return .active
+        APISigner.status(r, t)
     }
-
-    static func unix(_ virtual: IAPSimCore.VirtualTime) -> Int64 {
-        IAPSimSigned.VirtualTime.unixMilliseconds(virtual: Int64(virtual))
-    }
+    static func unix(_ virtual: IAPSimCore.VirtualTime) -> Int64 { APISigner.unix(virtual) }
 }

@@ -38,6 +38,25 @@ enum APIWorldFixture {
         return player.simulation
     }
 
+    /// A world with one monthly subscription: bought, renewed once, auto-renew then off.
+    static func subscriptionSimulation() throws -> Simulation {
+        let text = """
+            format: 1
+            title: "A subscription for the API"
+            policy: sk2-hardened
+            users: [alice]
+            steps:
+              - do: buy pro_monthly
+              - after: 35d
+                do: auto-renew off
+              - after: 1m
+                do: wait 0s
+            """
+        var player = ScenarioPlayer(try ScenarioParser.parse(text: text, file: "api-subs.yaml"), logLimit: nil)
+        while !player.stepsDone { _ = player.playStep() }
+        return player.simulation
+    }
+
     /// An App Store Server API token as Apple's clients make it: ES256 with api-key.p8.
     static func token(
         key: P256.Signing.PrivateKey? = nil, kid: String = APIKey.keyId, iss: String = APIKey.issuerId,

@@ -108,4 +108,53 @@ import Testing
             #expect(text.contains(" passed, 0 failed"))
         }
     }
+
+    /// Get All Subscription Statuses, judged by Apple's clients (sync and async) over a world
+    /// with one monthly subscription, renewed, then auto-renew turned off.
+    @Test(
+        .enabled(
+            if: applePython != nil,
+            "Apple's library is not installed: set IAPSIM_APPLE_PYTHON or run tools/apple-venv.sh"))
+    func applesClientsReadSubscriptionStatuses() async throws {
+        let python = try #require(Self.applePython)
+        let directory = NSTemporaryDirectory() + "iapsim-conformance-subs-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data(try SigningChain.appStore().root).write(to: URL(fileURLWithPath: directory + "/root.cer"))
+        try Data(try APIKey.pem().utf8).write(to: URL(fileURLWithPath: directory + "/api-key.p8"))
+        try Data(APIKey.json.utf8).write(to: URL(fileURLWithPath: directory + "/api-key.json"))
+        let sim = try APIWorldFixture.subscriptionSimulation()
+        let sub = try #require(APIWorldView(simulation: sim).subscriptions.first)
+        let world: [String: Any] = [
+            "subscriptionTransactionId": sub.latest.transactionId, "originalTransactionId": sub.originalTransactionId,
+            "subscriptionStatus": sub.status, "autoRenewStatus": sub.renewalInfo.autoRenewStatus,
+        ]
+        #expect(sub.status == 1 && sub.renewalInfo.autoRenewStatus == 0, "active, auto-renew off")
+        #expect(sub.latest.transactionId != sub.originalTransactionId, "the newest transaction is a renewal")
+        try JSONSerialization.data(withJSONObject: world).write(to: URL(fileURLWithPath: directory + "/world.json"))
+        let api = try AppStoreAPIServer(world: LockedWorld(sim), environment: sim.store.environment)
+        let port = try await api.start(host: "127.0.0.1", port: 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [
+            Self.repository + "/tools/conformance.py", "--url", "http://127.0.0.1:\(port)", "--certs", directory,
+            "--environment", sim.store.environment.payloadName, "--expect", directory + "/world.json",
+            "--only", "subscriptions",
+        ]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = await withCheckedContinuation { done in
+            DispatchQueue.global().async {
+                let data = out.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                done.resume(returning: String(decoding: data, as: UTF8.self))
+            }
+        }
+        await api.stop()
+        print("conformance.py --only subscriptions:\n" + text, terminator: "")
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("8 passed, 0 failed"), "\(text)")
+    }
 }

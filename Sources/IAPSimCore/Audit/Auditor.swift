@@ -27,6 +27,9 @@ package struct Auditor: Sendable, Hashable {
     var forgedCredits: [ForgedCredit] = []
     /// `iapsim serve`: the backend's acknowledgements waiting for their credit rows.
     var acks: [Acknowledgement] = []
+    /// False under serve: a backend's ledger says nothing of a subscription's expiry, so the
+    /// entitlement timeline (E against G) is not judged there.
+    var judgesSubscriptions = true
     /// Each subscriber's entitlement timeline (`Auditor+Subscriptions.swift`), in the order
     /// first seen.
     package internal(set) var subscriberTimelines: [SubscriberTimeline] = []
@@ -145,9 +148,9 @@ package struct Auditor: Sendable, Hashable {
             open(
                 .replayFraud, .blocked, txn: txn, at: e.time, summary: AnomalyWording.replayed(txn),
                 mechanism: AnomalyWording.refusedAsAlreadyCredited, involved: [txn], &out)
-        case .subscriptionChanged(let note):
+        case .subscriptionChanged(let note) where judgesSubscriptions:
             observeSubscription(note, at: e.time, &out)
-        case .accessChanged(let user, let until, let why):
+        case .accessChanged(let user, let until, let why) where judgesSubscriptions:
             observeAccess(user: user, until: until, why: why, at: e.time, &out)
         default:
             break

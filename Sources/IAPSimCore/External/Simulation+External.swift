@@ -12,6 +12,7 @@ extension Simulation {
     package mutating func attachExternal(_ link: ExternalLink) {
         external = link
         policy = policy.served
+        auditor.judgesSubscriptions = false
     }
 
     /// True for a request the backend answers: orders, reports and notifications.
@@ -95,9 +96,10 @@ extension Simulation {
     /// a `ONE_TIME_CHARGE` answered 200-206): the auditor waits for its row (rule 19). Blind,
     /// there is no row to wait for: the answer is taken as the credit.
     mutating func acknowledged(_ txn: String, user: String?, sender: Sender, via: SendReason) {
-        // A re-purchase of an owned non-consumable carries the original's id and took no money.
+        // A re-purchase of an owned non-consumable carries the original's id and took no money;
+        // a subscription's access is not a credit row (its timeline is not judged under serve).
         guard let link = external, let t = store.transaction(txn), t.chargedAt != nil, t.refundedAt == nil,
-            t.originalId == nil
+            t.originalId == nil, t.subscription == nil
         else { return }
         if link.blind {
             guard !server.isCredited(txn), let product = config.catalog.product(t.productId) else { return }
@@ -210,7 +212,11 @@ extension Simulation {
                     + " replayed: a real backend cannot be copied"
                     + (link.blind
                         ? "; blind (no ledger): only lost and missed orders are judged, credits are not seen"
-                        : "")))
+                        : "")
+                    + (store.subscriptions.isEmpty
+                        ? ""
+                        : "; subscriptions: their notifications V2 and Get All Subscription Statuses are served,"
+                            + " but access is not judged (a ledger has no expiry to compare)")))
         _ = commit(into: &written)
         letGracePeriodsEnd(into: &written)
         var changes: [LogEntry] = []

@@ -18,7 +18,8 @@ package struct APISigner: Sendable {
         IAPSimSigned.VirtualTime.unixMilliseconds(virtual: Int64(virtual))
     }
 
-    /// Apple's `JWSTransactionDecodedPayload` of a core value.
+    /// Apple's `JWSTransactionDecodedPayload` of a core value (`run --signed`, the API, serve):
+    /// dates from virtual to Unix milliseconds, ids as `ids` shows them.
     package static func payload(_ s: SignedTransaction, ids: APIIds = .core) -> TransactionPayload {
         var p = TransactionPayload(
             transactionId: ids.transaction(s.transactionId), productId: s.productId,
@@ -33,20 +34,60 @@ package struct APISigner: Sendable {
         p.revocationPercentage = s.revocationPercentage.map(Int64.init)
         p.appTransactionId = ids.appTransaction(s.appTransactionId)
         p.environment = s.environment
+        if let f = s.subscription {
+            p.type = .autoRenewable
+            p.webOrderLineItemId = f.webOrderLineItemId
+            p.subscriptionGroupIdentifier = f.group
+            p.expiresDate = unix(f.expiresAt)
+            p.transactionReason = f.reason == .renewal ? .renewal : .purchase
+        }
         return p
+    }
+
+    /// Apple's `JWSRenewalInfoDecodedPayload` of a core value.
+    package static func payload(_ r: RenewalInfo, ids: APIIds = .core) -> RenewalInfoPayload {
+        var p = RenewalInfoPayload(
+            originalTransactionId: ids.transaction(r.originalTransactionId), productId: r.productId,
+            signedDate: unix(r.signedDate), recentSubscriptionStartDate: unix(r.recentSubscriptionStartDate),
+            renewalDate: r.renewalDate.map(unix), environment: r.environment)
+        p.autoRenewProductId = r.autoRenewProductId
+        p.autoRenewStatus = r.autoRenewStatus == 1 ? .on : .off
+        p.isInBillingRetryPeriod = r.isInBillingRetryPeriod
+        p.gracePeriodExpiresDate = r.gracePeriodExpiresDate.map(unix)
+        p.expirationIntent = r.expirationIntent.flatMap { RenewalInfoPayload.ExpirationIntent(rawValue: Int64($0)) }
+        return p
+    }
+
+    /// A notification's `data.status`, from what it carries: 5 revoked, 2 expired, 4 grace,
+    /// 3 billing retry, else 1 active.
+    package static func status(_ r: RenewalInfo, _ t: SignedTransaction) -> NotificationPayload.SubscriptionStatus {
+        if t.revocationDate != nil { return .revoked }
+        if r.expirationIntent != nil { return .expired }
+        if r.isInBillingRetryPeriod { return r.gracePeriodExpiresDate == nil ? .billingRetry : .gracePeriod }
+        return .active
     }
 
     func transaction(_ s: SignedTransaction, ids: APIIds) throws -> String {
         try signer.sign(Self.payload(s, ids: ids))
     }
 
-    /// A notification V2 `signedPayload`, its transaction signed inside.
+    func renewalInfo(_ r: RenewalInfo, ids: APIIds) throws -> String {
+        try signer.sign(Self.payload(r, ids: ids))
+    }
+
+    /// A notification V2 `signedPayload`, its transaction (and a subscription's renewal
+    /// info) signed inside.
     func notification(_ n: ServerNotification, ids: APIIds) throws -> String {
         let type = NotificationPayload.NotificationType(rawValue: n.type.rawValue) ?? .oneTimeCharge
-        return try signer.sign(
-            NotificationPayload(
-                notificationType: type, notificationUUID: n.uuid, signedDate: Self.unix(n.signedDate),
-                signedTransactionInfo: try transaction(n.transaction, ids: ids), environment: environment.payloadName))
+        var payload = NotificationPayload(
+            notificationType: type, notificationUUID: n.uuid, signedDate: Self.unix(n.signedDate),
+            signedTransactionInfo: try transaction(n.transaction, ids: ids), environment: environment.payloadName)
+        payload.subtype = n.subtype.flatMap { NotificationPayload.Subtype(rawValue: $0.rawValue) }
+        if let r = n.renewalInfo {
+            payload.signedRenewalInfo = try signer.sign(Self.payload(r, ids: ids))
+            payload.status = Self.status(r, n.transaction)
+        }
+        return try signer.sign(payload)
     }
 
     /// A `TEST` notification: `data` holds no transaction.

@@ -24,6 +24,20 @@ package struct APIWorldView: Sendable {
         package var customer: String { ids.appTransaction(signed.appTransactionId) }
     }
 
+    /// One auto-renewable subscription as Get All Subscription Statuses shows it.
+    package struct SubscriptionState: Sendable {
+        package var group: String
+        /// Apple's status: 1 active, 2 expired, 3 billing retry, 4 grace, 5 revoked.
+        package var status: Int
+        /// The subscription's newest transaction, signed as of `now`.
+        package var latest: SignedTransaction
+        /// Its renewal info, signed as of `now`.
+        package var renewalInfo: RenewalInfo
+        package var ids = APIIds.core
+        /// Its `originalTransactionId` as the API shows it.
+        package var originalTransactionId: String { ids.transaction(renewalInfo.originalTransactionId) }
+    }
+
     /// One notification attempt the App Store made.
     package struct NotificationAttempt: Sendable {
         package var notification: ServerNotification
@@ -41,6 +55,8 @@ package struct APIWorldView: Sendable {
     package var transactions: [Transaction]
     /// Every notification attempt, oldest first.
     package var notifications: [NotificationAttempt]
+    /// The auto-renewable subscriptions (one per group per customer).
+    package var subscriptions: [SubscriptionState] = []
     /// `CONSUMPTION_REQUEST`s sent: the transaction (as the API shows it) and the virtual time
     /// of the first attempt.
     package var consumptionRequests: [(txn: String, at: VirtualTime)]
@@ -93,6 +109,14 @@ package struct APIWorldView: Sendable {
         self.init(
             environment: store.environment, now: sim.now, transactions: transactions, notifications: attempts,
             consumptionRequests: requests)
+        subscriptions = sim.subscribers.compactMap { v -> SubscriptionState? in
+            guard let t = store.transaction(v.subscription.latestTransactionId),
+                let signed = store.signedForAPI(t, now: sim.now)
+            else { return nil }
+            return SubscriptionState(
+                group: v.subscription.group, status: v.status.rawValue, latest: signed, renewalInfo: v.renewalInfo,
+                ids: ids)
+        }
     }
 }
 

@@ -58,9 +58,9 @@ extension AppStoreAPIServer {
             }
             await world.consumptionInformation(txn: id, body: body)
             return APIAnswer(status: 202, json: "")
-        case .subscriptions:
-            // Get All Subscription Statuses belongs to the subscription work.
-            return .error(404, 4_040_010, "Transaction id not found.")
+        case .subscriptions(let id):
+            guard Self.isTransactionId(id) else { return .error(400, 4_000_006, "Invalid transaction id.") }
+            return try subscriptionStatuses(id, query: query, view: view)
         }
     }
 

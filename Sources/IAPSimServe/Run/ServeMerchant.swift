@@ -229,10 +229,12 @@ package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
         let jws: String
         do {
             jws = try signer.notification(
-                NotificationPayload.NotificationType(rawValue: n.type.rawValue) ?? .oneTimeCharge, uuid: n.uuid,
+                NotificationPayload.NotificationType(rawValue: n.type.rawValue) ?? .oneTimeCharge,
+                subtype: n.subtype.flatMap { NotificationPayload.Subtype(rawValue: $0.rawValue) }, uuid: n.uuid,
                 signedDate: ServePayloads.unix(n.signedDate),
                 transaction: ServePayloads.payload(n.transaction, ids: ids),
-                at: now)
+                renewalInfo: n.renewalInfo.map { APISigner.payload($0, ids: ids.api) },
+                status: n.renewalInfo.map { APISigner.status($0, n.transaction) }, at: now)
             _ = signer.takeJSONLines()
         } catch {
             return ExternalReply(.notification(status: 0))
