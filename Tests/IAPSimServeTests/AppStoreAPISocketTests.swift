@@ -83,28 +83,12 @@ import Testing
         for only in ["sync", "async"] {
             let api = try AppStoreAPIServer(world: LockedWorld(sim), environment: sim.store.environment)
             let port = try await api.start(host: "127.0.0.1", port: 0)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = [
-                Self.repository + "/tools/conformance.py", "--url", "http://127.0.0.1:\(port)", "--certs", directory,
-                "--environment", sim.store.environment.payloadName, "--expect", directory + "/world.json",
-                "--only", only,
-            ]
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = out
-            try process.run()
-            // Read off the cooperative pool: the server answers on it meanwhile.
-            let text = await withCheckedContinuation { done in
-                DispatchQueue.global().async {
-                    let data = out.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    done.resume(returning: String(decoding: data, as: UTF8.self))
-                }
-            }
+            let (status, text) = await Self.conformance(
+                python: python, port: port, certs: directory, environment: sim.store.environment.payloadName,
+                only: only)
             await api.stop()
             print("conformance.py --only \(only):\n" + text, terminator: "")
-            #expect(process.terminationStatus == 0, "\(text)")
+            #expect(status == 0, "\(text)")
             #expect(text.contains(" passed, 0 failed"))
         }
     }
@@ -134,17 +118,30 @@ import Testing
         try JSONSerialization.data(withJSONObject: world).write(to: URL(fileURLWithPath: directory + "/world.json"))
         let api = try AppStoreAPIServer(world: LockedWorld(sim), environment: sim.store.environment)
         let port = try await api.start(host: "127.0.0.1", port: 0)
+        let (status, text) = await Self.conformance(
+            python: python, port: port, certs: directory, environment: sim.store.environment.payloadName,
+            only: "subscriptions")
+        await api.stop()
+        print("conformance.py --only subscriptions:\n" + text, terminator: "")
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("8 passed, 0 failed"), "\(text)")
+    }
+
+    /// Runs tools/conformance.py against the API on `port`: its exit status and output.
+    static func conformance(python: String, port: Int, certs: String, environment: String, only: String) async
+        -> (Int32, String)
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [
-            Self.repository + "/tools/conformance.py", "--url", "http://127.0.0.1:\(port)", "--certs", directory,
-            "--environment", sim.store.environment.payloadName, "--expect", directory + "/world.json",
-            "--only", "subscriptions",
+            repository + "/tools/conformance.py", "--url", "http://127.0.0.1:\(port)", "--certs", certs,
+            "--environment", environment, "--expect", certs + "/world.json", "--only", only,
         ]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = out
-        try process.run()
+        do { try process.run() } catch { return (-1, "\(error)") }
+        // Read off the cooperative pool: the server answers on it meanwhile.
         let text = await withCheckedContinuation { done in
             DispatchQueue.global().async {
                 let data = out.fileHandleForReading.readDataToEndOfFile()
@@ -152,9 +149,6 @@ import Testing
                 done.resume(returning: String(decoding: data, as: UTF8.self))
             }
         }
-        await api.stop()
-        print("conformance.py --only subscriptions:\n" + text, terminator: "")
-        #expect(process.terminationStatus == 0, "\(text)")
-        #expect(text.contains("8 passed, 0 failed"), "\(text)")
+        return (process.terminationStatus, text)
     }
 }

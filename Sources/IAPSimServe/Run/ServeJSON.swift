@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimScenario
 
 /// The small JSON the edge writes (request bodies) and reads (answers, the ledger).
 package enum ServeJSON {
@@ -18,26 +19,8 @@ package enum ServeJSON {
         }
     }
 
-    package static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (the export's own quoting: control characters escaped).
+    package static func quote(_ s: String) -> String { JSONLinesExport.jsonString(s) }
 
     /// A JSON object's members, or nil when `text` is not one.
     package static func object(_ text: String) -> [String: Any]? {
