@@ -72,10 +72,12 @@ extension Auditor {
         guard line.anomalyId == nil else { return }
         guard t - since > graceMs else { return watchGrace(from: since) }
         let type = line.differenceType
-        let txn = line.latestTxn
+        // Named by the purchase that started the subscription: the replays of the what-if
+        // match the same anomaly by it (the subscriber's purchase), whichever period it is in.
+        let txn = line.originalTxn ?? line.latestTxn
         let id = open(
             type, .open, txn: txn, at: t, summary: AnomalyWording.timeline(type, line, since: since),
-            mechanism: nil, involved: [txn, line.originalTxn].compactMap { $0 }, &out)
+            mechanism: nil, involved: [txn, line.latestTxn].compactMap { $0 }, &out)
         anomalies[id - 1].user = line.user
         subscriberTimelines[k].anomalyId = id
     }
