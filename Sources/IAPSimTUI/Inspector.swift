@@ -13,6 +13,7 @@ struct Inspector {
         switch target {
         case .anomaly(let id): return "Anomaly A\(id)"
         case .transaction(let id): return "Transaction \(id)"
+        case .subscription(let id): return "Subscription \(id)"
         }
     }
 
@@ -28,6 +29,11 @@ struct Inspector {
                 return [[Span("\(id) is no longer in the App Store's list", Style(.dim))]]
             }
             return worldWords.storeKit2 ? storeKit2Transaction(t) : transaction(t)
+        case .subscription(let id):
+            guard let v = sim.subscribers.first(where: { $0.subscription.originalTransactionId == id }) else {
+                return [[Span("\(id) is no longer among the App Store's subscriptions", Style(.dim))]]
+            }
+            return subscription(v)
         }
     }
 

@@ -36,6 +36,8 @@ package enum Page: Sendable, Hashable {
 package enum InspectTarget: Sendable, Hashable {
     case anomaly(id: Int)
     case transaction(id: String)
+    /// A subscription (by its `originalTransactionId`): its renewal info and periods.
+    case subscription(original: String)
 }
 
 /// One choice of a picker: a label, a detail in grey, and what choosing it does.

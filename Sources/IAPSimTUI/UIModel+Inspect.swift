@@ -22,6 +22,13 @@ extension UIModel {
     /// `i`: the selected row's inspector: the Auditor's or the queue's when one of them has
     /// focus; from any other panel, the Auditor's selected anomaly, else the queue's row.
     mutating func inspectSelected() {
+        if subscriptionsShown {
+            let rows = simulation.subscribers
+            guard !rows.isEmpty else { status = "no subscription yet: nothing to inspect"; return }
+            let k = max(0, min(rows.count - 1, subscriberSelection))
+            overlay = .inspect(.subscription(original: rows[k].subscription.originalTransactionId), scroll: 0)
+            return
+        }
         let anomalies = inspectableAnomalies, transactions = inspectableTransactions
         let anomaly = anomalies.isEmpty ? nil : anomalies[selectedIndex(.auditor)].id
         let transaction = transactions.isEmpty ? nil : transactions[selectedIndex(.queue)].id

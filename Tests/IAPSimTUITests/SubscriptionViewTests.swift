@@ -40,4 +40,22 @@ import Testing
             #expect(text.contains(label), "\(label):\n\(text)")
         }
     }
+
+    /// `i` in the view: the selected subscription's renewal info in Apple's field names,
+    /// its periods, and whether the server's access matches Apple's status.
+    @Test func theInspectorShowsTheRenewalInfo() throws {
+        var d = try DefectTests.play("sub-grace-cut-naive.yaml")
+        d.keys("G")
+        d.keys("T")
+        d.keys("i")
+        let text = d.screen(120, 40).text
+        #expect(text.contains("Subscription 1000000000001"), "\(text)")
+        for field in [
+            "autoRenewProductId: pro_monthly", "autoRenewStatus: 1 (on)", "isInBillingRetryPeriod: false",
+            "gracePeriodExpiresDate: absent", "environment: Production", "Paid periods, oldest first",
+        ] {
+            #expect(text.contains(field), "\(field):\n\(text)")
+        }
+        #expect(text.contains("merchant server: grants access until"), "\(text)")
+    }
 }

@@ -1,0 +1,47 @@
+import IAPSimCore
+
+extension Inspector {
+    /// A subscription: the renewal info as the App Store would sign it now
+    /// (`JWSRenewalInfoDecodedPayload`, Apple's field names), its paid periods, and the access
+    /// the merchant server grants.
+    func subscription(_ v: SubscriberView) -> [Line] {
+        let s = v.subscription
+        let r = v.renewalInfo
+        func date(_ t: VirtualTime?) -> String { t.map(SubscriptionCalendar.iso) ?? "absent" }
+        var out: [Line] = [
+            [
+                Span(v.user + " ", Style(bold: true)), Span(s.productId, Style(.accent, bold: true)),
+                Span("  status ", Style(.dim)),
+                Span("\(v.status.rawValue) \(v.status.word)", v.status.entitled ? Style(.good) : Style(.bad)),
+            ],
+            field(
+                "merchant server", v.access ? "grants access until \(date(v.accessUntil))" : "grants no access",
+                v.access == v.status.entitled ? Style(.good) : Style(.bad, bold: true)),
+            [],
+            heading("Renewal info (JWSRenewalInfoDecodedPayload), as signed now"),
+            field("originalTransactionId", r.originalTransactionId),
+            field("productId", r.productId),
+            field("autoRenewProductId", r.autoRenewProductId),
+            field("autoRenewStatus", "\(r.autoRenewStatus) (\(r.autoRenewStatus == 1 ? "on" : "off"))"),
+            field("isInBillingRetryPeriod", r.isInBillingRetryPeriod ? "true" : "false"),
+            field("gracePeriodExpiresDate", date(r.gracePeriodExpiresDate)),
+            field(
+                "expirationIntent",
+                r.expirationIntent.map { "\($0) (\($0 == 1 ? "voluntary" : "billing error"))" } ?? "absent"),
+            field("renewalDate", date(r.renewalDate)),
+            field("recentSubscriptionStartDate", date(r.recentSubscriptionStartDate)),
+            field("signedDate", date(r.signedDate)),
+            field("environment", r.environment),
+            [],
+            heading("Paid periods, oldest first"),
+        ]
+        for p in s.periods {
+            out.append([
+                Span(date(p.start) + " .. " + date(p.end) + "  ", Style(.dim)),
+                Span(p.productId + " " + p.transactionId, p.refunded ? Style(.bad) : Style()),
+                Span(p.refunded ? "  refunded \(date(p.refundedAt))" : "", Style(.bad)),
+            ])
+        }
+        return out
+    }
+}
