@@ -17,6 +17,13 @@ extension Inspector {
             field(
                 "merchant server", v.access ? "grants access until \(date(v.accessUntil))" : "grants no access",
                 v.access == v.status.entitled ? Style(.good) : Style(.bad, bold: true)),
+            // Apple's rule: the latest transaction of a subscription that is active or in grace;
+            // a revoked, expired or retrying one does not appear.
+            field(
+                "Transaction.currentEntitlements",
+                v.status.entitled
+                    ? (s.periods.last.map { "\($0.transactionId) (the latest transaction)" } ?? "none")
+                    : "none (\(v.status.word): only active or grace appear)"),
             [],
             heading("Renewal info (JWSRenewalInfoDecodedPayload), as signed now"),
             field("originalTransactionId", r.originalTransactionId),

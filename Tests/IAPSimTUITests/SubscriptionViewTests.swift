@@ -57,5 +57,19 @@ import Testing
             #expect(text.contains(field), "\(field):\n\(text)")
         }
         #expect(text.contains("merchant server: grants access until"), "\(text)")
+        #expect(text.contains("Transaction.currentEntitlements: 1000000000"), "\(text)")
+    }
+
+    /// A refunded (revoked) subscription is not among `Transaction.currentEntitlements`, even
+    /// while the naive server still grants it access.
+    @Test func aRevokedSubscriptionIsNoCurrentEntitlement() throws {
+        var d = try DefectTests.play("sub-late-renewal-after-refund-naive.yaml")
+        d.keys("G")
+        d.keys("T")
+        d.keys("i")
+        let text = d.screen(120, 40).text
+        #expect(text.contains("status 5 revoked"), "\(text)")
+        #expect(text.contains("Transaction.currentEntitlements: none (revoked"), "\(text)")
+        #expect(text.contains("merchant server: grants access until"), "\(text)")
     }
 }
