@@ -1,29 +1,56 @@
 #!/usr/bin/env bash
-# Benchmark of `iapsim serve` against the reference backend (release build, --time warp):
-# explore's random StoreKit 2 schedules, RUNS runs, repeated; prints the reports per second
-# (POST /apple/report exchanges), the exchanges per second, and how the wall time splits
-# between the backend (the time its answers took, measured around each call) and iapsim's
-# own (the world, signing, the API it serves, the HTTP client). Changes nothing in the
-# repository. Usage: bench/serve.sh [repeats=3] [runs=100]
+# Benchmark of `iapsim serve` against the reference backend (release build, --time warp), on
+# two workloads: the shipped scenarios/serve/*.yaml files (reports and notifications, a few
+# reconciliation ticks), and explore's random StoreKit 2 schedules, RUNS runs (whose
+# subscription steps wait for months: the backend's reconciliation tick, every 6 h, then
+# dominates, each calling the App Store Server API that iapsim serves). For each, repeated:
+# the reports per second (POST /apple/report exchanges), the exchanges per second, the API
+# calls the backend made, and how the wall time splits between the backend (the time its
+# answers took, measured around each call, which includes the API calls iapsim answers
+# meanwhile) and iapsim's own (the world, signing, the HTTP client). Changes nothing in the
+# repository. Usage: bench/serve.sh [repeats=3] [runs=20]
 set -euo pipefail
 source "$(dirname "$0")/release.sh"
 REPEATS=${1:-3}
-RUNS=${2:-100}
+RUNS=${2:-20}
 PYTHON="$(tools/apple-venv.sh)"
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 
-echo "iapsim serve --explore --runs $RUNS against tools/refbackend (release build, --time warp)"
-for i in $(seq 1 "$REPEATS"); do
-  "$BIN" serve --config tools/refbackend/serve.yaml --spawn "$PYTHON tools/refbackend/refbackend.py" \
-    --explore --runs "$RUNS" --seed "$i" --record "$OUT/rec.jsonl" >"$OUT/out.txt" 2>/dev/null || true
-  line=$(head -1 "$OUT/out.txt")
-  # "N runs of P against URL (seed S): K with unresolved anomalies; E exchanges, W ms (backend B ms)"
-  exchanges=$(sed -E 's/.*; ([0-9]+) exchanges, ([0-9]+) ms \(backend ([0-9]+) ms\).*/\1/' <<<"$line")
-  wall=$(sed -E 's/.*; ([0-9]+) exchanges, ([0-9]+) ms \(backend ([0-9]+) ms\).*/\2/' <<<"$line")
-  backend=$(sed -E 's/.*; ([0-9]+) exchanges, ([0-9]+) ms \(backend ([0-9]+) ms\).*/\3/' <<<"$line")
+# figures LABEL: one line from $OUT/out.txt (the wall and backend ms), rec.jsonl and log.jsonl.
+figures() {
+  local wall backend exchanges reports api
+  # Files: each line "PASS  file  (virtual ..., E exchanges, W ms, backend B ms)";
+  # explore: "N runs of P against URL (seed S): K with ...; E exchanges, W ms (backend B ms)".
+  read -r exchanges wall backend < <(python3 - "$OUT/out.txt" <<'PY'
+import re, sys
+e = w = b = 0
+for line in open(sys.argv[1]):
+    m = re.search(r"(\d+) exchanges?, (\d+) ms,? \(?backend (\d+) ms", line)
+    if m:
+        e, w, b = e + int(m[1]), w + int(m[2]), b + int(m[3])
+print(e, w, b)
+PY
+)
   reports=$(grep -c '"path":"/apple/report"' "$OUT/rec.jsonl" || true)
-  awk -v r="$reports" -v e="$exchanges" -v w="$wall" -v b="$backend" -v s="$i" 'BEGIN {
-    printf "seed %d: %d reports, %d exchanges in %.2f s: %.0f reports/s, %.0f exchanges/s; backend %.2f s (%.0f%%), iapsim %.2f s (%.0f%%, %.2f ms an exchange)\n",
-      s, r, e, w / 1000, r * 1000 / w, e * 1000 / w, b / 1000, 100 * b / w, (w - b) / 1000, 100 * (w - b) / w, (w - b) / e }'
+  api=$(grep -c 'App Store Server API: ' "$OUT/log.jsonl" || true)
+  awk -v l="$1" -v r="$reports" -v e="$exchanges" -v w="$wall" -v b="$backend" -v a="$api" 'BEGIN {
+    if (w == 0) w = 1
+    printf "%s: %d reports, %d exchanges, %d API calls in %.2f s: %.1f reports/s, %.0f exchanges/s; backend %.2f s (%.0f%%), iapsim %.2f s (%.0f%%, %.2f ms an exchange)\n",
+      l, r, e, a, w / 1000, r * 1000 / w, e * 1000 / w, b / 1000, 100 * b / w, (w - b) / 1000, 100 * (w - b) / w, (w - b) / (e ? e : 1) }'
+}
+
+serve() { # ARGS...: one serve against a freshly spawned reference backend
+  "$BIN" serve --config tools/refbackend/serve.yaml --spawn "$PYTHON tools/refbackend/refbackend.py 2>/dev/null" \
+    --record "$OUT/rec.jsonl" --log "$OUT/log.jsonl" "$@" >"$OUT/out.txt" 2>/dev/null || true
+}
+
+echo "iapsim serve against tools/refbackend (release build, --time warp; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
+for i in $(seq 1 "$REPEATS"); do
+  serve scenarios/serve/*.yaml
+  figures "files, repeat $i"
+done
+for i in $(seq 1 "$REPEATS"); do
+  serve --explore --runs "$RUNS" --seed "$i"
+  figures "explore --runs $RUNS --seed $i"
 done

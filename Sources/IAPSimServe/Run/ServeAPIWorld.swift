@@ -11,7 +11,11 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
     private var ids: ServeIds?
     /// The worlds played before the current one, as the API shows them: the App Store still
     /// knows those customers (their ids never meet the current world's).
-    private var earlier: [APIWorldView] = []
+    private var earlier = APIWorldView(environment: .production, now: 0, transactions: [])
+    /// The view of the world last shown, built at the first request after `show` (a world
+    /// does not change during an exchange, and a tick's reconciliation may call the API
+    /// hundreds of times): one scan of the log an exchange, not one a request.
+    private var cached: APIWorldView?
     private var pendingTests: [(token: String, signedPayload: String)] = []
     private var consumption: [(txn: String, body: String)] = []
     private var calls: [String] = []
@@ -27,25 +31,34 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
     package func show(_ world: Simulation, ids: ServeIds) {
         locked {
             if let old = self.world, let oldIds = self.ids, oldIds.world != ids.world {
-                earlier.append(APIWorldView(simulation: old, ids: oldIds.api))
+                // The old world's own part (a cached view holds the earlier worlds' first).
+                let own = cached ?? APIWorldView(simulation: old, ids: oldIds.api)
+                let skip = cached == nil ? (0, 0, 0, 0) : counts(earlier)
+                earlier.transactions += own.transactions.dropFirst(skip.0)
+                earlier.notifications += own.notifications.dropFirst(skip.1)
+                earlier.consumptionRequests += own.consumptionRequests.dropFirst(skip.2)
+                earlier.subscriptions += own.subscriptions.dropFirst(skip.3)
             }
             self.world = world
             self.ids = ids
+            cached = nil
         }
     }
 
+    /// The current world's view, the worlds played before it first (the App Store still
+    /// knows those customers; their ids never meet the current world's).
     package func view() async -> APIWorldView {
-        let (world, ids, earlier) = locked { (self.world, self.ids, self.earlier) }
-        guard let world, let ids else {
-            return APIWorldView(environment: .production, now: 0, transactions: [])
+        locked {
+            if let cached { return cached }
+            guard let world, let ids else { return earlier }
+            var view = APIWorldView(simulation: world, ids: ids.api)
+            view.transactions = earlier.transactions + view.transactions
+            view.notifications = earlier.notifications + view.notifications
+            view.consumptionRequests = earlier.consumptionRequests + view.consumptionRequests
+            view.subscriptions = earlier.subscriptions + view.subscriptions
+            cached = view
+            return view
         }
-        var view = APIWorldView(simulation: world, ids: ids.api)
-        for old in earlier {
-            view.transactions = old.transactions + view.transactions
-            view.notifications = old.notifications + view.notifications
-            view.consumptionRequests = old.consumptionRequests + view.consumptionRequests
-        }
-        return view
     }
 
     package func consumptionInformation(txn: String, body: String) async {
@@ -96,6 +109,10 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
 
     /// How many Send Consumption Information calls were accepted.
     package var consumptionAnswers: Int { locked { consumption.count } }
+
+    private func counts(_ v: APIWorldView) -> (Int, Int, Int, Int) {
+        (v.transactions.count, v.notifications.count, v.consumptionRequests.count, v.subscriptions.count)
+    }
 
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
