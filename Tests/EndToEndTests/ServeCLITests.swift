@@ -136,4 +136,41 @@ import Testing
         #expect(text.contains("the backend closed the connection"), "\(text.prefix(2000))")
         #expect(text.contains("an answer larger than 1 MB"))
     }
+
+    /// A backend nobody here wrote (other words for every path, header, field and ledger id),
+    /// given only its serve.yaml: the shipped files pass against it, and its double credit
+    /// (BUGS=no-dedup) is found through those words (docs/serve.md: "A second backend").
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "python3 is not installed"))
+    func aBackendWithOtherWordsNeedsOnlyItsServeYAML() throws {
+        let server = CLI.root.appendingPathComponent("Tests/Fixtures/serve/other_backend.py").path
+        let files = [
+            "purchase-credited", "response-lost-resent", "report-lost-notification-credits", "refund-clawed-back",
+            "account-switch-credits-token-owner",
+        ].map { "scenarios/serve/\($0).yaml" }
+        let record = CLI.temporaryFile("serve-other.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: record) }
+        let good = try CLI.run(
+            ["serve", "--config", "Tests/Fixtures/serve/other_backend.yaml", "--spawn", "python3 \(server)"]
+                + ["--record", record] + files)
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+        #expect(good.lines.dropLast().last == "5 passed, 0 failed", "\(good.stdout)")
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        // Its words on the wire: the header, the renamed fields, the query string sent as is,
+        // and the order's number kept as a string.
+        for word in [
+            "\"path\":\"/api/v2/checkout\"", "[\"X-Session\",\"s-f1-alice\"]",
+            "{\\\"login\\\":\\\"f1-alice\\\",\\\"sku\\\"",
+            "\"path\":\"/hooks/apple?src=iapsim\"", "\\\"ref\\\":\\\"101\\\"", "/qa/ledger?accounts=acct-f1-alice",
+        ] {
+            #expect(text.contains(word), "\(word)")
+        }
+        let buggy = try CLI.run(
+            [
+                "serve", "--config", "Tests/Fixtures/serve/other_backend.yaml", "--spawn",
+                "BUGS=no-dedup python3 \(server)",
+            ]
+                + files)
+        #expect(buggy.status == 1, "\(buggy.stdout)\(buggy.stderr)")
+        #expect(buggy.stdout.contains("double-credit (permanent): coins_100 paid by alice"), "\(buggy.stdout)")
+    }
 }
