@@ -80,7 +80,7 @@ extension PanelContent {
             if all == 0 { return 1 }
             let finished = min(all - open, PanelContent.historyLimit)
             return 1 + open + (finished > 0 ? 1 + finished : 0)
-        case .server where sim.external != nil: return backend.count
+        case .server where sim.isExternal: return backend.count
         case .server: return sim.server.balances.count + 2 + min(sim.server.orders.count, PanelContent.historyLimit)
         case .network: return 1 + routes.count + (sim.network.recent.isEmpty ? 1 : 1 + sim.network.recent.count)
         case .auditor:

@@ -8,7 +8,7 @@ extension Simulation {
     /// and to `written` unless it is nil). Call it once the world has settled.
     package mutating func concludeVerdict(into written: inout [LogEntry]?) {
         // Under serve a real backend cannot be copied (docs/serve.md, rule 20).
-        if external != nil { return concludeExternally(into: &written) }
+        if isExternal { return concludeExternally(into: &written) }
         letGracePeriodsEnd(into: &written)
         if !auditor.subscriberTimelines.isEmpty {
             // The timelines count (money, differences) up to the verdict's moment.

@@ -3,9 +3,6 @@
 /// backend through `external`; the world waits for each answer (virtual time stands still)
 /// and turns the backend's ledger into the facts the auditor already reads.
 extension Simulation {
-    /// True when the user's backend plays the merchant server.
-    package var isExternal: Bool { external != nil }
-
     /// Hands the merchant server's part to the user's backend, before anything has run. The
     /// server-side policy keys are the backend's now: the App Store sends every notification
     /// to it, and the simulated merchant's own reconciliation stays off.
@@ -32,7 +29,8 @@ extension Simulation {
         if let line = reply.line { outbox.log(.server, .noted("backend: " + line)) }
         if let ledger = reply.ledger { external?.ledger = ledger }
         if !reply.calls.isEmpty {
-            external?.calls += reply.calls.map { (now, $0) }
+            let at = now
+            external?.calls += reply.calls.map { (at, $0) }
             if let n = external?.calls.count, n > ExternalLink.callLimit {
                 external?.calls.removeFirst(n - ExternalLink.callLimit)
             }

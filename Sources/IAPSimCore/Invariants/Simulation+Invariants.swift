@@ -15,7 +15,7 @@ extension Simulation {
         checkRequestsInFlight(breach)
         // Under serve the credits are the user's backend's: a wrong one is the auditor's
         // finding about that backend, not a broken world.
-        if external == nil { checkCredits(since: watch.creditsChecked, breach) }
+        if !isExternal { checkCredits(since: watch.creditsChecked, breach) }
         watch.creditsChecked = server.credits.count
         if let next = queue.min, next.time < now {
             breach(.nothingQueuedInThePast, "an event at \(next.time)ms, the clock at \(now)ms")

@@ -10,7 +10,7 @@ extension Simulation {
         while let t = nextEventTime, t <= limit {
             if step(into: &written)?.contains(event) == true { return true }
         }
-        if external != nil { runTicks(before: limit, through: true, into: &written) }
+        if isExternal { runTicks(before: limit, through: true, into: &written) }
         passTime(before: limit, through: true, into: &written)
         now = max(now, limit)
         return false

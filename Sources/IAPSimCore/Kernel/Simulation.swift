@@ -77,7 +77,10 @@ package struct Simulation: Sendable {
     /// The world as it was when `armReconcileIfDue` last found no work (nil: not known).
     var reconcileIdleAt: ReconcileStamp?
     /// `merchant: external` (`iapsim serve`): the user's backend plays the merchant server.
-    package var external: ExternalLink?
+    package var external: ExternalLink? { didSet { isExternal = external != nil } }
+    /// True when the user's backend plays the merchant server (`external` is set). Kept apart
+    /// because the engine asks it at every event: comparing the optional with nil copies it.
+    package private(set) var isExternal = false
     /// The subscription status poll is scheduled (`server-status-poll`).
     var statusPollArmed = false
     #if DEBUG
@@ -173,7 +176,7 @@ package struct Simulation: Sendable {
     @discardableResult
     package mutating func step(into written: inout [LogEntry]?) -> TriggerSet? {
         guard let next = queue.min else { return nil }
-        if external != nil { runTicks(before: next.time, through: false, into: &written) }
+        if isExternal { runTicks(before: next.time, through: false, into: &written) }
         if let end = auditor.nextGraceEnd, end < next.time { passTime(before: next.time, into: &written) }
         _ = queue.popMin()
         handle(next, collecting: written != nil)
@@ -238,7 +241,7 @@ package struct Simulation: Sendable {
     /// `run(until:)`, appending what the events wrote to `written` unless it is nil.
     package mutating func run(until time: VirtualTime, into written: inout [LogEntry]?) {
         while let t = nextEventTime, t <= time { step(into: &written) }
-        if external != nil { runTicks(before: time, through: true, into: &written) }
+        if isExternal { runTicks(before: time, through: true, into: &written) }
         passTime(before: time, through: true, into: &written)
         now = max(now, time)
     }
@@ -253,7 +256,7 @@ package struct Simulation: Sendable {
             step(into: &written)
             if let count = written?.count, count >= limit { return false }
         }
-        if external != nil { runTicks(before: time, through: true, into: &written) }
+        if isExternal { runTicks(before: time, through: true, into: &written) }
         passTime(before: time, through: true, into: &written)
         now = max(now, time)
         return true

@@ -96,7 +96,9 @@ package struct Subscription: Sendable, Hashable {
             productId: productId, autoRenewStatus: autoRenew ? 1 : 0,
             isInBillingRetryPeriod: isInBillingRetryPeriod,
             gracePeriodExpiresDate: status == .grace ? gracePeriodExpiresAt : nil,
-            expirationIntent: status == .expired ? expirationIntent : nil,
+            // A subscription in billing retry (or its grace) has passed its expiresDate for a
+            // billing error: Apple's renewal info says so (2) until it recovers or expires.
+            expirationIntent: status == .expired ? expirationIntent : (isInBillingRetryPeriod ? 2 : nil),
             renewalDate: status == .expired || status == .revoked ? nil : expiresAt, signedDate: now,
             environment: environment, recentSubscriptionStartDate: recentStartAt)
     }

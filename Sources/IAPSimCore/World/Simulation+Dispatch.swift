@@ -79,7 +79,7 @@ extension Simulation {
         if server.outage, m.direction == .request, m.route != .verify, m.route != .serverAPI {
             return answerUnavailable(m)
         }
-        if external != nil, Self.goesToBackend(m) { return arriveExternal(m) }
+        if isExternal, Self.goesToBackend(m) { return arriveExternal(m) }
         switch m.payload {
         case .orderRequest(let user, let product):
             network.arrived(m, receiverAlive: true, &outbox)

@@ -24,7 +24,7 @@ extension Simulation {
                 .faultArmed(
                     on ? "the App Store Server API answers 503 to every call" : "the App Store Server API is back"))
         }
-        if external != nil { _ = askBackend(.apiFault(fault)) }
+        if isExternal { _ = askBackend(.apiFault(fault)) }
     }
 
     /// The error a faulty API answers `m` with (and sends), or nil when it answers normally.

@@ -37,7 +37,7 @@ extension Simulation {
         case .refundReverse(let txn):
             if let target = reversalTarget(txn) { store.refundReversed(target, &outbox) }
         case .spend(let user, let coins):
-            if external != nil { return spendExternally(user, coins) }
+            if isExternal { return spendExternally(user, coins) }
             server.spend(user, coins, &outbox)
         default:
             break
