@@ -44,11 +44,7 @@ import Testing
     /// `i` in the view: the selected subscription's renewal info in Apple's field names,
     /// its periods, and whether the server's access matches Apple's status.
     @Test func theInspectorShowsTheRenewalInfo() throws {
-        var d = try DefectTests.play("sub-grace-cut-naive.yaml")
-        d.keys("G")
-        d.keys("T")
-        d.keys("i")
-        let text = d.screen(120, 40).text
+        let text = try inspectedAtTheEnd("sub-grace-cut-naive.yaml")
         #expect(text.contains("Subscription 1000000000001"), "\(text)")
         for field in [
             "autoRenewProductId: pro_monthly", "autoRenewStatus: 1 (on)", "isInBillingRetryPeriod: false",
@@ -63,13 +59,19 @@ import Testing
     /// A refunded (revoked) subscription is not among `Transaction.currentEntitlements`, even
     /// while the naive server still grants it access.
     @Test func aRevokedSubscriptionIsNoCurrentEntitlement() throws {
-        var d = try DefectTests.play("sub-late-renewal-after-refund-naive.yaml")
-        d.keys("G")
-        d.keys("T")
-        d.keys("i")
-        let text = d.screen(120, 40).text
+        let text = try inspectedAtTheEnd("sub-late-renewal-after-refund-naive.yaml")
         #expect(text.contains("status 5 revoked"), "\(text)")
         #expect(text.contains("Transaction.currentEntitlements: none (revoked"), "\(text)")
         #expect(text.contains("merchant server: grants access until"), "\(text)")
+    }
+
+    /// The screen after playing `file` to its end, opening the view and inspecting the first
+    /// subscription.
+    func inspectedAtTheEnd(_ file: String) throws -> String {
+        var d = try DefectTests.play(file)
+        d.keys("G")
+        d.keys("T")
+        d.keys("i")
+        return d.screen(120, 40).text
     }
 }
