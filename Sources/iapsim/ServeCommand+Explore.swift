@@ -69,6 +69,7 @@ struct ServeExplore {
         lines.append(
             "under serve, causes and fixes are not replayed and nothing is shrunk: a real backend cannot be copied")
         try Output.print(lines)
+        command.holdIfAsked(session)
         session.close()
         if failedRuns > 0 { throw ExitCode(1) }
     }

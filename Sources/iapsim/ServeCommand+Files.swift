@@ -75,7 +75,7 @@ struct ServeFiles {
             ])
         }
         try Output.print(["\(passed) passed, \(failed) failed"])
-        if command.hold { session.hold() }
+        command.holdIfAsked(session)
         session.close()
         if failed > 0 { throw ExitCode(1) }
     }

@@ -62,6 +62,17 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Keep the API (and a spawned backend) up after the last file, until SIGTERM or SIGINT.")
     var hold = false
 
+    /// `--hold`: says so on stderr (stdout's last line stays the count, docs/serve.md rule 2),
+    /// then keeps the API and a spawned backend up until SIGINT or SIGTERM.
+    func holdIfAsked(_ session: ServeSession) {
+        guard hold else { return }
+        let backend = session.backend.isEmpty ? " (a replay: no backend)" : " and the backend at \(session.backend)"
+        Output.error(
+            "holding: the App Store Server API at \(session.apiURL)\(backend) answers from the final state;"
+                + " SIGINT or SIGTERM ends it")
+        session.hold()
+    }
+
     @Flag(help: "Explore's random schedules against your backend (--runs N).")
     var explore = false
 

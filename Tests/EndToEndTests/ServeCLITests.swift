@@ -173,4 +173,50 @@ import Testing
         #expect(buggy.status == 1, "\(buggy.stdout)\(buggy.stderr)")
         #expect(buggy.stdout.contains("double-credit (permanent): coins_100 paid by alice"), "\(buggy.stdout)")
     }
+
+    /// `--hold` (docs/serve.md, rule 6): after the last file the verdict is printed, the port
+    /// file names the API, stderr says it holds, and the API still answers (401 without a
+    /// token) until SIGTERM, which ends it with the verdict's exit status.
+    @Test func holdKeepsTheAPIUpUntilSIGTERMAndExitsWithTheVerdict() throws {
+        let portFile = CLI.temporaryFile("hold-ports.json")
+        let out = CLI.temporaryFile("hold.out"), err = CLI.temporaryFile("hold.err")
+        defer { for f in [portFile, out, err] { try? FileManager.default.removeItem(atPath: f) } }
+        FileManager.default.createFile(atPath: out, contents: nil)
+        FileManager.default.createFile(atPath: err, contents: nil)
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.currentDirectoryURL = CLI.root
+        process.arguments =
+            ["serve", "--replay", Self.recording, "--config", Self.config, "--port-file", portFile, "--hold"]
+            + Self.files
+        process.standardOutput = FileHandle(forWritingAtPath: out)
+        process.standardError = FileHandle(forWritingAtPath: err)
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        var said = ""
+        while Date() < deadline {
+            said = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+            if said.contains("holding:") { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(said.contains("holding: the App Store Server API at http://127.0.0.1:"), "\(said)")
+        #expect(process.isRunning)
+        let ports = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: portFile)))
+        let api = try #require((ports as? [String: Any])?["api"] as? String)
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") {
+            let curl = try CLI.run(
+                ["-s", "-o", "/dev/null", "-w", "%{http_code}", api + "/inApps/v1/transactions/1000000000001"],
+                executable: URL(fileURLWithPath: "/usr/bin/curl"))
+            #expect(curl.stdout == "401", "\(curl.stdout)\(curl.stderr)")
+        }
+        process.terminate()
+        let stop = Date().addingTimeInterval(20)
+        while process.isRunning && Date() < stop { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(!process.isRunning, "SIGTERM did not end --hold")
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let stdout = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(stdout.hasSuffix("2 passed, 0 failed\n"), "\(stdout)")
+    }
 }

@@ -194,6 +194,7 @@ package final class ServeSession: @unchecked Sendable {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return }
         ServeSession.holdPipe = fds[1]
+        ServeSpawn.unblock([SIGINT, SIGTERM])
         for sig in [SIGINT, SIGTERM] {
             signal(sig) { _ in
                 var byte: UInt8 = 1

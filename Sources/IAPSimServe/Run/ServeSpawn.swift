@@ -101,6 +101,7 @@ package final class ServeSpawn: @unchecked Sendable {
     /// crash (a trap, an abort, a bad access) the groups are killed too before the crash goes
     /// on: nothing is left running.
     package static func installSignalCleanup() {
+        unblock([SIGINT, SIGTERM])
         for sig in [SIGINT, SIGTERM] {
             signal(sig) { s in
                 for pid in ServeSpawn.running { kill(-pid, SIGTERM) }
@@ -116,6 +117,15 @@ package final class ServeSpawn: @unchecked Sendable {
                 raise(s)
             }
         }
+    }
+
+    /// Unblocks `signals` in the calling thread: a parent may hand iapsim a mask that blocks
+    /// them (a test runner's, say), and then neither Ctrl-C nor `kill` would reach a handler.
+    package static func unblock(_ signals: [Int32]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in signals { sigaddset(&set, s) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// A free TCP port on 127.0.0.1 (bound, read, closed).
