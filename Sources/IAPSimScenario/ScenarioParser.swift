@@ -1,7 +1,7 @@
 import IAPSimCore
 import Yams
 
-/// Reads scenario files of format 1 (SCENARIO-FORMAT.md) into `Scenario` values.
+/// Reads scenario files of format 1 (docs/scenario-format.md) into `Scenario` values.
 ///
 /// Every refusal is a `ScenarioError` with file, line and column. The checks run in this
 /// order: the bytes (UTF-8, no binary), what YAML a scenario never needs (`YAMLPreScan`),

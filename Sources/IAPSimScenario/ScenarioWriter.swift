@@ -4,7 +4,7 @@ import IAPSimCore
 /// `Scenario` (step positions aside). Used for round trips and by the terminal UI's "save
 /// session as scenario".
 ///
-/// The layout is fixed: keys in the order of SCENARIO-FORMAT.md, two-space indentation,
+/// The layout is fixed: keys in the order of docs/scenario-format.md, two-space indentation,
 /// defaults left out where the format has them (a step's `after: 0s`, `within: 10m`,
 /// `app: running`). Comments of an original file are not kept.
 package enum ScenarioWriter {

@@ -5,7 +5,7 @@ import Testing
 @Suite struct CommandParserTests {
     let parser = CommandParser(users: ["alice", "bob"])
 
-    /// Every command string of SCENARIO-FORMAT.md's table, as written there.
+    /// Every command string of docs/scenario-format.md's table, as written there.
     static let formatCommands: [(String, Command)] = [
         ("buy coins_100", .buy(product: "coins_100")),
         ("buy coins_550", .buy(product: "coins_550")),

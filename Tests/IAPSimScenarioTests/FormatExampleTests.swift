@@ -3,7 +3,8 @@ import IAPSimCore
 import IAPSimScenario
 import Testing
 
-/// The example of SCENARIO-FORMAT.md, kept byte for byte in Tests/Fixtures.
+/// The scenario format's worked example (Tests/Fixtures/format-example.yaml; the keys are those
+/// of docs/scenario-format.md), kept byte for byte as the contract gave it.
 enum Fixtures {
     static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()

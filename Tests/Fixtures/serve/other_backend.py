@@ -1,5 +1,5 @@
 """A backend that nobody on this project wrote, for iapsim serve's tests: every word of its
-contract differs from SERVE.md's and only other_backend.yaml says how it speaks. Paths
+contract differs from docs/serve.md's and only other_backend.yaml says how it speaks. Paths
 /api/v2/checkout (in: login, sku; out: ref, a number, and token, an upper-case UUID),
 /api/v2/apple-purchase (in: jws, ref, login; out: status), /hooks/apple?src=iapsim (a query
 string it insists on), /qa/ledger; an X-Session header on the app's calls; ledger accounts
