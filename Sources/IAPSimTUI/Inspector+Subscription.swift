@@ -22,7 +22,7 @@ extension Inspector {
             field(
                 "Transaction.currentEntitlements",
                 v.status.entitled
-                    ? (s.periods.last.map { "\($0.transactionId) (the latest transaction)" } ?? "none")
+                    ? "\(s.latestTransactionId) (the latest transaction)"
                     : "none (\(v.status.word): only active or grace appear)"),
             [],
             heading("Renewal info (JWSRenewalInfoDecodedPayload), as signed now"),

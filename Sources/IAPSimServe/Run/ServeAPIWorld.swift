@@ -12,9 +12,11 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
     /// The worlds played before the current one, as the API shows them: the App Store still
     /// knows those customers (their ids never meet the current world's).
     private var earlier = APIWorldView(environment: .production, now: 0, transactions: [])
-    /// The view of the world last shown, built at the first request after `show` (a world
-    /// does not change during an exchange, and a tick's reconciliation may call the API
-    /// hundreds of times): one scan of the log an exchange, not one a request.
+    /// The view of the world last shown (its own part, and with the earlier worlds before
+    /// it), built at the first request after `show`: a world does not change during an
+    /// exchange, and a tick's reconciliation may call the API hundreds of times, so the log
+    /// is scanned once an exchange, not once a request.
+    private var own: APIWorldView?
     private var cached: APIWorldView?
     private var pendingTests: [(token: String, signedPayload: String)] = []
     private var consumption: [(txn: String, body: String)] = []
@@ -31,16 +33,11 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
     package func show(_ world: Simulation, ids: ServeIds) {
         locked {
             if let old = self.world, let oldIds = self.ids, oldIds.world != ids.world {
-                // The old world's own part (a cached view holds the earlier worlds' first).
-                let own = cached ?? APIWorldView(simulation: old, ids: oldIds.api)
-                let skip = cached == nil ? (0, 0, 0, 0) : counts(earlier)
-                earlier.transactions += own.transactions.dropFirst(skip.0)
-                earlier.notifications += own.notifications.dropFirst(skip.1)
-                earlier.consumptionRequests += own.consumptionRequests.dropFirst(skip.2)
-                earlier.subscriptions += own.subscriptions.dropFirst(skip.3)
+                earlier.append(own ?? APIWorldView(simulation: old, ids: oldIds.api))
             }
             self.world = world
             self.ids = ids
+            own = nil
             cached = nil
         }
     }
@@ -51,11 +48,11 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
         locked {
             if let cached { return cached }
             guard let world, let ids else { return earlier }
-            var view = APIWorldView(simulation: world, ids: ids.api)
-            view.transactions = earlier.transactions + view.transactions
-            view.notifications = earlier.notifications + view.notifications
-            view.consumptionRequests = earlier.consumptionRequests + view.consumptionRequests
-            view.subscriptions = earlier.subscriptions + view.subscriptions
+            let current = own ?? APIWorldView(simulation: world, ids: ids.api)
+            var view = earlier
+            view.append(current)
+            (view.environment, view.now) = (current.environment, current.now)
+            own = current
             cached = view
             return view
         }
@@ -110,13 +107,19 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
     /// How many Send Consumption Information calls were accepted.
     package var consumptionAnswers: Int { locked { consumption.count } }
 
-    private func counts(_ v: APIWorldView) -> (Int, Int, Int, Int) {
-        (v.transactions.count, v.notifications.count, v.consumptionRequests.count, v.subscriptions.count)
-    }
-
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
         defer { lock.unlock() }
         return body()
+    }
+}
+
+extension APIWorldView {
+    /// Adds what `other` shows after what this view shows (its environment and time unchanged).
+    mutating func append(_ other: APIWorldView) {
+        transactions += other.transactions
+        notifications += other.notifications
+        consumptionRequests += other.consumptionRequests
+        subscriptions += other.subscriptions
     }
 }
