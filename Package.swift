@@ -67,8 +67,11 @@ let package = Package(
             dependencies: [
                 "IAPSimCore", "IAPSimScenario", "IAPSimTUI", "IAPSimCurses", "IAPSimSigned", "IAPSimServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["GitVersion"]
         ),
+        // `iapsim --version` names the commit the binary was built from (git, when there is one).
+        .plugin(name: "GitVersion", capability: .buildTool()),
         // The docs' generated tables: each block rendered from one of the code's own tables.
         .target(name: "IAPSimDocs", dependencies: ["IAPSimCore", "IAPSimScenario", "IAPSimTUI"]),
         // `swift run iapsim-docs [--check]`: writes (or checks) the docs' generated blocks.

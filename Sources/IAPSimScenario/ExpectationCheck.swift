@@ -95,7 +95,15 @@ package enum ExpectationCheck {
             guard let coins = expect.spent[user] else { continue }
             results.append(exact("spent \(user)", coins, sim.server.spent(by: user)))
         }
-        return results + checkSubscriptions(scenario, against: sim)
+        return results + checkSubscriptions(scenario, against: sim) + checkRefusedReports(scenario, against: sim)
+    }
+
+    /// Under serve a refused genuine report fails the file unless `reports-refused` expects
+    /// it (SERVE-CI rule 4): the line is there when the key is written or a report was refused.
+    static func checkRefusedReports(_ scenario: Scenario, against sim: Simulation) -> [ExpectationResult] {
+        let refused = sim.external?.refusedReports.count ?? 0
+        guard scenario.expect.reportsRefused != nil || refused > 0 else { return [] }
+        return [exact("reports-refused", scenario.expect.reportsRefused ?? 0, refused)]
     }
 
     static func amount(_ name: String, _ expected: Int, _ actual: Int) -> ExpectationResult {

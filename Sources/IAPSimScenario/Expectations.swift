@@ -25,6 +25,8 @@ package struct Expectations: Sendable, Equatable {
     package var subscriptions: [String: SubscriptionExpectation] = [:]
     /// Subscription renewals charged.
     package var renewals: Int?
+    /// Reports of genuine transactions the backend refused (`merchant: external` only).
+    package var reportsRefused: Int?
 
     package init(
         charged: Int? = nil, credited: [String: Int] = [:],
@@ -44,7 +46,7 @@ package struct Expectations: Sendable, Equatable {
     package var isEmpty: Bool {
         charged == nil && credited.isEmpty && anomalies.isEmpty && unresolved == nil
             && queue == nil && money == nil && entitlements.isEmpty && refunded == nil && spent.isEmpty
-            && subscriptions.isEmpty && renewals == nil
+            && subscriptions.isEmpty && renewals == nil && reportsRefused == nil
     }
 
     /// The keys of an `expect` map, in the order files write them: how each is written, and
@@ -80,6 +82,12 @@ package struct Expectations: Sendable, Equatable {
         (
             "renewals", "renewals: N",
             "the App Store charged N subscription renewals (recoveries from billing retry included)"
+        ),
+        (
+            "reports-refused", "reports-refused: N",
+            "`merchant: external` only (docs/serve.md): your backend refused (4xx, or `result: refused`) N reports "
+                + "of genuine transactions, charged and signed by the App Store, sent by the app and not refunded. "
+                + "Left out, any such refusal fails the file"
         ),
     ]
     /// The keys of an `expect` map, in the order files write them.

@@ -18,6 +18,7 @@ extension ScenarioBuilder {
             case "spent": expect.spent = try coins(entry.value, users: users, what: "spent", negative: false)
             case "subscriptions": expect.subscriptions = try subscriptions(entry.value, users: users)
             case "renewals": expect.renewals = try reader.wholeNumber(entry.value, what: what)
+            case "reports-refused": expect.reportsRefused = try reader.wholeNumber(entry.value, what: what)
             case "anomalies":
                 for item in try reader.items(entry.value, what: what) {
                     expect.anomalies.append(try anomaly(item))

@@ -96,6 +96,7 @@ package enum ScenarioWriter {
             lines.append("  entitlements: {\(pairs.joined(separator: ", "))}")
         }
         if let refunded = expect.refunded { lines.append("  refunded: \(refunded)") }
+        if let refused = expect.reportsRefused { lines.append("  reports-refused: \(refused)") }
         let spenders = users.filter { expect.spent[$0] != nil }
         if !spenders.isEmpty {
             let pairs = spenders.map { "\(YAMLScalar.inline($0, flow: true)): \(expect.spent[$0]!)" }

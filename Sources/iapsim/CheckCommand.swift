@@ -16,9 +16,18 @@ struct CheckCommand: ParsableCommand {
     @Argument(help: "Scenario files or directories (default: scenarios).")
     var paths: [String] = []
 
+    @Option(help: ArgumentHelp("Also write the results as JUnit XML (one testcase per file).", valueName: "file"))
+    var junit: String?
+
     func run() throws {
         let files = ScenarioFiles.expand(paths.isEmpty ? ["scenarios"] : paths)
+        var report = try JUnitReport(suite: "iapsim check", path: junit, inputs: files)
         var passed = 0, failed = 0, invalid = 0
+        func refuse(_ file: String, _ line: String) throws {
+            invalid += 1
+            report.add(file, .invalid(reason: line))
+            try Output.print(["INVALID  \(line)"])
+        }
         for file in files {
             let clock = ContinuousClock()
             let start = clock.now
@@ -26,13 +35,11 @@ struct CheckCommand: ParsableCommand {
             do {
                 scenario = try ScenarioParser.load(path: file)
             } catch {
-                invalid += 1
-                try Output.print(["INVALID  \(error.description)"])
+                try refuse(file, error.description)
                 continue
             }
             if scenario.merchant == .external {
-                invalid += 1
-                try Output.print(["INVALID  " + ServeRefusal.message(file)])
+                try refuse(file, ServeRefusal.message(file))
                 continue
             }
             // Only the verdict is printed: no entry of the run is kept.
@@ -40,8 +47,7 @@ struct CheckCommand: ParsableCommand {
             player.collectsEntries = false
             let (_, result) = player.finish()
             if let stopped = result.stopped {
-                invalid += 1
-                try Output.print(["INVALID  \(file): \(stopped)"])
+                try refuse(file, "\(file): \(stopped)")
                 continue
             }
             let elapsed = clock.now - start
@@ -52,15 +58,26 @@ struct CheckCommand: ParsableCommand {
             let timing = "(virtual \(virtual), \(ms) ms)"
             if result.passed {
                 passed += 1
+                report.add(file, ms: ms, .passed)
                 try Output.print(["PASS     \(file)  \(timing)"])
             } else {
                 failed += 1
+                report.add(file, ms: ms, .failed(lines: Self.verdictLines(result)))
                 try Output.print(["FAIL     \(file)  \(timing)  \(Self.reason(result))"])
             }
         }
+        try report.write()
         try Output.print(["\(passed) passed, \(failed + invalid) failed"])
         if invalid > 0 { throw ExitCode(2) }
         if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// A failed run's verdict for JUnit: what went wrong first, then each unresolved anomaly.
+    static func verdictLines(_ result: ScenarioResult) -> [String] {
+        [reason(result)]
+            + result.simulation.auditor.anomalies.filter(\.status.isUnresolved).map {
+                "\($0.type.rawValue) (\($0.status.rawValue)): \($0.summary)"
+            }
     }
 
     /// The first thing that went wrong, in one line.

@@ -58,6 +58,9 @@ struct ExploreCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of the human report.")
     var json = false
 
+    @Option(help: ArgumentHelp("Also write the runs as JUnit XML (one testcase per run).", valueName: "file"))
+    var junit: String?
+
     func validate() throws {
         let runs = try runsFlag.whole("--runs", in: FlagRange.runs)
         _ = try seedFlag.unsigned("--seed")
@@ -75,8 +78,13 @@ struct ExploreCommand: ParsableCommand {
     func run() throws {
         StagedFile.installCleanup()
         var files = OutputFiles()
+        var report = try JUnitReport(suite: "iapsim explore \(policy.rawValue)", path: junit, inputs: [])
         do {
-            try OutputCheck.check([.directory(flag: "--out", path: out, files: FindingsDirectory.names)], inputs: [])
+            var targets: [OutputCheck.Target] = [
+                .directory(flag: "--out", path: out, files: FindingsDirectory.names)
+            ]
+            if let junit { targets.append(.file(flag: "--junit", path: junit)) }
+            try OutputCheck.check(targets, inputs: [])
             try files.makeDirectory(out, flag: "--out")
         } catch {
             files.discard()
@@ -108,6 +116,18 @@ struct ExploreCommand: ParsableCommand {
             throw error
         }
         FindingsDirectory.removeStale(out, keeping: result.findings.map(\.type))
+        if junit != nil {
+            for index in skip..<(skip + runs) {
+                let name = "run \(index), seed \(seed)"
+                guard let types = result.report.failingRunTypes[index] else {
+                    report.add(name, .passed)
+                    continue
+                }
+                let first = types.map(\.rawValue).joined(separator: ", ") + " unresolved"
+                report.add(name, .failed(lines: [first, result.run.reproduceCommand(run: index)]))
+            }
+            try report.write()
+        }
         if !result.report.clean { throw ExitCode(1) }
     }
 }

@@ -8,6 +8,7 @@ struct IAPSim: ParsableCommand {
         commandName: "iapsim",
         abstract: "A terminal simulator of in-app purchases and how they go wrong.",
         discussion: "With no subcommand: the sandbox, a live world in the terminal UI (? lists the keys).",
+        version: IAPSimVersion.line,
         subcommands: [
             SandboxCommand.self, PlayCommand.self, RunCommand.self, CheckCommand.self,
             ExploreCommand.self, MatrixCommand.self, CertsCommand.self, LearnCommand.self, ServeCommand.self,

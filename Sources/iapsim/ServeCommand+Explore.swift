@@ -17,6 +17,7 @@ struct ServeExplore {
         let runs = Int(try command.runsFlag?.unsigned("--runs") ?? 100)
         let skip = Int(try command.skipFlag.unsigned("--skip"))
         let explorer = Explorer(policy: preset.policy, seed: command.seed)
+        var junit = try JUnitReport(suite: "iapsim serve --explore \(preset.rawValue)", path: command.junit, inputs: [])
         let session: ServeSession
         do { session = try ServeSession(options) } catch { throw ServeCommand.fail(error, session: nil) }
         var log = try ServeLog(path: command.logFile)
@@ -44,7 +45,20 @@ struct ServeExplore {
             try log.add(
                 world.log.map(RunRecord.entry), world: session.worlds, prefix: "r\(index)-",
                 source: "explore run \(index)")
-            if !outcome.failures.isEmpty { failedRuns += 1 }
+            let name = "run \(index), seed \(command.seed)"
+            if outcome.failures.isEmpty {
+                junit.add(name, ms: merchant.exchanges.reduce(0) { $0 + $1.wallMs }, .passed)
+            } else {
+                failedRuns += 1
+                let unresolved = world.auditor.anomalies.filter(\.status.isUnresolved).map {
+                    "\($0.type.rawValue) (\($0.status.rawValue)): \($0.summary)"
+                }
+                junit.add(
+                    name, ms: merchant.exchanges.reduce(0) { $0 + $1.wallMs },
+                    .failed(
+                        lines: [outcome.failures.map(\.rawValue).joined(separator: ", ") + " unresolved"] + unresolved
+                            + [reproduce(index, preset: preset)]))
+            }
             for type in outcome.failures {
                 counts[type, default: 0] += 1
                 if firstFailure[type] == nil { firstFailure[type] = index }
@@ -60,18 +74,24 @@ struct ServeExplore {
         for type in AnomalyType.allCases where counts[type] != nil {
             let run = firstFailure[type]!
             lines.append(
-                "  \(type.rawValue): \(counts[type]!) runs; first run \(run): iapsim serve \(backendFlags) --explore "
-                    + "--policy \(preset.rawValue) --seed \(command.seed) --runs 1 --skip \(run) --verbose")
+                "  \(type.rawValue): \(counts[type]!) runs; first run \(run): " + reproduce(run, preset: preset))
         }
         if options.config.ledger == nil {
             lines.append("blind: no ledger; only lost and missed orders (and acknowledgements) were judged")
         }
         lines.append(
             "under serve, causes and fixes are not replayed and nothing is shrunk: a real backend cannot be copied")
+        try junit.write()
         try Output.print(lines)
         command.holdIfAsked(session)
         session.close()
         if failedRuns > 0 { throw ExitCode(1) }
+    }
+
+    /// The command that plays run `index` again, alone.
+    func reproduce(_ index: Int, preset: PolicyPreset) -> String {
+        "iapsim serve \(backendFlags) --explore --policy \(preset.rawValue) --seed \(command.seed) --runs 1 "
+            + "--skip \(index)\(command.race ? " --race" : "") --verbose"
     }
 
     /// The flags that name the backend, as given (for the command that plays a run again).
@@ -92,7 +112,10 @@ struct ServeExplore {
         ServeMerchant, ExternalLink
     ) {
         do {
-            return try session.merchant(users: explorer.servedSchedule(index).users, prefix: "r\(index)-")
+            // Under --race each delivery with a twin races or not as the run's own draw says.
+            return try session.merchant(
+                users: explorer.servedSchedule(index).users, prefix: "r\(index)-",
+                raceSeed: explorer.runSeed(index) &+ 0x7261_6365)
         } catch {
             throw ServeCommand.fail(error, session: session)
         }

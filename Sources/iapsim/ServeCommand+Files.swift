@@ -20,35 +20,60 @@ struct ServeFiles {
 
     mutating func run() throws {
         let files = ScenarioFiles.expand(command.paths)
+        var junit = try JUnitReport(suite: "iapsim serve", path: command.junit, inputs: files)
         var scenarios: [(file: String, scenario: Scenario)] = []
-        var invalid: [String] = []
+        var invalid: [(file: String, line: String)] = []
         for file in files {
             do {
                 var scenario = try ScenarioParser.load(path: file)
                 if let preset = command.policy { scenario.policy = preset.policy }
                 if let why = refusal(scenario) {
-                    invalid.append("INVALID  \(file): \(why)")
+                    invalid.append((file, "\(file): \(why)"))
                 } else {
                     scenarios.append((file, scenario))
                 }
             } catch {
-                invalid.append("INVALID  \(error.description)")
+                invalid.append((file, error.description))
             }
         }
         if let first = scenarios.first?.scenario.environment {
             options.environment = first
             for (file, s) in scenarios where s.environment != first {
                 invalid.append(
-                    "INVALID  \(file): environment: \(s.environment.payloadName.lowercased()); one serve serves one "
-                        + "environment (the first file's, \(first.payloadName.lowercased())): serve it apart")
+                    (
+                        file,
+                        "\(file): environment: \(s.environment.payloadName.lowercased()); one serve serves one "
+                            + "environment (the first file's, \(first.payloadName.lowercased())): serve it apart"
+                    ))
             }
+            scenarios.removeAll { $0.scenario.environment != first }
         }
-        guard invalid.isEmpty else {
-            try Output.print(invalid + ["0 passed, \(invalid.count) failed"])
-            throw ExitCode(2)
+        // An invalid file never hides the valid ones (SERVE-CI rule 8): each is listed first,
+        // the others run, and the exit status is the worst.
+        for (file, line) in invalid { junit.add(file, .invalid(reason: line)) }
+        try Output.print(invalid.map { "INVALID  \($0.line)" })
+        var passed = 0
+        var failed = 0
+        if !scenarios.isEmpty {
+            (passed, failed) = try play(scenarios, junit: &junit)
         }
+        try junit.write()
+        try Output.print(["\(passed) passed, \(failed) failed, \(invalid.count) invalid"])
+        if let session { command.holdIfAsked(session) }
+        session?.close()
+        if !invalid.isEmpty { throw ExitCode(2) }
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    var session: ServeSession?
+
+    /// Starts the session and plays each valid file against the backend.
+    mutating func play(_ scenarios: [(file: String, scenario: Scenario)], junit: inout JUnitReport) throws
+        -> (passed: Int, failed: Int)
+    {
         let session: ServeSession
         do { session = try ServeSession(options) } catch { throw ServeCommand.fail(error, session: nil) }
+        self.session = session
         var log = try ServeLog(path: command.logFile)
         var passed = 0
         var failed = 0
@@ -60,7 +85,13 @@ struct ServeFiles {
                 log.close()
                 throw ServeCommand.fail(failure, session: session)
             }
-            if outcome.result.passed { passed += 1 } else { failed += 1 }
+            if outcome.result.passed {
+                passed += 1
+                junit.add(file, ms: outcome.ms, .passed)
+            } else {
+                failed += 1
+                junit.add(file, ms: outcome.ms, .failed(lines: outcome.verdict))
+            }
             try Output.print(outcome.lines)
         }
         if let unfinished = session.replayUnfinished {
@@ -74,14 +105,15 @@ struct ServeFiles {
                     + " credits, double credits, wrong accounts and clawbacks were not seen"
             ])
         }
-        try Output.print(["\(passed) passed, \(failed) failed"])
-        command.holdIfAsked(session)
-        session.close()
-        if failed > 0 { throw ExitCode(1) }
+        return (passed, failed)
     }
 
     /// Why a file cannot be served (exit 2), or nil.
     func refusal(_ s: Scenario) -> String? {
+        if s.merchant != .external {
+            return "not written for serve (no merchant: external): its expectations describe the simulated "
+                + "merchant server; run it with iapsim run, or write merchant: external and expectations of your backend"
+        }
         if s.policy.storekit != .two {
             return "serve is the StoreKit 2 world only; write storekit: 2 (or a preset sk2-naive, sk2-hardened)"
         }
@@ -140,22 +172,52 @@ struct ServeFiles {
             lines += Transcript.header(scenario, file: file)
             lines += records.flatMap { Transcript.lines(for: $0, in: .two) }
             lines += Transcript.verdict(result, scenario: scenario, whatIf: nil)
+            lines += Self.backendIds(merchant, result: result, users: scenario.users)
         }
+        let verdict = Self.verdict(result, merchant: merchant)
         if result.passed {
             lines.append("PASS     \(file)  \(timing)")
         } else {
-            lines.append("FAIL     \(file)  \(timing)  \(CheckCommand.reason(result))")
-            for a in result.simulation.auditor.anomalies where a.status.isUnresolved {
-                lines.append("         \(a.type.rawValue) (\(a.status.rawValue)): \(a.summary)")
-            }
+            lines.append("FAIL     \(file)  \(timing)  \(verdict[0])")
+            lines += verdict.dropFirst().map { "         " + $0 }
         }
-        return ServeFileOutcome(result: result, lines: lines)
+        return ServeFileOutcome(result: result, lines: lines, verdict: verdict, ms: ms)
+    }
+
+    /// A failed file's verdict: what went wrong first, each unresolved anomaly, and each
+    /// genuine report the backend refused (`report refused: TXN (STATUS, BODY)`, in its ids).
+    static func verdict(_ result: ScenarioResult, merchant: ServeMerchant) -> [String] {
+        var lines = [CheckCommand.reason(result)]
+        for a in result.simulation.auditor.anomalies where a.status.isUnresolved {
+            lines.append("\(a.type.rawValue) (\(a.status.rawValue)): \(a.summary)")
+        }
+        for r in result.simulation.external?.refusedReports ?? [] {
+            lines.append("report refused: \(merchant.ids.transaction(r.txn)) (\(r.why))")
+        }
+        return lines
+    }
+
+    /// `--verbose`: the ids your backend saw for this world's users and transactions, so that
+    /// its own logs can be searched for what the transcript shows.
+    static func backendIds(_ merchant: ServeMerchant, result: ScenarioResult, users: [String]) -> [String] {
+        var lines = ["Your backend's ids:"]
+        for user in users {
+            lines.append("  user \(user) = \(merchant.ids.user(user)) (ledger account \(merchant.account(user)))")
+        }
+        for t in result.simulation.store.chargedTransactions {
+            lines.append("  transaction \(t.id) = \(merchant.ids.transaction(t.id))")
+        }
+        lines.append("  appTransactionId = \(merchant.ids.appTransaction)")
+        return lines
     }
 }
 
 struct ServeFileOutcome {
     var result: ScenarioResult
     var lines: [String]
+    /// The verdict's lines (the first: what went wrong first), for JUnit.
+    var verdict: [String]
+    var ms: Int64
 }
 
 /// `--log`: every world's records as JSON Lines, one file for the invocation.

@@ -62,6 +62,12 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Keep the API (and a spawned backend) up after the last file, until SIGTERM or SIGINT.")
     var hold = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Race each delivery that has a twin: a report and its charge's notification, a notification and its "
+                + "duplicate, a retry and the attempt it repeats, together on separate connections (explore: drawn)."))
+    var race = false
+
     /// `--hold`: says so on stderr (stdout's last line stays the count, docs/serve.md rule 2),
     /// then keeps the API and a spawned backend up until SIGINT or SIGTERM.
     func holdIfAsked(_ session: ServeSession) {
@@ -88,6 +94,11 @@ struct ServeCommand: ParsableCommand {
 
     @Flag(help: "Print each file's event log and verdict, not only its line.")
     var verbose = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Also write the results as JUnit XML (one testcase per file or explore run).", valueName: "file"))
+    var junit: String?
 
     @Option(help: ArgumentHelp("serve.yaml's order: (a path, or a flow map {path, fields}).", valueName: "path"))
     var order: String?
@@ -147,6 +158,7 @@ struct ServeCommand: ParsableCommand {
         options.realTime = time == .real
         options.record = record
         options.replay = replay
+        options.race = race
         if explore {
             return try ServeExplore(command: self, options: options).run()
         }

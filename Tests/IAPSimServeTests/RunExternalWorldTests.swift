@@ -83,7 +83,7 @@ final class FakeBackend: ExternalMerchant, @unchecked Sendable {
         }
         #expect(answer(200) == .credited(["t"]))
         #expect(answer(409) == .alreadyCredited(["t"]))
-        #expect(answer(422) == .refused("HTTP 422"))
+        #expect(answer(422) == .refused("422, \"\""))
         #expect(answer(200, "{\"result\":\"retry\"}") == .retryLater("the backend answered retry (HTTP 200)"))
         #expect(answer(400, "{\"result\":\"already-credited\"}") == .alreadyCredited(["t"]))
         #expect(answer(503) == .retryLater("HTTP 503"))

@@ -16,7 +16,7 @@ Environment (as `iapsim serve --spawn` sets it):
   REFBACKEND_DB        sqlite file (default: in memory, a fresh ledger per process)
   BUGS                 comma-separated bug switches, each a one-line fault marked `BUG` below:
                        no-dedup, no-pagination, ack-before-commit, no-clawback,
-                       credit-reporter, no-verify
+                       credit-reporter, no-verify, racy-dedup
 """
 
 import base64
@@ -25,6 +25,7 @@ import os
 import sqlite3
 import sys
 import threading
+import time
 import urllib.parse
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -36,7 +37,8 @@ from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.TransactionHistoryRequest import Order, TransactionHistoryRequest
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
 
-KNOWN_BUGS = ["no-dedup", "no-pagination", "ack-before-commit", "no-clawback", "credit-reporter", "no-verify"]
+KNOWN_BUGS = ["no-dedup", "no-pagination", "ack-before-commit", "no-clawback", "credit-reporter", "no-verify",
+              "racy-dedup"]
 BUGS = [b.strip() for b in os.environ.get("BUGS", "").split(",") if b.strip()]
 for unknown in [b for b in BUGS if b not in KNOWN_BUGS]:
     sys.exit(f"refbackend: unknown bug switch {unknown!r}; accepted: {', '.join(KNOWN_BUGS)}")
@@ -168,6 +170,14 @@ class Backend:
         credited = self.db.execute("SELECT 1 FROM credits WHERE transaction_id = ?", (txn,)).fetchone()
         if credited and "no-dedup" not in BUGS:  # BUG no-dedup: the check is skipped when set
             return "already-credited"
+        if "racy-dedup" in BUGS:
+            # BUG racy-dedup: the check commits, and the insert comes in a later transaction; one
+            # delivery at a time it holds, but a twin that arrives meanwhile passes the same check
+            self.db.execute("COMMIT")
+            Handler.lock.release()
+            time.sleep(0.05)
+            Handler.lock.acquire()
+            self.db.execute("BEGIN")
         product = t["productId"]
         coins = COINS.get(product, 0)
         self.account(account)

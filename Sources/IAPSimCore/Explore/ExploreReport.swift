@@ -37,7 +37,10 @@ package struct ExploreReport: Sendable, Hashable {
         runs += 1
         events += o.events
         facts += o.facts
-        if !o.failures.isEmpty { failingRunCount += 1 }
+        if !o.failures.isEmpty {
+            failingRunCount += 1
+            failingRunTypes[o.index] = o.failures
+        }
         for key in o.anomalies { counts[key, default: 0] += 1 }
         for type in o.failures {
             failingRuns[type, default: 0] += 1
@@ -53,6 +56,7 @@ package struct ExploreReport: Sendable, Hashable {
         failingRunCount += other.failingRunCount
         counts.merge(other.counts, uniquingKeysWith: +)
         failingRuns.merge(other.failingRuns, uniquingKeysWith: +)
+        failingRunTypes.merge(other.failingRunTypes) { a, _ in a }
         for (type, o) in other.firstFailure { keepFirst(type, o) }
     }
 
@@ -68,6 +72,9 @@ package struct ExploreReport: Sendable, Hashable {
 
     /// Runs that ended with at least one unresolved anomaly.
     package var failingRunCount: Int
+    /// Each failing run's index and the types it left unresolved (`--junit`: one testcase a
+    /// run); passing runs are not kept, so memory grows with the failures only.
+    package var failingRunTypes: [Int: [AnomalyType]] = [:]
 
     /// True when no run ended with an open or permanent anomaly (replays blocked).
     package var clean: Bool { failingRuns.isEmpty }

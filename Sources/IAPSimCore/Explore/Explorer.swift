@@ -36,7 +36,7 @@ package struct Explorer: Sendable {
     }
 
     /// The seed of run `index`: its schedule and its world both derive from it.
-    func runSeed(_ index: Int) -> UInt64 {
+    package func runSeed(_ index: Int) -> UInt64 {
         var mixer = SplitMix64(seed: seed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
         return mixer.next()
     }

@@ -14,6 +14,7 @@ extension Explorer {
                 return false
             }
         }
+        schedule.addServedFaultSteps(seed: s, catalog: .standard)
         var sim = Simulation(WorldConfig(seed: s, users: schedule.users, policy: policy, logLimit: nil))
         sim.attachExternal(link)
         sim.run(schedule)
@@ -21,5 +22,41 @@ extension Explorer {
     }
 
     /// The schedule `served(index, link:)` plays (its steps, for a finding's reproduction).
-    package func servedSchedule(_ index: Int) -> Schedule { schedule(index) }
+    package func servedSchedule(_ index: Int) -> Schedule {
+        var schedule = schedule(index)
+        schedule.addServedFaultSteps(seed: runSeed(index), catalog: .standard)
+        return schedule
+    }
+}
+
+extension Schedule {
+    /// The faults only a served world has, drawn from a generator of their own (the rest of
+    /// the schedule does not move): the App Store Server API failing N calls, slow, or out
+    /// (and back), the merchant server out (and back: iapsim answers 503 for your backend),
+    /// and a forged JWS reported to your backend. Every fault that is turned on is turned
+    /// off again a few minutes later, so that the heal phase finds nothing armed.
+    package mutating func addServedFaultSteps(seed: UInt64, catalog: Catalog) {
+        var rng = SplitMix64(seed: seed).derive("schedule-served")
+        for _ in 0..<rng.below(3) {
+            let at = rng.below(steps.count + 1)
+            let pause = ScheduleStep(.after(0), .wait(Self.servedPauses[rng.below(Self.servedPauses.count)]))
+            let pair: [Command]
+            switch rng.below(5) {
+            case 0:
+                pair = [.serverAPIFault(.fail(count: 1 + rng.below(5), code: ServerAPIFault.defaultCode))]
+            case 1: pair = [.serverAPIFault(.outage(true)), .serverAPIFault(.outage(false))]
+            case 2: pair = [.serverAPIFault(.slow(500)), .serverAPIFault(.slow(0))]
+            case 3: pair = [.serverOutage(on: true), .serverOutage(on: false)]
+            default:
+                let products = catalog.products.map(\.id)
+                pair = [.forge(product: products[rng.below(products.count)])]
+            }
+            var inserted = [ScheduleStep(.after(0), pair[0])]
+            if pair.count > 1 { inserted += [pause, ScheduleStep(.after(0), pair[1])] }
+            steps.insert(contentsOf: inserted, at: at)
+        }
+    }
+
+    /// How long a served fault stays on: a minute, ten, an hour.
+    static let servedPauses: [VirtualTime] = [60_000, 600_000, 3_600_000]
 }

@@ -48,6 +48,9 @@ package struct ExternalReply: Sendable, Hashable {
     /// The backend's calls to the App Store Server API during the exchange, answered
     /// (`GET /inApps/v2/history/… -> 200`): the log shows them.
     package var apiCalls: [String] = []
+    /// A report answered with this 4xx status: a refusal the verdict names when the
+    /// transaction was genuine (SERVE-CI rule 4).
+    package var refusedStatus: Int?
 
     package init(_ outcome: ExternalOutcome, ledger: LedgerSnapshot? = nil, line: String? = nil) {
         self.outcome = outcome
@@ -128,6 +131,9 @@ package struct ExternalLink: Sendable {
     /// `callLimit`): what the UI shows live.
     package internal(set) var calls: [(time: VirtualTime, text: String)] = []
     package static let callLimit = 200
+    /// Reports of genuine transactions (charged, signed by the App Store, sent by the app, not
+    /// refunded) that the backend refused: each is a verdict line under serve (SERVE-CI rule 4).
+    package internal(set) var refusedReports: [(txn: String, why: String)] = []
 
     package init(
         merchant: any ExternalMerchant, tickPeriods: [VirtualTime] = [], blind: Bool = false, canSpend: Bool = false

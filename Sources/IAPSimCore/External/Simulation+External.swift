@@ -61,7 +61,11 @@ extension Simulation {
             if case .report(let a) = reply.outcome { answer = a }
             let txn = r.transactionId
             switch answer {
-            case .refused(let why): outbox.log(.server, .rechargeRefused(txn: txn, reason: why, sender: m.sender))
+            case .refused(let why):
+                outbox.log(.server, .rechargeRefused(txn: txn, reason: why, sender: m.sender))
+                if reply.refusedStatus != nil, isGenuine(r, sender: m.sender) {
+                    external?.refusedReports.append((txn, why))
+                }
             case .alreadyCredited: outbox.log(.server, .alreadyCredited(txn: txn, sender: m.sender))
             default: break
             }
@@ -88,6 +92,15 @@ extension Simulation {
         default:
             break
         }
+    }
+
+    /// True for a report the backend has no reason to refuse: the app's own, of a transaction
+    /// the App Store charged and signed and has not refunded.
+    func isGenuine(_ r: RechargeRequest, sender: Sender) -> Bool {
+        guard sender == .app, let signed = r.signed, signed.signer == .appStore,
+            let t = store.transaction(r.transactionId)
+        else { return false }
+        return t.chargedAt != nil && t.refundedAt == nil
     }
 
     /// The backend said it credited `txn` (a report answered credited or already-credited,

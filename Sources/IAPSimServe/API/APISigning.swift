@@ -80,7 +80,7 @@ package struct APISigner: Sendable {
     func notification(_ n: ServerNotification, ids: APIIds) throws -> String {
         let type = NotificationPayload.NotificationType(rawValue: n.type.rawValue) ?? .oneTimeCharge
         var payload = NotificationPayload(
-            notificationType: type, notificationUUID: n.uuid, signedDate: Self.unix(n.signedDate),
+            notificationType: type, notificationUUID: ids.notification(n.uuid), signedDate: Self.unix(n.signedDate),
             signedTransactionInfo: try transaction(n.transaction, ids: ids), environment: environment.payloadName)
         payload.subtype = n.subtype.flatMap { NotificationPayload.Subtype(rawValue: $0.rawValue) }
         if let r = n.renewalInfo {

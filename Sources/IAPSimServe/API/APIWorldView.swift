@@ -125,12 +125,16 @@ package struct APIWorldView: Sendable {
 package struct APIIds: Sendable {
     package var transaction: @Sendable (String) -> String
     package var appTransaction: @Sendable (String) -> String
+    /// A notification's `notificationUUID` as the API shows it.
+    package var notification: @Sendable (String) -> String
 
     package init(
-        transaction: @escaping @Sendable (String) -> String, appTransaction: @escaping @Sendable (String) -> String
+        transaction: @escaping @Sendable (String) -> String, appTransaction: @escaping @Sendable (String) -> String,
+        notification: @escaping @Sendable (String) -> String = { $0 }
     ) {
         self.transaction = transaction
         self.appTransaction = appTransaction
+        self.notification = notification
     }
 
     /// The core's own ids.

@@ -115,11 +115,18 @@ extension AppStoreAPIServer {
         let type = object["notificationType"] as? String
         let txn = object["transactionId"] as? String
         let onlyFailures = object["onlyFailures"] as? Bool ?? false
+        // One record per notification as the backend saw it: under serve each world's UUIDs are
+        // its own, so attempts are never merged across worlds (SERVE-CI rule 2).
         var uuids: [String] = []
-        for a in view.notifications where !uuids.contains(a.notification.uuid) { uuids.append(a.notification.uuid) }
+        var attemptsOf: [String: [APIWorldView.NotificationAttempt]] = [:]
+        for a in view.notifications {
+            let uuid = a.ids.notification(a.notification.uuid)
+            if attemptsOf[uuid] == nil { uuids.append(uuid) }
+            attemptsOf[uuid, default: []].append(a)
+        }
         var records: [(first: Int64, payload: String, attempts: [String])] = []
         for uuid in uuids {
-            let attempts = view.notifications.filter { $0.notification.uuid == uuid }
+            let attempts = attemptsOf[uuid] ?? []
             guard let first = attempts.first, let latest = attempts.last else { continue }
             let date = APISigner.unix(first.at)
             guard date >= start, date < end else { continue }

@@ -33,6 +33,10 @@ package actor AppStoreAPIServer {
     var tests: [(token: String, signedPayload: String, attempts: [(date: Int64, result: String)])] = []
     private var running: Task<Void, any Error>?
     var nextTest = 0
+    /// The rate limits' clock (SERVE-CI rule 9): virtual seconds under `--time warp`; the wall
+    /// clock's under `--time real` and while holding, so that windows pass as real seconds go
+    /// by when the world stands still.
+    package private(set) var wallClock = false
 
     package init(world: some APIWorldProvider, environment: StoreEnvironment) throws {
         self.world = world
@@ -82,6 +86,19 @@ package actor AppStoreAPIServer {
     /// `server-api-slow D` `{ $0.slowMs = D }`, `server-api-outage on` `{ $0.outage = true }`.
     package func arm(_ change: @Sendable (inout APIFaults) -> Void) { change(&faults) }
 
+    /// From now on the rate limits count wall-clock seconds (`--time real`, `--hold`).
+    package func useWallClock() { wallClock = true }
+
+    /// The rate-limit window a call falls in, and its end in Unix milliseconds of the same
+    /// clock (`Retry-After`).
+    func window(_ view: APIWorldView) -> (second: Int, endsAt: Int64) {
+        if wallClock {
+            let second = Int(Date().timeIntervalSince1970)
+            return (second, Int64(second + 1) * 1_000)
+        }
+        return (view.now / 1_000, APISigner.unix((view.now / 1_000 + 1) * 1_000))
+    }
+
     /// One attempt to deliver a test notification (Apple's `sendAttemptResult`), at a virtual time.
     package func recordTestAttempt(token: String, result: String, at virtual: IAPSimCore.VirtualTime) {
         guard let i = tests.firstIndex(where: { $0.token == token }) else { return }
@@ -106,12 +123,11 @@ package actor AppStoreAPIServer {
             return .error(404, 4_040_000, "No such endpoint.")
         }
         let view = await world.view()
+        let window = window(view)
         guard
-            limits.admit(
-                route.name, second: Int(view.now / 1_000), limit: APIRateLimits.limit(route.name, in: environment))
+            limits.admit(route.name, second: window.second, limit: APIRateLimits.limit(route.name, in: environment))
         else {
-            let retry = APISigner.unix((view.now / 1_000 + 1) * 1_000)
-            return .error(429, 4_290_000, "Rate limit exceeded.", headers: [("Retry-After", String(retry))])
+            return .error(429, 4_290_000, "Rate limit exceeded.", headers: [("Retry-After", String(window.endsAt))])
         }
         if let fault = faults.take() { return .error(fault.status, fault.code, "An unknown error occurred.") }
         do {

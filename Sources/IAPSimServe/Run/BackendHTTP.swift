@@ -42,10 +42,14 @@ package struct HTTPExchange: Sendable, Equatable {
         self.contentType = contentType
     }
 
-    /// `POST /apple/report -> 200 (12 ms)` or `POST /orders -> no answer: connection refused`.
+    /// `POST /apple/report -> 200` or `POST /orders -> no answer: connection refused`; an answer
+    /// other than 2xx shows the start of its body, escaped (`-> 422 "{\"detail\":…}"`): why your
+    /// backend refused is in the transcript, `--verbose` and the UI's Your backend panel.
     package var line: String {
         let outcome = status.map { "\($0)" } ?? "no answer"
-        return "\(method) \(path) -> \(outcome)" + (failure.map { ": \($0)" } ?? "")
+        var text = "\(method) \(path) -> \(outcome)" + (failure.map { ": \($0)" } ?? "")
+        if let status, !(200..<300).contains(status) { text += " " + ServeMerchant.excerpt(answer) }
+        return text
     }
 }
 
@@ -84,6 +88,23 @@ package final class BackendHTTP: @unchecked Sendable {
         let c = client
         let url = base + exchange.path
         return Blocking.run { await Self.perform(c, url: url, exchange, seconds: seconds) }
+    }
+
+    /// The exchanges at once, each on a connection of its own (the pool opens one for each
+    /// request in flight), released together; answered in the batch's order (`--race`).
+    package func callTogether(_ batch: [HTTPExchange], seconds: Int64) -> [HTTPExchange] {
+        let c = client
+        let base = self.base
+        return Blocking.run {
+            await withTaskGroup(of: (Int, HTTPExchange).self) { group in
+                for (i, e) in batch.enumerated() {
+                    group.addTask { (i, await Self.perform(c, url: base + e.path, e, seconds: seconds)) }
+                }
+                var out = batch
+                for await (i, e) in group { out[i] = e }
+                return out
+            }
+        }
     }
 
     static func perform(_ client: HTTPClient, url: String, _ e: HTTPExchange, seconds: Int64) async -> HTTPExchange {
@@ -135,11 +156,18 @@ package final class BackendHTTP: @unchecked Sendable {
             if e == .remoteConnectionClosed { return "the backend closed the connection" }
         }
         if text.contains("onnection refused") || text.contains("connectionRefused") { return "connection refused" }
+        if text.contains("reset by peer") || text.contains("errno: 104") { return "the backend reset the connection" }
         if text.lowercased().contains("closed") { return "the backend closed the connection" }
         if text.lowercased().contains("timeout") || text.lowercased().contains("deadline") {
             return "no answer within \(seconds) s"
         }
-        return "no answer: \(text)"
+        return text
+    }
+
+    /// True for a failure where the connection went away before any answer (closed or reset):
+    /// an idempotent call may be sent again on a new connection.
+    package static func isConnectionLost(_ failure: String?) -> Bool {
+        failure == "the backend closed the connection" || failure == "the backend reset the connection"
     }
 }
 

@@ -7,13 +7,13 @@ package enum ServeRecord {
         "{\"iapsim-serve-record\":1,\"block\":\(block)}"
     }
 
-    package static func line(_ e: HTTPExchange, world: Int) -> String {
+    package static func line(_ e: HTTPExchange, world: Int, race: Bool = false) -> String {
         let headers = e.headers.map { "[" + ServeJSON.quote($0.name) + "," + ServeJSON.quote($0.value) + "]" }
         return "{\"direction\":\"to-backend\",\"world\":\(world),\"virtual\":\(e.virtual),\"method\":"
             + ServeJSON.quote(e.method) + ",\"path\":" + ServeJSON.quote(e.path) + ",\"headers\":["
             + headers.joined(separator: ",") + "],\"body\":" + ServeJSON.quote(e.body) + ",\"status\":"
             + (e.status.map(String.init) ?? "null") + ",\"answer\":" + ServeJSON.quote(e.answer) + ",\"failure\":"
-            + (e.failure.map(ServeJSON.quote) ?? "null") + "}"
+            + (e.failure.map(ServeJSON.quote) ?? "null") + (race ? ",\"race\":true" : "") + "}"
     }
 
     /// The block and the exchanges of a recording.
@@ -100,18 +100,30 @@ package final class LiveTransport: ServeTransport, @unchecked Sendable {
         record = handle
     }
 
-    package func call(_ exchange: HTTPExchange, seconds: Int64) -> HTTPExchange {
-        if paced {
-            if let last = lastVirtual, exchange.virtual > last {
-                let due = lastWall + .milliseconds(exchange.virtual - last)
-                if due > ContinuousClock.now { Thread.sleep(forTimeInterval: Self.seconds(due - ContinuousClock.now)) }
-            }
-            lastVirtual = exchange.virtual
-            lastWall = ContinuousClock.now
+    /// `--time real`: waits on the wall clock for the virtual time since the last exchange.
+    func pace(_ virtual: Int64) {
+        guard paced else { return }
+        if let last = lastVirtual, virtual > last {
+            let due = lastWall + .milliseconds(virtual - last)
+            if due > ContinuousClock.now { Thread.sleep(forTimeInterval: Self.seconds(due - ContinuousClock.now)) }
         }
+        lastVirtual = virtual
+        lastWall = ContinuousClock.now
+    }
+
+    package func call(_ exchange: HTTPExchange, seconds: Int64) -> HTTPExchange {
+        pace(exchange.virtual)
         let e = http.call(exchange, seconds: seconds)
         record?.write(Data((ServeRecord.line(e, world: world) + "\n").utf8))
         return e
+    }
+
+    /// `--race`: the batch at once; the record notes each raced exchange (`"race":true`).
+    package func callTogether(_ batch: [HTTPExchange], seconds: Int64) -> [HTTPExchange] {
+        if let first = batch.first { pace(first.virtual) }
+        let answered = http.callTogether(batch, seconds: seconds)
+        for e in answered { record?.write(Data((ServeRecord.line(e, world: world, race: true) + "\n").utf8)) }
+        return answered
     }
 }
 

@@ -21,6 +21,8 @@ package final class ServeSession: @unchecked Sendable {
         package var realTime = false
         package var record: String?
         package var replay: String?
+        /// `--race`: deliveries with a twin go out together (ServeMerchant+Race.swift).
+        package var race = false
         package init() {}
     }
 
@@ -92,6 +94,7 @@ package final class ServeSession: @unchecked Sendable {
         let (server, bound) = try started.get()
         self.server = server
         api.server = server
+        if options.realTime { Blocking.run { await server.useWallClock() } }
         apiURL = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(bound)"
         api.listening(at: apiURL)
     }
@@ -150,7 +153,9 @@ package final class ServeSession: @unchecked Sendable {
 
     /// The merchant for the next world; its users are prefixed `prefix` (`f3-` for the third
     /// file, `r17-` for explore's run 17).
-    package func merchant(users: [String], prefix: String) throws(ServeFailure) -> (ServeMerchant, ExternalLink) {
+    package func merchant(users: [String], prefix: String, raceSeed: UInt64? = nil) throws(ServeFailure) -> (
+        ServeMerchant, ExternalLink
+    ) {
         worlds += 1
         (transport as? LiveTransport)?.world = worlds
         let ids = ServeIds(block: block, world: worlds, prefix: prefix)
@@ -162,6 +167,7 @@ package final class ServeSession: @unchecked Sendable {
         } catch {
             throw ServeFailure(exitCode: 3, "cannot sign for \(options.environment.payloadName): \(error)")
         }
+        merchant.race = ServeRace(on: options.race, draw: raceSeed.map { SplitMix64(seed: $0) })
         let link = ExternalLink(
             merchant: merchant, tickPeriods: options.config.ticks.map(\.everyMs), blind: options.config.ledger == nil,
             canSpend: options.config.spend != nil)
@@ -191,6 +197,7 @@ package final class ServeSession: @unchecked Sendable {
     /// `--hold`: answers from the final state until SIGTERM or SIGINT; then returns, so that
     /// the exit status is still the verdict's (the caller closes the session).
     package func hold() {
+        if let server { Blocking.run { await server.useWallClock() } }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return }
         ServeSession.holdPipe = fds[1]

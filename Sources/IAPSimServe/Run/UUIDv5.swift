@@ -75,13 +75,30 @@ package struct ServeIds: Sendable, Equatable {
     package var block: UInt64
     /// The world's number within the invocation (file or explore run).
     package var world: Int
-    /// `f3-` or `r17-`.
+    /// The invocation's tag and the world's own prefix: `k7q2a-f3-` or `k7q2a-r17-` (SERVE-CI
+    /// rule 1: two invocations against one long-running backend never share an account).
     package var prefix: String
+    /// The world's prefix alone, as the output names it (`f3-`, `r17-`, `u1-`).
+    package var worldPrefix: String
 
     package init(block: UInt64, world: Int, prefix: String) {
         self.block = block % 100_000_000
         self.world = world
-        self.prefix = prefix
+        self.worldPrefix = prefix
+        self.prefix = Self.tag(self.block) + "-" + prefix
+    }
+
+    /// The block in five base-36 digits (`00k7q`): what user names carry of the invocation.
+    package static func tag(_ block: UInt64) -> String {
+        let digits = String(block % 100_000_000, radix: 36)
+        return String(repeating: "0", count: max(0, 5 - digits.count)) + digits
+    }
+
+    /// The `notificationUUID` the backend sees for a notification of this world: the core's
+    /// draws repeat in every world (each world has the same seed), so they are renamed within
+    /// the block (SERVE-CI rule 1); every attempt of one notification keeps one UUID.
+    package func notification(_ core: String) -> String {
+        UUIDv5.url("iapsim-notification:\(block):\(world):\(core)")
     }
 
     /// The core's first transaction number (`AppStore.nextTransactionNumber`).
@@ -113,7 +130,9 @@ package struct ServeIds: Sendable, Equatable {
     /// The API's renaming of this world's ids.
     package var api: APIIds {
         let ids = self
-        return APIIds(transaction: { ids.transaction($0) }, appTransaction: { _ in ids.appTransaction })
+        return APIIds(
+            transaction: { ids.transaction($0) }, appTransaction: { _ in ids.appTransaction },
+            notification: { ids.notification($0) })
     }
 
     /// A token iapsim makes for an order the backend gave none: unique per block and world.

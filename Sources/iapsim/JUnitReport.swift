@@ -1,0 +1,115 @@
+import ArgumentParser
+import IAPSimScenario
+
+/// `--junit FILE` on `serve`, `check` and `explore` (docs/serve.md, "CI"): JUnit XML, one
+/// `<testsuite>` with one `<testcase>` per file or explore run. A failing case carries
+/// `<failure message="FIRST VERDICT LINE">` with the verdict's lines as text; an invalid file
+/// is an `<error>`. The path is checked before anything runs (`OutputCheck`: never a FIFO,
+/// a device, a link or an input of the same command), and the file is written whole at the
+/// end, staged beside its target and renamed into place, also when the run fails.
+struct JUnitReport {
+    enum Outcome {
+        case passed
+        case failed(lines: [String])
+        case invalid(reason: String)
+    }
+
+    struct Case {
+        var name: String
+        var classname: String
+        var seconds: Double
+        var outcome: Outcome
+    }
+
+    let suite: String
+    let path: String?
+    private(set) var cases: [Case] = []
+
+    /// Checks `path` (`--junit`) before anything runs; `inputs` are the command's own files.
+    init(suite: String, path: String?, inputs: [String]) throws {
+        self.suite = suite
+        self.path = path
+        guard let path else { return }
+        do {
+            try OutputCheck.check([.file(flag: "--junit", path: path)], inputs: inputs)
+        } catch {
+            Output.error("Error: \(error.message)")
+            throw ExitCode(2)
+        }
+    }
+
+    mutating func add(_ name: String, classname: String? = nil, ms: Int64 = 0, _ outcome: Outcome) {
+        guard path != nil else { return }
+        cases.append(Case(name: name, classname: classname ?? suite, seconds: Double(ms) / 1000, outcome: outcome))
+    }
+
+    /// The document: `<testsuites>` around one `<testsuite>`.
+    var xml: String {
+        let failures = cases.filter { if case .failed = $0.outcome { true } else { false } }.count
+        let errors = cases.filter { if case .invalid = $0.outcome { true } else { false } }.count
+        let time = cases.reduce(0) { $0 + $1.seconds }
+        let counts =
+            "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(Self.seconds(time))\""
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites \(counts)>\n"
+        out += "  <testsuite name=\"\(Self.escaped(suite))\" \(counts)>\n"
+        for c in cases {
+            let head =
+                "    <testcase name=\"\(Self.escaped(c.name))\" classname=\"\(Self.escaped(c.classname))\" "
+                + "time=\"\(Self.seconds(c.seconds))\""
+            switch c.outcome {
+            case .passed:
+                out += head + "/>\n"
+            case .failed(let lines):
+                let message = lines.first ?? "failed"
+                out += head + ">\n      <failure message=\"\(Self.escaped(message))\" type=\"failure\">"
+                out += Self.escaped(lines.joined(separator: "\n")) + "</failure>\n    </testcase>\n"
+            case .invalid(let reason):
+                out += head + ">\n      <error message=\"\(Self.escaped(reason))\" type=\"invalid\">"
+                out += Self.escaped(reason) + "</error>\n    </testcase>\n"
+            }
+        }
+        return out + "  </testsuite>\n</testsuites>\n"
+    }
+
+    /// Writes the document (staged, then renamed into place); a failure is one line, exit 2.
+    func write() throws {
+        guard let path else { return }
+        var files = OutputFiles()
+        do {
+            try files.stage(xml, to: path)
+            try files.commit()
+        } catch {
+            Output.error("Error: \(error.message)")
+            throw ExitCode(2)
+        }
+    }
+
+    static func seconds(_ s: Double) -> String {
+        let ms = Int((s * 1000).rounded())
+        let rest = ms % 1000
+        return "\(ms / 1000)." + String(repeating: "0", count: 3 - String(rest).count) + String(rest)
+    }
+
+    /// XML text: the five entities escaped, and characters XML 1.0 cannot hold (control
+    /// characters but tab and newline) written visibly instead.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n", "\t": out.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    out += "\\u{" + String(scalar.value, radix: 16) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+}
