@@ -46,3 +46,33 @@ import Testing
         #expect(Explorer(policy: PolicyPreset.retransmit.policy, seed: 10).run(0) != forward[0])
     }
 }
+
+/// `serve --explore` draws the faults only a served world has (docs/serve.md, "Explore"):
+/// the App Store Server API's three, the merchant server's outage and forgeries, each fault
+/// that is turned on turned off again later in the same schedule.
+@Suite struct ServedExploreTests {
+    @Test func servedSchedulesDrawEveryServedFaultAndTurnEachOffAgain() {
+        let explorer = Explorer(policy: PolicyPreset.sk2Hardened.policy, seed: 1)
+        var kinds: Set<String> = []
+        for index in 0..<300 {
+            let commands = explorer.servedSchedule(index).steps.map(\.command)
+            for (i, command) in commands.enumerated() {
+                switch command {
+                case .serverAPIFault(.fail): kinds.insert("fail")
+                case .serverAPIFault(.outage(true)):
+                    kinds.insert("outage")
+                    #expect(commands[i...].contains(.serverAPIFault(.outage(false))), "run \(index)")
+                case .serverAPIFault(.slow(let ms)) where ms > 0:
+                    kinds.insert("slow")
+                    #expect(commands[i...].contains(.serverAPIFault(.slow(0))), "run \(index)")
+                case .serverOutage(on: true):
+                    kinds.insert("server-outage")
+                    #expect(commands[i...].contains(.serverOutage(on: false)), "run \(index)")
+                case .forge: kinds.insert("forge")
+                default: continue
+                }
+            }
+        }
+        #expect(kinds == ["fail", "outage", "slow", "server-outage", "forge"])
+    }
+}

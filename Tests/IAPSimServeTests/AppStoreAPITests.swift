@@ -125,6 +125,26 @@ import Testing
         #expect(try await Self.get(api, "/inApps/v1/lookup/M1").status == 200)
     }
 
+    /// SERVE-CI rule 9: under `--time real` and while holding, a window is a wall-clock second:
+    /// the world stands still, yet a client that waits for `Retry-After` gets through.
+    @Test func onTheWallClockAClientHonouringRetryAfterGetsThrough() async throws {
+        let (api, _) = try await Self.server(environment: "sandbox")
+        await api.useWallClock()
+        var limited: (status: Int, headers: [(String, String)])?
+        for _ in 0..<20 {
+            let answer = try await Self.get(api, "/inApps/v1/transactions/1000000000001")
+            if answer.status == 429 {
+                limited = (answer.status, answer.headers)
+                break
+            }
+        }
+        let retry = try #require(limited?.headers.first { $0.0 == "Retry-After" }.flatMap { Int64($0.1) })
+        let now = Int64(Date().timeIntervalSince1970 * 1_000)
+        #expect(retry > now - 1_000 && retry <= now + 1_000, "Retry-After \(retry) is not the wall clock's \(now)")
+        try await Task.sleep(nanoseconds: UInt64(max(0, retry - now) + 50) * 1_000_000)
+        #expect(try await Self.get(api, "/inApps/v1/transactions/1000000000001").status == 200)
+    }
+
     @Test func faultsAnswerWithTheirCode() async throws {
         let (api, _) = try await Self.server()
         await api.arm { $0.fail(2, code: 4_290_000) }

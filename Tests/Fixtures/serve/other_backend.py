@@ -5,8 +5,12 @@ contract differs from docs/serve.md's and only other_backend.yaml says how it sp
 string it insists on), /qa/ledger; an X-Session header on the app's calls; ledger accounts
 named acct-<login>. It decodes JWS payloads without verifying them (a test double, not a
 model backend), credits the owner of appAccountToken once per transactionId and claws back on
-REFUND. BUGS=no-dedup credits a transaction every time it hears of it. Python's standard
-library only; listens on 127.0.0.1:$PORT."""
+REFUND. BUGS (comma-separated) switches on: no-dedup, a transaction credited every time it is
+heard of; uuid-dedup (not a bug: Apple's advice), a notification whose notificationUUID was
+seen before is acknowledged and ignored; report-422, every report answered 422 with a
+framework's validation error (a misnamed field); tick-500-close, the tick /jobs/tick answers
+500 and closes the connection without saying so (as uvicorn does after an exception).
+Python's standard library only; listens on 127.0.0.1:$PORT."""
 import base64
 import json
 import os
@@ -21,7 +25,9 @@ credited = set()
 accounts = {}  # account -> {"coins": n, "entitlements": [...]}
 credits, clawbacks = [], []
 next_ref = [100]
-no_dedup = "no-dedup" in os.environ.get("BUGS", "")
+BUGS = os.environ.get("BUGS", "").split(",")
+no_dedup = "no-dedup" in BUGS
+seen_uuids = set()
 
 
 def payload(jws):
@@ -101,6 +107,11 @@ class Handler(BaseHTTPRequestHandler):
                 owners[token.lower()] = body["login"]
                 next_ref[0] += 1
                 return self.answer(200, {"ref": next_ref[0], "token": token, "sku": body["sku"]})
+            if self.path == "/jobs/tick":
+                self.close_connection = "tick-500-close" in BUGS
+                return self.answer(500 if self.close_connection else 200, {"error": "Internal Server Error"})
+            if self.path == "/api/v2/apple-purchase" and "report-422" in BUGS:
+                return self.answer(422, {"detail": [{"loc": ["body", "signedTransaction"], "msg": "field required"}]})
             if self.path == "/api/v2/apple-purchase":
                 # Any logged-in session may report (the app resends as the buyer after a switch).
                 if not session.startswith("s-") or "jws" not in body:
@@ -108,6 +119,10 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(200, {"status": credit(payload(body["jws"]), body["login"])})
             if self.path == "/hooks/apple?src=iapsim":
                 n = payload(body["signedPayload"])
+                if "uuid-dedup" in BUGS:
+                    if n["notificationUUID"] in seen_uuids:
+                        return self.answer(200, {})
+                    seen_uuids.add(n["notificationUUID"])
                 data = n.get("data") or {}
                 if "signedTransactionInfo" in data:
                     info = payload(data["signedTransactionInfo"])
