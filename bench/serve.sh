@@ -8,7 +8,8 @@
 # calls the backend made, and how the wall time splits between the backend (the time its
 # answers took, measured around each call, which includes the API calls iapsim answers
 # meanwhile) and iapsim's own (the world, signing, the HTTP client). Changes nothing in the
-# repository. Usage: bench/serve.sh [repeats=3] [runs=20]
+# repository. The files and explore run with --race too (twin deliveries on two connections at
+# once). Usage: bench/serve.sh [repeats=3] [runs=20]
 set -euo pipefail
 source "$(dirname "$0")/release.sh"
 REPEATS=${1:-3}
@@ -33,11 +34,13 @@ print(e, w, b)
 PY
 )
   reports=$(grep -c '"path":"/apple/report"' "$OUT/rec.jsonl" || true)
+  ticks=$(grep -c '"path":"/jobs/reconcile"' "$OUT/rec.jsonl" || true)
+  raced=$(grep -c '"race":true' "$OUT/rec.jsonl" || true)
   api=$(grep -c 'App Store Server API: ' "$OUT/log.jsonl" || true)
-  awk -v l="$1" -v r="$reports" -v e="$exchanges" -v w="$wall" -v b="$backend" -v a="$api" 'BEGIN {
+  awk -v l="$1" -v r="$reports" -v e="$exchanges" -v w="$wall" -v b="$backend" -v a="$api" -v t="$ticks" -v x="$raced" 'BEGIN {
     if (w == 0) w = 1
-    printf "%s: %d reports, %d exchanges, %d API calls in %.2f s: %.1f reports/s, %.0f exchanges/s; backend %.2f s (%.0f%%), iapsim %.2f s (%.0f%%, %.2f ms an exchange)\n",
-      l, r, e, a, w / 1000, r * 1000 / w, e * 1000 / w, b / 1000, 100 * b / w, (w - b) / 1000, 100 * (w - b) / w, (w - b) / (e ? e : 1) }'
+    printf "%s: %d reports, %d exchanges (%d raced), %d ticks, %d API calls in %.2f s: %.1f reports/s, %.0f exchanges/s; backend %.2f s (%.0f%%), iapsim %.2f s (%.0f%%, %.2f ms an exchange)\n",
+      l, r, e, x, t, a, w / 1000, r * 1000 / w, e * 1000 / w, b / 1000, 100 * b / w, (w - b) / 1000, 100 * (w - b) / w, (w - b) / (e ? e : 1) }'
 }
 
 serve() { # ARGS...: one serve against a freshly spawned reference backend
@@ -51,6 +54,14 @@ for i in $(seq 1 "$REPEATS"); do
   figures "files, repeat $i"
 done
 for i in $(seq 1 "$REPEATS"); do
+  serve --race scenarios/serve/*.yaml
+  figures "files --race, repeat $i"
+done
+# Explore: the ticks column is the cost of the backend's reconciliation under explore (each run
+# lasts as long as its schedule's waits, and a tick fires at every multiple of `every`).
+for i in $(seq 1 "$REPEATS"); do
   serve --explore --runs "$RUNS" --seed "$i"
   figures "explore --runs $RUNS --seed $i"
 done
+serve --explore --race --runs "$RUNS" --seed 1
+figures "explore --race --runs $RUNS --seed 1"

@@ -28,6 +28,12 @@ extension PanelContent {
             out.append(
                 label("ledger", link.blind ? "none (blind: credits are not seen)" : "not read yet", Style(.warn)))
         }
+        // The ids your backend saw, so that its own logs can be searched for what this UI shows.
+        let names = sim.users.map { "\($0)=\(link.merchant.backendName($0))" }
+        out.append(label("ids", names.joined(separator: " "), Style(.dim)))
+        for t in sim.store.chargedTransactions.suffix(3) {
+            out.append(label("", "\(t.id)=\(link.merchant.backendTransaction(t.id))", Style(.dim)))
+        }
         out.append(label("HTTP", link.calls.isEmpty ? "no exchange yet" : "newest first", Style(.dim)))
         for call in link.calls.reversed() where out.count < limit {
             let failed = !Self.succeeded(call.text)

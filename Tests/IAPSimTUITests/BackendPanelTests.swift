@@ -37,6 +37,9 @@ final class PanelBackend: ExternalMerchant, @unchecked Sendable {
         reply.calls.append("GET /iapsim/ledger -> 200 (2 ms)")
         return reply
     }
+
+    func backendName(_ user: String) -> String { "00k7q-u1-" + user }
+    func backendTransaction(_ id: String) -> String { "9" + id }
 }
 
 @Suite struct BackendPanelTests {
@@ -53,6 +56,9 @@ final class PanelBackend: ExternalMerchant, @unchecked Sendable {
         #expect(text.contains("rows     1 credits, 0 clawbacks"), "\(text)")
         #expect(text.contains("POST /orders -> 201 (3 ms)"), "\(text)")
         #expect(text.contains("POST /apple/report -> 200 (5 ms)"), "\(text)")
+        // The ids the backend saw: its account names and its transaction ids.
+        #expect(text.contains("ids      alice=00k7q-u1-alice"), "\(text)")
+        #expect(text.contains("1000000000001=91000000000001"), "\(text)")
         // Newest first: the report's line stands above the order's.
         let report = text.range(of: "POST /apple/report -> 200")!.lowerBound
         let order = text.range(of: "POST /orders -> 201")!.lowerBound

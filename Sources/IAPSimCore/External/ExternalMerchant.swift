@@ -106,6 +106,15 @@ package struct LedgerSnapshot: Sendable, Hashable {
 /// Deterministic answers make a deterministic run: the world itself reads no clock.
 package protocol ExternalMerchant: Sendable {
     func exchange(_ request: ExternalRequest, world: Simulation) -> ExternalReply
+    /// The name the backend knows a world's user by (its ledger account).
+    func backendName(_ user: String) -> String
+    /// The id the backend sees for a world's transaction id.
+    func backendTransaction(_ id: String) -> String
+}
+
+extension ExternalMerchant {
+    package func backendName(_ user: String) -> String { user }
+    package func backendTransaction(_ id: String) -> String { id }
 }
 
 /// The world's link to its external merchant, and what it has seen of the backend's ledger.

@@ -82,6 +82,10 @@ package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
         (config.user(user).account ?? ids.user(user)).replacing("{user}", with: ids.user(user))
     }
 
+    package func backendName(_ user: String) -> String { account(user) }
+
+    package func backendTransaction(_ id: String) -> String { ids.transaction(id) }
+
     /// The world's user for a ledger account id, if it is one of this world's.
     func worldUser(_ account: String) -> String? { users.first { self.account($0) == account } }
 
