@@ -26,8 +26,11 @@ extension AppStoreAPIServer {
             return try notificationHistory(query: query, body: body, view: view)
         case .testNotification:
             nextTest += 1
-            let token = "iapsim-test-\(nextTest)-\(UUID().uuidString.lowercased())"
-            let payload = try signer.testNotification(uuid: UUID().uuidString.lowercased(), signedDate: view.now)
+            // From the invocation's id block (SERVE-CI rule 1): unique across invocations, and
+            // the same in a replay of a recording.
+            let token = "iapsim-test-\(idBlock)-\(nextTest)"
+            let payload = try signer.testNotification(
+                uuid: UUIDv5.url("iapsim-test-notification:\(idBlock):\(nextTest)"), signedDate: view.now)
             tests.append((token, payload, []))
             await world.testNotificationRequested(token: token, signedPayload: payload)
             return .ok("{\"testNotificationToken\":\(APIJSON.quote(token))}")

@@ -37,6 +37,11 @@ package actor AppStoreAPIServer {
     /// clock's under `--time real` and while holding, so that windows pass as real seconds go
     /// by when the world stands still.
     package private(set) var wallClock = false
+    /// The invocation's id block (`iapsim serve`): test-notification tokens and UUIDs come
+    /// from it. Random for a server of its own (tests, conformance).
+    package private(set) var idBlock = UInt64.random(in: 0..<100_000_000)
+
+    package func useIdBlock(_ block: UInt64) { idBlock = block }
 
     package init(world: some APIWorldProvider, environment: StoreEnvironment) throws {
         self.world = world

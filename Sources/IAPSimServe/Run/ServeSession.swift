@@ -95,6 +95,8 @@ package final class ServeSession: @unchecked Sendable {
         self.server = server
         api.server = server
         if options.realTime { Blocking.run { await server.useWallClock() } }
+        let block = self.block
+        Blocking.run { await server.useIdBlock(block) }
         apiURL = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(bound)"
         api.listening(at: apiURL)
     }
