@@ -91,23 +91,21 @@ struct JUnitReport {
     }
 
     /// XML text: the five entities escaped, and characters XML 1.0 cannot hold (control
-    /// characters but tab and newline) written visibly instead.
+    /// characters but tab and newline, U+FFFE, U+FFFF) written visibly instead.
     static func escaped(_ text: String) -> String {
+        let entities: [Unicode.Scalar: String] = [
+            "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;",
+        ]
         var out = ""
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n", "\t": out.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    out += "\\u{" + String(scalar.value, radix: 16) + "}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+            if let entity = entities[scalar] {
+                out += entity
+            } else if scalar != "\n" && scalar != "\t"
+                && (scalar.value < 0x20 || scalar.value >= 0xFFFE && scalar.value <= 0xFFFF)
+            {
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
             }
         }
         return out

@@ -180,6 +180,35 @@ import Testing
         #expect(unknown.status == 404 && Self.code(unknown) == 4_040_008)
     }
 
+    /// SERVE-CI rule 2: two worlds drew the same notification UUIDs (each world has the same
+    /// seed); the backend sees each world's own, and Get Notification History lists every
+    /// notification of both, each with its own world's attempts, never merged.
+    @Test func notificationHistoryNeverMergesWorlds() async throws {
+        let sim = try APIWorldFixture.simulation()
+        var view = APIWorldView(simulation: sim, ids: ServeIds(block: 7, world: 1, prefix: "f1-").api)
+        view.append(APIWorldView(simulation: sim, ids: ServeIds(block: 7, world: 2, prefix: "f2-").api))
+        let api = try AppStoreAPIServer(world: FixedView(shown: view), environment: .production)
+        let one = APIWorldView(simulation: sim).notifications
+        let start = APISigner.unix(0), end = APISigner.unix(view.now + 1)
+        var items: [[String: Any]] = []
+        var token: String?
+        repeat {
+            let query = token.map {
+                "?paginationToken=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+            }
+            let page = try Self.object(
+                await api.answer(
+                    method: "POST", target: "/inApps/v1/notifications/history" + (query ?? ""),
+                    authorization: try APIWorldFixture.token(), body: "{\"startDate\":\(start),\"endDate\":\(end)}"))
+            items += page["notificationHistory"] as? [[String: Any]] ?? []
+            token = page["paginationToken"] as? String
+        } while token != nil
+        let uuidsOfOne = Set(one.map(\.notification.uuid))
+        #expect(items.count == 2 * uuidsOfOne.count)
+        let attempts = items.map { ($0["sendAttempts"] as? [Any])?.count ?? 0 }
+        #expect(attempts.reduce(0, +) == 2 * one.count, "every attempt once, in its own world")
+    }
+
     @Test func notificationHistoryListsEveryNotification() async throws {
         let (api, view) = try await Self.server()
         let start = APISigner.unix(0), end = APISigner.unix(view.now + 1)
@@ -198,4 +227,12 @@ import Testing
         // 23 ONE_TIME_CHARGE, a REFUND, a CONSUMPTION_REQUEST.
         #expect((next["notificationHistory"] as? [Any])?.count == 5)
     }
+}
+
+/// A provider that always shows one view (two worlds appended, as `iapsim serve` shows them).
+struct FixedView: APIWorldProvider {
+    let shown: APIWorldView
+    func view() async -> APIWorldView { shown }
+    func consumptionInformation(txn: String, body: String) async {}
+    func testNotificationRequested(token: String, signedPayload: String) async {}
 }

@@ -256,28 +256,14 @@ package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
         return .refused("\(status), \(excerpt(e.answer))")
     }
 
-    /// The first 200 bytes of an answer body, on one line, control characters escaped and
-    /// quoted (`"{\"detail\":…}"`, `""` when empty): what a verdict line shows of it.
+    /// The first 200 bytes of an answer body, on one line, quoted and escaped as JSON (control
+    /// characters included, `""` when empty), with `…` inside the quotes when cut: what a
+    /// verdict line and the transcript show of it.
     package static func excerpt(_ body: String, bytes: Int = 200) -> String {
         var cut = Array(body.utf8.prefix(bytes))
         while !cut.isEmpty, String(validating: cut, as: UTF8.self) == nil { cut.removeLast() }
-        var out = "\""
-        for scalar in String(decoding: cut, as: UTF8.self).unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7f || (0x80..<0xa0).contains(scalar.value) {
-                    out += "\\u{" + String(scalar.value, radix: 16) + "}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + (body.utf8.count > bytes ? "…\"" : "\"")
+        let text = String(decoding: cut, as: UTF8.self) + (body.utf8.count > bytes ? "…" : "")
+        return ServeJSON.quote(text)
     }
 
     func notification(_ n: ServerNotification, now: Int64) -> ExternalReply {
