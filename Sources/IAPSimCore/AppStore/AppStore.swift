@@ -200,7 +200,11 @@ package struct AppStore: Sendable, Hashable {
                     applicationUsername: applicationUsername,
                     user: user, order: order))
         }
-        out.log(.storeKit, .transactionUpdated(txn: t.id, product: product, state: .purchasing))
+        // StoreKit 2 has no transaction states: an Ask to Buy request makes no Transaction
+        // until the parent approves, so the transcript shows no id for it (TRUTH D8).
+        if out.policy.storekit == .one || outcome != .askToBuy {
+            out.log(.storeKit, .transactionUpdated(txn: t.id, product: product, state: .purchasing))
+        }
         if outcome == .interrupt {
             // The user must act outside the app: a failed transaction at once.
             interrupted.append(InterruptedPayment(txn: t.id, user: user, order: order))
@@ -253,7 +257,9 @@ package struct AppStore: Sendable, Hashable {
             out.after(0, .storeDeliver(txns: [id], redelivery: false, atForeground: false))
         case .askToBuy:
             update(id) { $0.state = .deferred }
-            out.log(.storeKit, .transactionUpdated(txn: id, product: t.productId, state: .deferred))
+            if out.policy.storekit == .one {
+                out.log(.storeKit, .transactionUpdated(txn: id, product: t.productId, state: .deferred))
+            }
             out.after(AppStore.askToBuyExpiryMs, .storeDeferredExpired(txn: id))
             // StoreKit 2: the purchase call returns `.pending`.
             if out.policy.storekit == .two {

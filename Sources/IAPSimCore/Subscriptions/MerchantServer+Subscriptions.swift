@@ -122,6 +122,15 @@ extension MerchantServer {
             }
             a.revoked = true
         case .notification(.refundReversed, _):
+            // Apple reinstated the period: a server that restores on REFUND_REVERSED grants
+            // access again; one that ignores it keeps it cut (the auditor catches it).
+            guard out.policy.serverRefundReversed == .restore else {
+                return out.log(
+                    .server,
+                    .reversalHeard(
+                        txn: signed.transactionId,
+                        outcome: "ignored: access stays cut (server-refund-reversed ignore)"))
+            }
             a.revoked = false
         case .notification:
             break

@@ -17,6 +17,11 @@ extension AppStoreAPIServer {
         case .history(let id):
             guard Self.isTransactionId(id) else { return .error(400, 4_000_006, "Invalid transaction id.") }
             return try history(id, query: query, view: view)
+        case .historyV1(let id):
+            // Get Transaction History v1 (deprecated, still the default of Apple's Python
+            // client): v2's answer without the consumables the app finished.
+            guard Self.isTransactionId(id) else { return .error(400, 4_000_006, "Invalid transaction id.") }
+            return try history(id, query: query, view: view, v1: true)
         case .lookup(let orderId):
             let found = view.transactions.filter { $0.orderId == orderId }
             guard !found.isEmpty else { return .ok("{\"status\":1}") }
@@ -44,12 +49,12 @@ extension AppStoreAPIServer {
                     + "\"sendAttempts\":[\(attempts.joined(separator: ","))]}")
         case .consumption(let id):
             guard Self.isTransactionId(id) else { return .error(400, 4_000_006, "Invalid transaction id.") }
-            guard view.transactions.contains(where: { $0.id == id }) else {
+            guard let t = view.transactions.first(where: { $0.id == id }) else {
                 return .error(404, 4_040_010, "Transaction id not found.")
             }
-            guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
-                object["customerConsented"] is Bool, object["deliveryStatus"] is String
-            else { return .error(400, 4_000_000, "Bad request.") }
+            if let refusal = ConsumptionValidation.refusal(body, subscription: t.signed.subscription != nil) {
+                return refusal
+            }
             // Accepted within 12 h of a CONSUMPTION_REQUEST (the simulator's choice: Apple
             // documents no code for a late answer).
             let window: IAPSimCore.VirtualTime = 12 * 3_600_000
