@@ -14,7 +14,11 @@ extension AppStore {
         if asked == Command.remainingShare {
             percent = unusedPercent(txn, at: out.now)
             guard percent > 0 else {
-                return out.log(.appStore, .noted("refund of \(txn) refused: nothing of its period is left unused"))
+                return out.log(
+                    .appStore,
+                    .noted(
+                        "refund of \(txn) remaining: nothing to refund (not the current period of a subscription,"
+                            + " or the period is over)"))
             }
         }
         update(txn) {
