@@ -29,7 +29,8 @@ extension AppStore {
     /// so. Returns the unfinished transaction's id when the payment is blocked.
     /// The rule holds during an App Store outage too (`store-outage`): the unfinished
     /// transaction is on the device's queue, so StoreKit needs no server to refuse the
-    /// payment and deliver it again (TRUTH D2, third pass).
+    /// payment and deliver it again (docs/world.md, "An unfinished consumable blocks buying it
+    /// again").
     mutating func blockedByUnfinished(_ product: String, _ out: inout Outbox) -> String? {
         guard !interruptNext, nextFailure == nil, !askToBuy, catalog.product(product)?.kind == .consumable,
             let i = openIndices.first(where: { i in
