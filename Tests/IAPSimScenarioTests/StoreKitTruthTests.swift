@@ -35,6 +35,20 @@ import Testing
         #expect(!before)
     }
 
+    @Test func anUnansweredStoreKit2AskToBuyExpiresWithoutAnId() throws {
+        let result = try run(
+            "format: 1\ntitle: t\npolicy: sk2-hardened\nusers: [kim]\nsteps:\n  - do: ask-to-buy on\n"
+                + "  - do: buy coins_100\n  - do: wait 25h\nexpect:\n  charged: 0\n")
+        #expect(failures(result).isEmpty, "\(failures(result))")
+        let shown = result.simulation.log.contains { e in
+            switch e.fact {
+            case .transactionUpdated, .deferredExpired: return true
+            default: return e.fact.text.contains("1000000000001")
+            }
+        }
+        #expect(!shown)
+    }
+
     @Test func anUnfinishedConsumableBlocksAStoreKit1RebuyDuringAnOutage() throws {
         let result = try run(
             "format: 1\ntitle: t\npolicy: {preset: naive, finish: after-credit}\nusers: [alice]\nsteps:\n"
