@@ -177,6 +177,11 @@ def run_sync(s):
     expect_error("sync history bad revision: 400 4000005", 400, 4000005,
                  lambda: c.get_transaction_history(w["transactionId"], "bm90IGEgcmV2aXNpb24=", s.history_request(),
                                                    GetTransactionHistoryVersion.V2))
+    # The library's default version is v1 (Get Transaction History v1): served, without the
+    # consumables the app finished.
+    v1 = c.get_transaction_history(w["transactionId"], None, s.history_request())
+    check("sync history v1 (the client's default) omits finished consumables", v1.signedTransactions and all(
+        s.transaction(j).type.value != "Consumable" for j in v1.signedTransactions), v1.signedTransactions)
     s.lookup(c.look_up_order_id(w["orderId"]), c.look_up_order_id("M999999999"))
     nh = NotificationHistoryRequest(startDate=w["startDate"], endDate=w["endDate"])
     npages, token = [], None
@@ -201,6 +206,11 @@ def run_sync(s):
             check("sync send_consumption_information: 202", True)
         except APIException as e:
             check("sync send_consumption_information: 202", False, e.http_status_code)
+    if w["consumptionAccepted"]:
+        refused = ConsumptionRequest(customerConsented=False, sampleContentProvided=False,
+                                     deliveryStatus=DeliveryStatus.DELIVERED)
+        expect_error("sync consumption without consent: 400 4000035", 400, 4000035,
+                     lambda: c.send_consumption_information(w["consumptionTransactionId"], refused))
     expect_error("sync consumption without a request: 400 4000000", 400, 4000000,
                  lambda: c.send_consumption_information(w["transactionId"], consumption))
     wrong = s.make(AppStoreServerAPIClient, key_id="WRONGKEY00")

@@ -71,7 +71,10 @@ package struct Expectations: Sendable, Equatable {
                 + "either key may be left out"
         ),
         ("entitlements", "entitlements: {USER: [PRODUCT, ...]}", "USER holds exactly these entitlements at the end"),
-        ("refunded", "refunded: N", "Apple refunded N charges"),
+        (
+            "refunded", "refunded: N",
+            "Apple refunded N charges (in effect at the end; a subscription period an upgrade refunded in part counts)"
+        ),
         ("spent", "spent: {USER: COINS}", "each named account spent COINS coins in all"),
         (
             "subscriptions", "subscriptions: {USER: {status: S, access: true|false, product: PRODUCT}}",

@@ -70,7 +70,7 @@ enum FactFields {
         return [
             ("expiresDate", .int(f.expiresAt)), ("webOrderLineItemId", .string(f.webOrderLineItemId)),
             ("subscriptionGroupIdentifier", .string(f.group)), ("transactionReason", .string(f.reason.rawValue)),
-        ]
+        ] + (f.isUpgraded ? [("isUpgraded", JSONValue.bool(true))] : [])
     }
 
     /// Renewal info as its decoded payload (`JWSRenewalInfoDecodedPayload`), dates in virtual ms.
@@ -83,9 +83,12 @@ enum FactFields {
                 ("isInBillingRetryPeriod", .bool(r.isInBillingRetryPeriod)),
                 ("gracePeriodExpiresDate", r.gracePeriodExpiresDate.map(JSONValue.int) ?? .null),
                 ("expirationIntent", r.expirationIntent.map(JSONValue.int) ?? .null),
-                ("renewalDate", r.renewalDate.map(JSONValue.int) ?? .null), ("signedDate", .int(r.signedDate)),
+                ("renewalDate", .int(r.renewalDate)), ("signedDate", .int(r.signedDate)),
                 ("environment", .string(r.environment)),
                 ("recentSubscriptionStartDate", .int(r.recentSubscriptionStartDate)),
+                ("renewalPrice", .int(r.renewalPrice)), ("currency", .string("USD")),
+                ("appAccountToken", r.appAccountToken.map(JSONValue.string) ?? .null),
+                ("appTransactionId", .string(r.appTransactionId)),
             ])
     }
 
@@ -99,11 +102,15 @@ enum FactFields {
                 ("attempt", .int(n.attempt)),
                 (
                     "data",
-                    .object([
-                        ("appAppleId", .int(ServerNotification.appAppleId)),
-                        ("bundleVersion", .string(ServerNotification.bundleVersion)),
-                        ("environment", .string(n.transaction.environment)),
-                    ])
+                    .object(
+                        [
+                            ("appAppleId", .int(ServerNotification.appAppleId)),
+                            ("bundleVersion", .string(ServerNotification.bundleVersion)),
+                            ("environment", .string(n.transaction.environment)),
+                        ] + (n.renewalInfo.map { [("status", JSONValue.int($0.status.rawValue))] } ?? [])
+                            + (n.consumptionRequestReason.map {
+                                [("consumptionRequestReason", JSONValue.string($0.rawValue))]
+                            } ?? []))
                 ),
                 ("signedTransactionInfo", signed(n.transaction)),
             ] + (n.subtype.map { [("subtype", JSONValue.string($0.rawValue))] } ?? [])

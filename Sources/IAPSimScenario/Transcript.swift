@@ -79,9 +79,11 @@ package enum Transcript {
         let paid = auditor.charges.reduce(0) { $0 + $1.priceCents } + periods.reduce(0) { $0 + $1.priceCents }
         lines.append("charged: \(auditor.charges.count + periods.count) payment(s), \(formatMoney(paid))")
         let refunds = auditor.charges.filter { $0.refundedAt != nil }
-        let refundedPeriods = periods.filter(\.refunded)
+        // A subscription period counts what Apple gave back of it: a refund's share, or an
+        // upgrade's prorated refund of the unused rest.
+        let refundedPeriods = periods.filter { $0.refundCents > 0 }
         if !refunds.isEmpty || !refundedPeriods.isEmpty {
-            let cents = refunds.reduce(0) { $0 + $1.refundCents } + refundedPeriods.reduce(0) { $0 + $1.priceCents }
+            let cents = refunds.reduce(0) { $0 + $1.refundCents } + refundedPeriods.reduce(0) { $0 + $1.refundCents }
             lines.append("refunded: \(refunds.count + refundedPeriods.count) payment(s), \(formatMoney(cents))")
         }
         lines.append(
@@ -97,7 +99,7 @@ package enum Transcript {
     static func subscriptionLines(_ sim: Simulation) -> [String] {
         sim.subscribers.map { v in
             let s = v.subscription
-            let paid = s.periods.filter { !$0.refunded }.reduce(0) { $0 + $1.priceCents }
+            let paid = s.periods.reduce(0) { $0 + $1.keptCents }
             return "subscription: \(v.user) \(s.productId) \(s.status.word), \(s.periods.count) payment(s) "
                 + "(\(s.renewals) renewal(s)), \(formatMoney(paid)) kept; server grants "
                 + (v.access ? "access until \(v.accessUntil.map(SubscriptionCalendar.iso) ?? "?")" : "no access")

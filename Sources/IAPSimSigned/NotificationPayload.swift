@@ -59,6 +59,9 @@ package struct NotificationPayload: Equatable, Sendable {
     package var signedRenewalInfo: String?
     /// A subscription's status when the notification was signed (`data.status`).
     package var status: SubscriptionStatus?
+    /// A `CONSUMPTION_REQUEST`'s `data.consumptionRequestReason` (Notifications 2.11):
+    /// `UNINTENDED_PURCHASE`, `FULFILLMENT_ISSUE`, `UNSATISFIED_WITH_PURCHASE`, `LEGAL`, `OTHER`.
+    package var consumptionRequestReason: String?
 
     package init(
         notificationType: NotificationType, subtype: Subtype? = nil, notificationUUID: String, signedDate: Int64,
@@ -96,6 +99,7 @@ package struct NotificationPayload: Equatable, Sendable {
                     ("signedTransactionInfo", .string(signedTransactionInfo)),
                     ("signedRenewalInfo", signedRenewalInfo.map(JSONText.string)),
                     ("status", status.map { .integer($0.rawValue) }),
+                    ("consumptionRequestReason", consumptionRequestReason.map(JSONText.string)),
                 ])
             ),
             ("version", .string(version)),

@@ -76,13 +76,14 @@ package final class SignedDataWriter {
     package func notification(
         _ type: NotificationPayload.NotificationType, subtype: NotificationPayload.Subtype? = nil, uuid: String,
         signedDate: Int64, transaction: TransactionPayload, renewalInfo: RenewalInfoPayload? = nil,
-        status: NotificationPayload.SubscriptionStatus? = nil, at t: Int64
+        status: NotificationPayload.SubscriptionStatus? = nil, consumptionRequestReason: String? = nil, at t: Int64
     ) throws -> String {
-        let payload = NotificationPayload(
+        var payload = NotificationPayload(
             notificationType: type, subtype: subtype, notificationUUID: uuid, signedDate: signedDate,
             signedTransactionInfo: try appStore.sign(transaction),
             signedRenewalInfo: try renewalInfo.map { try appStore.sign($0) }, status: status,
             environment: environment)
+        payload.consumptionRequestReason = consumptionRequestReason
         let jws = try appStore.sign(payload)
         append(t: t, kind: .notification, txn: transaction.transactionId, jws: jws)
         return jws

@@ -25,7 +25,9 @@ enum SignedExport {
                 NotificationPayload.NotificationType(rawValue: n.type.rawValue) ?? .oneTimeCharge,
                 subtype: n.subtype.flatMap { NotificationPayload.Subtype(rawValue: $0.rawValue) }, uuid: n.uuid,
                 signedDate: unix(n.signedDate), transaction: payload(n.transaction), renewalInfo: renewal,
-                status: n.renewalInfo.map { status($0, n.transaction) }, at: Int64(e.time))
+                status: n.renewalInfo.map { status($0) },
+                consumptionRequestReason: n.consumptionRequestReason?.rawValue,
+                at: Int64(e.time))
         default: return
         }
     }
@@ -34,8 +36,6 @@ enum SignedExport {
     /// App Store Server API and `iapsim serve` (`APISigner`).
     static func payload(_ s: SignedTransaction) -> TransactionPayload { APISigner.payload(s) }
     static func payload(_ r: RenewalInfo) -> RenewalInfoPayload { APISigner.payload(r) }
-    static func status(_ r: RenewalInfo, _ t: SignedTransaction) -> NotificationPayload.SubscriptionStatus {
-        APISigner.status(r, t)
-    }
+    static func status(_ r: RenewalInfo) -> NotificationPayload.SubscriptionStatus { APISigner.status(r) }
     static func unix(_ virtual: IAPSimCore.VirtualTime) -> Int64 { APISigner.unix(virtual) }
 }

@@ -69,6 +69,7 @@ import Testing
         case .purchaseCompletedOutsideApp:
             return .purchaseCompletedOutsideApp(txn: "t2", product: "coins_100", user: "bob", order: "o2")
         case .updatesEmitted: return .updatesEmitted(txns: ["t1"], launchReplay: true)
+        case .revocationEmitted: return .revocationEmitted(txn: "t1")
         case .unfinishedSwept: return .unfinishedSwept(txns: ["t1"])
         case .transactionSigned: return .transactionSigned(sampleSigned)
         case .finishCalled: return .finishCalled(txn: "t1")

@@ -109,6 +109,11 @@ extension AppStore {
         update(id) {
             $0.finished = true; $0.state = .failed
         }
+        guard out.policy.storekit == .one else {
+            // StoreKit 2: no Transaction ever existed for the request, so no id to show.
+            return out.log(
+                .storeKit, .noted("the Ask to Buy request for \(t.productId) expired unanswered: nothing arrives"))
+        }
         out.log(.storeKit, .deferredExpired(txn: id))
     }
 }

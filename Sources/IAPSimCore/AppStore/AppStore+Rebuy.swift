@@ -27,8 +27,12 @@ extension AppStore {
     /// again; the new payment leaves nothing of its own (practitioners' reports; Apple has
     /// no page on it). StoreKit 2 documents nothing: the simulator charges again and says
     /// so. Returns the unfinished transaction's id when the payment is blocked.
+    /// The rule holds during an App Store outage too (`store-outage`): the unfinished
+    /// transaction is on the device's queue, so StoreKit needs no server to refuse the
+    /// payment and deliver it again (docs/world.md, "An unfinished consumable blocks buying it
+    /// again").
     mutating func blockedByUnfinished(_ product: String, _ out: inout Outbox) -> String? {
-        guard chargesNextPayment, catalog.product(product)?.kind == .consumable,
+        guard !interruptNext, nextFailure == nil, !askToBuy, catalog.product(product)?.kind == .consumable,
             let i = openIndices.first(where: { i in
                 let t = transactions[i]
                 return !t.finished && t.productId == product && t.state == .purchased

@@ -4,16 +4,30 @@
 extension AppStore {
     /// `refund TXN ... percent N`: Apple gives the customer N percent of the price back
     /// (`REFUND_PRORATED` below 100: the share applies across the quantity). The transaction
-    /// gets its `revocationDate`; a `REFUND` notification goes out.
-    mutating func refund(_ txn: String, percent: Int, _ out: inout Outbox) {
+    /// gets its `revocationDate`; a `REFUND` notification goes out. `refund TXN remaining`
+    /// (`Command.remainingShare`) refunds the unused share of a subscription's current
+    /// period, to the whole percent (Apple: "based on time remaining in the subscription
+    /// period").
+    mutating func refund(_ txn: String, percent asked: Int, _ out: inout Outbox) {
         guard let t = transaction(txn), let product = catalog.product(t.productId) else { return }
+        var percent = asked
+        if asked == Command.remainingShare {
+            percent = unusedPercent(txn, at: out.now)
+            guard percent > 0 else {
+                return out.log(
+                    .appStore,
+                    .noted(
+                        "refund of \(txn) remaining: nothing to refund (not the current period of a subscription,"
+                            + " or the period is over)"))
+            }
+        }
         update(txn) {
             $0.refundedAt = out.now
             $0.refundPercent = percent
         }
         let cents = AppStore.refundCents(product.priceCents, percent: percent)
         out.log(.appStore, .refundIssued(txn: txn, product: t.productId, priceCents: cents, percent: percent))
-        if product.subscription != nil { refundSubscriptionPeriod(txn, &out) }
+        if product.subscription != nil { refundSubscriptionPeriod(txn, cents: cents, &out) }
         notify(.refund, txn, &out)
     }
 
@@ -21,20 +35,32 @@ extension AppStore {
     /// to the cent.
     package static func refundCents(_ priceCents: Int, percent: Int) -> Int { (priceCents * percent + 50) / 100 }
 
-    /// `refund-request TXN`: the customer asks Apple for a refund. For a consumable Apple
-    /// sends `CONSUMPTION_REQUEST` and waits (practitioners report 12 h) for the merchant's
-    /// consumption information; its decision comes later (`refund` or `refund-decline`).
-    mutating func refundRequested(_ txn: String, _ out: inout Outbox) {
+    /// `refund-request TXN [reason R]`: the customer asks Apple for a refund. For a
+    /// consumable or an auto-renewable subscription Apple sends `CONSUMPTION_REQUEST` (with
+    /// `consumptionRequestReason`) and waits (practitioners report 12 h) for the merchant's
+    /// consumption information; for a subscription the App Store also turns auto-renew off
+    /// (`DID_CHANGE_RENEWAL_STATUS`/`AUTO_RENEW_DISABLED`, Apple's subtype text). Its
+    /// decision comes later (`refund` or `refund-decline`).
+    mutating func refundRequested(_ txn: String, reason: ConsumptionRequestReason, _ out: inout Outbox) {
         guard let t = transaction(txn), let product = catalog.product(t.productId) else { return }
-        let consumable = product.kind == .consumable
+        let asks = product.kind == .consumable || product.subscription != nil
         out.log(
             .appStore,
             .noted(
                 "refund of \(txn) (\(t.productId)) requested by the customer"
-                    + (consumable
-                        ? "; CONSUMPTION_REQUEST: Apple takes consumption information for 12 h (practitioners' figure)"
+                    + (asks
+                        ? "; CONSUMPTION_REQUEST (\(reason.rawValue)): Apple takes consumption information for 12 h"
+                            + " (practitioners' figure)"
                         : "")))
-        if consumable { notify(.consumptionRequest, txn, &out) }
+        if asks { notify(.consumptionRequest, txn, reason: reason, &out) }
+        if product.subscription != nil, let i = subscriptionIndex(ofTransaction: txn), subscriptions[i].autoRenew,
+            subscriptions[i].status != .expired, subscriptions[i].status != .revoked
+        {
+            out.log(.appStore, .noted("the App Store turns auto-renew off after the refund request"))
+            book.subscriptions[i].autoRenew = false
+            noteChange(i, .autoRenewOff, txn: nil, &out)
+            notifySubscription(.didChangeRenewalStatus, .autoRenewDisabled, i, &out)
+        }
     }
 
     /// `refund-decline TXN`: Apple declines the request; `REFUND_DECLINED` goes out.
@@ -44,7 +70,8 @@ extension AppStore {
     }
 
     /// `refund-reverse TXN`: Apple reverses the refund: the customer has paid again, the
-    /// revocation fields disappear, `REFUND_REVERSED` goes out.
+    /// revocation fields disappear, `REFUND_REVERSED` goes out. A subscription's period is
+    /// paid again: a revoked subscription is reinstated.
     mutating func refundReversed(_ txn: String, _ out: inout Outbox) {
         guard transaction(txn)?.refundedAt != nil else { return }
         update(txn) {
@@ -52,6 +79,7 @@ extension AppStore {
             $0.refundPercent = 0
         }
         out.log(.appStore, .refundReversed(txn: txn))
+        reinstateSubscriptionPeriod(txn, &out)
         notify(.refundReversed, txn, &out)
     }
 
@@ -60,8 +88,7 @@ extension AppStore {
         out.log(
             .appStore,
             .noted(
-                "consumption information for \(info.txn): customerConsented true, deliveryStatus \(info.deliveryStatus),"
-                    + " refundPreference \(info.refundPreference); Apple's decision stays its own"))
+                "consumption information for \(info.txn): \(info.words); Apple's decision stays its own"))
     }
 
     /// The charges a `refund` can name: charged (money taken) and not refunded yet.
@@ -104,4 +131,17 @@ package struct ConsumptionInfo: Sendable, Hashable {
     var deliveryStatus: String
     /// `GRANT_FULL`, `GRANT_PRORATED` or `DECLINE`.
     var refundPreference: String
+    /// Whether a free sample or trial was given before the purchase (required by Apple).
+    var sampleContentProvided = false
+    /// `consumptionPercentage` in milliunits: the consumed share, sent with
+    /// `GRANT_PRORATED` for a one-time product (never for an auto-renewable subscription:
+    /// Apple computes it).
+    var consumptionPercentage: Int?
+
+    /// The fields as the log names them.
+    var words: String {
+        "customerConsented true, sampleContentProvided \(sampleContentProvided), deliveryStatus \(deliveryStatus)"
+            + (consumptionPercentage.map { ", consumptionPercentage \($0)" } ?? "")
+            + ", refundPreference \(refundPreference)"
+    }
 }

@@ -152,26 +152,29 @@ package struct AppStore: Sendable, Hashable {
         return t
     }
 
+    /// What the next payment will do, from the faults armed (a one-shot fault is used up).
+    mutating func plannedOutcome(_ policy: Policy) -> PlannedOutcome {
+        if policy.storekit == .two && outage {
+            // StoreKit 2: no verify route, so an outage blocks purchases, not crediting.
+            return .fail(.network)
+        }
+        if interruptNext {
+            interruptNext = false
+            return .interrupt
+        }
+        if let failure = nextFailure {
+            nextFailure = nil
+            return .fail(failure)
+        }
+        return askToBuy ? .askToBuy : .charge
+    }
+
     /// `SKPaymentQueue.add(SKPayment)`: the purchase sheet opens; the outcome comes later.
     mutating func addPayment(
         product: String, applicationUsername: String?, user: String,
         order: String?, _ out: inout Outbox
     ) -> String {
-        let outcome: PlannedOutcome
-        if out.policy.storekit == .two && outage {
-            // StoreKit 2: no verify route, so an outage blocks purchases, not crediting.
-            outcome = .fail(.network)
-        } else if interruptNext {
-            interruptNext = false
-            outcome = .interrupt
-        } else if let failure = nextFailure {
-            nextFailure = nil
-            outcome = .fail(failure)
-        } else if askToBuy {
-            outcome = .askToBuy
-        } else {
-            outcome = .charge
-        }
+        let outcome = plannedOutcome(out.policy)
         if let unfinished = blockedByUnfinished(product, &out) { return unfinished }
         if outcome == .askToBuy, let pending = pendingAskToBuy(product) {
             // TN2259: a request repeated while one waits for the parent is the same request.
@@ -200,7 +203,11 @@ package struct AppStore: Sendable, Hashable {
                     applicationUsername: applicationUsername,
                     user: user, order: order))
         }
-        out.log(.storeKit, .transactionUpdated(txn: t.id, product: product, state: .purchasing))
+        // StoreKit 2 has no transaction states: an Ask to Buy request makes no Transaction
+        // until the parent approves, so the transcript shows no id for it (docs/world.md).
+        if out.policy.storekit == .one || outcome != .askToBuy {
+            out.log(.storeKit, .transactionUpdated(txn: t.id, product: product, state: .purchasing))
+        }
         if outcome == .interrupt {
             // The user must act outside the app: a failed transaction at once.
             interrupted.append(InterruptedPayment(txn: t.id, user: user, order: order))
@@ -253,7 +260,9 @@ package struct AppStore: Sendable, Hashable {
             out.after(0, .storeDeliver(txns: [id], redelivery: false, atForeground: false))
         case .askToBuy:
             update(id) { $0.state = .deferred }
-            out.log(.storeKit, .transactionUpdated(txn: id, product: t.productId, state: .deferred))
+            if out.policy.storekit == .one {
+                out.log(.storeKit, .transactionUpdated(txn: id, product: t.productId, state: .deferred))
+            }
             out.after(AppStore.askToBuyExpiryMs, .storeDeferredExpired(txn: id))
             // StoreKit 2: the purchase call returns `.pending`.
             if out.policy.storekit == .two {

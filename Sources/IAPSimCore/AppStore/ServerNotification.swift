@@ -17,6 +17,16 @@ package enum NotificationType: String, Sendable, Hashable {
     case didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
 }
 
+/// Why the customer asked for a refund: a `CONSUMPTION_REQUEST`'s
+/// `data.consumptionRequestReason` (Apple's `ConsumptionRequestReason`).
+package enum ConsumptionRequestReason: String, Sendable, Hashable, CaseIterable {
+    case unintendedPurchase = "UNINTENDED_PURCHASE"
+    case fulfillmentIssue = "FULFILLMENT_ISSUE"
+    case unsatisfiedWithPurchase = "UNSATISFIED_WITH_PURCHASE"
+    case legal = "LEGAL"
+    case other = "OTHER"
+}
+
 /// The `subtype` of a notification V2 about a subscription.
 package enum NotificationSubtype: String, Sendable, Hashable {
     case initialBuy = "INITIAL_BUY"
@@ -48,6 +58,8 @@ package struct ServerNotification: Sendable, Hashable {
     /// `data.signedRenewalInfo`: a subscription notification's renewal info, as signed at
     /// its event.
     package var renewalInfo: RenewalInfo? = nil
+    /// `data.consumptionRequestReason`, on a `CONSUMPTION_REQUEST`.
+    package var consumptionRequestReason: ConsumptionRequestReason? = nil
 
     /// `data.appAppleId` and `data.bundleVersion`, the same for every notification.
     package static let appAppleId = 6_450_000_001
@@ -101,14 +113,17 @@ extension AppStore {
     /// A `ONE_TIME_CHARGE` leaves the App Store within seconds of the charge, "in parallel of
     /// the purchase transaction" (Apple): after a delay of 1 to 20 s drawn for the
     /// transaction, so that the app's report and the notification arrive in either order.
-    mutating func notify(_ type: NotificationType, _ txn: String, _ out: inout Outbox) {
+    mutating func notify(
+        _ type: NotificationType, _ txn: String, reason: ConsumptionRequestReason? = nil, _ out: inout Outbox
+    ) {
         guard out.policy.serverNotifications, let t = transaction(txn), let signed = sign(t, now: out.now) else {
             return
         }
         var n = ServerNotification(uuid: rng.uuid(), type: type, signedDate: out.now, transaction: signed, attempt: 1)
+        n.consumptionRequestReason = reason
         guard type == .oneTimeCharge else {
             if let i = subscriptionIndex(ofTransaction: txn) {
-                n.renewalInfo = subscriptions[i].renewalInfo(signedAt: out.now, environment: environment.payloadName)
+                n.renewalInfo = renewalInfo(i, at: out.now)
             }
             return enqueueNotification(n, &out)
         }
@@ -183,6 +198,11 @@ extension AppStore {
         }
         let txn = notifications[i].notification.transaction.transactionId
         notifications[i].notification.renewalInfo?.signedDate = out.now
+        // `data.status` is the subscription's status at the new signedDate.
+        if let k = subscriptionIndex(ofTransaction: txn) {
+            let status = subscriptions[k].status
+            notifications[i].notification.renewalInfo?.status = status
+        }
         if let t = transaction(txn), let signed = sign(t, now: out.now) {
             notifications[i].notification.transaction = signed
         }

@@ -21,7 +21,7 @@ extension Auditor {
             .unfinishedSwept, .finishCalled, .refundIssued, .coinsClawedBack, .refundReversed, .reversalHeard,
             .coinsRestored, .subscriptionChanged, .accessChanged:
             return .read
-        case .listenerStarted, .transactionSigned, .jwsSaved, .jwsDeleted, .jwsChecked,
+        case .listenerStarted, .revocationEmitted, .transactionSigned, .jwsSaved, .jwsDeleted, .jwsChecked,
             .signedReplayPrepared, .forgeryPrepared:
             return .unused
         case .notificationSent, .notificationUnanswered, .notificationDropped, .notificationReceived,

@@ -299,15 +299,17 @@ extension PolicyKeySpec {
             presets: ["off", "off", "off", "off", "off", "off", "refunded-share"]),
         .choice(
             .serverRefundReversed, \.serverRefundReversed, .serverSide,
-            help: "REFUND_REVERSED gives the clawed-back coins back, or not",
+            help: "REFUND_REVERSED gives the clawed-back coins (or subscription access) back, or not",
             doc: "on `REFUND_REVERSED` (Apple reversed a refund: the customer has paid again) the server gives back "
-                + "what it clawed back (`restore`), or keeps it (`ignore`)",
+                + "what it clawed back, and a subscription's access (`restore`), or keeps it (`ignore`)",
             presets: ["ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "restore"]),
         .flag(
             .serverConsumptionAnswer, \.serverConsumptionAnswer, .serverSide,
             help: "CONSUMPTION_REQUEST answered with consumption information",
-            doc: "the server answers a consumable's `CONSUMPTION_REQUEST` with Send Consumption Information (route "
-                + "`server-api`: `customerConsented`, `deliveryStatus` from its own records, `refundPreference`)",
+            doc: "the server answers a consumable's or a subscription's `CONSUMPTION_REQUEST` with Send Consumption "
+                + "Information (route `server-api`), complete as Apple requires: `customerConsented`, "
+                + "`sampleContentProvided`, `deliveryStatus` from its own records, `refundPreference`, and with "
+                + "`GRANT_PRORATED` for coins the consumed share as `consumptionPercentage`",
             presets: ["false", "false", "false", "false", "false", "false", "true"]),
         .choice(
             .serverHistory, \.serverHistory, .serverSide,

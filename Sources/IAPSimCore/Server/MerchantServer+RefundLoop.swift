@@ -87,25 +87,45 @@ extension MerchantServer {
     }
 
     /// `CONSUMPTION_REQUEST`: with `server-consumption-answer`, Send Consumption Information
-    /// (route `server-api`) from the server's own records: delivered when it credited the
-    /// transaction; it prefers a prorated refund when coins of it were spent, else a full one.
-    mutating func answerConsumption(_ txn: String, catalog: Catalog, _ out: inout Outbox) {
+    /// (route `server-api`) from the server's own records, complete as Apple requires it
+    /// (`customerConsented`, `sampleContentProvided`, `deliveryStatus`): delivered when it
+    /// credited the transaction (for a subscription: granted access); it prefers a prorated
+    /// refund when coins of it were spent, with the spent share as `consumptionPercentage`
+    /// (for a subscription always prorated, without a percentage: Apple computes it), else a
+    /// full one.
+    mutating func answerConsumption(_ signed: SignedTransaction, _ out: inout Outbox) {
+        let txn = signed.transactionId
         guard out.policy.serverConsumptionAnswer else {
             return out.log(
                 .server,
                 .noted("CONSUMPTION_REQUEST for \(txn) left unanswered (server-consumption-answer false)")
             )
         }
-        let credit = credits.first { $0.transactionId == txn }
-        let spentSome = credit.map { balance(of: $0.user) < $0.coins } ?? false
-        let info = ConsumptionInfo(
-            txn: txn, deliveryStatus: credit == nil ? "UNDELIVERED_OTHER" : "DELIVERED",
-            refundPreference: spentSome ? "GRANT_PRORATED" : "GRANT_FULL")
+        let info = consumptionInfo(signed)
         out.log(
-            .server,
-            .noted(
-                "CONSUMPTION_REQUEST for \(txn) answered with Send Consumption Information: customerConsented true,"
-                    + " deliveryStatus \(info.deliveryStatus), refundPreference \(info.refundPreference)"))
+            .server, .noted("CONSUMPTION_REQUEST for \(txn) answered with Send Consumption Information: \(info.words)"))
         out.send(.serverAPI, .request, .app, exchange: out.newExchange(), .consumptionInfo(info))
+    }
+
+    /// The consumption information the server's records give for `txn`.
+    func consumptionInfo(_ signed: SignedTransaction) -> ConsumptionInfo {
+        let txn = signed.transactionId
+        if signed.subscription != nil {
+            let access = subscriberAccess.first { $0.originalTransactionId == signed.originalTransactionId }
+            return ConsumptionInfo(
+                txn: txn,
+                deliveryStatus: access.map { $0.revoked ? "UNDELIVERED_OTHER" : "DELIVERED" } ?? "UNDELIVERED_OTHER",
+                refundPreference: "GRANT_PRORATED")
+        }
+        guard let credit = credits.first(where: { $0.transactionId == txn }) else {
+            return ConsumptionInfo(txn: txn, deliveryStatus: "UNDELIVERED_OTHER", refundPreference: "GRANT_FULL")
+        }
+        let left = max(0, min(credit.coins, balance(of: credit.user)))
+        guard credit.coins > 0, left < credit.coins else {
+            return ConsumptionInfo(txn: txn, deliveryStatus: "DELIVERED", refundPreference: "GRANT_FULL")
+        }
+        let consumed = max(1, (credit.coins - left) * 100_000 / credit.coins)
+        return ConsumptionInfo(
+            txn: txn, deliveryStatus: "DELIVERED", refundPreference: "GRANT_PRORATED", consumptionPercentage: consumed)
     }
 }

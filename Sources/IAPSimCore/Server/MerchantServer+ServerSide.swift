@@ -39,11 +39,14 @@ extension MerchantServer {
         out.log(.server, .notificationReceived(uuid: n.uuid, type: n.type, txn: txn, attempt: n.attempt))
         out.send(.notify, .response, .app, exchange: exchange, .notificationResponse(status: 200))
         if !toldOf.contains(txn) { toldOf.append(txn) }
-        if n.transaction.subscription != nil { return receiveSubscriptionNotification(n, &out) }
+        if n.transaction.subscription != nil {
+            if n.type == .consumptionRequest { return answerConsumption(n.transaction, &out) }
+            return receiveSubscriptionNotification(n, &out)
+        }
         switch n.type {
         case .oneTimeCharge: creditFromAppStore(n.transaction, via: .notification, catalog: catalog, &out)
         case .refund: heardRefund(n.transaction, catalog: catalog, &out)
-        case .consumptionRequest: answerConsumption(txn, catalog: catalog, &out)
+        case .consumptionRequest: answerConsumption(n.transaction, &out)
         case .refundDeclined:
             out.log(.server, .noted("REFUND_DECLINED for \(txn): nothing was refunded, nothing changes"))
         case .refundReversed: heardReversal(txn, &out)

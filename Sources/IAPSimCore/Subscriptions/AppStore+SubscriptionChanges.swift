@@ -31,11 +31,13 @@ extension AppStore {
             notifySubscription(.didChangeRenewalPref, id == s.productId ? nil : .downgrade, i, &out)
             return
         }
-        // The rest of the old period is refunded, prorated to the millisecond.
+        // The rest of the old period is refunded, prorated to the millisecond; the replaced
+        // transaction carries `isUpgraded: true` wherever it is signed again.
+        update(s.latestTransactionId) { $0.subscription?.isUpgraded = true }
         if let last = s.periods.last, last.end > out.now {
-            let length = last.end - last.start
-            let refund = length > 0 ? (last.priceCents * (last.end - out.now) + length / 2) / length : 0
-            book.subscriptions[i].periods[s.periods.count - 1].end = out.now
+            let refund = Self.unusedShare(last, at: out.now)
+            book.subscriptions[i].periods[s.periods.count - 1].end = max(out.now, last.start)
+            book.subscriptions[i].periods[s.periods.count - 1].refundCents = refund
             out.log(
                 .appStore,
                 .noted(
@@ -61,6 +63,7 @@ extension AppStore {
         book.subscriptions[i].autoRenewProductId = id
         book.subscriptions[i].expiresAt = end
         book.subscriptions[i].latestTransactionId = t.id
+        book.subscriptions[i].anchorDay = SubscriptionCalendar.date(out.now).day
         if s.status == .grace {
             book.subscriptions[i].status = .active
             book.subscriptions[i].gracePeriodExpiresAt = nil
@@ -69,24 +72,61 @@ extension AppStore {
         noteChange(i, .upgraded, txn: t.id, &out)
         out.after(0, .storeDeliver(txns: [t.id], redelivery: false, atForeground: false))
         notifySubscription(.didChangeRenewalPref, .upgrade, i, &out)
-        armClock(i, at: end, &out)
+        armRenewal(i, &out)
     }
 
-    /// Apple refunded a subscription transaction: its period is marked refunded; a refund of
-    /// the current period revokes the subscription (status 5) until a new purchase, one of
-    /// an earlier period changes no access.
-    mutating func refundSubscriptionPeriod(_ txn: String, _ out: inout Outbox) {
+    /// Apple refunded a subscription transaction (`cents` of it): its period is marked
+    /// refunded; a refund of the current period revokes the subscription (status 5) until a
+    /// new purchase or a reversal, one of an earlier period changes no access.
+    mutating func refundSubscriptionPeriod(_ txn: String, cents: Int, _ out: inout Outbox) {
         guard let i = subscriptionIndex(ofTransaction: txn),
             let k = subscriptions[i].periods.firstIndex(where: { $0.transactionId == txn })
         else { return }
         book.subscriptions[i].periods[k].refundedAt = out.now
+        book.subscriptions[i].periods[k].refundCents = cents
         let s = subscriptions[i]
         guard s.latestTransactionId == txn, s.status != .expired, s.status != .revoked else {
             return out.log(
                 .appStore, .noted("\(txn) was an earlier period of \(s.originalTransactionId): access unchanged"))
         }
+        book.subscriptions[i].statusBeforeRevoke = s.status
         book.subscriptions[i].status = .revoked
-        book.subscriptions[i].gracePeriodExpiresAt = nil
         noteChange(i, .revoked, txn: txn, &out)
+    }
+
+    /// Apple reversed the refund of a subscription period: the customer has paid it again.
+    /// The period counts as paid, and a subscription its refund revoked gets back the status
+    /// it had (Apple: the revocation fields "don't appear if the refund is reversed"); if its
+    /// renewal fell due while revoked, it renews now (the simulator's choice of instant).
+    mutating func reinstateSubscriptionPeriod(_ txn: String, _ out: inout Outbox) {
+        guard let i = subscriptionIndex(ofTransaction: txn),
+            let k = subscriptions[i].periods.firstIndex(where: { $0.transactionId == txn })
+        else { return }
+        book.subscriptions[i].periods[k].refundedAt = nil
+        book.subscriptions[i].periods[k].refundCents = 0
+        let s = subscriptions[i]
+        guard s.status == .revoked, s.latestTransactionId == txn else { return }
+        book.subscriptions[i].status = s.statusBeforeRevoke ?? .active
+        book.subscriptions[i].statusBeforeRevoke = nil
+        noteChange(i, .reinstated, txn: txn, &out)
+        if s.clockAt == nil { armRenewal(i, &out) }
+    }
+
+    /// The unused share of a period at `now`, in cents: its price prorated to the
+    /// millisecond over what is left of it.
+    static func unusedShare(_ p: SubscriptionPeriod, at now: VirtualTime) -> Int {
+        let length = p.end - p.start
+        guard length > 0, p.end > now else { return 0 }
+        return (p.priceCents * (p.end - max(now, p.start)) + length / 2) / length
+    }
+
+    /// The unused share of `txn`'s period at `now`, to the whole percent (0: none left, or
+    /// not the current period of a subscription).
+    func unusedPercent(_ txn: String, at now: VirtualTime) -> Int {
+        guard let i = subscriptionIndex(ofTransaction: txn),
+            let p = subscriptions[i].periods.last(where: { $0.transactionId == txn }), p.end > now
+        else { return 0 }
+        let length = max(1, p.end - p.start)
+        return Int(min(100, max(1, ((p.end - max(now, p.start)) * 100 + length / 2) / length)))
     }
 }

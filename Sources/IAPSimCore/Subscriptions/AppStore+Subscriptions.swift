@@ -23,6 +23,15 @@ extension AppStore {
     /// say how often), for up to 60 days (Apple's figure).
     static let retryEveryMs: VirtualTime = 86_400_000
     static let retryDays = 60
+    /// The App Store charges a renewal this long before `expiresDate` ("during the 24-hour
+    /// period before the subscription expires, the App Store starts trying to automatically
+    /// renew it": Apple, quoted in Developer Forums 72214); the simulator takes the start of
+    /// that window, a fixed lead. The new period still starts at the old `expiresDate`.
+    static let renewalLeadMs: VirtualTime = 86_400_000
+    /// `recentSubscriptionStartDate` ignores lapses of paid service of 60 days or less
+    /// (Apple's figure for production; its sandbox uses 10 minutes because its time is
+    /// compressed: the simulator's sandbox is not, so 60 days there too).
+    static let lapseResetMs: VirtualTime = 60 * 86_400_000
 
     var book: SubscriptionBook {
         get { subscriptionBook ?? SubscriptionBook() }
@@ -59,6 +68,21 @@ extension AppStore {
 
     mutating func setBillingFails(_ on: Bool) { book.billingFails = on }
     mutating func delayNextNotification(_ ms: VirtualTime) { book.delayNextMs = ms }
+
+    /// Subscription `i`'s renewal info signed at `now`, its status at that moment with it:
+    /// the one source of `data.status`, Get All Subscription Statuses and the read API.
+    package func renewalInfo(_ i: Int, at now: VirtualTime) -> RenewalInfo {
+        let s = subscriptions[i]
+        return s.renewalInfo(
+            signedAt: now, environment: environment.payloadName,
+            renewalPriceCents: catalog.product(s.autoRenewProductId)?.priceCents ?? 0)
+    }
+
+    /// Schedules subscription `i`'s renewal charge: `renewalLeadMs` before its expiry (now,
+    /// if that has passed).
+    mutating func armRenewal(_ i: Int, _ out: inout Outbox) {
+        armClock(i, at: max(out.now, subscriptions[i].expiresAt - Self.renewalLeadMs), &out)
+    }
 
     /// Schedules subscription `i`'s next clock event at `time`.
     mutating func armClock(_ i: Int, at time: VirtualTime, _ out: inout Outbox) {
@@ -97,7 +121,9 @@ extension AppStore {
             book.subscriptions[k].gracePeriodExpiresAt = nil
             book.subscriptions[k].retryStartedAt = nil
             book.subscriptions[k].expirationIntent = nil
-            book.subscriptions[k].recentStartAt = out.now
+            if out.now - book.subscriptions[k].paidUntil > Self.lapseResetMs {
+                book.subscriptions[k].recentStartAt = out.now
+            }
             book.subscriptions[k].latestTransactionId = id
             book.subscriptions[k].periods.append(period)
         } else {
@@ -109,12 +135,13 @@ extension AppStore {
             s.appAccountToken = t.appAccountToken
             book.subscriptions.append(s)
         }
+        book.subscriptions[i].anchorDay = SubscriptionCalendar.date(out.now).day
         let event: SubscriptionEvent = existing == nil ? .started : .resubscribed
         noteChange(i, event, txn: id, &out)
         out.log(.storeKit, .transactionUpdated(txn: id, product: product.id, state: .purchased))
         out.after(0, .storeDeliver(txns: [id], redelivery: false, atForeground: false))
         notifySubscription(.subscribed, existing == nil ? .initialBuy : .resubscribe, i, &out)
-        armClock(i, at: end, &out)
+        armRenewal(i, &out)
     }
 
     /// `webOrderLineItemId` of a subscription's period `n`: one per period, unique.
@@ -135,17 +162,31 @@ extension AppStore {
                     periodStart: last?.start ?? s.expiresAt, priceCents: last?.priceCents ?? 0)))
     }
 
-    /// The subscription clock: a renewal at the expiry instant, a billing retry (once a
-    /// day), the end of grace, the end of the retry window.
+    /// The subscription clock: the renewal charge `renewalLeadMs` before the expiry, the
+    /// expiry itself (no auto-renew, or the charge failed), a billing retry (once a day), the
+    /// end of grace, the end of the retry window.
     mutating func subscriptionClock(_ i: Int, _ out: inout Outbox) {
         book.clockEvents -= 1
         guard i < subscriptions.count, book.subscriptions[i].clockAt == out.now else { return }
         book.subscriptions[i].clockAt = nil
         let s = book.subscriptions[i]
         switch s.status {
+        case .active where out.now < s.expiresAt:
+            // The renewal charge, before the expiry: found failing now, the subscription
+            // enters billing retry at its expiresDate.
+            if s.autoRenew && book.billingFails {
+                book.subscriptions[i].chargeFailed = true
+                out.log(
+                    .appStore,
+                    .noted(
+                        "renewal charge of \(s.originalTransactionId) failed: the payment method fails;"
+                            + " billing retry begins at expiresDate \(SubscriptionCalendar.iso(s.expiresAt))"))
+            }
+            if !s.autoRenew || book.billingFails { return armClock(i, at: s.expiresAt, &out) }
+            renew(i, recovered: false, &out)
         case .active:
             if !s.autoRenew { return expire(i, intent: 1, &out) }
-            if book.billingFails { return failRenewal(i, &out) }
+            if s.chargeFailed || book.billingFails { return failRenewal(i, &out) }
             renew(i, recovered: false, &out)
         case .billingRetry, .grace:
             let start = s.retryStartedAt ?? s.expiresAt
@@ -166,9 +207,11 @@ extension AppStore {
         }
     }
 
-    /// Billing fails at the expiry instant: billing retry, in grace when the app has one.
+    /// The renewal charge failed and the period ended: billing retry from the expiry, in
+    /// grace when the app has one.
     mutating func failRenewal(_ i: Int, _ out: inout Outbox) {
         let grace = out.policy.storekit == .two ? gracePeriodMs : nil
+        book.subscriptions[i].chargeFailed = false
         book.subscriptions[i].retryStartedAt = out.now
         if let grace {
             book.subscriptions[i].status = .grace
@@ -189,9 +232,12 @@ extension AppStore {
         guard let product = catalog.product(s.autoRenewProductId), let terms = product.subscription,
             let first = transaction(s.originalTransactionId)
         else { return }
-        let start = recovered && s.status == .billingRetry ? out.now : s.expiresAt
-        var end = SubscriptionCalendar.adding(months: terms.months, to: start)
-        while end <= out.now { end = SubscriptionCalendar.adding(months: terms.months, to: end) }
+        let restarts = recovered && s.status == .billingRetry
+        let start = restarts ? out.now : s.expiresAt
+        let day = restarts ? nil : s.anchorDay
+        var end = SubscriptionCalendar.adding(months: terms.months, to: start, day: day)
+        while end <= out.now { end = SubscriptionCalendar.adding(months: terms.months, to: end, day: day) }
+        if restarts { book.subscriptions[i].anchorDay = SubscriptionCalendar.date(start).day }
         let t = newTransaction(
             product: product.id, username: first.applicationUsername, now: out.now, outcome: .charge)
         update(t.id) {
@@ -212,11 +258,11 @@ extension AppStore {
         book.subscriptions[i].retryStartedAt = nil
         book.subscriptions[i].latestTransactionId = t.id
         book.subscriptions[i].renewals += 1
-        if recovered && s.status == .billingRetry { book.subscriptions[i].recentStartAt = out.now }
+        // A billing-retry lapse lasts under 60 days: recentSubscriptionStartDate keeps.
         noteChange(i, recovered ? .recovered : .renewed, txn: t.id, &out)
         out.after(0, .storeDeliver(txns: [t.id], redelivery: false, atForeground: false))
         notifySubscription(.didRenew, recovered ? .billingRecovery : nil, i, &out)
-        armClock(i, at: end, &out)
+        armRenewal(i, &out)
     }
 
     /// The subscription ends: auto-renew off (1, voluntary) or billing retry over (2).
@@ -239,7 +285,7 @@ extension AppStore {
         else { return }
         let n = ServerNotification(
             uuid: rng.uuid(), type: type, signedDate: out.now, transaction: signed, attempt: 1, subtype: subtype,
-            renewalInfo: s.renewalInfo(signedAt: out.now, environment: environment.payloadName))
+            renewalInfo: renewalInfo(i, at: out.now))
         enqueueNotification(n, &out)
     }
 

@@ -92,6 +92,20 @@ extension MerchantServer {
         subscriberAccess[k].newestSignedDate = max(subscriberAccess[k].newestSignedDate, signedAt)
         let before = subscriberAccess[k].until(out.policy.serverGrace)
         var a = subscriberAccess[k]
+        guard apply(news, signed, renewal: renewal, signedAt: signedAt, to: &a, &out) else { return }
+        subscriberAccess[k] = a
+        let after = a.until(out.policy.serverGrace)
+        if after != before {
+            out.log(.server, .accessChanged(user: a.user, until: after, why: news.words + " (\(signed.transactionId))"))
+        }
+    }
+
+    /// Changes the access `a` as the server's rules read `news`; false when the server
+    /// leaves it as it was on purpose (and has said why).
+    func apply(
+        _ news: SubscriptionNews, _ signed: SignedTransaction, renewal: RenewalInfo?, signedAt: VirtualTime,
+        to a: inout SubscriberAccess, _ out: inout Outbox
+    ) -> Bool {
         switch news {
         case .report, .notification(.subscribed, _), .notification(.didRenew, _),
             .notification(.didChangeRenewalPref, _), .notification(.didChangeRenewalStatus, _):
@@ -118,10 +132,20 @@ extension MerchantServer {
                         revokes
                             ? "REFUND of \(signed.transactionId), an earlier period: access unchanged"
                             : "REFUND of \(signed.transactionId) heard; access unchanged (server-revoke false)"))
-                return
+                return false
             }
             a.revoked = true
         case .notification(.refundReversed, _):
+            // Apple reinstated the period: a server that restores on REFUND_REVERSED grants
+            // access again; one that ignores it keeps it cut (the auditor catches it).
+            guard out.policy.serverRefundReversed == .restore else {
+                out.log(
+                    .server,
+                    .reversalHeard(
+                        txn: signed.transactionId, outcome: "ignored: access stays cut (server-refund-reversed ignore)")
+                )
+                return false
+            }
             a.revoked = false
         case .notification:
             break
@@ -131,11 +155,7 @@ extension MerchantServer {
             a.graceUntil = status == .grace ? renewal?.gracePeriodExpiresDate : nil
             a.revoked = status == .revoked
         }
-        subscriberAccess[k] = a
-        let after = a.until(out.policy.serverGrace)
-        if after != before {
-            out.log(.server, .accessChanged(user: a.user, until: after, why: news.words + " (\(signed.transactionId))"))
-        }
+        return true
     }
 
     /// A notification V2 about a subscription reached the server.

@@ -12,12 +12,13 @@
 extension Simulation {
     /// Every subscription of the Apple ID, with what the server grants its subscriber now.
     package var subscribers: [SubscriberView] {
-        store.subscriptions.map { s in
+        store.subscriptions.indices.map { i in
+            let s = store.subscriptions[i]
             let access = server.subscriberAccess.first { $0.originalTransactionId == s.originalTransactionId }
             let until = access?.until(policy.serverGrace)
             return SubscriberView(
                 user: s.user, subscription: s,
-                renewalInfo: s.renewalInfo(signedAt: now, environment: store.environment.payloadName),
+                renewalInfo: store.renewalInfo(i, at: now),
                 access: until.map { now < $0 } ?? false, accessUntil: until)
         }
     }
@@ -114,10 +115,8 @@ extension Simulation {
             let t = store.transaction(store.subscriptions[i].latestTransactionId),
             let signed = store.sign(t, now: now)
         else { return }
-        let s = store.subscriptions[i]
-        let answer = StatusAnswer(
-            status: s.status, transaction: signed,
-            renewalInfo: s.renewalInfo(signedAt: now, environment: store.environment.payloadName))
+        let info = store.renewalInfo(i, at: now)
+        let answer = StatusAnswer(status: info.status, transaction: signed, renewalInfo: info)
         outbox.send(.serverAPI, .response, .app, exchange: exchange, .statusResponse(answer))
     }
 }
@@ -133,8 +132,9 @@ package struct StatusAnswer: Sendable, Hashable {
 extension Simulation {
     /// Subscription payments the App Store charged: purchases, renewals, recoveries, upgrades.
     package var subscriptionCharges: Int { store.subscriptions.reduce(0) { $0 + $1.periods.count } }
-    /// Subscription payments Apple refunded.
+    /// Subscription payments Apple gave money back for (a refund in effect, whole or a
+    /// share, or an upgrade's prorated refund).
     package var subscriptionRefunds: Int {
-        store.subscriptions.reduce(0) { $0 + $1.periods.filter(\.refunded).count }
+        store.subscriptions.reduce(0) { $0 + $1.periods.filter { $0.refundCents > 0 }.count }
     }
 }

@@ -36,6 +36,9 @@ package struct SubscriptionFields: Sendable, Hashable {
     package var webOrderLineItemId: String
     package var reason: TransactionReason
     package var group: String
+    /// `isUpgraded`: the customer upgraded away from this period (Apple sets it on the
+    /// replaced transaction, and only when true).
+    package var isUpgraded = false
 }
 
 /// One paid period of a subscription: what the auditor's timeline and the read API list.
@@ -47,8 +50,13 @@ package struct SubscriptionPeriod: Sendable, Hashable {
     package var transactionId: String
     /// When Apple refunded it (`revocationDate`), if it did.
     package var refundedAt: VirtualTime?
+    /// The money given back for it: a refund's share of the price, or an upgrade's prorated
+    /// refund of the unused rest (0: none, or the refund was reversed).
+    package var refundCents = 0
 
     package var refunded: Bool { refundedAt != nil }
+    /// What Apple keeps of the period's price.
+    package var keptCents: Int { priceCents - refundCents }
 }
 
 /// One auto-renewable subscription of the Apple ID (one per group), as the App Store keeps
@@ -86,11 +94,29 @@ package struct Subscription: Sendable, Hashable {
     var clockAt: VirtualTime?
     /// Renewals charged (initial purchases and resubscriptions not counted).
     package var renewals = 0
+    /// The status a refund of the current period revoked, restored if Apple reverses it.
+    var statusBeforeRevoke: SubscriptionStatus?
+    /// The renewal charge before the expiry failed: billing retry begins at the expiry.
+    var chargeFailed = false
+    /// The day of the month its periods end on (the first purchase's, or the day a new
+    /// cycle began: a resubscription, an upgrade, a recovery after grace), clamped to
+    /// shorter months: the simulator's reading of practitioners' "monthly anniversary".
+    var anchorDay: Int?
 
     package var isInBillingRetryPeriod: Bool { status == .billingRetry || status == .grace }
 
-    /// The renewal info the App Store signs now (`JWSRenewalInfoDecodedPayload`).
-    package func renewalInfo(signedAt now: VirtualTime, environment: String) -> RenewalInfo {
+    /// The end of the latest paid service: the last period's end, or its refund.
+    var paidUntil: VirtualTime {
+        guard let p = periods.last else { return expiresAt }
+        return p.refundedAt.map { min($0, p.end) } ?? p.end
+    }
+
+    /// The renewal info the App Store signs now (`JWSRenewalInfoDecodedPayload`), with the
+    /// subscription's status at that moment (`data.status` of a notification, the status of
+    /// Get All Subscription Statuses: one source). `renewalDate` is always present, in the
+    /// past once expired or revoked (Apple: "always present … even for expired
+    /// subscriptions"); `renewalPriceCents` is the price of the upcoming renewal's product.
+    package func renewalInfo(signedAt now: VirtualTime, environment: String, renewalPriceCents: Int) -> RenewalInfo {
         RenewalInfo(
             originalTransactionId: originalTransactionId, autoRenewProductId: autoRenewProductId,
             productId: productId, autoRenewStatus: autoRenew ? 1 : 0,
@@ -99,8 +125,9 @@ package struct Subscription: Sendable, Hashable {
             // A subscription in billing retry (or its grace) has passed its expiresDate for a
             // billing error: Apple's renewal info says so (2) until it recovers or expires.
             expirationIntent: status == .expired ? expirationIntent : (isInBillingRetryPeriod ? 2 : nil),
-            renewalDate: status == .expired || status == .revoked ? nil : expiresAt, signedDate: now,
-            environment: environment, recentSubscriptionStartDate: recentStartAt)
+            renewalDate: expiresAt, signedDate: now, environment: environment,
+            recentSubscriptionStartDate: recentStartAt, status: status,
+            renewalPrice: renewalPriceCents * 10, appAccountToken: appAccountToken)
     }
 }
 
@@ -117,10 +144,19 @@ package struct RenewalInfo: Sendable, Hashable {
     package var gracePeriodExpiresDate: VirtualTime?
     /// 1 voluntary, 2 billing error.
     package var expirationIntent: Int?
-    package var renewalDate: VirtualTime?
+    /// When the next renewal is due (or was: in the past once expired or revoked).
+    package var renewalDate: VirtualTime
     package var signedDate: VirtualTime
     package var environment: String
     package var recentSubscriptionStartDate: VirtualTime
+    /// The subscription's status when signed: a notification's `data.status`.
+    package var status: SubscriptionStatus
+    /// `renewalPrice` in milliunits of `currency` (USD), the upcoming renewal's product.
+    package var renewalPrice: Int
+    /// The token that applies to the upcoming renewal: the first purchase's.
+    package var appAccountToken: String?
+    /// The customer's `appTransactionId`.
+    package var appTransactionId: String = AppStore.appTransactionId
 }
 
 /// What the read API gives per subscriber (`Simulation.subscribers`): the App Store's

@@ -1,7 +1,9 @@
 /// The calendar of subscription periods: virtual time 0 is 2026-01-01T00:00:00Z, and a
 /// month is the calendar month of the virtual date (Gregorian, UTC). Adding months keeps
 /// the time of day and clamps the day to the last day of the target month, as Foundation's
-/// `Calendar.date(byAdding:)` does: January 31 + 1 month = February 28. Pure arithmetic.
+/// `Calendar.date(byAdding:)` does: January 31 + 1 month = February 28. A subscription
+/// keeps the day of its first purchase when the month has it (February 28 + 1 month =
+/// March 31 for one bought on January 31). Pure arithmetic.
 package enum SubscriptionCalendar {
     static let dayMs: VirtualTime = 86_400_000
     /// Days from 1970-01-01 to 2026-01-01.
@@ -22,12 +24,15 @@ package enum SubscriptionCalendar {
     }
 
     /// `t` plus `months` calendar months, the day clamped to the target month's length.
-    package static func adding(months: Int, to t: VirtualTime) -> VirtualTime {
+    /// `day`: the day of the month to land on instead of `t`'s (a subscription's anchor,
+    /// the day of its first purchase), clamped the same way: January 31 → February 28 →
+    /// March 31.
+    package static func adding(months: Int, to t: VirtualTime, day: Int? = nil) -> VirtualTime {
         let d = date(t)
         let total = d.year * 12 + (d.month - 1) + months
         let year = floorDiv(total, 12)
         let month = total - year * 12 + 1
-        return time(year: year, month: month, day: min(d.day, daysIn(year: year, month: month)), ms: d.ms)
+        return time(year: year, month: month, day: min(day ?? d.day, daysIn(year: year, month: month)), ms: d.ms)
     }
 
     /// The number of days of a month.

@@ -8,6 +8,7 @@ package enum SubscriptionEvent: String, Sendable, Hashable {
     case graceExpired = "grace period expired"
     case expired
     case revoked
+    case reinstated = "reinstated (refund reversed)"
     case autoRenewOff = "auto-renew turned off"
     case autoRenewOn = "auto-renew turned on"
     case upgraded
@@ -20,7 +21,7 @@ package enum SubscriptionEvent: String, Sendable, Hashable {
         case .renewed, .recovered: return .renewed
         case .renewalFailed: return .renewalFailed
         case .expired: return .expired
-        case .graceExpired, .revoked, .autoRenewOff, .autoRenewOn, .planChangeScheduled: return nil
+        case .graceExpired, .revoked, .reinstated, .autoRenewOff, .autoRenewOn, .planChangeScheduled: return nil
         }
     }
 }

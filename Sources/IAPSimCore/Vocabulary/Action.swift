@@ -26,7 +26,7 @@ package enum Action: Sendable, Hashable {
     case storeHistoryDone(exchange: Int)
     case serverReconcile
     /// Subscriptions (docs/world.md, "Subscriptions"): subscription `index`'s clock (a
-    /// renewal at the expiry instant, a billing retry, the end of grace); the server's
+    /// renewal charge a day before the expiry, the expiry, a billing retry, the end of grace); the server's
     /// status poll.
     case storeSubscriptionClock(index: Int)
     case serverStatusPoll

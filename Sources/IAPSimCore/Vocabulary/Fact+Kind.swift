@@ -16,7 +16,7 @@ extension Fact {
         case requestFailedOffline, requestTimedOut, orderCreated, coinsCredited, rechargeRefused
         case verifyRetriedInSandbox, alreadyCredited, replayPrepared, replayUnavailable
         case listenerStarted, purchaseStarted, purchaseReturned, purchaseCompletedOutsideApp
-        case updatesEmitted, unfinishedSwept, transactionSigned, finishCalled, jwsSaved, jwsDeleted
+        case updatesEmitted, revocationEmitted, unfinishedSwept, transactionSigned, finishCalled, jwsSaved, jwsDeleted
         case jwsChecked, signedReplayPrepared, forgeryPrepared
         case refundIssued, refundReversed, reversalHeard, coinsRestored, notificationSent, notificationUnanswered,
             notificationDropped
@@ -86,6 +86,7 @@ extension Fact {
         case .purchaseReturned: return .purchaseReturned
         case .purchaseCompletedOutsideApp: return .purchaseCompletedOutsideApp
         case .updatesEmitted: return .updatesEmitted
+        case .revocationEmitted: return .revocationEmitted
         case .unfinishedSwept: return .unfinishedSwept
         case .transactionSigned: return .transactionSigned
         case .finishCalled: return .finishCalled

@@ -45,6 +45,8 @@ extension Fact {
         case .updatesEmitted(let txns, let replay):
             let list = txns.joined(separator: ", ")
             return "Transaction.updates emitted [\(list)]\(replay ? " (unfinished, once after launch)" : "")"
+        case .revocationEmitted(let txn):
+            return "Transaction.updates emitted [\(txn)] (revoked: revocationDate set); the app revokes what it granted"
         case .unfinishedSwept(let txns):
             return "for await t in Transaction.unfinished: [\(txns.joined(separator: ", "))]"
         case .transactionSigned(let s):

@@ -74,7 +74,7 @@ extension Fact {
         case .replayPrepared(let txn): return "replaying the receipt of \(txn) on a fresh order"
         case .replayUnavailable: return "nothing to replay: the server has accepted no receipt yet"
         case .listenerStarted, .purchaseStarted, .purchaseReturned, .purchaseCompletedOutsideApp,
-            .updatesEmitted, .unfinishedSwept, .transactionSigned, .finishCalled, .jwsSaved,
+            .updatesEmitted, .revocationEmitted, .unfinishedSwept, .transactionSigned, .finishCalled, .jwsSaved,
             .jwsDeleted, .jwsChecked, .signedReplayPrepared, .forgeryPrepared:
             return storeKit2Text
         case .refundIssued, .refundReversed, .reversalHeard, .coinsRestored, .notificationSent, .notificationUnanswered,

@@ -68,6 +68,8 @@ package enum Fact: Sendable, Hashable {
     case purchaseReturned(txn: String, product: String, result: PurchaseResult)
     case purchaseCompletedOutsideApp(txn: String, product: String, user: String, order: String?)
     case updatesEmitted(txns: [String], launchReplay: Bool)
+    /// A refund reached the running app on `Transaction.updates` (the revoked transaction).
+    case revocationEmitted(txn: String)
     case unfinishedSwept(txns: [String])
     case transactionSigned(SignedTransaction)
     case finishCalled(txn: String)
@@ -118,11 +120,12 @@ extension Fact {
             case .purchased, .restored: return nil
             }
         case .paymentCharged: return .charged
-        case .transactionsDelivered, .updatesEmitted: return .delivered
+        case .transactionsDelivered, .updatesEmitted, .revocationEmitted: return .delivered
         case .purchaseReturned(_, _, let result):
             switch result {
             case .success: return .delivered
-            case .pending: return nil
+            // StoreKit 2's Ask to Buy: `.pending` is the deferral (no transaction state).
+            case .pending: return .deferred
             case .userCancelled, .failed: return .failed
             }
         case .finishCalled: return .finished

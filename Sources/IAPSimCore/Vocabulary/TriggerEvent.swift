@@ -39,11 +39,14 @@ package enum TriggerEvent: String, Sendable, Hashable, CaseIterable {
     /// What the event waits for, for the docs' trigger table (Markdown; never printed).
     package var meaning: String {
         switch self {
-        case .purchasing: return "a transaction entered `purchasing`"
+        case .purchasing: return "a transaction entered `purchasing` (never an Ask to Buy request in StoreKit 2)"
         case .charged: return "the App Store moved a transaction to `purchased` and took the money"
         case .failed: return "a transaction failed"
-        case .deferred: return "a transaction was deferred (Ask to Buy)"
-        case .delivered: return "transactions reached the app's observer"
+        case .deferred:
+            return "a transaction was deferred (Ask to Buy); in StoreKit 2, `purchase()` returned `.pending`"
+        case .delivered:
+            return "transactions reached the app's observer, its purchase call or its `Transaction.updates` listener "
+                + "(a revoked one included)"
         case .requestOrder: return "the app sent `POST /orders`"
         case .requestRecharge: return "the app sent `POST /recharge`"
         case .requestVerify: return "the server sent the receipt to the App Store"
@@ -57,7 +60,9 @@ package enum TriggerEvent: String, Sendable, Hashable, CaseIterable {
         case .refunded: return "Apple refunded a charge"
         case .notified: return "a notification V2 reached the merchant server (and was answered 200)"
         case .clawedBack: return "the merchant server took a refunded charge's coins back"
-        case .renewed: return "the App Store renewed a subscription (a renewal or a recovery from billing retry)"
+        case .renewed:
+            return "the App Store renewed a subscription (a renewal, charged a day before the expiry, or a recovery "
+                + "from billing retry)"
         case .renewalFailed: return "a subscription's renewal failed: billing retry began (`DID_FAIL_TO_RENEW`)"
         case .expired: return "a subscription expired (auto-renew off, or billing retry over)"
         }

@@ -91,7 +91,7 @@ extension Simulation {
             return Self.worldIsFixed
         case .approve, .decline:
             if !store.queue.contains(where: { $0.state == .deferred }) { return "no payment is waiting for a parent" }
-        case .refund(let txn, _), .refundRequest(let txn), .refundDecline(let txn):
+        case .refund(let txn, _), .refundRequest(let txn, _), .refundDecline(let txn):
             if refundTarget(txn) == nil {
                 return txn.map { "\($0) is no charge that can be refunded (never charged, or refunded already)" }
                     ?? "no charge to refund"

@@ -30,8 +30,8 @@ extension Simulation {
             guard let target = refundTarget(txn) else { return }
             store.refund(target, percent: percent, &outbox)
             revokedOnUpdates(target)
-        case .refundRequest(let txn):
-            if let target = refundTarget(txn) { store.refundRequested(target, &outbox) }
+        case .refundRequest(let txn, let reason):
+            if let target = refundTarget(txn) { store.refundRequested(target, reason: reason, &outbox) }
         case .refundDecline(let txn):
             if let target = refundTarget(txn) { store.refundDeclined(target, &outbox) }
         case .refundReverse(let txn):
@@ -48,10 +48,7 @@ extension Simulation {
     /// with its `revocationDate` (Apple); it is not replayed at a later launch.
     mutating func revokedOnUpdates(_ txn: String) {
         guard policy.storekit == .two, app.isRunning, app.observerRegistered, !app.inBackground else { return }
-        outbox.log(
-            .app,
-            .noted(
-                "Transaction.updates emitted [\(txn)] (revoked: revocationDate set); the app revokes what it granted"))
+        outbox.log(.app, .revocationEmitted(txn: txn))
     }
 
     /// The App Store Server API answers Get Transaction History.

@@ -40,6 +40,7 @@ package struct APISigner: Sendable {
             p.subscriptionGroupIdentifier = f.group
             p.expiresDate = unix(f.expiresAt)
             p.transactionReason = f.reason == .renewal ? .renewal : .purchase
+            p.isUpgraded = f.isUpgraded ? true : nil
         }
         return p
     }
@@ -49,22 +50,25 @@ package struct APISigner: Sendable {
         var p = RenewalInfoPayload(
             originalTransactionId: ids.transaction(r.originalTransactionId), productId: r.productId,
             signedDate: unix(r.signedDate), recentSubscriptionStartDate: unix(r.recentSubscriptionStartDate),
-            renewalDate: r.renewalDate.map(unix), environment: r.environment)
+            renewalDate: unix(r.renewalDate), environment: r.environment)
         p.autoRenewProductId = r.autoRenewProductId
         p.autoRenewStatus = r.autoRenewStatus == 1 ? .on : .off
         p.isInBillingRetryPeriod = r.isInBillingRetryPeriod
         p.gracePeriodExpiresDate = r.gracePeriodExpiresDate.map(unix)
         p.expirationIntent = r.expirationIntent.flatMap { RenewalInfoPayload.ExpirationIntent(rawValue: Int64($0)) }
+        p.renewalPrice = Int64(r.renewalPrice)
+        p.currency = "USD"
+        p.appAccountToken = r.appAccountToken
+        p.appTransactionId = ids.appTransaction(r.appTransactionId)
         return p
     }
 
-    /// A notification's `data.status`, from what it carries: 5 revoked, 2 expired, 4 grace,
-    /// 3 billing retry, else 1 active.
-    package static func status(_ r: RenewalInfo, _ t: SignedTransaction) -> NotificationPayload.SubscriptionStatus {
-        if t.revocationDate != nil { return .revoked }
-        if r.expirationIntent != nil { return .expired }
-        if r.isInBillingRetryPeriod { return r.gracePeriodExpiresDate == nil ? .billingRetry : .gracePeriod }
-        return .active
+    /// A notification's `data.status`: the subscription's status at its `signedDate`, as the
+    /// App Store kept it when it signed the renewal info (the same value Get All
+    /// Subscription Statuses and the log give; Apple's `Status`: 1 active, 2 expired,
+    /// 3 billing retry, 4 grace, 5 revoked).
+    package static func status(_ r: RenewalInfo) -> NotificationPayload.SubscriptionStatus {
+        NotificationPayload.SubscriptionStatus(rawValue: Int64(r.status.rawValue)) ?? .active
     }
 
     func transaction(_ s: SignedTransaction, ids: APIIds) throws -> String {
@@ -85,8 +89,9 @@ package struct APISigner: Sendable {
         payload.subtype = n.subtype.flatMap { NotificationPayload.Subtype(rawValue: $0.rawValue) }
         if let r = n.renewalInfo {
             payload.signedRenewalInfo = try signer.sign(Self.payload(r, ids: ids))
-            payload.status = Self.status(r, n.transaction)
+            payload.status = Self.status(r)
         }
+        payload.consumptionRequestReason = n.consumptionRequestReason?.rawValue
         return try signer.sign(payload)
     }
 

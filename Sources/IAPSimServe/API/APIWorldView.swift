@@ -14,6 +14,8 @@ package struct APIWorldView: Sendable {
         package var modifiedAt: VirtualTime
         /// The ids its world shows (`iapsim serve`: each world's own block).
         package var ids = APIIds.core
+        /// The app finished it (Get Transaction History v1 omits finished consumables).
+        package var finished = false
         /// Its `transactionId` as the API shows it.
         package var id: String { ids.transaction(signed.transactionId) }
         /// True when `id` is its transactionId, originalTransactionId or appTransactionId.
@@ -104,7 +106,7 @@ package struct APIWorldView: Sendable {
             let charged = t.chargedAt ?? t.createdAt
             return Transaction(
                 signed: signed, orderId: AppStore.appleOrderId(of: ids.transaction(t.id)),
-                modifiedAt: max(charged, modified[t.id] ?? charged), ids: ids)
+                modifiedAt: max(charged, modified[t.id] ?? charged), ids: ids, finished: t.finished)
         }
         self.init(
             environment: store.environment, now: sim.now, transactions: transactions, notifications: attempts,
@@ -114,7 +116,8 @@ package struct APIWorldView: Sendable {
                 let signed = store.signedForAPI(t, now: sim.now)
             else { return nil }
             return SubscriptionState(
-                group: v.subscription.group, status: v.status.rawValue, latest: signed, renewalInfo: v.renewalInfo,
+                group: v.subscription.group, status: v.renewalInfo.status.rawValue, latest: signed,
+                renewalInfo: v.renewalInfo,
                 ids: ids)
         }
     }

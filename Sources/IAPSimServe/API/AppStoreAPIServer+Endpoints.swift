@@ -17,6 +17,11 @@ extension AppStoreAPIServer {
         case .history(let id):
             guard Self.isTransactionId(id) else { return .error(400, 4_000_006, "Invalid transaction id.") }
             return try history(id, query: query, view: view)
+        case .historyV1(let id):
+            // Get Transaction History v1 (deprecated, still the default of Apple's Python
+            // client): v2's answer without the consumables the app finished.
+            guard Self.isTransactionId(id) else { return .error(400, 4_000_006, "Invalid transaction id.") }
+            return try history(id, query: query, view: view, v1: true)
         case .lookup(let orderId):
             let found = view.transactions.filter { $0.orderId == orderId }
             guard !found.isEmpty else { return .ok("{\"status\":1}") }
@@ -46,25 +51,31 @@ extension AppStoreAPIServer {
                 "{\"signedPayload\":\(APIJSON.quote(test.signedPayload))\(first),"
                     + "\"sendAttempts\":[\(attempts.joined(separator: ","))]}")
         case .consumption(let id):
-            guard Self.isTransactionId(id) else { return .error(400, 4_000_006, "Invalid transaction id.") }
-            guard view.transactions.contains(where: { $0.id == id }) else {
-                return .error(404, 4_040_010, "Transaction id not found.")
-            }
-            guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
-                object["customerConsented"] is Bool, object["deliveryStatus"] is String
-            else { return .error(400, 4_000_000, "Bad request.") }
-            // Accepted within 12 h of a CONSUMPTION_REQUEST (the simulator's choice: Apple
-            // documents no code for a late answer).
-            let window: IAPSimCore.VirtualTime = 12 * 3_600_000
-            guard view.consumptionRequests.contains(where: { $0.txn == id && view.now - $0.at <= window }) else {
-                return .error(400, 4_000_000, "No consumption request for this transaction in the last 12 hours.")
-            }
-            await world.consumptionInformation(txn: id, body: body)
-            return APIAnswer(status: 202, json: "")
+            return await consumption(id, body: body, view: view)
         case .subscriptions(let id):
             guard Self.isTransactionId(id) else { return .error(400, 4_000_006, "Invalid transaction id.") }
             return try subscriptionStatuses(id, query: query, view: view)
         }
+    }
+
+    /// Send Consumption Information: a complete body (`ConsumptionValidation`) for a
+    /// transaction with a `CONSUMPTION_REQUEST` in the last 12 h is 202.
+    func consumption(_ id: String, body: String, view: APIWorldView) async -> APIAnswer {
+        guard Self.isTransactionId(id) else { return .error(400, 4_000_006, "Invalid transaction id.") }
+        guard let t = view.transactions.first(where: { $0.id == id }) else {
+            return .error(404, 4_040_010, "Transaction id not found.")
+        }
+        if let refusal = ConsumptionValidation.refusal(body, subscription: t.signed.subscription != nil) {
+            return refusal
+        }
+        // Accepted within 12 h of a CONSUMPTION_REQUEST (the simulator's choice: Apple
+        // documents no code for a late answer).
+        let window: IAPSimCore.VirtualTime = 12 * 3_600_000
+        guard view.consumptionRequests.contains(where: { $0.txn == id && view.now - $0.at <= window }) else {
+            return .error(400, 4_000_000, "No consumption request for this transaction in the last 12 hours.")
+        }
+        await world.consumptionInformation(txn: id, body: body)
+        return APIAnswer(status: 202, json: "")
     }
 
     static func isTransactionId(_ id: String) -> Bool {

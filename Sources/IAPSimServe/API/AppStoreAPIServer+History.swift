@@ -6,7 +6,9 @@ extension AppStoreAPIServer {
     /// Get Transaction History v2: every charge of the customer (one Apple ID per world)
     /// whose transactionId, originalTransactionId or appTransactionId is `id`, by when each
     /// last changed, oldest first unless `sort=DESCENDING`, 20 a page, with Apple's filters.
-    func history(_ id: String, query: APIQuery, view: APIWorldView) throws -> APIAnswer {
+    /// `v1`: Get Transaction History v1, which omits finished consumables (its documented
+    /// difference, as `server-history v1` teaches in the simulated world).
+    func history(_ id: String, query: APIQuery, view: APIWorldView, v1: Bool = false) throws -> APIAnswer {
         guard let named = view.transactions.first(where: { $0.isNamed(id) }) else {
             return .error(404, 4_040_010, "Transaction id not found.")
         }
@@ -17,6 +19,7 @@ extension AppStoreAPIServer {
         default: return .error(400, 4_000_021, "Invalid sort.")
         }
         var records = view.transactions.filter { $0.customer == named.customer }
+        if v1 { records.removeAll { $0.finished && $0.signed.type == .consumable } }
         if let filtered = try filter(&records, query) { return filtered }
         records.sort { a, b in
             Self.key(a) < Self.key(b)
@@ -54,6 +57,12 @@ extension AppStoreAPIServer {
 
     static func number(_ id: String) -> Int { Int(id) ?? 0 }
 
+    /// The `productType` filter's name of a transaction's type.
+    static func productType(_ s: SignedTransaction) -> String {
+        if s.subscription != nil { return "AUTO_RENEWABLE" }
+        return s.type == .consumable ? "CONSUMABLE" : "NON_CONSUMABLE"
+    }
+
     /// Apple's filters: `productId` and `productType` (repeatable), `startDate` (inclusive)
     /// and `endDate` (exclusive) on the purchase date in Unix ms, `revoked`,
     /// `inAppOwnershipType`, `subscriptionGroupIdentifier`. An error answer for a bad value.
@@ -66,7 +75,7 @@ extension AppStoreAPIServer {
             return .error(400, 4_000_022, "Invalid product type \(bad).")
         }
         if !types.isEmpty {
-            records.removeAll { !types.contains($0.signed.type == .consumable ? "CONSUMABLE" : "NON_CONSUMABLE") }
+            records.removeAll { !types.contains(Self.productType($0.signed)) }
         }
         if let start = query.first("startDate") {
             guard let ms = Int64(start), ms >= 0 else { return .error(400, 4_000_015, "Invalid start date.") }

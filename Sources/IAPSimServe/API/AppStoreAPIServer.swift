@@ -145,13 +145,14 @@ package actor AppStoreAPIServer {
 
 /// The endpoint a request names, with its path argument.
 enum APIRoute {
-    case transaction(String), history(String), lookup(String), notificationHistory, testNotification
+    case transaction(String), history(String), historyV1(String), lookup(String), notificationHistory, testNotification
     case testNotificationStatus(String), consumption(String), subscriptions(String)
 
     init?(method: String, path: [String]) {
         switch (method, path.count, path.first == "inApps" ? Array(path.dropFirst()) : []) {
         case ("GET", 4, let p) where p[0] == "v1" && p[1] == "transactions": self = .transaction(p[2])
         case ("GET", 4, let p) where p[0] == "v2" && p[1] == "history": self = .history(p[2])
+        case ("GET", 4, let p) where p[0] == "v1" && p[1] == "history": self = .historyV1(p[2])
         case ("GET", 4, let p) where p[0] == "v1" && p[1] == "lookup": self = .lookup(p[2])
         case ("GET", 4, let p) where p[0] == "v1" && p[1] == "subscriptions": self = .subscriptions(p[2])
         case ("POST", 4, let p) where p == ["v1", "notifications", "history"]: self = .notificationHistory
@@ -168,7 +169,7 @@ enum APIRoute {
     var name: String {
         switch self {
         case .transaction: return "transactions"
-        case .history: return "history"
+        case .history, .historyV1: return "history"
         case .lookup: return "lookup"
         case .notificationHistory: return "notification-history"
         case .testNotification: return "test-notification"

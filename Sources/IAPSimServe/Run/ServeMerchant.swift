@@ -276,7 +276,8 @@ package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
                 signedDate: ServePayloads.unix(n.signedDate),
                 transaction: ServePayloads.payload(n.transaction, ids: ids),
                 renewalInfo: n.renewalInfo.map { APISigner.payload($0, ids: ids.api) },
-                status: n.renewalInfo.map { APISigner.status($0, n.transaction) }, at: now)
+                status: n.renewalInfo.map { APISigner.status($0) },
+                consumptionRequestReason: n.consumptionRequestReason?.rawValue, at: now)
             _ = signer.takeJSONLines()
         } catch {
             return ExternalReply(.notification(status: 0))

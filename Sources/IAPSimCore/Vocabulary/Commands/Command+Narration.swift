@@ -18,7 +18,7 @@ extension Command {
         case .refund(let txn, let percent):
             let what = txn.map { "charge \($0)" } ?? "the newest charge"
             return percent == 100 ? "Apple refunds \(what)." : "Apple refunds \(percent)% of \(what)."
-        case .refundRequest(let txn): return "The customer asks Apple to refund \(txn ?? "the newest charge")."
+        case .refundRequest(let txn, _): return "The customer asks Apple to refund \(txn ?? "the newest charge")."
         case .refundDecline(let txn): return "Apple declines the refund of \(txn ?? "the newest charge")."
         case .refundReverse(let txn): return "Apple reverses the refund of \(txn ?? "the newest refund")."
         case .spend(let user, let coins): return "\(user) spends \(coins) coins."

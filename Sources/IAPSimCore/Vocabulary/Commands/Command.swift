@@ -34,11 +34,12 @@ package enum Command: Sendable, Hashable {
     case serverOutage(on: Bool)
     /// `server-api-fail`, `server-api-slow`, `server-api-outage`: the App Store Server API's faults.
     case serverAPIFault(ServerAPIFault)
-    /// `refund TXN|newest [percent N]` (nil: the newest charge): Apple refunds N percent of
-    /// that charge (100: all of it).
+    /// `refund TXN|newest [percent N|remaining]` (nil: the newest charge): Apple refunds N
+    /// percent of that charge (100: all of it; `remainingShare`: a subscription period's
+    /// unused share).
     case refund(txn: String?, percent: Int = 100)
-    /// `refund-request TXN|newest`: the customer asks Apple for a refund.
-    case refundRequest(txn: String?)
+    /// `refund-request TXN|newest [reason R]`: the customer asks Apple for a refund.
+    case refundRequest(txn: String?, reason: ConsumptionRequestReason = .unsatisfiedWithPurchase)
     /// `refund-decline TXN|newest`: Apple declines the refund request (`REFUND_DECLINED`).
     case refundDecline(txn: String?)
     /// `refund-reverse TXN|newest` (nil: the newest refund in effect): Apple reverses it.
@@ -86,8 +87,11 @@ package enum Command: Sendable, Hashable {
         case .serverOutage(let on): return "server-outage \(on ? "on" : "off")"
         case .serverAPIFault(let f): return f.text
         case .refund(let txn, let percent):
+            if percent == Command.remainingShare { return "refund \(txn ?? "newest") remaining" }
             return "refund \(txn ?? "newest")" + (percent == 100 ? "" : " percent \(percent)")
-        case .refundRequest(let txn): return "refund-request \(txn ?? "newest")"
+        case .refundRequest(let txn, let reason):
+            return "refund-request \(txn ?? "newest")"
+                + (reason == .unsatisfiedWithPurchase ? "" : " reason \(reason.rawValue)")
         case .refundDecline(let txn): return "refund-decline \(txn ?? "newest")"
         case .refundReverse(let txn): return "refund-reverse \(txn ?? "newest")"
         case .spend(let user, let coins): return "spend \(user) \(coins)"
@@ -321,17 +325,20 @@ extension CommandSpec {
         doc: "`on`: the merchant server answers every request (orders, recharges, notifications) with HTTP 503 "
             + "until it is turned `off`")
     static let refund = CommandSpec(
-        "refund", usage: "refund TXN|newest [percent N]",
+        "refund", usage: "refund TXN|newest [percent N|remaining]",
         read: { a throws(CommandError) in try a.refund() },
         doc: "Apple refunds that charge (`newest`: the newest charge not refunded yet); `percent N` (1 to 100, "
-            + "default 100) refunds N percent of the price (`REFUND_PRORATED`); a REFUND notification goes out when "
-            + "the server has a notification URL")
-    static let refundRequest = naming(
-        "refund-request",
-        doc: "the customer asks Apple for a refund of that charge; a consumable's request sends "
-            + "`CONSUMPTION_REQUEST`, which a server with `server-consumption-answer true` answers; Apple decides "
-            + "later, by `refund` or `refund-decline`"
-    ) { .refundRequest(txn: $0) }
+            + "default 100) refunds N percent of the price (`REFUND_PRORATED`); `remaining` refunds the unused share "
+            + "of a subscription's current period, to the whole percent; a REFUND notification goes out when the "
+            + "server has a notification URL")
+    static let refundRequest = CommandSpec(
+        "refund-request", usage: "refund-request TXN|newest [reason REASON]",
+        read: { a throws(CommandError) in try a.refundRequest() },
+        doc: "the customer asks Apple for a refund of that charge; a consumable's or a subscription's request sends "
+            + "`CONSUMPTION_REQUEST` with `consumptionRequestReason` (`reason`: `UNINTENDED_PURCHASE`, "
+            + "`FULFILLMENT_ISSUE`, `UNSATISFIED_WITH_PURCHASE` (default), `LEGAL`, `OTHER`), which a server with "
+            + "`server-consumption-answer true` answers; for a subscription the App Store also turns auto-renew off; "
+            + "Apple decides later, by `refund` or `refund-decline`")
     static let refundDecline = naming(
         "refund-decline", doc: "Apple declines the customer's refund request (`REFUND_DECLINED`)"
     ) { .refundDecline(txn: $0) }

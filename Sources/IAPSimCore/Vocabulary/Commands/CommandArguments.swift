@@ -93,21 +93,31 @@ package struct CommandArguments: Sendable {
         return word.text
     }
 
-    /// `refund TXN|newest [percent N]`, N from 1 to 100.
+    /// `refund TXN|newest [percent N|remaining]`, N from 1 to 100.
     func refund() throws(CommandError) -> Command {
+        if words.count == 2, words[1].text == "remaining" {
+            return .refund(txn: try refundTarget(0), percent: Command.remainingShare)
+        }
         if words.count != 3 { try exactly(1) }
         let txn = try refundTarget(0)
         guard words.count == 3 else { return .refund(txn: txn) }
-        guard words[1].text == "percent" else {
-            throw CommandError(
-                offset: words[1].offset, problem: .badArgument(name.text, words[1].text, expected: "percent N"))
-        }
-        guard let n = Int(words[2].text), (1...100).contains(n) else {
-            throw CommandError(
-                offset: words[2].offset,
-                problem: .badArgument(name.text, words[2].text, expected: "a whole percent from 1 to 100"))
+        let value = try keywordValue("percent", usage: "percent N")
+        guard let n = Int(value), (1...100).contains(n) else {
+            throw bad(2, expected: "a whole percent from 1 to 100")
         }
         return .refund(txn: txn, percent: n)
+    }
+
+    /// `refund-request TXN|newest [reason REASON]`, a `ConsumptionRequestReason`.
+    func refundRequest() throws(CommandError) -> Command {
+        if words.count != 3 { try exactly(1) }
+        let txn = try refundTarget(0)
+        guard words.count == 3 else { return .refundRequest(txn: txn) }
+        let value = try keywordValue("reason", usage: "reason REASON")
+        guard let reason = ConsumptionRequestReason(rawValue: value) else {
+            throw bad(2, expected: ConsumptionRequestReason.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return .refundRequest(txn: txn, reason: reason)
     }
 
     /// `forge PRODUCT [environment NAME]`: the environment the forged JWS claims.
@@ -116,17 +126,22 @@ package struct CommandArguments: Sendable {
         let product = try self.product(0)
         guard words.count == 3 else { return .forge(product: product) }
         let claims = ["Xcode", "LocalTesting", "Sandbox", "Production"]
-        guard words[1].text == "environment" else {
-            throw CommandError(
-                offset: words[1].offset, problem: .badArgument(name.text, words[1].text, expected: "environment NAME"))
+        let value = try keywordValue("environment", usage: "environment NAME")
+        guard claims.contains(value) else {
+            throw bad(2, expected: "an environment: " + claims.joined(separator: ", "))
         }
-        guard claims.contains(words[2].text) else {
-            throw CommandError(
-                offset: words[2].offset,
-                problem: .badArgument(
-                    name.text, words[2].text, expected: "an environment: " + claims.joined(separator: ", ")))
-        }
-        return .forge(product: product, environment: words[2].text)
+        return .forge(product: product, environment: value)
+    }
+
+    /// The value of a command's optional `KEYWORD VALUE` (its second and third words).
+    func keywordValue(_ keyword: String, usage: String) throws(CommandError) -> String {
+        guard words[1].text == keyword else { throw bad(1, expected: usage) }
+        return words[2].text
+    }
+
+    /// Word `i` is not what the command takes.
+    func bad(_ i: Int, expected: String) -> CommandError {
+        CommandError(offset: words[i].offset, problem: .badArgument(name.text, words[i].text, expected: expected))
     }
 
     /// A whole number of coins, 1 or more.
@@ -214,4 +229,10 @@ extension Command {
             usage: spec.usage, users: users, catalog: catalog)
         return try spec.read(arguments)
     }
+}
+
+extension Command {
+    /// The `percent` of `refund TXN remaining`: the unused share of a subscription's current
+    /// period, worked out when Apple refunds it.
+    package static let remainingShare = 0
 }
