@@ -154,9 +154,13 @@ package struct UIModel: Sendable {
     /// The sandbox: the built-in world, driven by hand.
     package init(
         seed: UInt64 = 1, users: [String] = ["alice", "bob"],
-        preset: PolicyPreset = .hardened, options: UIOptions = UIOptions()
+        preset: PolicyPreset = .hardened, options: UIOptions = UIOptions(),
+        catalog: LoadedCatalog = .builtIn, storekitPath: String? = nil
     ) {
-        let scenario = Scenario(title: "iapsim sandbox", preset: preset, seed: seed, users: users)
+        var scenario = Scenario(title: "iapsim sandbox", preset: preset, seed: seed, users: users)
+        scenario.catalog = catalog
+        scenario.storekitPath = storekitPath
+        if catalog.catalog.settings.billingGracePeriod { scenario.gracePeriodMs = CatalogOptions.fileGracePeriodMs }
         self.init(scenario: scenario, mode: .sandbox, options: options)
     }
 

@@ -13,6 +13,8 @@ struct CheckCommand: ParsableCommand {
             + "Exit status: 0 all pass, 1 one failed, 2 one was invalid."
     )
 
+    @OptionGroup(title: "Catalog") var catalog: CatalogFlags
+
     @Argument(help: "Scenario files or directories (default: scenarios).")
     var paths: [String] = []
 
@@ -24,7 +26,7 @@ struct CheckCommand: ParsableCommand {
             let start = clock.now
             let scenario: Scenario
             do {
-                scenario = try ScenarioParser.load(path: file)
+                scenario = try ScenarioParser.load(path: file, options: catalog.options)
             } catch {
                 invalid += 1
                 try Output.print(["INVALID  \(error.description)"])

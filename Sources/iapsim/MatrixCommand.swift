@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IAPSimCore
+import IAPSimScenario
 
 /// `iapsim matrix`: which fix prevents which failure.
 struct MatrixCommand: ParsableCommand {
@@ -10,6 +11,8 @@ struct MatrixCommand: ParsableCommand {
         discussion:
             "Each cell is the share of runs that ended with that anomaly unresolved (open or permanent, or a replay that succeeded)."
     )
+
+    @OptionGroup(title: "Catalog") var catalog: CatalogFlags
 
     @Option(name: .customLong("runs"), parsing: .unconditional, help: "Runs per preset.")
     var runsFlag = NumberFlag("2000")
@@ -57,14 +60,21 @@ struct MatrixCommand: ParsableCommand {
     }
 
     func run() throws {
+        let loaded = try catalog.load()
         try Output.print([
-            "Share of \(runs) runs (seed \(seed), \(steps) steps each) that ended with the anomaly unresolved:",
+            "Share of \(runs) runs (seed \(seed), \(steps) steps each) that ended with the anomaly unresolved:"
+        ])
+        if let line = loaded.headerLine { try Output.print([line]) }
+        try Output.print([
             "",
             "| preset | " + AnomalyType.simulatedWorld.map(\.rawValue).joined(separator: " | ") + " |",
             "|---|" + AnomalyType.simulatedWorld.map { _ in "---:" }.joined(separator: "|") + "|",
         ])
         for preset in storekit.presets {
-            let explorer = Explorer(policy: preset.policy, seed: seed, steps: steps)
+            var explorer = Explorer(policy: preset.policy, seed: seed, steps: steps, catalog: loaded.catalog)
+            if loaded.catalog.settings.billingGracePeriod {
+                explorer.catalogGracePeriodMs = CatalogOptions.fileGracePeriodMs
+            }
             let report = ParallelRuns.run(explorer, range: 0..<runs, jobs: jobs)
             let cells = AnomalyType.simulatedWorld.map { MatrixCommand.percent(report.share($0)) }
             try Output.print(["| \(preset.rawValue) | " + cells.joined(separator: " | ") + " |"])

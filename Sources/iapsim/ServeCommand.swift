@@ -18,6 +18,8 @@ struct ServeCommand: ParsableCommand {
             + "(or its ledger is unreadable)."
     )
 
+    @OptionGroup(title: "Catalog") var catalog: CatalogFlags
+
     @Argument(help: "Scenario files or directories (merchant: external); none: the terminal UI.")
     var paths: [String] = []
 

@@ -14,7 +14,10 @@ extension Explorer {
                 return false
             }
         }
-        var sim = Simulation(WorldConfig(seed: s, users: schedule.users, policy: policy, logLimit: nil))
+        var sim = Simulation(
+            WorldConfig(
+                seed: s, users: schedule.users, policy: policy, catalog: catalog, logLimit: nil,
+                gracePeriodMs: schedule.gracePeriodMs ?? catalogGracePeriodMs))
         sim.attachExternal(link)
         sim.run(schedule)
         return (sim, Explorer.outcome(of: sim, index: index, seed: s))

@@ -73,7 +73,7 @@ extension AppStore {
         guard let t = transaction(id) else { return }
         let user = book.buyers.first { $0.txn == id }?.user ?? t.applicationUsername ?? "?"
         book.buyers.removeAll { $0.txn == id }
-        let end = SubscriptionCalendar.adding(months: terms.months, to: out.now)
+        let end = terms.period.end(after: out.now)
         let existing = subscriptionIndex(group: terms.group)
         let original = existing.map { book.subscriptions[$0].originalTransactionId } ?? id
         let number = existing.map { book.subscriptions[$0].periods.count } ?? 0
@@ -190,8 +190,8 @@ extension AppStore {
             let first = transaction(s.originalTransactionId)
         else { return }
         let start = recovered && s.status == .billingRetry ? out.now : s.expiresAt
-        var end = SubscriptionCalendar.adding(months: terms.months, to: start)
-        while end <= out.now { end = SubscriptionCalendar.adding(months: terms.months, to: end) }
+        var end = terms.period.end(after: start)
+        while end <= out.now { end = terms.period.end(after: end) }
         let t = newTransaction(
             product: product.id, username: first.applicationUsername, now: out.now, outcome: .charge)
         update(t.id) {

@@ -170,7 +170,8 @@ extension CommandSpec {
             return .buy(product: try a.product(0))
         },
         explore: ExploreDraw(slot: 0, weight: 5) { rng, m in
-            .buy(product: m.catalog.products[rng.below(m.catalog.products.count)].id)
+            let pool = m.catalog.products.isEmpty ? m.catalog.subscriptions : m.catalog.products
+            return .buy(product: pool[rng.below(pool.count)].id)
         },
         simpler: { command in
             if case .buy(let p) = command, p != "coins_100" { return [.buy(product: "coins_100")] }
