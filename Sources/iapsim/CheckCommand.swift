@@ -19,6 +19,8 @@ struct CheckCommand: ParsableCommand {
     var paths: [String] = []
 
     func run() throws {
+        // A refused --storekit or --grants file is one line, not one a scenario.
+        _ = try catalog.load()
         let files = ScenarioFiles.expand(paths.isEmpty ? ["scenarios"] : paths)
         var passed = 0, failed = 0, invalid = 0
         for file in files {

@@ -12,8 +12,6 @@ struct MatrixCommand: ParsableCommand {
             "Each cell is the share of runs that ended with that anomaly unresolved (open or permanent, or a replay that succeeded)."
     )
 
-    @OptionGroup(title: "Catalog") var catalog: CatalogFlags
-
     @Option(name: .customLong("runs"), parsing: .unconditional, help: "Runs per preset.")
     var runsFlag = NumberFlag("2000")
 
@@ -35,7 +33,32 @@ struct MatrixCommand: ParsableCommand {
     var steps: Int { (try? stepsFlag.whole("--steps", in: FlagRange.steps)) ?? 1 }
 
     @Option(help: "The StoreKit world's rows: 1 (the five StoreKit 1 presets), 2 (sk2-naive, sk2-hardened) or all.")
-    var storekit: MatrixWorld = .one
+    var world: MatrixWorld?
+
+    /// `--storekit` was the rows' flag before it named a StoreKit file: `1`, `2` and `all`
+    /// still choose the rows (a file with such a name is `./2`).
+    @Option(
+        name: .customLong("storekit"),
+        help: ArgumentHelp(
+            "An Xcode StoreKit configuration file (Products.storekit) as the catalog; 1, 2 or all: as --world.",
+            valueName: "path"))
+    var storekitValue: String?
+
+    @Option(
+        name: .customLong("grants"),
+        help: ArgumentHelp(
+            "A YAML map of what each consumable grants (PRODUCT: N UNIT, e.g. gems_small: 80 gems).",
+            valueName: "file"))
+    var grants: String?
+
+    /// The rows: `--world`, else `--storekit 1|2|all`, else the StoreKit 1 presets.
+    var storekit: MatrixWorld { world ?? storekitValue.flatMap(MatrixWorld.init(rawValue:)) ?? .one }
+
+    /// The catalog's flags: `--storekit` when it names a file.
+    var catalog: CatalogOptions {
+        CatalogOptions(
+            storekit: storekitValue.flatMap { MatrixWorld(rawValue: $0) == nil ? $0 : nil }, grants: grants)
+    }
 
     func validate() throws {
         _ = try runsFlag.whole("--runs", in: FlagRange.runs)
@@ -60,7 +83,13 @@ struct MatrixCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try catalog.load()
+        let loaded: LoadedCatalog
+        do {
+            loaded = try catalog.resolve()
+        } catch {
+            Output.error(error.description)
+            throw ExitCode(2)
+        }
         try Output.print([
             "Share of \(runs) runs (seed \(seed), \(steps) steps each) that ended with the anomaly unresolved:"
         ])

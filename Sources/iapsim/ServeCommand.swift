@@ -135,6 +135,8 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        // A refused StoreKit file is said before anything is started or called.
+        _ = try catalog.load()
         var options = ServeSession.Options()
         options.config = try serveConfig()
         if options.config.backend == nil && spawn == nil && replay == nil {

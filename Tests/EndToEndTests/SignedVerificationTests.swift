@@ -77,23 +77,24 @@ import Testing
                 "revocationPercentage": try #require(t["revocationPercentage"] as? Int),
             ]
         }
-        return refund.merging(
-            [
-                "transactionId": try #require(t["transactionId"] as? String),
-                "originalTransactionId": try #require(t["originalTransactionId"] as? String),
-                "productId": try #require(t["productId"] as? String),
-                "type": typeNames[t["type"] as? String ?? ""] ?? "Non-Consumable",
-                "purchaseDate": try date("purchaseDate"),
-                "originalPurchaseDate": try date("originalPurchaseDate"),
-                "signedDate": try date("signedDate"),
-                "price": try #require(t["price"] as? Int),
-                "appAccountToken": t["appAccountToken"] ?? NSNull(),
-                "bundleId": "com.example.iapsim", "environment": try #require(t["environment"] as? String),
-                "appTransactionId": try #require(t["appTransactionId"] as? String), "currency": "USD",
-                "quantity": 1, "inAppOwnershipType": "PURCHASED",
-                "transactionReason": t["transactionReason"] as? String ?? "PURCHASE",
-            ].merging(store) { _, b in b }
-        ) { a, _ in a }
+        let type: String = typeNames[t["type"] as? String ?? ""] ?? "Non-Consumable"
+        let reason: String = t["transactionReason"] as? String ?? "PURCHASE"
+        var fields: [String: Any] = [
+            "transactionId": try #require(t["transactionId"] as? String),
+            "originalTransactionId": try #require(t["originalTransactionId"] as? String),
+            "productId": try #require(t["productId"] as? String),
+            "type": type,
+            "purchaseDate": try date("purchaseDate"),
+            "originalPurchaseDate": try date("originalPurchaseDate"),
+            "signedDate": try date("signedDate"),
+            "price": try #require(t["price"] as? Int),
+            "appAccountToken": t["appAccountToken"] ?? NSNull(),
+            "bundleId": "com.example.iapsim", "environment": try #require(t["environment"] as? String),
+            "appTransactionId": try #require(t["appTransactionId"] as? String), "currency": "USD",
+            "quantity": 1, "inAppOwnershipType": "PURCHASED", "transactionReason": reason,
+        ]
+        fields.merge(store) { _, b in b }
+        return refund.merging(fields) { a, _ in a }
     }
 
     /// Apple's `type` of each product kind the log names.

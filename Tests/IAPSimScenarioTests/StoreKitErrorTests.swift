@@ -37,7 +37,7 @@ import Testing
     @Test func unknownVersion() {
         #expect(
             storekitRefusal(Self.file(products: Self.product(), version: "9"))
-                == "P.storekit:4:30: unknown version 9; accepted: 1, 2, 3, 4, 5")
+                == "P.storekit:4:27: unknown version 9; accepted: 1, 2, 3, 4, 5")
         #expect(
             storekitRefusal("{ \"products\" : [] }")
                 == "P.storekit:1:1: no \"version\"; Xcode writes \"version\" : { \"major\" : 3, \"minor\" : 0 } "
@@ -47,7 +47,7 @@ import Testing
     @Test func productWithoutProductID() {
         #expect(
             storekitRefusal(Self.file(products: "{ \"displayPrice\" : \"0.99\", \"type\" : \"Consumable\" }"))
-                == "P.storekit:2:18: a product without \"productID\"; every product needs one "
+                == "P.storekit:2:17: a product without \"productID\"; every product needs one "
                 + "(a string such as \"com.example.gems_100\")")
     }
 
@@ -66,7 +66,7 @@ import Testing
     @Test func twoProductsWithOneId() {
         #expect(
             storekitRefusal(Self.file(products: Self.product() + ", " + Self.product()))
-                == "P.storekit:2:125: two products with the id \"gems\" (the first at P.storekit:2:56); "
+                == "P.storekit:2:132: two products with the id \"gems\" (the first at P.storekit:2:58); "
                 + "each product id is unique")
     }
 
@@ -77,18 +77,18 @@ import Testing
             + "\"subscriptionGroupID\" : \"g2\", \"type\" : \"RecurringSubscription\" } ] }"
         #expect(
             storekitRefusal(Self.file(groups: sub))
-                == "P.storekit:3:203: the subscription \"pass\" names the group \"g2\", which the file does not have; "
+                == "P.storekit:3:193: the subscription \"pass\" names the group \"g2\", which the file does not have; "
                 + "its \"subscriptionGroupID\" must be the \"id\" of a group of \"subscriptionGroups\" (\"g1\")")
         let badPeriod = sub.replacingOccurrences(of: "P1W", with: "P1D").replacingOccurrences(of: "g2", with: "g1")
         #expect(
             storekitRefusal(Self.file(groups: badPeriod))
-                == "P.storekit:3:159: the period of \"pass\" is \"P1D\"; accepted: P1W, P1M, P2M, P3M, P6M, P1Y")
+                == "P.storekit:3:162: the period of \"pass\" is \"P1D\"; accepted: P1W, P1M, P2M, P3M, P6M, P1Y")
     }
 
     @Test func unknownTypeAndEmptyCatalog() {
         #expect(
             storekitRefusal(Self.file(products: Self.product(type: "Subscription")))
-                == "P.storekit:2:65: a product of \"products\" with type \"Subscription\"; accepted: \"Consumable\", "
+                == "P.storekit:2:75: a product of \"products\" with type \"Subscription\"; accepted: \"Consumable\", "
                 + "\"NonConsumable\"")
         #expect(
             storekitRefusal(Self.file())
@@ -98,7 +98,7 @@ import Testing
 
     @Test func sizesAreBounded() {
         let many = (0...StoreKitFile.maxProducts).map { Self.product("p\($0)") }.joined(separator: ",")
-        #expect(storekitRefusal(Self.file(products: many)) == "P.storekit:2:17: 2001 products; the limit is 2000")
+        #expect(storekitRefusal(Self.file(products: many)) == "P.storekit:2:16: 2001 products; the limit is 2000")
         let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
         #expect(storekitRefusal(deep)?.contains("nested deeper than 64 levels") == true)
     }

@@ -49,7 +49,8 @@ package struct Product: Sendable, Hashable {
     /// Its group, level and period when it is an auto-renewable subscription.
     package var subscription: SubscriptionTerms?
     /// What a consumable's `coins` count: `coins` in the built-in catalog, the unit a
-    /// scenario's `grants:` names, else the product's own id (one unit of itself).
+    /// scenario's `grants:` names, else the product's own id (one unit of itself). Other
+    /// kinds keep `coins`: they grant no amount.
     package var unit: String
     /// `familyShareable` of the StoreKit configuration file (read and shown, not modelled).
     package var familyShareable: Bool

@@ -22,7 +22,8 @@ extension StoreKitFile {
             products.append(
                 Product(
                     id: id, kind: kind, priceCents: try price(item, id), coins: kind == .consumable ? 1 : 0,
-                    title: try title(item, id), unit: id, familyShareable: try bool(item, "familyShareable")))
+                    title: try title(item, id), unit: kind == .consumable ? id : "coins",
+                    familyShareable: try bool(item, "familyShareable")))
         }
         return products
     }

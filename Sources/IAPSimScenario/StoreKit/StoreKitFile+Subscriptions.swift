@@ -47,7 +47,7 @@ extension StoreKitFile {
         try offers(item, id)
         return Product(
             id: id, kind: .autoRenewable, priceCents: try price(item, id), coins: 0, title: try title(item, id),
-            subscription: terms, unit: id, familyShareable: try bool(item, "familyShareable"))
+            subscription: terms, familyShareable: try bool(item, "familyShareable"))
     }
 
     func level(_ item: JSONNode, _ id: String) throws(ScenarioError) -> Int {

@@ -178,7 +178,8 @@ extension CommandSpec {
             return []
         },
         doc: "the logged-in user opens the store screen (if it is not open) and taps Buy: the app creates an "
-            + "order, then adds the payment. PRODUCT is `coins_100`, `coins_550` or `no_ads`")
+            + "order, then adds the payment. PRODUCT is a product of the catalog: `coins_100`, `coins_550` or "
+            + "`no_ads` in the built-in one, a StoreKit file's own ids with `storekit:` (docs/storekit.md)")
     static let openStore = CommandSpec(
         "open-store", .openStore,
         explore: ExploreDraw(slot: 14, weight: 1) { rng, _ in
