@@ -15,12 +15,8 @@ struct CatalogCommand: ParsableCommand {
     @Argument(help: "An Xcode StoreKit configuration file (Products.storekit); none: the built-in catalog.")
     var path: String?
 
-    @Option(
-        name: .customLong("grants"),
-        help: ArgumentHelp(
-            "A YAML map of what each consumable grants (PRODUCT: N UNIT, e.g. gems_small: 80 gems).",
-            valueName: "file"))
-    var grants: String?
+    @OptionGroup var grantsFlag: GrantsFlag
+    var grants: String? { grantsFlag.grants }
 
     func run() throws {
         let loaded: LoadedCatalog

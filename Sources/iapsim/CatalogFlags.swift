@@ -11,12 +11,8 @@ struct CatalogFlags: ParsableArguments {
             valueName: "path"))
     var storekit: String?
 
-    @Option(
-        name: .customLong("grants"),
-        help: ArgumentHelp(
-            "A YAML map of what each consumable grants (PRODUCT: N UNIT, e.g. gems_small: 80 gems).",
-            valueName: "file"))
-    var grants: String?
+    @OptionGroup var grantsFlag: GrantsFlag
+    var grants: String? { grantsFlag.grants }
 
     var options: CatalogOptions { CatalogOptions(storekit: storekit, grants: grants) }
 
@@ -30,4 +26,14 @@ struct CatalogFlags: ParsableArguments {
             throw ExitCode(2)
         }
     }
+}
+
+/// `--grants FILE`: what each consumable grants, for every command that reads a catalog.
+struct GrantsFlag: ParsableArguments {
+    @Option(
+        name: .customLong("grants"),
+        help: ArgumentHelp(
+            "A YAML map of what each consumable grants (PRODUCT: N UNIT, e.g. gems_small: 80 gems).",
+            valueName: "file"))
+    var grants: String?
 }

@@ -44,12 +44,8 @@ struct MatrixCommand: ParsableCommand {
             valueName: "path"))
     var storekitValue: String?
 
-    @Option(
-        name: .customLong("grants"),
-        help: ArgumentHelp(
-            "A YAML map of what each consumable grants (PRODUCT: N UNIT, e.g. gems_small: 80 gems).",
-            valueName: "file"))
-    var grants: String?
+    @OptionGroup var grantsFlag: GrantsFlag
+    var grants: String? { grantsFlag.grants }
 
     /// The rows: `--world`, else `--storekit 1|2|all`, else the StoreKit 1 presets.
     var storekit: MatrixWorld { world ?? storekitValue.flatMap(MatrixWorld.init(rawValue:)) ?? .one }
