@@ -107,3 +107,40 @@ func storekitRefusal(_ text: String) -> String? {
         #expect(granted.catalog.balanceUnit == "units")
     }
 }
+
+/// The settings of a StoreKit file that mean something in the world are obeyed from the start.
+@Suite struct StoreKitSettingsTests {
+    static func scenario(_ storekit: String, policy: String, steps: String) throws -> Scenario {
+        let text = "format: 1\ntitle: t\npolicy: \(policy)\nstorekit: \(storekit)\nsteps:\n\(steps)"
+        return try ScenarioParser.parse(text: text, file: StoreKitFixtures.fixture("settings.yaml"))
+    }
+
+    @Test func askToBuyAndTheGracePeriodOfTheFileHoldFromTheStart() throws {
+        let scenario = try Self.scenario("v4.storekit", policy: "hardened", steps: "  - do: buy archive_pass\n")
+        #expect(scenario.gracePeriodMs == 16 * 86_400_000)
+        #expect(ScenarioPlayer(scenario).simulation.store.askToBuy)
+        let result = ScenarioPlayer.run(scenario).result
+        #expect(result.simulation.auditor.charges.isEmpty)
+        #expect(result.simulation.log.contains { $0.fact.trigger == .deferred })
+    }
+
+    @Test func billingIssuesOfTheFileFailTheFirstRenewal() throws {
+        let scenario = try Self.scenario(
+            "v5.storekit", policy: "sk2-hardened", steps: "  - do: buy tutor.twomonths\n  - do: wait 62d\n")
+        #expect(ScenarioPlayer(scenario).simulation.store.billingFails)
+        let result = ScenarioPlayer.run(scenario).result
+        #expect(result.simulation.log.contains { $0.fact.trigger == .renewalFailed })
+        #expect(result.simulation.store.subscriptions.first?.productId == "tutor.twomonths")
+    }
+
+    @Test func aWeeklySubscriptionRenewsEverySevenDaysAtTheFilesPrice() throws {
+        let scenario = try Self.scenario(
+            "v4.storekit", policy: "sk2-hardened",
+            steps: "  - do: ask-to-buy off\n  - do: buy news.weekly\n  - do: wait 15d\n")
+        let result = ScenarioPlayer.run(scenario).result
+        let periods = try #require(result.simulation.store.subscriptions.first?.periods)
+        #expect(periods.count == 3)
+        #expect(periods.map(\.priceCents) == [349, 349, 349])
+        #expect(periods.map { $0.end - $0.start } == [7 * 86_400_000, 7 * 86_400_000, 7 * 86_400_000])
+    }
+}
