@@ -22,12 +22,12 @@ import Testing
         #expect(result.lines.contains("  gems_small       consumable      0.99      grants 1 gems_small"))
         #expect(
             result.lines.contains(
-                "  pass_weekly      auto-renewable  1.99      group 21480001 level 1, every 1 week (P1W)  "
-                    + "access to group 21480001"))
+                "  pass_weekly      auto-renewable  1.99      group 21480001 (Dungeon Pass) level 1, every 1 week (P1W)  "
+                    + "access while it renews"))
         #expect(
             result.lines.contains(
-                "  guild_quarterly  auto-renewable  11.99     group 21480002 level 1, every 3 months (P3M)  "
-                    + "access to group 21480002"))
+                "  guild_quarterly  auto-renewable  11.99     group 21480002 (Guild) level 1, every 3 months (P3M)  "
+                    + "access while it renews"))
         #expect(result.lines.contains { $0.hasPrefix("  season_pass      non-renewing") })
         #expect(result.stdout.contains("not modelled: subscription offers, non-renewing subscriptions' duration"))
         #expect(result.stdout.contains("pass_weekly: introductory offer free for P3D"))
@@ -42,7 +42,8 @@ import Testing
         #expect(result.lines.contains("  coins_100     consumable      0.99      grants 100 coins"))
         #expect(
             result.lines.contains(
-                "  pro_yearly    auto-renewable  49.99     group pro level 2, every 1 year (P1Y)  access to group pro"))
+                "  pro_yearly    auto-renewable  49.99     group pro (Pro) level 2, every 1 year (P1Y)  access while it renews"
+            ))
     }
 
     @Test func grantsFileMapsConsumablesToAUnit() throws {

@@ -14,6 +14,8 @@ package struct LoadedCatalog: Sendable, Hashable {
     /// What the simulator does not model yet, each one short phrase; the run's header names
     /// them in one line.
     package var notModelled: [String]
+    /// Each subscription group's `name` by its `id` (the id is what the world and payloads use).
+    package var groupNames: [String: String] = [:]
     /// The grants applied to it (`grants:`, `--grants`), in order; none for the built-in one,
     /// whose grants are its own.
     package var grants: [Grant] = []
@@ -50,20 +52,21 @@ package struct LoadedCatalog: Sendable, Hashable {
         return all.map { p in
             var cells = [pad(p.id, idWidth), pad(p.kind.rawValue, 14), pad(formatMoney(p.priceCents), 8)]
             if let s = p.subscription {
-                cells.append("group \(s.group) level \(s.level), every \(s.period.words) (\(s.period.iso))")
+                let name = groupNames[s.group].map { " (\($0))" } ?? ""
+                cells.append("group \(s.group)\(name) level \(s.level), every \(s.period.words) (\(s.period.iso))")
             }
             cells.append(grantText(p))
             return cells.joined(separator: "  ")
         }
     }
 
-    /// What buying the product gives: `grants 100 coins`, `unlocks no_ads`, `access to group pro`.
+    /// What buying the product gives: `grants 100 coins`, `unlocks no_ads`, `access while it renews`.
     package func grantText(_ p: Product) -> String {
         switch p.kind {
         case .consumable: return "grants \(p.coins) \(p.unit)"
         case .nonConsumable: return "unlocks \(p.id)"
         case .nonRenewing: return "unlocks \(p.id) (the app counts its time)"
-        case .autoRenewable: return "access to group \(p.subscription?.group ?? "?")"
+        case .autoRenewable: return "access while it renews"
         }
     }
 

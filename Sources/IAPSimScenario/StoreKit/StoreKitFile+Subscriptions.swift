@@ -15,6 +15,7 @@ extension StoreKitFile {
                     group["id"] ?? group, "a subscription group without \"id\"; every group needs one (a string)")
             }
             groupIds.append(id)
+            if let name = try string(group, "name"), !name.isEmpty { groupNames[id] = VisibleText.escaped(name) }
         }
         for (group, id) in zip(all, groupIds) {
             for item in try items(group["subscriptions"], key: "subscriptions", limit: Self.maxProducts) {

@@ -18,6 +18,7 @@ package struct StoreKitFile {
     var ids: [String: (line: Int, column: Int)] = [:]
     var listed: [String] = []
     var notModelled: [String] = []
+    var groupNames: [String: String] = [:]
 
     init(file: String) { self.file = file }
 
@@ -77,9 +78,11 @@ package struct StoreKitFile {
             notModelled.append("non-renewing subscriptions' duration (sold as unlocks)")
         }
         if (products + subscriptions).contains(where: \.familyShareable) { notModelled.append("Family Sharing") }
-        return LoadedCatalog(
+        var loaded = LoadedCatalog(
             catalog: Catalog(products: products, subscriptions: subscriptions, settings: settings), file: file,
             version: version, listed: listed, notModelled: notModelled)
+        loaded.groupNames = groupNames
+        return loaded
     }
 
     private func version(_ root: JSONNode) throws(ScenarioError) -> Int {
