@@ -162,6 +162,8 @@ package struct UIModel: Sendable {
         scenario.storekitPath = storekitPath
         if catalog.catalog.settings.billingGracePeriod { scenario.gracePeriodMs = CatalogOptions.fileGracePeriodMs }
         self.init(scenario: scenario, mode: .sandbox, options: options)
+        // A StoreKit file's catalog says what it is, and what is not modelled, until the first key.
+        status = catalog.headerLine
     }
 
     /// Play mode: a scenario file, one step at a time.

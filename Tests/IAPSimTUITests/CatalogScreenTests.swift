@@ -20,6 +20,7 @@ import Testing
 
     @Test func theBuyPickerOffersTheFilesProductsAndTheBalanceIsInGems() {
         var d = Driver(UIModel(users: ["alice"], catalog: Self.game))
+        #expect(d.model.status?.contains("dungeon.storekit, 7 products, prices in GBP; not modelled: ") == true)
         d.keys("b")
         let picker = d.screen().text
         #expect(picker.contains("gems_small"), "\(picker)")
