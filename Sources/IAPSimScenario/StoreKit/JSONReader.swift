@@ -168,7 +168,12 @@ package struct JSONReader {
             return i - s
         }
         if bytes[i] == UInt8(ascii: "-") { i += 1 }
-        guard digits() > 0 else { throw error("\(found) where a digit was expected") }
+        // JSON writes no leading zero: `0` alone, or `0.5`.
+        if i < bytes.count, bytes[i] == UInt8(ascii: "0") {
+            i += 1
+        } else {
+            guard digits() > 0 else { throw error("\(found) where a digit was expected") }
+        }
         if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
             i += 1
             guard digits() > 0 else { throw error("\(found) where a digit was expected after '.'") }
@@ -199,7 +204,7 @@ package struct JSONReader {
                 try escape(into: &out)
             case 0..<0x20:
                 throw error(
-                    "a control character (byte 0x\(String(b, radix: 16, uppercase: true))) inside a string; write it escaped (\\n, \\t, \\u0000)"
+                    "a control character (byte 0x\(b < 16 ? "0" : "")\(String(b, radix: 16, uppercase: true))) inside a string; write it escaped (\\n, \\t, \\u0000)"
                 )
             default:
                 out.append(b)
