@@ -42,6 +42,8 @@ import Testing
                 notifications += 1
                 let n = try #require(object["notification"] as? [String: Any])
                 let t = try #require(n["signedTransactionInfo"] as? [String: Any])
+                // A subscription's renewal info is signed on a line of its own, before its notification.
+                if n["signedRenewalInfo"] != nil { lines.append("{}") }
                 lines.append(
                     try json([
                         "notificationType": try #require(n["notificationType"] as? String),
@@ -119,7 +121,7 @@ import Testing
     static func judge(
         _ name: String, python: String, store: [String: Any] = [:], tamper: ([String]) -> [String] = { $0 }
     ) throws -> Judged {
-        let base = CLI.temporaryFile("signed-\(name)")
+        let base = CLI.temporaryFile("signed-\((name as NSString).lastPathComponent)")
         let dir = base + "-dir", log = base + ".jsonl", expect = base + "-expect.jsonl"
         defer { for path in [dir, log, expect] { try? FileManager.default.removeItem(atPath: path) } }
         let path = name.contains("/") ? name : "scenarios/\(name)"
