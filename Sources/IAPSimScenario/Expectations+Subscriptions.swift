@@ -45,7 +45,7 @@ extension ScenarioBuilder {
                     }
                     e.access = text == "true"
                 case "product":
-                    let products = Catalog.standard.subscriptions.map(\.id)
+                    let products = catalog.subscriptions.map(\.id)
                     guard products.contains(text) else {
                         throw .unknownProduct(at: at, name: text, products: products)
                     }

@@ -27,6 +27,11 @@ package struct Scenario: Sendable, Equatable {
     package var merchant: MerchantMode = .simulated
     /// The app's billing grace period for subscriptions (`grace-period:`), nil for `off`.
     package var gracePeriodMs: VirtualTime?
+    /// The products the App Store sells (`storekit:`, `grants:`, or the command line's
+    /// `--storekit` and `--grants`): the built-in catalog unless one is named.
+    package var catalog: LoadedCatalog = .builtIn
+    /// `storekit:` as written (relative to the scenario file), for the writer.
+    package var storekitPath: String?
     package var steps: [Step]
     package var expect: Expectations
 

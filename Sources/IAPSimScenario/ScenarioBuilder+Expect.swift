@@ -107,13 +107,13 @@ extension ScenarioBuilder {
             var products: [String] = []
             for item in try reader.items(entry.value, what: "the entitlements of '\(entry.key)'") {
                 let name = try reader.string(item, what: "a product")
-                guard let product = Catalog.standard.product(name) else {
-                    throw .unknownProduct(at: reader.location(item), name: name, products: Catalog.standard.ids)
+                guard let product = catalog.product(name) else {
+                    throw .unknownProduct(at: reader.location(item), name: name, products: catalog.ids)
                 }
                 guard product.kind == .nonConsumable else {
                     throw .consumableEntitlement(
                         at: reader.location(item), name: name,
-                        heldable: Catalog.standard.products.filter { $0.kind == .nonConsumable }.map(\.id))
+                        heldable: catalog.products.filter { $0.kind == .nonConsumable }.map(\.id))
                 }
                 products.append(name)
             }

@@ -6,7 +6,7 @@ extension ScenarioBuilder {
     /// ends (its trigger, then its `wait`), so an `at` that could never be honoured is refused
     /// before anything runs, naming the step that set that time.
     func steps(_ node: Node, users: [String], world: StoreKitWorld = .one) throws(ScenarioError) -> [Step] {
-        let commands = CommandParser(users: users)
+        let commands = CommandParser(users: users, catalog: catalog)
         let items = try reader.items(node, what: "'steps'")
         let limit = ScenarioVocabulary.maxSteps
         guard items.count <= limit else {
@@ -34,7 +34,7 @@ extension ScenarioBuilder {
         case .setPolicy(.storekit, let value): world = StoreKitWorld(rawValue: value) ?? world
         case .setPreset(let preset): world = preset.policy.storekit
         case .buy(let product), .changePlan(let product):
-            guard world == .one, Catalog.standard.product(product)?.subscription != nil else { return }
+            guard world == .one, catalog.product(product)?.subscription != nil else { return }
             let doNode = (try? reader.entries(item, what: "a step"))?.first { $0.key == "do" }?.value ?? item
             throw .subscriptionNeedsStoreKit2(at: reader.location(doNode), product: product)
         default: return

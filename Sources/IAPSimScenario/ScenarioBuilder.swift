@@ -6,8 +6,17 @@ import Yams
 /// file, because steps and expectations need the users first.
 struct ScenarioBuilder {
     let reader: NodeReader
+    /// The catalog commands and expectations are read against: the scenario's (`storekit:`,
+    /// `grants:`) unless the command line chose one.
+    var catalog: Catalog = .standard
+    let options: CatalogOptions
 
-    func scenario(from root: Node) throws(ScenarioError) -> Scenario {
+    init(reader: NodeReader, options: CatalogOptions = CatalogOptions()) {
+        self.reader = reader
+        self.options = options
+    }
+
+    mutating func scenario(from root: Node) throws(ScenarioError) -> Scenario {
         let keys = try topLevelEntries(root)
         typealias V = ScenarioVocabulary
         for key in V.requiredKeys where keys[key] == nil {
@@ -31,6 +40,7 @@ struct ScenarioBuilder {
         if let environment = keys["environment"] { scenario.environment = try self.environment(environment.value) }
         if let merchant = keys["merchant"] { scenario.merchant = try self.merchant(merchant.value) }
         if let grace = keys["grace-period"] { scenario.gracePeriodMs = try gracePeriod(grace.value) }
+        try readCatalog(keys, into: &scenario)
         scenario.steps = try steps(keys["steps"]!.value, users: scenario.users, world: scenario.policy.storekit)
         if let expect = keys["expect"] {
             scenario.expect = try expectations(expect.value, users: scenario.users)

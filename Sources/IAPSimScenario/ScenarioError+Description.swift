@@ -34,6 +34,8 @@ extension ScenarioError: CustomStringConvertible {
                 + "cannot be an entitlement; the products that can be held: \(heldable.joined(separator: ", "))"
         case .outOfRange(_, let what, let text, let range):
             return "\(what) is \(text), out of range; it must be \(range)"
+        case .catalog(_, let problem):
+            return problem
         case .wrongType(_, let what, let expected, let found):
             return "\(what) must be \(expected.rawValue), but it is \(found)"
         case .duplicateKey(_, let key, let first):

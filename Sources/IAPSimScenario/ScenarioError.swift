@@ -109,6 +109,10 @@ package enum ScenarioError: Error, Sendable, Hashable {
     case consumableEntitlement(at: SourceLocation, name: String, heldable: [String])
     /// A number written as one, outside the range its key takes (`range`: "from 0 to 10").
     case outOfRange(at: SourceLocation, what: String, text: String, range: String)
+
+    // The catalog: a StoreKit configuration file (`storekit:`, `--storekit`) and `grants:`.
+    /// `problem` says what is wrong and what is accepted; `at` may be in the StoreKit file.
+    case catalog(at: SourceLocation, problem: String)
 }
 
 extension ScenarioError {
@@ -135,7 +139,7 @@ extension ScenarioError {
             .missingArgument(let at, _, _), .extraArgument(let at, _, _, _),
             .unknownAnomalyType(let at, _), .unknownAnomalyStatus(let at, _),
             .unknownMoneyKey(let at, _), .outOfRange(let at, _, _, _),
-            .consumableEntitlement(let at, _, _):
+            .consumableEntitlement(let at, _, _), .catalog(let at, _):
             return at
         }
     }

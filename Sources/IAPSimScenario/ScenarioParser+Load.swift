@@ -15,9 +15,10 @@ extension ScenarioParser {
     /// Only a regular file is read: a directory, a FIFO or a device is refused before
     /// anything could block on it (it is opened with `O_NONBLOCK` and checked again once
     /// open), and a file over `maxFileBytes` is refused before its bytes are read.
-    package static func load(path: String) throws(ScenarioError) -> Scenario {
+    package static func load(path: String, options: CatalogOptions = CatalogOptions()) throws(ScenarioError) -> Scenario
+    {
         let bytes = try readRegularFile(path)
-        return try parse(bytes: bytes, file: path)
+        return try parse(bytes: bytes, file: path, options: options)
     }
 
     static func readRegularFile(_ path: String) throws(ScenarioError) -> [UInt8] {

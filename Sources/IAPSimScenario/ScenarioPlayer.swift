@@ -24,14 +24,13 @@ package struct ScenarioPlayer: Sendable {
 
     /// `logLimit` bounds the world's log (nil keeps all).
     package init(
-        _ scenario: Scenario, catalog: Catalog = .standard,
-        logLimit: Int? = ScenarioPlayer.defaultLogLimit
+        _ scenario: Scenario, logLimit: Int? = ScenarioPlayer.defaultLogLimit
     ) {
         self.scenario = scenario
         simulation = Simulation(
             WorldConfig(
                 seed: scenario.seed, users: scenario.users, policy: scenario.policy,
-                appRunning: scenario.app == .running, catalog: catalog, logLimit: logLimit,
+                appRunning: scenario.app == .running, catalog: scenario.catalog.catalog, logLimit: logLimit,
                 environment: scenario.environment, gracePeriodMs: scenario.gracePeriodMs))
         runner.saw(simulation.log.reduce(into: TriggerSet()) { $0.insert($1.fact.trigger) })
     }
@@ -129,10 +128,8 @@ package struct ScenarioPlayer: Sendable {
     }
 
     /// Plays the whole scenario: the opening, every step, settle, expectations.
-    package static func run(_ scenario: Scenario, catalog: Catalog = .standard)
-        -> (records: [RunRecord], result: ScenarioResult)
-    {
-        var player = ScenarioPlayer(scenario, catalog: catalog)
+    package static func run(_ scenario: Scenario) -> (records: [RunRecord], result: ScenarioResult) {
+        var player = ScenarioPlayer(scenario)
         let opening = player.openingRecords
         let (rest, result) = player.finish()
         return (opening + rest, result)

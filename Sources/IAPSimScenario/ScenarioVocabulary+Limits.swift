@@ -36,6 +36,12 @@ extension ScenarioVocabulary {
             ("YAML aliases", limitText(YAMLPreScan.maxAliases)),
             ("keys in one map", limitText(YAMLPreScan.maxMapKeys)),
             ("values in the whole file", limitText(YAMLPreScan.maxNodes)),
+            (
+                "a StoreKit file (`storekit:`)",
+                "\(ScenarioParser.maxFileBytes / 1_048_576) MiB, \(limitText(StoreKitFile.maxProducts)) products, "
+                    + "\(StoreKitFile.maxGroups) groups, JSON nested \(JSONReader.maxDepth) deep"
+            ),
+            ("a grant (`grants:`)", "\(limitText(Grant.maxAmount)) units a purchase"),
         ]
     }
 

@@ -39,6 +39,18 @@ package enum ScenarioVocabulary {
                 + gracePeriods.map { "`\($0.word)`" }.joined(separator: ", ")
                 + "; default `off`. In grace the customer keeps access while the App Store retries billing"
         ),
+        (
+            "storekit", false,
+            "the path of an Xcode StoreKit configuration file (`Products.storekit`), relative to the scenario "
+                + "file: its products are the catalog the steps name (docs/storekit.md); default the built-in "
+                + "`scenarios/iapsim.storekit`. `--storekit` on the command line wins over it"
+        ),
+        (
+            "grants", false,
+            "what each consumable credits: a map `PRODUCT: N UNIT` (`coins_100: 100 coins`, `gems_small: 80 gems`); "
+                + "a consumable not named credits one unit of its own product (the built-in catalog: 100 and 550 "
+                + "coins). `--grants FILE` on the command line wins over it"
+        ),
         ("steps", true, "the list of steps, run in order; at most \(limitText(maxSteps))"),
         ("expect", false, "what must hold once the run has settled"),
     ]

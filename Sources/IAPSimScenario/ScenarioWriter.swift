@@ -22,6 +22,13 @@ package enum ScenarioWriter {
         if scenario.environment != .production { lines.append("environment: \(scenario.environment.rawValue)") }
         if scenario.merchant != .simulated { lines.append("merchant: \(scenario.merchant.rawValue)") }
         if let grace = scenario.gracePeriodMs { lines.append("grace-period: \(ScenarioVocabulary.graceWord(grace))") }
+        if let storekit = scenario.storekitPath {
+            lines.append("storekit: " + YAMLScalar.inline(storekit, flow: false))
+        }
+        if !scenario.catalog.grants.isEmpty {
+            lines.append("grants:")
+            for g in scenario.catalog.grants { lines.append("  \(g.product): \(g.amount) \(g.unit)") }
+        }
         if scenario.steps.isEmpty {
             lines.append("steps: []")
         } else {

@@ -6,11 +6,15 @@ import IAPSimCore
 package enum ScheduleExport {
     package static func scenario(
         _ schedule: Schedule, seed: UInt64, preset: PolicyPreset,
-        type: AnomalyType, origin: String
+        type: AnomalyType, origin: String, catalog: LoadedCatalog = .builtIn
     ) -> Scenario {
         let users = usersNeeded(schedule)
+        let grace =
+            schedule.gracePeriodMs
+            ?? (catalog.catalog.settings.billingGracePeriod ? CatalogOptions.fileGracePeriodMs : nil)
         var sim = Simulation(
-            WorldConfig(seed: seed, users: users, policy: preset.policy, gracePeriodMs: schedule.gracePeriodMs))
+            WorldConfig(
+                seed: seed, users: users, policy: preset.policy, catalog: catalog.catalog, gracePeriodMs: grace))
         let fired = sim.runSteps(schedule)
         let heal = sim.heal()
         sim.settle()
@@ -30,7 +34,8 @@ package enum ScheduleExport {
             story: story(sim, type: type, preset: preset, origin: origin, steps: resolved.steps.count),
             preset: preset, seed: seed, users: users, steps: steps,
             expect: Expectations.verdict(of: sim))
-        scenario.gracePeriodMs = schedule.gracePeriodMs
+        scenario.gracePeriodMs = grace
+        scenario.catalog = catalog
         return scenario
     }
 

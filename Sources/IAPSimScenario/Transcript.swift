@@ -13,12 +13,13 @@ package enum Transcript {
                 + scenario.policy.differences(from: scenario.preset.policy)
                 .map { "\($0.rawValue) \(scenario.policy.value(of: $0))" }
                 .joined(separator: ", ") + ")"
-        return [
-            "== \(scenario.title)",
-            "   \(file): policy \(policy), seed \(scenario.seed), users "
-                + scenario.users.joined(separator: ", ")
-                + (scenario.app == .notRunning ? ", app not running" : ""),
-        ].map(VisibleText.escaped)
+        return
+            ([
+                "== \(scenario.title)",
+                "   \(file): policy \(policy), seed \(scenario.seed), users "
+                    + scenario.users.joined(separator: ", ")
+                    + (scenario.app == .notRunning ? ", app not running" : ""),
+            ] + (scenario.catalog.headerLine.map { ["   " + $0] } ?? [])).map(VisibleText.escaped)
     }
 
     /// The lines one record prints as.

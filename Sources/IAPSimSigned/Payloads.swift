@@ -17,6 +17,7 @@ package enum VirtualTime {
 package struct TransactionPayload: Equatable, Sendable {
     package enum ProductType: String, Sendable {
         case consumable = "Consumable", nonConsumable = "Non-Consumable"
+        case nonRenewing = "Non-Renewing Subscription"
         case autoRenewable = "Auto-Renewable Subscription"
     }
 

@@ -20,7 +20,8 @@ struct Autopilot: Sendable, Hashable {
         let roll = rng.below(100)
         switch roll {
         case 0..<55:
-            let products = sim.config.catalog.ids
+            let catalog = sim.config.catalog
+            let products = catalog.ids.isEmpty ? catalog.subscriptions.map(\.id) : catalog.ids
             return .buy(product: products[rng.below(products.count)])
         case 55..<62: return .crash
         case 62..<70: return .dropNextResponse(.recharge)

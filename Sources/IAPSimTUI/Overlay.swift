@@ -84,7 +84,7 @@ extension Picker {
         Picker(
             title: "Buy",
             items: catalog.products.map { p in
-                let what = p.kind == .consumable ? "\(p.coins) coins" : "entitlement, non-consumable"
+                let what = p.kind == .consumable ? "\(p.coins) \(p.unit)" : "entitlement, \(p.kind.rawValue)"
                 return PickerItem(p.id, "\(formatMoney(p.priceCents))  \(what)", .run(.buy(product: p.id)))
             })
     }

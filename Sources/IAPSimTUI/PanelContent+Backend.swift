@@ -11,7 +11,9 @@ extension PanelContent {
             for a in ledger.accounts {
                 var line: Line = [
                     Span(TextWidth.pad(a.id, to: 9), Style(bold: true)),
-                    Span("\(a.coins) coins", a.coins > 0 ? Style(.good, bold: true) : Style(.dim)),
+                    Span(
+                        "\(a.coins) \(sim.config.catalog.balanceUnit)",
+                        a.coins > 0 ? Style(.good, bold: true) : Style(.dim)),
                 ]
                 if !a.entitlements.isEmpty {
                     line.append(Span(" +" + a.entitlements.joined(separator: ","), Style(.info)))

@@ -154,10 +154,16 @@ package struct UIModel: Sendable {
     /// The sandbox: the built-in world, driven by hand.
     package init(
         seed: UInt64 = 1, users: [String] = ["alice", "bob"],
-        preset: PolicyPreset = .hardened, options: UIOptions = UIOptions()
+        preset: PolicyPreset = .hardened, options: UIOptions = UIOptions(),
+        catalog: LoadedCatalog = .builtIn, storekitPath: String? = nil
     ) {
-        let scenario = Scenario(title: "iapsim sandbox", preset: preset, seed: seed, users: users)
+        var scenario = Scenario(title: "iapsim sandbox", preset: preset, seed: seed, users: users)
+        scenario.catalog = catalog
+        scenario.storekitPath = storekitPath
+        if catalog.catalog.settings.billingGracePeriod { scenario.gracePeriodMs = CatalogOptions.fileGracePeriodMs }
         self.init(scenario: scenario, mode: .sandbox, options: options)
+        // A StoreKit file's catalog says what it is, and what is not modelled, until the first key.
+        status = catalog.headerLine
     }
 
     /// Play mode: a scenario file, one step at a time.

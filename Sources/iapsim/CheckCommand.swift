@@ -13,6 +13,8 @@ struct CheckCommand: ParsableCommand {
             + "Exit status: 0 all pass, 1 one failed, 2 one was invalid."
     )
 
+    @OptionGroup(title: "Catalog") var catalog: CatalogFlags
+
     @Argument(help: "Scenario files or directories (default: scenarios).")
     var paths: [String] = []
 
@@ -20,6 +22,8 @@ struct CheckCommand: ParsableCommand {
     var junit: String?
 
     func run() throws {
+        // A refused --storekit or --grants file is one line, not one a scenario.
+        _ = try catalog.load()
         let files = ScenarioFiles.expand(paths.isEmpty ? ["scenarios"] : paths)
         var report = try JUnitReport(suite: "iapsim check", path: junit, inputs: files)
         var passed = 0, failed = 0, invalid = 0
@@ -33,7 +37,7 @@ struct CheckCommand: ParsableCommand {
             let start = clock.now
             let scenario: Scenario
             do {
-                scenario = try ScenarioParser.load(path: file)
+                scenario = try ScenarioParser.load(path: file, options: catalog.options)
             } catch {
                 try refuse(file, error.description)
                 continue

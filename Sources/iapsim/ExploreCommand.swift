@@ -21,6 +21,8 @@ struct ExploreCommand: ParsableCommand {
             """
     )
 
+    @OptionGroup(title: "Catalog") var catalog: CatalogFlags
+
     @Option(help: "The policy preset: \(PolicyPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
     var policy: PolicyPreset = .hardened
 
@@ -91,9 +93,12 @@ struct ExploreCommand: ParsableCommand {
             Output.error("Error: \(error.message)")
             throw ExitCode(2)
         }
+        let loaded = try catalog.load()
         let result = ExploreRun(
             policy: policy, runs: runs, seed: seed, jobs: jobs, steps: steps,
-            skip: skip, outDir: out, showProgress: !json
+            skip: skip, outDir: out, showProgress: !json, catalog: loaded,
+            storekitPath: catalog.storekit.map(TerminalUI.absolutePath),
+            grantsPath: catalog.grants.map(TerminalUI.absolutePath)
         ).execute()
         do {
             for finding in result.findings { try files.stage(finding.contents, to: finding.file) }

@@ -12,6 +12,7 @@ extension ExploreRun.Result {
         lines.append(
             "explore: policy \(r.policy.rawValue), \(report.runs) runs from seed \(r.seed)"
                 + (r.skip > 0 ? " (skipping \(r.skip))" : "") + ", \(r.steps) steps each, \(r.jobs) job(s)")
+        if let line = r.catalog.headerLine { lines.append("  " + line) }
         lines.append(
             ExploreRun.progressLine(
                 runs: report.runs, of: report.runs, perSecond: runsPerSecond,

@@ -13,6 +13,11 @@ struct ExploreRun {
     var skip: Int
     var outDir: String
     var showProgress: Bool
+    /// The products the runs buy (`--storekit`, `--grants`).
+    var catalog: LoadedCatalog = .builtIn
+    /// The command line's catalog flags, made absolute: findings and the reproduce command name them.
+    var storekitPath: String?
+    var grantsPath: String?
 
     struct Finding {
         var type: AnomalyType
@@ -33,7 +38,10 @@ struct ExploreRun {
     }
 
     func execute() -> Result {
-        let explorer = Explorer(policy: policy.policy, seed: seed, steps: steps)
+        var explorer = Explorer(policy: policy.policy, seed: seed, steps: steps, catalog: catalog.catalog)
+        if catalog.catalog.settings.billingGracePeriod {
+            explorer.catalogGracePeriodMs = CatalogOptions.fileGracePeriodMs
+        }
         let started = Date()
         // The live line is for a person at a terminal; logs and pipes get the final line only.
         // A terminal that says it is dumb (or says nothing) gets no escape sequence.
@@ -74,14 +82,16 @@ struct ExploreRun {
     /// The command that replays run `index` alone.
     func reproduceCommand(run index: Int) -> String {
         "iapsim explore --policy \(policy.rawValue) --runs 1 --seed \(seed) --steps \(steps) --skip \(index)"
+            + (storekitPath.map { " --storekit \($0)" } ?? "") + (grantsPath.map { " --grants \($0)" } ?? "")
     }
 
     func finding(_ type: AnomalyType, _ o: RunOutcome, _ explorer: Explorer) -> Finding {
         let original = explorer.schedule(o.index)
         let small = explorer.shrink(original, seed: o.seed, type: type)
-        let scenario = ScheduleExport.scenario(
+        var scenario = ScheduleExport.scenario(
             small, seed: o.seed, preset: policy, type: type,
-            origin: reproduceCommand(run: o.index))
+            origin: reproduceCommand(run: o.index), catalog: catalog)
+        scenario.storekitPath = storekitPath
         let path = (outDir as NSString).appendingPathComponent("\(type.rawValue).yaml")
         return Finding(
             type: type, run: o, file: path,

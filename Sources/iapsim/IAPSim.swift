@@ -12,6 +12,7 @@ struct IAPSim: ParsableCommand {
         subcommands: [
             SandboxCommand.self, PlayCommand.self, RunCommand.self, CheckCommand.self,
             ExploreCommand.self, MatrixCommand.self, CertsCommand.self, LearnCommand.self, ServeCommand.self,
+            CatalogCommand.self,
         ],
         defaultSubcommand: SandboxCommand.self
     )

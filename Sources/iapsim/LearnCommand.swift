@@ -17,6 +17,8 @@ struct LearnCommand: ParsableCommand {
             "] and [ move between lessons; every key of play works. Exit status: 0 on q, 2 when a file is missing or invalid."
     )
 
+    @OptionGroup(title: "Catalog") var catalog: CatalogFlags
+
     @Option(help: ArgumentHelp("The folder of the shipped scenarios.", valueName: "DIR"))
     var scenarios = "scenarios"
 
@@ -57,7 +59,7 @@ struct LearnCommand: ParsableCommand {
     func load(_ name: String) throws -> ScenarioFile {
         let path = (scenarios as NSString).appendingPathComponent(name)
         do {
-            return ScenarioFile(path: path, scenario: try ScenarioParser.load(path: path))
+            return ScenarioFile(path: path, scenario: try ScenarioParser.load(path: path, options: catalog.options))
         } catch {
             Output.error(error.description)
             throw ExitCode(2)

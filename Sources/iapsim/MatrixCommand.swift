@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IAPSimCore
+import IAPSimScenario
 
 /// `iapsim matrix`: which fix prevents which failure.
 struct MatrixCommand: ParsableCommand {
@@ -32,7 +33,28 @@ struct MatrixCommand: ParsableCommand {
     var steps: Int { (try? stepsFlag.whole("--steps", in: FlagRange.steps)) ?? 1 }
 
     @Option(help: "The StoreKit world's rows: 1 (the five StoreKit 1 presets), 2 (sk2-naive, sk2-hardened) or all.")
-    var storekit: MatrixWorld = .one
+    var world: MatrixWorld?
+
+    /// `--storekit` was the rows' flag before it named a StoreKit file: `1`, `2` and `all`
+    /// still choose the rows (a file with such a name is `./2`).
+    @Option(
+        name: .customLong("storekit"),
+        help: ArgumentHelp(
+            "An Xcode StoreKit configuration file (Products.storekit) as the catalog; 1, 2 or all: as --world.",
+            valueName: "path"))
+    var storekitValue: String?
+
+    @OptionGroup var grantsFlag: GrantsFlag
+    var grants: String? { grantsFlag.grants }
+
+    /// The rows: `--world`, else `--storekit 1|2|all`, else the StoreKit 1 presets.
+    var storekit: MatrixWorld { world ?? storekitValue.flatMap(MatrixWorld.init(rawValue:)) ?? .one }
+
+    /// The catalog's flags: `--storekit` when it names a file.
+    var catalog: CatalogOptions {
+        CatalogOptions(
+            storekit: storekitValue.flatMap { MatrixWorld(rawValue: $0) == nil ? $0 : nil }, grants: grants)
+    }
 
     func validate() throws {
         _ = try runsFlag.whole("--runs", in: FlagRange.runs)
@@ -57,14 +79,27 @@ struct MatrixCommand: ParsableCommand {
     }
 
     func run() throws {
+        let loaded: LoadedCatalog
+        do {
+            loaded = try catalog.resolve()
+        } catch {
+            Output.error(error.description)
+            throw ExitCode(2)
+        }
         try Output.print([
-            "Share of \(runs) runs (seed \(seed), \(steps) steps each) that ended with the anomaly unresolved:",
+            "Share of \(runs) runs (seed \(seed), \(steps) steps each) that ended with the anomaly unresolved:"
+        ])
+        if let line = loaded.headerLine { try Output.print([line]) }
+        try Output.print([
             "",
             "| preset | " + AnomalyType.simulatedWorld.map(\.rawValue).joined(separator: " | ") + " |",
             "|---|" + AnomalyType.simulatedWorld.map { _ in "---:" }.joined(separator: "|") + "|",
         ])
         for preset in storekit.presets {
-            let explorer = Explorer(policy: preset.policy, seed: seed, steps: steps)
+            var explorer = Explorer(policy: preset.policy, seed: seed, steps: steps, catalog: loaded.catalog)
+            if loaded.catalog.settings.billingGracePeriod {
+                explorer.catalogGracePeriodMs = CatalogOptions.fileGracePeriodMs
+            }
             let report = ParallelRuns.run(explorer, range: 0..<runs, jobs: jobs)
             let cells = AnomalyType.simulatedWorld.map { MatrixCommand.percent(report.share($0)) }
             try Output.print(["| \(preset.rawValue) | " + cells.joined(separator: " | ") + " |"])

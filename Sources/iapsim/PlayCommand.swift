@@ -12,6 +12,8 @@ struct PlayCommand: ParsableCommand {
             "Exit status: 0 on q, 2 when the file is invalid, there is no terminal, or the recording cannot be written."
     )
 
+    @OptionGroup(title: "Catalog") var catalog: CatalogFlags
+
     @Argument(help: "The scenario file (YAML, format 1).")
     var file: String
 
@@ -45,7 +47,7 @@ struct PlayCommand: ParsableCommand {
     func run() throws {
         let scenario: Scenario
         do {
-            scenario = try ScenarioParser.load(path: file)
+            scenario = try ScenarioParser.load(path: file, options: catalog.options)
         } catch {
             Output.error(error.description)
             throw ExitCode(2)

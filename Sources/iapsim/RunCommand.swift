@@ -14,6 +14,8 @@ struct RunCommand: ParsableCommand {
         discussion: "Exit status: 0 every expectation holds, 1 one does not, 2 invalid file."
     )
 
+    @OptionGroup(title: "Catalog") var catalog: CatalogFlags
+
     @Argument(help: "The scenario file (YAML, format 1).")
     var file: String
 
@@ -75,7 +77,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let scenario: Scenario
         do {
-            scenario = try ScenarioParser.load(path: file)
+            scenario = try ScenarioParser.load(path: file, options: catalog.options)
         } catch {
             Output.error(error.description)
             throw ExitCode(2)

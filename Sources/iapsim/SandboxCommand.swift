@@ -13,6 +13,8 @@ struct SandboxCommand: ParsableCommand {
         abstract: "The built-in world, live in the terminal UI (the default; ? lists the keys)."
     )
 
+    @OptionGroup(title: "Catalog") var catalog: CatalogFlags
+
     @Option(help: "The policy preset: \(PolicyPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
     var policy: PolicyPreset = .hardened
 
@@ -66,10 +68,13 @@ struct SandboxCommand: ParsableCommand {
     /// The sandbox UI.
     func run() throws {
         let names = userList
+        let loaded = try catalog.load()
         // A scenarios/ folder where the sandbox starts: `O`, `]` and `[` open its files.
         let playlist = PlaylistFiles.list("scenarios")
         try TerminalUI.launch(noColor: noColor, autopilot: autopilot, speed: try TerminalUI.speed(speed)) { options in
-            var model = UIModel(seed: seed, users: names, preset: policy, options: options)
+            var model = UIModel(
+                seed: seed, users: names, preset: policy, options: options, catalog: loaded,
+                storekitPath: catalog.storekit.map(TerminalUI.absolutePath))
             model.playlist = playlist
             return model
         }

@@ -16,7 +16,11 @@ struct ServeExplore {
         let preset = command.policy ?? .sk2Hardened
         let runs = Int(try command.runsFlag?.unsigned("--runs") ?? 100)
         let skip = Int(try command.skipFlag.unsigned("--skip"))
-        let explorer = Explorer(policy: preset.policy, seed: command.seed)
+        let loaded = try command.catalog.load()
+        var explorer = Explorer(policy: preset.policy, seed: command.seed, catalog: loaded.catalog)
+        if loaded.catalog.settings.billingGracePeriod {
+            explorer.catalogGracePeriodMs = CatalogOptions.fileGracePeriodMs
+        }
         var junit = try JUnitReport(suite: "iapsim serve --explore \(preset.rawValue)", path: command.junit, inputs: [])
         let session: ServeSession
         do { session = try ServeSession(options) } catch { throw ServeCommand.fail(error, session: nil) }

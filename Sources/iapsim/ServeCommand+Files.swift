@@ -25,7 +25,7 @@ struct ServeFiles {
         var invalid: [(file: String, line: String)] = []
         for file in files {
             do {
-                var scenario = try ScenarioParser.load(path: file)
+                var scenario = try ScenarioParser.load(path: file, options: command.catalog.options)
                 if let preset = command.policy { scenario.policy = preset.policy }
                 if let why = refusal(scenario) {
                     invalid.append((file, "\(file): \(why)"))

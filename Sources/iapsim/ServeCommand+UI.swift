@@ -13,6 +13,7 @@ struct ServeUI {
     let options: ServeSession.Options
 
     func run() throws {
+        let loaded = try command.catalog.load()
         let session: ServeSession
         do { session = try ServeSession(options) } catch { throw ServeCommand.fail(error, session: nil) }
         defer { session.close() }
@@ -25,7 +26,9 @@ struct ServeUI {
                 ?? ExternalLink(merchant: Unreachable(), blind: true)
         }
         try TerminalUI.launch(noColor: false, autopilot: false, speed: 1) { uiOptions in
-            var model = UIModel(seed: command.seed, users: users, preset: preset, options: uiOptions)
+            var model = UIModel(
+                seed: command.seed, users: users, preset: preset, options: uiOptions, catalog: loaded,
+                storekitPath: command.catalog.storekit.map(TerminalUI.absolutePath))
             model.connectBackend(connect)
             return model
         }

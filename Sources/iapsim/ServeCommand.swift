@@ -18,6 +18,8 @@ struct ServeCommand: ParsableCommand {
             + "(or its ledger is unreadable)."
     )
 
+    @OptionGroup(title: "Catalog") var catalog: CatalogFlags
+
     @Argument(help: "Scenario files or directories (merchant: external); none: the terminal UI.")
     var paths: [String] = []
 
@@ -144,6 +146,8 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        // A refused StoreKit file is said before anything is started or called.
+        _ = try catalog.load()
         var options = ServeSession.Options()
         options.config = try serveConfig()
         if options.config.backend == nil && spawn == nil && replay == nil {

@@ -10,6 +10,12 @@ enum TerminalUI {
         "iapsim: the terminal UI needs a terminal; "
         + "for headless runs use `iapsim run FILE` or `iapsim check`"
 
+    /// `path` from the working directory: what a saved session's `storekit:` names, so that
+    /// the file reads back from wherever it is saved.
+    static func absolutePath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
     /// `--speed`'s help and check.
     static let speedHelp =
         "Virtual seconds per wall second: "

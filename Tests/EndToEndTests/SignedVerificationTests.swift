@@ -28,18 +28,22 @@ import Testing
     /// What Apple's decoded payload of each signed line must hold, from the run's log alone:
     /// one object per `transactionSigned`, `notificationSent` or `forgeryPrepared` fact, in log
     /// order (a forged line expects nothing: it must be refused).
-    static func expectations(fromLog log: String) throws -> (lines: [String], forged: Int, notifications: Int) {
+    static func expectations(fromLog log: String, store: [String: Any] = [:]) throws -> (
+        lines: [String], forged: Int, notifications: Int
+    ) {
         var lines: [String] = [], forged = 0, notifications = 0
         for line in log.split(separator: "\n") {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             switch object["kind"] as? String {
             case "transactionSigned":
                 let t = try #require(object["transaction"] as? [String: Any])
-                lines.append(try json(decodedFields(t)))
+                lines.append(try json(decodedFields(t, store: store)))
             case "notificationSent":
                 notifications += 1
                 let n = try #require(object["notification"] as? [String: Any])
                 let t = try #require(n["signedTransactionInfo"] as? [String: Any])
+                // A subscription's renewal info is signed on a line of its own, before its notification.
+                if n["signedRenewalInfo"] != nil { lines.append("{}") }
                 lines.append(
                     try json([
                         "notificationType": try #require(n["notificationType"] as? String),
@@ -50,7 +54,7 @@ import Testing
                             "bundleId": "com.example.iapsim", "environment": try #require(t["environment"] as? String),
                             "bundleVersion": "1.0", "appAppleId": 6_450_000_001,
                         ],
-                        "transaction": try decodedFields(t),
+                        "transaction": try decodedFields(t, store: store),
                     ]))
             case "forgeryPrepared":
                 forged += 1
@@ -62,7 +66,9 @@ import Testing
         return (lines, forged, notifications)
     }
 
-    static func decodedFields(_ t: [String: Any]) throws -> [String: Any] {
+    /// `store`: the storefront's fields a run of a StoreKit file expects (`currency`,
+    /// `storefront`, `storefrontId`); none: the built-in catalog's US storefront.
+    static func decodedFields(_ t: [String: Any], store: [String: Any] = [:]) throws -> [String: Any] {
         func date(_ key: String) throws -> Int { try #require(t[key] as? Int) + epochMs }
         var refund: [String: Any] = [:]
         if t["revocationDate"] != nil {
@@ -73,11 +79,13 @@ import Testing
                 "revocationPercentage": try #require(t["revocationPercentage"] as? Int),
             ]
         }
-        return refund.merging([
+        let type: String = typeNames[t["type"] as? String ?? ""] ?? "Non-Consumable"
+        let reason: String = t["transactionReason"] as? String ?? "PURCHASE"
+        var fields: [String: Any] = [
             "transactionId": try #require(t["transactionId"] as? String),
             "originalTransactionId": try #require(t["originalTransactionId"] as? String),
             "productId": try #require(t["productId"] as? String),
-            "type": (t["type"] as? String) == "consumable" ? "Consumable" : "Non-Consumable",
+            "type": type,
             "purchaseDate": try date("purchaseDate"),
             "originalPurchaseDate": try date("originalPurchaseDate"),
             "signedDate": try date("signedDate"),
@@ -85,9 +93,17 @@ import Testing
             "appAccountToken": t["appAccountToken"] ?? NSNull(),
             "bundleId": "com.example.iapsim", "environment": try #require(t["environment"] as? String),
             "appTransactionId": try #require(t["appTransactionId"] as? String), "currency": "USD",
-            "quantity": 1, "inAppOwnershipType": "PURCHASED", "transactionReason": "PURCHASE",
-        ]) { a, _ in a }
+            "quantity": 1, "inAppOwnershipType": "PURCHASED", "transactionReason": reason,
+        ]
+        fields.merge(store) { _, b in b }
+        return refund.merging(fields) { a, _ in a }
     }
+
+    /// Apple's `type` of each product kind the log names.
+    static let typeNames = [
+        "consumable": "Consumable", "non-consumable": "Non-Consumable", "non-renewing": "Non-Renewing Subscription",
+        "auto-renewable": "Auto-Renewable Subscription",
+    ]
 
     static func json(_ object: [String: Any]) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
@@ -102,13 +118,16 @@ import Testing
 
     /// Runs `name` with `--signed` and `--log`, then Apple's verifier with the expectations
     /// built from the log (`tamper` may change them first).
-    static func judge(_ name: String, python: String, tamper: ([String]) -> [String] = { $0 }) throws -> Judged {
-        let base = CLI.temporaryFile("signed-\(name)")
+    static func judge(
+        _ name: String, python: String, store: [String: Any] = [:], tamper: ([String]) -> [String] = { $0 }
+    ) throws -> Judged {
+        let base = CLI.temporaryFile("signed-\((name as NSString).lastPathComponent)")
         let dir = base + "-dir", log = base + ".jsonl", expect = base + "-expect.jsonl"
         defer { for path in [dir, log, expect] { try? FileManager.default.removeItem(atPath: path) } }
-        let run = try CLI.run(["run", "--quiet", "scenarios/\(name)", "--signed", dir, "--log", log])
+        let path = name.contains("/") ? name : "scenarios/\(name)"
+        let run = try CLI.run(["run", "--quiet", path, "--signed", dir, "--log", log])
         #expect(run.status == 0, "\(name): \(run.stdout)\(run.stderr)")
-        let built = try expectations(fromLog: String(contentsOfFile: log, encoding: .utf8))
+        let built = try expectations(fromLog: String(contentsOfFile: log, encoding: .utf8), store: store)
         let lines = tamper(built.lines)
         try lines.map { $0 + "\n" }.joined().write(toFile: expect, atomically: true, encoding: .utf8)
         let script = CLI.root.appendingPathComponent("tools/verify_signed.py").path
@@ -133,6 +152,26 @@ import Testing
         }
         #expect(transactions >= 10 && forged >= 2, "transactions \(transactions), forged \(forged)")
         #expect(notifications >= 6, "notifications \(notifications)")
+    }
+
+    /// A run of a team's own StoreKit file: the file's product ids, kinds and prices and its
+    /// storefront's currency in every payload, verified by Apple's library.
+    @Test(.enabled(if: applePython != nil, skipReason))
+    func aStoreKitFilesProductsAndCurrencyAreSignedAndVerified() throws {
+        let python = try #require(Self.applePython)
+        let judged = try Self.judge(
+            "Tests/Fixtures/storekit/game-sk2.yaml", python: python,
+            store: ["currency": "GBP", "storefront": "GBR", "storefrontId": "143444"])
+        #expect(judged.verifier.status == 0, "\(judged.verifier.stdout)\(judged.verifier.stderr)")
+        let all = judged.expected.joined(separator: "\n")
+        for id in ["gems_small", "remove_ads", "season_pass", "pass_weekly"] {
+            #expect(all.contains("\"productId\":\"\(id)\""), "\(id)")
+        }
+        #expect(all.contains("\"type\":\"Non-Renewing Subscription\""))
+        #expect(all.contains("\"price\":1990") && all.contains("\"currency\":\"GBP\""))
+        #expect(
+            judged.verifier.stdout.hasSuffix("\(judged.expected.count) passed, 0 failed\n"), "\(judged.verifier.stdout)"
+        )
     }
 
     @Test(.enabled(if: applePython != nil, skipReason))

@@ -57,7 +57,7 @@ extension AppStore {
         for i in candidates where transactions[i].state == .purchased || transactions[i].state == .restored {
             let t = transactions[i]
             let kind = catalog.product(t.productId)?.kind ?? .consumable
-            guard !t.finished || kind == .nonConsumable else { continue }
+            guard !t.finished || kind == .nonConsumable || kind == .nonRenewing else { continue }
             entries.append(ReceiptEntry(t))
         }
         return entries

@@ -84,6 +84,9 @@ package struct AppStore: Sendable, Hashable {
         self.rng = rng
         self.environment = environment
         self.gracePeriodMs = gracePeriodMs
+        // The StoreKit configuration file's switches, on from the start (docs/storekit.md).
+        askToBuy = catalog.settings.askToBuy
+        if catalog.settings.billingIssues { subscriptionBook = SubscriptionBook(billingFails: true) }
     }
 
     /// `SKPaymentQueue.default().transactions`: unfinished transactions, oldest first.
@@ -120,10 +123,11 @@ package struct AppStore: Sendable, Hashable {
     }
 
     /// Transaction `i` was just finished: it leaves `open` unless a receipt still lists it
-    /// (a purchased non-consumable, forever).
+    /// (a purchased non-consumable or non-renewing subscription, forever).
     mutating func finishedForGood(_ i: Int) {
         let owned = transactions[i].state == .purchased || transactions[i].state == .restored
-        if owned, catalog.product(transactions[i].productId)?.kind == .nonConsumable { return }
+        let kind = catalog.product(transactions[i].productId)?.kind
+        if owned, kind == .nonConsumable || kind == .nonRenewing { return }
         if openCovers == transactions.count, let k = open.firstIndex(of: i) { open.remove(at: k) }
     }
 

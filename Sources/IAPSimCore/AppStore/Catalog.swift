@@ -1,7 +1,11 @@
-/// What a product is to the App Store: used up on finish, or owned forever.
+/// What a product is to the App Store: used up on finish, owned forever, bought for a time
+/// the app counts itself, or renewed by the App Store.
 package enum ProductKind: String, Sendable, Hashable {
     case consumable
     case nonConsumable = "non-consumable"
+    /// A non-renewing subscription: sold again and again like a consumable, kept in the
+    /// receipt like a non-consumable; the app, not the App Store, counts its time.
+    case nonRenewing = "non-renewing"
     /// An auto-renewable subscription (StoreKit 2 world only; docs/world.md, "Subscriptions").
     case autoRenewable = "auto-renewable"
 
@@ -10,22 +14,27 @@ package enum ProductKind: String, Sendable, Hashable {
         switch self {
         case .consumable: return "Consumable"
         case .nonConsumable: return "Non-Consumable"
+        case .nonRenewing: return "Non-Renewing Subscription"
         case .autoRenewable: return "Auto-Renewable Subscription"
         }
     }
 }
 
 /// What makes a product an auto-renewable subscription: its group, its level in the group
-/// (1 is the highest service) and its period, in calendar months.
+/// (1 is the highest service) and its period.
 package struct SubscriptionTerms: Sendable, Hashable {
     package var group: String
     package var level: Int
-    package var months: Int
+    package var period: RenewalPeriod
 
-    package init(group: String, level: Int, months: Int) {
+    package init(group: String, level: Int, period: RenewalPeriod) {
         self.group = group
         self.level = level
-        self.months = months
+        self.period = period
+    }
+
+    package init(group: String, level: Int, months: Int) {
+        self.init(group: group, level: level, period: RenewalPeriod(months, .month))
     }
 }
 
@@ -34,15 +43,21 @@ package struct Product: Sendable, Hashable {
     package var id: String
     package var kind: ProductKind
     package var priceCents: Int
-    /// Coins credited for a consumable; 0 for a product that grants an entitlement.
+    /// What a consumable credits, in `unit`s; 0 for a product that grants an entitlement.
     package var coins: Int
     package var title: String
     /// Its group, level and period when it is an auto-renewable subscription.
     package var subscription: SubscriptionTerms?
+    /// What a consumable's `coins` count: `coins` in the built-in catalog, the unit a
+    /// scenario's `grants:` names, else the product's own id (one unit of itself). Other
+    /// kinds keep `coins`: they grant no amount.
+    package var unit: String
+    /// `familyShareable` of the StoreKit configuration file (read and shown, not modelled).
+    package var familyShareable: Bool
 
     package init(
         id: String, kind: ProductKind, priceCents: Int, coins: Int, title: String,
-        subscription: SubscriptionTerms? = nil
+        subscription: SubscriptionTerms? = nil, unit: String = "coins", familyShareable: Bool = false
     ) {
         self.id = id
         self.kind = kind
@@ -50,21 +65,27 @@ package struct Product: Sendable, Hashable {
         self.coins = coins
         self.title = title
         self.subscription = subscription
+        self.unit = unit
+        self.familyShareable = familyShareable
     }
 }
 
 /// The products the App Store sells for the app, in a fixed order: the one-time products
 /// (`products`, what explore and the UI's buy menu draw from) and the auto-renewable
-/// subscriptions (`subscriptions`, sold in the StoreKit 2 world only).
+/// subscriptions (`subscriptions`, sold in the StoreKit 2 world only), with the settings of
+/// the StoreKit configuration file that mean something in the world.
 package struct Catalog: Sendable, Hashable {
     package var products: [Product]
     package var subscriptions: [Product]
+    package var settings: CatalogSettings
 
-    package init(products: [Product], subscriptions: [Product] = []) {
+    package init(products: [Product], subscriptions: [Product] = [], settings: CatalogSettings = CatalogSettings()) {
         self.products = products
         self.subscriptions = subscriptions
+        self.settings = settings
     }
 
+    /// The built-in catalog: `scenarios/iapsim.storekit` with its grants (100 and 550 coins).
     package static let standard = Catalog(
         products: [
             Product(id: "coins_100", kind: .consumable, priceCents: 99, coins: 100, title: "100 coins"),
@@ -80,7 +101,7 @@ package struct Catalog: Sendable, Hashable {
                 subscription: SubscriptionTerms(group: "pro", level: 1, months: 1)),
             Product(
                 id: "pro_yearly", kind: .autoRenewable, priceCents: 4_999, coins: 0, title: "Pro, yearly",
-                subscription: SubscriptionTerms(group: "pro", level: 2, months: 12)),
+                subscription: SubscriptionTerms(group: "pro", level: 2, period: RenewalPeriod(1, .year))),
         ])
 
     /// The one-time products' ids (what explore and the buy menu draw from).
@@ -92,6 +113,33 @@ package struct Catalog: Sendable, Hashable {
     package func product(_ id: String) -> Product? {
         products.first { $0.id == id } ?? subscriptions.first { $0.id == id }
     }
+
+    /// The word of an account's balance: the one unit every consumable grants, `coins` when
+    /// there is no consumable, `units` when they grant different ones (an account keeps one
+    /// balance: docs/storekit.md).
+    package var balanceUnit: String {
+        let units = products.filter { $0.kind == .consumable }.map(\.unit)
+        guard let first = units.first else { return "coins" }
+        return units.allSatisfy { $0 == first } ? first : "units"
+    }
+}
+
+/// The settings of a StoreKit configuration file the world obeys; the defaults are the
+/// built-in catalog's (a US storefront, every switch off).
+package struct CatalogSettings: Sendable, Hashable {
+    /// `_storefront`: the App Store country (ISO 3166 alpha-3), its id and currency.
+    package var storefront = "USA"
+    package var storefrontId = "143441"
+    package var currency = "USD"
+    /// `_askToBuyEnabled`: Ask to Buy is on when the world starts.
+    package var askToBuy = false
+    /// `_billingIssuesEnabled`: every renewal fails (`billing-fail on`) when the world starts.
+    package var billingIssues = false
+    /// `_billingGracePeriodEnabled`: the app has a billing grace period (its length is the
+    /// scenario's `grace-period`, 16 days when it names none).
+    package var billingGracePeriod = false
+
+    package init() {}
 }
 
 /// Money for people: 99 -> "0.99".

@@ -9,7 +9,7 @@ package enum Signer: String, Sendable, Hashable {
 /// as Apple's `JWSTransactionDecodedPayload` names them, dates in virtual milliseconds,
 /// and who signed it. No bytes and no crypto here: the edge (IAPSimSigned) turns it into a
 /// JWS when a run is asked for signed data. Fields that are the same for every simulated
-/// transaction (bundleId, environment, storefront, currency) are the edge's.
+/// transaction (bundleId) are the edge's; the storefront and currency are the catalog's.
 package struct SignedTransaction: Sendable, Hashable {
     // The fields live in one shared, copy-on-write box: a signed transaction rides in
     // requests, answers, notifications, facts and kept records, and each of those copies is
@@ -49,6 +49,10 @@ package struct SignedTransaction: Sendable, Hashable {
     /// The `environment` the payload claims: the world's (`Production`, `Sandbox`), or
     /// what a forger wrote (`Xcode`).
     package var environment: String { fields.value.environment }
+    /// `storefront`, `storefrontId` and `currency`: the catalog's (`CatalogSettings`).
+    package var storefront: String { fields.value.store.storefront }
+    package var storefrontId: String { fields.value.store.storefrontId }
+    package var currency: String { fields.value.store.currency }
 
     /// A subscription transaction's fields (nil for a one-time product).
     package var subscription: SubscriptionFields? { fields.value.subscription }
@@ -69,7 +73,7 @@ package struct SignedTransaction: Sendable, Hashable {
         price: Int, appAccountToken: String?, signer: Signer, revocationDate: VirtualTime? = nil,
         revocationPercentage: Int = 100_000, appTransactionId: String = AppStore.appTransactionId,
         environment: String = StoreEnvironment.production.payloadName,
-        subscription: SubscriptionFields? = nil
+        subscription: SubscriptionFields? = nil, store: CatalogSettings = CatalogSettings()
     ) {
         fields = Shared(
             Values(
@@ -78,7 +82,7 @@ package struct SignedTransaction: Sendable, Hashable {
                 signedDate: signedDate, price: price, appAccountToken: appAccountToken,
                 revocationDate: revocationDate, type: type, signer: signer,
                 revocationPercentage: revocationPercentage, appTransactionId: appTransactionId,
-                environment: environment, subscription: subscription))
+                environment: environment, subscription: subscription, store: store))
     }
 
     /// Realistic size of the compact JWS: the x5c chain in the header, payload, signature.
@@ -107,7 +111,7 @@ extension AppStore {
             price: t.originalId == nil ? product.priceCents * 10 : 0,
             appAccountToken: t.appAccountToken, signer: .appStore,
             revocationDate: t.refundedAt, revocationPercentage: t.refundPercent * 1_000,
-            environment: environment.payloadName, subscription: t.subscription)
+            environment: environment.payloadName, subscription: t.subscription, store: catalog.settings)
     }
 }
 
@@ -129,5 +133,6 @@ extension SignedTransaction {
         var appTransactionId: String
         var environment: String
         var subscription: SubscriptionFields?
+        var store: CatalogSettings
     }
 }

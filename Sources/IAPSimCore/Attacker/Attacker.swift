@@ -68,7 +68,7 @@ package struct Attacker: Sendable, Hashable {
                 transactionId: plan.txn, originalTransactionId: plan.txn, productId: product.id,
                 type: product.kind, purchaseDate: out.now, originalPurchaseDate: out.now,
                 signedDate: out.now, price: product.priceCents * 10, appAccountToken: token,
-                signer: .forger, environment: plan.environment)
+                signer: .forger, environment: plan.environment, store: catalog.settings)
             out.log(.attacker, .forgeryPrepared(forged))
             plan.signed = forged
         }

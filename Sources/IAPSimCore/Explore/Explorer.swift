@@ -28,11 +28,14 @@ package struct Explorer: Sendable {
     package var policy: Policy
     package var seed: UInt64
     package var steps: Int
+    /// The products the runs buy (`--storekit`): the built-in catalog unless told.
+    package var catalog: Catalog
 
-    package init(policy: Policy, seed: UInt64, steps: Int = 24) {
+    package init(policy: Policy, seed: UInt64, steps: Int = 24, catalog: Catalog = .standard) {
         self.policy = policy
         self.seed = seed
         self.steps = steps
+        self.catalog = catalog
     }
 
     /// The seed of run `index`: its schedule and its world both derive from it.
@@ -45,11 +48,11 @@ package struct Explorer: Sendable {
 
     /// The schedule of the run whose seed is `seed` (`runSeed(index)`).
     func schedule(seed: UInt64) -> Schedule {
-        var schedule = Schedule.random(seed: seed, count: steps)
+        var schedule = Schedule.random(seed: seed, count: steps, catalog: catalog)
         // Refunds and spending only where the server side is in play: the StoreKit 1 presets'
         // schedules stay as they were.
         if policy.storekit == .two || policy.serverSide { schedule.addServerSideSteps(seed: seed, policy: policy) }
-        if policy.storekit == .two { schedule.addSubscriptionSteps(seed: seed) }
+        if policy.storekit == .two { schedule.addSubscriptionSteps(seed: seed, catalog: catalog) }
         return schedule
     }
 
@@ -62,9 +65,12 @@ package struct Explorer: Sendable {
 
     func config(_ schedule: Schedule, seed: UInt64, keepLog: Bool = false) -> WorldConfig {
         WorldConfig(
-            seed: seed, users: schedule.users, policy: policy, logLimit: keepLog ? nil : 0,
-            gracePeriodMs: schedule.gracePeriodMs)
+            seed: seed, users: schedule.users, policy: policy, catalog: catalog, logLimit: keepLog ? nil : 0,
+            gracePeriodMs: schedule.gracePeriodMs ?? catalogGracePeriodMs)
     }
+
+    /// The grace period a StoreKit file's `_billingGracePeriodEnabled` gives a run that draws none.
+    package var catalogGracePeriodMs: VirtualTime? = nil
 
     package func run(_ index: Int) -> RunOutcome {
         var world: Simulation?

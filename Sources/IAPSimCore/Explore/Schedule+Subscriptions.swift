@@ -2,19 +2,21 @@
 /// the run's seed), so that the steps every other generator draws stay as they were: half
 /// the runs subscribe, then change the subscription and let months pass.
 extension Schedule {
-    static let subscriptionProducts = ["pro_monthly", "plus_monthly", "pro_yearly"]
     static let graceChoices: [VirtualTime?] = [nil, 3 * 86_400_000, 16 * 86_400_000]
     static let longWaits: [VirtualTime] = [86_400_000, 10 * 86_400_000, 35 * 86_400_000, 70 * 86_400_000]
 
-    mutating func addSubscriptionSteps(seed: UInt64) {
+    /// The catalog's subscriptions, in its order; none: no subscription steps.
+    mutating func addSubscriptionSteps(seed: UInt64, catalog: Catalog = .standard) {
+        let products = catalog.subscriptions.map(\.id)
         var rng = SplitMix64(seed: seed).derive("schedule-subscriptions")
-        guard rng.below(2) == 0 else { return }
+        guard rng.below(2) == 0, !products.isEmpty else { return }
         gracePeriodMs = Self.graceChoices[rng.below(Self.graceChoices.count)]
-        let products = Self.subscriptionProducts
         var added = [ScheduleStep(.after(0), .buy(product: products[rng.below(products.count)]))]
         for _ in 0..<(3 + rng.below(5)) {
             added.append(
-                ScheduleStep(.after(Self.delays[rng.below(Self.delays.count)]), Self.subscriptionCommand(&rng)))
+                ScheduleStep(
+                    .after(Self.delays[rng.below(Self.delays.count)]),
+                    Self.subscriptionCommand(&rng, products: products)))
         }
         // In order, each at a random place after the one before.
         var at = rng.below(steps.count + 1)
@@ -26,12 +28,12 @@ extension Schedule {
         steps.append(ScheduleStep(.after(0), .wait(Self.longWaits[rng.below(Self.longWaits.count)])))
     }
 
-    static func subscriptionCommand(_ rng: inout SplitMix64) -> Command {
+    static func subscriptionCommand(_ rng: inout SplitMix64, products: [String]) -> Command {
         switch rng.below(10) {
         case 0: return .billingFail(on: true)
         case 1: return .billingFail(on: false)
         case 2: return .autoRenew(on: rng.below(2) == 0)
-        case 3: return .changePlan(product: subscriptionProducts[rng.below(subscriptionProducts.count)])
+        case 3: return .changePlan(product: products[rng.below(products.count)])
         case 4: return .refund(txn: nil)
         case 5: return .delayNextNotification([3_600_000, 86_400_000][rng.below(2)])
         case 6: return .openStore

@@ -14,8 +14,11 @@ extension Explorer {
                 return false
             }
         }
-        schedule.addServedFaultSteps(seed: s, catalog: .standard)
-        var sim = Simulation(WorldConfig(seed: s, users: schedule.users, policy: policy, logLimit: nil))
+        schedule.addServedFaultSteps(seed: s, catalog: catalog)
+        var sim = Simulation(
+            WorldConfig(
+                seed: s, users: schedule.users, policy: policy, catalog: catalog, logLimit: nil,
+                gracePeriodMs: schedule.gracePeriodMs ?? catalogGracePeriodMs))
         sim.attachExternal(link)
         sim.run(schedule)
         return (sim, Explorer.outcome(of: sim, index: index, seed: s))
@@ -24,7 +27,7 @@ extension Explorer {
     /// The schedule `served(index, link:)` plays (its steps, for a finding's reproduction).
     package func servedSchedule(_ index: Int) -> Schedule {
         var schedule = schedule(index)
-        schedule.addServedFaultSteps(seed: runSeed(index), catalog: .standard)
+        schedule.addServedFaultSteps(seed: runSeed(index), catalog: catalog)
         return schedule
     }
 }
@@ -49,6 +52,7 @@ extension Schedule {
             case 3: pair = [.serverOutage(on: true), .serverOutage(on: false)]
             default:
                 let products = catalog.products.map(\.id)
+                guard !products.isEmpty else { continue }
                 pair = [.forge(product: products[rng.below(products.count)])]
             }
             var inserted = [ScheduleStep(.after(0), pair[0])]

@@ -44,7 +44,7 @@ extension AppStore {
                     "upgrade from \(s.productId): \(formatMoney(refund)) refunded for the rest of the period"
                         + " (prorated; \(last.transactionId) ends now)"))
         }
-        let end = SubscriptionCalendar.adding(months: terms.months, to: out.now)
+        let end = terms.period.end(after: out.now)
         let t = newTransaction(
             product: id, username: transaction(s.originalTransactionId)?.applicationUsername,
             now: out.now, outcome: .charge)

@@ -97,7 +97,7 @@ extension AppStore {
         guard let t = transaction(id) else { return }
         let user = book.buyers.first { $0.txn == id }?.user ?? t.applicationUsername ?? "?"
         book.buyers.removeAll { $0.txn == id }
-        let end = SubscriptionCalendar.adding(months: terms.months, to: out.now)
+        let end = terms.period.end(after: out.now)
         let existing = subscriptionIndex(group: terms.group)
         let original = existing.map { book.subscriptions[$0].originalTransactionId } ?? id
         let number = existing.map { book.subscriptions[$0].periods.count } ?? 0
@@ -235,8 +235,8 @@ extension AppStore {
         let restarts = recovered && s.status == .billingRetry
         let start = restarts ? out.now : s.expiresAt
         let day = restarts ? nil : s.anchorDay
-        var end = SubscriptionCalendar.adding(months: terms.months, to: start, day: day)
-        while end <= out.now { end = SubscriptionCalendar.adding(months: terms.months, to: end, day: day) }
+        var end = terms.period.end(after: start, day: day)
+        while end <= out.now { end = terms.period.end(after: end, day: day) }
         if restarts { book.subscriptions[i].anchorDay = SubscriptionCalendar.date(start).day }
         let t = newTransaction(
             product: product.id, username: first.applicationUsername, now: out.now, outcome: .charge)

@@ -23,7 +23,7 @@ package struct APISigner: Sendable {
     package static func payload(_ s: SignedTransaction, ids: APIIds = .core) -> TransactionPayload {
         var p = TransactionPayload(
             transactionId: ids.transaction(s.transactionId), productId: s.productId,
-            type: s.type == .consumable ? .consumable : .nonConsumable,
+            type: productType(s.type),
             purchaseDate: unix(s.purchaseDate), signedDate: unix(s.signedDate),
             price: Int64(s.price), appAccountToken: s.appAccountToken)
         p.originalTransactionId = ids.transaction(s.originalTransactionId)
@@ -34,6 +34,9 @@ package struct APISigner: Sendable {
         p.revocationPercentage = s.revocationPercentage.map(Int64.init)
         p.appTransactionId = ids.appTransaction(s.appTransactionId)
         p.environment = s.environment
+        p.storefront = s.storefront
+        p.storefrontId = s.storefrontId
+        p.currency = s.currency
         if let f = s.subscription {
             p.type = .autoRenewable
             p.webOrderLineItemId = f.webOrderLineItemId
@@ -43,6 +46,16 @@ package struct APISigner: Sendable {
             p.isUpgraded = f.isUpgraded ? true : nil
         }
         return p
+    }
+
+    /// Apple's `type` of a product kind.
+    static func productType(_ kind: ProductKind) -> TransactionPayload.ProductType {
+        switch kind {
+        case .consumable: return .consumable
+        case .nonConsumable: return .nonConsumable
+        case .nonRenewing: return .nonRenewing
+        case .autoRenewable: return .autoRenewable
+        }
     }
 
     /// Apple's `JWSRenewalInfoDecodedPayload` of a core value.

@@ -5,7 +5,7 @@ extension ServeMerchant {
     /// GET the ledger (`?accounts=a,b`), in the world's names: this world's accounts, and the
     /// rows that name one of them or one of this world's transactions (rule 1: one backend
     /// serves many worlds). nil without a `ledger` key; a failure (exit 3) when unreadable.
-    func readLedger(now: Int64) -> LedgerSnapshot? {
+    func readLedger(now: Int64, catalog: Catalog = .standard) -> LedgerSnapshot? {
         guard let endpoint = config.ledger, failure == nil else { return nil }
         let accounts = users.map(account).joined(separator: ",")
         let separator = endpoint.path.contains("?") ? "&" : "?"
@@ -21,7 +21,7 @@ extension ServeMerchant {
                 continue
             }
             do {
-                return try parseLedger(e.answer)
+                return try parseLedger(e.answer, catalog: catalog)
             } catch {
                 why = "the ledger answer of GET \(path) is unreadable: \(error.description)"
             }
@@ -52,7 +52,8 @@ extension ServeMerchant {
     }
 
     /// `{"accounts": [...], "credits": [...], "clawbacks": [...], "restores": [...]}`.
-    func parseLedger(_ text: String) throws(ServeConfigError) -> LedgerSnapshot {
+    /// `catalog`: the world's, which says which products are non-consumables (a row without coins).
+    func parseLedger(_ text: String, catalog: Catalog = .standard) throws(ServeConfigError) -> LedgerSnapshot {
         guard let root = ServeJSON.object(text) else { throw ServeConfigError("not a JSON object") }
         var snapshot = LedgerSnapshot()
         for item in try list(root, "accounts") {
@@ -63,9 +64,9 @@ extension ServeMerchant {
             snapshot.accounts.append(
                 LedgerSnapshot.Account(id: user, coins: coins, entitlements: item["entitlements"] as? [String] ?? []))
         }
-        snapshot.credits = try rows(root, "credits")
-        snapshot.clawbacks = try rows(root, "clawbacks")
-        snapshot.restores = try rows(root, "restores")
+        snapshot.credits = try rows(root, "credits", catalog: catalog)
+        snapshot.clawbacks = try rows(root, "clawbacks", catalog: catalog)
+        snapshot.restores = try rows(root, "restores", catalog: catalog)
         return snapshot
     }
 
@@ -82,7 +83,7 @@ extension ServeMerchant {
         return out
     }
 
-    func rows(_ root: [String: Any], _ key: String) throws(ServeConfigError) -> [LedgerSnapshot.Row] {
+    func rows(_ root: [String: Any], _ key: String, catalog: Catalog) throws(ServeConfigError) -> [LedgerSnapshot.Row] {
         var out: [LedgerSnapshot.Row] = []
         for item in try list(root, key) {
             guard let txn = ServeJSON.word(item["transactionId"]), let account = ServeJSON.word(item["account"]) else {
@@ -93,7 +94,7 @@ extension ServeMerchant {
             guard user != nil || core != nil else { continue }
             var coins = ServeJSON.integer(item["coins"])
             let product = item["productId"] as? String
-            if coins == nil, key != "credits", let product, Catalog.standard.product(product)?.kind == .nonConsumable {
+            if coins == nil, key != "credits", let product, catalog.product(product)?.kind == .nonConsumable {
                 coins = 0
             }
             out.append(

@@ -134,7 +134,7 @@ package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
         }
         deliverTestNotifications(now: now)
         reply.apiCalls = api?.takeCalls() ?? []
-        reply.ledger = readLedger(now: now)
+        reply.ledger = readLedger(now: now, catalog: world.config.catalog)
         reply.calls = exchanges[before...].map { "\($0.line) (\($0.wallMs) ms)" } + reply.apiCalls.map { "API " + $0 }
         return reply
     }

@@ -174,14 +174,16 @@ extension CommandSpec {
             return .buy(product: try a.product(0))
         },
         explore: ExploreDraw(slot: 0, weight: 5) { rng, m in
-            .buy(product: m.catalog.products[rng.below(m.catalog.products.count)].id)
+            let pool = m.catalog.products.isEmpty ? m.catalog.subscriptions : m.catalog.products
+            return .buy(product: pool[rng.below(pool.count)].id)
         },
         simpler: { command in
             if case .buy(let p) = command, p != "coins_100" { return [.buy(product: "coins_100")] }
             return []
         },
         doc: "the logged-in user opens the store screen (if it is not open) and taps Buy: the app creates an "
-            + "order, then adds the payment. PRODUCT is `coins_100`, `coins_550` or `no_ads`")
+            + "order, then adds the payment. PRODUCT is a product of the catalog: `coins_100`, `coins_550` or "
+            + "`no_ads` in the built-in one, a StoreKit file's own ids with `storekit:` (docs/storekit.md)")
     static let openStore = CommandSpec(
         "open-store", .openStore,
         explore: ExploreDraw(slot: 14, weight: 1) { rng, _ in

@@ -1,0 +1,102 @@
+import IAPSimCore
+
+extension StoreKitFile {
+    /// `subscriptionGroups`: each group's auto-renewable subscriptions, in file order.
+    mutating func groups(_ node: JSONNode?) throws(ScenarioError) -> [Product] {
+        var products: [Product] = []
+        let all = try items(node, key: "subscriptionGroups", limit: Self.maxGroups)
+        var groupIds: [String] = []
+        for group in all {
+            guard case .object = group.value else {
+                throw fail(group, "each of \"subscriptionGroups\" must be an object (a group), not \(group.kind)")
+            }
+            guard let id = try string(group, "id"), !id.isEmpty else {
+                throw fail(
+                    group["id"] ?? group, "a subscription group without \"id\"; every group needs one (a string)")
+            }
+            groupIds.append(id)
+            if let name = try string(group, "name"), !name.isEmpty { groupNames[id] = VisibleText.escaped(name) }
+        }
+        for (group, id) in zip(all, groupIds) {
+            for item in try items(group["subscriptions"], key: "subscriptions", limit: Self.maxProducts) {
+                products.append(try subscription(item, group: id, groups: groupIds))
+            }
+        }
+        return products
+    }
+
+    mutating func subscription(_ item: JSONNode, group: String, groups: [String]) throws(ScenarioError) -> Product {
+        guard case .object = item.value else {
+            throw fail(item, "each of \"subscriptions\" must be an object (a subscription), not \(item.kind)")
+        }
+        let typeNode = item["type"]
+        guard let type = try string(item, "type"), type == "RecurringSubscription" else {
+            throw fail(
+                typeNode ?? item,
+                "a subscription with type \(typeNode.map(describe) ?? "missing"); accepted: \"RecurringSubscription\"")
+        }
+        let id = try productId(item)
+        let named = try string(item, "subscriptionGroupID")
+        guard let named, groups.contains(named) else {
+            let known = groups.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw fail(
+                item["subscriptionGroupID"] ?? item,
+                "the subscription \"\(id)\" names the group \(named.map { "\"\($0)\"" } ?? "(none)"), which the file does not have; its \"subscriptionGroupID\" must be the \"id\" of a group of \"subscriptionGroups\" (\(known))"
+            )
+        }
+        let terms = SubscriptionTerms(group: named, level: try level(item, id), period: try period(item, id))
+        try offers(item, id)
+        return Product(
+            id: id, kind: .autoRenewable, priceCents: try price(item, id), coins: 0, title: try title(item, id),
+            subscription: terms, familyShareable: try bool(item, "familyShareable"))
+    }
+
+    func level(_ item: JSONNode, _ id: String) throws(ScenarioError) -> Int {
+        guard let node = item["groupNumber"] else {
+            throw fail(item, "the subscription \"\(id)\" has no \"groupNumber\" (its level: 1 is the highest)")
+        }
+        guard case .number(let text) = node.value, let n = Int(text), (1...Self.maxProducts).contains(n) else {
+            throw fail(
+                node,
+                "the level of \"\(id)\" is \(describe(node)); \"groupNumber\" is a whole number from 1 (the highest) up"
+            )
+        }
+        return n
+    }
+
+    func period(_ item: JSONNode, _ id: String) throws(ScenarioError) -> RenewalPeriod {
+        let accepted = "accepted: " + RenewalPeriod.accepted.joined(separator: ", ")
+        guard let node = item["recurringSubscriptionPeriod"] else {
+            throw fail(item, "the subscription \"\(id)\" has no \"recurringSubscriptionPeriod\"; \(accepted)")
+        }
+        guard case .string(let text) = node.value, let period = RenewalPeriod(iso: text) else {
+            throw fail(node, "the period of \"\(id)\" is \(describe(node)); \(accepted)")
+        }
+        return period
+    }
+
+    /// Offers are read and listed; the simulator charges the full price every period.
+    mutating func offers(_ item: JSONNode, _ id: String) throws(ScenarioError) {
+        var intro: [JSONNode] = []
+        if let one = item["introductoryOffer"], case .object = one.value { intro.append(one) }
+        intro += try items(item["introductoryOffers"], key: "introductoryOffers", limit: 100)
+        for offer in intro {
+            let mode = try string(offer, "paymentMode") ?? "?"
+            let span = try string(offer, "subscriptionPeriod") ?? "?"
+            listed.append("\(id): introductory offer \(mode) for \(span)")
+        }
+        var any = !intro.isEmpty
+        let kinds = [
+            ("adHocOffers", "promotional offer"), ("codeOffers", "offer code"), ("winbackOffers", "win-back offer"),
+            ("billingPlans", "billing plan"),
+        ]
+        for (key, name) in kinds {
+            let found = try items(item[key], key: key, limit: 100)
+            if !found.isEmpty {
+                any = true
+                listed.append("\(id): \(found.count) \(name)\(found.count == 1 ? "" : "s")")
+            }
+        }
+        if any, !notModelled.contains("subscription offers") { notModelled.append("subscription offers") }
+    }
+}

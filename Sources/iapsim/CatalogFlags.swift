@@ -1,0 +1,39 @@
+import ArgumentParser
+import IAPSimScenario
+
+/// `--storekit PATH` and `--grants FILE`: the catalog of every command that runs a world.
+/// They win over a scenario's `storekit:` and `grants:` (docs/storekit.md).
+struct CatalogFlags: ParsableArguments {
+    @Option(
+        name: .customLong("storekit"),
+        help: ArgumentHelp(
+            "An Xcode StoreKit configuration file (Products.storekit): its products are the catalog.",
+            valueName: "path"))
+    var storekit: String?
+
+    @OptionGroup var grantsFlag: GrantsFlag
+    var grants: String? { grantsFlag.grants }
+
+    var options: CatalogOptions { CatalogOptions(storekit: storekit, grants: grants) }
+
+    /// The catalog the flags name (the built-in one when they name none), or exit 2 with
+    /// the one line that says what is wrong.
+    func load() throws -> LoadedCatalog {
+        do {
+            return try options.resolve()
+        } catch {
+            Output.error(error.description)
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// `--grants FILE`: what each consumable grants, for every command that reads a catalog.
+struct GrantsFlag: ParsableArguments {
+    @Option(
+        name: .customLong("grants"),
+        help: ArgumentHelp(
+            "A YAML map of what each consumable grants (PRODUCT: N UNIT, e.g. gems_small: 80 gems).",
+            valueName: "file"))
+    var grants: String?
+}
