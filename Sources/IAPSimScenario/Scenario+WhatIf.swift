@@ -6,8 +6,8 @@ extension Scenario {
     package var replayInput: ReplayInput {
         ReplayInput(
             config: WorldConfig(
-                seed: seed, users: users, policy: policy, appRunning: app == .running, environment: environment,
-                gracePeriodMs: gracePeriodMs),
+                seed: seed, users: users, policy: policy, appRunning: app == .running, catalog: catalog.catalog,
+                environment: environment, gracePeriodMs: gracePeriodMs),
             preset: preset,
             steps: steps.enumerated().map { ReplayStep($1.trigger, $1.command, number: $0 + 1, line: $1.line) })
     }
