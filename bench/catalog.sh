@@ -50,8 +50,7 @@ subscription() { # ID GROUP LEVEL PERIOD
     printf '\n      ]\n    }'
   done
   printf '\n  ],\n  "version" : {\n    "major" : 4,\n    "minor" : 0\n  }\n}\n'
-}
->"$FILE"
+} >"$FILE"
 
 count=$("$BIN" catalog "$FILE" | head -1)
 echo "file: $(wc -c <"$FILE") bytes; $count"

@@ -84,7 +84,8 @@ extension Picker {
         Picker(
             title: "Buy",
             items: catalog.products.map { p in
-                let what = p.kind == .consumable ? "\(p.coins) \(p.unit)" : "entitlement, \(p.kind.rawValue)"
+                let what =
+                    p.kind == .consumable ? "\(p.coins) \(catalog.unit(of: p.id))" : "entitlement, \(p.kind.rawValue)"
                 return PickerItem(p.id, "\(formatMoney(p.priceCents))  \(what)", .run(.buy(product: p.id)))
             })
     }

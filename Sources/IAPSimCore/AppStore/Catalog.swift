@@ -48,16 +48,10 @@ package struct Product: Sendable, Hashable {
     package var title: String
     /// Its group, level and period when it is an auto-renewable subscription.
     package var subscription: SubscriptionTerms?
-    /// What a consumable's `coins` count: `coins` in the built-in catalog, the unit a
-    /// scenario's `grants:` names, else the product's own id (one unit of itself). Other
-    /// kinds keep `coins`: they grant no amount.
-    package var unit: String
-    /// `familyShareable` of the StoreKit configuration file (read and shown, not modelled).
-    package var familyShareable: Bool
 
     package init(
         id: String, kind: ProductKind, priceCents: Int, coins: Int, title: String,
-        subscription: SubscriptionTerms? = nil, unit: String = "coins", familyShareable: Bool = false
+        subscription: SubscriptionTerms? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -65,8 +59,6 @@ package struct Product: Sendable, Hashable {
         self.coins = coins
         self.title = title
         self.subscription = subscription
-        self.unit = unit
-        self.familyShareable = familyShareable
     }
 }
 
@@ -78,12 +70,20 @@ package struct Catalog: Sendable, Hashable {
     package var products: [Product]
     package var subscriptions: [Product]
     package var settings: CatalogSettings
+    /// What each consumable's `coins` count, by product id: the unit a scenario's `grants:`
+    /// names, or the product's own id (one unit of itself); `coins` when it names none (the
+    /// built-in catalog). Beside the products, not in them: a product is copied at every
+    /// lookup of the hot path, and only the words of the UI and the catalog need its unit.
+    package var units: [String: String] = [:]
 
     package init(products: [Product], subscriptions: [Product] = [], settings: CatalogSettings = CatalogSettings()) {
         self.products = products
         self.subscriptions = subscriptions
         self.settings = settings
     }
+
+    /// The unit a consumable's `coins` count.
+    package func unit(of product: String) -> String { units[product] ?? "coins" }
 
     /// The built-in catalog: `scenarios/iapsim.storekit` with its grants (100 and 550 coins).
     package static let standard = Catalog(
@@ -118,7 +118,7 @@ package struct Catalog: Sendable, Hashable {
     /// there is no consumable, `units` when they grant different ones (an account keeps one
     /// balance: docs/storekit.md).
     package var balanceUnit: String {
-        let units = products.filter { $0.kind == .consumable }.map(\.unit)
+        let units = products.filter { $0.kind == .consumable }.map { unit(of: $0.id) }
         guard let first = units.first else { return "coins" }
         return units.allSatisfy { $0 == first } ? first : "units"
     }

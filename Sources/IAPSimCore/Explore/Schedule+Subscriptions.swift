@@ -7,11 +7,11 @@ extension Schedule {
 
     /// The catalog's subscriptions, in its order; none: no subscription steps.
     mutating func addSubscriptionSteps(seed: UInt64, catalog: Catalog = .standard) {
-        let products = catalog.subscriptions.map(\.id)
+        let products = catalog.subscriptions
         var rng = SplitMix64(seed: seed).derive("schedule-subscriptions")
         guard rng.below(2) == 0, !products.isEmpty else { return }
         gracePeriodMs = Self.graceChoices[rng.below(Self.graceChoices.count)]
-        var added = [ScheduleStep(.after(0), .buy(product: products[rng.below(products.count)]))]
+        var added = [ScheduleStep(.after(0), .buy(product: products[rng.below(products.count)].id))]
         for _ in 0..<(3 + rng.below(5)) {
             added.append(
                 ScheduleStep(
@@ -28,12 +28,12 @@ extension Schedule {
         steps.append(ScheduleStep(.after(0), .wait(Self.longWaits[rng.below(Self.longWaits.count)])))
     }
 
-    static func subscriptionCommand(_ rng: inout SplitMix64, products: [String]) -> Command {
+    static func subscriptionCommand(_ rng: inout SplitMix64, products: [Product]) -> Command {
         switch rng.below(10) {
         case 0: return .billingFail(on: true)
         case 1: return .billingFail(on: false)
         case 2: return .autoRenew(on: rng.below(2) == 0)
-        case 3: return .changePlan(product: products[rng.below(products.count)])
+        case 3: return .changePlan(product: products[rng.below(products.count)].id)
         case 4: return .refund(txn: nil)
         case 5: return .delayNextNotification([3_600_000, 86_400_000][rng.below(2)])
         case 6: return .openStore

@@ -75,7 +75,8 @@ extension LoadedCatalog {
         for g in grants {
             guard let i = copy.catalog.products.firstIndex(where: { $0.id == g.product }) else { continue }
             copy.catalog.products[i].coins = g.amount
-            copy.catalog.products[i].unit = g.unit
+            // `coins` is what a product no unit names counts: the built-in catalog stays `Catalog.standard`.
+            copy.catalog.units[g.product] = g.unit == "coins" ? nil : g.unit
             copy.grants.removeAll { $0.product == g.product }
             copy.grants.append(g)
         }

@@ -63,7 +63,7 @@ package struct LoadedCatalog: Sendable, Hashable {
     /// What buying the product gives: `grants 100 coins`, `unlocks no_ads`, `access while it renews`.
     package func grantText(_ p: Product) -> String {
         switch p.kind {
-        case .consumable: return "grants \(p.coins) \(p.unit)"
+        case .consumable: return "grants \(p.coins) \(catalog.unit(of: p.id))"
         case .nonConsumable: return "unlocks \(p.id)"
         case .nonRenewing: return "unlocks \(p.id) (the app counts its time)"
         case .autoRenewable: return "access while it renews"

@@ -19,11 +19,12 @@ extension StoreKitFile {
             let kind: ProductKind =
                 type == "Consumable" ? .consumable : type == "NonConsumable" ? .nonConsumable : .nonRenewing
             let id = try productId(item)
+            if try bool(item, "familyShareable") { familyShareable = true }
+            if kind == .consumable { units[id] = id }
             products.append(
                 Product(
                     id: id, kind: kind, priceCents: try price(item, id), coins: kind == .consumable ? 1 : 0,
-                    title: try title(item, id), unit: kind == .consumable ? id : "coins",
-                    familyShareable: try bool(item, "familyShareable")))
+                    title: try title(item, id)))
         }
         return products
     }

@@ -46,9 +46,10 @@ extension StoreKitFile {
         }
         let terms = SubscriptionTerms(group: named, level: try level(item, id), period: try period(item, id))
         try offers(item, id)
+        if try bool(item, "familyShareable") { familyShareable = true }
         return Product(
             id: id, kind: .autoRenewable, priceCents: try price(item, id), coins: 0, title: try title(item, id),
-            subscription: terms, familyShareable: try bool(item, "familyShareable"))
+            subscription: terms)
     }
 
     func level(_ item: JSONNode, _ id: String) throws(ScenarioError) -> Int {

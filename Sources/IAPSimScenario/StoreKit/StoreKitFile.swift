@@ -19,6 +19,9 @@ package struct StoreKitFile {
     var listed: [String] = []
     var notModelled: [String] = []
     var groupNames: [String: String] = [:]
+    /// A product's `familyShareable` was true; what each consumable counts (its own id).
+    var familyShareable = false
+    var units: [String: String] = [:]
 
     init(file: String) { self.file = file }
 
@@ -77,9 +80,11 @@ package struct StoreKitFile {
         if products.contains(where: { $0.kind == .nonRenewing }) {
             notModelled.append("non-renewing subscriptions' duration (sold as unlocks)")
         }
-        if (products + subscriptions).contains(where: \.familyShareable) { notModelled.append("Family Sharing") }
+        if familyShareable { notModelled.append("Family Sharing") }
+        var catalog = Catalog(products: products, subscriptions: subscriptions, settings: settings)
+        catalog.units = units
         var loaded = LoadedCatalog(
-            catalog: Catalog(products: products, subscriptions: subscriptions, settings: settings), file: file,
+            catalog: catalog, file: file,
             version: version, listed: listed, notModelled: notModelled)
         loaded.groupNames = groupNames
         return loaded

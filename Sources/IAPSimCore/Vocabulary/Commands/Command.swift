@@ -174,8 +174,11 @@ extension CommandSpec {
             return .buy(product: try a.product(0))
         },
         explore: ExploreDraw(slot: 0, weight: 5) { rng, m in
-            let pool = m.catalog.products.isEmpty ? m.catalog.subscriptions : m.catalog.products
-            return .buy(product: pool[rng.below(pool.count)].id)
+            // Indexed in place (no copy of the list): this draw runs at every step of explore.
+            guard !m.catalog.products.isEmpty else {
+                return .buy(product: m.catalog.subscriptions[rng.below(m.catalog.subscriptions.count)].id)
+            }
+            return .buy(product: m.catalog.products[rng.below(m.catalog.products.count)].id)
         },
         simpler: { command in
             if case .buy(let p) = command, p != "coins_100" { return [.buy(product: "coins_100")] }
