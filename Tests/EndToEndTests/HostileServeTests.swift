@@ -209,4 +209,55 @@ import Testing
             #expect(result.stderr.contains(message), "\(flags): \(result.stderr)")
         }
     }
+
+    /// A held API with 2,000 idle connections (idle timeout 2 s here, 30 s by default;
+    /// at most 512 at once) uses little CPU, still answers, and answers a 2 MB body 413 with
+    /// a JSON body; SIGTERM then ends it at once (a graceful stop, no trap).
+    @Test(.enabled(if: python, "python3 is not installed"))
+    func idleConnectionsAndLargeBodiesNeitherSpinNorCrashTheAPI() throws {
+        let portFile = CLI.temporaryFile("idle-ports.json")
+        defer { try? FileManager.default.removeItem(atPath: portFile) }
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.currentDirectoryURL = CLI.root
+        process.environment = ProcessInfo.processInfo.environment.merging(["IAPSIM_SERVE_TEST_SECONDS": "2"]) { $1 }
+        process.arguments =
+            ["serve", "--replay", Self.recording, "--config", Self.config, "--port-file", portFile, "--hold"]
+            + Self.files
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        #expect(Self.wait(for: portFile))
+        Thread.sleep(forTimeInterval: 0.5)
+        let script = """
+            import json, os, socket, sys, time, urllib.request
+            api = json.load(open(sys.argv[1]))["api"]; pid = int(sys.argv[2])
+            host, port = api.split("//")[1].split(":")
+            def cpu():
+                f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+                return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+            held = []
+            for _ in range(2000):
+                s = socket.socket(); s.setblocking(False)
+                try: s.connect((host, int(port)))
+                except BlockingIOError: pass
+                held.append(s)
+            time.sleep(0.5); before = cpu(); time.sleep(3); print("cpu", cpu() - before)
+            try:
+                urllib.request.urlopen(urllib.request.Request(
+                    api + "/inApps/v1/notifications/history", data=b"x" * (2 << 20), method="POST"), timeout=30)
+            except urllib.error.HTTPError as e:
+                print("status", e.code, e.read().decode())
+            """
+        let result = try CLI.run(
+            ["python3", "-c", script, portFile, String(process.processIdentifier)],
+            executable: URL(fileURLWithPath: "/usr/bin/env"))
+        let cpu = result.lines.first { $0.hasPrefix("cpu ") }.flatMap { Double($0.dropFirst(4)) }
+        #expect(cpu.map { $0 < 1.0 } == true, "CPU seconds in 3 s: \(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("status 413 {\"errorCode\":4130000,"), "\(result.stdout)\(result.stderr)")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "SIGTERM ends --hold with the verdict's status, no trap")
+    }
 }

@@ -5,6 +5,7 @@ import HummingbirdCore
 import IAPSimCore
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// The App Store Server API lookalike (docs/server-api.md), on
 /// Hummingbird 2, answered from a world someone else drives.
@@ -33,6 +34,9 @@ package actor AppStoreAPIServer {
     var limits = APIRateLimits()
     var tests: [(token: String, signedPayload: String, attempts: [(date: Int64, result: String)])] = []
     private var running: Task<Void, any Error>?
+    /// The server's service group: stopped gracefully (a cancelled one tears connections down
+    /// mid-write, which NIO traps on).
+    private var group: ServiceGroup?
     var nextTest = 0
 
     package init(world: some APIWorldProvider, environment: StoreEnvironment) throws {
@@ -67,9 +71,12 @@ package actor AppStoreAPIServer {
             },
             logger: Self.quietLogger
         )
+        let group = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: Self.quietLogger))
+        self.group = group
         running = Task {
             do {
-                try await app.run()
+                try await group.run()
             } catch {
                 continuation.yield(.failure(APIServerError(message: "\(error)")))
             }
@@ -102,9 +109,10 @@ package actor AppStoreAPIServer {
 
     /// Stops listening.
     package func stop() async {
-        running?.cancel()
+        await group?.triggerGracefulShutdown()
         _ = try? await running?.value
         running = nil
+        group = nil
     }
 
     /// Arms or ends a fault: `server-api-fail N [CODE]` is `{ $0.fail(N, code:) }`,
