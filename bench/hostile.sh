@@ -91,3 +91,85 @@ measure_flags "explore --seed 2^64" explore --seed 18446744073709551616
 measure_flags "run --record onto the input" play "$DIR/wait-48h-in-ms.yaml" --record "$DIR/wait-48h-in-ms.yaml"
 measure_flags "certs --out ''" certs --out ""
 measure_flags "run --signed ''" run "$DIR/wait-48h-in-ms.yaml" --signed ""
+
+# Issue 36: serve as a network tool, and the new surfaces. Each line: wall time, peak memory,
+# exit status, the first words of the answer (the bound stated in docs/serve.md, "Limits").
+echo
+echo "issue 36: serve's inputs, backend and API; subscriptions, handouts, replays"
+python3 - "$DIR" <<'PY'
+import sys
+d = sys.argv[1]
+head = "format: 1\ntitle: t\n"
+def put(name, text):
+    open(f"{d}/{name}", "w").write(text)
+put("ext.yaml", head + "merchant: external\npolicy: sk2-hardened\nsteps:\n  - do: buy coins_100\n")
+t = "x: &a0 [k, k, k, k, k, k, k, k, k, k]\n"
+for i in range(1, 9):
+    t += f"x{i}: &a{i} [" + ", ".join([f"*a{i-1}"] * 10) + "]\n"
+put("serve-alias-bomb.yaml", t)
+put("serve-3.5MB.yaml", "\n".join(f"m{m}: {{" + ", ".join(f"k{k}: v" for k in range(900)) + "}" for m in range(400)) + "\n")
+put("serve-crlf.yaml", 'users: {alice: {headers: {X-Token: "a\\r\\nX-Admin: 1"}}}\n')
+put("serve-tick-huge.yaml", "ticks: [{path: /t, every: 99999999999999999d}]\n")
+put("serve-tick-1ms.yaml", "ticks: [{path: /t, every: 1ms}]\n")
+put("record-block-1.jsonl", '{"iapsim-serve-record":1,"block":-1}\n')
+put("subs-300x400d.yaml", head + "policy: sk2-hardened\nsteps:\n  - do: buy pro_monthly\n" + "  - do: wait 400d\n" * 300)
+put("replays-1000.yaml", head + "policy: naive\nusers: [mallory]\nsteps:\n  - do: buy coins_100\n"
+    + "  - after: 10s\n    do: replay\n" * 1000)
+put("outage-buy-wait-100.yaml", head + "policy: hardened\nsteps:\n"
+    + "  - do: store-outage on\n  - do: buy coins_100\n  - do: wait 720h\n" * 100)
+PY
+mkfifo "$DIR/fifo.json"
+back=(--backend http://127.0.0.1:9)
+measure_flags "serve.yaml alias bomb" serve "${back[@]}" --config "$DIR/serve-alias-bomb.yaml" "$DIR/ext.yaml"
+measure_flags "serve.yaml 3.5 MB" serve "${back[@]}" --config "$DIR/serve-3.5MB.yaml" "$DIR/ext.yaml"
+measure_flags "serve.yaml CR LF in a header" serve "${back[@]}" --config "$DIR/serve-crlf.yaml" "$DIR/ext.yaml"
+measure_flags "tick every 99999999999999999d" serve "${back[@]}" --config "$DIR/serve-tick-huge.yaml" "$DIR/ext.yaml"
+measure_flags "tick every 1ms" serve "${back[@]}" --config "$DIR/serve-tick-1ms.yaml" "$DIR/ext.yaml"
+measure_flags "--backend :99999" serve --backend http://127.0.0.1:99999 "$DIR/ext.yaml"
+measure_flags "serve --explore --runs 2^64-1" serve "${back[@]}" --explore --runs 18446744073709551615
+measure_flags "serve --explore --skip 2^64-1" serve "${back[@]}" --explore --skip 18446744073709551615
+measure_flags "--replay block -1" serve --replay "$DIR/record-block-1.jsonl" "$DIR/ext.yaml"
+measure_flags "--port-file onto serve.yaml" serve "${back[@]}" --config "$DIR/serve-tick-1ms.yaml" --port-file "$DIR/serve-tick-1ms.yaml" "$DIR/ext.yaml"
+measure_flags "--record onto a FIFO" serve "${back[@]}" --record "$DIR/fifo.json" "$DIR/ext.yaml"
+measure_flags "--config a FIFO" serve "${back[@]}" --config "$DIR/fifo.json" "$DIR/ext.yaml"
+measure_flags "--api-listen 203.0.113.7:0" serve --replay Tests/Fixtures/serve/refbackend-two-files.jsonl \
+  --config tools/refbackend/serve.yaml --api-listen 203.0.113.7:0 scenarios/serve/purchase-credited.yaml
+hostile=Tests/Fixtures/serve/hostile_round3.py
+measure_flags "/healthz trickles (30 s bound)" serve --spawn "MODE=trickle-healthz python3 $hostile" "$DIR/ext.yaml"
+measure_flags "answers never end (10 s each)" serve --spawn "MODE=trickle python3 $hostile" "$DIR/ext.yaml"
+measure_flags "ledger clawback -2^63" serve --spawn "MODE=ledger-huge python3 $hostile" --ledger /ledger "$DIR/ext.yaml"
+measure_flags "ledger coins 1e300" serve --spawn "MODE=ledger-1e300 python3 $hostile" --ledger /ledger "$DIR/ext.yaml"
+measure_flags "subscriptions 300 x wait 400d" run --quiet "$DIR/subs-300x400d.yaml"
+measure_flags "what-if: 100 x (outage, buy, 720h)" run --quiet "$DIR/outage-buy-wait-100.yaml"
+rm -rf "$DIR/handouts"
+measure_flags "--handout, 1,000 replays" run --quiet "$DIR/replays-1000.yaml" --handout "$DIR/handouts"
+echo "  handouts: $(ls "$DIR/handouts" 2>/dev/null | wc -l) pages, $(du -sm "$DIR/handouts" 2>/dev/null | cut -f1) MB"
+# The API under 10,000 idle connections: CPU seconds it used in 5 s, then a 2 MB body.
+"$BIN" serve --replay Tests/Fixtures/serve/refbackend-two-files.jsonl --config tools/refbackend/serve.yaml \
+  --port-file "$DIR/ports.json" --hold scenarios/serve/purchase-credited.yaml \
+  scenarios/serve/refund-clawed-back.yaml >/dev/null 2>&1 &
+held=$!
+for _ in $(seq 100); do [[ -s $DIR/ports.json ]] && break; sleep 0.1; done
+python3 - "$DIR/ports.json" "$held" <<'PY'
+import json, os, socket, sys, time, urllib.request
+api = json.load(open(sys.argv[1]))["api"]; pid = int(sys.argv[2])
+host, port = api.split("//")[1].split(":")
+def cpu():
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+held = []
+for _ in range(10_000):
+    s = socket.socket(); s.setblocking(False)
+    try: s.connect((host, int(port)))
+    except BlockingIOError: pass
+    held.append(s)
+time.sleep(1); before = cpu(); time.sleep(5)
+print(f"10,000 idle API connections           {cpu() - before:.2f} s of CPU in 5 s")
+start = time.time()
+try:
+    urllib.request.urlopen(urllib.request.Request(
+        api + "/inApps/v1/notifications/history", data=b"x" * (2 << 20), method="POST"), timeout=60)
+except urllib.error.HTTPError as e:
+    print(f"2 MB body to the API                   {e.code} {e.read()[:60].decode()} ({time.time() - start:.1f} s)")
+PY
+kill -TERM "$held"; wait "$held" || true

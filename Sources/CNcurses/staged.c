@@ -32,7 +32,7 @@ void cn_staged_remove(int slot) {
     if (slot >= 0 && slot < CN_STAGED_SLOTS) staged_kind[slot] = 0;
 }
 
-static void on_cleanup_signal(int sig) {
+void cn_staged_cleanup(void) {
     // Files first, then directories, newest first: a directory created for the files is
     // empty once they are gone.
     for (int i = CN_STAGED_SLOTS - 1; i >= 0; i--) {
@@ -41,6 +41,10 @@ static void on_cleanup_signal(int sig) {
     for (int i = CN_STAGED_SLOTS - 1; i >= 0; i--) {
         if (staged_kind[i] == 2) rmdir(staged_paths[i]);
     }
+}
+
+static void on_cleanup_signal(int sig) {
+    cn_staged_cleanup();
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;

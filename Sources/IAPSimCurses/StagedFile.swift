@@ -61,6 +61,10 @@ package final class StagedFile {
     /// registered with `registerCreatedDirectory`) before the process dies of the signal.
     package static func installCleanup() { cn_install_cleanup_signals() }
 
+    /// Removes every staged file and registered directory now: for a signal handler that
+    /// replaces `installCleanup`'s (only `unlink` and `rmdir`: async-signal-safe).
+    package static func removeAllStaged() { cn_staged_cleanup() }
+
     /// Registers a directory this command created, for the signal handler to remove if it is
     /// still empty; returns the token for `forgetDirectory`.
     package static func registerCreatedDirectory(_ path: String) -> Int32 {

@@ -36,25 +36,22 @@ package enum Handout {
         let x = source.whatIf?.explanation(of: a.id)
         var out = [
             "# A\(a.id) \(a.type.rawValue): \(a.status.rawValue)", "",
-            "From `\(source.file)` (\(source.title)), policy \(source.sim.policy.displayName), seed \(source.sim.config.seed).",
+            "From \(markdownText(source.file)) (\(markdownText(source.title))), policy \(source.sim.policy.displayName), "
+                + "seed \(source.sim.config.seed).",
             "", "**What it means.** \(a.type.meaning(in: world))", "",
             "**What happened.** \(a.summary)", "",
         ]
         if let mechanism = a.mechanism { out += ["**How it ended.** \(mechanism)", ""] }
         out += section("Caused by", x.map { causes($0) } ?? ["- not worked out"])
-        out += section("Chain of facts", chain(a, source: source, causes: x?.causedBy ?? []))
+        let facts = chainEntries(a, source: source, causes: x?.causedBy ?? [])
+        out += section("Chain of facts", chain(facts))
         out += section("Money", money(a, in: source.sim))
         if a.status.isUnresolved {
             out += section("Prevented by", x.map(prevented) ?? ["- not worked out"])
         } else {
             out += section("Saved by", x.map(saved) ?? ["- not worked out"])
         }
-        if !source.records.isEmpty {
-            out += section(
-                "Sequence diagram",
-                ["```mermaid"] + MermaidExport.diagram(source.records).split(separator: "\n").map(String.init) + ["```"]
-            )
-        }
+        if !source.records.isEmpty { out += section("Sequence diagram", diagram(facts)) }
         return out.map(VisibleText.escaped).joined(separator: "\n") + "\n"
     }
 
@@ -80,15 +77,54 @@ package enum Handout {
                 + x.savedBy.map { "- `\($0.words)`" }
     }
 
-    static func chain(_ a: Anomaly, source: Source, causes: [ReplayStep]) -> [String] {
+    static func chainEntries(_ a: Anomaly, source: Source, causes: [ReplayStep]) -> [LogEntry] {
         let ids = Set([a.txn, a.order].compactMap { $0 } + a.involved)
-        let entries = CausalChain.entries(source.log, anomaly: a.id, ids: ids, causes: causes)
+        return CausalChain.entries(source.log, anomaly: a.id, ids: ids, causes: causes)
+    }
+
+    /// The most facts a page's table and diagram show: a page is about one anomaly, and a run
+    /// that repeats one input a thousand times must not make a thousand pages of the whole run.
+    package static let maxFacts = 200
+
+    static func chain(_ entries: [LogEntry]) -> [String] {
         guard !entries.isEmpty else { return ["(no fact of it is left in the log)"] }
         return ["| time | part | fact |", "|---|---|---|"]
-            + entries.map {
+            + entries.prefix(maxFacts).map {
                 "| \(DurationText.clock($0.time)) | \($0.part.rawValue) | "
-                    + $0.fact.text.replacingPipes + " |"
+                    + markdownText($0.fact.text) + " |"
+            } + cut(entries.count)
+    }
+
+    /// The diagram of the anomaly's own chain of facts (not the whole run's: `run --diagram`
+    /// draws that), at most `maxFacts` of them.
+    static func diagram(_ entries: [LogEntry]) -> [String] {
+        let records = entries.prefix(maxFacts).map(RunRecord.entry)
+        return ["```mermaid"] + MermaidExport.diagram(records).split(separator: "\n").map(String.init) + ["```"]
+            + cut(entries.count)
+    }
+
+    static func cut(_ count: Int) -> [String] {
+        count > maxFacts ? ["", "(the first \(maxFacts) of \(count) facts; `iapsim run --log` has them all)"] : []
+    }
+
+    /// Text from a file (a title, a name, a fact's words) as Markdown that shows it as it is:
+    /// HTML is escaped (`&lt;`), and every character Markdown reads as markup (links,
+    /// emphasis, code, a table's `|`) is backslash-escaped, so that no link (`javascript:`
+    /// included) or tag can come from a scenario.
+    package static func markdownText(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"", "\\", "`", "*", "_", "[", "]", "(", ")", "{", "}", "#", "+", "!", "|", "~", ":":
+                out += "\\" + String(character)
+            case "\n", "\r", "\r\n": out += " "
+            default: out.append(character)
             }
+        }
+        return out
     }
 
     static func money(_ a: Anomaly, in sim: Simulation) -> [String] {
@@ -110,12 +146,5 @@ package enum Handout {
                     + (charge.clawedBack ? ", clawed back" : ", not clawed back"))
         }
         return out
-    }
-}
-
-extension String {
-    /// A table cell's text: a `|` would end the cell.
-    fileprivate var replacingPipes: String {
-        split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")
     }
 }

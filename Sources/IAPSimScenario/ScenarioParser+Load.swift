@@ -21,7 +21,8 @@ extension ScenarioParser {
         return try parse(bytes: bytes, file: path, options: options)
     }
 
-    static func readRegularFile(_ path: String) throws(ScenarioError) -> [UInt8] {
+    /// The bytes of the regular file at `path`, at most `limit` of them (else `fileTooLarge`).
+    package static func readRegularFile(_ path: String, limit: Int = maxFileBytes) throws(ScenarioError) -> [UInt8] {
         let start = SourceLocation(file: path, line: 1, column: 1)
         func refuse(_ reason: String) -> ScenarioError { .unreadableFile(at: start, reason: reason) }
         var info = stat()
@@ -36,14 +37,14 @@ extension ScenarioParser {
         // The path may have been swapped between stat and open: check what was opened.
         guard fstat(fd, &info) == 0 else { throw refuse(osReason()) }
         try checkKind(info, refuse)
-        guard Int(info.st_size) <= maxFileBytes else {
-            throw .fileTooLarge(at: start, bytes: Int(info.st_size), limit: maxFileBytes)
+        guard Int(info.st_size) <= limit else {
+            throw .fileTooLarge(at: start, bytes: Int(info.st_size), limit: limit)
         }
         // Read until the end, or one byte past the limit if the file grew since fstat.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        while bytes.count <= maxFileBytes {
+        while bytes.count <= limit {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n == 0 { break }
             if n < 0 {
@@ -52,8 +53,8 @@ extension ScenarioParser {
             }
             bytes += chunk[..<n]
         }
-        guard bytes.count <= maxFileBytes else {
-            throw .fileTooLarge(at: start, bytes: bytes.count, limit: maxFileBytes)
+        guard bytes.count <= limit else {
+            throw .fileTooLarge(at: start, bytes: bytes.count, limit: limit)
         }
         return bytes
     }

@@ -17,13 +17,18 @@ enum YAMLPreScan {
     static let maxNodes = 200_000
 
     static func check(_ text: String, file: String) throws(ScenarioError) {
-        var utf8 = Array(text.utf8)
-        let problem: Problem? = utf8.withUnsafeMutableBufferPointer { buffer in
-            scan(buffer)
-        }
-        guard let problem else { return }
+        guard let problem = problem(in: text, kind: "a scenario") else { return }
         let at = SourceLocation(file: file, line: problem.line, column: problem.column)
         throw .yamlTooComplex(at: at, problem: problem.text)
+    }
+
+    /// The first limit `text` goes over, or nil; `kind` names what the file is in the words
+    /// of the message (`a scenario needs at most 100`).
+    static func problem(in text: String, kind: String) -> Problem? {
+        var utf8 = Array(text.utf8)
+        return utf8.withUnsafeMutableBufferPointer { buffer in
+            scan(buffer, kind: kind)
+        }
     }
 
     struct Problem {
@@ -39,7 +44,7 @@ enum YAMLPreScan {
         var keys = 0
     }
 
-    private static func scan(_ buffer: UnsafeMutableBufferPointer<UInt8>) -> Problem? {
+    private static func scan(_ buffer: UnsafeMutableBufferPointer<UInt8>, kind: String) -> Problem? {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else { return nil }
         defer { yaml_parser_delete(&parser) }
@@ -66,7 +71,7 @@ enum YAMLPreScan {
                 if nodes > maxNodes {
                     return problem(
                         "more than \(maxNodes) values (lists, maps, keys and texts); "
-                            + "a scenario needs at most \(maxNodes)")
+                            + "\(kind) needs at most \(maxNodes)")
                 }
             }
             if isNode, let last = levels.last, last.isMapping {
@@ -80,7 +85,7 @@ enum YAMLPreScan {
                     if last.keys + 1 > maxMapKeys {
                         return problem(
                             "a map of more than \(maxMapKeys) keys; "
-                                + "a scenario needs at most \(maxMapKeys)")
+                                + "\(kind) needs at most \(maxMapKeys)")
                     }
                 }
                 levels[levels.count - 1].nextIsKey.toggle()
@@ -90,7 +95,7 @@ enum YAMLPreScan {
                 if aliases > maxAliases {
                     return problem(
                         "more than \(maxAliases) aliases ('*name'); "
-                            + "a scenario needs at most \(maxAliases)")
+                            + "\(kind) needs at most \(maxAliases)")
                 }
             } else if type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT {
                 levels.append(Level(isMapping: type == YAML_MAPPING_START_EVENT, nextIsKey: true))

@@ -27,19 +27,21 @@ enum OutputCheck {
     }
 
     static func check(_ targets: [Target], inputs: [String]) throws(Failure) {
-        var seen: [(what: String, identity: FileIdentity)] = []
+        var seen: [(what: String, identity: FileIdentity, isDirectory: Bool)] = []
         for input in inputs {
-            if let identity = FileIdentity(input) { seen.append(("the input \(input)", identity)) }
+            if let identity = FileIdentity(input) { seen.append(("the input \(input)", identity, false)) }
         }
-        func claim(_ flag: String, _ path: String) throws(Failure) {
+        // Two directory outputs may share a directory (their files are claimed one by one);
+        // a file output may not be where a directory output will be, nor a file of another.
+        func claim(_ flag: String, _ path: String, isDirectory: Bool = false) throws(Failure) {
             guard let identity = FileIdentity(path) else {
                 throw Failure(message: "\(flag) \(path): \(StagedFile.osReason())")
             }
-            if let clash = seen.first(where: { $0.identity == identity }) {
+            if let clash = seen.first(where: { $0.identity == identity && !($0.isDirectory && isDirectory) }) {
                 throw Failure(
                     message: "\(flag) \(path): the same file as \(clash.what); every output needs its own path")
             }
-            seen.append((flag == "--signed" ? "\(flag) \(path)" : flag, identity))
+            seen.append((flag == "--signed" || isDirectory ? "\(flag) \(path)" : flag, identity, isDirectory))
         }
         for target in targets {
             switch target {
@@ -47,10 +49,11 @@ enum OutputCheck {
                 try file(flag: flag, path: path)
                 try claim(flag, path)
             case .directory(let flag, let path, let files):
-                guard try directory(flag: flag, path: path) else { continue }
+                let exists = try directory(flag: flag, path: path)
+                try claim(flag, path, isDirectory: true)
                 for name in files {
                     let inside = path.hasSuffix("/") ? path + name : path + "/" + name
-                    try file(flag: flag, path: inside)
+                    if exists { try file(flag: flag, path: inside) }
                     try claim(flag, inside)
                 }
             }
@@ -153,11 +156,22 @@ enum FileIdentity: Equatable {
             self = .existing(dev: UInt64(info.st_dev), ino: UInt64(info.st_ino))
             return
         }
-        guard let real = FileName.withCString(StagedFile.directory(of: path), { realpath($0, nil) }) else {
-            return nil
+        // Not there yet: the real path of its nearest existing parent, then the parts that
+        // will be made (a directory output's files included), `.` and `..` read as the OS will.
+        var parent = StagedFile.directory(of: path)
+        var rest = [path.split(separator: "/").last.map(String.init) ?? path]
+        var real = FileName.withCString(parent) { realpath($0, nil) }
+        while real == nil, errno == ENOENT || errno == ENOTDIR, parent != "." && parent != "/" {
+            rest.insert(parent.split(separator: "/").last.map(String.init) ?? parent, at: 0)
+            parent = StagedFile.directory(of: parent)
+            real = FileName.withCString(parent) { realpath($0, nil) }
         }
+        guard let real else { return nil }
         defer { free(real) }
-        let name = FileName.bytes(path.split(separator: "/").last.map(String.init) ?? path)
-        self = .planned(OSPath.bytes(real) + [UInt8(ascii: "/")] + name)
+        var parts = OSPath.bytes(real).split(separator: UInt8(ascii: "/")).map(Array.init)
+        for part in rest where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(FileName.bytes(part)) }
+        }
+        self = .planned(parts.flatMap { [UInt8(ascii: "/")] + $0 })
     }
 }

@@ -11,20 +11,22 @@ import IAPSimServe
 struct ServeExplore {
     let command: ServeCommand
     let options: ServeSession.Options
+    let outputs: ServeOutputs
+    static let defaultRuns = 100
 
     func run() throws {
         let preset = command.policy ?? .sk2Hardened
-        let runs = Int(try command.runsFlag?.unsigned("--runs") ?? 100)
-        let skip = Int(try command.skipFlag.unsigned("--skip"))
+        let runs = try command.runsFlag?.whole("--runs", in: FlagRange.runs) ?? Self.defaultRuns
+        let skip = try command.skipFlag.whole("--skip", in: FlagRange.skip)
         let loaded = try command.catalog.load()
         var explorer = Explorer(policy: preset.policy, seed: command.seed, catalog: loaded.catalog)
         if loaded.catalog.settings.billingGracePeriod {
             explorer.catalogGracePeriodMs = CatalogOptions.fileGracePeriodMs
         }
         var junit = try JUnitReport(suite: "iapsim serve --explore \(preset.rawValue)", path: command.junit, inputs: [])
-        let session: ServeSession
-        do { session = try ServeSession(options) } catch { throw ServeCommand.fail(error, session: nil) }
-        var log = try ServeLog(path: command.logFile)
+        let session = try ServeCommand.start(options, outputs: outputs)
+        defer { session.close() }
+        let log = ServeLog(outputs: outputs)
         var firstFailure: [AnomalyType: Int] = [:]
         var counts: [AnomalyType: Int] = [:]
         var failedRuns = 0
@@ -35,9 +37,8 @@ struct ServeExplore {
         for index in skip..<(skip + runs) {
             let (merchant, link) = try Self.merchant(session, explorer: explorer, index: index)
             let (world, outcome) = explorer.served(index, link: link)
-            if let failure = session.failure(of: merchant) {
-                log.close()
-                throw ServeCommand.fail(failure, session: session)
+            if let failure = session.failure(of: merchant) ?? outputs.recordProblem {
+                throw ServeCommand.fail(failure, session: session, outputs: outputs)
             }
             exchanges += merchant.exchanges.count
             backendMs += merchant.exchanges.reduce(0) { $0 + $1.wallMs }
@@ -68,7 +69,6 @@ struct ServeExplore {
                 if firstFailure[type] == nil { firstFailure[type] = index }
             }
         }
-        log.close()
         let wall = clock.now - start
         let ms = wall.components.seconds * 1000 + wall.components.attoseconds / 1_000_000_000_000_000
         var lines = [
@@ -87,6 +87,7 @@ struct ServeExplore {
             "under serve, causes and fixes are not replayed and nothing is shrunk: a real backend cannot be copied")
         try junit.write()
         try Output.print(lines)
+        try outputs.commit()
         command.holdIfAsked(session)
         session.close()
         if failedRuns > 0 { throw ExitCode(1) }

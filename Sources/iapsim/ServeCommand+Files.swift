@@ -9,10 +9,12 @@ import IAPSimServe
 struct ServeFiles {
     let command: ServeCommand
     var options: ServeSession.Options
+    let outputs: ServeOutputs
 
-    init(command: ServeCommand, options: ServeSession.Options) {
+    init(command: ServeCommand, options: ServeSession.Options, outputs: ServeOutputs) {
         self.command = command
         self.options = options
+        self.outputs = outputs
     }
 
     /// The anomaly types a blind serve (no `ledger`) can judge.
@@ -57,8 +59,12 @@ struct ServeFiles {
         if !scenarios.isEmpty {
             (passed, failed) = try play(scenarios, junit: &junit)
         }
+        // Whatever ends the serve (a failure, a write error, standard output gone), the
+        // backend is stopped and the keys removed.
+        defer { session?.close() }
         try junit.write()
         try Output.print(["\(passed) passed, \(failed) failed, \(invalid.count) invalid"])
+        try outputs.commit()
         if let session { command.holdIfAsked(session) }
         session?.close()
         if !invalid.isEmpty { throw ExitCode(2) }
@@ -71,19 +77,17 @@ struct ServeFiles {
     mutating func play(_ scenarios: [(file: String, scenario: Scenario)], junit: inout JUnitReport) throws
         -> (passed: Int, failed: Int)
     {
-        let session: ServeSession
-        do { session = try ServeSession(options) } catch { throw ServeCommand.fail(error, session: nil) }
+        let session = try ServeCommand.start(options, outputs: outputs)
         self.session = session
-        var log = try ServeLog(path: command.logFile)
+        let log = ServeLog(outputs: outputs)
         var passed = 0
         var failed = 0
         for (file, scenario) in scenarios {
             let outcome: ServeFileOutcome
             do {
-                outcome = try play(scenario, file: file, session: session, log: &log)
+                outcome = try play(scenario, file: file, session: session, log: log)
             } catch let failure as ServeFailure {
-                log.close()
-                throw ServeCommand.fail(failure, session: session)
+                throw ServeCommand.fail(failure, session: session, outputs: outputs)
             }
             if outcome.result.passed {
                 passed += 1
@@ -95,10 +99,8 @@ struct ServeFiles {
             try Output.print(outcome.lines)
         }
         if let unfinished = session.replayUnfinished {
-            log.close()
-            throw ServeCommand.fail(unfinished, session: session)
+            throw ServeCommand.fail(unfinished, session: session, outputs: outputs)
         }
-        log.close()
         if options.config.ledger == nil {
             try Output.print([
                 "blind: no ledger in serve.yaml; only lost and missed orders (and acknowledgements) were judged:"
@@ -147,7 +149,7 @@ struct ServeFiles {
             + " add ledger: {path: ...} or drop them"
     }
 
-    func play(_ scenario: Scenario, file: String, session: ServeSession, log: inout ServeLog) throws
+    func play(_ scenario: Scenario, file: String, session: ServeSession, log: ServeLog) throws
         -> ServeFileOutcome
     {
         let clock = ContinuousClock()
@@ -159,7 +161,7 @@ struct ServeFiles {
         while !player.stepsDone { records += player.playStep() }
         let (rest, result) = player.finish()
         records += rest
-        if let failure = session.failure(of: merchant) { throw failure }
+        if let failure = session.failure(of: merchant) ?? outputs.recordProblem { throw failure }
         try log.add(records, world: session.worlds, prefix: "f\(session.worlds)-", source: file)
         let wall = clock.now - start
         let backendMs = merchant.exchanges.reduce(0) { $0 + $1.wallMs }
@@ -220,34 +222,18 @@ struct ServeFileOutcome {
     var ms: Int64
 }
 
-/// `--log`: every world's records as JSON Lines, one file for the invocation.
+/// `--log`: every world's records as JSON Lines, one file for the invocation (staged by
+/// `ServeOutputs`, put in place with the verdict).
 struct ServeLog {
-    let handle: FileHandle?
-
-    init(path: String?) throws {
-        guard let path else {
-            handle = nil
-            return
-        }
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else {
-            Output.error("Error: --log \(path): cannot write the file")
-            throw ExitCode(2)
-        }
-        self.handle = handle
-    }
+    let outputs: ServeOutputs
 
     /// One world's records, after a line that names the world (its anomaly ids start at 1
     /// again): `{"kind":"world","world":N,"prefix":"f3-","source":FILE}`.
-    mutating func add(_ records: [RunRecord], world: Int, prefix: String, source: String) throws {
-        guard let handle else { return }
+    func add(_ records: [RunRecord], world: Int, prefix: String, source: String) throws {
+        guard outputs.logging else { return }
         let head =
             "{\"kind\":\"world\",\"world\":\(world),\"prefix\":\(JSONLinesExport.jsonString(prefix)),"
             + "\"source\":\(JSONLinesExport.jsonString(source))}\n"
-        let text = head + records.compactMap { JSONLinesExport.line($0) }.map { $0 + "\n" }.joined()
-        handle.write(Data(text.utf8))
+        try outputs.writeLog(head + records.compactMap { JSONLinesExport.line($0) }.map { $0 + "\n" }.joined())
     }
-
-    func close() { try? handle?.close() }
 }

@@ -11,11 +11,11 @@ import IAPSimTUI
 struct ServeUI {
     let command: ServeCommand
     let options: ServeSession.Options
+    let outputs: ServeOutputs
 
     func run() throws {
         let loaded = try command.catalog.load()
-        let session: ServeSession
-        do { session = try ServeSession(options) } catch { throw ServeCommand.fail(error, session: nil) }
+        let session = try ServeCommand.start(options, outputs: outputs)
         defer { session.close() }
         let preset = command.policy ?? .sk2Hardened
         let users = ["alice", "bob"]

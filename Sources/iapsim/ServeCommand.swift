@@ -121,7 +121,7 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         _ = try seedFlag.unsigned("--seed")
-        _ = try skipFlag.unsigned("--skip")
+        let skip = try skipFlag.whole("--skip", in: FlagRange.skip)
         if backend != nil && spawn != nil {
             throw ValidationError(
                 "--backend and --spawn: give one (with --spawn the backend is http://127.0.0.1:$PORT)")
@@ -130,7 +130,10 @@ struct ServeCommand: ParsableCommand {
         if replay != nil && spawn != nil { throw ValidationError("--replay needs no backend: drop --spawn") }
         if explore && !paths.isEmpty { throw ValidationError("--explore plays random schedules: give no files") }
         if runsFlag != nil && !explore { throw ValidationError("--runs goes with --explore") }
-        if let runsFlag, try runsFlag.unsigned("--runs") == 0 { throw ValidationError("--runs must be at least 1") }
+        let runs = try runsFlag?.whole("--runs", in: FlagRange.runs) ?? ServeExplore.defaultRuns
+        guard skip <= Int.max - runs else {
+            throw ValidationError("--skip plus --runs must be at most \(Int.max), got \(skip) + \(runs)")
+        }
         if let policy, policy.policy.storekit != .two {
             throw ValidationError("--policy: serve is the StoreKit 2 world; accepted: sk2-naive, sk2-hardened")
         }
@@ -157,20 +160,36 @@ struct ServeCommand: ParsableCommand {
         let (host, port) = try listenAddress()
         options.apiHost = host
         options.apiPort = port
-        options.portFile = portFile
         options.spawn = spawn
         options.realTime = time == .real
-        options.record = record
         options.replay = replay
         options.race = race
+        let inputs = [config, replay].compactMap { $0 } + ScenarioFiles.expand(paths)
+        let outputs = try ServeOutputs(self, inputs: inputs)
+        defer { outputs.discard() }
+        options.record = outputs.recordSink
         if explore {
-            return try ServeExplore(command: self, options: options).run()
+            return try ServeExplore(command: self, options: options, outputs: outputs).run()
         }
         if paths.isEmpty {
-            return try ServeUI(command: self, options: options).run()
+            return try ServeUI(command: self, options: options, outputs: outputs).run()
         }
-        var files = ServeFiles(command: self, options: options)
+        var files = ServeFiles(command: self, options: options, outputs: outputs)
         try files.run()
+    }
+
+    /// The session (the API listening, the backend reached or spawned), then `--port-file`;
+    /// a failure of either stops what was started.
+    static func start(_ options: ServeSession.Options, outputs: ServeOutputs) throws -> ServeSession {
+        let session: ServeSession
+        do { session = try ServeSession(options) } catch { throw fail(error, session: nil) }
+        do {
+            try outputs.writePortFile(api: session.apiURL, backend: session.backend)
+        } catch {
+            session.close()
+            throw error
+        }
+        return session
     }
 
     /// serve.yaml, then each flag over it.
@@ -178,9 +197,8 @@ struct ServeCommand: ParsableCommand {
         var config = ServeConfig()
         do {
             if let file = self.config {
-                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                    throw ServeConfigError("\(file): cannot read the file")
-                }
+                let text: String
+                do { text = try PlainYAML.readFile(file) } catch { throw ServeConfigError(error.description) }
                 config = try ServeConfig.parse(text, file: file)
             }
             let flags: [(String, String?)] = [
@@ -197,8 +215,8 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if let backend {
-            guard backend.hasPrefix("http://") || backend.hasPrefix("https://") else {
-                Output.error("Error: --backend must be a URL (http://HOST:PORT), got \(backend)")
+            if let problem = ServeConfig.backendProblem(backend) {
+                Output.error("Error: --backend \(problem)")
                 throw ExitCode(2)
             }
             config.backend = backend
@@ -210,9 +228,15 @@ struct ServeCommand: ParsableCommand {
     var seed: UInt64 { (try? seedFlag.unsigned("--seed")) ?? 1 }
 
     /// Ends the session and exits 3 (or 2) for a failure that is not a verdict.
-    static func fail(_ failure: ServeFailure, session: ServeSession?) -> ExitCode {
+    /// `--log` and `--record` are put in place with what happened until then (the
+    /// recording of a backend that stopped answering is what explains it), unless writing
+    /// them is what failed.
+    static func fail(_ failure: ServeFailure, session: ServeSession?, outputs: ServeOutputs? = nil) -> ExitCode {
         session?.close()
         Output.error("Error: \(failure.description)")
+        if let outputs, outputs.recordProblem == nil {
+            do { try outputs.commit() } catch { return error as? ExitCode ?? ExitCode(2) }
+        }
         return ExitCode(failure.exitCode)
     }
 }

@@ -69,4 +69,6 @@ int cn_wait_stdin(int timeout_ms);
 int cn_staged_add(const char *path, int directory);
 void cn_staged_remove(int slot);
 void cn_install_cleanup_signals(void);
+/// What the cleanup handler does, for another signal handler to call (async-signal-safe).
+void cn_staged_cleanup(void);
 #endif

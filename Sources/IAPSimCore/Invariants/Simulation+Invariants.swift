@@ -77,8 +77,10 @@ extension Simulation {
 
     func checkTransactions(_ finished: inout [Bool], _ breach: Breach) {
         let transactions = store.transactions
+        var ids = Set<String>()
+        ids.reserveCapacity(transactions.count)
         for (i, t) in transactions.enumerated() {
-            if transactions[..<i].contains(where: { $0.id == t.id }) {
+            if !ids.insert(t.id).inserted {
                 breach(.transactionIdsUnique, "\(t.id) appears twice")
             }
             if i < finished.count, finished[i], !t.finished {

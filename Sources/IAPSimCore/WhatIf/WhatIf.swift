@@ -75,6 +75,8 @@ package struct WhatIf: Sendable {
     package let input: ReplayInput
     var cache: [ReplayKey: ReplayVerdict] = [:]
     package internal(set) var replays = 0
+    /// Whether a replay was skipped for the budget (`replayStepBudget`).
+    package internal(set) var budgetSpent = false
 
     struct ReplayKey: Hashable {
         var policy: Policy
@@ -83,10 +85,26 @@ package struct WhatIf: Sendable {
 
     package init(_ input: ReplayInput) { self.input = input }
 
-    /// The verdict of the inputs under `policy`, without the steps at `removed`.
+    /// The most steps the replays of one report may play in all (each replays the whole file):
+    /// a file that repeats an input a hundred times would otherwise cost hundreds of whole
+    /// runs per answer. Past it, a replay is taken to change nothing (so no cause, fix or
+    /// saving setting is claimed from it), and the report says its answers are partial.
+    package static let replayStepBudget = 60_000
+    /// However long the file, at least this many replays are played.
+    static let minimumReplays = 24
+
+    /// How many replays this file's budget allows.
+    var replayBudget: Int { max(Self.minimumReplays, Self.replayStepBudget / max(input.steps.count, 1)) }
+
+    /// The verdict of the inputs under `policy`, without the steps at `removed`; past the
+    /// budget, the run's own verdict.
     mutating func verdict(_ policy: Policy, removing removed: Set<Int> = []) -> ReplayVerdict {
         let key = ReplayKey(policy: policy, removed: removed.sorted())
         if let known = cache[key] { return known }
+        if replays >= replayBudget, !(removed.isEmpty && policy == input.policy) {
+            budgetSpent = true
+            return verdict(input.policy)
+        }
         replays += 1
         var times: [VirtualTime] = []
         let world = input.replay(policy: policy, removing: removed, stepTimes: &times)
@@ -128,7 +146,12 @@ package struct WhatIf: Sendable {
                     savedBy: endsBadly ? [] : saving.keys(saving: identity),
                     savedTogether: !endsBadly && saving.together(identity)))
         }
-        return WhatIfReport(explanations: explanations, avoided: avoided, other: other, replays: replays)
+        let partial =
+            budgetSpent
+            ? "partly worked out: the replays stopped at \(replayBudget) (each plays all \(input.steps.count) steps); "
+                + "causes, fixes and savings past them are not listed" : nil
+        return WhatIfReport(
+            explanations: explanations, avoided: avoided, other: other, replays: replays, notWorkedOut: partial)
     }
 
     /// The attack inputs a replay without `removed` plays, in order.

@@ -31,7 +31,7 @@ package struct APIFaults: Sendable {
     /// The HTTP status of an Apple error code: its first three digits (4040010 -> 404).
     static func status(of code: Int) -> Int {
         let status = code / 10_000
-        return (100...599).contains(status) ? status : 500
+        return (400...599).contains(status) ? status : 500
     }
 }
 

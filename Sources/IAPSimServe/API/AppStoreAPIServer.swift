@@ -1,9 +1,11 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import IAPSimCore
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// The App Store Server API lookalike (docs/server-api.md), on
 /// Hummingbird 2, answered from a world someone else drives.
@@ -32,6 +34,9 @@ package actor AppStoreAPIServer {
     var limits = APIRateLimits()
     var tests: [(token: String, signedPayload: String, attempts: [(date: Int64, result: String)])] = []
     private var running: Task<Void, any Error>?
+    /// The server's service group: stopped gracefully (a cancelled one tears connections down
+    /// mid-write, which NIO traps on).
+    private var group: ServiceGroup?
     var nextTest = 0
     /// The rate limits' clock (SERVE-CI rule 9): virtual seconds under `--time warp`; the wall
     /// clock's under `--time real` and while holding, so that windows pass as real seconds go
@@ -50,27 +55,58 @@ package actor AppStoreAPIServer {
         signer = try APISigner(environment: environment)
     }
 
-    /// Listens on `host:port` (0: a free port) and returns the bound port once it listens.
+    /// Listens on `host:port` (0: a free port) and returns the bound port once it listens;
+    /// throws when it cannot (the address is not this machine's, the port is taken) or has not
+    /// within `ServeLimits.apiListenSeconds`.
     package func start(host: String = "127.0.0.1", port: Int = 0) async throws -> Int {
-        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let (stream, continuation) = AsyncStream<Result<Int, APIServerError>>.makeStream()
         let app = Application(
             responder: CallbackResponder { [self] (request: Request, _: BasicRequestContext) in
                 var request = request
-                let body = try await request.collectBody(upTo: 1 << 20)
+                guard let body = try? await request.collectBody(upTo: ServeLimits.maxAPIRequestBytes) else {
+                    return APIAnswer.tooLarge.response
+                }
                 return await self.respond(
                     method: request.method.rawValue, target: request.uri.string,
                     authorization: request.headers[.authorization], body: String(buffer: body))
             },
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+            server: .http1(configuration: .init(idleTimeout: .seconds(ServeLimits.apiIdleSeconds))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: port), serverName: nil,
+                availableConnectionsDelegate: MaximumAvailableConnections(ServeLimits.apiMaxConnections)),
             onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? port)
+                continuation.yield(.success(channel.localAddress?.port ?? port))
                 continuation.finish()
             },
             logger: Self.quietLogger
         )
-        running = Task { try await app.run() }
-        for await bound in stream { return bound }
-        throw APIServerError(message: "the App Store Server API could not listen on \(host):\(port)")
+        let group = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: Self.quietLogger))
+        self.group = group
+        running = Task {
+            do {
+                try await group.run()
+            } catch {
+                continuation.yield(.failure(APIServerError(message: "\(error)")))
+            }
+            continuation.finish()
+        }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(ServeLimits.apiListenSeconds))
+            continuation.yield(
+                .failure(APIServerError(message: "not listening after \(ServeLimits.apiListenSeconds) s")))
+            continuation.finish()
+        }
+        defer { watchdog.cancel() }
+        for await outcome in stream {
+            if case .failure = outcome {
+                // Not awaited: a listen that never came may never end either.
+                running?.cancel()
+                running = nil
+            }
+            return try outcome.get()
+        }
+        throw APIServerError(message: "the server stopped before it listened")
     }
 
     /// Hummingbird's own log stays silent: the runner prints what it needs.
@@ -82,9 +118,10 @@ package actor AppStoreAPIServer {
 
     /// Stops listening.
     package func stop() async {
-        running?.cancel()
+        await group?.triggerGracefulShutdown()
         _ = try? await running?.value
         running = nil
+        group = nil
     }
 
     /// Arms or ends a fault: `server-api-fail N [CODE]` is `{ $0.fail(N, code:) }`,
@@ -188,6 +225,9 @@ struct APIAnswer: Sendable {
     var headers: [(String, String)] = []
 
     static let unauthorized = APIAnswer(status: 401, json: nil)
+    /// A request body over `ServeLimits.maxAPIRequestBytes`, whoever sent it.
+    static let tooLarge = error(
+        413, 4_130_000, "The request body is larger than \(ServeLimits.maxAPIRequestBytes / 1_048_576) MB.")
 
     static func error(_ status: Int, _ code: Int, _ message: String, headers: [(String, String)] = []) -> APIAnswer {
         APIAnswer(
@@ -205,7 +245,7 @@ struct APIAnswer: Sendable {
     }
 }
 
-struct APIServerError: Error, CustomStringConvertible {
+struct APIServerError: Error, CustomStringConvertible, Sendable {
     let message: String
     var description: String { message }
 }

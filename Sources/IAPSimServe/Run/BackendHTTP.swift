@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Dispatch
+import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -84,10 +85,22 @@ package final class BackendHTTP: @unchecked Sendable {
 
     /// The exchange, its answer filled in; `seconds` is its wall deadline. Blocks the calling
     /// thread, which must not be one of Swift concurrency's (the runner's own thread).
+    /// The whole exchange, the answer's body included, ends within `seconds` (and a moment
+    /// to give up): an answer that trickles or never ends is "no answer within N s".
     package func call(_ exchange: HTTPExchange, seconds: Int64) -> HTTPExchange {
         let c = client
         let url = base + exchange.path
-        return Blocking.run { await Self.perform(c, url: url, exchange, seconds: seconds) }
+        var late = exchange
+        late.failure = "the answer did not end within \(seconds) s"
+        let start = ContinuousClock.now
+        var e = Blocking.run(within: .seconds(seconds) + .milliseconds(100), orElse: late) {
+            await Self.perform(c, url: url, exchange, seconds: seconds)
+        }
+        if e.failure == late.failure {
+            let d = ContinuousClock.now - start
+            e.wallMs = d.components.seconds * 1_000 + d.components.attoseconds / 1_000_000_000_000_000
+        }
+        return e
     }
 
     /// The exchanges at once, each on a connection of its own (the pool opens one for each
@@ -176,6 +189,7 @@ enum Blocking {
     final class Box<T>: @unchecked Sendable {
         var value: T?
         let done = DispatchSemaphore(value: 0)
+        let lock = NSLock()
     }
 
     static func run<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
@@ -186,5 +200,21 @@ enum Blocking {
         }
         box.done.wait()
         return box.value!
+    }
+
+    /// `run`, given up after `limit` of wall time: the work is cancelled and `orElse` returned.
+    static func run<T: Sendable>(within limit: Duration, orElse: T, _ work: @escaping @Sendable () async -> T) -> T {
+        let box = Box<T>()
+        let task = Task.detached {
+            let value = await work()
+            box.lock.withLock { box.value = value }
+            box.done.signal()
+        }
+        let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
+        guard box.done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success else {
+            task.cancel()
+            return orElse
+        }
+        return box.lock.withLock { box.value! }
     }
 }

@@ -97,9 +97,8 @@ extension ServeConfig {
             let node = entry.value
             switch entry.key {
             case "backend":
-                guard let url = node.text, url.hasPrefix("http://") || url.hasPrefix("https://") else {
-                    throw fail(node, "'backend' must be a URL (http://HOST:PORT)")
-                }
+                guard let url = node.text else { throw fail(node, "'backend' must be a URL (http://HOST:PORT)") }
+                if let problem = backendProblem(url) { throw fail(node, "'backend' \(problem)") }
                 config.backend = url
             case "users":
                 guard let users = node.entries else { throw fail(node, "'users' must be a map of names") }
@@ -115,9 +114,13 @@ extension ServeConfig {
                 }
                 for item in items {
                     let e = try endpoint(item, "ticks", fail, extra: ["every"])
-                    guard let every = item.entries?.first(where: { $0.key == "every" })?.value,
-                        let ms = every.text.flatMap(Self.duration), ms > 0
-                    else { throw fail(item, "a tick needs 'every': a duration such as 30s, 5m, 1h") }
+                    guard let every = item.entries?.first(where: { $0.key == "every" })?.value else {
+                        throw fail(item, "a tick needs 'every': a duration such as 30s, 5m, 1h")
+                    }
+                    guard let ms = every.text.flatMap(Self.duration), Self.tickRange.contains(ms) else {
+                        throw fail(
+                            every, "a tick's 'every' must be \(tickRangeText), got \(every.text ?? "a list or a map")")
+                    }
                     config.ticks.append(Tick(path: e.path, everyMs: ms))
                 }
             default:
@@ -166,6 +169,7 @@ extension ServeConfig {
                 guard let headers = e.value.entries else { throw fail(e.value, "'headers' must map names to values") }
                 for h in headers {
                     guard let v = h.value.text else { throw fail(h.value, "a header's value is text") }
+                    if let problem = headerProblem(name: h.key, value: v) { throw fail(h.value, problem) }
                     user.headers.append((h.key, v))
                 }
             case "account": user.account = e.value.text
@@ -178,14 +182,17 @@ extension ServeConfig {
         return user
     }
 
-    /// `250ms`, `30s`, `5m`, `1h`, `2d`.
+    /// `250ms`, `30s`, `5m`, `1h`, `2d`; nil when it is none, or too large for any clock.
     package static func duration(_ text: String) -> VirtualTime? {
         let units: [(String, VirtualTime)] = [
             ("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000),
         ]
         for (unit, ms) in units where text.hasSuffix(unit) {
             let number = text.dropLast(unit.count)
-            if let n = VirtualTime(number), !number.isEmpty, number.allSatisfy(\.isNumber) { return n * ms }
+            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }) else { continue }
+            guard let n = VirtualTime(number) else { return nil }
+            let (product, overflow) = n.multipliedReportingOverflow(by: ms)
+            return overflow ? nil : product
         }
         return nil
     }

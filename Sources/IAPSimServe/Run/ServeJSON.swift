@@ -30,18 +30,26 @@ package enum ServeJSON {
         return value as? [String: Any]
     }
 
-    /// A string or a whole number, as a string (`orderId`, `transactionId`).
+    /// A string or a whole number, as a string (`orderId`, `transactionId`); a number that
+    /// is not exactly a 64-bit whole number (`1e300`, `2.5`) is none.
     package static func word(_ value: Any?) -> String? {
         if let s = value as? String { return s }
-        if let n = value as? Int { return String(n) }
-        if let n = value as? NSNumber, n.doubleValue == n.doubleValue.rounded() { return String(n.int64Value) }
-        return nil
+        return integer(value).map(String.init)
     }
 
+    /// A whole number exactly as sent: `1e300`, `2.5`, `true` or a number past 64 bits is nil,
+    /// never a wrapped or rounded value. A string of digits is read too.
     package static func integer(_ value: Any?) -> Int? {
-        if let n = value as? Int { return n }
-        if let n = value as? NSNumber { return n.intValue }
         if let s = value as? String { return Int(s) }
-        return nil
+        guard let n = value as? NSNumber else { return nil }
+        if let exact = value as? Int { return exact }
+        return Int(exactly: n.doubleValue)
+    }
+
+    /// A whole number within `-limit...limit`, else nil (every number a backend sends that the
+    /// world adds up: sums stay far from overflow, docs/serve.md "Limits").
+    package static func integer(_ value: Any?, within limit: Int) -> Int? {
+        guard let n = integer(value), (-limit...limit).contains(n) else { return nil }
+        return n
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import IAPSimCore
 import IAPSimSigned
 
@@ -58,8 +59,10 @@ extension ServeMerchant {
         var snapshot = LedgerSnapshot()
         for item in try list(root, "accounts") {
             guard let id = ServeJSON.word(item["id"]), let user = worldUser(id) else { continue }
-            guard let coins = ServeJSON.integer(item["coins"]) else {
-                throw ServeConfigError("account \(id) has no whole number of coins")
+            guard let coins = ServeJSON.integer(item["coins"], within: ServeLimits.maxLedgerCoins) else {
+                throw ServeConfigError(
+                    "account \(id): coins \(Self.shown(item["coins"])) is not a whole number within "
+                        + "±\(ServeLimits.maxLedgerCoins)")
             }
             snapshot.accounts.append(
                 LedgerSnapshot.Account(id: user, coins: coins, entitlements: item["entitlements"] as? [String] ?? []))
@@ -68,6 +71,13 @@ extension ServeMerchant {
         snapshot.clawbacks = try rows(root, "clawbacks", catalog: catalog)
         snapshot.restores = try rows(root, "restores", catalog: catalog)
         return snapshot
+    }
+
+    /// A value as the backend sent it, for a message (at most 40 characters).
+    static func shown(_ value: Any?) -> String {
+        guard let value else { return "(missing)" }
+        let text = (value as? String).map(ServeJSON.quote) ?? "\(value)"
+        return text.count > 40 ? String(text.prefix(40)) + "…" : text
     }
 
     func list(_ root: [String: Any], _ key: String) throws(ServeConfigError) -> [[String: Any]] {
@@ -92,7 +102,12 @@ extension ServeMerchant {
             let user = worldUser(account)
             let core = ids.coreTransaction(txn)
             guard user != nil || core != nil else { continue }
-            var coins = ServeJSON.integer(item["coins"])
+            var coins = ServeJSON.integer(item["coins"], within: ServeLimits.maxLedgerCoins)
+            if coins == nil, let sent = item["coins"], !(sent is NSNull) {
+                throw ServeConfigError(
+                    "a row of '\(key)' (transaction \(txn)): coins \(Self.shown(sent)) is not a whole number within "
+                        + "±\(ServeLimits.maxLedgerCoins)")
+            }
             let product = item["productId"] as? String
             if coins == nil, key != "credits", let product, catalog.product(product)?.kind == .nonConsumable {
                 coins = 0

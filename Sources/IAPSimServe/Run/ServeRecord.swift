@@ -1,8 +1,12 @@
 import Foundation
+import IAPSimScenario
 
 /// `--record FILE` and `--replay FILE` (docs/serve.md, rule 15): every exchange with the backend
 /// as a JSON line; the first line holds the id block, so that a replay makes the same ids.
 package enum ServeRecord {
+    /// The id blocks a serve chooses from (and a recording may name).
+    package static let blocks = 0...99_999_999
+
     package static func header(block: UInt64) -> String {
         "{\"iapsim-serve-record\":1,\"block\":\(block)}"
     }
@@ -16,24 +20,48 @@ package enum ServeRecord {
             + (e.failure.map(ServeJSON.quote) ?? "null") + (race ? ",\"race\":true" : "") + "}"
     }
 
+    /// The largest recording `--replay` reads (a whole explore against a backend fits).
+    package static let maxFileBytes = 256 * 1_048_576
+
+    /// The text of a recording: only a regular file (never a FIFO or a device), at most
+    /// `maxFileBytes`.
+    package static func readFile(_ path: String) throws(ServeFailure) -> String {
+        do {
+            let bytes = try ScenarioParser.readRegularFile(path, limit: maxFileBytes)
+            return String(decoding: bytes, as: UTF8.self)
+        } catch {
+            throw ServeFailure(exitCode: 2, "--replay \(error.description)")
+        }
+    }
+
     /// The block and the exchanges of a recording.
     package static func read(_ text: String, file: String) throws(ServeFailure) -> (
         block: UInt64, exchanges: [HTTPExchange]
     ) {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-        guard !lines.isEmpty, let head = ServeJSON.object(lines.removeFirst()), head["iapsim-serve-record"] != nil,
-            let block = ServeJSON.integer(head["block"])
+        guard !lines.isEmpty, let head = ServeJSON.object(lines.removeFirst()), head["iapsim-serve-record"] != nil
         else { throw ServeFailure(exitCode: 2, "\(file):1: not an iapsim serve recording (no header line)") }
+        guard let block = ServeJSON.integer(head["block"]), blocks.contains(block) else {
+            throw ServeFailure(
+                exitCode: 2,
+                "\(file):1: the header's \"block\" must be a whole number from 0 to \(blocks.upperBound), got "
+                    + "\(head["block"].map { "\($0)" } ?? "none")")
+        }
         var exchanges: [HTTPExchange] = []
         for (n, line) in lines.enumerated() {
             guard let o = ServeJSON.object(line), let method = o["method"] as? String, let path = o["path"] as? String,
-                let virtual = ServeJSON.integer(o["virtual"])
+                let virtual = ServeJSON.integer(o["virtual"]), virtual >= 0
             else { throw ServeFailure(exitCode: 2, "\(file):\(n + 2): not an exchange of iapsim serve") }
+            let status = ServeJSON.integer(o["status"])
+            if let status, !(100...999).contains(status) {
+                throw ServeFailure(
+                    exitCode: 2, "\(file):\(n + 2): \"status\" must be an HTTP status (100 to 999) or null")
+            }
             let headers = (o["headers"] as? [[String]] ?? []).compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
             exchanges.append(
                 HTTPExchange(
                     virtual: Int64(virtual), method: method, path: path, headers: headers,
-                    body: o["body"] as? String ?? "", status: ServeJSON.integer(o["status"]),
+                    body: o["body"] as? String ?? "", status: status,
                     answer: o["answer"] as? String ?? "", failure: o["failure"] as? String))
         }
         return (UInt64(block), exchanges)
@@ -73,10 +101,10 @@ package enum ServeRecord {
     }
 }
 
-/// Calls the backend, and writes each exchange to `--record` if asked.
+/// Calls the backend, and hands each exchange to `--record` if asked.
 package final class LiveTransport: ServeTransport, @unchecked Sendable {
     let http: BackendHTTP
-    let record: FileHandle?
+    let record: (@Sendable (String) -> Void)?
     package var world = 0
     package private(set) var failure: ServeFailure?
     /// `--time real`: the virtual time between two exchanges passes on the wall clock too.
@@ -84,20 +112,11 @@ package final class LiveTransport: ServeTransport, @unchecked Sendable {
     var lastVirtual: Int64?
     var lastWall = ContinuousClock.now
 
-    package init(http: BackendHTTP, recordPath: String?, block: UInt64, paced: Bool = false) throws(ServeFailure) {
+    package init(http: BackendHTTP, record: (@Sendable (String) -> Void)?, block: UInt64, paced: Bool = false) {
         self.http = http
         self.paced = paced
-        guard let recordPath else {
-            record = nil
-            return
-        }
-        guard
-            FileManager.default.createFile(
-                atPath: recordPath, contents: Data((ServeRecord.header(block: block) + "\n").utf8)),
-            let handle = FileHandle(forWritingAtPath: recordPath)
-        else { throw ServeFailure(exitCode: 2, "--record \(recordPath): cannot write the file") }
-        handle.seekToEndOfFile()
-        record = handle
+        self.record = record
+        record?(ServeRecord.header(block: block))
     }
 
     /// `--time real`: waits on the wall clock for the virtual time since the last exchange.
@@ -114,7 +133,7 @@ package final class LiveTransport: ServeTransport, @unchecked Sendable {
     package func call(_ exchange: HTTPExchange, seconds: Int64) -> HTTPExchange {
         pace(exchange.virtual)
         let e = http.call(exchange, seconds: seconds)
-        record?.write(Data((ServeRecord.line(e, world: world) + "\n").utf8))
+        record?(ServeRecord.line(e, world: world))
         return e
     }
 
@@ -122,7 +141,7 @@ package final class LiveTransport: ServeTransport, @unchecked Sendable {
     package func callTogether(_ batch: [HTTPExchange], seconds: Int64) -> [HTTPExchange] {
         if let first = batch.first { pace(first.virtual) }
         let answered = http.callTogether(batch, seconds: seconds)
-        for e in answered { record?.write(Data((ServeRecord.line(e, world: world, race: true) + "\n").utf8)) }
+        for e in answered { record?(ServeRecord.line(e, world: world, race: true)) }
         return answered
     }
 }

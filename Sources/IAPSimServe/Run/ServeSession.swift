@@ -16,10 +16,10 @@ package final class ServeSession: @unchecked Sendable {
         package var environment: StoreEnvironment = .production
         package var apiHost = "127.0.0.1"
         package var apiPort = 0
-        package var portFile: String?
         package var spawn: String?
         package var realTime = false
-        package var record: String?
+        /// `--record`: each line of the recording (the header first), to the command's file.
+        package var record: (@Sendable (String) -> Void)?
         package var replay: String?
         /// `--race`: deliveries with a twin go out together (ServeMerchant+Race.swift).
         package var race = false
@@ -35,7 +35,7 @@ package final class ServeSession: @unchecked Sendable {
     let http: BackendHTTP?
     var server: AppStoreAPIServer?
     var spawned: ServeSpawn?
-    var certs: String?
+    var certs: ServeKeyFolder?
     /// Worlds played so far (each file or run is world N, `fN-` / `rN-`).
     package private(set) var worlds = 0
 
@@ -45,12 +45,9 @@ package final class ServeSession: @unchecked Sendable {
         self.options = options
         var recorded: (block: UInt64, exchanges: [HTTPExchange])?
         if let replay = options.replay {
-            guard let text = try? String(contentsOfFile: replay, encoding: .utf8) else {
-                throw ServeFailure(exitCode: 2, "--replay \(replay): cannot read the file")
-            }
-            recorded = try ServeRecord.read(text, file: replay)
+            recorded = try ServeRecord.read(try ServeRecord.readFile(replay), file: replay)
         }
-        block = recorded?.block ?? UInt64.random(in: 0..<100_000_000)
+        block = recorded?.block ?? UInt64(Int.random(in: ServeRecord.blocks))
         var backend = options.config.backend ?? ""
         var backendPort: Int?
         if options.spawn != nil {
@@ -65,14 +62,12 @@ package final class ServeSession: @unchecked Sendable {
         } else {
             let http = BackendHTTP(base: backend)
             self.http = http
-            transport = try LiveTransport(
-                http: http, recordPath: options.record, block: block, paced: options.realTime)
+            transport = LiveTransport(http: http, record: options.record, block: block, paced: options.realTime)
         }
         try startAPI()
         if let command = options.spawn, let port = backendPort, let http {
             try spawn(command, port: port, http: http)
         }
-        try writePortFile()
         if recorded == nil, options.spawn == nil, let http { try checkReachable(http) }
     }
 
@@ -102,21 +97,22 @@ package final class ServeSession: @unchecked Sendable {
     }
 
     func spawn(_ command: String, port: Int, http: BackendHTTP) throws(ServeFailure) {
-        let directory = NSTemporaryDirectory() + "iapsim-serve-\(getpid())"
+        let keys: [(name: String, bytes: [UInt8])]
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try Data(try SigningChain.appStore().root).write(to: URL(fileURLWithPath: directory + "/root.cer"))
-            try Data(try APIKey.pem().utf8).write(to: URL(fileURLWithPath: directory + "/api-key.p8"))
-            try Data(APIKey.json.utf8).write(to: URL(fileURLWithPath: directory + "/api-key.json"))
+            keys = [
+                ("root.cer", try SigningChain.appStore().root), ("api-key.p8", Array(try APIKey.pem().utf8)),
+                ("api-key.json", Array(APIKey.json.utf8)),
+            ]
         } catch {
-            throw ServeFailure(exitCode: 3, "--spawn: cannot write the keys into \(directory): \(error)")
+            throw ServeFailure(exitCode: 3, "--spawn: cannot make the keys: \(error)")
         }
-        certs = directory
         ServeSpawn.installSignalCleanup()
+        let folder = try ServeKeyFolder.make(keys)
+        certs = folder
         let child = try ServeSpawn(
             command: command,
             environment: [
-                "PORT": String(port), "IAPSIM_API_URL": apiURL, "IAPSIM_CERTS": directory,
+                "PORT": String(port), "IAPSIM_API_URL": apiURL, "IAPSIM_CERTS": folder.path,
                 "IAPSIM_ENVIRONMENT": options.environment.payloadName,
                 "IAPSIM_BUNDLE_ID": SignedDataDefaults.bundleId,
                 "IAPSIM_APP_APPLE_ID": String(SignedDataDefaults.appAppleId),
@@ -128,23 +124,12 @@ package final class ServeSession: @unchecked Sendable {
         }
     }
 
-    /// `--port-file F`: `{"api": URL, "backend": URL}`, written atomically.
-    func writePortFile() throws(ServeFailure) {
-        guard let path = options.portFile else { return }
-        let text = "{\"api\":" + ServeJSON.quote(apiURL) + ",\"backend\":" + ServeJSON.quote(backend) + "}\n"
-        let staging = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: staging, contents: Data(text.utf8)),
-            rename(staging, path) == 0
-        else {
-            unlink(staging)
-            throw ServeFailure(exitCode: 2, "--port-file \(path): cannot write the file")
-        }
-    }
-
     /// Without `--spawn`, the backend must answer something before anything runs.
     func checkReachable(_ http: BackendHTTP) throws(ServeFailure) {
         let path = options.config.ledger?.path ?? "/healthz"
-        let e = http.call(HTTPExchange(virtual: 0, method: "GET", path: path, headers: [], body: ""), seconds: 10)
+        let e = http.call(
+            HTTPExchange(virtual: 0, method: "GET", path: path, headers: [], body: ""),
+            seconds: ServeLimits.notificationAnswerSeconds)
         guard e.status != nil else {
             throw ServeFailure(
                 exitCode: 3,
@@ -224,11 +209,11 @@ package final class ServeSession: @unchecked Sendable {
         spawned?.stop()
         spawned = nil
         if let server {
-            Blocking.run { await server.stop() }
+            Blocking.run(within: .seconds(ServeLimits.spawnKillGraceSeconds), orElse: ()) { await server.stop() }
             self.server = nil
         }
         http?.shutdown()
-        if let certs { try? FileManager.default.removeItem(atPath: certs) }
+        certs?.remove()
         certs = nil
     }
 }

@@ -16,6 +16,24 @@ package final class ServeSpawn: @unchecked Sendable {
 
     /// The spawned backends still running, for the signal handler.
     nonisolated(unsafe) static var running: [pid_t] = []
+    /// Paths the signal handler removes (the keys, then their folder), as C strings made
+    /// before a signal can come: `unlink` and `rmdir` are async-signal-safe.
+    nonisolated(unsafe) static var signalPaths: [UnsafeMutablePointer<CChar>] = []
+    /// Called by the signal handler before it exits: the command's own cleanup (its staged
+    /// outputs), which the handler would otherwise replace.
+    nonisolated(unsafe) package static var signalHook: (@convention(c) () -> Void)?
+
+    /// `paths` are removed on SIGINT and SIGTERM too, before those given earlier.
+    static func removeOnSignal(_ paths: [String]) {
+        signalPaths = paths.compactMap { strdup($0) } + signalPaths
+    }
+
+    /// The paths are gone: the handler forgets them.
+    static func forgetOnSignal() {
+        let paths = signalPaths
+        signalPaths = []
+        for p in paths { free(p) }
+    }
 
     package init(command: String, environment extra: [String: String]) throws(ServeFailure) {
         self.command = command
@@ -105,6 +123,8 @@ package final class ServeSpawn: @unchecked Sendable {
         for sig in [SIGINT, SIGTERM] {
             signal(sig) { s in
                 for pid in ServeSpawn.running { kill(-pid, SIGTERM) }
+                for p in ServeSpawn.signalPaths where unlink(p) != 0 { rmdir(p) }
+                ServeSpawn.signalHook?()
                 usleep(200_000)
                 for pid in ServeSpawn.running { kill(-pid, SIGKILL) }
                 _exit(128 + s)
@@ -113,6 +133,7 @@ package final class ServeSpawn: @unchecked Sendable {
         for sig in [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS] {
             signal(sig) { s in
                 for pid in ServeSpawn.running { kill(-pid, SIGKILL) }
+                for p in ServeSpawn.signalPaths where unlink(p) != 0 { rmdir(p) }
                 signal(s, SIG_DFL)
                 raise(s)
             }

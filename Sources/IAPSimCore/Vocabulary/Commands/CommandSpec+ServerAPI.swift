@@ -12,6 +12,9 @@ package enum ServerAPIFault: Sendable, Hashable {
 
     /// Apple's "An unknown error occurred. Please try again." (`GeneralInternalRetryableError`).
     package static let defaultCode = 5_000_001
+    /// The codes `server-api-fail` takes: Apple's are the HTTP status and four digits, and only
+    /// an error status (4xx, 5xx) makes sense as a failure (a 1xx would announce a body to come).
+    package static let codes = 4_000_000...5_999_999
 
     var text: String {
         switch self {
@@ -26,8 +29,9 @@ extension CommandSpec {
     static let serverAPIFail = CommandSpec(
         "server-api-fail", usage: "server-api-fail N [CODE]", fault: true,
         read: { a throws(CommandError) in try a.serverAPIFail() },
-        doc: "the next N calls to the App Store Server API (1 to 100) answer HTTP 500 with `errorCode` CODE "
-            + "(a 7-digit Apple error code; default `5000001`, retryable); the caller retries on its next run")
+        doc: "the next N calls to the App Store Server API (1 to 100) answer with `errorCode` CODE and its HTTP "
+            + "status, CODE's first three digits (a 7-digit Apple error code from `4000000` to `5999999`: a 4xx or "
+            + "5xx; default `5000001`, HTTP 500, retryable); the caller retries on its next run")
     static let serverAPISlow = CommandSpec(
         "server-api-slow", usage: "server-api-slow DURATION", faultIf: { $0 != .serverAPIFault(.slow(0)) },
         read: { a throws(CommandError) in
@@ -55,10 +59,13 @@ extension CommandArguments {
                 problem: .badArgument(name.text, words[0].text, expected: "a whole number of calls from 1 to 100"))
         }
         guard words.count == 2 else { return .serverAPIFault(.fail(count: n, code: ServerAPIFault.defaultCode)) }
-        guard let code = Int(words[1].text), (1_000_000...9_999_999).contains(code) else {
+        guard let code = Int(words[1].text), ServerAPIFault.codes.contains(code) else {
             throw CommandError(
                 offset: words[1].offset,
-                problem: .badArgument(name.text, words[1].text, expected: "a 7-digit Apple error code such as 5000001"))
+                problem: .badArgument(
+                    name.text, words[1].text,
+                    expected: "a 7-digit Apple error code from 4000000 to 5999999 (its first three digits, the HTTP "
+                        + "status, a 4xx or 5xx), such as 5000001"))
         }
         return .serverAPIFault(.fail(count: n, code: code))
     }
