@@ -72,6 +72,19 @@ final class FakeBackend: ExternalMerchant, @unchecked Sendable {
         #expect(sim.auditor.anomalies.contains { $0.type == .ackedNotCredited && $0.status == .permanent })
     }
 
+    /// SERVE-CI rule 1: user names carry the invocation's block in six base-36 digits (every
+    /// block below 10^8 fits), so two invocations never share an account.
+    @Test func namesCarryTheInvocationsBlock() {
+        #expect(ServeIds(block: 0, world: 3, prefix: "f3-").user("alice") == "000000-f3-alice")
+        #expect(ServeIds(block: 99_999_999, world: 3, prefix: "f3-").user("alice") == "1njchr-f3-alice")
+        #expect(
+            ServeIds(block: 12, world: 1, prefix: "f1-").user("a")
+                != ServeIds(block: 13, world: 1, prefix: "f1-").user("a"))
+        let one = ServeIds(block: 5, world: 1, prefix: "f1-"), two = ServeIds(block: 5, world: 2, prefix: "f2-")
+        #expect(one.notification("77ab773c") != two.notification("77ab773c"))
+        #expect(one.notification("77ab773c") == one.notification("77ab773c"))
+    }
+
     @Test func rule10ReadsTheAnswers() {
         let endpoint = ServeConfig.Endpoint(path: "/r")
         func answer(_ status: Int?, _ body: String = "", failure: String? = nil) -> RechargeAnswer {

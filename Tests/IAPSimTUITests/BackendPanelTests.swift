@@ -38,7 +38,7 @@ final class PanelBackend: ExternalMerchant, @unchecked Sendable {
         return reply
     }
 
-    func backendName(_ user: String) -> String { "00k7q-u1-" + user }
+    func backendName(_ user: String) -> String { "0k7q2a-u1-" + user }
     func backendTransaction(_ id: String) -> String { "9" + id }
 }
 
@@ -57,7 +57,7 @@ final class PanelBackend: ExternalMerchant, @unchecked Sendable {
         #expect(text.contains("POST /orders -> 201 (3 ms)"), "\(text)")
         #expect(text.contains("POST /apple/report -> 200 (5 ms)"), "\(text)")
         // The ids the backend saw: its account names and its transaction ids.
-        #expect(text.contains("ids      alice=00k7q-u1-alice"), "\(text)")
+        #expect(text.contains("ids      alice=0k7q2a-u1-alice"), "\(text)")
         #expect(text.contains("1000000000001=91000000000001"), "\(text)")
         // Newest first: the report's line stands above the order's.
         let report = text.range(of: "POST /apple/report -> 200")!.lowerBound

@@ -75,7 +75,7 @@ package struct ServeIds: Sendable, Equatable {
     package var block: UInt64
     /// The world's number within the invocation (file or explore run).
     package var world: Int
-    /// The invocation's tag and the world's own prefix: `k7q2a-f3-` or `k7q2a-r17-` (SERVE-CI
+    /// The invocation's tag and the world's own prefix: `0k7q2a-f3-` or `0k7q2a-r17-` (SERVE-CI
     /// rule 1: two invocations against one long-running backend never share an account).
     package var prefix: String
     /// The world's prefix alone, as the output names it (`f3-`, `r17-`, `u1-`).
@@ -88,10 +88,11 @@ package struct ServeIds: Sendable, Equatable {
         self.prefix = Self.tag(self.block) + "-" + prefix
     }
 
-    /// The block in five base-36 digits (`00k7q`): what user names carry of the invocation.
+    /// The block in six base-36 digits (`0k7q2a`; a block is below 10^8 < 36^6): what user
+    /// names carry of the invocation.
     package static func tag(_ block: UInt64) -> String {
         let digits = String(block % 100_000_000, radix: 36)
-        return String(repeating: "0", count: max(0, 5 - digits.count)) + digits
+        return String(repeating: "0", count: max(0, 6 - digits.count)) + digits
     }
 
     /// The `notificationUUID` the backend sees for a notification of this world: the core's
