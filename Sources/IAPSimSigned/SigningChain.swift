@@ -18,14 +18,22 @@ package struct SigningChain: Sendable {
 
     package var root: [UInt8] { certificates[2] }
 
-    /// The simulator's App Store: the chain a merchant server trusts through `root.cer`.
+    /// The simulator's App Store: the chain a merchant server trusts through `root.cer`. Built
+    /// once a process (the keys derive from fixed labels, so every build is the same chain):
+    /// `iapsim serve` makes a signer for every world, and building the certificates each
+    /// time cost more than the world's own work.
     package static func appStore() throws -> SigningChain {
-        try SigningChain(labeled: "iapsim app store", pinnedRoot: pinnedAppStoreRoot)
+        try builtAppStore.get()
     }
 
     /// The attacker's own chain: same names and markers as the App Store's, other keys, so
-    /// that only the trust anchor tells them apart.
-    package static func forger() throws -> SigningChain { try SigningChain(labeled: "iapsim forger", pinnedRoot: nil) }
+    /// that only the trust anchor tells them apart. Built once a process, as the App Store's.
+    package static func forger() throws -> SigningChain { try builtForger.get() }
+
+    private static let builtAppStore = Result {
+        try SigningChain(labeled: "iapsim app store", pinnedRoot: pinnedAppStoreRoot)
+    }
+    private static let builtForger = Result { try SigningChain(labeled: "iapsim forger", pinnedRoot: nil) }
 
     /// The App Store root's DER (base64) as first built. Used only while it is exactly the root
     /// built now (same to-be-signed bytes, valid signature by the root key); after a change to
