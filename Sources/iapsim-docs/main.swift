@@ -26,6 +26,32 @@ func packageRoot() -> URL {
     return folder
 }
 
+/// Writes `text` into a new file beside `path` (`O_CREAT|O_EXCL|O_NOFOLLOW`, 0644, under a
+/// name no one else holds) and renames it onto `path`: a link at the doc's place is replaced,
+/// never followed, and a failure leaves the doc as it was.
+func replace(_ path: String, with text: String) throws {
+    let staging = path + ".iapsim-docs-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let fd = open(staging, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else {
+            let code = errno
+            close(fd)
+            unlink(staging)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+        bytes = bytes.dropFirst(n)
+    }
+    guard fsync(fd) == 0, close(fd) == 0, rename(staging, path) == 0 else {
+        let code = errno
+        unlink(staging)
+        throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+    }
+}
+
 let root = packageRoot()
 var stale: [String] = []
 for file in DocBlocks.files {
@@ -35,7 +61,7 @@ for file in DocBlocks.files {
         let blocks = try DocRegeneration.blocks(in: text)
         stale += blocks.filter(\.isStale).map { "\(file):\($0.line): block '\($0.name)' differs from the code's table" }
         if !check, blocks.contains(where: \.isStale) {
-            try DocRegeneration.regenerate(text).write(to: url, atomically: true, encoding: .utf8)
+            try replace(url.path, with: DocRegeneration.regenerate(text))
         }
     } catch let failure as DocRegeneration.Failure {
         FileHandle.standardError.write(Data("Error: \(file):\(failure.line): \(failure.problem)\n".utf8))
