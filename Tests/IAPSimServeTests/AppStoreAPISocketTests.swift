@@ -22,6 +22,11 @@ import Testing
         return FileManager.default.isExecutableFile(atPath: local) ? local : nil
     }()
 
+    /// This process's cooperative threads are shared with the tests that wait synchronously
+    /// (tmux, subprocesses): on two cores the server's start may queue behind them for more
+    /// than the 10 s a user's `--api-listen` gets.
+    static let listenSeconds: Int64 = 300
+
     static func fetch(_ url: String, auth: String?) async throws -> (Int, [String: String], Data) {
         var request = URLRequest(url: try #require(URL(string: url)))
         if let auth { request.setValue(auth, forHTTPHeaderField: "Authorization") }
@@ -37,7 +42,7 @@ import Testing
     @Test func servesOnAFreePortWithExactContentTypes() async throws {
         let sim = try APIWorldFixture.simulation()
         let api = try AppStoreAPIServer(world: LockedWorld(sim), environment: sim.store.environment)
-        let port = try await api.start(host: "127.0.0.1", port: 0)
+        let port = try await api.start(host: "127.0.0.1", port: 0, listenSeconds: Self.listenSeconds)
         defer { Task { await api.stop() } }
         #expect(port > 0)
         let base = "http://127.0.0.1:\(port)"
@@ -82,7 +87,7 @@ import Testing
         try JSONSerialization.data(withJSONObject: world).write(to: URL(fileURLWithPath: directory + "/world.json"))
         for only in ["sync", "async"] {
             let api = try AppStoreAPIServer(world: LockedWorld(sim), environment: sim.store.environment)
-            let port = try await api.start(host: "127.0.0.1", port: 0)
+            let port = try await api.start(host: "127.0.0.1", port: 0, listenSeconds: Self.listenSeconds)
             let (status, text) = await Self.conformance(
                 python: python, port: port, certs: directory, environment: sim.store.environment.payloadName,
                 only: only)
@@ -117,7 +122,7 @@ import Testing
         #expect(sub.latest.transactionId != sub.originalTransactionId, "the newest transaction is a renewal")
         try JSONSerialization.data(withJSONObject: world).write(to: URL(fileURLWithPath: directory + "/world.json"))
         let api = try AppStoreAPIServer(world: LockedWorld(sim), environment: sim.store.environment)
-        let port = try await api.start(host: "127.0.0.1", port: 0)
+        let port = try await api.start(host: "127.0.0.1", port: 0, listenSeconds: Self.listenSeconds)
         let (status, text) = await Self.conformance(
             python: python, port: port, certs: directory, environment: sim.store.environment.payloadName,
             only: "subscriptions")

@@ -57,8 +57,11 @@ package actor AppStoreAPIServer {
 
     /// Listens on `host:port` (0: a free port) and returns the bound port once it listens;
     /// throws when it cannot (the address is not this machine's, the port is taken) or has not
-    /// within `ServeLimits.apiListenSeconds`.
-    package func start(host: String = "127.0.0.1", port: Int = 0) async throws -> Int {
+    /// within `listenSeconds` (`ServeLimits.apiListenSeconds`; in-process tests pass more, since
+    /// their process's cooperative threads may all be held by tests that wait synchronously).
+    package func start(
+        host: String = "127.0.0.1", port: Int = 0, listenSeconds: Int64 = ServeLimits.apiListenSeconds
+    ) async throws -> Int {
         let (stream, continuation) = AsyncStream<Result<Int, APIServerError>>.makeStream()
         let app = Application(
             responder: CallbackResponder { [self] (request: Request, _: BasicRequestContext) in
@@ -92,9 +95,8 @@ package actor AppStoreAPIServer {
             continuation.finish()
         }
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(ServeLimits.apiListenSeconds))
-            continuation.yield(
-                .failure(APIServerError(message: "not listening after \(ServeLimits.apiListenSeconds) s")))
+            try await Task.sleep(for: .seconds(listenSeconds))
+            continuation.yield(.failure(APIServerError(message: "not listening after \(listenSeconds) s")))
             continuation.finish()
         }
         defer { watchdog.cancel() }
