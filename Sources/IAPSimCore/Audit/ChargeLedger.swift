@@ -202,11 +202,11 @@ struct ChargeLedger: Sendable, Hashable {
         unclawed.insert(i, at: unclawed.firstIndex { $0 > i } ?? unclawed.count)
     }
 
-    /// The server took `cents` worth back from `user` (negative: gave it back).
-    mutating func taken(_ txn: String, from user: String, cents: Int) {
+    /// The server took `coins`, `cents` worth, back from `user` (negative: gave it back).
+    mutating func taken(_ txn: String, from user: String, coins: Int, cents: Int) {
         guard let i = index(of: txn) else { return }
         if cents > 0 { charges[i].clawedBack = true }
-        charges[i].taken.append(ChargeRecord.Taken(user: user, cents: cents))
+        charges[i].taken.append(ChargeRecord.Taken(user: user, coins: coins, cents: cents))
         watchOverclaw(i)
     }
 

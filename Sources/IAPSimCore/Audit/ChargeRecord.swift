@@ -44,6 +44,7 @@ package struct ChargeRecord: Sendable, Hashable {
 
     package struct Taken: Sendable, Hashable {
         package var user: String
+        package var coins: Int
         package var cents: Int
     }
 

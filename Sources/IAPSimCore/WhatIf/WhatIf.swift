@@ -160,7 +160,13 @@ package struct WhatIf: Sendable {
             guard !removed.contains(i) else { return false }
             switch input.steps[i].command {
             case .replay, .forge: return true
-            default: return false
+            case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall,
+                .login, .logout, .network, .dropNextRequest, .dropNextResponse, .latency, .storeOutage,
+                .storeStatus, .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy,
+                .approve, .decline, .serverOutage, .serverAPIFault, .refund, .refundRequest, .refundDecline,
+                .refundReverse, .spend, .billingFail, .autoRenew, .changePlan, .delayNextNotification, .heal,
+                .setPolicy, .setPreset, .wait, .settle:
+                return false
             }
         }
     }
