@@ -115,3 +115,44 @@ import Testing
         }
     }
 }
+
+/// Refunds that meet an outage (found by explore once it drew `server-outage`): what the
+/// server took back before counts, and a new share is taken back in full, once.
+@Suite struct RefundAfterOutageTests {
+    static func world() -> Harness {
+        var h = Harness(.sk2Hardened, users: ["alice"])
+        h.run(.buy(product: "coins_100"), .settle)
+        return h
+    }
+
+    @Test func aRefundAgainAfterAnUnheardReversalTakesBackWhatTheNewShareStillOwes() {
+        var h = Self.world()
+        h.run(.refund(txn: nil, percent: 50), .wait(2 * 3_600_000))
+        #expect(h.balance("alice") == 50)
+        h.run(.serverOutage(on: true), .refundReverse(txn: nil), .refund(txn: nil), .wait(900 * 3_600_000))
+        h.run(.heal)
+        h.settle()
+        #expect(h.balance("alice") == 0)
+        #expect(h.summary == ["refund-unclawed:resolved"], "\(h.summary)")
+    }
+
+    @Test func aRefundAgainOfWhatWasTakenBackAlreadyIsNoAnomaly() {
+        var h = Self.world()
+        h.run(.refund(txn: nil), .wait(60_000))
+        #expect(h.balance("alice") == 0)
+        h.run(.serverOutage(on: true), .refundReverse(txn: nil), .refund(txn: nil), .wait(900 * 3_600_000))
+        h.run(.heal)
+        h.settle()
+        #expect(h.balance("alice") == 0)
+        #expect(!h.summary.contains { !$0.hasSuffix(":resolved") }, "\(h.summary)")
+    }
+
+    @Test func aProratedRefundOfAnUnlockBeforeItsCreditIsNoAnomaly() {
+        var h = Harness(.sk2Hardened, users: ["alice"])
+        h.run(.buy(product: "no_ads"))
+        h.when("delivered")
+        h.run(.refund(txn: nil, percent: 50))
+        h.settle()
+        #expect(h.summary.isEmpty, "\(h.summary)")
+    }
+}
