@@ -36,8 +36,10 @@ import Testing
                 if Self.instant[command.spec.word] == nil {
                     #expect(!sim.armedFaults.isEmpty, "\(command.scenarioText): the status line shows nothing armed")
                 }
+                #expect(sim.hasArmedFaults == !sim.armedFaults.isEmpty, "\(command.scenarioText)")
                 sim.heal()
                 #expect(sim.armedFaults.isEmpty, "\(command.scenarioText): still armed after heal: \(sim.armedFaults)")
+                #expect(!sim.hasArmedFaults, "\(command.scenarioText)")
                 #expect(sim.app.isRunning && !sim.app.inBackground && sim.app.loggedIn != nil)
             }
             #expect(accepted, "\(command.scenarioText) is accepted in neither world")

@@ -22,7 +22,7 @@ extension Simulation {
         }
         var changes: [LogEntry] = []
         concludeTimelines(&changes)
-        let armed = armedFaults
+        let armed = hasArmedFaults ? armedFaults : []
         for buyer in buyers {
             let copy = whatIf(buyer: buyer)
             for a in auditor.anomalies where a.status == .open && a.user == buyer {

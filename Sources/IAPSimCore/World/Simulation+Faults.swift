@@ -12,6 +12,15 @@ extension Simulation {
             + network.armedFaults + server.armedFaults
     }
 
+    /// Whether any part has a fault armed (what `armedFaults` would list, without its words:
+    /// asked once a run by explore's heal phase and the verdict).
+    package var hasArmedFaults: Bool {
+        !network.deviceOnline || network.routeLatencyMs != Network.defaultLatencies || !network.dropNextRequest.isEmpty
+            || !network.dropNextResponse.isEmpty || store.interruptNext || store.nextFailure != nil || store.askToBuy
+            || store.outage || store.nextStatus != nil || store.apiFaults != ServerAPIFaultState() || store.billingFails
+            || store.subscriptionBook?.delayNextMs != nil || app.skipFinishNextFailed || server.outage
+    }
+
     /// `heal`: every part ends what it has armed. The one-shots no command takes back are
     /// disarmed first (a drop must not meet what the healing sends), then each part's
     /// ending commands run, the network's last, so that the app hears its return with the
@@ -36,7 +45,7 @@ extension Simulation {
             _ = sim.apply(c, into: &none)
             applied.append(c)
         }
-        if !armedFaults.isEmpty { run(.heal, &self) }
+        if hasArmedFaults { run(.heal, &self) }
         if app.inBackground { run(.foreground, &self) }
         if !app.isRunning { run(.launch, &self) }
         if app.loggedIn == nil, let user = config.users.first { run(.login(user: user), &self) }
