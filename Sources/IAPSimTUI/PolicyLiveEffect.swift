@@ -22,3 +22,12 @@ extension PolicyKey {
         }
     }
 }
+
+extension PolicyKey {
+    /// `hardens: launch`, `hardens: 1 … 10`: the values "prevented by" may recommend.
+    func hardeningWords(in world: StoreKitWorld) -> String {
+        let values = hardening(in: world)
+        guard let first = values.first, let last = values.last else { return "no value hardens" }
+        return "hardens: " + (values.count > 3 ? "\(first) … \(last)" : values.joined(separator: ", "))
+    }
+}

@@ -61,7 +61,11 @@ extension UIModel {
             } ?? "sets every key to a preset's values"
         var rows: [(String, String, String)] = [("preset", preset, presetHelp)]
         for key in policyKeys {
-            rows.append((key.rawValue, policy.value(of: key), key.help + (key.liveEffect.map { "; " + $0 } ?? "")))
+            rows.append(
+                (
+                    key.rawValue, policy.value(of: key),
+                    key.help + "; " + key.hardeningWords(in: policy.storekit) + (key.liveEffect.map { "; " + $0 } ?? "")
+                ))
         }
         let rowRoom = renderPolicyRows(rows, selected: selected, box: r, noteLines: noteLines.count, &grid)
         let row = rows[min(selected, rows.count - 1)]
