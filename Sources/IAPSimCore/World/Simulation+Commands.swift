@@ -163,11 +163,15 @@ extension Simulation {
         case .setPolicy(let key, let value):
             var p = policy
             guard (try? p.set(key, to: value)) != nil else { return }
+            let before = policy
             policy = isExternal ? p.served : p
             outbox.log(.user, .policyChanged(key: key.rawValue, value: p.value(of: key)))
+            policyChangedLive(from: before)
         case .setPreset(let preset):
+            let before = policy
             policy = isExternal ? preset.policy.served : preset.policy
             outbox.log(.user, .policyChanged(key: "preset", value: preset.rawValue))
+            policyChangedLive(from: before)
         case .heal:
             healFaults()
         case .wait, .settle:
@@ -244,5 +248,21 @@ extension Command {
             .setPreset, .wait, .settle:
             return false
         }
+    }
+}
+
+extension Simulation {
+    /// A policy changed while the world runs takes effect the way a running app gets it: an
+    /// observer (a `Transaction.updates` listener) that the new policy has in place now is
+    /// registered now, as an update that adds it would on its next start, without
+    /// discarding the one the app has (a registered observer stays until the process ends or
+    /// its store screen closes). A server that starts binding orders accepts the purchases
+    /// made before without a token (`MerchantServer.bindsPurchasesFrom`). What only a launch does (`sweep-unfinished`'s first sweep,
+    /// `resend-on launch`) waits for the next launch (the policy panel says so: `PolicyKey.liveEffect`).
+    mutating func policyChangedLive(from before: Policy) {
+        if policy.serverBindOrder && !before.serverBindOrder { server.bindsPurchasesFrom = now }
+        guard app.isRunning, !app.observerRegistered, policy.observer != before.observer else { return }
+        let wanted = policy.observer == .launch || (policy.observer == .storeScreen && app.storeOpen)
+        if wanted { app.registerObserver(atLaunch: policy.observer == .launch, store: &store, &outbox) }
     }
 }
