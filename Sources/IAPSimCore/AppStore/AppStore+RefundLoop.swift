@@ -104,14 +104,17 @@ extension AppStore {
     /// included in v2; v1 omits finished consumables; a job that reads only the first page
     /// gets the first 20 (`hasMore` ignored).
     func historyList(_ policy: Policy) -> (list: [StoreTransaction], hasMore: Bool) {
-        var list = transactions.filter { t in
-            guard t.chargedAt != nil else { return false }
-            guard policy.serverHistory == .v1, t.finished else { return true }
-            return catalog.product(t.productId)?.kind != .consumable
-        }
+        var list = transactions.filter { inHistory($0, policy) }
         let more = list.count > AppStore.historyPageSize
         if policy.serverHistoryPages == .first && more { list.removeLast(list.count - AppStore.historyPageSize) }
         return (list, more)
+    }
+
+    /// Whether Get Transaction History lists `t` (v1 leaves out finished consumables).
+    func inHistory(_ t: StoreTransaction, _ policy: Policy) -> Bool {
+        guard t.chargedAt != nil else { return false }
+        guard policy.serverHistory == .v1, t.finished else { return true }
+        return catalog.product(t.productId)?.kind != .consumable
     }
 
     /// Transactions in one page of Get Transaction History (Apple).

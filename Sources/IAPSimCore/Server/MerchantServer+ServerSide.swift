@@ -162,16 +162,22 @@ extension MerchantServer {
     /// engine wakes the job only then (a tick that finds nothing changes nothing).
     func reconciliationHasWork(_ store: AppStore, policy: Policy) -> Bool {
         guard !credits.isEmpty || !toldOf.isEmpty || !appTransactions.isEmpty else { return false }
-        return store.historyList(policy).list.contains { t in
+        // Asked after every event that moved the store: the history is read in place (no
+        // list built), and an uncredited charge is looked up only while an order is open.
+        let anyOpenOrder = orders.contains { $0.state == .created }
+        func work(_ t: StoreTransaction) -> Bool {
             guard t.chargedAt != nil, t.originalId == nil else { return false }
             if t.refundedAt != nil {
                 guard isCredited(t.id) else { return false }
                 return !refundsHeard.contains(t.id)
                     || owesRefund(t.id, percent: t.refundPercent, rule: policy.serverClawback)
             }
-            if refundsHeard.contains(t.id) { return policy.serverRefundReversed == .restore }
-            guard !isCredited(t.id), let token = t.appAccountToken else { return false }
+            if !refundsHeard.isEmpty, refundsHeard.contains(t.id) { return policy.serverRefundReversed == .restore }
+            guard anyOpenOrder, !isCredited(t.id), let token = t.appAccountToken else { return false }
             return order(token: token)?.state == .created
         }
+        if policy.serverHistoryPages == .first { return store.historyList(policy).list.contains(where: work) }
+        for t in store.transactions where store.inHistory(t, policy) && work(t) { return true }
+        return false
     }
 }
