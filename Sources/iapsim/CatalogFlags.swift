@@ -16,6 +16,17 @@ struct CatalogFlags: ParsableArguments {
 
     var options: CatalogOptions { CatalogOptions(storekit: storekit, grants: grants) }
 
+    /// The scenario at `path`, read against the catalog the flags name, or exit 2 with the
+    /// one line (file:line:column) that says what is wrong: the one loader of `run` and `play`.
+    func loadScenario(_ path: String) throws -> Scenario {
+        do {
+            return try ScenarioParser.load(path: path, options: options)
+        } catch {
+            Output.error(error.description)
+            throw ExitCode(2)
+        }
+    }
+
     /// The catalog the flags name (the built-in one when they name none), or exit 2 with
     /// the one line that says what is wrong.
     func load() throws -> LoadedCatalog {

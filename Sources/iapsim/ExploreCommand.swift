@@ -29,32 +29,21 @@ struct ExploreCommand: ParsableCommand {
     @Option(name: .customLong("runs"), parsing: .unconditional, help: "How many runs.")
     var runsFlag = NumberFlag("1000")
 
-    @Option(
-        name: .customLong("seed"), parsing: .unconditional,
-        help: "The explore seed; each run's seed derives from it and the run's index.")
-    var seedFlag = NumberFlag("1")
-
-    @Option(
-        name: .customLong("jobs"), parsing: .unconditional,
-        help: "Threads to run on; the results do not depend on it.")
-    var jobsFlag = NumberFlag("1")
-
     @Option(help: "Where to write the shrunk scenarios (one TYPE.yaml per finding).")
     var out: String = "explore-findings"
-
-    @Option(name: .customLong("steps"), parsing: .unconditional, help: "Steps per generated schedule.")
-    var stepsFlag = NumberFlag("24")
 
     @Option(
         name: .customLong("skip"), parsing: .unconditional,
         help: "Skip the first K runs (to replay run K alone: --runs 1 --skip K).")
     var skipFlag = NumberFlag("0")
 
+    @OptionGroup(title: "Schedules") var schedule: ScheduleFlags
+
     // Read after `validate()` has checked them.
     var runs: Int { (try? runsFlag.whole("--runs", in: FlagRange.runs)) ?? 1 }
-    var seed: UInt64 { (try? seedFlag.unsigned("--seed")) ?? 1 }
-    var jobs: Int { (try? jobsFlag.whole("--jobs", in: FlagRange.jobs)) ?? 1 }
-    var steps: Int { (try? stepsFlag.whole("--steps", in: FlagRange.steps)) ?? 1 }
+    var seed: UInt64 { schedule.seed }
+    var jobs: Int { schedule.jobs }
+    var steps: Int { schedule.steps }
     var skip: Int { (try? skipFlag.whole("--skip", in: FlagRange.skip)) ?? 0 }
 
     @Flag(help: "Print one JSON object instead of the human report.")
@@ -65,9 +54,7 @@ struct ExploreCommand: ParsableCommand {
 
     func validate() throws {
         let runs = try runsFlag.whole("--runs", in: FlagRange.runs)
-        _ = try seedFlag.unsigned("--seed")
-        _ = try jobsFlag.whole("--jobs", in: FlagRange.jobs)
-        _ = try stepsFlag.whole("--steps", in: FlagRange.steps)
+        try schedule.check()
         let skip = try skipFlag.whole("--skip", in: FlagRange.skip)
         guard skip <= Int.max - runs else {
             throw ValidationError("--skip plus --runs must be at most \(Int.max), got \(skip) + \(runs)")

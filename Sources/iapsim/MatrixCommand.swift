@@ -15,22 +15,13 @@ struct MatrixCommand: ParsableCommand {
     @Option(name: .customLong("runs"), parsing: .unconditional, help: "Runs per preset.")
     var runsFlag = NumberFlag("2000")
 
-    @Option(name: .customLong("seed"), parsing: .unconditional, help: "The explore seed, the same for every preset.")
-    var seedFlag = NumberFlag("1")
-
-    @Option(
-        name: .customLong("jobs"), parsing: .unconditional,
-        help: "Threads to run on; the results do not depend on it.")
-    var jobsFlag = NumberFlag("1")
-
-    @Option(name: .customLong("steps"), parsing: .unconditional, help: "Steps per generated schedule.")
-    var stepsFlag = NumberFlag("24")
+    @OptionGroup(title: "Schedules") var schedule: ScheduleFlags
 
     // Read after `validate()` has checked them.
     var runs: Int { (try? runsFlag.whole("--runs", in: FlagRange.runs)) ?? 1 }
-    var seed: UInt64 { (try? seedFlag.unsigned("--seed")) ?? 1 }
-    var jobs: Int { (try? jobsFlag.whole("--jobs", in: FlagRange.jobs)) ?? 1 }
-    var steps: Int { (try? stepsFlag.whole("--steps", in: FlagRange.steps)) ?? 1 }
+    var seed: UInt64 { schedule.seed }
+    var jobs: Int { schedule.jobs }
+    var steps: Int { schedule.steps }
 
     @Option(help: "The StoreKit world's rows: 1 (the five StoreKit 1 presets), 2 (sk2-naive, sk2-hardened) or all.")
     var world: MatrixWorld?
@@ -58,9 +49,7 @@ struct MatrixCommand: ParsableCommand {
 
     func validate() throws {
         _ = try runsFlag.whole("--runs", in: FlagRange.runs)
-        _ = try seedFlag.unsigned("--seed")
-        _ = try jobsFlag.whole("--jobs", in: FlagRange.jobs)
-        _ = try stepsFlag.whole("--steps", in: FlagRange.steps)
+        try schedule.check()
     }
 
     static let order: [PolicyPreset] = [.naive, .localTable, .retransmit, .retryFile, .hardened]

@@ -45,13 +45,7 @@ struct PlayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let scenario: Scenario
-        do {
-            scenario = try ScenarioParser.load(path: file, options: catalog.options)
-        } catch {
-            Output.error(error.description)
-            throw ExitCode(2)
-        }
+        let scenario = try catalog.loadScenario(file)
         try ServeRefusal.refuse(scenario, file: file)
         let playlist = PlaylistFiles.playlist([file] + more)
         try TerminalUI.launch(

@@ -75,13 +75,7 @@ struct RunCommand: ParsableCommand {
     /// the exports are written (to staged files), so that no PASS is printed for a run whose
     /// outputs failed, and the files are put in place after it.
     func run() throws {
-        let scenario: Scenario
-        do {
-            scenario = try ScenarioParser.load(path: file, options: catalog.options)
-        } catch {
-            Output.error(error.description)
-            throw ExitCode(2)
-        }
+        let scenario = try catalog.loadScenario(file)
         try refuseOtherWorld(scenario)
         try ServeRefusal.refuse(scenario, file: file)
         StagedFile.installCleanup()

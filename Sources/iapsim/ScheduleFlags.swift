@@ -1,0 +1,30 @@
+import ArgumentParser
+
+/// `--seed`, `--jobs` and `--steps`: how explore's random schedules are drawn and run, the
+/// same flags for `explore` and `matrix` (one declaration, one check).
+struct ScheduleFlags: ParsableArguments {
+    @Option(
+        name: .customLong("seed"), parsing: .unconditional,
+        help: "The explore seed; each run's seed derives from it and the run's index.")
+    var seedFlag = NumberFlag("1")
+
+    @Option(
+        name: .customLong("jobs"), parsing: .unconditional,
+        help: "Threads to run on; the results do not depend on it.")
+    var jobsFlag = NumberFlag("1")
+
+    @Option(name: .customLong("steps"), parsing: .unconditional, help: "Steps per generated schedule.")
+    var stepsFlag = NumberFlag("24")
+
+    // Read after `check()` has.
+    var seed: UInt64 { (try? seedFlag.unsigned("--seed")) ?? 1 }
+    var jobs: Int { (try? jobsFlag.whole("--jobs", in: FlagRange.jobs)) ?? 1 }
+    var steps: Int { (try? stepsFlag.whole("--steps", in: FlagRange.steps)) ?? 1 }
+
+    /// Each flag's one-line refusal, for the command's `validate()`.
+    func check() throws {
+        _ = try seedFlag.unsigned("--seed")
+        _ = try jobsFlag.whole("--jobs", in: FlagRange.jobs)
+        _ = try stepsFlag.whole("--steps", in: FlagRange.steps)
+    }
+}
