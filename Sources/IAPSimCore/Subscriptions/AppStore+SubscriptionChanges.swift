@@ -45,24 +45,10 @@ extension AppStore {
                         + " (prorated; \(last.transactionId) ends now)"))
         }
         let end = terms.period.end(after: out.now)
-        let t = newTransaction(
-            product: id, username: transaction(s.originalTransactionId)?.applicationUsername,
-            now: out.now, outcome: .charge)
-        update(t.id) {
-            $0.state = .purchased
-            $0.chargedAt = out.now
-            $0.subscription = SubscriptionFields(
-                originalTransactionId: s.originalTransactionId, expiresAt: end,
-                webOrderLineItemId: Self.webOrderLineItemId(s.originalTransactionId, s.periods.count),
-                reason: .purchase, group: s.group)
-        }
-        book.subscriptions[i].periods.append(
-            SubscriptionPeriod(
-                start: out.now, end: end, productId: id, priceCents: product.priceCents, transactionId: t.id))
-        book.subscriptions[i].productId = id
+        let t = chargePeriod(
+            i, product, from: out.now, to: end, username: transaction(s.originalTransactionId)?.applicationUsername,
+            reason: .purchase, &out)
         book.subscriptions[i].autoRenewProductId = id
-        book.subscriptions[i].expiresAt = end
-        book.subscriptions[i].latestTransactionId = t.id
         book.subscriptions[i].anchorDay = SubscriptionCalendar.date(out.now).day
         if s.status == .grace {
             book.subscriptions[i].status = .active

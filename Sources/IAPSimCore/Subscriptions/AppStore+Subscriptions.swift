@@ -238,31 +238,44 @@ extension AppStore {
         var end = terms.period.end(after: start, day: day)
         while end <= out.now { end = terms.period.end(after: end, day: day) }
         if restarts { book.subscriptions[i].anchorDay = SubscriptionCalendar.date(start).day }
-        let t = newTransaction(
-            product: product.id, username: first.applicationUsername, now: out.now, outcome: .charge)
-        update(t.id) {
-            $0.state = .purchased
-            $0.chargedAt = out.now
-            $0.subscription = SubscriptionFields(
-                originalTransactionId: s.originalTransactionId, expiresAt: end,
-                webOrderLineItemId: Self.webOrderLineItemId(s.originalTransactionId, s.periods.count),
-                reason: .renewal, group: s.group)
-        }
-        book.subscriptions[i].periods.append(
-            SubscriptionPeriod(
-                start: start, end: end, productId: product.id, priceCents: product.priceCents, transactionId: t.id))
-        book.subscriptions[i].productId = product.id
+        let t = chargePeriod(
+            i, product, from: start, to: end, username: first.applicationUsername, reason: .renewal, &out)
         book.subscriptions[i].status = .active
-        book.subscriptions[i].expiresAt = end
         book.subscriptions[i].gracePeriodExpiresAt = nil
         book.subscriptions[i].retryStartedAt = nil
-        book.subscriptions[i].latestTransactionId = t.id
         book.subscriptions[i].renewals += 1
         // A billing-retry lapse lasts under 60 days: recentSubscriptionStartDate keeps.
         noteChange(i, recovered ? .recovered : .renewed, txn: t.id, &out)
         out.after(0, .storeDeliver(txns: [t.id], redelivery: false, atForeground: false))
         notifySubscription(.didRenew, recovered ? .billingRecovery : nil, i, &out)
         armRenewal(i, &out)
+    }
+
+    /// Charges subscription `i`'s next period, `start` to `end`, for `product`: the
+    /// transaction (purchased, charged now, its subscription fields) and the period, which
+    /// becomes the subscription's product, expiry and latest transaction. The one period
+    /// append of renewals and plan changes.
+    mutating func chargePeriod(
+        _ i: Int, _ product: Product, from start: VirtualTime, to end: VirtualTime, username: String?,
+        reason: TransactionReason, _ out: inout Outbox
+    ) -> StoreTransaction {
+        let s = book.subscriptions[i]
+        let t = newTransaction(product: product.id, username: username, now: out.now, outcome: .charge)
+        update(t.id) {
+            $0.state = .purchased
+            $0.chargedAt = out.now
+            $0.subscription = SubscriptionFields(
+                originalTransactionId: s.originalTransactionId, expiresAt: end,
+                webOrderLineItemId: Self.webOrderLineItemId(s.originalTransactionId, s.periods.count),
+                reason: reason, group: s.group)
+        }
+        book.subscriptions[i].periods.append(
+            SubscriptionPeriod(
+                start: start, end: end, productId: product.id, priceCents: product.priceCents, transactionId: t.id))
+        book.subscriptions[i].productId = product.id
+        book.subscriptions[i].expiresAt = end
+        book.subscriptions[i].latestTransactionId = t.id
+        return t
     }
 
     /// The subscription ends: auto-renew off (1, voluntary) or billing retry over (2).
