@@ -164,3 +164,8 @@ extension Simulation {
         driven?.inFlight.contains { $0.exchange == exchange } ?? false
     }
 }
+
+extension Simulation {
+    /// True when nothing but the subscription clock is scheduled: a settle stops here.
+    package var onlyClocksScheduled: Bool { queue.count <= subscriptionClockEvents }
+}

@@ -1,0 +1,9 @@
+import Foundation
+
+let traceOn = ProcessInfo.processInfo.environment["IAPSIM_TRACE"] != nil
+func trace(_ s: @autoclosure () -> String) {
+    if traceOn {
+        FileHandle.standardError.write(
+            ("TRACE \(DispatchTime.now().uptimeNanoseconds / 1000) " + s() + "\n").data(using: .utf8)!)
+    }
+}
