@@ -26,15 +26,15 @@ public struct SimulatedClock: Clock, Sendable {
         guard store.noteCall() else { throw CancellationError() }
         let at = VirtualTime(store.milliseconds(deadline.offset))
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
-            let now: Bool = store.locked {
-                guard store.app.running else { return true }
-                if at <= store.sim.now { return true }
+            let now: Result<Void, Error>? = store.locked {
+                guard store.callerAlive else { return .failure(CancellationError()) }
+                if at <= store.sim.now { return .success(()) }
                 store.app.sleepers.append(AppState.Sleeper(deadline: at, seq: store.app.nextSleeper, continuation: c))
                 store.app.nextSleeper += 1
                 store.blocked()
-                return false
+                return nil
             }
-            if now { c.resume() }
+            if let now { c.resume(with: now) }
         }
     }
 }

@@ -31,19 +31,34 @@ extension SimulatedStore {
     /// scenario's faults say) to the simulated merchant server. Any other host is unreachable.
     public var urlSessionConfiguration: URLSessionConfiguration {
         let c = URLSessionConfiguration.ephemeral
-        c.protocolClasses = [SimulatedURLProtocol.self]
-        let process = SimulatedStore.callerIncarnation ?? locked { incarnation }
-        c.httpAdditionalHeaders = [
-            SimulatedNetwork.storeHeader: networkKey, SimulatedNetwork.processHeader: "\(process)",
-        ]
+        c.protocolClasses = [protocolClass(for: SimulatedStore.callerIncarnation)]
+        c.timeoutIntervalForRequest = 24 * 3600
         return c
     }
 
+    /// The protocol class of `process` (nil: the one running now), made on first use.
+    func protocolClass(for process: Int?) -> AnyClass {
+        locked {
+            let p = process ?? incarnation
+            if let known = processSlots.first(where: { $0.process == p }) { return known.cls }
+            let (slot, cls) = SimulatedNetwork.attach(self, process: p)
+            processSlots.append((p, slot, cls))
+            return cls
+        }
+    }
+
+    /// A process died: its sessions' requests fail from now on.
+    func releaseSlots(keeping process: Int?) {
+        let gone = processSlots.filter { $0.process != process }
+        processSlots.removeAll { $0.process != process }
+        SimulatedNetwork.detach(gone.map(\.slot))
+    }
+
     /// One request of your app reached the device's network.
-    func send(_ request: URLRequest, load: SimulatedNetwork.Load, process: Int?) {
+    func send(_ request: URLRequest, load: SimulatedNetwork.Load, process: Int) {
         let refusal: URLError? = locked {
             activity += 1
-            guard app.running, process.map({ $0 == incarnation }) ?? true else { return URLError(.cancelled) }
+            guard app.running, process == incarnation else { return URLError(.cancelled) }
             guard let payload = merchantPayload(request) else { return URLError(.cannotFindHost) }
             let exchange = sim.drivenSend(payload.route, payload.payload)
             app.loads.append((exchange, load))
@@ -124,26 +139,68 @@ struct HTTPAnswer: Sendable {
     }
 }
 
-/// The one interception point of your app's traffic: a `URLProtocol` that hands each
-/// request to its store's simulated network.
+/// The one interception point of your app's traffic: a `URLProtocol` class of its own for
+/// each process of each store (a generic class's instance per slot: `URLSession` picks
+/// protocols by class, and its requests carry nothing else that names their configuration),
+/// which hands each request to that store's simulated network, for that process.
 enum SimulatedNetwork {
-    static let storeHeader = "X-IAPSim-Store"
-    static let processHeader = "X-IAPSim-Process"
-    static let stores = LockedBox<[String: SimulatedStore.WeakStore]>([:])
-    static let counter = LockedBox(0)
+    /// How many slots there are; a freed slot is used again only after every other one.
+    static let slots = 1 << 16
+    static let registry = LockedBox(Registry())
 
-    static func register() -> String {
-        counter.withLock {
-            $0 += 1
-            return "store-\($0)"
+    struct Registry {
+        var owners: [Int: (store: SimulatedStore.WeakStore, process: Int)] = [:]
+        var byClass: [ObjectIdentifier: Int] = [:]
+        var classes: [Int: AnyClass] = [:]
+        var fresh = 0
+        var freed: [Int] = []
+    }
+
+    /// Takes a slot for `process` of `store`; returns it and its protocol class.
+    static func attach(_ store: SimulatedStore, process: Int) -> (slot: Int, protocolClass: AnyClass) {
+        registry.withLock { r in
+            let slot: Int
+            if r.fresh < slots {
+                slot = r.fresh
+                r.fresh += 1
+            } else {
+                precondition(!r.freed.isEmpty, "more than \(slots) app processes alive at once")
+                slot = r.freed.removeFirst()
+            }
+            let cls = r.classes[slot] ?? protocolClass(slot)
+            r.classes[slot] = cls
+            r.byClass[ObjectIdentifier(cls)] = slot
+            r.owners[slot] = (.init(store), process)
+            return (slot, cls)
         }
     }
 
-    static func attach(_ store: SimulatedStore, key: String) { stores.withLock { $0[key] = .init(store) } }
-    static func detach(_ key: String) { _ = stores.withLock { $0.removeValue(forKey: key) } }
-    static func store(_ key: String?) -> SimulatedStore? {
-        guard let key else { return SimulatedStore.current }
-        return stores.withLock { $0[key]?.store }
+    static func detach(_ slots: [Int]) {
+        registry.withLock { r in
+            for slot in slots {
+                r.owners[slot] = nil
+                r.freed.append(slot)
+            }
+        }
+    }
+
+    /// The store and process a protocol class serves, if they still live.
+    static func owner(of cls: AnyClass) -> (store: SimulatedStore, process: Int)? {
+        registry.withLock { r in
+            guard let slot = r.byClass[ObjectIdentifier(cls)], let o = r.owners[slot], let s = o.store.store
+            else { return nil }
+            return (s, o.process)
+        }
+    }
+
+    /// The protocol class of `slot`: a distinct instance of the generic class per slot.
+    static func protocolClass(_ slot: Int) -> AnyClass {
+        func build<Rest: SlotTag>(_: Rest.Type, _ bits: Int, _ left: Int) -> AnyClass {
+            if left == 0 { return SlotURLProtocol<Rest>.self }
+            if bits & 1 == 1 { return build(SlotNext<SlotOne, Rest>.self, bits >> 1, left - 1) }
+            return build(SlotNext<SlotZero, Rest>.self, bits >> 1, left - 1)
+        }
+        return build(SlotEnd.self, slot, 16)
     }
 
     /// A request in flight: where its answer goes.
@@ -172,24 +229,31 @@ enum SimulatedNetwork {
     }
 }
 
-/// Routes a `URLSession`'s requests to the simulated network (`urlSessionConfiguration`).
-final class SimulatedURLProtocol: URLProtocol, @unchecked Sendable {
+protocol SlotTag {}
+enum SlotEnd: SlotTag {}
+enum SlotZero: SlotTag {}
+enum SlotOne: SlotTag {}
+enum SlotNext<Bit: SlotTag, Rest: SlotTag>: SlotTag {}
+
+/// Routes a `URLSession`'s requests to its store's simulated network (`urlSessionConfiguration`).
+class SimulatedURLProtocol: URLProtocol {
     override class func canInit(with request: URLRequest) -> Bool { true }
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
     var load: SimulatedNetwork.Load?
 
     override func startLoading() {
-        trace(
-            "startLoading \(request.url?.absoluteString ?? "") headers \(request.allHTTPHeaderFields ?? [:]) body \(request.httpBody?.count ?? -1)"
-        )
-        let key = request.value(forHTTPHeaderField: SimulatedNetwork.storeHeader)
-        let process = request.value(forHTTPHeaderField: SimulatedNetwork.processHeader).flatMap { Int($0) }
         let load = SimulatedNetwork.Load(self, url: request.url ?? URL(string: "about:blank")!)
         self.load = load
-        guard let store = SimulatedNetwork.store(key) else { return load.fail(URLError(.cannotConnectToHost)) }
-        store.send(request, load: load, process: process)
+        guard let owner = SimulatedNetwork.owner(of: type(of: self)) else {
+            return load.fail(URLError(.cancelled))
+        }
+        owner.store.send(request, load: load, process: owner.process)
     }
 
     override func stopLoading() { load = nil }
 }
+
+/// The protocol class of one slot.
+final class SlotURLProtocol<Tag: SlotTag>: SimulatedURLProtocol {}
+

@@ -19,7 +19,9 @@ extension SimulatedStore {
         let task = SimulatedStore.$launchedStore.withValue(self) {
             SimulatedStore.$callerIncarnation.withValue(process) {
                 Task {
-                    defer { self.locked { self.blocked() } }
+                    // The action ended: it is owed no more, unless its process died meanwhile
+                    // (a crash forgave every debt of that process).
+                    defer { self.locked { if self.incarnation == process { self.blocked() } } }
                     return try await action()
                 }
             }

@@ -41,6 +41,7 @@ extension SimulatedStore {
             incarnation += 1
             app.running = false
             owed = 0
+            releaseSlots(keeping: nil)
             storage.dropMemory()
             return app.dropAll()
         }
@@ -156,7 +157,7 @@ extension SimulatedStore {
                 guard quiet >= stallLimit else { continue }
                 locked { owed = 0 }
             }
-            if still >= 8, !launch || quiet >= quietPeriod { return }
+            if still >= 8, quiet >= (launch ? quietPeriod : quietPeriod / 10) { return }
         }
     }
 

@@ -9,7 +9,7 @@ extension SimulatedStore {
         guard noteCall() else { throw CancellationError() }
         return try await withCheckedThrowingContinuation { c in
             let now: Result<Product.PurchaseResult, Error>? = locked {
-                guard app.running else { return .failure(StoreKitError.unknown) }
+                guard callerAlive else { return .failure(CancellationError()) }
                 guard catalog.product(product) != nil else { return .failure(Product.PurchaseError.productUnavailable) }
                 guard let (txn, pending) = sim.drivenPurchase(product: product, token: token?.uuidString.lowercased())
                 else { return .failure(StoreKitError.notEntitled) }
@@ -53,7 +53,7 @@ extension SimulatedStore {
     func listen() -> Int? {
         guard noteCall() else { return nil }
         return locked {
-            guard app.running else { return nil }
+            guard callerAlive else { return nil }
             let id = app.nextListener
             app.nextListener += 1
             app.listeners[id] = AppState.Listener()
@@ -68,7 +68,7 @@ extension SimulatedStore {
         guard noteCall() else { return nil }
         return await withCheckedContinuation { c in
             let ready: VerificationResult<Transaction>?? = locked {
-                guard var l = app.listeners[listener] else { return .some(nil) }
+                guard callerAlive, var l = app.listeners[listener] else { return .some(nil) }
                 if !l.buffer.isEmpty {
                     let first = l.buffer.removeFirst()
                     app.listeners[listener] = l

@@ -28,8 +28,9 @@ public final class SimulatedStore: @unchecked Sendable {
         /// Dedup, binding by `appAccountToken`, JWS verification, notifications,
         /// reconciliation and clawback: the server side of `sk2-hardened`.
         case hardened
-        /// A server that checks the JWS and deduplicates, binds by token, and hears no
-        /// notification and reconciles nothing: what the app does not send is lost.
+        /// A server that checks the JWS and deduplicates, credits the order a report names
+        /// (or the reporting account when it names none), and hears no notification and
+        /// reconciles nothing: what the app does not send, or sends wrong, stays wrong.
         case appDependent = "app-dependent"
         /// The server side of `sk2-naive`: no dedup, no binding, no verification.
         case naive
@@ -40,8 +41,8 @@ public final class SimulatedStore: @unchecked Sendable {
     let catalog: Catalog
     let parser: CommandParser
     let signing: Signing
-    /// The key of this store in `SimulatedNetwork`'s registry.
-    let networkKey: String
+    /// The `URLProtocol` class of each process that asked for one (`SimulatedNetwork`).
+    var processSlots: [(process: Int, slot: Int, cls: AnyClass)] = []
     /// The merchant server's paths, as your app calls them.
     public let routes: MerchantRoutes
     /// The keychain and files your app keeps across crashes (`storage`).
@@ -82,12 +83,10 @@ public final class SimulatedStore: @unchecked Sendable {
         signing = try Signing.shared()
         self.routes = routes
         app = AppState()
-        networkKey = SimulatedNetwork.register()
-        SimulatedNetwork.attach(self, key: networkKey)
         SimulatedStore.latest.withLock { $0 = WeakStore(self) }
     }
 
-    deinit { SimulatedNetwork.detach(networkKey) }
+    deinit { SimulatedNetwork.detach(processSlots.map(\.slot)) }
 
     /// The clock your app should be given: its `sleep` waits for virtual time.
     public var clock: SimulatedClock { SimulatedClock(store: self) }
@@ -108,6 +107,12 @@ public final class SimulatedStore: @unchecked Sendable {
     func blocked() {
         activity += 1
         if owed > 0 { owed -= 1 }
+    }
+
+    /// Whether the calling task belongs to the process running now (under the lock: a check
+    /// and what it guards are one step, or a crash and a launch could come between them).
+    var callerAlive: Bool {
+        app.running && (SimulatedStore.callerIncarnation.map { $0 == incarnation } ?? true)
     }
 
     /// Counts one call of your app and returns whether its process is the live one.
@@ -161,6 +166,7 @@ extension SimulatedStore.ServerPolicy {
             var p = PolicyPreset.sk2Hardened.policy
             p.serverNotifications = false
             p.serverReconcileMs = nil
+            p.serverBindOrder = false
             return p
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-let traceOn = ProcessInfo.processInfo.environment["IAPSIM_TRACE"] != nil
+let traceOn = !(ProcessInfo.processInfo.environment["IAPSIM_TRACE"] ?? "").isEmpty
 func trace(_ s: @autoclosure () -> String) {
     if traceOn {
         FileHandle.standardError.write(

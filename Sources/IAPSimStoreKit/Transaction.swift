@@ -54,7 +54,7 @@ public struct Transaction: Sendable, Hashable, Identifiable {
     /// server has answered.
     public func finish() async {
         guard let store = SimulatedStore.current, store.noteCall() else { return }
-        store.locked { store.sim.drivenFinish(txn) }
+        store.locked { if store.callerAlive { store.sim.drivenFinish(txn) } }
     }
 
     /// The transactions that happen outside a purchase call (interrupted purchases, Ask to
