@@ -7,23 +7,28 @@ struct AppState {
     /// Continuations to resume outside the store's lock, in order.
     struct Dropped {
         var actions: [() -> Void] = []
+        /// The tasks the actions resume (nil: one the store cannot name), for `Debts`.
+        var owes: [Int?] = []
         var isEmpty: Bool { actions.isEmpty }
         func resume() { for a in actions { a() } }
     }
 
     struct Purchase {
         var txn: String
+        var task: Int?
         var continuation: CheckedContinuation<Product.PurchaseResult, Error>
     }
 
     struct Listener {
         var buffer: [VerificationResult<Transaction>] = []
         var waiter: CheckedContinuation<VerificationResult<Transaction>?, Never>?
+        var waiterTask: Int?
     }
 
     struct Sleeper {
         var deadline: VirtualTime
         var seq: Int
+        var task: Int?
         var continuation: CheckedContinuation<Void, Error>
     }
 
@@ -43,24 +48,28 @@ struct AppState {
         var woken = Dropped()
         let due = sleepers.filter { $0.deadline <= time }.sorted { ($0.deadline, $0.seq) < ($1.deadline, $1.seq) }
         sleepers.removeAll { $0.deadline <= time }
-        for s in due { woken.actions.append { s.continuation.resume() } }
+        for s in due {
+            woken.actions.append { s.continuation.resume() }
+            woken.owes.append(s.task)
+        }
         return woken
     }
 
     /// `Transaction.updates` emits `values` to every listener of the process.
-    mutating func emit(_ values: [VerificationResult<Transaction>]) -> [() -> Void] {
-        var actions: [() -> Void] = []
+    mutating func emit(_ values: [VerificationResult<Transaction>]) -> Dropped {
+        var handed = Dropped()
         for id in listenerOrder {
             guard var l = listeners[id] else { continue }
             l.buffer += values
             if let w = l.waiter, !l.buffer.isEmpty {
                 let first = l.buffer.removeFirst()
                 l.waiter = nil
-                actions.append { w.resume(returning: first) }
+                handed.actions.append { w.resume(returning: first) }
+                handed.owes.append(l.waiterTask)
             }
             listeners[id] = l
         }
-        return actions
+        return handed
     }
 
     /// The process died: every call it waits on ends.

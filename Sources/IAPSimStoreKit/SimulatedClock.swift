@@ -29,9 +29,11 @@ public struct SimulatedClock: Clock, Sendable {
             let now: Result<Void, Error>? = store.locked {
                 guard store.callerAlive else { return .failure(CancellationError()) }
                 if at <= store.sim.now { return .success(()) }
-                store.app.sleepers.append(AppState.Sleeper(deadline: at, seq: store.app.nextSleeper, continuation: c))
+                let task = currentTaskID()
+                store.app.sleepers.append(
+                    AppState.Sleeper(deadline: at, seq: store.app.nextSleeper, task: task, continuation: c))
                 store.app.nextSleeper += 1
-                store.blocked()
+                store.blocked(task)
                 return nil
             }
             if let now { c.resume(with: now) }

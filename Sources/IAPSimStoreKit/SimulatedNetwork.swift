@@ -62,7 +62,7 @@ extension SimulatedStore {
             guard let payload = merchantPayload(request) else { return URLError(.cannotFindHost) }
             let exchange = sim.drivenSend(payload.route, payload.payload)
             app.loads.append((exchange, load))
-            blocked()
+            blocked(nil)
             return nil
         }
         trace("send refused: \(String(describing: refusal))")
@@ -256,4 +256,3 @@ class SimulatedURLProtocol: URLProtocol {
 
 /// The protocol class of one slot.
 final class SlotURLProtocol<Tag: SlotTag>: SimulatedURLProtocol {}
-

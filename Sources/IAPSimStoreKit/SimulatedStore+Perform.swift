@@ -13,15 +13,17 @@ extension SimulatedStore {
     @discardableResult
     public func user<T: Sendable>(_ action: @escaping @Sendable () async throws -> T) async -> Task<T, Error> {
         let process = locked {
-            owed += 1
+            debts.owe(nil)
             return incarnation
         }
         let task = SimulatedStore.$launchedStore.withValue(self) {
             SimulatedStore.$callerIncarnation.withValue(process) {
                 Task {
+                    let me = currentTaskID()
+                    self.locked { if self.incarnation == process, let me { self.debts.named(me) } }
                     // The action ended: it is owed no more, unless its process died meanwhile
                     // (a crash forgave every debt of that process).
-                    defer { self.locked { if self.incarnation == process { self.blocked() } } }
+                    defer { self.locked { if self.incarnation == process { self.blocked(me) } } }
                     return try await action()
                 }
             }

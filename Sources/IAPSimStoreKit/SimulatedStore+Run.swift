@@ -40,7 +40,7 @@ extension SimulatedStore {
             sim.drivenForget()
             incarnation += 1
             app.running = false
-            owed = 0
+            debts = Debts()
             releaseSlots(keeping: nil)
             storage.dropMemory()
             return app.dropAll()
@@ -128,7 +128,7 @@ extension SimulatedStore {
 
     /// Counts the tasks `handed` resumes as owed (under the lock).
     func owing(_ handed: AppState.Dropped?) -> AppState.Dropped? {
-        owed += handed?.actions.count ?? 0
+        for task in handed?.owes ?? [] { debts.owe(task) }
         return handed
     }
 
@@ -144,7 +144,7 @@ extension SimulatedStore {
         var since = ContinuousClock.now
         while true {
             await Task.yield()
-            let (a, o) = locked { (activity, owed) }
+            let (a, o) = locked { (activity, debts.count) }
             if a != last {
                 last = a
                 still = 0
@@ -155,7 +155,8 @@ extension SimulatedStore {
             let quiet = ContinuousClock.now - since
             if o > 0 {
                 guard quiet >= stallLimit else { continue }
-                locked { owed = 0 }
+                trace("stall: \(o) owed")
+                locked { debts = Debts() }
             }
             if still >= 8, quiet >= (launch ? quietPeriod : quietPeriod / 10) { return }
         }
@@ -173,19 +174,24 @@ extension SimulatedStore {
                 let call = app.purchases.remove(at: k)
                 let outcome = purchaseOutcome(txn: txn, result)
                 handed.actions.append { call.continuation.resume(with: outcome) }
+                handed.owes.append(call.task)
             case .updates(let txns):
                 let values = txns.compactMap { verification(of: $0) }
-                handed.actions += app.emit(values)
+                let emitted = app.emit(values)
+                handed.actions += emitted.actions
+                handed.owes += emitted.owes
             case .answered(let exchange, let payload):
                 guard let k = app.loads.firstIndex(where: { $0.exchange == exchange }) else { continue }
                 let load = app.loads.remove(at: k).load
                 let answer = HTTPAnswer(payload)
                 handed.actions.append { load.answer(answer) }
+                handed.owes.append(nil)
             case .failed(let exchange, let why):
                 guard let k = app.loads.firstIndex(where: { $0.exchange == exchange }) else { continue }
                 let load = app.loads.remove(at: k).load
                 let offline = why.contains("offline")
                 handed.actions.append { load.fail(URLError(offline ? .notConnectedToInternet : .timedOut)) }
+                handed.owes.append(nil)
             }
         }
         return handed

@@ -14,8 +14,9 @@ extension SimulatedStore {
                 guard let (txn, pending) = sim.drivenPurchase(product: product, token: token?.uuidString.lowercased())
                 else { return .failure(StoreKitError.notEntitled) }
                 if pending { return .success(.pending) }
-                app.purchases.append(AppState.Purchase(txn: txn, continuation: c))
-                blocked()
+                let task = currentTaskID()
+                app.purchases.append(AppState.Purchase(txn: txn, task: task, continuation: c))
+                blocked(task)
                 return nil
             }
             if let now { c.resume(with: now) }
@@ -75,7 +76,8 @@ extension SimulatedStore {
                     return .some(first)
                 }
                 l.waiter = c
-                blocked()
+                l.waiterTask = currentTaskID()
+                blocked(l.waiterTask)
                 app.listeners[listener] = l
                 return nil
             }

@@ -53,7 +53,7 @@ public final class SimulatedStore: @unchecked Sendable {
     var activity = 0
     /// Your app's tasks the store resumed that have not waited on it again yet (nor ended):
     /// while any is owed, virtual time stands still (up to `stallLimit` of wall time).
-    var owed = 0
+    var debts = Debts()
     /// Bumped at each launch: calls of a crashed process's tasks are refused.
     var incarnation = 0
     /// True while the launched app's code runs before its first idle moment.
@@ -66,7 +66,7 @@ public final class SimulatedStore: @unchecked Sendable {
     public var quietPeriod: Duration = .milliseconds(1)
     /// How long (wall time) a resumed task of your app may go without calling the store
     /// before the store takes it for ended.
-    public var stallLimit: Duration = .milliseconds(50)
+    public var stallLimit: Duration = .milliseconds(500)
 
     /// A store over `catalog` (the built-in one by default) with the merchant server's
     /// `serverPolicy`, seeded with `seed`, with the accounts `users` (the first logged in at launch).
@@ -104,9 +104,9 @@ public final class SimulatedStore: @unchecked Sendable {
     }
 
     /// A task of your app waits on the store again: it is no longer owed (under the lock).
-    func blocked() {
+    func blocked(_ task: Int?) {
         activity += 1
-        if owed > 0 { owed -= 1 }
+        debts.paid(by: task)
     }
 
     /// Whether the calling task belongs to the process running now (under the lock: a check

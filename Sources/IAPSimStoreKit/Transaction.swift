@@ -118,7 +118,10 @@ public struct Transaction: Sendable, Hashable, Identifiable {
                     guard store.noteCall() else { return nil }
                     items = store.snapshot(source)
                 }
-                return items!.isEmpty ? nil : items!.removeFirst()
+                guard items!.isEmpty else { return items!.removeFirst() }
+                // The end of a list: the loop over it ends, and with it (most often) its task.
+                store.locked { store.blocked(currentTaskID()) }
+                return nil
             }
         }
     }

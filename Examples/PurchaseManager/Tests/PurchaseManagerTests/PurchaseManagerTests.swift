@@ -48,13 +48,16 @@ import Testing
     /// Each planted bug, in the scenario that shows it: the auditor names the anomaly, and
     /// the correct manager ends the same scenario clean.
     @Test(arguments: [
-        (PurchaseManager.PlantedBug.listenerOnStoreScreen, "lost-order",
-            ["interrupt-next-payment", "buy", "wait 10s", "crash", "launch"]),
+        (
+            PurchaseManager.PlantedBug.listenerOnStoreScreen, "lost-order",
+            ["interrupt-next-payment", "buy", "wait 10s", "crash", "launch"]
+        ),
         (.finishBeforeAnswer, "missed-order", ["drop-next-request recharge", "buy", "wait 3s", "crash", "launch"]),
         (.noToken, "wrong-account", ["interrupt-next-payment", "buy", "wait 5s", "logout", "login bob"]),
         (.ignoredPending, "missed-order", ["ask-to-buy on", "buy", "wait 5s", "approve"]),
     ])
-    func eachPlantedBugFailsWithItsAnomaly(bug: PurchaseManager.PlantedBug, anomaly: String, steps: [String]) async throws
+    func eachPlantedBugFailsWithItsAnomaly(bug: PurchaseManager.PlantedBug, anomaly: String, steps: [String])
+        async throws
     {
         let (buggy, _) = try await launched(bug, users: ["alice", "bob"])
         let bad = try await buggy.play(steps, seed: 1, as: PurchaseManager.self) { app in
