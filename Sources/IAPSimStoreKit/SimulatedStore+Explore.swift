@@ -4,34 +4,47 @@ import IAPSimCore
 /// Explore: random schedules of the user's action and faults around your app, each run
 /// judged by the auditor; a failing run is shrunk to a short reproduction.
 extension SimulatedStore {
-    /// The faults explore draws from, in the scenario vocabulary.
-    public static let exploreFaults = [
+    /// The faults explore draws from, in the scenario vocabulary; with more than one account,
+    /// also `logout` and `login` of the second.
+    public var exploreFaults: [String] {
+        let users = locked { sim.users }
+        return Self.faults + (users.count > 1 ? ["logout", "login \(users[1])"] : [])
+    }
+
+    static let faults = [
         "drop-next-request order", "drop-next-response order", "drop-next-request recharge",
         "drop-next-response recharge", "crash", "interrupt-next-payment", "fail-next-payment network",
         "fail-next-payment cancelled", "network off", "network on", "background", "foreground",
-        "ask-to-buy on", "approve", "wait 5s", "wait 40s",
+        "ask-to-buy on", "wait 5s", "wait 40s",
     ]
 
     /// Runs `runs` worlds, each from its own seed derived from `seed`: your app is launched
     /// with the factory of the last `launch`, and a schedule of 1 to `maxSteps` steps is
     /// played, each `buy` (running `user` on the app of the moment, as `user(_:)` does) or a
-    /// fault of `exploreFaults`; then every fault ends (`heal()`), the world settles, and
+    /// fault of `exploreFaults`; then every fault ends (`heal()`), the world settles, your
+    /// app is launched once more (the user opens it again: what it recovers at launch
+    /// counts) and the world settles again, and
     /// the run fails when the verdict has an unresolved anomaly or lost money. The first
     /// failing run is shrunk: steps are removed while the same type of anomaly remains.
     ///
+    /// `stopAfter`: end after that many failing runs (nil: play every run).
+    ///
     /// The store is left in the state of the last world it played.
     public func explore<App: Sendable>(
-        runs: Int, seed: UInt64, maxSteps: Int = 6, as appType: App.Type = App.self,
+        runs: Int, seed: UInt64, maxSteps: Int = 6, stopAfter failures: Int? = nil, as appType: App.Type = App.self,
         user: @escaping @Sendable (App) async throws -> Void
     ) async throws -> ExploreReport {
         guard locked({ factory }) != nil else { throw SimulatedStoreError.noApp }
         let root = SplitMix64(seed: seed)
         var failed = 0
         var first: ExploreFailure?
+        var played = 0
         for run in 0..<runs {
+            if let failures, failed >= failures { break }
+            played += 1
             var rng = root.derive("run \(run)")
             let runSeed = rng.next()
-            let steps = Self.schedule(&rng, maxSteps: maxSteps)
+            let steps = Self.schedule(&rng, maxSteps: maxSteps, faults: exploreFaults)
             let verdict = try await play(steps, seed: runSeed, as: appType, user: user)
             guard !verdict.isClean else { continue }
             failed += 1
@@ -41,11 +54,12 @@ extension SimulatedStore {
                     run: run, seed: runSeed, steps: steps, reproduction: shrunk.steps, verdict: shrunk.verdict)
             }
         }
-        return ExploreReport(runs: runs, seed: seed, failedRuns: failed, firstFailure: first)
+        return ExploreReport(runs: played, seed: seed, failedRuns: failed, firstFailure: first)
     }
 
     /// Plays `steps` in a new world of `seed` (the same as a run of `explore`): launch, the
-    /// steps, heal, settle; returns the verdict. Replays a failure's `reproduction`.
+    /// steps, heal, settle, relaunch, settle; returns the verdict. Replays a failure's
+    /// `reproduction`.
     public func play<App: Sendable>(
         _ steps: [String], seed: UInt64, as appType: App.Type = App.self,
         user: @escaping @Sendable (App) async throws -> Void
@@ -66,6 +80,9 @@ extension SimulatedStore {
         }
         try await heal()
         await settle()
+        // The user opens the app again later: what it recovers at a launch counts.
+        try await relaunch()
+        await settle()
         return verdict()
     }
 
@@ -83,25 +100,33 @@ extension SimulatedStore {
         storage.clear()
     }
 
-    /// A schedule: at least one `buy`; a crash is followed by a launch before the next buy.
-    static func schedule(_ rng: inout SplitMix64, maxSteps: Int) -> [String] {
+    /// A schedule: at least one `buy`; a crash is followed by a launch before the next buy;
+    /// `ask-to-buy on` is an episode: a buy, a wait, the parent's approval.
+    static func schedule(_ rng: inout SplitMix64, maxSteps: Int, faults: [String]) -> [String] {
         let count = 1 + rng.below(max(1, maxSteps))
         var steps: [String] = []
         var down = false
+        func buy(_ rng: inout SplitMix64) {
+            if down {
+                steps.append("launch")
+                down = false
+            }
+            steps.append("buy")
+        }
         for _ in 0..<count {
             if rng.below(3) == 0 {
-                if down {
-                    steps.append("launch")
-                    down = false
-                }
-                steps.append("buy")
+                buy(&rng)
             } else {
-                let fault = exploreFaults[rng.below(exploreFaults.count)]
+                let fault = faults[rng.below(faults.count)]
                 if fault == "crash" {
                     if down { continue }
                     down = true
                 }
                 steps.append(fault)
+                if fault == "ask-to-buy on" {
+                    buy(&rng)
+                    steps += ["wait \(1 + rng.below(20))s", "approve"]
+                }
             }
             if rng.below(2) == 0 { steps.append("wait \(1 + rng.below(20))s") }
         }

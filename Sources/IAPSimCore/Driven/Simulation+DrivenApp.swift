@@ -45,11 +45,14 @@ extension Simulation {
         }
     }
 
-    /// `product.purchase(options:)`: the payment is added for the logged-in account.
-    /// Returns the transaction the call waits for, and whether it is pending already (an Ask
-    /// to Buy request merged into the one waiting for the parent); nil when nobody is logged in.
+    /// `product.purchase(options:)`: the payment is added for the account that ordered it
+    /// (the order the token names: whoever tapped Buy, even if the account changed since, as
+    /// the simulated app's ticket), else for the logged-in account. Returns the transaction
+    /// the call waits for, and whether it is pending already (an Ask to Buy request merged
+    /// into the one waiting for the parent); nil when nobody is logged in.
     package mutating func drivenPurchase(product: String, token: String?) -> (txn: String, pending: Bool)? {
-        guard let user = app.loggedIn else { return nil }
+        guard let loggedIn = app.loggedIn else { return nil }
+        let user = token.flatMap { server.order(token: $0)?.user } ?? loggedIn
         return drivenCall { w in
             if let owned = w.store.returnOwned(product, &w.outbox) {
                 w.driven?.awaiting.append(owned)

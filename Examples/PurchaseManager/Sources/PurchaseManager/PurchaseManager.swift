@@ -45,7 +45,8 @@ public actor PurchaseManager {
     let account: @Sendable () -> String?
     let clock: any Clock<Duration>
     let bugs: PlantedBug
-    var orders: [String: String] = [:]  // appAccountToken (lower-cased) -> orderId
+    let keychain: any OrderKeychain
+    var orders: [String: String]  // appAccountToken (lower-cased) -> orderId, kept in the keychain
     var listening = false
     var reported: Set<UInt64> = []
 
@@ -54,8 +55,10 @@ public actor PurchaseManager {
     /// Made at launch: starts the listener and the unfinished sweep (unless a bug moves them).
     public init(
         configuration: URLSessionConfiguration, baseURL: URL, clock: any Clock<Duration>,
-        account: @escaping @Sendable () -> String?, bugs: PlantedBug = []
+        keychain: any OrderKeychain, account: @escaping @Sendable () -> String?, bugs: PlantedBug = []
     ) {
+        self.keychain = keychain
+        orders = keychain.orders()
         session = URLSession(configuration: configuration)
         self.baseURL = baseURL
         self.clock = clock
@@ -86,25 +89,32 @@ public actor PurchaseManager {
     /// The user taps Buy.
     public func buy(_ productID: String) async throws -> Outcome {
         openStore()
+        guard account() != nil else { throw StoreKitError.notEntitled }
         guard let product = try await Product.products(for: [productID]).first else {
             throw Product.PurchaseError.productUnavailable
         }
         let order = try await createOrder(productID)
         var options: Set<Product.PurchaseOption> = []
         if !bugs.contains(.noToken) { options.insert(.appAccountToken(order.token)) }
-        orders[order.token.uuidString.lowercased()] = order.id
+        remember(order.token, order.id)
         switch try await product.purchase(options: options) {
         case .success(let verification):
             return await handle(verification, order: order.id)
         case .pending:
             if bugs.contains(.ignoredPending) {
-                orders[order.token.uuidString.lowercased()] = nil
+                remember(order.token, nil)
                 return .cancelled
             }
             return .pending
         case .userCancelled:
             return .cancelled
         }
+    }
+
+    /// Keeps the order a token names (in memory and in the keychain: it outlives a crash).
+    func remember(_ token: UUID, _ order: String?) {
+        orders[token.uuidString.lowercased()] = order
+        keychain.save(orders)
     }
 
     /// A signed transaction reached the app: report it, finish after the server's answer.
@@ -154,4 +164,10 @@ public actor PurchaseManager {
         let (data, _) = try await session.data(for: request)
         return try JSONSerialization.jsonObject(with: data) as? [String: Any]
     }
+}
+
+/// Where the manager keeps its orders across launches: the keychain on a device.
+public protocol OrderKeychain: Sendable {
+    func orders() -> [String: String]
+    func save(_ orders: [String: String])
 }

@@ -16,5 +16,19 @@ func launched(
 func manager(_ store: SimulatedStore, _ bugs: PurchaseManager.PlantedBug) -> PurchaseManager {
     PurchaseManager(
         configuration: store.urlSessionConfiguration, baseURL: store.routes.baseURL, clock: store.clock,
-        account: { store.currentUser }, bugs: bugs)
+        keychain: StorageKeychain(storage: store.storage), account: { store.currentUser }, bugs: bugs)
+}
+
+/// The manager's keychain in the store's storage: it outlives a crash, as a keychain does.
+struct StorageKeychain: OrderKeychain {
+    let storage: SimulatedStorage
+
+    func orders() -> [String: String] {
+        guard let data = storage.data("orders") else { return [:] }
+        return (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
+    }
+
+    func save(_ orders: [String: String]) {
+        storage.set(try? JSONEncoder().encode(orders), for: "orders")
+    }
 }
