@@ -92,6 +92,10 @@ let package = Package(
         .target(
             name: "PurchaseManager", dependencies: ["IAPSimStoreKit"],
             path: "Examples/PurchaseManager/Sources/PurchaseManager"),
+        // bench/app-code.sh: the harness's figures, in a release build.
+        .executableTarget(
+            name: "purchase-manager-bench", dependencies: ["PurchaseManager", "IAPSimStoreKit"],
+            path: "Examples/PurchaseManager/Bench"),
         .testTarget(
             name: "PurchaseManagerTests", dependencies: ["PurchaseManager", "IAPSimStoreKit"],
             path: "Examples/PurchaseManager/Tests/PurchaseManagerTests"),

@@ -65,7 +65,6 @@ extension SimulatedStore {
             blocked(nil)
             return nil
         }
-        trace("send refused: \(String(describing: refusal))")
         if let refusal { load.fail(refusal) }
     }
 

@@ -85,11 +85,9 @@ extension SimulatedStore {
     /// waiting for them after each; `limit` nil: until nothing is scheduled (24 h bound).
     func runWorld(until limit: VirtualTime?) async {
         let bound = limit ?? (locked { sim.now } + 24 * 3_600_000)
-        trace("runWorld until \(bound)")
         await quiesce()
         while true {
             if let handed = locked({ owing(takeEvents()) }), !handed.isEmpty {
-                trace("handing \(handed.actions.count) at \(locked { sim.now })")
                 handed.resume()
                 await quiesce()
                 continue
@@ -111,9 +109,7 @@ extension SimulatedStore {
                     return owing(app.wakeSleepers(upTo: t))
                 case (.some, _):
                     var none: [LogEntry]?
-                    let entries = sim.step()
-                    for e in entries { trace("\(e.time) \(e.fact)") }
-                    _ = none
+                    sim.step(into: &none)
                     return AppState.Dropped()
                 }
             }
@@ -137,8 +133,6 @@ extension SimulatedStore {
     /// (`launch`), for `quietPeriod` of wall time too, since the tasks a launch starts are
     /// not known. A task owed for `stallLimit` without any call is taken for ended.
     func quiesce(launch: Bool = false) async {
-        trace("quiesce start")
-        defer { trace("quiesce end") }
         var last = locked { activity }
         var still = 0
         var since = ContinuousClock.now
@@ -155,8 +149,10 @@ extension SimulatedStore {
             let quiet = ContinuousClock.now - since
             if o > 0 {
                 guard quiet >= stallLimit else { continue }
-                trace("stall: \(o) owed")
-                locked { debts = Debts() }
+                locked {
+                    debts = Debts()
+                    stalls += 1
+                }
             }
             if still >= 8, quiet >= (launch ? quietPeriod : quietPeriod / 10) { return }
         }

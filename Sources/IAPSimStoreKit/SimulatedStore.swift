@@ -10,18 +10,23 @@ import IAPSimScenario
 /// time run, and read the auditor's verdict:
 ///
 /// ```swift
-/// let store = try SimulatedStore(serverPolicy: .hardened)
-/// let app = await store.launch { PurchaseManager(store: store) }
+/// let store = try SimulatedStore(serverPolicy: .appDependent)
+/// let app = await store.launch {
+///     PurchaseManager(configuration: store.urlSessionConfiguration, clock: store.clock)
+/// }
 /// try await store.perform("drop-next-response recharge")
-/// try await app.buy("coins_100")
+/// let buy = await store.user { try await app.buy("coins_100") }
 /// await store.settle()
-/// #expect(store.verdict().anomalies.isEmpty)
+/// #expect(try await buy.value == .credited)
+/// #expect(store.verdict().isClean)
 /// ```
 ///
-/// The world is deterministic: the same app, seed and steps give the same verdict. Your app's
-/// tasks run on Swift's executors; the store waits until they are idle (suspended on the
-/// store, its clock or its network) before it lets virtual time move. Work your app does on
-/// threads or clocks of its own is not seen.
+/// The same app, seed and steps give the same verdict. Your app's tasks run on Swift's
+/// executors; before it lets virtual time move, the store waits until every task it resumed
+/// (a purchase call, a `Transaction.updates` listener, a sleep on `clock`, a user action, a
+/// request's answer) waits on it again or ends, and, after a launch, for `quietPeriod` of
+/// wall time. Work your app does on threads or clocks of its own is not seen; a task that
+/// goes `stallLimit` without a call is taken for ended (`stallsTaken` counts it).
 public final class SimulatedStore: @unchecked Sendable {
     /// The merchant server's rules (the server side of iapsim's presets, docs/world.md).
     public enum ServerPolicy: String, Sendable, CaseIterable {
@@ -67,6 +72,10 @@ public final class SimulatedStore: @unchecked Sendable {
     /// How long (wall time) a resumed task of your app may go without calling the store
     /// before the store takes it for ended.
     public var stallLimit: Duration = .milliseconds(500)
+    /// How many times the store took a task of your app for ended after `stallLimit`: where
+    /// it did, the run's timing depended on wall time. A test may expect none.
+    public var stallsTaken: Int { locked { stalls } }
+    var stalls = 0
 
     /// A store over `catalog` (the built-in one by default) with the merchant server's
     /// `serverPolicy`, seeded with `seed`, with the accounts `users` (the first logged in at launch).

@@ -30,6 +30,18 @@ actor TinyApp {
     }
 }
 
+/// Expects `task` to fail with the URL error `code`.
+func expectFailure(_ task: Task<Int, Error>, _ code: URLError.Code) async {
+    do {
+        let status = try await task.value
+        Issue.record("answered \(status), expected \(code)")
+    } catch let e as URLError {
+        #expect(e.code == code)
+    } catch {
+        Issue.record("\(error)")
+    }
+}
+
 @Suite struct StoreKitAPITests {
     @Test func productsComeFromTheCatalogWithStoreKitNames() async throws {
         let store = try SimulatedStore()
@@ -185,22 +197,12 @@ actor TinyApp {
         try await store.perform("network off")
         let offline = await post("https://merchant.example.com/orders", ["user": "alice", "product": "coins_100"])
         await store.settle()
-        do {
-            _ = try await offline.value
-            Issue.record("an offline request was answered")
-        } catch let e as URLError {
-            #expect(e.code == .notConnectedToInternet)
-        }
+        await expectFailure(offline, .notConnectedToInternet)
         try await store.perform("network on")
         try await store.perform("drop-next-request order")
         let dropped = await post("https://merchant.example.com/orders", ["user": "alice", "product": "coins_100"])
         await store.settle()
-        do {
-            _ = try await dropped.value
-            Issue.record("a dropped request was answered")
-        } catch let e as URLError {
-            #expect(e.code == .timedOut)
-        }
+        await expectFailure(dropped, .timedOut)
         #expect(store.verdict().lines.first == "== verdict")
     }
 }

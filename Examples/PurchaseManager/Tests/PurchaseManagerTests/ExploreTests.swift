@@ -15,6 +15,7 @@ import Testing
         }
         #expect(report.runs == Self.runs)
         #expect(report.passed, "\(report)")
+        #expect(store.stallsTaken == 0)
     }
 
     /// Each planted bug: explore finds it, names its anomaly, and shrinks the run to a short
