@@ -3,9 +3,13 @@ import IAPSimCore
 
 /// A product of the simulated App Store's catalog, with StoreKit 2's names.
 public struct Product: Sendable, Hashable, Identifiable {
+    /// The product identifier (`coins_100`).
     public let id: String
+    /// Consumable, non-consumable, non-renewing or auto-renewable.
     public let type: ProductType
+    /// The name the catalog gives it.
     public let displayName: String
+    /// The catalog's description (its name: the simulated catalog keeps one text).
     public let description: String
     /// The price in the storefront's currency.
     public let price: Decimal
@@ -48,8 +52,12 @@ public struct Product: Sendable, Hashable, Identifiable {
 
     /// What a purchase call returns.
     public enum PurchaseResult: Sendable {
+        /// Paid: the signed transaction, verified or not. Deliver, then `finish()`.
         case success(VerificationResult<Transaction>)
+        /// The user cancelled, or the purchase was interrupted (its charge, if any, comes later
+        /// on `Transaction.updates`).
         case userCancelled
+        /// Waiting for approval (Ask to Buy): the outcome comes on `Transaction.updates`.
         case pending
     }
 
@@ -62,7 +70,9 @@ public struct Product: Sendable, Hashable, Identifiable {
         public static func appAccountToken(_ token: UUID) -> PurchaseOption { PurchaseOption(token: token) }
     }
 
-    /// What a purchase call throws when the product cannot be bought.
+    /// What a purchase call throws when the product cannot be bought. The simulated store
+    /// throws `productUnavailable` (an unknown product, or the `invalid` payment failure);
+    /// the other cases exist for code written against StoreKit.
     public enum PurchaseError: Error, Sendable, Equatable {
         case invalidQuantity
         case productUnavailable
@@ -76,7 +86,9 @@ public struct Product: Sendable, Hashable, Identifiable {
 
     /// The kind of a product.
     public struct ProductType: RawRepresentable, Sendable, Hashable {
+        /// Apple's name of the kind (`Consumable`).
         public let rawValue: String
+        /// The kind named `rawValue`.
         public init(rawValue: String) { self.rawValue = rawValue }
 
         public static let consumable = ProductType(rawValue: "Consumable")
@@ -95,7 +107,10 @@ public struct Product: Sendable, Hashable, Identifiable {
     }
 }
 
-/// What StoreKit throws for a failure that is not the product's.
+/// What StoreKit throws for a failure that is not the product's. The simulated store throws
+/// `networkError` (the `network` payment failure), `notEntitled` (nobody logged in),
+/// `unknown` (no store, or the app not running); the others exist for code written
+/// against StoreKit.
 public enum StoreKitError: Error, Sendable {
     case unknown
     case userCancelled

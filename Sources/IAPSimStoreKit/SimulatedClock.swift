@@ -8,16 +8,23 @@ public struct SimulatedClock: Clock, Sendable {
 
     /// A moment of virtual time, from 0 at the store's creation.
     public struct Instant: InstantProtocol, Sendable {
+        /// Virtual time since the store's creation.
         public var offset: Swift.Duration
+        /// The moment `offset` after the store's creation.
         public init(offset: Swift.Duration) { self.offset = offset }
+        /// The moment `duration` later.
         public func advanced(by duration: Swift.Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The virtual time from this moment to `other`.
         public func duration(to other: Instant) -> Swift.Duration { other.offset - offset }
+        /// Whether `a` comes before `b`.
         public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
 
     let store: SimulatedStore
 
+    /// The store's virtual time now.
     public var now: Instant { Instant(offset: store.now) }
+    /// A millisecond: the world's unit.
     public var minimumResolution: Swift.Duration { .milliseconds(1) }
 
     /// Waits until virtual time reaches `deadline`. Throws `CancellationError` when your

@@ -15,6 +15,7 @@ public struct MerchantRoutes: Sendable, Hashable {
     /// `{"result": "credited" | "already-credited" | "refused" | "retry"}` with 200, 409, 422 or 503.
     public var report: String
 
+    /// The merchant server at `baseURL`, with its two paths.
     public init(
         baseURL: URL = URL(string: "https://merchant.example.com")!, orders: String = "/orders",
         report: String = "/report"

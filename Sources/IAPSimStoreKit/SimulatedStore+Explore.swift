@@ -175,15 +175,19 @@ extension SimulatedStore {
 
 /// What `explore` found.
 public struct ExploreReport: Sendable, CustomStringConvertible {
+    /// How many runs were played.
     public let runs: Int
+    /// The seed the runs' seeds derive from.
     public let seed: UInt64
     /// How many runs ended with an unresolved anomaly or lost money.
     public let failedRuns: Int
     /// The first failing run, shrunk.
     public let firstFailure: ExploreFailure?
 
+    /// True when no run failed.
     public var passed: Bool { failedRuns == 0 }
 
+    /// The report as a test prints it: the count, then the first failure shrunk.
     public var description: String {
         var lines = ["explore: \(runs) run(s) from seed \(seed), \(failedRuns) failed"]
         if let f = firstFailure { lines += f.lines }

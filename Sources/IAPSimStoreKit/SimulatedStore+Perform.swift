@@ -99,14 +99,17 @@ public struct Verdict: Sendable, Hashable, CustomStringConvertible {
         public let status: String
         /// How it happened, in the auditor's words, when it knows.
         public let cause: String?
+        /// One line: the charge, who paid, what went wrong.
         public let summary: String
         /// The App Store transaction it is about.
         public let transactionID: String?
+        /// The account that paid.
         public let user: String?
         /// Whether it is still wrong (open or permanent).
         public let isUnresolved: Bool
     }
 
+    /// Every anomaly the auditor opened, resolved ones included, oldest first.
     public let anomalies: [Anomaly]
     /// What customers paid and did not get, in cents.
     public let paidNotDeliveredCents: Int
@@ -123,6 +126,7 @@ public struct Verdict: Sendable, Hashable, CustomStringConvertible {
     /// True when nothing is wrong: no unresolved anomaly, no money lost either side.
     public var isClean: Bool { unresolved.isEmpty && paidNotDeliveredCents == 0 && grantedWithoutPaymentCents == 0 }
 
+    /// `lines`, one a line.
     public var description: String { lines.joined(separator: "\n") }
 
     init(_ sim: Simulation) {

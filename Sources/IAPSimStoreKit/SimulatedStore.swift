@@ -29,6 +29,7 @@ import IAPSimScenario
 /// goes `stallLimit` without a call is taken for ended (`stallsTaken` counts it).
 public final class SimulatedStore: @unchecked Sendable {
     /// The merchant server's rules (the server side of iapsim's presets, docs/world.md).
+    /// docs/app-code.md, "The merchant server's rules".
     public enum ServerPolicy: String, Sendable, CaseIterable {
         /// Dedup, binding by `appAccountToken`, JWS verification, notifications,
         /// reconciliation and clawback: the server side of `sk2-hardened`.

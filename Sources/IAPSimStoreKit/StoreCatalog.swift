@@ -38,6 +38,7 @@ public enum SimulatedStoreError: Error, Sendable, Equatable, CustomStringConvert
     /// A `.storekit` file that does not read.
     case badCatalog(String)
 
+    /// The mistake, in words.
     public var description: String {
         switch self {
         case .badCommand(let why): return why

@@ -4,6 +4,7 @@ import IAPSimCore
 extension Product {
     /// An auto-renewable subscription's terms and its status for the account.
     public struct SubscriptionInfo: Sendable, Hashable {
+        /// The subscription group.
         public let subscriptionGroupID: String
         /// The level within the group (1 is the highest).
         public let groupLevel: Int
@@ -26,7 +27,9 @@ extension Product {
 
         /// StoreKit's renewal state.
         public struct RenewalState: RawRepresentable, Sendable, Hashable {
+            /// Apple's number of the state (1 subscribed ... 5 revoked).
             public let rawValue: Int
+            /// The state numbered `rawValue`.
             public init(rawValue: Int) { self.rawValue = rawValue }
             public static let subscribed = RenewalState(rawValue: 1)
             public static let expired = RenewalState(rawValue: 2)
@@ -37,7 +40,9 @@ extension Product {
 
         /// One subscription's state and its latest transaction.
         public struct Status: Sendable {
+            /// Subscribed, expired, in billing retry, in grace, revoked.
             public let state: RenewalState
+            /// The subscription's latest transaction.
             public let transaction: VerificationResult<Transaction>
         }
     }
@@ -57,10 +62,15 @@ extension SimulatedStore {
 
 /// The app's own signed record of its download (StoreKit 2's `AppTransaction`).
 public struct AppTransaction: Sendable, Hashable {
+    /// The customer's app transaction id (what the server can look history up by).
     public let appTransactionID: String
+    /// `com.example.iapsim`.
     public let bundleID: String
+    /// `1.0`.
     public let appVersion: String
+    /// `1.0`.
     public let originalAppVersion: String
+    /// `Production` or `Sandbox`, the world's.
     public let environment: String
 
     /// The app transaction of the simulated install.

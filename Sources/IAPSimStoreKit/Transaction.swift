@@ -8,9 +8,13 @@ public struct Transaction: Sendable, Hashable, Identifiable {
     public let id: UInt64
     /// The id of the transaction that first bought this product (itself for most).
     public let originalID: UInt64
+    /// The product bought.
     public let productID: String
+    /// The product's kind.
     public let productType: Product.ProductType
+    /// When the App Store charged it.
     public let purchaseDate: Date
+    /// When the original transaction was charged.
     public let originalPurchaseDate: Date
     /// When the App Store signed this copy: a new one at every delivery.
     public let signedDate: Date
@@ -22,6 +26,7 @@ public struct Transaction: Sendable, Hashable, Identifiable {
     public let expirationDate: Date?
     /// For a subscription: true when a higher level replaced it.
     public let isUpgraded: Bool
+    /// Always 1.
     public let purchasedQuantity: Int
     /// The signed transaction your server checks: send this, never a decoded field.
     public let jwsRepresentation: String
@@ -86,14 +91,18 @@ public struct Transaction: Sendable, Hashable, Identifiable {
 
     /// An asynchronous sequence of transactions (StoreKit's `Transaction.Transactions`).
     public struct Transactions: AsyncSequence, Sendable {
+        /// Each transaction, signed anew for this delivery.
         public typealias Element = VerificationResult<Transaction>
         enum Source: Sendable { case updates, unfinished, entitlements, all }
         let source: Source
 
+        /// An iterator over the store of the calling task.
         public func makeAsyncIterator() -> AsyncIterator {
             AsyncIterator(source: source, store: SimulatedStore.current)
         }
 
+        /// Iterates the transactions; `updates` waits for the next one (nil once the app's
+        /// process died), the lists end.
         public struct AsyncIterator: AsyncIteratorProtocol {
             let source: Source
             let store: SimulatedStore?
@@ -105,6 +114,7 @@ public struct Transaction: Sendable, Hashable, Identifiable {
                 self.store = store
             }
 
+            /// The next transaction, or nil at the end.
             public mutating func next() async -> VerificationResult<Transaction>? {
                 guard let store else { return nil }
                 if source == .updates {

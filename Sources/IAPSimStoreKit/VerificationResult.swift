@@ -4,10 +4,13 @@ import Foundation
 /// certificate chain check out against the simulated App Store's root (StoreKit 2's
 /// `VerificationResult`).
 public enum VerificationResult<SignedType: Sendable>: Sendable {
+    /// The JWS checks out against the simulator's root.
     case verified(SignedType)
+    /// The JWS does not: the value as decoded, and why.
     case unverified(SignedType, VerificationError)
 
-    /// Why a JWS did not verify.
+    /// Why a JWS did not verify: the simulated store tells `invalidEncoding`,
+    /// `invalidCertificateChain` and `invalidSignature` apart.
     public enum VerificationError: Error, Sendable, Equatable {
         case revokedCertificate
         case invalidCertificateChain
