@@ -57,9 +57,14 @@ struct Signing: Sendable {
         return P256.Signing.PublicKey(certs[0].publicKey)
     }
 
+    /// Base64url, unpadded, as JWS writes it.
     static func decode(_ part: Substring) -> Data? {
-        var s = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while s.count % 4 != 0 { s += "=" }
-        return Data(base64Encoded: s)
+        var bytes = [UInt8](part.utf8)
+        for i in bytes.indices {
+            if bytes[i] == UInt8(ascii: "-") { bytes[i] = UInt8(ascii: "+") }
+            if bytes[i] == UInt8(ascii: "_") { bytes[i] = UInt8(ascii: "/") }
+        }
+        while bytes.count % 4 != 0 { bytes.append(UInt8(ascii: "=")) }
+        return Data(base64Encoded: Data(bytes))
     }
 }

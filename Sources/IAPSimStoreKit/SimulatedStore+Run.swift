@@ -129,32 +129,52 @@ extension SimulatedStore {
     }
 
     /// Waits until your app's tasks stand still: every task the store resumed waits on it
-    /// again (or ended), and no call came for a few turns of the executor; after a launch
-    /// (`launch`), for `quietPeriod` of wall time too, since the tasks a launch starts are
-    /// not known. A task owed for `stallLimit` without any call is taken for ended.
+    /// again (or ended), then no call comes for a few turns of the executor; after a launch
+    /// (`launch`) for `quietPeriod` of wall time instead, since the tasks a launch starts are
+    /// not known. A task owed for `stallLimit` without any call is taken for ended. It waits
+    /// suspended, not spinning: your app's tasks get the cores.
     func quiesce(launch: Bool = false) async {
-        var last = locked { activity }
-        var still = 0
-        var since = ContinuousClock.now
         while true {
-            await Task.yield()
-            let (a, o) = locked { (activity, debts.count) }
-            if a != last {
-                last = a
-                still = 0
-                since = .now
+            if locked({ debts.count }) > 0 {
+                if await !waitForPayment() {
+                    locked {
+                        debts = Debts()
+                        stalls += 1
+                    }
+                }
                 continue
             }
-            still += 1
-            let quiet = ContinuousClock.now - since
-            if o > 0 {
-                guard quiet >= stallLimit else { continue }
-                locked {
-                    debts = Debts()
-                    stalls += 1
+            let before = locked { activity }
+            if launch {
+                try? await Task.sleep(for: quietPeriod)
+            } else {
+                for _ in 0..<4 { await Task.yield() }
+            }
+            let (after, owed) = locked { (activity, debts.count) }
+            if after == before && owed == 0 { return }
+        }
+    }
+
+    /// Suspends until a task pays a debt (true) or `stallLimit` passes without one (false).
+    func waitForPayment() async -> Bool {
+        await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
+            let round: Int? = locked {
+                guard debts.count > 0 else { return nil }
+                paymentWaiter = c
+                paymentRound += 1
+                return paymentRound
+            }
+            guard let round else { return c.resume(returning: true) }
+            let limit = stallLimit
+            let timer = Task {
+                try? await Task.sleep(for: limit)
+                self.locked {
+                    guard self.paymentRound == round, let w = self.paymentWaiter else { return }
+                    self.paymentWaiter = nil
+                    w.resume(returning: false)
                 }
             }
-            if still >= 8, quiet >= (launch ? quietPeriod : quietPeriod / 10) { return }
+            locked { if paymentRound == round, paymentWaiter != nil { stallTimer = timer } else { timer.cancel() } }
         }
     }
 

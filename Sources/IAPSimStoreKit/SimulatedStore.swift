@@ -77,6 +77,10 @@ public final class SimulatedStore: @unchecked Sendable {
     /// it did, the run's timing depended on wall time. A test may expect none.
     public var stallsTaken: Int { locked { stalls } }
     var stalls = 0
+    /// `quiesce` waiting for a debt to be paid, the round of that wait, and its stall timer.
+    var paymentWaiter: CheckedContinuation<Bool, Never>?
+    var paymentRound = 0
+    var stallTimer: Task<Void, Never>?
 
     /// A store over `catalog` (the built-in one by default) with the merchant server's
     /// `serverPolicy`, seeded with `seed`, with the accounts `users` (the first logged in at launch).
@@ -117,6 +121,12 @@ public final class SimulatedStore: @unchecked Sendable {
     func blocked(_ task: Int?) {
         activity += 1
         debts.paid(by: task)
+        if let w = paymentWaiter {
+            paymentWaiter = nil
+            stallTimer?.cancel()
+            stallTimer = nil
+            w.resume(returning: true)
+        }
     }
 
     /// Whether the calling task belongs to the process running now (under the lock: a check

@@ -16,6 +16,9 @@ struct Keychain: OrderKeychain {
 func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 
 let store = try SimulatedStore(serverPolicy: .appDependent, users: ["alice", "bob"])
+if let us = ProcessInfo.processInfo.environment["IAPSIM_QUIET_US"].flatMap(Int.init) {
+    store.quietPeriod = .microseconds(us)
+}
 _ = await store.launch {
     PurchaseManager(
         configuration: store.urlSessionConfiguration, baseURL: store.routes.baseURL, clock: store.clock,
@@ -45,4 +48,4 @@ print(
     String(
         format: "explore: %d runs in %.2f s (%.2f ms a run), %d failed", report.runs, total,
         total * 1000 / Double(report.runs), report.failedRuns))
-print("stalls taken: \(store.stallsTaken)")
+print("stalls taken: \(store.stallsTaken); quiet period after a launch: \(store.quietPeriod)")
