@@ -69,7 +69,7 @@ public final class SimulatedStore: @unchecked Sendable {
     /// How long your app's tasks must make no call into the store before the store takes
     /// them for idle and lets virtual time move (wall time; `URLSession` hands answers over on
     /// threads of its own).
-    public var quietPeriod: Duration = .milliseconds(1)
+    public var quietPeriod: Duration = .microseconds(500)
     /// How long (wall time) a resumed task of your app may go without calling the store
     /// before the store takes it for ended.
     public var stallLimit: Duration = .milliseconds(500)
