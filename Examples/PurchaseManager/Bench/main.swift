@@ -27,6 +27,25 @@ _ = await store.launch {
 let buy: @Sendable (PurchaseManager) async throws -> Void = { _ = try await $0.buy("coins_100") }
 let clock = ContinuousClock()
 
+// `purchase-manager-bench findings`: what explore finds in each planted bug, shrunk.
+if CommandLine.arguments.dropFirst().first == "findings" {
+    let bugs: [(String, PurchaseManager.PlantedBug)] = [
+        ("listener on the store screen", .listenerOnStoreScreen), ("finish before the answer", .finishBeforeAnswer),
+        ("no token", .noToken), ("ignored .pending", .ignoredPending),
+    ]
+    for (name, bug) in bugs {
+        let buggy = try SimulatedStore(serverPolicy: .appDependent, users: ["alice", "bob"])
+        _ = await buggy.launch {
+            PurchaseManager(
+                configuration: buggy.urlSessionConfiguration, baseURL: buggy.routes.baseURL, clock: buggy.clock,
+                keychain: Keychain(storage: buggy.storage), account: { buggy.currentUser }, bugs: bug)
+        }
+        let report = try await buggy.explore(runs: 1_000, seed: 1, stopAfter: 1, user: buy)
+        print("== \(name)\n\(report)\n")
+    }
+    exit(0)
+}
+
 let purchases = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 200
 var clean = 0
 let start = clock.now
