@@ -55,6 +55,39 @@ func expectFailure(_ task: Task<Int, Error>, _ code: URLError.Code) async {
         #expect(pro.first?.type == .autoRenewable)
     }
 
+    @Test func aStoreKitFileIsTheCatalog() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let file = root.appendingPathComponent("scenarios/iapsim.storekit").path
+        let catalog = try StoreCatalog(storekitFile: file)
+        #expect(catalog.productIDs == StoreCatalog.standard.productIDs)
+        let bad = root.appendingPathComponent("Package.swift").path
+        #expect(throws: SimulatedStoreError.self) { try StoreCatalog(storekitFile: bad) }
+        let store = try SimulatedStore(catalog: catalog)
+        let app = await store.launch { TinyApp(listen: true) }
+        let buy = await store.user { try await app.buy("coins_550") }
+        await store.settle()
+        guard case .success = try await buy.value else {
+            Issue.record("the purchase did not succeed")
+            return
+        }
+    }
+
+    @Test func inTheBackgroundNewsWaitsForTheForeground() async throws {
+        let store = try SimulatedStore()
+        let app = await store.launch { TinyApp(listen: true) }
+        try await store.perform("interrupt-next-payment")
+        let buy = await store.user { try await app.buy("coins_100") }
+        await store.advance(by: .seconds(5))
+        await store.background()
+        await store.advance(by: .seconds(60))
+        #expect(await app.got.isEmpty)
+        await store.foreground()
+        await store.settle()
+        #expect(await app.got.count == 1)
+        _ = try await buy.value
+    }
+
     @Test func aPurchaseReturnsAVerifiedTransactionWithItsToken() async throws {
         let store = try SimulatedStore()
         let app = await store.launch { TinyApp(listen: false) }
