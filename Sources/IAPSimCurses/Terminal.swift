@@ -115,6 +115,12 @@ final class Terminal {
     /// Every key waiting, translated; a resize comes as `.resize` with the new size.
     func readMessages() -> [UIMessage] {
         var out: [UIMessage] = []
+        var keys: [Key] = []
+        // Escape sequences ncurses did not know are folded into their keys (`EscapeSequences`).
+        func flush() {
+            out += EscapeSequences.fold(keys).map(UIMessage.key)
+            keys.removeAll()
+        }
         var ch: wint_t = 0
         let screen = cn_stdscr()
         while true {
@@ -124,14 +130,16 @@ final class Terminal {
                 if Int32(ch) == KEY_RESIZE {
                     width = Int(getmaxx(screen))
                     height = Int(getmaxy(screen))
+                    flush()
                     out.append(.resize(width: width, height: height))
                 } else if let key = KeyMap.special(Int32(ch)) {
-                    out.append(.key(key))
+                    keys.append(key)
                 }
             } else if let key = KeyMap.character(UInt32(ch)) {
-                out.append(.key(key))
+                keys.append(key)
             }
         }
+        flush()
         return out
     }
 

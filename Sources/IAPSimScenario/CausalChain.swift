@@ -54,7 +54,12 @@ extension Command {
         case .dropNextRequest, .dropNextResponse, .failNextPayment, .failNextPaymentUnfinished,
             .interruptNextPayment, .storeStatus:
             return false
-        default: return true
+        case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login,
+            .logout, .network, .latency, .storeOutage, .askToBuy, .approve, .decline, .replay, .forge,
+            .serverOutage, .serverAPIFault, .refund, .refundRequest, .refundDecline, .refundReverse, .spend,
+            .billingFail, .autoRenew, .changePlan, .delayNextNotification, .heal, .setPolicy, .setPreset,
+            .wait, .settle:
+            return true
         }
     }
 }

@@ -65,15 +65,21 @@ package enum Handout {
 
     static func prevented(_ x: AnomalyExplanation) -> [String] {
         x.preventedBy.isEmpty
-            ? ["Nothing within one or two policy changes prevents it."]
-            : ["Any one of these, set from the start, prevents it (and nothing new goes wrong):", ""]
-                + x.preventedBy.map { "- " + $0.map { "`\($0.words)`" }.joined(separator: " + ") }
+            ? ["No hardening within one or two policy changes prevents it."]
+            : [
+                "Any one of these hardening changes (` | `: any one; ` + `: all together), set from the start, "
+                    + "prevents it (and nothing new goes wrong):", "",
+            ] + x.preventedBy.map { "- " + $0.map { "`\($0.words)`" }.joined(separator: " + ") }
     }
 
     static func saved(_ x: AnomalyExplanation) -> [String] {
         x.savedBy.isEmpty
             ? ["No single setting of this policy: it ends well with the other preset's value of each key too."]
-            : ["Each of these settings, set to the other preset's value, makes it end badly:", ""]
+            : [
+                x.savedTogether
+                    ? "Either of these settings alone saves it: set both to the other preset's value and it ends badly:"
+                    : "Each of these settings, set to the other preset's value, makes it end badly:", "",
+            ]
                 + x.savedBy.map { "- `\($0.words)`" }
     }
 

@@ -73,21 +73,65 @@ indirect enum JSONValue {
     case object([(String, JSONValue)])
 
     var text: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    /// Writes the value's JSON text to `out` (one string grown in place, not one per value).
+    func write(to out: inout String) {
         switch self {
-        case .string(let s): return Self.quoted(s)
-        case .int(let i): return String(i)
-        case .bool(let b): return b ? "true" : "false"
-        case .null: return "null"
-        case .array(let items): return "[" + items.map(\.text).joined(separator: ",") + "]"
+        case .string(let s): Self.quote(s, to: &out)
+        case .int(let i): out += String(i)
+        case .bool(let b): out += b ? "true" : "false"
+        case .null: out += "null"
+        case .array(let items):
+            out += "["
+            for (k, item) in items.enumerated() {
+                if k > 0 { out += "," }
+                item.write(to: &out)
+            }
+            out += "]"
         case .object(let fields):
-            return "{"
-                + fields.map { Self.quoted($0.0) + ":" + $0.1.text }
-                .joined(separator: ",") + "}"
+            out += "{"
+            for (k, field) in fields.enumerated() {
+                if k > 0 { out += "," }
+                Self.quote(field.0, to: &out)
+                out += ":"
+                field.1.write(to: &out)
+            }
+            out += "}"
         }
     }
 
     static func quoted(_ s: String) -> String {
-        var out = "\""
+        var out = ""
+        quote(s, to: &out)
+        return out
+    }
+
+    /// A string that is printable ASCII without `"` or `\\` (nearly every value) is appended whole.
+    static func quote(_ s: String, to out: inout String) {
+        var plain = s
+        let simple = plain.withUTF8 { bytes in
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                if b < 0x20 || b > 0x7E || b == 0x22 || b == 0x5C { return false }
+                i += 1
+            }
+            return true
+        }
+        out += "\""
+        if simple {
+            out += plain
+        } else {
+            quoteScalars(s, to: &out)
+        }
+        out += "\""
+    }
+
+    static func quoteScalars(_ s: String, to out: inout String) {
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -107,6 +151,5 @@ indirect enum JSONValue {
                 }
             }
         }
-        return out + "\""
     }
 }

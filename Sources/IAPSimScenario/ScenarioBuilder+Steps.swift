@@ -37,7 +37,13 @@ extension ScenarioBuilder {
             guard world == .one, catalog.product(product)?.subscription != nil else { return }
             let doNode = (try? reader.entries(item, what: "a step"))?.first { $0.key == "do" }?.value ?? item
             throw .subscriptionNeedsStoreKit2(at: reader.location(doNode), product: product)
-        default: return
+        case .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login, .logout,
+            .network, .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus,
+            .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve,
+            .decline, .replay, .forge, .serverOutage, .serverAPIFault, .refund, .refundRequest,
+            .refundDecline, .refundReverse, .spend, .billingFail, .autoRenew, .delayNextNotification, .heal,
+            .setPolicy, .wait, .settle:
+            return
         }
     }
 

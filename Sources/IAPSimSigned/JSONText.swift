@@ -47,6 +47,23 @@ package indirect enum JSONText: Equatable, Sendable {
     /// RFC 8259 string: quote, backslash and control characters escaped; the rest as UTF-8.
     private static func quote(_ value: String, to out: inout String) {
         out += "\""
+        // Most values need no escape: appended whole.
+        var plain = value
+        let clean =
+            plain.withUTF8 { bytes in
+                var i = 0
+                while i < bytes.count {
+                    let b = bytes[i]
+                    if b < 0x20 || b == 0x22 || b == 0x5C { return false }
+                    i += 1
+                }
+                return true
+            }
+        if clean {
+            out += plain
+            out += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

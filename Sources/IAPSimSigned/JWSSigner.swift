@@ -31,10 +31,30 @@ package struct JWSSigner: Sendable {
     package func sign(_ renewalInfo: RenewalInfoPayload) throws -> String { try sign(renewalInfo.json) }
 
     /// RFC 7515 base64url: URL alphabet, no padding.
+    /// Encoded straight into bytes (Foundation's base64 and then two replacements cost more
+    /// than the signature itself).
     package static func base64URL(_ bytes: [UInt8]) -> String {
-        var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
+        let alphabet = Self.alphabet
+        var out = [UInt8]()
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var i = 0
+        while i + 3 <= bytes.count {
+            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+            out.append(alphabet[Int(n >> 18 & 63)])
+            out.append(alphabet[Int(n >> 12 & 63)])
+            out.append(alphabet[Int(n >> 6 & 63)])
+            out.append(alphabet[Int(n & 63)])
+            i += 3
+        }
+        let rest = bytes.count - i
+        if rest > 0 {
+            let n = UInt32(bytes[i]) << 16 | (rest == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
+            out.append(alphabet[Int(n >> 18 & 63)])
+            out.append(alphabet[Int(n >> 12 & 63)])
+            if rest == 2 { out.append(alphabet[Int(n >> 6 & 63)]) }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
+
+    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 }

@@ -22,6 +22,10 @@ package enum Confirmation: Sendable, Hashable {
     case restart
     /// `u`: the app and its files go; only the keychain survives.
     case uninstall
+    /// `]` / `[` in a sandbox with a session: another file replaces this world.
+    case leave(by: Int)
+    /// `O` in a sandbox with a session: the file browser, whose choice replaces this world.
+    case browse
 }
 
 /// A page of text the UI shows whole, scrolled with j/k.

@@ -61,11 +61,17 @@ extension UIModel {
             } ?? "sets every key to a preset's values"
         var rows: [(String, String, String)] = [("preset", preset, presetHelp)]
         for key in policyKeys {
-            rows.append((key.rawValue, policy.value(of: key), key.help))
+            rows.append(
+                (
+                    key.rawValue, policy.value(of: key),
+                    key.help + "; " + key.hardeningWords(in: policy.storekit) + (key.liveEffect.map { "; " + $0 } ?? "")
+                ))
         }
         let rowRoom = renderPolicyRows(rows, selected: selected, box: r, noteLines: noteLines.count, &grid)
         let row = rows[min(selected, rows.count - 1)]
-        var below: [(String, Style)] = [(" \(row.0):", Style(.info, bold: true)), ("   \(row.2)", Style(.info))]
+        var below: [(String, Style)] =
+            [(" \(row.0):", Style(.info, bold: true))]
+            + Wrap.words(row.2, width: textWidth - 2).map { ("   " + $0, Style(.info)) }
         let room = inner.height - rowRoom
         if room < below.count + 1 + noteLines.count {
             below = Wrap.words("\(row.0): \(row.2)", width: textWidth).map { (" " + $0, Style(.info)) }
@@ -203,6 +209,15 @@ extension UIModel {
     /// The verdict: PASS or FAIL, then each expectation, flowed to `width` columns.
     func resultLines(_ result: ScenarioResult, width: Int) -> [Line] {
         if let stop = result.timeout {
+            // Off the script, a step of the file that waits in vain waits for what the file's
+            // own run did: the trainer's change made another run, not a failure.
+            if !offScript.isEmpty {
+                return UIModel.wrap(
+                    [
+                        Span("DIFFERS FROM THE FILE ", Style(.warn, bold: true, reverse: true)),
+                        Span(" you added: \(offScriptWords); then \(stop)"),
+                    ], width: width, indent: 2)
+            }
             return UIModel.wrap([Span("FAIL ", Style(.bad, bold: true)), Span("\(stop)")], width: width, indent: 2)
         }
         let failing = result.expectations.filter { !$0.holds }.count

@@ -45,8 +45,15 @@ extension UIModel {
         case .uninstall:
             text = "Uninstall the app? Memory and files go; the keychain survives."
             (title, yes) = ("Uninstall", "y uninstalls")
+        case .leave(let delta):
+            text = "Open the \(delta > 0 ? "next" : "previous") file? This sandbox world and its actions go."
+            (title, yes) = ("Leave the sandbox", "y opens it (s saves the session first)")
+        case .browse:
+            text = "Choose another file? This sandbox world and its actions go."
+            (title, yes) = ("Leave the sandbox", "y lists the files (s saves the session first)")
         }
-        let r = centeredBox(&grid, width: TextWidth.of(text) + 6, height: 5, title: title)
+        let r = centeredBox(
+            &grid, width: max(TextWidth.of(text), TextWidth.of(yes) + 26) + 6, height: 5, title: title)
         grid.put(" " + text, x: r.inner.x, y: r.inner.y, Style(bold: true), maxWidth: r.inner.width)
         grid.put(
             " \(yes), n or Esc keeps the world", x: r.inner.x, y: r.inner.y + 2, Style(.dim), maxWidth: r.inner.width)

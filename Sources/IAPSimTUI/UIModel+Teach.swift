@@ -109,6 +109,24 @@ extension UIModel {
             }, selected: current)
     }
 
+    /// A sandbox whose world the user has acted on asks before another file replaces it
+    /// (`]`, `[`, `O`); a played file is there again with `[` / `]`.
+    var asksBeforeLeaving: Bool { !isPlay && tour == nil && !session.isEmpty && !playlist.isEmpty }
+
+    mutating func ask(_ question: Confirmation) -> [UIEffect] {
+        overlay = .confirm(question)
+        return []
+    }
+
+    /// The status line after `n`, Esc or `q` to a question.
+    static func declined(_ question: Confirmation) -> String {
+        switch question {
+        case .restart: return "not restarted"
+        case .uninstall: return "not uninstalled"
+        case .leave, .browse: return "stayed in this world"
+        }
+    }
+
     /// `]` / `[`: the next or previous file of the playlist (wrapping round).
     mutating func openFile(by delta: Int) -> [UIEffect] {
         if tour != nil {

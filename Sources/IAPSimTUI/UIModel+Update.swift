@@ -53,9 +53,7 @@ extension UIModel {
             if case .inspect(.anomaly(let id), _) = overlay, key == .char("H") { return writeHandout(id) }
             // `q` closes the box, as in less and htop; only the search box takes it as a letter.
             if key == .char("q"), !overlay.takesText {
-                if case .confirm(let question) = overlay {
-                    status = question == .restart ? "not restarted" : "not uninstalled"
-                }
+                if case .confirm(let question) = overlay { status = UIModel.declined(question) }
                 self.overlay = nil
                 lessonInspectorClosed()
                 return []
@@ -120,9 +118,9 @@ extension UIModel {
         case .serverSide: overlay = .picker(vetted(ServerSideMenu.picker(for: self)))
         case .subscriptions: toggleSubscriptions()
         case .subscription: overlay = .picker(vetted(SubscriptionMenu.picker(for: self)))
-        case .browse: overlay = .picker(browser)
-        case .nextFile: return openFile(by: 1)
-        case .previousFile: return openFile(by: -1)
+        case .browse: overlay = asksBeforeLeaving ? .confirm(.browse) : .picker(browser)
+        case .nextFile: return asksBeforeLeaving ? ask(.leave(by: 1)) : openFile(by: 1)
+        case .previousFile: return asksBeforeLeaving ? ask(.leave(by: -1)) : openFile(by: -1)
         case .split: toggleSplit()
         case .pause: paused.toggle()
         case .stepEvent: stepOneEvent()
@@ -247,10 +245,12 @@ extension UIModel {
                 switch question {
                 case .restart: restart()
                 case .uninstall: act(.uninstall)
+                case .leave(let delta): return openFile(by: delta)
+                case .browse: overlay = .picker(browser)
                 }
             case .char("n"), .char("N"), .escape:
                 overlay = nil
-                status = question == .restart ? "not restarted" : "not uninstalled"
+                status = UIModel.declined(question)
             default: break
             }
         case .search(let text):

@@ -151,7 +151,7 @@ extension UIModel {
         }
         narratedStep = index
         if let stop = player.timeout {
-            status = "\(stop)"
+            status = offScript.isEmpty ? "\(stop)" : "differs from the file (you added: \(offScriptWords)): \(stop)"
             finishPlay()
             return
         }
@@ -192,7 +192,10 @@ extension UIModel {
             status =
                 failing == 0
                 ? "settled: every expectation holds"
-                : "settled: \(failing) of \(outcome.expectations.count) expectations fail"
+                : offScript.isEmpty
+                    ? "settled: \(failing) of \(outcome.expectations.count) expectations fail"
+                    : "settled: differs from the file in \(failing) of \(outcome.expectations.count); you added: "
+                        + offScriptWords
         }
     }
 

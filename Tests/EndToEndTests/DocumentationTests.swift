@@ -36,6 +36,38 @@ import Testing
         }
     }
 
+    /// ARCHITECTURE's module tree names every module of `Sources/` and every folder of
+    /// IAPSimCore, IAPSimServe and IAPSimScenario: a folder added without a place in the tree
+    /// fails here.
+    @Test func architecturesTreeNamesEveryFolder() throws {
+        let root = CLI.root.path
+        let text = try String(contentsOfFile: root + "/ARCHITECTURE.md", encoding: .utf8)
+        let start = try #require(text.range(of: "```\nSources/\n"))
+        let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
+        let tree = text[start.upperBound..<end.lowerBound]
+        let names = Set(
+            tree.split(separator: "\n").compactMap { line in
+                line.split(separator: " ", omittingEmptySubsequences: true).first.map(String.init)
+            })
+        let fm = FileManager.default
+        func folders(_ path: String) -> [String] {
+            ((try? fm.contentsOfDirectory(atPath: path)) ?? []).filter { name in
+                var isDirectory: ObjCBool = false
+                return fm.fileExists(atPath: path + "/" + name, isDirectory: &isDirectory) && isDirectory.boolValue
+            }.sorted()
+        }
+        let modules = folders(root + "/Sources")
+        #expect(modules.count >= 10)
+        for module in modules {
+            #expect(names.contains(module + "/"), "ARCHITECTURE.md's tree does not name Sources/\(module)/")
+        }
+        for module in ["IAPSimCore", "IAPSimServe", "IAPSimScenario"] {
+            for folder in folders(root + "/Sources/" + module) {
+                #expect(names.contains(folder + "/"), "ARCHITECTURE.md's tree does not name \(module)/\(folder)/")
+            }
+        }
+    }
+
     @Test func theLinkReaderFindsLinks() {
         #expect(Self.links(in: "see [a](docs/a.md#x) and [b](../b.md)") == ["docs/a.md", "../b.md"])
     }

@@ -121,7 +121,8 @@ import Testing
             let header = try #require(result.lines.first { $0.hasPrefix("  \(type): run ") })
             let steps = try Self.shrinkage(header)
             #expect(steps.after <= steps.before, "\(header)")
-            #expect(steps.before == 24, "\(header)")
+            // 24 drawn steps, and the server faults drawn from their own generator.
+            #expect(steps.before >= 24 && steps.before <= 30, "\(header)")
             let text = try String(contentsOfFile: file, encoding: .utf8)
             #expect(Self.stepCount(text) == steps.after, "\(type): \(text)")
             let replay = try CLI.run(["run", "--quiet", file])

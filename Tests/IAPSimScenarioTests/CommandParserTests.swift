@@ -47,6 +47,8 @@ import Testing
         ("policy server-dedup false", .setPolicy(.serverDedup, "false")),
         ("wait 5m", .wait(300_000)),
         ("settle", .settle),
+        ("heal", .heal),
+        ("server-api-fail 0", .serverAPIFault(.fail(count: 0, code: 5_000_001))),
         ("background", .background),
         ("foreground", .foreground),
         ("store-status 21007", .storeStatus(21_007)),

@@ -115,4 +115,46 @@ import Testing
         #expect(keys.contains(.accountToken) && !keys.contains(.storekit))
         #expect(!WhatIf.keys(in: PolicyPreset.naive.policy).contains(.accountToken))
     }
+    @Test(arguments: Library.paths)
+    func preventedByRecommendsOnlyHardeningChanges(_ path: String) throws {
+        let scenario = try ScenarioParser.load(path: path)
+        let (_, report) = Self.explain(scenario)
+        for x in report.explanations {
+            for change in x.preventedBy.joined() {
+                #expect(
+                    change.key.hardening(in: scenario.policy.storekit).contains(change.value),
+                    "\(path): \(change.words) weakens")
+            }
+        }
+    }
+
+    @Test func theRetriesAndNotTheTokenSaveALostRequestUnderSK2Hardened() throws {
+        let (_, report) = Self.explain(try Self.load("sk2-missed-order-retried-hardened"))
+        let avoided = try #require(report.avoided.first)
+        #expect(avoided.line == "missed-order o1, by retry-immediate 3 | retry-interval 5m")
+    }
+
+    @Test func eitherOfTwoSettingsIsJoinedByABarAndEachNeededOneByAPlus() throws {
+        let (_, blocked) = Self.explain(try Self.load("replay-fraud-blocked-hardened"))
+        #expect(blocked.explanations.first?.savedByLine == "saved by: server-dedup true | server-bind-order true")
+        var scenario = try Self.load("replay-fraud-naive")
+        scenario.policy.serverDedup = true
+        let (_, dedup) = Self.explain(scenario)
+        #expect(dedup.explanations.first?.savedByLine == "saved by: server-dedup true")
+    }
+
+    @Test func theValuesOfOneKeyThatEachPreventItAreNamedOnce() throws {
+        let (_, report) = Self.explain(try Self.load("missed-order-request-lost-naive"))
+        let line = try #require(report.explanations.first?.preventedByLine)
+        #expect(line.contains("retry-immediate 1 (or 2 … 10)"), "\(line)")
+        #expect(!line.contains("| retry-immediate 2"), "\(line)")
+    }
+
+    @Test func weakeningValuesDoNotHarden() {
+        #expect(PolicyKey.observer.hardening(in: .one) == ["launch"])
+        #expect(PolicyKey.finish.hardening(in: .two) == ["after-credit"])
+        #expect(PolicyKey.accountToken.hardening(in: .two) == ["true"])
+        #expect(PolicyKey.serverNotifications.hardening(in: .one) == ["true"])
+        #expect(!PolicyKey.retryImmediate.hardening(in: .one).contains("0"))
+    }
 }

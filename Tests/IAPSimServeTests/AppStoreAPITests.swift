@@ -147,11 +147,11 @@ import Testing
 
     @Test func faultsAnswerWithTheirCode() async throws {
         let (api, _) = try await Self.server()
-        await api.arm { $0.fail(2, code: 4_290_000) }
+        await api.arm(.fail(count: 2, code: 4_290_000))
         var codes: [Int] = []
         for _ in 0..<3 { codes.append(try await Self.get(api, "/inApps/v1/lookup/M1").status) }
         #expect(codes == [429, 429, 200])
-        await api.arm { $0.outage = true }
+        await api.arm(.outage(true))
         #expect(try await Self.get(api, "/inApps/v1/lookup/M1").status == 503)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimCore
 import IAPSimScenario
 import Testing
 
@@ -101,8 +102,8 @@ import Testing
     }
 
     @Test func serverAPIFailTakesOnlyErrorStatuses() {
-        #expect(APIFaults.status(of: 1_000_000) == 500)
-        #expect(APIFaults.status(of: 4_290_000) == 429)
-        #expect(APIFaults.status(of: 3_020_000) == 500)
+        #expect(ServerAPIFaultState.status(of: 1_000_000) == 500)
+        #expect(ServerAPIFaultState.status(of: 4_290_000) == 429)
+        #expect(ServerAPIFaultState.status(of: 3_020_000) == 500)
     }
 }

@@ -12,6 +12,22 @@ func base64URLDecoded(_ text: some StringProtocol) throws -> [UInt8] {
 }
 
 @Suite struct JWSTests {
+    /// base64url written byte by byte is RFC 7515's: Foundation's base64, URL alphabet, no padding.
+    @Test func base64URLIsFoundationsBase64WithTheURLAlphabetAndNoPadding() throws {
+        var seed: UInt64 = 7
+        for length in 0..<70 {
+            let bytes = (0..<length).map { _ -> UInt8 in
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return UInt8(truncatingIfNeeded: seed >> 33)
+            }
+            let reference = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(JWSSigner.base64URL(bytes) == reference, "\(length) bytes")
+            #expect(try base64URLDecoded(JWSSigner.base64URL(bytes)) == bytes)
+        }
+    }
+
     let signer: JWSSigner
 
     init() throws { signer = JWSSigner(chain: try SigningChain.appStore()) }

@@ -105,4 +105,36 @@ import Testing
         #expect(result.simulation.log != ScenarioPlayer.run(scenario).result.simulation.log)
         #expect(d.model.session.contains { $0.command == .uninstall })
     }
+    @Test func theFixChosenLiveRegistersTheObserverAndTheSessionReplaysTheSame() throws {
+        var d = Driver(UIModel(preset: .naive))
+        d.wait(wallMs: 1_000)
+        d.keys("p")
+        d.key(.right)  // preset hardened: the observer at launch, registered now
+        d.key(.escape)
+        #expect(d.model.simulation.app.observerRegistered)
+        d.keys("b")
+        d.key(.enter)
+        d.wait(wallMs: 35_000)
+        #expect(d.model.simulation.auditor.anomalies.isEmpty)
+        #expect(d.model.simulation.server.balance(of: "alice") == 100)
+        let scenario = try SessionAndPlayTests.saved(&d)
+        let (_, result) = ScenarioPlayer.run(scenario)
+        #expect(result.passed)
+        #expect(result.simulation.auditor.anomalies.isEmpty)
+    }
+
+    @Test func aFileThatWaitsInVainAfterALiveChangeDiffersRatherThanFails() throws {
+        let scenario = try RenderGoldenTests.shipped("missed-order-request-lost-naive.yaml")
+        var d = Driver(UIModel(play: scenario, file: "x.yaml"))
+        d.keys("p")
+        d.key(.right)
+        d.key(.escape)
+        d.keys("G")
+        let status = d.model.status ?? ""
+        #expect(status.contains("differs from the file"), "\(status)")
+        #expect(!status.contains("fail"), "\(status)")
+        let screen = d.screen().text
+        #expect(screen.contains("DIFFERS FROM THE FILE"), "\(screen)")
+        #expect(!screen.contains("FAIL "), "\(screen)")
+    }
 }

@@ -27,15 +27,29 @@ package enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 
-    /// The types of the entitlement timeline, about a subscriber rather than a charge.
-    package var isSubscription: Bool {
-        self == .accessAfterEnd || self == .accessAfterRevoke || self == .renewalUnserved || self == .graceCut
+    /// What an anomaly is about, and so who finds it: a charge and its credits, a refund,
+    /// a subscriber's entitlement timeline, or the user's backend under `iapsim serve`.
+    package enum Family: Sendable, Hashable {
+        case charge, refund, subscription, served
     }
+
+    /// The type's family: an exhaustive switch, so a new type must say which it is.
+    package var family: Family {
+        switch self {
+        case .lostOrder, .missedOrder, .replayFraud, .duplicateReceipt, .doubleCredit, .wrongAccount: return .charge
+        case .refundUnclawed, .refundOverclawed: return .refund
+        case .accessAfterEnd, .accessAfterRevoke, .renewalUnserved, .graceCut: return .subscription
+        case .ackedNotCredited, .ledgerMismatch: return .served
+        }
+    }
+
+    /// The types of the entitlement timeline, about a subscriber rather than a charge.
+    package var isSubscription: Bool { family == .subscription }
 }
 
 extension AnomalyType {
     /// The types only `iapsim serve` finds (the user's backend and its ledger).
-    package var servedOnly: Bool { self == .ackedNotCredited || self == .ledgerMismatch }
+    package var servedOnly: Bool { family == .served }
 
     /// The types of the simulated world: what explore, the matrix and the findings list.
     package static let simulatedWorld = allCases.filter { !$0.servedOnly }
@@ -102,7 +116,9 @@ extension AnomalyType {
                 "someone sent a jwsRepresentation nobody paid for again (a genuine one replayed, or a forged one) with a fresh order; a server that checks only \"signature valid, order exists\" credits again"
         case .duplicateReceipt:
             return "StoreKit 1 only: an order paired with a stale transaction; StoreKit 2 has no pairing by position"
-        default: return meaning
+        case .doubleCredit, .wrongAccount, .refundUnclawed, .refundOverclawed, .ackedNotCredited, .ledgerMismatch,
+            .accessAfterEnd, .accessAfterRevoke, .renewalUnserved, .graceCut:
+            return meaning
         }
     }
 }

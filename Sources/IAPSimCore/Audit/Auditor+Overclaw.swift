@@ -57,6 +57,20 @@ extension Auditor {
             ? (.open, nil) : (.permanent, AnomalyWording.reversalIgnored)
     }
 
+    /// The value in cents of `coins` taken from `user`'s credit of `txn` (negative: given
+    /// back), counted on the running total of coins taken from it, so that two halves taken
+    /// apart are worth the whole (50 + 50 coins of a 0.99 charge: 0.50 + 0.49).
+    /// An entitlement (no coins) is worth its price, taken or given back.
+    func takenValue(_ coins: Int, _ txn: String, _ user: String, restored: Bool = false) -> Int {
+        guard let i = ledger.index(of: txn) else { return 0 }
+        guard (catalog.product(ledger.charges[i].productId)?.coins ?? 0) > 0 else {
+            return restored ? -ledger.charges[i].priceCents : ledger.charges[i].priceCents
+        }
+        var before = 0
+        for t in ledger.charges[i].taken where t.user == user { before += t.coins }
+        return value(of: before + coins, txn) - value(of: before, txn)
+    }
+
     /// The value in cents of `coins` taken from (or given back to) the credit of `txn`: its
     /// price times the share of the product's coins, rounded half up; an entitlement (0
     /// coins) is worth the price.

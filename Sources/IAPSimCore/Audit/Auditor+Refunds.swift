@@ -52,17 +52,12 @@ extension Auditor {
     }
 
     /// Why nothing will take the coins of refunded `txn` back, or nil while something can:
-    /// a server that claws back and has not heard of it yet, told by a notification still
-    /// being delivered or by its reconciliation.
+    /// the server's own answer (`MerchantServer.refundBeyondReach`).
     static func refundBeyondReach(
         _ txn: String, store: AppStore, server: MerchantServer,
         policy: Policy
     ) -> String? {
-        if server.refundsHeard.contains(txn) { return AnomalyWording.coinsKept }
-        guard store.notificationPending(txn, .refund) || policy.serverReconcileMs != nil else {
-            return AnomalyWording.refundNeverTold
-        }
-        return policy.serverClawback != .off ? nil : AnomalyWording.coinsKept
+        server.refundBeyondReach(txn, store: store, policy: policy)
     }
 
     /// A refunded charge never credited: the customer has the money back, so an anomaly
@@ -75,14 +70,13 @@ extension Auditor {
     }
 
     /// The verdict's what-if (docs/world.md, "The rules") found that nothing takes the coins back.
-    mutating func markRefundStuck(_ txn: String, at now: VirtualTime, _ out: inout [LogEntry]) {
+    /// `why` is what the healed copy showed (`refundBeyondReach` of its state).
+    mutating func markRefundStuck(_ txn: String, why: String, at now: VirtualTime, _ out: inout [LogEntry]) {
         guard let i = ledger.index(of: txn), !ledger.charges[i].clawedBack,
             let id = ledger.charges[i].refundAnomalyId
         else { return }
         ledger.markStuck(i)
-        change(
-            id, type: .refundUnclawed, status: .permanent, mechanism: AnomalyWording.refundNeverTold,
-            at: now, &out)
+        change(id, type: .refundUnclawed, status: .permanent, mechanism: why, at: now, &out)
     }
 }
 
@@ -101,7 +95,18 @@ extension AnomalyWording {
     }
     static var clawedBack: String { "clawed back: the coins were taken back (a balance may go negative: debt)" }
     static var coinsKept: String { "the server hears of the refund but keeps the coins (server-clawback off)" }
+    static var shareRoundsToNothing: String {
+        "the server hears of the refund, but its refunded share rounds down to nothing to take back"
+    }
     static var refundNeverTold: String { "nothing will tell the server: no REFUND notification, no reconciliation" }
     static var refundedInstead: String { "refunded: the customer has the money back" }
+    static var refundNotTakenEvenHealed: String {
+        "even with every fault healed, the server that heard of the refund does not take the coins back"
+    }
+
+    /// An anomaly the healed what-if resolves: what is still armed keeps it open.
+    static func leftOpen(by armed: [String], healed: String) -> String {
+        "left open by what is still armed: " + armed.joined(separator: ", ") + "; with it healed, " + healed
+    }
     static var refundReversed: String { "Apple reversed the refund: the customer has paid again" }
 }

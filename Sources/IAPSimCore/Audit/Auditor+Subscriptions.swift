@@ -113,7 +113,8 @@ extension AnomalyWording {
             return "\(sub): Apple's status is \(line.status.word), the server still grants access since \(from)"
         case .graceCut:
             return "\(sub): in its billing grace period, Apple entitles it, the server grants no access since \(from)"
-        default:
+        case .renewalUnserved, .lostOrder, .missedOrder, .replayFraud, .duplicateReceipt, .doubleCredit,
+            .wrongAccount, .refundUnclawed, .refundOverclawed, .ackedNotCredited, .ledgerMismatch:
             return
                 "\(sub): Apple charged and entitles it (\(line.event.rawValue)), the server grants no access since \(from)"
         }

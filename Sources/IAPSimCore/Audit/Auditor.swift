@@ -130,9 +130,9 @@ package struct Auditor: Sendable, Hashable {
             let owes = percent == 100 || catalog.product(product)?.kind == .consumable
             ledger.refunded(txn, at: e.time, cents: cents, owesClawback: owes)
         case .coinsClawedBack(let user, let coins, let txn, _):
-            ledger.taken(txn, from: user, cents: value(of: coins, txn))
+            ledger.taken(txn, from: user, coins: coins, cents: takenValue(coins, txn, user))
         case .coinsRestored(let user, let coins, let txn, _):
-            ledger.taken(txn, from: user, cents: -value(of: coins, txn))
+            ledger.taken(txn, from: user, coins: -coins, cents: takenValue(-coins, txn, user, restored: true))
         case .refundReversed(let txn):
             ledger.reversed(txn)
         case .reversalHeard(let txn, _):

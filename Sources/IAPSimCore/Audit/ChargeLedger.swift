@@ -162,7 +162,7 @@ struct ChargeLedger: Sendable, Hashable {
         guard let i = index(of: txn) else { return nil }
         let earlier = charges[i].credits.count
         charges[i].credits.append(credit)
-        if charges[i].refundedAt != nil { watchRefund(i) }
+        if charges[i].refundedAt != nil, charges[i].refundOwesClawback { watchRefund(i) }
         // A settled charge is looked at again: a later credit to its buyer resolves a wrong
         // account (docs/world.md, "The rules").
         if !active.contains(i) {
@@ -190,8 +190,11 @@ struct ChargeLedger: Sendable, Hashable {
         guard let i = index(of: txn), charges[i].refundedAt == nil else { return }
         charges[i].refundedAt = time
         charges[i].refundCents = cents
-        charges[i].clawedBack = false
-        if !charges[i].credits.isEmpty && owesClawback { watchRefund(i) }
+        charges[i].refundOwesClawback = owesClawback
+        // What the server took back before (a refund whose reversal it never heard) counts.
+        let taken = charges[i].takenCents
+        charges[i].clawedBack = taken > 0 && taken >= cents
+        if !charges[i].credits.isEmpty && owesClawback && !charges[i].clawedBack { watchRefund(i) }
         if charges[i].credits.isEmpty, !active.contains(i) {
             active.insert(i, at: active.firstIndex { $0 > i } ?? active.count)
         }
@@ -202,11 +205,11 @@ struct ChargeLedger: Sendable, Hashable {
         unclawed.insert(i, at: unclawed.firstIndex { $0 > i } ?? unclawed.count)
     }
 
-    /// The server took `cents` worth back from `user` (negative: gave it back).
-    mutating func taken(_ txn: String, from user: String, cents: Int) {
+    /// The server took `coins`, `cents` worth, back from `user` (negative: gave it back).
+    mutating func taken(_ txn: String, from user: String, coins: Int, cents: Int) {
         guard let i = index(of: txn) else { return }
         if cents > 0 { charges[i].clawedBack = true }
-        charges[i].taken.append(ChargeRecord.Taken(user: user, cents: cents))
+        charges[i].taken.append(ChargeRecord.Taken(user: user, coins: coins, cents: cents))
         watchOverclaw(i)
     }
 

@@ -34,6 +34,9 @@ package struct ChargeRecord: Sendable, Hashable {
     var refundAnomalyId: Int?
     /// The money the refund in effect gave back (all of the price, or its refunded share).
     package var refundCents = 0
+    /// Whether the refund in effect asks for coins back (a prorated refund of an entitlement
+    /// does not): a credit made after it is then coins nobody paid for.
+    var refundOwesClawback = true
     /// What the server took back for it (negative: given back after a reversal), per
     /// account, in the value of the coins taken.
     package var taken: [Taken] = []
@@ -44,6 +47,7 @@ package struct ChargeRecord: Sendable, Hashable {
 
     package struct Taken: Sendable, Hashable {
         package var user: String
+        package var coins: Int
         package var cents: Int
     }
 

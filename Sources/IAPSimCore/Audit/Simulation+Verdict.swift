@@ -22,15 +22,34 @@ extension Simulation {
         }
         var changes: [LogEntry] = []
         concludeTimelines(&changes)
+        let armed = hasArmedFaults ? armedFaults : []
         for buyer in buyers {
             let copy = whatIf(buyer: buyer)
             for a in auditor.anomalies where a.status == .open && a.user == buyer {
                 guard let txn = a.txn, let i = copy.auditor.ledger.index(of: txn) else { continue }
                 if a.type == .refundUnclawed {
-                    if !copy.auditor.ledger.charges[i].clawedBack { auditor.markRefundStuck(txn, at: now, &changes) }
+                    if !copy.auditor.ledger.charges[i].clawedBack {
+                        let why =
+                            Auditor.refundBeyondReach(txn, store: copy.store, server: copy.server, policy: copy.policy)
+                            ?? AnomalyWording.refundNotTakenEvenHealed
+                        auditor.markRefundStuck(txn, why: why, at: now, &changes)
+                    } else if !armed.isEmpty {
+                        auditor.change(
+                            a.id, type: a.type, status: .open,
+                            mechanism: AnomalyWording.leftOpen(by: armed, healed: "the server takes the coins back"),
+                            at: now, &changes)
+                    }
                     continue
                 }
-                guard copy.auditor.ledger.charges[i].credits.isEmpty else { continue }
+                guard copy.auditor.ledger.charges[i].credits.isEmpty else {
+                    if !armed.isEmpty {
+                        auditor.change(
+                            a.id, type: a.type, status: .open,
+                            mechanism: AnomalyWording.leftOpen(by: armed, healed: "the charge is credited"),
+                            at: now, &changes)
+                    }
+                    continue
+                }
                 let lateListener =
                     policy.storekit == .two && policy.observer == .storeScreen && !policy.sweepUnfinished
                 auditor.markStuck(txn, at: now, lateListener: lateListener, &changes)
@@ -47,8 +66,6 @@ extension Simulation {
         guard !open.isEmpty else { return }
         var copy = self
         copy.heal()
-        copy.network.dropNextRequest = []
-        copy.network.dropNextResponse = []
         copy.run(until: now + (policy.serverStatusPollMs ?? 0) + 60_000)
         for a in open where copy.auditor.anomalies[a.id - 1].status == .open {
             auditor.change(
@@ -69,8 +86,6 @@ extension Simulation {
     func whatIf(buyer: String) -> Simulation {
         var copy = self
         copy.heal()
-        copy.network.dropNextRequest = []
-        copy.network.dropNextResponse = []
         if copy.app.loggedIn != buyer, copy.users.contains(buyer) {
             _ = copy.apply(.login(user: buyer))
         }

@@ -46,13 +46,14 @@ package struct Explorer: Sendable {
 
     package func schedule(_ index: Int) -> Schedule { schedule(seed: runSeed(index)) }
 
-    /// The schedule of the run whose seed is `seed` (`runSeed(index)`).
-    func schedule(seed: UInt64) -> Schedule {
+    /// The schedule of the run whose seed is `seed` (`runSeed(index)`); `served`: a run against
+    /// a real backend, whose server-side faults `addServedFaultSteps` draws instead.
+    func schedule(seed: UInt64, served: Bool = false) -> Schedule {
         var schedule = Schedule.random(seed: seed, count: steps, catalog: catalog)
-        // Refunds and spending only where the server side is in play: the StoreKit 1 presets'
-        // schedules stay as they were.
+        // Refunds and spending only where the server side is in play.
         if policy.storekit == .two || policy.serverSide { schedule.addServerSideSteps(seed: seed, policy: policy) }
         if policy.storekit == .two { schedule.addSubscriptionSteps(seed: seed, catalog: catalog) }
+        if !served { schedule.addServerFaultSteps(seed: seed, policy: policy, catalog: catalog) }
         return schedule
     }
 

@@ -6,7 +6,7 @@ extension Explorer {
     /// returned with its whole log (the runner's transcript and `--log`).
     package func served(_ index: Int, link: ExternalLink) -> (world: Simulation, outcome: RunOutcome) {
         let s = runSeed(index)
-        var schedule = schedule(seed: s)
+        var schedule = schedule(seed: s, served: true)
         // `spend` needs the backend's `spend` call.
         if !link.canSpend {
             schedule.steps.removeAll {
@@ -26,7 +26,7 @@ extension Explorer {
 
     /// The schedule `served(index, link:)` plays (its steps, for a finding's reproduction).
     package func servedSchedule(_ index: Int) -> Schedule {
-        var schedule = schedule(index)
+        var schedule = schedule(seed: runSeed(index), served: true)
         schedule.addServedFaultSteps(seed: runSeed(index), catalog: catalog)
         return schedule
     }

@@ -126,6 +126,7 @@ extension MerchantServer {
         }
         guard policy.serverBindOrder else { return .success(order) }
         guard let token = entry.appAccountToken else {
+            if let legacy = unboundOrder(for: r, entry: entry, found: order) { return .success(legacy) }
             return .failure(
                 policy.storekit == .two
                     ? "the transaction carries no appAccountToken to bind an order"
@@ -146,6 +147,20 @@ extension MerchantServer {
             return .failure("order \(bound.id) is for \(bound.productId), the receipt for \(entry.productId)")
         }
         return .success(bound)
+    }
+
+    /// A purchase without a token that a server which began binding while the world ran
+    /// still accepts (`bindsPurchasesFrom`): one made by then, or one for an order it handed
+    /// out by then, named or found by its buyer and product. Wrapped: nil when none.
+    func unboundOrder(for r: RechargeRequest, entry: ReceiptEntry, found: Order?) -> Order?? {
+        guard bindsPurchasesFrom >= 0 else { return nil }
+        if let found, found.createdAt <= bindsPurchasesFrom, found.state == .created { return .some(found) }
+        let legacy = orders.first { o in
+            o.createdAt <= bindsPurchasesFrom && o.state == .created && o.createdBy == .app
+                && o.productId == entry.productId && o.user == r.uid
+        }
+        if let legacy { return .some(legacy) }
+        return entry.purchaseDateMs <= bindsPurchasesFrom ? .some(found) : nil
     }
 
     mutating func credit(

@@ -21,13 +21,15 @@ extension MerchantServer {
     /// A refund the server heard of (a notification, the history): `server-clawback` says
     /// what goes back: nothing, every coin credited, or the refunded share of them (rounded
     /// down; an entitlement only when all was refunded). A balance may go negative: debt.
+    /// A refund of a transaction it heard of before (refunded again after a reversal it never
+    /// heard, or a larger share) takes back what the new share owes beyond what was taken.
     mutating func heardRefund(_ signed: SignedTransaction, catalog: Catalog, _ out: inout Outbox) {
         let txn = signed.transactionId
-        guard !refundsHeard.contains(txn) else { return }
+        let percent = (signed.revocationPercentage ?? 100_000) / 1_000
+        guard !refundsHeard.contains(txn) else { return heardRefundAgain(txn, percent: percent, &out) }
         refundsHeard.append(txn)
         let credited = credits.filter { $0.transactionId == txn }
         if credited.isEmpty { return out.log(.server, .refundHeard(txn: txn, outcome: "nothing was credited for it")) }
-        let percent = (signed.revocationPercentage ?? 100_000) / 1_000
         switch out.policy.serverClawback {
         case .off:
             return out.log(.server, .refundHeard(txn: txn, outcome: "the coins are kept (server-clawback off)"))
@@ -46,6 +48,46 @@ extension MerchantServer {
                 clawBack(c, coins: share, entitlement: percent == 100, &out)
             }
         }
+    }
+
+    /// The coins of credit `c` a refund of `percent` takes back under `rule`, less what was
+    /// taken back for its transaction already.
+    func stillOwed(_ c: CreditEntry, percent: Int, rule: ClawbackRule) -> Int {
+        let share: Int
+        switch rule {
+        case .off: return 0
+        case .full: share = c.coins
+        case .refundedShare: share = c.coins * percent / 100
+        }
+        var taken = 0
+        for d in debits where d.clawedBackFor == c.transactionId && d.user == c.user { taken += d.coins }
+        return max(0, share - taken)
+    }
+
+    /// Whether `txn`, refunded by `percent` now, still owes coins the server has not taken back.
+    func owesRefund(_ txn: String, percent: Int, rule: ClawbackRule) -> Bool {
+        credits.contains { $0.transactionId == txn && stillOwed($0, percent: percent, rule: rule) > 0 }
+    }
+
+    mutating func heardRefundAgain(_ txn: String, percent: Int, _ out: inout Outbox) {
+        for c in credits where c.transactionId == txn {
+            let owed = stillOwed(c, percent: percent, rule: out.policy.serverClawback)
+            if owed > 0 { clawBack(c, coins: owed, entitlement: percent == 100, &out) }
+        }
+    }
+
+    /// The server's answer to the auditor's question about refunded `txn`: why nothing it will
+    /// still do takes the coins back, or nil while something will (a REFUND notification
+    /// still being delivered, or its reconciliation, which reads the refund in the history).
+    func refundBeyondReach(_ txn: String, store: AppStore, policy: Policy) -> String? {
+        let percent = store.transaction(txn)?.refundPercent ?? 100
+        if refundsHeard.contains(txn), !owesRefund(txn, percent: percent, rule: policy.serverClawback) {
+            return policy.serverClawback == .off ? AnomalyWording.coinsKept : AnomalyWording.shareRoundsToNothing
+        }
+        guard store.notificationPending(txn, .refund) || policy.serverReconcileMs != nil else {
+            return AnomalyWording.refundNeverTold
+        }
+        return policy.serverClawback == .off ? AnomalyWording.coinsKept : nil
     }
 
     /// Takes `coins` of one credit back, and the entitlement it granted when `entitlement`.

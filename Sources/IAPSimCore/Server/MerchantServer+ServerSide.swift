@@ -165,7 +165,9 @@ extension MerchantServer {
         return store.historyList(policy).list.contains { t in
             guard t.chargedAt != nil, t.originalId == nil else { return false }
             if t.refundedAt != nil {
-                return !refundsHeard.contains(t.id) && isCredited(t.id)
+                guard isCredited(t.id) else { return false }
+                return !refundsHeard.contains(t.id)
+                    || owesRefund(t.id, percent: t.refundPercent, rule: policy.serverClawback)
             }
             if refundsHeard.contains(t.id) { return policy.serverRefundReversed == .restore }
             guard !isCredited(t.id), let token = t.appAccountToken else { return false }

@@ -79,6 +79,10 @@ package struct Debit: Sendable, Hashable {
 /// `credit-to`. It survives everything.
 package struct MerchantServer: Sendable, Hashable {
     package internal(set) var orders: [Order] = []
+    /// When `server-bind-order` was switched on while the world ran (-1: from the start): a
+    /// purchase made by then that carries no token is accepted unbound, as a server that
+    /// starts binding honours the purchases its app made before it asked for a token.
+    var bindsPurchasesFrom: VirtualTime = -1
     package internal(set) var credits: [CreditEntry] = []
     /// Coin balance per account, in the order accounts first appeared.
     package internal(set) var balances: [(user: String, coins: Int)] = []

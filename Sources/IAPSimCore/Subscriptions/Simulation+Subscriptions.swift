@@ -35,7 +35,13 @@ extension Simulation {
             guard let found = config.catalog.product(p), found.subscription != nil else { return nil }
             product = found
         case .changePlan(let p): product = config.catalog.product(p)
-        default: product = nil
+        case .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login, .logout,
+            .network, .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus,
+            .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve,
+            .decline, .replay, .forge, .serverOutage, .serverAPIFault, .refund, .refundRequest,
+            .refundDecline, .refundReverse, .spend, .billingFail, .autoRenew, .delayNextNotification, .heal,
+            .setPolicy, .setPreset, .wait, .settle:
+            product = nil
         }
         if policy.storekit == .one {
             return "subscriptions exist in the StoreKit 2 world only (storekit: 2)"
@@ -56,7 +62,12 @@ extension Simulation {
             }
             if live.status != .active && live.status != .grace { return "the subscription is in billing retry" }
             if live.autoRenewProductId == p && live.productId == p { return "the subscription is already \(p)" }
-        default:
+        case .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login, .logout,
+            .network, .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus,
+            .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve,
+            .decline, .replay, .forge, .serverOutage, .serverAPIFault, .refund, .refundRequest,
+            .refundDecline, .refundReverse, .spend, .billingFail, .delayNextNotification, .heal, .setPolicy,
+            .setPreset, .wait, .settle:
             break
         }
         return nil
@@ -80,7 +91,11 @@ extension Simulation {
             store.delayNextNotification(ms)
             outbox.narrate(
                 .fault, .faultArmed("the next notification V2 leaves \(DurationText.format(ms)) after its event"))
-        default:
+        case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login,
+            .logout, .network, .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus,
+            .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve,
+            .decline, .replay, .forge, .serverOutage, .serverAPIFault, .refund, .refundRequest,
+            .refundDecline, .refundReverse, .spend, .heal, .setPolicy, .setPreset, .wait, .settle:
             break
         }
     }

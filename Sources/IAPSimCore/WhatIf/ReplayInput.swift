@@ -84,7 +84,12 @@ extension Command {
         switch self {
         case .login, .logout, .replay, .forge, .refund, .refundRequest, .refundDecline, .refundReverse: return true
         case .storeOutage(on: false), .serverOutage(on: false), .network(on: true): return false
-        default: return isFault
+        case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .network,
+            .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus, .failNextPayment,
+            .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve, .decline, .serverOutage,
+            .serverAPIFault, .spend, .billingFail, .autoRenew, .changePlan, .delayNextNotification, .heal,
+            .setPolicy, .setPreset, .wait, .settle:
+            return isFault
         }
     }
 }

@@ -1,13 +1,15 @@
 /// "Prevented by" and "saved by": the same inputs replayed from the start under other
 /// policies.
 extension WhatIf {
-    /// Every single change of the run's policy: each other value of each key of its world,
-    /// from the policy key table (`PolicyKey.allCases`, `PolicyKey.choices`).
+    /// Every single change of the run's policy that hardens: each other value of each key of
+    /// its world that the policy key table counts as hardening (`PolicyKey.hardening(in:)`).
+    /// A change that weakens something (`observer store-screen`, `finish on-purchase`) may
+    /// well prevent this anomaly, but it is a trade, not a fix: it is never a candidate.
     var singleChanges: [(change: PolicyChange, policy: Policy)] {
         let base = input.policy
         var out: [(PolicyChange, Policy)] = []
         for key in Self.keys(in: base) {
-            for value in key.choices {
+            for value in key.hardening(in: base.storekit) {
                 var changed = base
                 guard (try? changed.set(key, to: value)) != nil, changed != base else { continue }
                 out.append((PolicyChange(key, value), changed))
@@ -65,6 +67,27 @@ extension WhatIf {
         return SavingReplays(replays: replays, targets: tried)
     }
 
+    /// For each setting that alone saves something, the replays with it and each other key
+    /// changed together: a setting whose change is harmless once another key changes too
+    /// (`account-token`, whose absence only a binding server refuses) did not act itself,
+    /// and is not named (`SavingReplays.keys(saving:)`).
+    mutating func addMechanismChecks(to saving: inout SavingReplays) {
+        let base = input.policy
+        for n in saving.replays.indices {
+            guard saving.replays[n].1.anomalies.contains(where: { $0.status.isUnresolved }) else { continue }
+            for m in saving.replays.indices where m != n && saving.targets[m].key != saving.targets[n].key {
+                // Only another weakening can show that this one acted through it.
+                let other = saving.targets[m]
+                guard !other.key.hardening(in: base.storekit).contains(other.value) else { continue }
+                var changed = base
+                guard (try? changed.set(saving.targets[n].key, to: saving.targets[n].value)) != nil,
+                    (try? changed.set(other.key, to: other.value)) != nil
+                else { continue }
+                saving.through.append((n, verdict(changed)))
+            }
+        }
+    }
+
     /// Adds the pairs of keys to `saving`, for when some anomaly no single key saved.
     mutating func addPairs(to saving: inout SavingReplays) {
         guard saving.pairs.isEmpty else { return }
@@ -116,17 +139,34 @@ struct SavingReplays: Sendable {
     var targets: [PolicyChange] = []
     /// Two keys set to the other's values together.
     var pairs: [([PolicyChange], ReplayVerdict)] = []
+    /// A single replay's index, and a verdict with its key and another changed together.
+    var through: [(Int, ReplayVerdict)] = []
 
     /// The settings in effect whose change makes `identity` end badly: each key alone, or
     /// else the first pair that does it together.
     func keys(saving identity: AnomalyIdentity) -> [PolicyChange] {
-        let singles = replays.filter { $0.1.endsBadly(identity) }.map(\.0)
+        let singles = acting(identity).map { replays[$0].0 }
         if !singles.isEmpty { return singles }
-        return pairs.first { $0.1.endsBadly(identity) }?.0 ?? []
+        return actingPair(identity)?.0 ?? []
     }
 
-    /// True when the keys saving `identity` work only together.
+    /// The first pair whose change makes `identity` end badly, of keys that act themselves
+    /// (not one that matters only through another key, as `acting` finds).
+    func actingPair(_ identity: AnomalyIdentity) -> ([PolicyChange], ReplayVerdict)? {
+        let indirect = replays.indices.filter { replays[$0].1.endsBadly(identity) }.map { replays[$0].0 }
+        return pairs.first { pair in pair.1.endsBadly(identity) && !pair.0.contains { indirect.contains($0) } }
+    }
+
+    /// The single replays after which `identity` ends badly, but not those whose harm
+    /// another key's change undoes (the setting acted only through that key's mechanism).
+    func acting(_ identity: AnomalyIdentity) -> [Int] {
+        replays.indices.filter { n in
+            replays[n].1.endsBadly(identity) && !through.contains { $0.0 == n && !$0.1.endsBadly(identity) }
+        }
+    }
+
+    /// True when no setting alone saves `identity` and a pair does: either one is enough.
     func together(_ identity: AnomalyIdentity) -> Bool {
-        !replays.contains { $0.1.endsBadly(identity) } && pairs.contains { $0.1.endsBadly(identity) }
+        acting(identity).isEmpty && actingPair(identity) != nil
     }
 }

@@ -15,17 +15,47 @@ extension AnomalyExplanation {
             : "caused by: " + causedBy.map(\.words).joined(separator: "; ")
     }
 
-    /// `prevented by: observer launch | sweep-unfinished true`, a pair joined by ` + `; nil
-    /// for an anomaly that ends well.
+    /// `prevented by: observer launch | sweep-unfinished true`: ` | ` between alternatives
+    /// (any one of them), ` + ` within one (all of them together); the several values of one
+    /// key that each work are named once (`retry-immediate 1 (or 2 … 10)`). Nil for an
+    /// anomaly that ends well.
     package var preventedByLine: String? {
         guard endsBadly else { return nil }
-        guard !preventedBy.isEmpty else { return "prevented by: nothing within one or two policy changes" }
-        return "prevented by: " + preventedBy.map { $0.map(\.words).joined(separator: " + ") }.joined(separator: " | ")
+        guard !preventedBy.isEmpty else {
+            return "prevented by: no hardening within one or two policy changes"
+        }
+        return "prevented by: " + Self.alternatives(preventedBy)
     }
 
-    /// `saved by: observer launch`; nil when no single setting of the policy saved it.
-    var savedByLine: String? {
-        savedBy.isEmpty ? nil : "saved by: " + savedBy.map(\.words).joined(separator: savedTogether ? " + " : ", ")
+    /// Alternatives joined by ` | `, each a change or changes joined by ` + `; the single
+    /// changes of one key folded into one (its first value, then the others in brackets).
+    package static func alternatives(_ fixes: [[PolicyChange]]) -> String {
+        var words: [String] = []
+        var folded: [PolicyKey] = []
+        for fix in fixes {
+            guard fix.count == 1, let key = fix.first?.key else {
+                words.append(fix.map(\.words).joined(separator: " + "))
+                continue
+            }
+            guard !folded.contains(key) else { continue }
+            folded.append(key)
+            let values = fixes.filter { $0.count == 1 && $0[0].key == key }.map { $0[0].value }
+            let rest = Array(values.dropFirst())
+            let others =
+                switch rest.count {
+                case 0: ""
+                case 1: " (or \(rest[0]))"
+                default: " (or \(rest[0]) … \(rest[rest.count - 1]))"
+                }
+            words.append("\(key.rawValue) \(values[0])" + others)
+        }
+        return words.joined(separator: " | ")
+    }
+
+    /// `saved by: observer launch`: the settings that each must stay (` + `: all of them
+    /// together), or the pair of which either one alone is enough (` | `); nil when none.
+    package var savedByLine: String? {
+        savedBy.isEmpty ? nil : "saved by: " + savedBy.map(\.words).joined(separator: savedTogether ? " | " : " + ")
     }
 
     /// Every line, in the order they are printed.
@@ -37,6 +67,6 @@ extension AvoidedAnomaly {
     package var line: String {
         words + ", by "
             + (savedBy.isEmpty
-                ? "more than two settings together" : savedBy.map(\.words).joined(separator: together ? " + " : ", "))
+                ? "more than two settings" : savedBy.map(\.words).joined(separator: together ? " | " : " + "))
     }
 }

@@ -25,9 +25,11 @@ package struct AnomalyExplanation: Sendable, Hashable {
     /// two changes does it.
     package var preventedBy: [[PolicyChange]]
     /// The settings in effect whose change to the other policy's value makes it end badly:
-    /// each alone, or (`savedTogether`) only all of them together.
+    /// each alone (so each is needed: ` + `), or (`savedTogether`) only both at once (so
+    /// either alone is enough: ` | `). A setting that matters only through another one (a
+    /// token a binding server asks for) is left out.
     package var savedBy: [PolicyChange]
-    var savedTogether = false
+    package var savedTogether = false
 }
 
 /// An anomaly that ends badly under the other policy and not under the run's own: what the
@@ -124,6 +126,7 @@ package struct WhatIf: Sendable {
         let fixes = preventedBy(bad, before: bad)
         let targets = explicit.map { [$0] } ?? PolicyPreset.presets(in: input.policy.storekit).prefix(2).map(\.policy)
         var saving = savedBy(towards: targets)
+        addMechanismChecks(to: &saving)
         let good = zip(anomalies, identities).filter { !$0.0.status.isUnresolved }.map(\.1)
         var otherInput = input
         otherInput.config.policy = other
@@ -160,7 +163,13 @@ package struct WhatIf: Sendable {
             guard !removed.contains(i) else { return false }
             switch input.steps[i].command {
             case .replay, .forge: return true
-            default: return false
+            case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall,
+                .login, .logout, .network, .dropNextRequest, .dropNextResponse, .latency, .storeOutage,
+                .storeStatus, .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy,
+                .approve, .decline, .serverOutage, .serverAPIFault, .refund, .refundRequest, .refundDecline,
+                .refundReverse, .spend, .billingFail, .autoRenew, .changePlan, .delayNextNotification, .heal,
+                .setPolicy, .setPreset, .wait, .settle:
+                return false
             }
         }
     }

@@ -21,7 +21,12 @@ extension Simulation {
         case .settle:
             settle(into: &written)
             return TriggerSet()
-        default:
+        case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login,
+            .logout, .network, .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus,
+            .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve,
+            .decline, .replay, .forge, .serverOutage, .serverAPIFault, .refund, .refundRequest,
+            .refundDecline, .refundReverse, .spend, .billingFail, .autoRenew, .changePlan,
+            .delayNextNotification, .heal, .setPolicy, .setPreset:
             break
         }
         begin(collecting: written != nil)
@@ -106,7 +111,9 @@ extension Simulation {
             if !app.isRunning { return "the app is not running" }
             let balance = server.balance(of: user)
             if balance < coins { return "\(user) has \(balance) coins, not \(coins)" }
-        default:
+        case .network, .storeOutage, .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment,
+            .askToBuy, .serverOutage, .serverAPIFault, .delayNextNotification, .heal, .setPolicy, .setPreset,
+            .wait, .settle:
             break
         }
         return nil
@@ -156,11 +163,17 @@ extension Simulation {
         case .setPolicy(let key, let value):
             var p = policy
             guard (try? p.set(key, to: value)) != nil else { return }
+            let before = policy
             policy = isExternal ? p.served : p
             outbox.log(.user, .policyChanged(key: key.rawValue, value: p.value(of: key)))
+            policyChangedLive(from: before)
         case .setPreset(let preset):
+            let before = policy
             policy = isExternal ? preset.policy.served : preset.policy
             outbox.log(.user, .policyChanged(key: "preset", value: preset.rawValue))
+            policyChangedLive(from: before)
+        case .heal:
+            healFaults()
         case .wait, .settle:
             break
         }
@@ -213,59 +226,12 @@ extension Simulation {
         case .interruptNextPayment:
             store.interruptNext = true
             outbox.narrate(.fault, .faultArmed("the next payment will be interrupted"))
-        default:
+        case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login,
+            .logout, .network, .askToBuy, .approve, .decline, .replay, .forge, .serverOutage,
+            .serverAPIFault, .refund, .refundRequest, .refundDecline, .refundReverse, .spend, .billingFail,
+            .autoRenew, .changePlan, .delayNextNotification, .heal, .setPolicy, .setPreset, .wait, .settle:
             break
         }
-    }
-}
-
-extension Simulation {
-    /// Faults armed and waiting to fire, in words: the next payment's fate, dropped
-    /// messages, the App Store's state, a device offline.
-    package var armedFaults: [String] {
-        var out: [String] = []
-        let payment = policy.storekit == .two ? "purchase()" : "payment"
-        if store.interruptNext { out.append("next \(payment) interrupted") }
-        if let f = store.nextFailure { out.append("next \(payment) fails (\(f.rawValue))") }
-        if app.skipFinishNextFailed { out.append("next failure left unfinished") }
-        if store.askToBuy { out.append("Ask to Buy on") }
-        if store.outage { out.append("App Store outage") }
-        if let code = store.nextStatus { out.append("next verification answers \(code)") }
-        if !network.deviceOnline { out.append("device offline") }
-        if server.outage { out.append("merchant server down") }
-        for r in Route.allCases where network.dropNextRequest.contains(r) {
-            out.append("drop next \(r.rawValue) request")
-        }
-        for r in Route.allCases where network.dropNextResponse.contains(r) {
-            out.append("drop next \(r.rawValue) response")
-        }
-        return out
-    }
-
-    /// The heal phase of a fault run: faults off, the app launched, somebody logged in.
-    /// What is recoverable must then recover while the world settles. Made only of
-    /// commands, so that a scenario can replay it; returns the commands it applied.
-    @discardableResult
-    package mutating func heal() -> [Command] {
-        var applied: [Command] = []
-        applied.reserveCapacity(4)
-        func run(_ c: Command, _ sim: inout Simulation) {
-            var none: [LogEntry]?
-            _ = sim.apply(c, into: &none)
-            applied.append(c)
-        }
-        if !network.deviceOnline { run(.network(on: true), &self) }
-        if store.outage { run(.storeOutage(on: false), &self) }
-        if server.outage { run(.serverOutage(on: false), &self) }
-        if store.nextStatus != nil { run(.storeStatus(VerifyStatus.valid), &self) }
-        if store.askToBuy { run(.askToBuy(on: false), &self) }
-        for route in Network.routes where network.latency(route) != Network.defaultLatencyMs {
-            run(.latency(route, Network.defaultLatencyMs), &self)
-        }
-        if app.inBackground { run(.foreground, &self) }
-        if !app.isRunning { run(.launch, &self) }
-        if app.loggedIn == nil, let user = config.users.first { run(.login(user: user), &self) }
-        return applied
     }
 }
 
@@ -274,7 +240,29 @@ extension Command {
     var needsForeground: Bool {
         switch self {
         case .buy, .openStore, .closeStore, .login, .logout: return true
-        default: return false
+        case .crash, .launch, .background, .foreground, .uninstall, .network, .dropNextRequest,
+            .dropNextResponse, .latency, .storeOutage, .storeStatus, .failNextPayment,
+            .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve, .decline, .replay,
+            .forge, .serverOutage, .serverAPIFault, .refund, .refundRequest, .refundDecline, .refundReverse,
+            .spend, .billingFail, .autoRenew, .changePlan, .delayNextNotification, .heal, .setPolicy,
+            .setPreset, .wait, .settle:
+            return false
         }
+    }
+}
+
+extension Simulation {
+    /// A policy changed while the world runs takes effect the way a running app gets it: an
+    /// observer (a `Transaction.updates` listener) that the new policy has in place now is
+    /// registered now, as an update that adds it would on its next start, without
+    /// discarding the one the app has (a registered observer stays until the process ends or
+    /// its store screen closes). A server that starts binding orders accepts the purchases
+    /// made before without a token (`MerchantServer.bindsPurchasesFrom`). What only a launch does (`sweep-unfinished`'s first sweep,
+    /// `resend-on launch`) waits for the next launch (the policy panel says so: `PolicyKey.liveEffect`).
+    mutating func policyChangedLive(from before: Policy) {
+        if policy.serverBindOrder && !before.serverBindOrder { server.bindsPurchasesFrom = now }
+        guard app.isRunning, !app.observerRegistered, policy.observer != before.observer else { return }
+        let wanted = policy.observer == .launch || (policy.observer == .storeScreen && app.storeOpen)
+        if wanted { app.registerObserver(atLaunch: policy.observer == .launch, store: &store, &outbox) }
     }
 }

@@ -39,7 +39,11 @@ extension Simulation {
         case .spend(let user, let coins):
             if isExternal { return spendExternally(user, coins) }
             server.spend(user, coins, &outbox)
-        default:
+        case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login,
+            .logout, .network, .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus,
+            .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve,
+            .decline, .replay, .forge, .serverAPIFault, .billingFail, .autoRenew, .changePlan,
+            .delayNextNotification, .heal, .setPolicy, .setPreset, .wait, .settle:
             break
         }
     }

@@ -16,21 +16,21 @@ import ServiceLifecycle
 /// let api = try AppStoreAPIServer(world: world, environment: .production)
 /// let port = try await api.start(host: "127.0.0.1", port: 0)   // 0: any free port
 /// // IAPSIM_API_URL = "http://127.0.0.1:\(port)"
-/// await api.arm { $0.fail(3) }                       // server-api-fail 3 (or .outage, .slowMs)
+/// await api.arm(.fail(count: 3, code: 5_000_001))     // server-api-fail 3 (or .outage, .slow)
 /// await api.recordTestAttempt(token:, result: "SUCCESS", at: virtualTime)
 /// await api.stop()
 /// ```
 /// Every request reads `world.view()` once, at request time: the answer is the world as it
 /// is then (virtual dates; JWT `exp` against the wall clock). Endpoints: Get Transaction Info,
 /// Get Transaction History v2, Look Up Order ID, Get Notification History, Request a Test
-/// Notification and its status, Send Consumption Information (v2). `GET
-/// /inApps/v1/subscriptions/{id}` is left to the subscription work (`subscriptionStatuses`).
+/// Notification and its status, Send Consumption Information (v2), and Get All Subscription
+/// Statuses (`AppStoreAPIServer+Subscriptions.swift`).
 package actor AppStoreAPIServer {
     let world: any APIWorldProvider
     let environment: StoreEnvironment
     let auth: APIAuth
     let signer: APISigner
-    package private(set) var faults = APIFaults()
+    package private(set) var faults = ServerAPIFaultState()
     var limits = APIRateLimits()
     var tests: [(token: String, signedPayload: String, attempts: [(date: Int64, result: String)])] = []
     private var running: Task<Void, any Error>?
@@ -126,9 +126,9 @@ package actor AppStoreAPIServer {
         group = nil
     }
 
-    /// Arms or ends a fault: `server-api-fail N [CODE]` is `{ $0.fail(N, code:) }`,
-    /// `server-api-slow D` `{ $0.slowMs = D }`, `server-api-outage on` `{ $0.outage = true }`.
-    package func arm(_ change: @Sendable (inout APIFaults) -> Void) { change(&faults) }
+    /// Arms or ends a fault (`server-api-fail N [CODE]`, `server-api-slow D`,
+    /// `server-api-outage on|off`), by the rule the simulated world keeps (`ServerAPIFaultState`).
+    package func arm(_ fault: ServerAPIFault) { faults.apply(fault) }
 
     /// From now on the rate limits count wall-clock seconds (`--time real`, `--hold`).
     package func useWallClock() { wallClock = true }

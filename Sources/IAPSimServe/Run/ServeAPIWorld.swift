@@ -93,15 +93,7 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
 
     package func arm(_ fault: ServerAPIFault) {
         guard let server = locked({ self.server }) else { return }
-        Blocking.run {
-            await server.arm { faults in
-                switch fault {
-                case .fail(let count, let code): faults.fail(count, code: code)
-                case .slow(let ms): faults.slowMs = ms
-                case .outage(let on): faults.outage = on
-                }
-            }
-        }
+        Blocking.run { await server.arm(fault) }
     }
 
     /// How many Send Consumption Information calls were accepted.

@@ -176,9 +176,9 @@ package final class ServeSession: @unchecked Sendable {
     }
 
     /// The serve's server-side fault commands (`server-api-fail`, `-slow`, `-outage`).
-    package func arm(_ change: @escaping @Sendable (inout APIFaults) -> Void) {
+    package func arm(_ fault: ServerAPIFault) {
         guard let server else { return }
-        Blocking.run { await server.arm(change) }
+        Blocking.run { await server.arm(fault) }
     }
 
     /// `--hold`: answers from the final state until SIGTERM or SIGINT; then returns, so that

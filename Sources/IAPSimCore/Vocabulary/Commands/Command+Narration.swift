@@ -24,7 +24,11 @@ extension Command {
         case .spend(let user, let coins): return "\(user) spends \(coins) coins."
         case .failNextPaymentUnfinished: return "The next payment fails and is never finished."
         case .interruptNextPayment: return "The next payment is interrupted."
-        default: return scenarioText + "."
+        case .heal: return "Every armed fault ends."
+        case .openStore, .closeStore, .background, .foreground, .latency, .storeOutage, .storeStatus,
+            .failNextPayment, .askToBuy, .approve, .decline, .serverOutage, .serverAPIFault, .billingFail,
+            .autoRenew, .changePlan, .delayNextNotification, .setPolicy, .setPreset, .wait, .settle:
+            return scenarioText + "."
         }
     }
 }

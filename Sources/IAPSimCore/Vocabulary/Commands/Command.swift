@@ -52,6 +52,8 @@ package enum Command: Sendable, Hashable {
     case autoRenew(on: Bool)
     case changePlan(product: String)
     case delayNextNotification(VirtualTime)
+    /// `heal`: every armed fault ends; each part ends its own (`Simulation.healFaults`).
+    case heal
     case setPolicy(PolicyKey, String)
     case setPreset(PolicyPreset)
     case wait(VirtualTime)
@@ -99,6 +101,7 @@ package enum Command: Sendable, Hashable {
         case .autoRenew(let on): return "auto-renew \(on ? "on" : "off")"
         case .changePlan(let p): return "change-plan \(p)"
         case .delayNextNotification(let ms): return "delay-next-notification \(DurationText.format(ms))"
+        case .heal: return "heal"
         case .setPolicy(let k, let v): return "policy \(k.rawValue) \(v)"
         case .setPreset(let p): return "policy preset \(p.rawValue)"
         case .wait(let ms): return "wait \(DurationText.format(ms))"
@@ -145,6 +148,7 @@ package enum Command: Sendable, Hashable {
         case .autoRenew: return .autoRenew
         case .changePlan: return .changePlan
         case .delayNextNotification: return .delayNextNotification
+        case .heal: return .heal
         case .setPolicy, .setPreset: return .policy
         case .wait: return .wait
         case .settle: return .settle
@@ -164,7 +168,7 @@ extension CommandSpec {
         .askToBuy, .approve, .decline, .replay, .forge, .serverOutage, .serverAPIFail, .serverAPISlow,
         .serverAPIOutage, .refund, .refundRequest,
         .refundDecline, .refundReverse, .spend, .billingFail, .autoRenew, .changePlan, .delayNextNotification,
-        .policy, .wait, .settle,
+        .heal, .policy, .wait, .settle,
     ]
 
     static let buy = CommandSpec(
@@ -310,7 +314,8 @@ extension CommandSpec {
         "replay", .replay, explore: ExploreDraw(slot: 11, weight: 1) { _, _ in .replay },
         doc: "the logged-in user, with a proxy, creates a fresh order and sends it with the newest receipt and "
             + "transaction id the server accepted")
-    // Not on explore's wheel: a new slot would change every seeded schedule.
+    // Not on explore's wheel (a new slot would change every seeded schedule): explore draws it
+    // in the StoreKit 2 world from the server faults' generator (`Schedule.addServerFaultSteps`).
     static let forge = CommandSpec(
         "forge", usage: "forge PRODUCT [environment Xcode]",
         read: { a throws(CommandError) in try a.forge() },
@@ -319,7 +324,8 @@ extension CommandSpec {
             + "`environment Xcode` (or `LocalTesting`) makes the JWS claim a test environment, whose signature "
             + "Apple's verifier does not check")
     // The server side: not on explore's wheel either; explore adds refunds and spending to
-    // the schedules of worlds with a server-side key on (`Schedule.addServerSideSteps`).
+    // the schedules of worlds with a server-side key on (`Schedule.addServerSideSteps`), and
+    // the server's faults to every world's (`Schedule.addServerFaultSteps`, `faultDraws`).
     static let serverOutage = CommandSpec(
         "server-outage", usage: "server-outage on|off",
         faultIf: { $0 == .serverOutage(on: true) },
@@ -370,6 +376,13 @@ extension CommandSpec {
         },
         doc: "USER spends COINS coins in the app (the app must be running); refused, with the reason logged, when "
             + "the balance is short")
+    // Not on explore's wheel: explore's runs end in a heal phase of their own.
+    static let heal = CommandSpec(
+        "heal", .heal,
+        doc: "every armed fault ends, each part its own: a dropped request or answer and the next payment's failure "
+            + "or interruption disarmed, a delayed notification on time, every latency back to 80 ms, the App Store, "
+            + "its Server API and the merchant server answering normally, Ask to Buy and billing failures off, "
+            + "then the device back online; the status line is empty after it")
     static let policy = CommandSpec(
         "policy", usage: "policy KEY VALUE", read: { a throws(CommandError) in try a.policy() },
         doc: "changes one policy key from now on; a list is written comma-separated, `none` for empty "

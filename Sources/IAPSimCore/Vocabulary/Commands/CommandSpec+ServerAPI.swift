@@ -3,7 +3,8 @@
 /// world they meet the simulated merchant's Get Transaction History and Send Consumption
 /// Information; under `iapsim serve`, every call of the user's backend to the API iapsim serves.
 package enum ServerAPIFault: Sendable, Hashable {
-    /// The next `count` calls answer HTTP 500 with error `code` (Apple's 5000001 by default).
+    /// The next `count` calls answer `code`'s HTTP status with error `code` (Apple's 5000001,
+    /// HTTP 500, by default); `count` replaces what was armed, 0 ends it.
     case fail(count: Int, code: Int)
     /// Every answer takes this much longer (0: back to normal).
     case slow(VirtualTime)
@@ -27,11 +28,13 @@ package enum ServerAPIFault: Sendable, Hashable {
 
 extension CommandSpec {
     static let serverAPIFail = CommandSpec(
-        "server-api-fail", usage: "server-api-fail N [CODE]", fault: true,
+        "server-api-fail", usage: "server-api-fail N [CODE]",
+        faultIf: { if case .serverAPIFault(.fail(let n, _)) = $0 { n > 0 } else { false } },
         read: { a throws(CommandError) in try a.serverAPIFail() },
-        doc: "the next N calls to the App Store Server API (1 to 100) answer with `errorCode` CODE and its HTTP "
-            + "status, CODE's first three digits (a 7-digit Apple error code from `4000000` to `5999999`: a 4xx or "
-            + "5xx; default `5000001`, HTTP 500, retryable); the caller retries on its next run")
+        doc: "the next N calls to the App Store Server API (0 to 100; it replaces what was armed, `0` ends it) "
+            + "answer with `errorCode` CODE and its HTTP status, CODE's first three digits (a 7-digit Apple error "
+            + "code from `4000000` to `5999999`: a 4xx or 5xx; default `5000001`, HTTP 500, retryable), in the "
+            + "simulated world and under `iapsim serve` alike; the caller retries on its next run")
     static let serverAPISlow = CommandSpec(
         "server-api-slow", usage: "server-api-slow DURATION", faultIf: { $0 != .serverAPIFault(.slow(0)) },
         read: { a throws(CommandError) in
@@ -53,10 +56,10 @@ extension CommandArguments {
     /// `server-api-fail N [CODE]`.
     func serverAPIFail() throws(CommandError) -> Command {
         if words.count != 2 { try exactly(1) }
-        guard let n = Int(words[0].text), (1...100).contains(n) else {
+        guard let n = Int(words[0].text), (0...100).contains(n) else {
             throw CommandError(
                 offset: words[0].offset,
-                problem: .badArgument(name.text, words[0].text, expected: "a whole number of calls from 1 to 100"))
+                problem: .badArgument(name.text, words[0].text, expected: "a whole number of calls from 0 to 100"))
         }
         guard words.count == 2 else { return .serverAPIFault(.fail(count: n, code: ServerAPIFault.defaultCode)) }
         guard let code = Int(words[1].text), ServerAPIFault.codes.contains(code) else {

@@ -1,0 +1,8 @@
+/// The merchant server's fault (`server-outage`), worded and ended here alone.
+extension MerchantServer {
+    /// What is armed, in words.
+    var armedFaults: [String] { outage ? ["merchant server down"] : [] }
+
+    /// The commands that end it.
+    var healing: [Command] { outage ? [.serverOutage(on: false)] : [] }
+}
