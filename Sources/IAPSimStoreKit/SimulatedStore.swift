@@ -50,9 +50,14 @@ public final class SimulatedStore: @unchecked Sendable {
     /// The `URLProtocol` class of each process that asked for one (`SimulatedNetwork`).
     var processSlots: [(process: Int, slot: Int, cls: AnyClass)] = []
     /// The merchant server's paths, as your app calls them.
-    public let routes: MerchantRoutes
+    // The public properties are computed over internal storage: a client reads them through
+    // the module's getters, never at a field offset it computed from the class's layout (which
+    // holds the core's package types; a client that laid it out itself read garbage).
+    public var routes: MerchantRoutes { merchantRoutes }
+    let merchantRoutes: MerchantRoutes
     /// The keychain and files your app keeps across crashes (`storage`).
-    public let storage = SimulatedStorage()
+    public var storage: SimulatedStorage { keptStorage }
+    let keptStorage = SimulatedStorage()
     var app: AppState
     var factory: (@Sendable () -> any Sendable)?
     /// Bumped whenever your app calls into the store: the store waits until it stands still.
@@ -69,10 +74,18 @@ public final class SimulatedStore: @unchecked Sendable {
     /// How long your app's tasks must make no call into the store before the store takes
     /// them for idle and lets virtual time move (wall time; `URLSession` hands answers over on
     /// threads of its own).
-    public var quietPeriod: Duration = .microseconds(500)
+    public var quietPeriod: Duration {
+        get { locked { quiet } }
+        set { locked { quiet = newValue } }
+    }
+    var quiet: Duration = .microseconds(500)
     /// How long (wall time) a resumed task of your app may go without calling the store
     /// before the store takes it for ended.
-    public var stallLimit: Duration = .milliseconds(500)
+    public var stallLimit: Duration {
+        get { locked { stallAfter } }
+        set { locked { stallAfter = newValue } }
+    }
+    var stallAfter: Duration = .milliseconds(500)
     /// How many times the store took a task of your app for ended after `stallLimit`: where
     /// it did, the run's timing depended on wall time. A test may expect none.
     public var stallsTaken: Int { locked { stalls } }
@@ -95,7 +108,7 @@ public final class SimulatedStore: @unchecked Sendable {
         self.catalog = catalog.catalog
         parser = CommandParser(users: config.users, catalog: catalog.catalog)
         signing = try Signing.shared()
-        self.routes = routes
+        merchantRoutes = routes
         app = AppState()
         SimulatedStore.latest.withLock { $0 = WeakStore(self) }
     }
