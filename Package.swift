@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "iapsim", targets: ["iapsim"]),
         .executable(name: "iapsim-docs", targets: ["iapsim-docs"]),
+        // StoreKit 2's API over the simulated world, for your app's purchase code in `swift test`.
+        .library(name: "IAPSimStoreKit", targets: ["IAPSimStoreKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -76,6 +78,28 @@ let package = Package(
         .target(name: "IAPSimDocs", dependencies: ["IAPSimCore", "IAPSimScenario", "IAPSimTUI"]),
         // `swift run iapsim-docs [--check]`: writes (or checks) the docs' generated blocks.
         .executableTarget(name: "iapsim-docs", dependencies: ["IAPSimDocs"]),
+        // StoreKit 2's names over the world: your app's own purchase code runs in it
+        // (docs/app-code.md). Its public API is the only `public` of the package.
+        .target(
+            name: "IAPSimStoreKit",
+            dependencies: [
+                "IAPSimCore", "IAPSimScenario", "IAPSimSigned", "IAPSimServe",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        // The example a team would recognise: a StoreKit 2 purchase manager, with planted bugs.
+        .target(
+            name: "PurchaseManager", dependencies: ["IAPSimStoreKit"],
+            path: "Examples/PurchaseManager/Sources/PurchaseManager"),
+        // bench/app-code.sh: the harness's figures, in a release build.
+        .executableTarget(
+            name: "purchase-manager-bench", dependencies: ["PurchaseManager", "IAPSimStoreKit"],
+            path: "Examples/PurchaseManager/Bench"),
+        .testTarget(
+            name: "PurchaseManagerTests", dependencies: ["PurchaseManager", "IAPSimStoreKit"],
+            path: "Examples/PurchaseManager/Tests/PurchaseManagerTests"),
+        .testTarget(name: "IAPSimStoreKitTests", dependencies: ["IAPSimStoreKit"]),
         .testTarget(name: "IAPSimCoreTests", dependencies: ["IAPSimCore"]),
         .testTarget(name: "IAPSimScenarioTests", dependencies: ["IAPSimScenario", "IAPSimCore"]),
         .testTarget(

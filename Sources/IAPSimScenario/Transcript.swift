@@ -108,7 +108,7 @@ package enum Transcript {
     }
 
     /// The anomalies, each with the replays' lines under it, and what was avoided.
-    static func anomalyLines(_ sim: Simulation, whatIf: WhatIfReport?, otherName: String) -> [String] {
+    package static func anomalyLines(_ sim: Simulation, whatIf: WhatIfReport?, otherName: String) -> [String] {
         var lines: [String] = []
         if sim.auditor.anomalies.isEmpty {
             lines.append("anomalies: none")

@@ -36,9 +36,12 @@ extension Simulation {
             receive(message)
         case .appRequestTimeout(let exchange, let incarnation):
             guard app.isCurrent(incarnation) else { return }
+            if isDriven { return drivenRequestFailed(exchange: exchange, why: "request timed out", timedOut: true) }
             if let route = app.requestFailed(exchange: exchange, why: "request timed out", &outbox) {
                 network.timedOut(exchange: exchange, route: route, &outbox)
             }
+        case .appRequestFailedOffline(let exchange) where isDriven:
+            drivenRequestFailed(exchange: exchange, why: "the device is offline", timedOut: false)
         case .appRequestFailedOffline(let exchange):
             _ = app.requestFailed(exchange: exchange, why: "the device is offline", &outbox)
         case .appRetry(let txn, let incarnation):
@@ -121,7 +124,7 @@ extension Simulation {
     /// An answer reached the device: handled now, or at the foreground (it waits in the
     /// background).
     mutating func arriveAtApp(_ m: Message) {
-        let alive = app.isRunning && app.inFlight[m.exchange] != nil
+        let alive = app.isRunning && (isDriven ? drivenAwaitsAnswer(m.exchange) : app.inFlight[m.exchange] != nil)
         network.arrived(m, receiverAlive: alive, &outbox)
         guard alive else { return }
         if app.inBackground { app.parked.append(.appReceive(m)) } else { receive(m) }
@@ -129,6 +132,7 @@ extension Simulation {
 
     /// The app handles an answer that reached it.
     mutating func receive(_ m: Message) {
+        if isDriven { return drivenAnswered(m) }
         switch m.payload {
         case .orderResponse(let order, let token, let product):
             app.orderAnswered(
@@ -164,6 +168,7 @@ extension Simulation {
             app.parked.append(.storeDeliver(txns: txns, redelivery: launchReplay, atForeground: false))
             return
         }
+        if isDriven { return drivenDelivered(txns, launchReplay: launchReplay) }
         var updates: [StoreTransaction] = []
         for id in txns {
             guard let t = store.transaction(id) else { continue }

@@ -81,6 +81,10 @@ package struct Simulation: Sendable {
     /// True when the user's backend plays the merchant server (`external` is set). Kept apart
     /// because the engine asks it at every event: comparing the optional with nil copies it.
     package private(set) var isExternal = false
+    /// The app's part played by real app code (`IAPSimStoreKit`), with what reached it.
+    package internal(set) var driven: DrivenApp? { didSet { isDriven = driven != nil } }
+    /// True when real app code plays the app (`driven` is set), kept apart as `isExternal` is.
+    package private(set) var isDriven = false
     /// The subscription status poll is scheduled (`server-status-poll`).
     var statusPollArmed = false
     #if DEBUG

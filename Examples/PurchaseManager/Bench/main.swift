@@ -1,0 +1,70 @@
+import Foundation
+import IAPSimStoreKit
+import PurchaseManager
+
+// The figures of bench/app-code.sh: a harness run of one purchase under a fault, and 1,000
+// explore runs of the example's manager. Prints; asserts nothing.
+
+struct Keychain: OrderKeychain {
+    let storage: SimulatedStorage
+    func orders() -> [String: String] {
+        storage.data("orders").flatMap { try? JSONDecoder().decode([String: String].self, from: $0) } ?? [:]
+    }
+    func save(_ orders: [String: String]) { storage.set(try? JSONEncoder().encode(orders), for: "orders") }
+}
+
+func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+
+let store = try SimulatedStore(serverPolicy: .appDependent, users: ["alice", "bob"])
+if let us = ProcessInfo.processInfo.environment["IAPSIM_QUIET_US"].flatMap(Int.init) {
+    store.quietPeriod = .microseconds(us)
+}
+_ = await store.launch {
+    PurchaseManager(
+        configuration: store.urlSessionConfiguration, baseURL: store.routes.baseURL, clock: store.clock,
+        keychain: Keychain(storage: store.storage), account: { store.currentUser })
+}
+let buy: @Sendable (PurchaseManager) async throws -> Void = { _ = try await $0.buy("coins_100") }
+let clock = ContinuousClock()
+
+// `purchase-manager-bench findings`: what explore finds in each planted bug, shrunk.
+if CommandLine.arguments.dropFirst().first == "findings" {
+    let bugs: [(String, PurchaseManager.PlantedBug)] = [
+        ("listener on the store screen", .listenerOnStoreScreen), ("finish before the answer", .finishBeforeAnswer),
+        ("no token", .noToken), ("ignored .pending", .ignoredPending),
+    ]
+    for (name, bug) in bugs {
+        let buggy = try SimulatedStore(serverPolicy: .appDependent, users: ["alice", "bob"])
+        _ = await buggy.launch {
+            PurchaseManager(
+                configuration: buggy.urlSessionConfiguration, baseURL: buggy.routes.baseURL, clock: buggy.clock,
+                keychain: Keychain(storage: buggy.storage), account: { buggy.currentUser }, bugs: bug)
+        }
+        let report = try await buggy.explore(runs: 1_000, seed: 1, stopAfter: 1, user: buy)
+        print("== \(name)\n\(report)\n")
+    }
+    exit(0)
+}
+
+let purchases = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 200
+var clean = 0
+let start = clock.now
+for i in 0..<purchases {
+    let v = try await store.play(["drop-next-response recharge", "buy"], seed: UInt64(i + 1), user: buy)
+    if v.isClean { clean += 1 }
+}
+let each = ms(clock.now - start) / Double(purchases)
+print(
+    String(
+        format: "purchase with a fault (drop-next-response recharge): %.2f ms a run, %d runs, %d clean", each,
+        purchases, clean))
+
+let runs = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 1_000
+let exploreStart = clock.now
+let report = try await store.explore(runs: runs, seed: 1, user: buy)
+let total = ms(clock.now - exploreStart) / 1000
+print(
+    String(
+        format: "explore: %d runs in %.2f s (%.2f ms a run), %d failed", report.runs, total,
+        total * 1000 / Double(report.runs), report.failedRuns))
+print("stalls taken: \(store.stallsTaken); quiet period after a launch: \(store.quietPeriod)")

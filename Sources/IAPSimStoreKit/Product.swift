@@ -1,0 +1,121 @@
+import Foundation
+import IAPSimCore
+
+/// A product of the simulated App Store's catalog, with StoreKit 2's names.
+public struct Product: Sendable, Hashable, Identifiable {
+    /// The product identifier (`coins_100`).
+    public let id: String
+    /// Consumable, non-consumable, non-renewing or auto-renewable.
+    public let type: ProductType
+    /// The name the catalog gives it.
+    public let displayName: String
+    /// The catalog's description (its name: the simulated catalog keeps one text).
+    public let description: String
+    /// The price in the storefront's currency.
+    public let price: Decimal
+    /// The price as the purchase sheet shows it (`$0.99`).
+    public let displayPrice: String
+    /// For an auto-renewable subscription: its group and period.
+    public let subscription: SubscriptionInfo?
+
+    init(_ p: IAPSimCore.Product, currency: String) {
+        id = p.id
+        type = ProductType(p.kind)
+        displayName = p.title
+        description = p.title
+        price = Decimal(p.priceCents) / 100
+        displayPrice = (currency == "USD" ? "$" : currency + " ") + formatMoney(p.priceCents)
+        subscription = p.subscription.map { SubscriptionInfo(productID: p.id, terms: $0) }
+    }
+
+    /// The products of `identifiers` the catalog sells, in the catalog's order; unknown ids
+    /// are left out (StoreKit's behaviour).
+    public static func products<Identifiers: Collection>(for identifiers: Identifiers) async throws -> [Product]
+    where Identifiers.Element == String {
+        guard let store = SimulatedStore.current else { throw StoreKitError.unknown }
+        guard store.noteCall() else { throw CancellationError() }
+        let currency = store.catalog.settings.currency
+        return (store.catalog.products + store.catalog.subscriptions)
+            .filter { identifiers.contains($0.id) }
+            .map { Product($0, currency: currency) }
+    }
+
+    /// Buys the product. The result comes back to this call: `.success` with the signed
+    /// transaction, `.userCancelled` (also what an interrupted purchase returns first; its
+    /// charge arrives later on `Transaction.updates`), `.pending` (Ask to Buy; the outcome
+    /// comes on `Transaction.updates`), or a thrown `StoreKitError` / `PurchaseError`.
+    public func purchase(options: Set<PurchaseOption> = []) async throws -> PurchaseResult {
+        guard let store = SimulatedStore.current else { throw StoreKitError.unknown }
+        let token = options.compactMap(\.token).first
+        return try await store.purchase(product: id, token: token)
+    }
+
+    /// What a purchase call returns.
+    public enum PurchaseResult: Sendable {
+        /// Paid: the signed transaction, verified or not. Deliver, then `finish()`.
+        case success(VerificationResult<Transaction>)
+        /// The user cancelled, or the purchase was interrupted (its charge, if any, comes later
+        /// on `Transaction.updates`).
+        case userCancelled
+        /// Waiting for approval (Ask to Buy): the outcome comes on `Transaction.updates`.
+        case pending
+    }
+
+    /// An option of a purchase call.
+    public struct PurchaseOption: Sendable, Hashable {
+        let token: UUID?
+
+        /// Ties the transaction to your account: the App Store signs it into the transaction
+        /// (`appAccountToken`) and your server can credit the order it names.
+        public static func appAccountToken(_ token: UUID) -> PurchaseOption { PurchaseOption(token: token) }
+    }
+
+    /// What a purchase call throws when the product cannot be bought. The simulated store
+    /// throws `productUnavailable` (an unknown product, or the `invalid` payment failure);
+    /// the other cases exist for code written against StoreKit.
+    public enum PurchaseError: Error, Sendable, Equatable {
+        case invalidQuantity
+        case productUnavailable
+        case purchaseNotAllowed
+        case ineligibleForOffer
+        case invalidOfferIdentifier
+        case invalidOfferPrice
+        case invalidOfferSignature
+        case missingOfferParameters
+    }
+
+    /// The kind of a product.
+    public struct ProductType: RawRepresentable, Sendable, Hashable {
+        /// Apple's name of the kind (`Consumable`).
+        public let rawValue: String
+        /// The kind named `rawValue`.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        public static let consumable = ProductType(rawValue: "Consumable")
+        public static let nonConsumable = ProductType(rawValue: "Non-Consumable")
+        public static let nonRenewable = ProductType(rawValue: "Non-Renewing Subscription")
+        public static let autoRenewable = ProductType(rawValue: "Auto-Renewable Subscription")
+
+        init(_ kind: ProductKind) {
+            switch kind {
+            case .consumable: self = .consumable
+            case .nonConsumable: self = .nonConsumable
+            case .nonRenewing: self = .nonRenewable
+            case .autoRenewable: self = .autoRenewable
+            }
+        }
+    }
+}
+
+/// What StoreKit throws for a failure that is not the product's. The simulated store throws
+/// `networkError` (the `network` payment failure), `notEntitled` (nobody logged in),
+/// `unknown` (no store, or the app not running); the others exist for code written
+/// against StoreKit.
+public enum StoreKitError: Error, Sendable {
+    case unknown
+    case userCancelled
+    case networkError(URLError)
+    case systemError(any Error)
+    case notAvailableInStorefront
+    case notEntitled
+}

@@ -1,0 +1,153 @@
+import Foundation
+import IAPSimCore
+import IAPSimScenario
+
+/// The user's actions, the scenario vocabulary's faults and attacks, and the verdict.
+extension SimulatedStore {
+    /// The user does something in your app: runs `action` as a task of your app's process
+    /// and returns once your app waits on the store. Let time run (`settle()`) for it to
+    /// finish; its result is the task's `value`.
+    ///
+    /// A purchase call waits for the App Store, which answers only while virtual time runs:
+    /// awaiting your app's `buy()` in the test itself, before `settle()`, would wait forever.
+    @discardableResult
+    public func user<T: Sendable>(_ action: @escaping @Sendable () async throws -> T) async -> Task<T, Error> {
+        let process = locked {
+            debts.owe(nil)
+            return incarnation
+        }
+        let task = SimulatedStore.$launchedStore.withValue(self) {
+            SimulatedStore.$callerIncarnation.withValue(process) {
+                Task {
+                    let me = currentTaskID()
+                    self.locked { if self.incarnation == process, let me { self.debts.named(me) } }
+                    // The action ended: it is owed no more, unless its process died meanwhile
+                    // (a crash forgave every debt of that process).
+                    defer { self.locked { if self.incarnation == process { self.blocked(me) } } }
+                    return try await action()
+                }
+            }
+        }
+        await quiesce()
+        await runWorld(until: locked { sim.now })
+        return task
+    }
+
+    /// Performs one line of iapsim's scenario vocabulary (docs/scenario-format.md) at the
+    /// current virtual time: a fault (`drop-next-response recharge`, `interrupt-next-payment`,
+    /// `network off`), an attack (`replay`, `forge coins_100`), Apple's side (`refund newest`,
+    /// `approve`), the app's life (`crash`, `launch`, `background`, `foreground`) or time
+    /// (`wait 5s`, `settle`). `buy` is your app's: call your app's own code instead.
+    public func perform(_ line: String) async throws {
+        let command: Command
+        do {
+            command = try parser.parse(line)
+        } catch {
+            throw SimulatedStoreError.badCommand("\(line): \(error)")
+        }
+        switch command {
+        case .crash: await crash()
+        case .launch: try await relaunch()
+        case .background: await background()
+        case .foreground: await foreground()
+        case .wait(let ms): await advance(by: .milliseconds(ms))
+        case .settle: await settle()
+        case .buy: throw SimulatedStoreError.buyIsTheAppsJob
+        default:
+            try locked {
+                if let why = sim.refusal(of: command) { throw SimulatedStoreError.refused(why) }
+                _ = sim.apply(command)
+            }
+            await runWorld(until: locked { sim.now })
+        }
+    }
+
+    /// Launches your app again with the factory of the last `launch`.
+    func relaunch() async throws {
+        guard let make = locked({ factory }) else { throw SimulatedStoreError.noApp }
+        _ = await launch { make() }
+    }
+
+    /// Ends every fault, relaunches and foregrounds your app: what explore does before it
+    /// settles (iapsim's `heal`).
+    public func heal() async throws {
+        if !locked({ app.running }) { try await relaunch() }
+        if locked({ sim.app.inBackground }) { await foreground() }
+        locked { _ = sim.heal() }
+        await runWorld(until: locked { sim.now })
+    }
+
+    /// The auditor's verdict on the world as it is: every anomaly with its status, cause and
+    /// money, as `iapsim run` prints it. The world is not changed: the grace periods end and
+    /// the open anomalies are tried on a copy (docs/world.md, "The auditor"). Call it after
+    /// `settle()`.
+    public func verdict() -> Verdict {
+        var copy = locked { sim }
+        copy.concludeVerdict()
+        return Verdict(copy)
+    }
+}
+
+/// The auditor's findings: anomalies (with their cause) and the money either side lost.
+public struct Verdict: Sendable, Hashable, CustomStringConvertible {
+    /// One finding about one charge (docs/world.md, "The auditor").
+    public struct Anomaly: Sendable, Hashable {
+        /// `lost-order`, `missed-order`, `double-credit`, `wrong-account`, `replay-fraud`,
+        /// `refund-unclawed`, ... (docs/world.md's table).
+        public let type: String
+        /// `open`, `resolved`, `permanent` or `blocked`.
+        public let status: String
+        /// How it happened, in the auditor's words, when it knows.
+        public let cause: String?
+        /// One line: the charge, who paid, what went wrong.
+        public let summary: String
+        /// The App Store transaction it is about.
+        public let transactionID: String?
+        /// The account that paid.
+        public let user: String?
+        /// Whether it is still wrong (open or permanent).
+        public let isUnresolved: Bool
+    }
+
+    /// Every anomaly the auditor opened, resolved ones included, oldest first.
+    public let anomalies: [Anomaly]
+    /// What customers paid and did not get, in cents.
+    public let paidNotDeliveredCents: Int
+    /// What the merchant granted without payment, in cents.
+    public let grantedWithoutPaymentCents: Int
+    /// Each account's balance on the merchant server.
+    public let balances: [String: Int]
+    /// The verdict as `iapsim run` prints it (without its what-if replays).
+    public let lines: [String]
+
+    /// The anomalies still wrong.
+    public var unresolved: [Anomaly] { anomalies.filter(\.isUnresolved) }
+
+    /// True when nothing is wrong: no unresolved anomaly, no money lost either side.
+    public var isClean: Bool { unresolved.isEmpty && paidNotDeliveredCents == 0 && grantedWithoutPaymentCents == 0 }
+
+    /// `lines`, one a line.
+    public var description: String { lines.joined(separator: "\n") }
+
+    init(_ sim: Simulation) {
+        let auditor = sim.auditor
+        anomalies = auditor.anomalies.map { a in
+            Anomaly(
+                type: a.type.rawValue, status: a.status.rawValue, cause: a.mechanism, summary: a.summary,
+                transactionID: a.txn, user: a.user, isUnresolved: a.status.isUnresolved)
+        }
+        paidNotDeliveredCents = auditor.paidNotDeliveredCents
+        grantedWithoutPaymentCents = auditor.grantedNotPaidCents
+        var b: [String: Int] = [:]
+        for user in sim.users { b[user] = sim.server.balance(of: user) }
+        balances = b
+        var lines = ["== verdict"]
+        lines += Transcript.anomalyLines(sim, whatIf: nil, otherName: "")
+        lines.append("balances: " + sim.users.map { "\($0) \(sim.server.balance(of: $0))" }.joined(separator: ", "))
+        lines.append(
+            "money: paid and not delivered \(formatMoney(paidNotDeliveredCents)); "
+                + "granted without payment \(formatMoney(grantedWithoutPaymentCents))")
+        lines.append("queue: \(sim.store.queue.count) unfinished transaction(s)")
+        self.lines = lines
+    }
+}
