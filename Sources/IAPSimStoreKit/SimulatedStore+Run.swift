@@ -144,14 +144,21 @@ extension SimulatedStore {
                 }
                 continue
             }
-            let before = locked { activity }
-            if launch {
-                try? await Task.sleep(for: quietPeriod)
-            } else {
+            // Idle means no call through two rounds in a row: a round is a few turns of the
+            // executor, after a launch also `quietPeriod` of wall time (a task of your app the
+            // machine descheduled mid-round gets the second round to call).
+            var stable = true
+            for _ in 0..<2 {
+                let before = locked { activity }
+                if launch { try? await Task.sleep(for: quietPeriod) }
                 for _ in 0..<4 { await Task.yield() }
+                let (after, owed) = locked { (activity, debts.count) }
+                if after != before || owed != 0 {
+                    stable = false
+                    break
+                }
             }
-            let (after, owed) = locked { (activity, debts.count) }
-            if after == before && owed == 0 { return }
+            if stable { return }
         }
     }
 

@@ -78,7 +78,7 @@ public final class SimulatedStore: @unchecked Sendable {
         get { locked { quiet } }
         set { locked { quiet = newValue } }
     }
-    var quiet: Duration = .microseconds(500)
+    var quiet: Duration = .milliseconds(1)
     /// How long (wall time) a resumed task of your app may go without calling the store
     /// before the store takes it for ended.
     public var stallLimit: Duration {
