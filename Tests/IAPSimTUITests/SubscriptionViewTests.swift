@@ -75,3 +75,26 @@ import Testing
         return d.screen(120, 40).text
     }
 }
+
+/// Subscriptions bought by hand: the StoreKit 2 buy picker offers them.
+@Suite struct SubscriptionBuyPickerTests {
+    @Test func theStoreKit2BuyPickerOffersEverySubscriptionAndStoreKit1None() {
+        let two = Picker.buy(.standard, in: .two).items.map(\.label)
+        #expect(two.contains("pro_monthly") && two.contains("plus_monthly") && two.contains("pro_yearly"))
+        let one = Picker.buy(.standard, in: .one).items.map(\.label)
+        #expect(!one.contains("pro_monthly"))
+    }
+
+    @Test func aSubscriptionBoughtByHandMakesTheSubscriptionPickerLive() {
+        var d = Driver(UIModel(preset: .sk2Naive))
+        d.keys("b4")
+        d.wait(wallMs: 6_000)
+        d.keys("C")
+        guard case .picker(let picker)? = d.model.overlay else {
+            Issue.record("no subscription picker")
+            return
+        }
+        let refused = picker.items.filter { $0.refused != nil }.map(\.label)
+        #expect(refused.count <= 1, "\(refused)")
+    }
+}
