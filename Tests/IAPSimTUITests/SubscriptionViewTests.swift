@@ -98,3 +98,22 @@ import Testing
         #expect(refused.count <= 1, "\(refused)")
     }
 }
+
+/// The status line of a subscription being retried names the retry, not a past renewal.
+@Suite struct SubscriptionRetryWordsTests {
+    static func screen(_ file: String, steps: Int) throws -> String {
+        var d = Driver(UIModel(play: try RenderGoldenTests.shipped(file), file: file))
+        d.key(.enter, times: steps)
+        d.keys("T")
+        return d.screen().text
+    }
+
+    @Test func graceSaysUntilWhenAndBillingRetrySaysSinceWhen() throws {
+        let grace = try Self.screen("sub-grace-cut-naive.yaml", steps: 6)
+        #expect(grace.contains("in grace until Feb 17"), "\(grace)")
+        #expect(!grace.contains("renews Feb 1"))
+        let retry = try Self.screen("sub-billing-retry-naive.yaml", steps: 5)
+        #expect(retry.contains("retrying since Feb 1"), "\(retry)")
+        #expect(!retry.contains("renews Feb 1"))
+    }
+}
