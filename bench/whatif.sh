@@ -37,7 +37,7 @@ files=(
   scenarios/lost-order-crash-at-charge-hardened.yaml
 )
 echo "iapsim run FILE --quiet (release build; medians of $repeats; wall and CPU time, ms)"
-printf '%-52s %9s %9s %9s %s\n' file anomalies "wall ms" "cpu ms" "worked out"
+printf '%-60s %9s %9s %9s %s\n' file anomalies "wall ms" "cpu ms" "worked out"
 for f in "${files[@]}"; do
   walls=() cpus=()
   for _ in $(seq "$repeats"); do
@@ -54,5 +54,5 @@ for f in "${files[@]}"; do
   partial=$(grep -q 'partly worked out' <<<"$text" && echo partly || echo fully)
   name=$f
   [[ $f == "$work"/* ]] && name="generated: $(basename "$f")"
-  printf '%-52s %9d %9d %9d %s\n' "$name" "$anomalies" "$wall" "$cpu" "$partial"
+  printf '%-60s %9d %9d %9d %s\n' "$name" "$anomalies" "$wall" "$cpu" "$partial"
 done
