@@ -51,7 +51,7 @@ package enum Handout {
         } else {
             out += section("Saved by", x.map(saved) ?? ["- not worked out"])
         }
-        if !source.records.isEmpty { out += section("Sequence diagram", diagram(facts)) }
+        if !source.records.isEmpty { out += section("Sequence diagram", diagram(facts, in: world)) }
         return out.map(VisibleText.escaped).joined(separator: "\n") + "\n"
     }
 
@@ -106,9 +106,11 @@ package enum Handout {
 
     /// The diagram of the anomaly's own chain of facts (not the whole run's: `run --diagram`
     /// draws that), at most `maxFacts` of them.
-    static func diagram(_ entries: [LogEntry]) -> [String] {
+    static func diagram(_ entries: [LogEntry], in world: StoreKitWorld) -> [String] {
         let records = entries.prefix(maxFacts).map(RunRecord.entry)
-        return ["```mermaid"] + MermaidExport.diagram(records).split(separator: "\n").map(String.init) + ["```"]
+        return ["```mermaid"] + MermaidExport.diagram(records, in: world).split(separator: "\n").map(String.init) + [
+            "```"
+        ]
             + cut(entries.count)
     }
 
