@@ -39,19 +39,19 @@ package enum Handout {
             "From \(markdownText(source.file)) (\(markdownText(source.title))), policy \(source.sim.policy.displayName), "
                 + "seed \(source.sim.config.seed).",
             "", "**What it means.** \(a.type.meaning(in: world))", "",
-            "**What happened.** \(a.summary)", "",
+            "**What happened.** \(AnomalyType.text(a.summary, in: world))", "",
         ]
-        if let mechanism = a.mechanism { out += ["**How it ended.** \(mechanism)", ""] }
+        if let mechanism = a.mechanism { out += ["**How it ended.** \(AnomalyType.text(mechanism, in: world))", ""] }
         out += section("Caused by", x.map { causes($0) } ?? ["- not worked out"])
         let facts = chainEntries(a, source: source, causes: x?.causedBy ?? [])
-        out += section("Chain of facts", chain(facts))
+        out += section("Chain of facts", chain(facts, in: world))
         out += section("Money", money(a, in: source.sim))
         if a.status.isUnresolved {
             out += section("Prevented by", x.map(prevented) ?? ["- not worked out"])
         } else {
             out += section("Saved by", x.map(saved) ?? ["- not worked out"])
         }
-        if !source.records.isEmpty { out += section("Sequence diagram", diagram(facts)) }
+        if !source.records.isEmpty { out += section("Sequence diagram", diagram(facts, in: world)) }
         return out.map(VisibleText.escaped).joined(separator: "\n") + "\n"
     }
 
@@ -92,20 +92,25 @@ package enum Handout {
     /// that repeats one input a thousand times must not make a thousand pages of the whole run.
     package static let maxFacts = 200
 
-    static func chain(_ entries: [LogEntry]) -> [String] {
+    /// The facts as a table, in the words of `world` (StoreKit 2's: `purchase() under way`,
+    /// `jwsRepresentation`, as the screen says them).
+    static func chain(_ entries: [LogEntry], in world: StoreKitWorld) -> [String] {
         guard !entries.isEmpty else { return ["(no fact of it is left in the log)"] }
         return ["| time | part | fact |", "|---|---|---|"]
             + entries.prefix(maxFacts).map {
-                "| \(DurationText.clock($0.time)) | \($0.part.rawValue) | "
-                    + markdownText($0.fact.text) + " |"
+                let text =
+                    world == .two ? $0.fact.storeKit2Words ?? AnomalyType.text($0.fact.text, in: world) : $0.fact.text
+                return "| \(DurationText.clock($0.time)) | \($0.part.rawValue) | " + markdownText(text) + " |"
             } + cut(entries.count)
     }
 
     /// The diagram of the anomaly's own chain of facts (not the whole run's: `run --diagram`
     /// draws that), at most `maxFacts` of them.
-    static func diagram(_ entries: [LogEntry]) -> [String] {
+    static func diagram(_ entries: [LogEntry], in world: StoreKitWorld) -> [String] {
         let records = entries.prefix(maxFacts).map(RunRecord.entry)
-        return ["```mermaid"] + MermaidExport.diagram(records).split(separator: "\n").map(String.init) + ["```"]
+        return ["```mermaid"] + MermaidExport.diagram(records, in: world).split(separator: "\n").map(String.init) + [
+            "```"
+        ]
             + cut(entries.count)
     }
 

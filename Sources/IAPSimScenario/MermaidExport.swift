@@ -6,8 +6,11 @@ import IAPSimCore
 /// step's `say` is a note beside the user. Facts of no interest to a reader (timers, sizes)
 /// are left out.
 package enum MermaidExport {
-    package static func diagram(_ records: [RunRecord]) -> String {
+    /// The diagram of `records`, in the words of `world` (StoreKit 2's for the transaction
+    /// states and the auditor's notes).
+    package static func diagram(_ records: [RunRecord], in world: StoreKitWorld = .one) -> String {
         var stream = Stream()
+        stream.world = world
         var lines = Stream.header
         for record in records { stream.add(record, to: &lines) }
         return lines.joined(separator: "\n") + "\n"
@@ -27,6 +30,8 @@ package enum MermaidExport {
             "    participant Attacker",
         ]
         var senders: [Int: Sender] = [:]
+        /// Whose words the notes use.
+        package var world = StoreKitWorld.one
 
         package init() {}
 
@@ -47,7 +52,7 @@ package enum MermaidExport {
                 if case .noted(let what) = entry.fact {
                     // A part's own words: a note over that part.
                     lines.append(note("over \(participant(entry.part))", what))
-                } else if let line = MermaidExport.line(for: entry.fact, senders: senders) {
+                } else if let line = MermaidExport.line(for: entry.fact, senders: senders, in: world) {
                     lines.append(line)
                 }
                 switch entry.fact {
@@ -58,8 +63,10 @@ package enum MermaidExport {
         }
     }
 
-    static func line(for fact: Fact, senders: [Int: Sender]) -> String? {
+    static func line(for fact: Fact, senders: [Int: Sender], in world: StoreKitWorld = .one) -> String? {
         switch fact {
+        case .transactionUpdated where world == .two:
+            return fact.storeKit2Words.map { arrow("AppStore", "-->>", "StoreKit", $0) }
         case .commandIssued(let command):
             return command.isFault ? nil : arrow("User", "->>", "App", command.scenarioText)
         case .observerRegistered:
@@ -96,7 +103,7 @@ package enum MermaidExport {
         case .faultArmed, .faultFired, .networkWentOff, .networkCameBack, .policyChanged:
             return note("over App,AppStore", fact.text)
         case .anomalyOpened, .anomalyStatusChanged:
-            return note("over User,Attacker", "auditor: \(fact.text)")
+            return note("over User,Attacker", "auditor: " + AnomalyType.text(fact.text, in: world))
         case .commandIgnored, .userLoggedIn, .userLoggedOut:
             return note("over User", fact.text)
         case .appLaunched, .appCrashed, .appUninstalled, .purchaseAbandoned,

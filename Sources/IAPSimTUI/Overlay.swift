@@ -84,13 +84,23 @@ package struct Picker: Sendable, Hashable {
 }
 
 extension Picker {
-    static func buy(_ catalog: Catalog) -> Picker {
-        Picker(
+    /// What `b` offers: the products, and in the StoreKit 2 world the auto-renewable
+    /// subscriptions (sold there only) with their periods.
+    static func buy(_ catalog: Catalog, in world: StoreKitWorld) -> Picker {
+        let subscriptions = world == .two ? catalog.subscriptions : []
+        return Picker(
             title: "Buy",
-            items: catalog.products.map { p in
-                let what =
-                    p.kind == .consumable ? "\(p.coins) \(catalog.unit(of: p.id))" : "entitlement, \(p.kind.rawValue)"
-                return PickerItem(p.id, "\(formatMoney(p.priceCents))  \(what)", .run(.buy(product: p.id)))
+            items: (catalog.products + subscriptions).map { p in
+                let what: String
+                switch p.kind {
+                case .consumable: what = "\(p.coins) \(catalog.unit(of: p.id))"
+                case .autoRenewable:
+                    what = "subscription" + (p.subscription.map { ", group \($0.group), level \($0.level)" } ?? "")
+                case .nonConsumable, .nonRenewing: what = "entitlement, \(p.kind.rawValue)"
+                }
+                let price = formatMoney(p.priceCents)
+                let aligned = String(repeating: " ", count: max(0, 6 - price.count)) + price
+                return PickerItem(p.id, "\(aligned)  \(what)", .run(.buy(product: p.id)))
             })
     }
 

@@ -132,12 +132,7 @@ extension PanelContent {
         switch fact {
         case .anomalyOpened, .anomalyStatusChanged: return AnomalyType.text(text(fact), in: world)
         // StoreKit 2 has no SKPaymentTransactionState: its own words for the same moments.
-        case .transactionUpdated(let txn, let p, .purchasing) where world == .two:
-            return "\(txn) \(p): purchase() under way"
-        case .transactionUpdated(let txn, let p, .deferred) where world == .two:
-            return "\(txn) \(p): purchase() returned .pending (a parent must approve)"
-        case .transactionUpdated(let txn, let p, .purchased) where world == .two:
-            return "\(txn) \(p): charged; a signed Transaction exists (verified)"
+        case .transactionUpdated where world == .two: return fact.storeKit2Words ?? text(fact)
         default: return text(fact)
         }
     }

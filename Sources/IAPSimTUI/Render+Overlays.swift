@@ -127,7 +127,8 @@ extension UIModel {
         let badge = "step \(min(player.nextStep, steps.count))/\(steps.count)"
         // The step count always shows: a long title gives way, cut with a visible mark.
         let title = TextWidth.truncate(
-            player.scenario.title, to: r.width - 8 - TextWidth.of(badge), ascii: options.ascii)
+            lessonHoldsBack.map { "Lesson \($0.index + 1) of \($0.lessons.count)" } ?? player.scenario.title,
+            to: r.width - 8 - TextWidth.of(badge), ascii: options.ascii)
         grid.frame(r, title: title, focused: false, glyphs: glyphs, badge: badge)
         let inner = r.inner
         let textWidth = inner.width - 2
@@ -143,6 +144,11 @@ extension UIModel {
                 ],
                 width: textWidth, indent: 2)
             lines += Wrap.words(UIModel.plain(step.say ?? ""), width: textWidth).map { [Span($0)] }
+        } else if lessonHoldsBack != nil {
+            lines += Wrap.words(
+                "Watch what happens; a question comes before the step that decides it. "
+                    + "The story is told once you have answered.", width: textWidth
+            ).map { [Span($0)] }
         } else {
             lines += Wrap.words(UIModel.plain(player.scenario.story ?? "(no story)"), width: textWidth).map {
                 [Span($0)]

@@ -11,6 +11,9 @@ struct SubscriberRow: Sendable, Hashable {
     var renewsTo: String?
     /// The end of the current period, where the App Store renews or expires it.
     var periodEnd: VirtualTime?
+    /// While a renewal's payment is retried: since when, and the grace period's end.
+    var retrySince: VirtualTime? = nil
+    var graceUntil: VirtualTime? = nil
     /// Whether the merchant server grants access now.
     var granted: Bool
     var strip: SubscriptionStrip
@@ -83,7 +86,12 @@ extension UIModel {
             Span(sep + "auto-renew " + (row.autoRenew ? "on" : "off"), row.autoRenew ? .plain : Style(.warn)),
         ]
         if let to = row.renewsTo { head.append(Span(" (renews to \(to))", Style(.warn))) }
-        if let end = row.periodEnd {
+        // A renewal being retried has no renewal date ahead: its period ended (a past date).
+        if row.status == "grace", let until = row.graceUntil {
+            head.append(Span(sep + "in grace until " + VirtualCalendar.short(until), Style(.warn)))
+        } else if row.status == "billing-retry", let since = row.retrySince {
+            head.append(Span(sep + "retrying since " + VirtualCalendar.short(since), Style(.warn)))
+        } else if let end = row.periodEnd {
             let verb = row.autoRenew && row.status != "expired" && row.status != "revoked" ? "renews" : "ends"
             head.append(Span(sep + verb + " " + VirtualCalendar.short(end), Style(.dim)))
         }

@@ -70,7 +70,10 @@ extension UIModel {
         switch mode {
         case .sandbox: spans.append(Span(simulation.isExternal ? "  serve: your backend" : "  sandbox", bar))
         case .play(let file):
-            let name = file.split(separator: "/").last.map(String.init) ?? file
+            // A lesson's file name says how it ends: held back until the reveal.
+            let name =
+                lessonHoldsBack.map { "lesson \($0.index + 1)" } ?? file.split(separator: "/").last.map(String.init)
+                ?? file
             let used = spans.reduce(0) { $0 + TextWidth.of($1.text) }
             let room = grid.width - 8 - used - 7
             spans.append(

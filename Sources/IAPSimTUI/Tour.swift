@@ -29,25 +29,26 @@ package struct Lesson: Sendable, Hashable {
             ),
             (
                 .missedOrder, "missed-order-request-lost-naive.yaml", "missed-order-offline-hardened.yaml", 2,
-                "The app called finishTransaction at once, and its POST /recharge was lost in a tunnel. "
-                    + "Will anything send that receipt again?"
+                "Alice buys 100 coins. This app calls finishTransaction at once, and its POST /recharge is "
+                    + "about to be lost in a tunnel. Will anything send that receipt again?"
             ),
             (
                 .replayFraud, "replay-fraud-naive.yaml", "replay-fraud-blocked-hardened.yaml", 1,
-                "An attacker captured Alice's receipt and sends it again with a fresh order. "
-                    + "The receipt is genuine: will the server credit it a second time?"
+                "Mallory bought 100 coins honestly. Now, through a proxy, she sends the same receipt again "
+                    + "with a fresh order. The receipt is genuine: will the server credit it a second time?"
             ),
             (
                 .duplicateReceipt, "duplicate-receipt-unfinished-failure-naive.yaml",
                 "duplicate-receipt-token-match-hardened.yaml", 2,
-                "A failed payment was never finished; it is still in the queue. Alice buys again. "
-                    + "Which transaction will the app send with the new order?"
+                "Alice's payment is about to fail, and this app never finishes a failed transaction: it "
+                    + "stays in the queue. She buys again. Which transaction will the app send with the new order?"
             ),
             (
                 .doubleCredit, "double-credit-crash-before-finish-naive.yaml", "double-credit-prevented-hardened.yaml",
                 2,
-                "The server credited Alice, but the app died before finishTransaction. At launch StoreKit "
-                    + "delivers the transaction again. What will the server do with it?"
+                "Alice's POST /recharge has left, and the app died before finishTransaction. She reopens the "
+                    + "app and opens the store, where StoreKit delivers the unfinished transaction again. "
+                    + "What will the server do with it?"
             ),
             (
                 .wrongAccount, "wrong-account-switch-before-delivery-naive.yaml",
@@ -58,7 +59,8 @@ package struct Lesson: Sendable, Hashable {
             ),
             (
                 .refundUnclawed, "server-refund-unclawed-naive.yaml", "server-refund-clawed-back-hardened.yaml", 2,
-                "Apple refunds Alice's purchase. Her coins are still on the merchant server. Will anyone take them back?"
+                "Apple is about to refund Alice's purchase. Her coins are on the merchant server. "
+                    + "Will anyone take them back?"
             ),
         ]
 }
@@ -99,7 +101,7 @@ extension UIModel {
 
     /// Before the decisive step: the question, once, with the clock stopped. True when asked.
     mutating func askIfDue() -> Bool {
-        guard var t = tour, t.stage == .playing, player.nextStep == t.lesson.askBefore else { return false }
+        guard var t = tour, t.stage == .playing, player.nextStep >= t.lesson.askBefore else { return false }
         t.stage = .asked
         tour = t
         paused = true
@@ -107,15 +109,37 @@ extension UIModel {
         return true
     }
 
-    /// After each message: once the lesson's anomaly appears, the clock stops and its
-    /// inspector opens.
+    /// The lesson before its question is answered: its title, story and file name would give
+    /// the answer away, so they are held back.
+    var lessonHoldsBack: Tour? {
+        guard let t = tour, t.stage == .playing || t.stage == .asked else { return nil }
+        return t
+    }
+
+    /// A lesson whose next step decides it: the clock waits for Enter, whatever its speed, so
+    /// that nothing decides the question before that step runs.
+    var lessonWaitsForDecidingStep: Bool {
+        guard let t = tour, t.stage == .playing || t.stage == .asked else { return false }
+        return player.nextStep == t.lesson.askBefore
+    }
+
+    /// After each message: once the step before the decisive one has run, the question, with
+    /// the clock stopped whatever its speed (nothing may happen before it is asked); once it
+    /// is asked and the lesson's anomaly appears, the clock stops and its inspector opens,
+    /// with what caused it and what prevents it worked out by replay.
     mutating func watchLesson() {
-        guard var t = tour, t.stage == .playing || t.stage == .asked, overlay == nil,
+        guard var t = tour, overlay == nil else { return }
+        if t.stage == .playing, result == nil, player.nextStep >= t.lesson.askBefore {
+            _ = askIfDue()
+            return
+        }
+        guard t.stage == .asked, player.nextStep > t.lesson.askBefore || result != nil,
             let found = simulation.auditor.anomalies.first(where: { $0.type == t.lesson.type })
         else { return }
         t.stage = .inspecting
         tour = t
         paused = true
+        workOutWhatIf()
         overlay = .inspect(.anomaly(id: found.id), scroll: 0)
         status = "the auditor found \(t.lesson.type.rawValue): read why, then Esc shows the fix beside it"
     }

@@ -71,6 +71,12 @@ extension UIModel {
             fresh = UIModel(play: start, file: file, options: options)
         }
         fresh.keepView(of: self)
+        // `R` in a lesson plays it again from its start: the question is asked again.
+        if var t = fresh.tour {
+            t.stage = .playing
+            fresh.tour = t
+            fresh.twin = nil
+        }
         self = fresh
         status =
             isPlay

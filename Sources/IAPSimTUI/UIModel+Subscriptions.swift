@@ -21,6 +21,8 @@ extension UIModel {
                 user: view.user, product: s.productId, status: s.status.word, autoRenew: s.autoRenew,
                 renewsTo: s.autoRenewProductId == s.productId ? nil : s.autoRenewProductId,
                 periodEnd: s.status == .expired || s.status == .revoked ? nil : s.expiresAt,
+                retrySince: s.status == .billingRetry || s.status == .grace ? s.retryStartedAt : nil,
+                graceUntil: s.status == .grace ? s.gracePeriodExpiresAt : nil,
                 granted: view.access,
                 strip: SubscriptionStrip(
                     periods: UIModel.paidPeriods(s, now: simulation.now),

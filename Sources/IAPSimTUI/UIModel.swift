@@ -188,7 +188,7 @@ package struct UIModel: Sendable {
     package var tooSmall: Bool { width < UIModel.minWidth || height < UIModel.minHeight }
 
     /// Whether the clock is moving: not paused, not waiting for Enter, not finished.
-    package var clockRunning: Bool { !paused && !waitingForStep && result == nil }
+    package var clockRunning: Bool { !paused && !waitingForStep && result == nil && !lessonWaitsForDecidingStep }
 
     /// Wall milliseconds until the model wants a tick, or nil to sleep until input.
     package var wakeDelayMs: Int? { clockRunning ? UIModel.tickMs : nil }

@@ -10,7 +10,7 @@ import Testing
         defer { tmux.kill() }
         try e2e.waitForPanels(tmux)
         try tmux.wait(for: "lesson 1 of 7: lost-order")
-        try tmux.send("Enter", "Enter", "Enter")
+        try tmux.send("Enter", "Enter")  // the step before the deciding one asks
         try tmux.wait(for: "Will her 100")
         try tmux.send("Enter")
         try tmux.wait(for: "Anomaly A1", timeout: 20)
@@ -30,10 +30,17 @@ import Testing
         try e2e.waitForPanels(tmux)
         try tmux.send("O")
         try tmux.wait(for: "Scenarios (")
-        // The files of scenarios/ by name: the next after replay-fraud-naive, and the one before it.
+        // The files of scenarios/ by name, each naive file before its fix: the next after
+        // replay-fraud-naive, and the one before it.
+        func place(_ name: String) -> String {
+            let stem = String(name.dropLast(5))
+            if stem.hasSuffix("-naive") { return String(stem.dropLast(6)) + "\u{0}0" }
+            if stem.hasSuffix("-hardened") { return String(stem.dropLast(9)) + "\u{0}2" }
+            return stem + "\u{0}1"
+        }
         let names = try FileManager.default.contentsOfDirectory(
             atPath: CLI.root.appendingPathComponent("scenarios").path
-        ).filter { $0.hasSuffix(".yaml") }.sorted()
+        ).filter { $0.hasSuffix(".yaml") }.sorted { place($0) < place($1) }
         let here = try #require(names.firstIndex(of: "replay-fraud-naive.yaml"))
         try tmux.send("Escape", "]")
         try tmux.wait(for: "playing scenarios/\(names[here + 1])")

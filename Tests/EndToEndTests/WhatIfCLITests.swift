@@ -69,4 +69,18 @@ import Testing
         #expect(page.contains("- step 3 (line 16): replay"))
         #expect(page.contains("- `server-dedup true`"))
     }
+    @Test func aStoreKit2HandoutSpeaksOfTheJWSAndPurchaseNotOfReceipts() throws {
+        let dir = CLI.temporaryFile("handouts-sk2")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try CLI.run(["run", "scenarios/sk2-replay-fraud-naive.yaml", "--quiet", "--handout", dir])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOfFile: dir + "/A1-replay-fraud.md", encoding: .utf8)
+        let prose = page.components(separatedBy: "```mermaid").first ?? page
+        #expect(prose.contains("**What happened.** the jwsRepresentation of 1000000000001 replayed"), "\(prose)")
+        #expect(prose.contains("granted to a replayed JWS"))
+        #expect(prose.contains("purchase\\(\\) under way"))
+        #expect(!page.contains("old receipt"), "the prose and the diagram")
+        #expect(page.contains("AppStore-->>StoreKit: 1000000000001 coins_100: purchase() under way"))
+        #expect(!prose.contains("purchasing"))
+    }
 }

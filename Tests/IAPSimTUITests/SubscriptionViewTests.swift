@@ -75,3 +75,45 @@ import Testing
         return d.screen(120, 40).text
     }
 }
+
+/// Subscriptions bought by hand: the StoreKit 2 buy picker offers them.
+@Suite struct SubscriptionBuyPickerTests {
+    @Test func theStoreKit2BuyPickerOffersEverySubscriptionAndStoreKit1None() {
+        let two = Picker.buy(.standard, in: .two).items.map(\.label)
+        #expect(two.contains("pro_monthly") && two.contains("plus_monthly") && two.contains("pro_yearly"))
+        let one = Picker.buy(.standard, in: .one).items.map(\.label)
+        #expect(!one.contains("pro_monthly"))
+    }
+
+    @Test func aSubscriptionBoughtByHandMakesTheSubscriptionPickerLive() {
+        var d = Driver(UIModel(preset: .sk2Naive))
+        d.keys("b4")
+        d.wait(wallMs: 6_000)
+        d.keys("C")
+        guard case .picker(let picker)? = d.model.overlay else {
+            Issue.record("no subscription picker")
+            return
+        }
+        let refused = picker.items.filter { $0.refused != nil }.map(\.label)
+        #expect(refused.count <= 1, "\(refused)")
+    }
+}
+
+/// The status line of a subscription being retried names the retry, not a past renewal.
+@Suite struct SubscriptionRetryWordsTests {
+    static func screen(_ file: String, steps: Int) throws -> String {
+        var d = Driver(UIModel(play: try RenderGoldenTests.shipped(file), file: file))
+        d.key(.enter, times: steps)
+        d.keys("T")
+        return d.screen().text
+    }
+
+    @Test func graceSaysUntilWhenAndBillingRetrySaysSinceWhen() throws {
+        let grace = try Self.screen("sub-grace-cut-naive.yaml", steps: 6)
+        #expect(grace.contains("in grace until Feb 17"), "\(grace)")
+        #expect(!grace.contains("renews Feb 1"))
+        let retry = try Self.screen("sub-billing-retry-naive.yaml", steps: 5)
+        #expect(retry.contains("retrying since Feb 1"), "\(retry)")
+        #expect(!retry.contains("renews Feb 1"))
+    }
+}

@@ -26,7 +26,7 @@ import Testing
         var d = Driver(UIModel(tour: tour))
         for (i, lesson) in tour.lessons.enumerated() {
             #expect(d.model.tour?.index == i && d.model.playFile == lesson.naive.path)
-            for _ in 0...lesson.askBefore { d.key(.enter) }  // the steps before, then the one that asks
+            for _ in 0..<lesson.askBefore { d.key(.enter) }  // the steps before: the last one asks
             guard case .page(.question(let text), _)? = d.model.overlay else {
                 Issue.record("\(lesson.type): no question before step \(lesson.askBefore + 1)")
                 return
@@ -65,5 +65,91 @@ extension TourTests {
         #expect(d.effects.isEmpty, "no file to read: \(d.effects)")
         #expect(d.model.tour?.index == 3 && d.model.tour?.stage == .playing)
         #expect(d.model.status?.hasPrefix("lesson 4 of 7: duplicate-receipt") == true, "\(d.model.status ?? "")")
+    }
+    /// What a question may say only when its file does it: a phrase, and the commands one of
+    /// which the file's steps must hold.
+    static let claims: [(phrase: String, holds: @Sendable (Command) -> Bool)] = [
+        ("died", { $0 == .crash }),
+        (
+            "lost",
+            { if case .dropNextRequest = $0 { true } else if case .dropNextResponse = $0 { true } else { false } }
+        ),
+        ("logs in", { if case .login = $0 { true } else { false } }),
+        ("refund", { if case .refund = $0 { true } else { false } }),
+        ("opens the app", { $0 == .launch }),
+        ("opens the store", { $0 == .openStore }),
+        (
+            "fail",
+            {
+                if case .failNextPayment = $0 {
+                    true
+                } else if case .failNextPaymentUnfinished = $0 {
+                    true
+                } else {
+                    false
+                }
+            }
+        ),
+        ("sends the same receipt", { $0 == .replay }),
+        ("At launch StoreKit", { _ in false }),
+    ]
+
+    @Test func everyQuestionNamesOnlyItsFilesUsersAndStatesOnlyWhatItsFileDoes() throws {
+        let names = ["Alice", "Bob", "Mallory", "Carol", "Dave", "Eve"]
+        for lesson in try TourTests.tour().lessons {
+            let scenario = lesson.naive.scenario
+            for name in names where lesson.question.contains(name) {
+                #expect(scenario.users.contains(name.lowercased()), "\(lesson.type): \(name) is not a user of the file")
+            }
+            #expect(
+                scenario.users.contains { lesson.question.contains($0.capitalized) },
+                "\(lesson.type): the question names none of the file's users")
+            for claim in Self.claims where lesson.question.contains(claim.phrase) {
+                #expect(
+                    scenario.steps.contains { claim.holds($0.command) },
+                    "\(lesson.type): '\(claim.phrase)' but the file has no such step")
+            }
+        }
+    }
+
+    @Test func theClockStopsBeforeTheDecidingStepAndRAsksAgain() throws {
+        var d = Driver(UIModel(tour: try TourTests.tour()))
+        d.key(.enter)  // buy
+        d.wait(wallMs: 3_000)
+        d.key(.enter)  // crash when charged
+        guard case .page(.question, _)? = d.model.overlay else {
+            Issue.record("no question right after the step before the deciding one")
+            return
+        }
+        d.key(.escape)
+        d.keys("+++")
+        d.wait(wallMs: 60_000)
+        #expect(d.model.player.nextStep == 2, "the deciding step has not run")
+        #expect(d.model.tour?.stage == .asked, "no inspector before the deciding step")
+        d.key(.enter)  // launch
+        d.wait(wallMs: 60_000)
+        #expect(d.model.tour?.stage == .inspecting)
+        let screen = d.screen().text
+        #expect(screen.contains("caused by: step 2: crash"), "\(screen)")
+        #expect(screen.contains("prevented by: observer launch"), "\(screen)")
+        d.key(.escape)
+        d.keys("Ry")
+        #expect(d.model.tour?.stage == .playing)
+        d.key(.enter)
+        d.wait(wallMs: 3_000)
+        d.key(.enter)
+        guard case .page(.question, _)? = d.model.overlay else {
+            Issue.record("R did not re-arm the question")
+            return
+        }
+    }
+
+    @Test func theStoryTitleAndFileNameWaitForTheReveal() throws {
+        let d = Driver(UIModel(tour: try TourTests.tour()))
+        let screen = d.screen().text
+        let lesson = try TourTests.tour().lessons[0]
+        #expect(!screen.contains(lesson.naive.scenario.title))
+        #expect(!screen.contains("lost-order-crash-at-charge-naive"))
+        #expect(!screen.contains(String(lesson.naive.scenario.story?.prefix(30) ?? "-")))
     }
 }

@@ -17,7 +17,8 @@ package enum PolicyPreset: String, Sendable, Hashable, CaseIterable {
     package var summary: String {
         switch self {
         case .naive: return "the code most apps start with: every failure mode shows"
-        case .hardened: return "every fix at once (StoreKit 1)"
+        case .hardened:
+            return "every fix of the app and its server at once (StoreKit 1); refunds need the server-side keys"
         case .localTable: return "a local table of transactions in a file; a server that deduplicates and binds"
         case .retransmit: return "the observer at launch; the request stored and resent at launch, network, purchase"
         case .retryFile: return "three immediate retries, then a file per order retried every 5 minutes"

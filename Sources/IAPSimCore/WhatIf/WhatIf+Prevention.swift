@@ -71,10 +71,12 @@ extension WhatIf {
     /// changed together: a setting whose change is harmless once another key changes too
     /// (`account-token`, whose absence only a binding server refuses) did not act itself,
     /// and is not named (`SavingReplays.keys(saving:)`).
-    mutating func addMechanismChecks(to saving: inout SavingReplays) {
+    /// Only the settings that save one of `identities` (the run's anomalies that end well,
+    /// and those of the other policy's run) are checked.
+    mutating func addMechanismChecks(to saving: inout SavingReplays, for identities: [AnomalyIdentity]) {
         let base = input.policy
         for n in saving.replays.indices {
-            guard saving.replays[n].1.anomalies.contains(where: { $0.status.isUnresolved }) else { continue }
+            guard identities.contains(where: { saving.replays[n].1.endsBadly($0) }) else { continue }
             for m in saving.replays.indices where m != n && saving.targets[m].key != saving.targets[n].key {
                 // Only another weakening can show that this one acted through it.
                 let other = saving.targets[m]

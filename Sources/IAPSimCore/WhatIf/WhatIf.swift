@@ -126,12 +126,13 @@ package struct WhatIf: Sendable {
         let fixes = preventedBy(bad, before: bad)
         let targets = explicit.map { [$0] } ?? PolicyPreset.presets(in: input.policy.storekit).prefix(2).map(\.policy)
         var saving = savedBy(towards: targets)
-        addMechanismChecks(to: &saving)
         let good = zip(anomalies, identities).filter { !$0.0.status.isUnresolved }.map(\.1)
         var otherInput = input
         otherInput.config.policy = other
         let otherWorld = otherInput.replay(policy: other)
         replays += 1
+        let theirs = AnomalyIdentity.all(in: otherWorld, attacks: attacks(removing: []))
+        addMechanismChecks(to: &saving, for: good + theirs)
         var avoided = avoided(by: run, under: otherWorld, saving: saving)
         if good.contains(where: { saving.keys(saving: $0).isEmpty }) || avoided.contains(where: { $0.savedBy.isEmpty })
         {
