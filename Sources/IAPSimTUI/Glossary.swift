@@ -21,7 +21,9 @@ enum Glossary {
         case .missedOrder: return "漏单"
         case .replayFraud: return "刷单"
         case .duplicateReceipt: return "订单重复"
-        default: return nil
+        case .doubleCredit, .wrongAccount, .refundUnclawed, .refundOverclawed, .ackedNotCredited,
+            .ledgerMismatch, .accessAfterEnd, .accessAfterRevoke, .renewalUnserved, .graceCut:
+            return nil
         }
     }
 

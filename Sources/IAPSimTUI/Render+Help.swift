@@ -77,7 +77,7 @@ extension UIModel {
             return max(0, layout.lines.count - layout.columns * inner.height)
         case .inspect(let target, _)?:
             return max(0, inspectorLines(target, innerWidth: inner.width).count - inner.height)
-        default: return 0
+        case .picker?, .policy?, .confirm?, .search?, .page?, nil: return 0
         }
     }
 

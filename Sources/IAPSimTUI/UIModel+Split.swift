@@ -58,7 +58,13 @@ extension UIModel {
         guard twin != nil else { return }
         switch command {
         case .setPolicy, .setPreset: return
-        default: _ = twin!.inject(command)
+        case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login,
+            .logout, .network, .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus,
+            .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve,
+            .decline, .replay, .forge, .serverOutage, .serverAPIFault, .refund, .refundRequest,
+            .refundDecline, .refundReverse, .spend, .billingFail, .autoRenew, .changePlan,
+            .delayNextNotification, .heal, .wait, .settle:
+            _ = twin!.inject(command)
         }
     }
 

@@ -35,7 +35,13 @@ extension UIModel {
             if route == .serverAPI, policy.serverReconcileMs == nil {
                 return "server-reconcile is off: nothing is sent on server-api (p turns it on)"
             }
-        default: break
+        case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login,
+            .logout, .network, .latency, .storeOutage, .storeStatus, .failNextPayment,
+            .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve, .decline, .replay,
+            .forge, .serverOutage, .serverAPIFault, .refund, .refundRequest, .refundDecline, .refundReverse,
+            .spend, .billingFail, .autoRenew, .changePlan, .delayNextNotification, .heal, .setPolicy,
+            .setPreset, .wait, .settle:
+            break
         }
         return nil
     }

@@ -133,7 +133,11 @@ extension UIModel {
         case .stepBack: stepBack()
         case .inspect: inspectSelected()
         case .handout: return writeHandout()
-        default: performWorldOrView(action)
+        case .buy, .crash, .launch, .uninstall, .account, .openStore, .closeStore, .network, .drop, .outage,
+            .fail, .askToBuy, .approve, .decline, .replay, .background, .storeStatus, .focusNext,
+            .focusPrevious, .scrollUp, .scrollDown, .pageUp, .pageDown, .oldest, .newest, .scrollLeft,
+            .scrollRight, .zoom, .filterEvents:
+            performWorldOrView(action)
         }
         return []
     }
@@ -176,7 +180,10 @@ extension UIModel {
         case .scrollRight: hscroll[focus] = min(widestLine(focus), (hscroll[focus] ?? 0) + 10)
         case .zoom: zoomed = zoomed == focus ? nil : focus
         case .filterEvents: cycleEventFilter()
-        default: break
+        case .quit, .help, .pause, .stepEvent, .faster, .slower, .policy, .autopilot, .save, .record,
+            .restart, .searchEvents, .hideNetwork, .inspect, .nextStep, .stepBack, .toEnd, .story, .glossary,
+            .browse, .nextFile, .previousFile, .split, .handout, .serverSide, .subscriptions, .subscription:
+            break
         }
     }
 
