@@ -51,7 +51,9 @@ package enum Handout {
         } else {
             out += section("Saved by", x.map(saved) ?? ["- not worked out"])
         }
-        if !source.records.isEmpty { out += section("Sequence diagram", diagram(facts, in: world)) }
+        if !source.records.isEmpty {
+            out += section("Sequence diagram", diagram(steppedChain(facts, in: source.records), in: world))
+        }
         return out.map(VisibleText.escaped).joined(separator: "\n") + "\n"
     }
 
@@ -104,14 +106,38 @@ package enum Handout {
             } + cut(entries.count)
     }
 
+    /// The chain's facts in the run's records, each after the step (and its `say`) during
+    /// which it happened: the diagram reads as the lesson does. A step with no fact of the
+    /// chain is left out.
+    static func steppedChain(_ chain: [LogEntry], in records: [RunRecord]) -> [RunRecord] {
+        var out: [RunRecord] = []
+        var next = 0
+        var step: RunRecord?
+        for record in records {
+            switch record {
+            case .stepStarted:
+                step = record
+            case .stepTimedOut:
+                out.append(record)
+            case .entry(let e) where next < chain.count && e == chain[next]:
+                if let s = step { out.append(s) }
+                step = nil
+                out.append(record)
+                next += 1
+            case .entry, .story, .settled:
+                continue
+            }
+        }
+        // Records that do not hold the chain's facts (a world's log alone): the chain itself.
+        return next == chain.count ? out : chain.map(RunRecord.entry)
+    }
+
     /// The diagram of the anomaly's own chain of facts (not the whole run's: `run --diagram`
-    /// draws that), at most `maxFacts` of them.
-    static func diagram(_ entries: [LogEntry], in world: StoreKitWorld) -> [String] {
-        let records = entries.prefix(maxFacts).map(RunRecord.entry)
-        return ["```mermaid"] + MermaidExport.diagram(records, in: world).split(separator: "\n").map(String.init) + [
-            "```"
-        ]
-            + cut(entries.count)
+    /// draws that), at most `maxFacts` records of it.
+    static func diagram(_ records: [RunRecord], in world: StoreKitWorld) -> [String] {
+        ["```mermaid"]
+            + MermaidExport.diagram(Array(records.prefix(maxFacts)), in: world).split(separator: "\n").map(String.init)
+            + ["```"] + cut(records.count)
     }
 
     static func cut(_ count: Int) -> [String] {
@@ -139,6 +165,11 @@ package enum Handout {
     }
 
     static func money(_ a: Anomaly, in sim: Simulation) -> [String] {
+        if let user = a.user, let subscription = sim.subscribers.first(where: { $0.user == user })?.subscription,
+            a.type.family == .subscription
+        {
+            return subscriptionMoney(subscription, of: user, in: sim)
+        }
         guard let txn = a.txn, let charge = sim.auditor.charges.first(where: { $0.txn == txn }) else {
             return ["- paid: no charge behind it"]
         }
@@ -155,6 +186,22 @@ package enum Handout {
             out.append(
                 "- refunded at \(DurationText.clock(refunded))"
                     + (charge.clawedBack ? ", clawed back" : ", not clawed back"))
+        }
+        return out
+    }
+
+    /// A subscriber's money as the verdict counts it: each paid period, what Apple refunded
+    /// of it, and what the timeline cost either side (`money:` in the verdict).
+    static func subscriptionMoney(_ s: Subscription, of user: String, in sim: Simulation) -> [String] {
+        var out = s.periods.map { p in
+            "- paid: \(formatMoney(p.priceCents)) for \(p.productId) (\(p.transactionId)), "
+                + "\(SubscriptionCalendar.iso(p.start)) to \(SubscriptionCalendar.iso(p.end))"
+                + (p.refundCents > 0 ? "; refunded \(formatMoney(p.refundCents))" : "")
+        }
+        if out.isEmpty { out.append("- paid: nothing yet") }
+        if let money = sim.auditor.timelineMoney(of: user) {
+            out.append("- paid and not delivered: \(formatMoney(money.paidNotDelivered))")
+            out.append("- granted without payment: \(formatMoney(money.grantedNotPaid))")
         }
         return out
     }

@@ -13,12 +13,16 @@ package enum MermaidExport {
         stream.world = world
         var lines = Stream.header
         for record in records { stream.add(record, to: &lines) }
+        stream.finish(to: &lines)
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The diagram written as the run goes: `header` first, then each record's lines.
-    /// It keeps only the sender of each message still on the wire, so its memory is that of
-    /// the world, not of the run.
+    /// The diagram written as the run goes: `header` first, then each record's lines, then
+    /// `finish`. A message is drawn where the log says it was sent (a request sent before a
+    /// crash is drawn before it), with the arrow its fate gives: delivered, lost on the way,
+    /// or lost at a receiver that is gone. So the lines after a message still on the wire
+    /// wait until it arrives or is lost; they are the world's recent facts, not the run's,
+    /// and past `maxHeld` lines the oldest message is drawn as still on the wire.
     package struct Stream {
         package static let header = [
             "sequenceDiagram",
@@ -29,41 +33,88 @@ package enum MermaidExport {
             "    participant AppStore as App Store",
             "    participant Attacker",
         ]
-        var senders: [Int: Sender] = [:]
+        /// The most lines held back behind a message on the wire.
+        package static let maxHeld = 4_096
+        /// Lines held back: a `nil` is the slot of a message not yet arrived or lost.
+        var held: [String?] = []
+        /// The message in each slot: its sender, route and direction, by id.
+        var slots: [Int: (index: Int, sender: Sender, route: Route, direction: Direction)] = [:]
         /// Whose words the notes use.
         package var world = StoreKitWorld.one
 
         package init() {}
 
-        /// Appends the lines of `record` (none for most facts) to `lines`.
+        /// Appends the lines of `record` (none for most facts) that can be drawn now to `lines`.
         package mutating func add(_ record: RunRecord, to lines: inout [String]) {
             switch record {
             case .story, .settled:
                 return
             case .stepStarted(let number, let step, _):
-                lines.append(note("left of User", "step \(number): \(step.command.scenarioText)"))
-                if let say = step.say { lines.append(note("left of User", say)) }
+                put(note("left of User", "step \(number): \(step.command.scenarioText)"))
+                if let say = step.say { put(note("left of User", say)) }
             case .stepTimedOut(let stop):
-                lines.append(note("over User,Attacker", "stopped: \(stop)"))
+                put(note("over User,Attacker", "stopped: \(stop)"))
             case .entry(let entry):
-                if case .messageSent(let id, _, _, _, let sender) = entry.fact {
-                    senders[id] = sender
-                }
-                if case .noted(let what) = entry.fact {
-                    // A part's own words: a note over that part.
-                    lines.append(note("over \(participant(entry.part))", what))
-                } else if let line = MermaidExport.line(for: entry.fact, senders: senders, in: world) {
-                    lines.append(line)
-                }
-                switch entry.fact {
-                case .messageArrived(let id, _, _, _), .messageDropped(let id, _, _): senders[id] = nil
-                default: break
-                }
+                addEntry(entry)
             }
+            release(to: &lines)
+        }
+
+        /// Draws what is still on the wire as such, and appends every line held.
+        package mutating func finish(to lines: inout [String]) {
+            for (_, slot) in slots {
+                let (from, to) = ends(slot.route, slot.direction, slot.sender)
+                held[slot.index] = arrow(from, "-)", to, label(slot.route, slot.direction) + " (still on the wire)")
+            }
+            slots = [:]
+            release(to: &lines)
+        }
+
+        mutating func addEntry(_ entry: LogEntry) {
+            switch entry.fact {
+            case .messageSent(let id, let route, let direction, _, let sender):
+                slots[id] = (held.count, sender, route, direction)
+                held.append(nil)
+                if held.count > Stream.maxHeld, let oldest = slots.min(by: { $0.value.index < $1.value.index }) {
+                    let s = oldest.value
+                    let (from, to) = ends(s.route, s.direction, s.sender)
+                    held[s.index] = arrow(from, "-)", to, label(s.route, s.direction) + " (on the wire)")
+                    slots[oldest.key] = nil
+                }
+            case .messageArrived(let id, _, _, _), .messageDropped(let id, _, _), .messageUnclaimed(let id, _, _, _):
+                let slot = slots.removeValue(forKey: id)
+                let drawn = MermaidExport.line(for: entry.fact, sender: slot?.sender ?? .app, in: world)
+                if let slot { held[slot.index] = drawn ?? "" } else if let drawn { put(drawn) }
+            case .requestFailedOffline(let route):
+                // The request never left the device: no arrow, the app's note says it.
+                if let last = slots.filter({ $0.value.route == route && $0.value.direction == .request })
+                    .max(by: { $0.value.index < $1.value.index })
+                {
+                    held[last.value.index] = ""
+                    slots[last.key] = nil
+                }
+                if let line = MermaidExport.line(for: entry.fact, sender: .app, in: world) { put(line) }
+            case .noted(let what):
+                // A part's own words: a note over that part.
+                put(note("over \(participant(entry.part))", what))
+            default:
+                if let line = MermaidExport.line(for: entry.fact, sender: .app, in: world) { put(line) }
+            }
+        }
+
+        mutating func put(_ line: String) { held.append(line) }
+
+        /// Appends the held lines up to the first message still on the wire.
+        mutating func release(to lines: inout [String]) {
+            let waiting = slots.values.map(\.index).min() ?? held.count
+            guard waiting > 0 else { return }
+            for line in held[..<waiting] where line?.isEmpty == false { lines.append(line!) }
+            held.removeFirst(waiting)
+            for id in slots.keys { slots[id]!.index -= waiting }
         }
     }
 
-    static func line(for fact: Fact, senders: [Int: Sender], in world: StoreKitWorld = .one) -> String? {
+    static func line(for fact: Fact, sender: Sender, in world: StoreKitWorld = .one) -> String? {
         switch fact {
         case .transactionUpdated where world == .two:
             return fact.storeKit2Words.map { arrow("AppStore", "-->>", "StoreKit", $0) }
@@ -82,14 +133,17 @@ package enum MermaidExport {
                     + (again ? " again" : ""))
         case .transactionFinished(let txn):
             return arrow("App", "->>", "StoreKit", "finishTransaction(\(txn))")
-        case .messageArrived(let id, let route, let direction, _):
-            let (from, to) = ends(route, direction, senders[id] ?? .app)
+        case .messageArrived(_, let route, let direction, _):
+            let (from, to) = ends(route, direction, sender)
             return arrow(
                 from, direction == .request ? "->>" : "-->>", to,
                 label(route, direction))
-        case .messageDropped(let id, let route, let direction):
-            let (from, to) = ends(route, direction, senders[id] ?? .app)
+        case .messageDropped(_, let route, let direction):
+            let (from, to) = ends(route, direction, sender)
             return arrow(from, "-x", to, label(route, direction) + " (lost)")
+        case .messageUnclaimed(_, let route, let direction, _):
+            let (from, to) = ends(route, direction, sender)
+            return arrow(from, "-x", to, label(route, direction) + " (lost: its receiver is gone)")
         case .paymentCharged, .receiptVerified, .deferredExpired, .ownedProductNotCharged,
             .askToBuyMerged, .refundIssued, .refundReversed, .notificationUnanswered, .notificationDropped:
             return note("over AppStore", fact.text)

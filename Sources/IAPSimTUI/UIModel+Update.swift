@@ -303,11 +303,14 @@ extension UIModel {
 
     /// Adds a line of the UI's own to Events, before the log entry written at `position`
     /// (default: the next one). At most 200 are kept.
-    mutating func note(_ kind: EventNote.Kind, _ text: String, position: Int? = nil, time: VirtualTime? = nil) {
+    mutating func note(
+        _ kind: EventNote.Kind, _ text: String, position: Int? = nil, time: VirtualTime? = nil,
+        started: RunRecord? = nil
+    ) {
         notes.append(
             EventNote(
                 position: position ?? simulation.logCount, time: time ?? simulation.now,
-                kind: kind, text: text))
+                kind: kind, text: text, started: started))
         if notes.count > 200 { notes.removeFirst(notes.count - 200) }
     }
 

@@ -38,12 +38,31 @@ extension UIModel {
         }
         let source = Handout.Source(
             title: player.scenario.title, file: file, sim: simulation, log: simulation.log,
-            records: simulation.log.map(RunRecord.entry),
+            records: recordsWithSteps(),
             whatIf: whatIf)
         status = "writing the handout of A\(id)…"
         return [
             .saveHandout(
                 baseName: "iapsim-A\(id)-\(anomaly.type.rawValue)", contents: Handout.markdown(anomaly, from: source))
         ]
+    }
+}
+
+extension UIModel {
+    /// The world's log as records, with the steps played (from their notes) where they began.
+    func recordsWithSteps() -> [RunRecord] {
+        let log = simulation.log
+        let base = simulation.logCount - log.count
+        let steps = notes.compactMap { note in note.started.map { (note.position - base, $0) } }
+        var records: [RunRecord] = []
+        var next = 0
+        for (i, entry) in log.enumerated() {
+            while next < steps.count, steps[next].0 <= i {
+                records.append(steps[next].1)
+                next += 1
+            }
+            records.append(.entry(entry))
+        }
+        return records
     }
 }

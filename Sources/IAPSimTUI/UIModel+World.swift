@@ -146,7 +146,7 @@ extension UIModel {
             note(
                 .step,
                 "step \(index + 1) (line \(step.line)): " + UIModel.triggerText(step.trigger)
-                    + step.command.scenarioText, position: before + waited, time: startedAt)
+                    + step.command.scenarioText, position: before + waited, time: startedAt, started: record)
             break
         }
         narratedStep = index

@@ -56,6 +56,8 @@ package struct EventNote: Sendable, Hashable {
     package var time: VirtualTime
     package var kind: Kind
     package var text: String
+    /// The step's own record, for a step's note: a handout draws it where the step began.
+    package var started: RunRecord? = nil
 }
 
 /// A command waiting for an event, armed from a picker ("crash when charged").

@@ -147,6 +147,7 @@ struct RunCommand: ParsableCommand {
         }
         let (rest, result) = player.finish()
         try handle(rest)
+        try exports.finish()
         return (result, records)
     }
 

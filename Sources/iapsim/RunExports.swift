@@ -56,6 +56,18 @@ struct RunExports {
             for record in records { diagramStream.add(record, to: &lines) }
             for line in lines { try diagram.write(line + "\n") }
         }
+        try writeSigned(records)
+    }
+
+    /// Writes what the diagram still held (messages still on the wire at the end).
+    mutating func finish() throws {
+        guard let diagram else { return }
+        var lines: [String] = []
+        diagramStream.finish(to: &lines)
+        for line in lines { try diagram.write(line + "\n") }
+    }
+
+    private func writeSigned(_ records: [RunRecord]) throws {
         if let signed {
             for case .entry(let entry) in records { try SignedExport.sign(entry, with: signed.writer) }
             try signed.file.write(signed.writer.takeJSONLines())

@@ -50,6 +50,7 @@ import Testing
         case .messageSent: return .messageSent(id: 1, route: .recharge, direction: .request, bytes: 900, sender: .app)
         case .messageArrived: return .messageArrived(id: 1, route: .recharge, direction: .request, latencyMs: 80)
         case .messageDropped: return .messageDropped(id: 1, route: .recharge, direction: .response)
+        case .messageUnclaimed: return .messageUnclaimed(id: 1, route: .recharge, direction: .response, latencyMs: 80)
         case .requestFailedOffline: return .requestFailedOffline(route: .recharge)
         case .requestTimedOut: return .requestTimedOut(id: 1, route: .recharge)
         case .orderCreated:

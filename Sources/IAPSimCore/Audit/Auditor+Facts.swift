@@ -34,7 +34,7 @@ extension Auditor {
             .networkWentOff, .networkCameBack, .purchaseAbandoned, .rechargeWaitingForLogin,
             .receiptSaved, .receiptDeleted, .retryScheduled, .rechargeAnswered,
             .finishFailedError, .finishSkipped, .transactionUpdated, .deferredExpired,
-            .receiptVerified, .messageSent, .messageArrived, .messageDropped,
+            .receiptVerified, .messageSent, .messageArrived, .messageDropped, .messageUnclaimed,
             .requestFailedOffline, .requestTimedOut, .orderCreated, .replayPrepared,
             .replayUnavailable, .rechargeWaitingForBuyer,
             .ownedProductNotCharged, .askToBuyMerged, .verifyRetriedInSandbox:

@@ -90,6 +90,12 @@ extension Auditor {
         timelineWakes.insert(time, at: i)
     }
 
+    /// The money of one subscriber's timeline, in cents (what the verdict's money line sums).
+    package func timelineMoney(of user: String) -> (paidNotDelivered: Int, grantedNotPaid: Int)? {
+        guard let line = subscriberTimelines.first(where: { $0.user == user }) else { return nil }
+        return (Int(line.paidUndelivered.rounded()), Int(line.grantedUnpaid.rounded()))
+    }
+
     /// The money of the timelines, in cents: paid and not delivered, granted and not paid.
     var timelineMoney: (paidNotDelivered: Int, grantedNotPaid: Int) {
         let paid = subscriberTimelines.reduce(0.0) { $0 + $1.paidUndelivered }

@@ -138,9 +138,9 @@ package struct Network: Sendable, Hashable {
         if receiverAlive { routeTotals[m.route.index].delivered += 1 }
         out.log(
             .network,
-            .messageArrived(
-                id: m.id, route: m.route, direction: m.direction,
-                latencyMs: latency))
+            receiverAlive
+                ? .messageArrived(id: m.id, route: m.route, direction: m.direction, latencyMs: latency)
+                : .messageUnclaimed(id: m.id, route: m.route, direction: m.direction, latencyMs: latency))
     }
 
     /// The sender gave up waiting for the answer to this exchange.

@@ -13,6 +13,7 @@ extension Fact {
         case finishSkipped, transactionUpdated, paymentCharged, ownedProductNotCharged
         case askToBuyMerged, transactionsDelivered
         case deferredExpired, receiptVerified, messageSent, messageArrived, messageDropped
+        case messageUnclaimed
         case requestFailedOffline, requestTimedOut, orderCreated, coinsCredited, rechargeRefused
         case verifyRetriedInSandbox, alreadyCredited, replayPrepared, replayUnavailable
         case listenerStarted, purchaseStarted, purchaseReturned, purchaseCompletedOutsideApp
@@ -72,6 +73,7 @@ extension Fact {
         case .messageSent: return .messageSent
         case .messageArrived: return .messageArrived
         case .messageDropped: return .messageDropped
+        case .messageUnclaimed: return .messageUnclaimed
         case .requestFailedOffline: return .requestFailedOffline
         case .requestTimedOut: return .requestTimedOut
         case .orderCreated: return .orderCreated

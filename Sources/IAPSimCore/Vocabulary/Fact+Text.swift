@@ -60,6 +60,8 @@ extension Fact {
         case .messageArrived(let id, let route, let dir, let ms):
             return "#\(id) \(route.rawValue) \(dir.rawValue) arrived after \(ms)ms"
         case .messageDropped(let id, let route, let dir): return "#\(id) \(route.rawValue) \(dir.rawValue) lost"
+        case .messageUnclaimed(let id, let route, let dir, let ms):
+            return "#\(id) \(route.rawValue) \(dir.rawValue) arrived after \(ms)ms to a receiver that is gone: lost"
         case .requestFailedOffline(let route): return "\(route.rawValue) request failed: offline"
         case .requestTimedOut(let id, let route): return "#\(id) \(route.rawValue) request timed out"
         case .orderCreated(let order, let user, let p, let token, _):

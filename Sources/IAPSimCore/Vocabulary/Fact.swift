@@ -50,6 +50,9 @@ package enum Fact: Sendable, Hashable {
     case messageSent(id: Int, route: Route, direction: Direction, bytes: Int, sender: Sender)
     case messageArrived(id: Int, route: Route, direction: Direction, latencyMs: VirtualTime)
     case messageDropped(id: Int, route: Route, direction: Direction)
+    /// Arrived where nobody takes it any more: the app process that sent the request died
+    /// (or a lookup was abandoned) before the answer came. Lost, though the wire carried it.
+    case messageUnclaimed(id: Int, route: Route, direction: Direction, latencyMs: VirtualTime)
     case requestFailedOffline(route: Route)
     case requestTimedOut(id: Int, route: Route)
     // The merchant server.

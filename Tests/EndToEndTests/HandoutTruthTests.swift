@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// What a class takes home agrees with the run: the diagram's order is the log's order (a
+/// message is drawn where it was sent; an answer that reaches a dead app is lost, not
+/// delivered), the handout's diagram carries the steps, and its Money is the verdict's.
+@Suite(.serialized) struct HandoutTruthTests {
+    func diagram(_ file: String) throws -> [String] {
+        let out = CLI.temporaryFile("truth.mmd")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let result = try CLI.run(["run", "scenarios/\(file)", "--quiet", "--diagram", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        return try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    @Test func aRequestSentBeforeACrashIsDrawnBeforeItAndItsAnswerIsLost() throws {
+        let lines = try diagram("double-credit-crash-before-finish-naive.yaml")
+        let sent = try #require(lines.firstIndex(of: "    App->>Server: POST /recharge"))
+        let died = try #require(lines.firstIndex { $0.contains("Note over App: app process died") })
+        let relaunch = try #require(lines[died...].firstIndex { $0.contains("Note over App: app launched") })
+        #expect(sent < died, "the request left before the app died")
+        let between = lines[died..<relaunch]
+        #expect(!between.contains { $0.contains("Server-->>App") }, "no answer delivered to a dead app: \(between)")
+        #expect(between.contains("    Server-xApp: recharge answer (lost: its receiver is gone)"))
+    }
+
+    @Test func finishAfterTheRequestIsDrawnAfterIt() throws {
+        let lines = try diagram("wrong-account-switch-before-delivery-naive.yaml")
+        let sent = try #require(lines.firstIndex(of: "    App->>Server: POST /recharge"))
+        let finished = try #require(lines.firstIndex { $0.hasPrefix("    App->>StoreKit: finishTransaction(") })
+        #expect(sent < finished)
+    }
+
+    @Test func theEventsSayAnAnswerToADeadAppIsLost() throws {
+        let result = try CLI.run(["run", "scenarios/double-credit-crash-before-finish-naive.yaml"])
+        #expect(
+            result.lines.contains {
+                $0.hasSuffix("#6 recharge response arrived after 80ms to a receiver that is gone: lost")
+            })
+    }
+
+    @Test func theHandoutsMoneyIsTheVerdictsAndItsDiagramHasTheSteps() throws {
+        let dir = CLI.temporaryFile("handouts-money")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try CLI.run(["run", "scenarios/sub-refund-renewal-naive.yaml", "--handout", dir])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.contains("refunded: 1 payment(s), 4.99"))
+        #expect(result.lines.contains("money: paid and not delivered 0.00; granted without payment 0.36"))
+        let page = try String(contentsOfFile: dir + "/A1-access-after-revoke.md", encoding: .utf8)
+        let money = try #require(page.components(separatedBy: "## Money").last?.components(separatedBy: "## ").first)
+        #expect(!money.contains("no charge behind it"))
+        #expect(money.contains("- paid: 4.99 for pro_monthly (1000000000002)"))
+        #expect(money.contains("; refunded 4.99"))
+        #expect(money.contains("- granted without payment: 0.36"))
+        #expect(money.contains("- paid and not delivered: 0.00"))
+        #expect(page.contains("    Note left of User: step 5: refund newest"))
+    }
+}
