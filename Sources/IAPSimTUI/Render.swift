@@ -140,7 +140,9 @@ extension UIModel {
         case .queue: lines = content.queue; badge = content.queueBadge
         case .server: lines = simulation.isExternal ? content.backend : content.server
         case .network: lines = content.network
-        case .auditor: lines = content.auditor
+        case .auditor:
+            // A lesson's question comes first: the auditor's money and findings would answer it.
+            lines = lessonHoldsBack == nil ? content.auditor : UIModel.auditorHeldBack
         case .events: lines = []
         }
         if let h = highlight, focus == panel {

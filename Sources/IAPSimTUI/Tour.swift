@@ -92,11 +92,12 @@ extension UIModel {
         status = lessonIntro
     }
 
+    /// The status line as a lesson starts: its number only (its anomaly's name would answer
+    /// the question; the reveal names it).
     var lessonIntro: String {
         guard let tour else { return "" }
-        let type = tour.lesson.type
-        return "lesson \(tour.index + 1) of \(tour.lessons.count): \(type.rawValue)"
-            + (Glossary.chinese(type).map { " (\($0))" } ?? "") + ". Enter runs each step; ] next lesson"
+        return "lesson \(tour.index + 1) of \(tour.lessons.count): watch; a question comes before the step "
+            + "that decides it. Enter runs each step; ] next lesson"
     }
 
     /// Before the decisive step: the question, once, with the clock stopped. True when asked.
@@ -108,6 +109,12 @@ extension UIModel {
         overlay = .page(.question(t.lesson.question), scroll: 0)
         return true
     }
+
+    /// What the Auditor panel shows until the lesson's question is answered.
+    static let auditorHeldBack: [Line] = [
+        [Span("held back until you have answered the lesson's question", Style(.dim))],
+        [Span("(its money and findings would answer it)", Style(.dim))],
+    ]
 
     /// The lesson before its question is answered: its title, story and file name would give
     /// the answer away, so they are held back.

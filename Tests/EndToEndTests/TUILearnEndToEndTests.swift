@@ -9,9 +9,14 @@ import Testing
         let tmux = try Tmux(["learn"])
         defer { tmux.kill() }
         try e2e.waitForPanels(tmux)
-        try tmux.wait(for: "lesson 1 of 7: lost-order")
-        try tmux.send("Enter", "Enter")  // the step before the deciding one asks
-        try tmux.wait(for: "Will her 100")
+        try tmux.wait(for: "lesson 1 of 7: watch")
+        try tmux.send("Enter")
+        // Nothing on screen answers the question to come: no anomaly name, the auditor held back.
+        let before = try tmux.wait(for: "held back until you have answered")
+        #expect(!before.contains("lost-order") && !before.contains("uncredited"), "\(before)")
+        try tmux.send("Enter")  // the step before the deciding one asks
+        let asked = try tmux.wait(for: "Will her 100")
+        #expect(!asked.contains("lost-order"), "\(asked)")
         try tmux.send("Enter")
         try tmux.wait(for: "Anomaly A1", timeout: 20)
         try tmux.wait(for: "A1 lost-order")
@@ -19,7 +24,7 @@ import Testing
         try tmux.wait(for: "policy hardened (same inputs)")
         try tmux.wait(for: "avoided: lost-order")
         try tmux.send("]")
-        try tmux.wait(for: "lesson 2 of 7: missed-order")
+        try tmux.wait(for: "lesson 2 of 7: watch")
         try tmux.send("q")
         try e2e.expectCleanExit(tmux)
     }
