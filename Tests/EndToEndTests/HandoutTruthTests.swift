@@ -56,3 +56,27 @@ import Testing
         #expect(page.contains("    Note left of User: step 5: refund newest"))
     }
 }
+
+/// One notation on every surface: explore's findings carry the same caused-by and
+/// prevented-by lines as `run` prints for the file they wrote (` | ` any one, ` + ` all).
+@Suite(.serialized) struct FindingNotationTests {
+    @Test func exploresFindingsSayWhatRunSaysOfThem() throws {
+        let dir = CLI.temporaryFile("findings-notation")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let explored = try CLI.run(["explore", "--policy", "naive", "--runs", "200", "--seed", "1", "--out", dir])
+        #expect(explored.status == 1, "\(explored.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".yaml") }
+        #expect(files.count == 6, "\(files)")
+        var alternatives = 0
+        for file in files {
+            let text = try String(contentsOfFile: "\(dir)/\(file)", encoding: .utf8)
+            let noted = text.split(separator: "\n").filter { $0.hasPrefix("#   ") }.map { String($0.dropFirst(4)) }
+            #expect(!noted.isEmpty, "\(file) says why and what if")
+            let run = try CLI.run(["run", "--quiet", "\(dir)/\(file)"])
+            let printed = Set(run.lines.map { $0.trimmingCharacters(in: .whitespaces) })
+            for line in noted { #expect(printed.contains(line), "\(file): '\(line)' is not what run prints") }
+            alternatives += noted.filter { $0.hasPrefix("prevented by:") && $0.contains(" | ") }.count
+        }
+        #expect(alternatives >= 3, "findings with alternatives read ` | `")
+    }
+}
