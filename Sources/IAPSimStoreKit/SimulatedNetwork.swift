@@ -1,5 +1,6 @@
 import Foundation
 import IAPSimCore
+import IAPSimServe
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -15,6 +16,12 @@ public struct MerchantRoutes: Sendable, Hashable {
     /// `{"result": "credited" | "already-credited" | "refused" | "retry"}` with 200, 409, 422 or 503.
     public var report: String
 
+    /// Your names for the contract's fields, per call: `fields:` of a `serve.yaml`.
+    var orderFields: [String: String] = [:]
+    var reportFields: [String: String] = [:]
+    /// The product's field in an order: `product` here, `productId` in `serve`'s contract.
+    var productField = "product"
+
     /// The merchant server at `baseURL`, with its two paths.
     public init(
         baseURL: URL = URL(string: "https://merchant.example.com")!, orders: String = "/orders",
@@ -24,6 +31,36 @@ public struct MerchantRoutes: Sendable, Hashable {
         self.orders = orders
         self.report = report
     }
+
+    /// The merchant server at `baseURL`, spoken to as the `serve.yaml` at `path` says your
+    /// backend is (docs/serve.md, the same contract as `iapsim serve`): its `order` and `report`
+    /// paths, and its `fields:` renaming `user`, `productId`, `orderId`, `appAccountToken`,
+    /// `signedTransaction` and `result`. An app whose code `serve` tests against your backend
+    /// runs here against the simulated one unchanged. Without `order`, the app's order
+    /// requests find no host (under `serve`, iapsim makes the orders itself).
+    public init(baseURL: URL, serveConfig path: String) throws {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw SimulatedStoreError.badRoutes("\(path): cannot read the file: \(error.localizedDescription)")
+        }
+        let config: ServeConfig
+        do {
+            config = try ServeConfig.parse(text, file: path)
+        } catch {
+            throw SimulatedStoreError.badRoutes(error.description)
+        }
+        self.init(baseURL: baseURL, orders: config.order?.path ?? "", report: config.report.path)
+        orderFields = config.order?.fields ?? [:]
+        reportFields = config.report.fields
+        productField = orderFields["productId"] ?? "productId"
+    }
+
+    /// Your name for the order call's field `name`.
+    func orderField(_ name: String) -> String { orderFields[name] ?? name }
+    /// Your name for the report call's field `name`.
+    func reportField(_ name: String) -> String { reportFields[name] ?? name }
 }
 
 extension SimulatedStore {
@@ -76,15 +113,19 @@ extension SimulatedStore {
             let json = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
         else { return nil }
         let path = String(url.path.dropFirst(routes.baseURL.path.count))
-        let user = json["user"] as? String ?? sim.app.loggedIn ?? ""
-        if path == routes.orders, let product = json["product"] as? String {
+        if !routes.orders.isEmpty, path == routes.orders, let product = json[routes.productField] as? String {
+            let user = json[routes.orderField("user")] as? String ?? sim.app.loggedIn ?? ""
             return (.order, .orderRequest(user: user, product: product))
         }
-        if path == routes.report, let jws = json["signedTransaction"] as? String, let s = signedByJWS[jws] {
+        if path == routes.report, let jws = json[routes.reportField("signedTransaction")] as? String,
+            let s = signedByJWS[jws]
+        {
+            let user = json[routes.reportField("user")] as? String ?? sim.app.loggedIn ?? ""
+            let order = json[routes.reportField("orderId")]
             let r = RechargeRequest(
                 transactionId: s.transactionId, productId: s.productId, uid: user,
-                orderId: json["orderId"] as? String, orderToken: s.appAccountToken, receipt: nil,
-                reason: .firstDelivery, signed: s)
+                orderId: order as? String ?? (order as? NSNumber).map { "\($0)" }, orderToken: s.appAccountToken,
+                receipt: nil, reason: .firstDelivery, signed: s)
             return (.recharge, .rechargeRequest(r))
         }
         return nil
@@ -109,28 +150,33 @@ struct HTTPAnswer: Sendable {
     var status: Int
     var body: Data
 
-    init(_ payload: Payload) {
+    /// The answer to `payload`, in the names of `routes` (a `serve.yaml`'s `fields:`).
+    init(_ payload: Payload, routes: MerchantRoutes = MerchantRoutes()) {
         func json(_ object: [String: Any]) -> Data {
             (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         }
+        let result = routes.reportField("result")
         switch payload {
         case .orderResponse(let order, let token, let product):
             status = 200
-            body = json(["orderId": order, "appAccountToken": token, "product": product])
+            body = json([
+                routes.orderField("orderId"): order, routes.orderField("appAccountToken"): token,
+                routes.productField: product,
+            ])
         case .rechargeResponse(let answer, let txn):
             switch answer {
             case .credited(let ids):
                 status = 200
-                body = json(["result": "credited", "transactionIds": ids, "transactionId": txn])
+                body = json([result: "credited", "transactionIds": ids, "transactionId": txn])
             case .alreadyCredited(let ids):
                 status = 409
-                body = json(["result": "already-credited", "transactionIds": ids, "transactionId": txn])
+                body = json([result: "already-credited", "transactionIds": ids, "transactionId": txn])
             case .refused(let why):
                 status = 422
-                body = json(["result": "refused", "reason": why])
+                body = json([result: "refused", "reason": why])
             case .retryLater(let why):
                 status = 503
-                body = json(["result": "retry", "reason": why])
+                body = json([result: "retry", "reason": why])
             }
         default:
             status = 503

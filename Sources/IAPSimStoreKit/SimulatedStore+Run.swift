@@ -206,7 +206,7 @@ extension SimulatedStore {
             case .answered(let exchange, let payload):
                 guard let k = app.loads.firstIndex(where: { $0.exchange == exchange }) else { continue }
                 let load = app.loads.remove(at: k).load
-                let answer = HTTPAnswer(payload)
+                let answer = HTTPAnswer(payload, routes: merchantRoutes)
                 handed.actions.append { load.answer(answer) }
                 handed.owes.append(nil)
             case .failed(let exchange, let why):

@@ -37,6 +37,8 @@ public enum SimulatedStoreError: Error, Sendable, Equatable, CustomStringConvert
     case noApp
     /// A `.storekit` file that does not read.
     case badCatalog(String)
+    /// A `serve.yaml` that does not read (file:line:column, what is wrong, what is accepted).
+    case badRoutes(String)
 
     /// The mistake, in words.
     public var description: String {
@@ -46,6 +48,7 @@ public enum SimulatedStoreError: Error, Sendable, Equatable, CustomStringConvert
         case .buyIsTheAppsJob: return "buy: your app buys through its own code (call it), the store cannot"
         case .noApp: return "launch: no app yet (call launch { YourApp() } first)"
         case .badCatalog(let why): return why
+        case .badRoutes(let why): return why
         }
     }
 }
