@@ -98,6 +98,27 @@ extension UIModel {
         return ("RUNNING", Style(.good, bold: true))
     }
 
+    /// The largest scroll of `panel` that still moves what it shows: its lines (for Events,
+    /// the rows its filter keeps) less the rows it has on the screen as it is laid out now.
+    func scrollLimit(_ panel: Panel) -> Int {
+        let layout = Layout(width: width, height: height, play: isPlay)
+        let rows: Int
+        if zoomed == panel || subscriptionsShown || twin != nil {
+            let top = layout.narration.map { $0.y + $0.height } ?? 1
+            rows = layout.statusRow - top - 2
+        } else {
+            rows = (layout.panels[panel]?.inner.height) ?? 1
+        }
+        let content = PanelContent(sim: simulation, glyphs: glyphs, ascii: options.ascii, width: width)
+        let total =
+            panel == .events
+            ? content.eventRows(
+                notes: notes, filter: eventFilter, hiding: hideNetwork ? .network : nil, search: eventSearch
+            ).count
+            : content.total(panel)
+        return max(0, total - max(1, rows))
+    }
+
     func renderPanel(_ panel: Panel, _ grid: inout Grid, _ r: Rect) {
         let inner = r.inner
         var content = PanelContent(sim: simulation, glyphs: glyphs, ascii: options.ascii, width: inner.width)

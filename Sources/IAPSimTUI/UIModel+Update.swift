@@ -199,9 +199,11 @@ extension UIModel {
             selection[focus] = max(0, min(count - 1, (selection[focus] ?? 0) + delta))
             return
         }
-        let current = scroll[focus] ?? 0
+        // Kept within what the panel can show: Home then Down moves at once (it stood a
+        // million lines past the top, where the screen could not follow).
+        let current = min(scroll[focus] ?? 0, scrollLimit(focus))
         let next = focus == .events ? current - delta : current + delta
-        scroll[focus] = max(0, min(next, 1_000_000))
+        scroll[focus] = max(0, min(next, scrollLimit(focus)))
     }
 
     mutating func toggleAutopilot() {
