@@ -8,7 +8,7 @@ import IAPSimTUI
 /// rewrites the blocks, and a test fails when a committed file differs from them.
 package enum DocBlocks {
     /// The files that hold generated blocks, relative to the package's root.
-    package static let files = ["README.md", "docs/scenario-format.md", "docs/world.md"]
+    package static let files = ["README.md", "docs/scenario-format.md", "docs/world.md", "docs/server-api.md"]
 
     /// Every block, by name, with what renders it.
     package static let all: [(name: String, render: @Sendable () -> String)] = [
@@ -25,6 +25,8 @@ package enum DocBlocks {
         ("presets", presets),
         ("anomaly-types", anomalyTypes),
         ("anomaly-statuses", anomalyStatuses),
+        ("api-endpoints", apiEndpoints),
+        ("api-rate-limits", apiRateLimits),
     ]
 
     /// The names of every block, in order.
@@ -46,6 +48,25 @@ package enum DocBlocks {
 
     static func commands() -> String {
         Markdown.table(["command", "what happens"], CommandSpec.all.map { [Markdown.code($0.usage), $0.doc] })
+    }
+
+    /// The App Store Server API lookalike's endpoints, as its router matches them.
+    static func apiEndpoints() -> String {
+        Markdown.table(
+            ["method and path", "Apple's name", "answer"],
+            ServerAPIEndpoint.allCases.map { [Markdown.code("\($0.method) \($0.path)"), $0.appleName, $0.answer] })
+    }
+
+    /// Its rate limits, as it counts them.
+    static func apiRateLimits() -> String {
+        Markdown.table(
+            ["endpoint", "counted as", "production", "sandbox"],
+            ServerAPIEndpoint.allCases.map {
+                [
+                    $0.appleName, Markdown.code($0.rateLimitName), "\($0.perSecond(in: .production)) a second",
+                    "\($0.perSecond(in: .sandbox)) a second",
+                ]
+            })
     }
 
     static func routes() -> String {

@@ -1,4 +1,4 @@
-// `swift run iapsim-docs`: writes every generated block of the docs (README.md,
+// `swift run iapsim-docs`: writes every generated block of the docs (README.md, docs/server-api.md,
 // docs/scenario-format.md, docs/world.md) from the code's tables, in place.
 // `swift run iapsim-docs --check`: changes nothing; exits 1 naming each stale block.
 // A file whose markers cannot be read (an unknown block name, a block never closed) exits 2.

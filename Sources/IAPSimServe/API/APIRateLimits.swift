@@ -1,20 +1,8 @@
 import IAPSimCore
 
-/// Apple's rate limits, per endpoint, counted per virtual second (docs/server-api.md):
-/// production takes the table below (requests per second, the simulator's reading of
-/// Apple's "Identifying rate limits"), the sandbox a tenth of it (at least 1).
+/// Apple's rate limits, per endpoint, counted per second (docs/server-api.md): the calls each
+/// endpoint of `ServerAPIEndpoint` allows (its `perSecond(in:)`), counted here.
 package struct APIRateLimits: Sendable {
-    package static let production: [(endpoint: String, perSecond: Int)] = [
-        ("transactions", 50), ("history", 50), ("lookup", 50), ("notification-history", 50),
-        ("test-notification", 1), ("test-notification-status", 1), ("consumption", 50),
-        ("subscriptions", 50),
-    ]
-
-    package static func limit(_ endpoint: String, in environment: StoreEnvironment) -> Int {
-        let perSecond = production.first { $0.endpoint == endpoint }?.perSecond ?? 50
-        return environment == .production ? perSecond : max(1, perSecond / 10)
-    }
-
     private var counts: [(endpoint: String, second: Int, count: Int)] = []
 
     package init() {}

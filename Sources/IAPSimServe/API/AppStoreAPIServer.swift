@@ -169,7 +169,7 @@ package actor AppStoreAPIServer {
         let view = await world.view()
         let window = window(view)
         guard
-            limits.admit(route.name, second: window.second, limit: APIRateLimits.limit(route.name, in: environment))
+            limits.admit(route.name, second: window.second, limit: route.endpoint.perSecond(in: environment))
         else {
             return .error(429, 4_290_000, "Rate limit exceeded.", headers: [("Retry-After", String(window.endsAt))])
         }
@@ -187,36 +187,40 @@ enum APIRoute {
     case transaction(String), history(String), historyV1(String), lookup(String), notificationHistory, testNotification
     case testNotificationStatus(String), consumption(String), subscriptions(String)
 
+    /// The endpoint of the one table (`ServerAPIEndpoint`) the request names, with its argument.
     init?(method: String, path: [String]) {
-        switch (method, path.count, path.first == "inApps" ? Array(path.dropFirst()) : []) {
-        case ("GET", 4, let p) where p[0] == "v1" && p[1] == "transactions": self = .transaction(p[2])
-        case ("GET", 4, let p) where p[0] == "v2" && p[1] == "history": self = .history(p[2])
-        case ("GET", 4, let p) where p[0] == "v1" && p[1] == "history": self = .historyV1(p[2])
-        case ("GET", 4, let p) where p[0] == "v1" && p[1] == "lookup": self = .lookup(p[2])
-        case ("GET", 4, let p) where p[0] == "v1" && p[1] == "subscriptions": self = .subscriptions(p[2])
-        case ("POST", 4, let p) where p == ["v1", "notifications", "history"]: self = .notificationHistory
-        case ("POST", 4, let p) where p == ["v1", "notifications", "test"]: self = .testNotification
-        case ("GET", 5, let p) where p[0] == "v1" && p[1] == "notifications" && p[2] == "test":
-            self = .testNotificationStatus(p[3])
-        case ("PUT", 5, let p) where p[0] == "v2" && p[1] == "transactions" && p[2] == "consumption":
-            self = .consumption(p[3])
-        default: return nil
+        guard let (endpoint, argument) = ServerAPIEndpoint.match(method: method, segments: path) else { return nil }
+        let a = argument ?? ""
+        switch endpoint {
+        case .transaction: self = .transaction(a)
+        case .history: self = .history(a)
+        case .historyV1: self = .historyV1(a)
+        case .lookup: self = .lookup(a)
+        case .subscriptions: self = .subscriptions(a)
+        case .notificationHistory: self = .notificationHistory
+        case .testNotification: self = .testNotification
+        case .testNotificationStatus: self = .testNotificationStatus(a)
+        case .consumption: self = .consumption(a)
+        }
+    }
+
+    /// The endpoint of the table it is.
+    var endpoint: ServerAPIEndpoint {
+        switch self {
+        case .transaction: return .transaction
+        case .history: return .history
+        case .historyV1: return .historyV1
+        case .lookup: return .lookup
+        case .notificationHistory: return .notificationHistory
+        case .testNotification: return .testNotification
+        case .testNotificationStatus: return .testNotificationStatus
+        case .consumption: return .consumption
+        case .subscriptions: return .subscriptions
         }
     }
 
     /// The rate limit's name of the endpoint.
-    var name: String {
-        switch self {
-        case .transaction: return "transactions"
-        case .history, .historyV1: return "history"
-        case .lookup: return "lookup"
-        case .notificationHistory: return "notification-history"
-        case .testNotification: return "test-notification"
-        case .testNotificationStatus: return "test-notification-status"
-        case .consumption: return "consumption"
-        case .subscriptions: return "subscriptions"
-        }
-    }
+    var name: String { endpoint.rateLimitName }
 }
 
 /// An answer before it is a response: every body is `Content-Type: application/json`
