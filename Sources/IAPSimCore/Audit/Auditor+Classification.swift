@@ -64,7 +64,7 @@ extension Auditor {
         }
         ledger.active.removeLast(ledger.active.count - kept)
         if !ledger.unclawed.isEmpty { settleRefunds(now: now, store: store, server: server, policy: policy, &out) }
-        if !ledger.overclaws.isEmpty { settleOverclaws(now: now, store: store, policy: policy, &out) }
+        if !ledger.overclaws.isEmpty { settleOverclaws(now: now, store: store, server: server, policy: policy, &out) }
     }
 
     /// True when the last look at waiting charge `i` changed nothing, found it kept alive by

@@ -4,7 +4,9 @@
 /// the grace period; `resolved` when what was taken is given back; `permanent` when nothing
 /// will give it back. Its money is paid and not delivered.
 extension Auditor {
-    mutating func settleOverclaws(now: VirtualTime, store: AppStore, policy: Policy, _ out: inout [LogEntry]) {
+    mutating func settleOverclaws(
+        now: VirtualTime, store: AppStore, server: MerchantServer, policy: Policy, _ out: inout [LogEntry]
+    ) {
         var kept = 0
         for k in ledger.overclaws.indices {
             let i = ledger.overclaws[k]
@@ -17,7 +19,8 @@ extension Auditor {
                 }
                 continue
             }
-            guard let (status, mechanism) = overclawVerdict(c, now: now, store: store, policy: policy) else {
+            guard let (status, mechanism) = overclawVerdict(c, now: now, store: store, server: server, policy: policy)
+            else {
                 ledger.overclaws[kept] = i
                 kept += 1
                 continue
@@ -39,22 +42,22 @@ extension Auditor {
     }
 
     /// The status of an over-clawed charge now, or nil while it may not be an anomaly yet (a
-    /// reversal the server will still hear of, or heard within the grace period).
+    /// reversal the server will still hear of, or heard within the grace period). The server
+    /// answers what it will still do (`willStillHearReversal`, `restoresOnReversal`); the
+    /// auditor reads no policy key of its own.
     func overclawVerdict(
-        _ c: ChargeRecord, now: VirtualTime, store: AppStore, policy: Policy
+        _ c: ChargeRecord, now: VirtualTime, store: AppStore, server: MerchantServer, policy: Policy
     ) -> (AnomalyStatus, String?)? {
         if c.refundedAt != nil {
             // A clawback beyond the refunded share: nothing gives the difference back.
-            return (.permanent, AnomalyWording.beyondShare(policy))
+            return (.permanent, server.clawbackBeyondShare(policy: policy))
         }
         guard let heard = c.reversalHeardAt else {
-            let tellable =
-                store.notificationPending(c.txn, .refundReversed) || policy.serverReconcileMs != nil
-            return tellable ? nil : (.permanent, AnomalyWording.reversalNeverTold)
+            return server.willStillHearReversal(c.txn, store: store, policy: policy)
+                ? nil : (.permanent, AnomalyWording.reversalNeverTold)
         }
         guard now - heard > graceMs else { return nil }
-        return policy.serverRefundReversed == .restore
-            ? (.open, nil) : (.permanent, AnomalyWording.reversalIgnored)
+        return server.restoresOnReversal(policy: policy) ? (.open, nil) : (.permanent, AnomalyWording.reversalIgnored)
     }
 
     /// The value in cents of `coins` taken from `user`'s credit of `txn` (negative: given

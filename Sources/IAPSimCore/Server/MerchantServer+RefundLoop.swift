@@ -90,6 +90,19 @@ extension MerchantServer {
         return policy.serverClawback == .off ? AnomalyWording.coinsKept : nil
     }
 
+    /// The server's answer to the auditor: whether it will still hear that Apple reversed the
+    /// refund of `txn` (a `REFUND_REVERSED` still being delivered, or its reconciliation,
+    /// which reads the transaction unrevoked in the history).
+    func willStillHearReversal(_ txn: String, store: AppStore, policy: Policy) -> Bool {
+        store.notificationPending(txn, .refundReversed) || policy.serverReconcileMs != nil
+    }
+
+    /// Whether hearing a reversal gives back what it took (`server-refund-reversed restore`).
+    func restoresOnReversal(policy: Policy) -> Bool { policy.serverRefundReversed == .restore }
+
+    /// Why what it took beyond a refund's share stays taken: its clawback rule, in words.
+    func clawbackBeyondShare(policy: Policy) -> String { AnomalyWording.beyondShare(policy) }
+
     /// Takes `coins` of one credit back, and the entitlement it granted when `entitlement`.
     mutating func clawBack(_ c: CreditEntry, coins: Int, entitlement: Bool, _ out: inout Outbox) {
         debit(c.user, coins, for: c.transactionId, out.now)
