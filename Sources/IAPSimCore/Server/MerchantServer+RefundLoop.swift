@@ -64,13 +64,39 @@ extension MerchantServer {
         return max(0, share - taken)
     }
 
-    /// Whether `txn`, refunded by `percent` now, still owes coins the server has not taken back.
-    func owesRefund(_ txn: String, percent: Int, rule: ClawbackRule) -> Bool {
-        credits.contains { $0.transactionId == txn && stillOwed($0, percent: percent, rule: rule) > 0 }
+    /// Whether the entitlement credit `c` granted (an unlock: no coins) is still held and a
+    /// refund of `percent` takes it back under `rule`: always under `full`, only a whole
+    /// refund under `refunded-share` (as the first refund heard decides).
+    func entitlementOwed(_ c: CreditEntry, percent: Int, rule: ClawbackRule) -> Bool {
+        guard c.coins == 0, entitlements.contains(where: { $0.user == c.user && $0.product == c.productId }) else {
+            return false
+        }
+        switch rule {
+        case .off: return false
+        case .full: return true
+        case .refundedShare: return percent == 100
+        }
     }
 
+    /// Whether `txn`, refunded by `percent` now, still owes coins (or an unlock) the server
+    /// has not taken back.
+    func owesRefund(_ txn: String, percent: Int, rule: ClawbackRule) -> Bool {
+        credits.contains {
+            $0.transactionId == txn
+                && (stillOwed($0, percent: percent, rule: rule) > 0
+                    || entitlementOwed($0, percent: percent, rule: rule))
+        }
+    }
+
+    /// A refund of a transaction heard refunded before (refunded again after a reversal it
+    /// never heard, or a larger share): what the new share owes beyond what was taken, an
+    /// unlock included (a prorated refund left it; a whole one takes it).
     mutating func heardRefundAgain(_ txn: String, percent: Int, _ out: inout Outbox) {
         for c in credits where c.transactionId == txn {
+            if entitlementOwed(c, percent: percent, rule: out.policy.serverClawback) {
+                clawBack(c, coins: 0, entitlement: true, &out)
+                continue
+            }
             let owed = stillOwed(c, percent: percent, rule: out.policy.serverClawback)
             if owed > 0 { clawBack(c, coins: owed, entitlement: percent == 100, &out) }
         }

@@ -82,7 +82,14 @@ extension MerchantServer {
                     expiresAt: signed.purchaseDate, newestSignedDate: signedAt))
             k = subscriberAccess.count - 1
         }
-        if out.policy.serverSubscriptionOrder == .signedDate, signedAt < subscriberAccess[k].newestSignedDate {
+        // A report is news of its purchase, and a refund of a purchase always comes after it:
+        // at the same millisecond too, the revocation the server heard is the newer news.
+        let revokedTie: Bool
+        if case .report = news { revokedTie = subscriberAccess[k].revoked } else { revokedTie = false }
+        if out.policy.serverSubscriptionOrder == .signedDate,
+            signedAt < subscriberAccess[k].newestSignedDate
+                || (revokedTie && signedAt == subscriberAccess[k].newestSignedDate)
+        {
             return out.log(
                 .server,
                 .noted(
