@@ -68,3 +68,28 @@ import Testing
         #expect(!r.simulation.server.entitlements.contains { $0.user == "alice" && $0.product == "no_ads" })
     }
 }
+
+extension ExploreFindingTruthTests {
+    /// Seed 1, run 1251 (found while fixing the two above): an unlock refunded whole is no
+    /// longer owned, so buying it again is charged again (StoreKit 2 returns the existing
+    /// transaction only for what the Apple ID owns), and the server takes back nothing twice.
+    @Test func aRefundedUnlockIsBoughtAndChargedAgain() throws {
+        let r = try run(
+            """
+            format: 1
+            title: t
+            policy: sk2-hardened
+            users: [alice]
+            steps:
+              - do: buy no_ads
+              - after: 10s
+                do: refund newest
+              - after: 1m
+                do: buy no_ads
+            """)
+        #expect(summary(r) == ["refund-unclawed:resolved"], "\(summary(r))")
+        let charges = r.simulation.log.filter { if case .paymentCharged = $0.fact { true } else { false } }
+        #expect(charges.count == 2, "the second purchase is charged: \(charges)")
+        #expect(r.simulation.server.entitlements.contains { $0.user == "alice" && $0.product == "no_ads" })
+    }
+}

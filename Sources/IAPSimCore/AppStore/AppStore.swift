@@ -300,8 +300,10 @@ package struct AppStore: Sendable, Hashable {
 
     /// The transaction that first bought a product the Apple ID owns, if it does.
     func owner(of product: String) -> String? {
+        // A refunded purchase (its revocationDate set, whole or prorated) owns nothing: the
+        // Apple ID buys it again, and is charged again.
         transactions.first { t in
-            t.productId == product && t.originalId == nil && t.chargedAt != nil
+            t.productId == product && t.originalId == nil && t.chargedAt != nil && t.refundedAt == nil
                 && (t.state == .purchased || t.state == .restored)
         }?.id
     }

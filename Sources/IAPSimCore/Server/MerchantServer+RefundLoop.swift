@@ -64,13 +64,14 @@ extension MerchantServer {
         return max(0, share - taken)
     }
 
-    /// Whether the entitlement credit `c` granted (an unlock: no coins) is still held and a
-    /// refund of `percent` takes it back under `rule`: always under `full`, only a whole
-    /// refund under `refunded-share` (as the first refund heard decides).
+    /// Whether the entitlement credit `c` granted (an unlock: no coins) is owed back: not
+    /// taken for its transaction yet (a reversal heard gives it back and clears that), still
+    /// held, and a refund of `percent` takes it under `rule`: always under `full`, only a
+    /// whole refund under `refunded-share` (as the first refund heard decides).
     func entitlementOwed(_ c: CreditEntry, percent: Int, rule: ClawbackRule) -> Bool {
-        guard c.coins == 0, entitlements.contains(where: { $0.user == c.user && $0.product == c.productId }) else {
-            return false
-        }
+        guard c.coins == 0, !debits.contains(where: { $0.clawedBackFor == c.transactionId && $0.user == c.user }),
+            entitlements.contains(where: { $0.user == c.user && $0.product == c.productId })
+        else { return false }
         switch rule {
         case .off: return false
         case .full: return true
