@@ -7,8 +7,12 @@
 # the reports per second (POST /apple/report exchanges), the exchanges per second, the API
 # calls the backend made, and how the wall time splits between the backend (the time its
 # answers took, measured around each call, which includes the API calls iapsim answers
-# meanwhile) and iapsim's own (the world, signing, the HTTP client). Changes nothing in the
-# repository. The files and explore run with --race too (twin deliveries on two connections at
+# meanwhile) and iapsim's own (the world, signing, the HTTP client). The backend's time is
+# summed exactly and rounded once (until 39b each exchange was rounded down to whole ms, which
+# gave iapsim half a millisecond of the backend's time per exchange, about 5 points of share),
+# and a race's exchanges, in flight together, count their common wall time once (until 39b
+# each counted its own, the overlap twice). Time before the first file or run (iapsim's start,
+# the spawned backend's start and /healthz) is in neither. Changes nothing in the repository. The files and explore run with --race too (twin deliveries on two connections at
 # once). Usage: bench/serve.sh [repeats=3] [runs=20]
 set -euo pipefail
 source "$(dirname "$0")/release.sh"

@@ -19,8 +19,22 @@ package struct HTTPExchange: Sendable, Equatable {
     package var failure: String?
     /// The answer's Content-Type (an HTML page is classified as such).
     package var contentType: String?
-    /// Wall time the backend took, in ms (not recorded for comparison).
-    package var wallMs: Int64 = 0
+    /// Wall time the exchange took, from the request's start to its answer's end (not recorded
+    /// for comparison).
+    package var wall: Duration = .zero
+    /// What the exchange counts for in the backend's share of a serve's wall time: its `wall`,
+    /// except in a race (`--race`), whose exchanges are in flight together: the race's wall
+    /// counts once, on its first exchange, and 0 on the others (a sum of their walls would
+    /// count the overlap twice).
+    package var backendWall: Duration = .zero
+    /// `wall` in whole milliseconds (what a transcript shows).
+    package var wallMs: Int64 { Self.milliseconds(wall) }
+
+    /// A duration in whole milliseconds, rounded down: sum durations first, round once (each
+    /// exchange rounded down would drop half a millisecond on average).
+    package static func milliseconds(_ d: Duration) -> Int64 {
+        d.components.seconds * 1_000 + d.components.attoseconds / 1_000_000_000_000_000
+    }
 
     package static func == (a: HTTPExchange, b: HTTPExchange) -> Bool {
         a.virtual == b.virtual && a.method == b.method && a.path == b.path
@@ -97,8 +111,8 @@ package final class BackendHTTP: @unchecked Sendable {
             await Self.perform(c, url: url, exchange, seconds: seconds)
         }
         if e.failure == late.failure {
-            let d = ContinuousClock.now - start
-            e.wallMs = d.components.seconds * 1_000 + d.components.attoseconds / 1_000_000_000_000_000
+            e.wall = ContinuousClock.now - start
+            e.backendWall = e.wall
         }
         return e
     }
@@ -108,7 +122,8 @@ package final class BackendHTTP: @unchecked Sendable {
     package func callTogether(_ batch: [HTTPExchange], seconds: Int64) -> [HTTPExchange] {
         let c = client
         let base = self.base
-        return Blocking.run {
+        let start = ContinuousClock.now
+        var answered = Blocking.run {
             await withTaskGroup(of: (Int, HTTPExchange).self) { group in
                 for (i, e) in batch.enumerated() {
                     group.addTask { (i, await Self.perform(c, url: base + e.path, e, seconds: seconds)) }
@@ -118,6 +133,9 @@ package final class BackendHTTP: @unchecked Sendable {
                 return out
             }
         }
+        let wall = ContinuousClock.now - start
+        for i in answered.indices { answered[i].backendWall = i == 0 ? wall : .zero }
+        return answered
     }
 
     static func perform(_ client: HTTPClient, url: String, _ e: HTTPExchange, seconds: Int64) async -> HTTPExchange {
@@ -133,8 +151,8 @@ package final class BackendHTTP: @unchecked Sendable {
         }
         let start = ContinuousClock.now
         await exchange(client, request, &e, seconds: seconds)
-        let d = ContinuousClock.now - start
-        e.wallMs = d.components.seconds * 1_000 + d.components.attoseconds / 1_000_000_000_000_000
+        e.wall = ContinuousClock.now - start
+        e.backendWall = e.wall
         return e
     }
 
