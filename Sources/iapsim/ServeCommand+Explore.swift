@@ -31,7 +31,7 @@ struct ServeExplore {
         var counts: [AnomalyType: Int] = [:]
         var failedRuns = 0
         var exchanges = 0
-        var backendMs: Int64 = 0
+        var backend = Duration.zero
         let clock = ContinuousClock()
         let start = clock.now
         for index in skip..<(skip + runs) {
@@ -41,7 +41,7 @@ struct ServeExplore {
                 throw ServeCommand.fail(failure, session: session, outputs: outputs)
             }
             exchanges += merchant.exchanges.count
-            backendMs += merchant.exchanges.reduce(0) { $0 + $1.wallMs }
+            backend += merchant.exchanges.reduce(.zero) { $0 + $1.backendWall }
             if command.verbose {
                 try Output.print(
                     ["== explore run \(index) (r\(index)-)"]
@@ -70,7 +70,8 @@ struct ServeExplore {
             }
         }
         let wall = clock.now - start
-        let ms = wall.components.seconds * 1000 + wall.components.attoseconds / 1_000_000_000_000_000
+        let ms = HTTPExchange.milliseconds(wall)
+        let backendMs = HTTPExchange.milliseconds(backend)
         var lines = [
             "\(runs) runs of \(preset.rawValue) against \(session.backend) (seed \(command.seed)): "
                 + "\(failedRuns) with unresolved anomalies; \(exchanges) exchanges, \(ms) ms (backend \(backendMs) ms)"

@@ -164,7 +164,7 @@ struct ServeFiles {
         if let failure = session.failure(of: merchant) ?? outputs.recordProblem { throw failure }
         try log.add(records, world: session.worlds, prefix: "f\(session.worlds)-", source: file)
         let wall = clock.now - start
-        let backendMs = merchant.exchanges.reduce(0) { $0 + $1.wallMs }
+        let backendMs = HTTPExchange.milliseconds(merchant.exchanges.reduce(.zero) { $0 + $1.backendWall })
         let ms = wall.components.seconds * 1000 + wall.components.attoseconds / 1_000_000_000_000_000
         let timing =
             "(virtual \(DurationText.clock(result.simulation.now)), \(merchant.exchanges.count) exchanges, "

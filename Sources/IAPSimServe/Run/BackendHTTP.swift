@@ -19,8 +19,22 @@ package struct HTTPExchange: Sendable, Equatable {
     package var failure: String?
     /// The answer's Content-Type (an HTML page is classified as such).
     package var contentType: String?
-    /// Wall time the backend took, in ms (not recorded for comparison).
-    package var wallMs: Int64 = 0
+    /// Wall time the exchange took, from the request's start to its answer's end (not recorded
+    /// for comparison).
+    package var wall: Duration = .zero
+    /// What the exchange counts for in the backend's share of a serve's wall time: its `wall`,
+    /// except in a race (`--race`), whose exchanges are in flight together: the race's wall
+    /// counts once, on its first exchange, and 0 on the others (a sum of their walls would
+    /// count the overlap twice).
+    package var backendWall: Duration = .zero
+    /// `wall` in whole milliseconds (what a transcript shows).
+    package var wallMs: Int64 { Self.milliseconds(wall) }
+
+    /// A duration in whole milliseconds, rounded down: sum durations first, round once (each
+    /// exchange rounded down would drop half a millisecond on average).
+    package static func milliseconds(_ d: Duration) -> Int64 {
+        d.components.seconds * 1_000 + d.components.attoseconds / 1_000_000_000_000_000
+    }
 
     package static func == (a: HTTPExchange, b: HTTPExchange) -> Bool {
         a.virtual == b.virtual && a.method == b.method && a.path == b.path
@@ -84,77 +98,77 @@ package final class BackendHTTP: @unchecked Sendable {
     deinit { shutdown() }
 
     /// The exchange, its answer filled in; `seconds` is its wall deadline. Blocks the calling
-    /// thread, which must not be one of Swift concurrency's (the runner's own thread).
-    /// The whole exchange, the answer's body included, ends within `seconds` (and a moment
-    /// to give up): an answer that trickles or never ends is "no answer within N s".
+    /// thread, which must not be one of Swift concurrency's nor an event loop's (the runner's
+    /// own thread): it waits on the client's future, so that an exchange costs one wake-up of
+    /// this thread (a Task and a semaphore cost two more, each a scheduling delay on a busy
+    /// machine). The whole exchange, the answer's body included, ends within `seconds`: an
+    /// answer that trickles or never ends is "the answer did not end within N s".
     package func call(_ exchange: HTTPExchange, seconds: Int64) -> HTTPExchange {
-        let c = client
-        let url = base + exchange.path
-        var late = exchange
-        late.failure = "the answer did not end within \(seconds) s"
-        let start = ContinuousClock.now
-        var e = Blocking.run(within: .seconds(seconds) + .milliseconds(100), orElse: late) {
-            await Self.perform(c, url: url, exchange, seconds: seconds)
-        }
-        if e.failure == late.failure {
-            let d = ContinuousClock.now - start
-            e.wallMs = d.components.seconds * 1_000 + d.components.attoseconds / 1_000_000_000_000_000
-        }
-        return e
+        callTogether([exchange], seconds: seconds)[0]
     }
 
     /// The exchanges at once, each on a connection of its own (the pool opens one for each
     /// request in flight), released together; answered in the batch's order (`--race`).
     package func callTogether(_ batch: [HTTPExchange], seconds: Int64) -> [HTTPExchange] {
-        let c = client
-        let base = self.base
-        return Blocking.run {
-            await withTaskGroup(of: (Int, HTTPExchange).self) { group in
-                for (i, e) in batch.enumerated() {
-                    group.addTask { (i, await Self.perform(c, url: base + e.path, e, seconds: seconds)) }
-                }
-                var out = batch
-                for await (i, e) in group { out[i] = e }
-                return out
-            }
+        let start = ContinuousClock.now
+        let deadline = NIODeadline.now() + .seconds(seconds)
+        let started = batch.map { send(base + $0.path, $0, deadline: deadline) }
+        var answered = batch
+        for (i, (task, collector)) in started.enumerated() {
+            Self.finish(&answered[i], task, collector, seconds: seconds)
+            answered[i].wall = (collector.ended ?? ContinuousClock.now) - start
         }
+        // The backend's time ends with its last byte (on the client's event loop), not when this
+        // thread wakes up to read it: the wake-up is iapsim's.
+        let wall = answered.map(\.wall).max() ?? .zero
+        for i in answered.indices { answered[i].backendWall = i == 0 ? wall : .zero }
+        return answered
     }
 
-    static func perform(_ client: HTTPClient, url: String, _ e: HTTPExchange, seconds: Int64) async -> HTTPExchange {
-        var e = e
-        var request = HTTPClientRequest(url: url)
-        request.method = HTTPMethod(rawValue: e.method)
-        for h in e.headers { request.headers.add(name: h.name, value: h.value) }
+    /// Sends the request; its answer comes through the task (nil: the request could not be made).
+    func send(_ url: String, _ e: HTTPExchange, deadline: NIODeadline) -> (
+        HTTPClient.Task<AnswerCollector.Answer>?, AnswerCollector
+    ) {
+        let collector = AnswerCollector(limit: Self.maxAnswerBytes)
+        var headers = HTTPHeaders()
+        for h in e.headers { headers.add(name: h.name, value: h.value) }
+        var body: HTTPClient.Body?
         if e.method != "GET" {
             let bytes = Array(e.body.utf8)
-            request.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
-            request.headers.replaceOrAdd(name: "Content-Length", value: String(bytes.count))
-            request.body = .bytes(ByteBuffer(bytes: bytes))
+            headers.replaceOrAdd(name: "Content-Type", value: "application/json")
+            headers.replaceOrAdd(name: "Content-Length", value: String(bytes.count))
+            body = .bytes(bytes)
         }
-        let start = ContinuousClock.now
-        await exchange(client, request, &e, seconds: seconds)
-        let d = ContinuousClock.now - start
-        e.wallMs = d.components.seconds * 1_000 + d.components.attoseconds / 1_000_000_000_000_000
-        return e
+        do {
+            let request = try HTTPClient.Request(
+                url: url, method: HTTPMethod(rawValue: e.method), headers: headers, body: body)
+            return (client.execute(request: request, delegate: collector, deadline: deadline), collector)
+        } catch {
+            collector.fail(error)
+            return (nil, collector)
+        }
     }
 
-    static func exchange(_ client: HTTPClient, _ request: HTTPClientRequest, _ e: inout HTTPExchange, seconds: Int64)
-        async
-    {
+    /// Waits for the task and fills in the exchange's answer, or its failure in words.
+    static func finish(
+        _ e: inout HTTPExchange, _ task: HTTPClient.Task<AnswerCollector.Answer>?, _ collector: AnswerCollector,
+        seconds: Int64
+    ) {
         do {
-            let response = try await client.execute(request, timeout: .seconds(seconds))
-            let status = Int(response.status.code)
-            let type = response.headers.first(name: "Content-Type")
-            do {
-                let body = try await response.body.collect(upTo: maxAnswerBytes)
-                e.status = status
-                e.answer = String(decoding: body.readableBytesView, as: UTF8.self)
-                e.contentType = type
-                if let type, type.lowercased().contains("text/html") { e.failure = "an HTML page, not JSON" }
-            } catch is NIOTooManyBytesError {
-                e.status = nil
-                e.failure = "an answer larger than \(maxAnswerBytes / 1_048_576) MB"
+            guard let task else { throw collector.error ?? HTTPClientError.cancelled }
+            let answer = try task.futureResult.wait()
+            e.status = answer.status
+            e.answer = String(decoding: answer.body.readableBytesView, as: UTF8.self)
+            e.contentType = answer.contentType
+            if let type = answer.contentType, type.lowercased().contains("text/html") {
+                e.failure = "an HTML page, not JSON"
             }
+        } catch is AnswerCollector.TooLarge {
+            e.status = nil
+            e.failure = "an answer larger than \(maxAnswerBytes / 1_048_576) MB"
+        } catch let error as HTTPClientError where error == .deadlineExceeded && collector.headCame {
+            e.status = nil
+            e.failure = "the answer did not end within \(seconds) s"
         } catch {
             e.status = nil
             e.failure = classify(error, seconds: seconds)
