@@ -154,13 +154,18 @@ measure_cost() {
   printf "%-38s %6.2f s  cpu %6.2f s  %5d MB  exit %d  %s\n" "$label" "$wall" \
     "$(echo "$user + $sys" | bc)" $((kb / 1024)) "$code" "$answers"
 }
+# Round 2: two outputs on one new folder are refused before anything prints (no PASS).
+measure_flags "--signed, --diagram on one new folder" run "$DIR/wait-48h-in-ms.yaml" --signed "$DIR/new" \
+  --diagram "$DIR/new"
+echo "  printed before the refusal: $(wc -c <"$DIR/out") bytes; $DIR/new exists: $([[ -e $DIR/new ]] && echo yes || echo no)" \
+  | sed "s|$DIR/||"
 measure_cost "subscriptions 300 x wait 400d (5 KB)" run --quiet "$DIR/subs-300x400d.yaml"
 measure_cost "round 1: 100 x (outage, buy, 720h)" run --quiet "$DIR/outage-buy-wait-100.yaml"
 rm -rf "$DIR/handouts"
 measure_cost "--handout, 1,000 replays (30 KB)" run --quiet "$DIR/replays-1000.yaml" --handout "$DIR/handouts"
-largest=$(ls -S "$DIR/handouts" 2>/dev/null | head -1)
+largest=$(find "$DIR/handouts" -type f -printf '%s\n' 2>/dev/null | sort -n | tail -1)
 echo "  handouts: $(ls "$DIR/handouts" 2>/dev/null | wc -l) pages, $(du -sm "$DIR/handouts" 2>/dev/null | cut -f1) MB," \
-  "the largest $(( $(stat -c %s "$DIR/handouts/$largest" 2>/dev/null || echo 0) / 1024 )) KB"
+  "the largest $(( ${largest:-0} / 1024 )) KB"
 # The API under 10,000 idle connections: CPU seconds it used in 5 s, then a 2 MB body.
 "$BIN" serve --replay Tests/Fixtures/serve/refbackend-two-files.jsonl --config tools/refbackend/serve.yaml \
   --port-file "$DIR/ports.json" --hold scenarios/serve/purchase-credited.yaml \
