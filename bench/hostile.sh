@@ -139,11 +139,33 @@ measure_flags "/healthz trickles (30 s bound)" serve --spawn "MODE=trickle-healt
 measure_flags "answers never end (10 s each)" serve --spawn "MODE=trickle python3 $hostile" "$DIR/ext.yaml"
 measure_flags "ledger clawback -2^63" serve --spawn "MODE=ledger-huge python3 $hostile" --ledger /ledger "$DIR/ext.yaml"
 measure_flags "ledger coins 1e300" serve --spawn "MODE=ledger-1e300 python3 $hostile" --ledger /ledger "$DIR/ext.yaml"
-measure_flags "subscriptions 300 x wait 400d" run --quiet "$DIR/subs-300x400d.yaml"
-measure_flags "what-if: 100 x (outage, buy, 720h)" run --quiet "$DIR/outage-buy-wait-100.yaml"
+# The what-if's replays, bounded by their event budget (WhatIf.replayEventBudget; goal: each
+# under 2 s), and the handouts of 1,000 anomalies (pages of at most 120 KB): wall and CPU
+# seconds, peak memory in MB, and whether the replays' answers were worked out in full.
+echo
+echo "issue 36: what-if and handouts (wall s, cpu s, peak MB)"
+measure_cost() {
+  local label=$1 code=0
+  shift
+  /usr/bin/time -o "$DIR/time" -f "%e %U %S %M" "$BIN" "$@" >"$DIR/out" 2>"$DIR/err" || code=$?
+  read -r wall user sys kb <"$DIR/time"
+  local answers=$(grep -q 'partly worked out' "$DIR/out" && echo "partly worked out" || echo "fully worked out")
+  grep -q 'not worked out\|found by replay for files of at most' "$DIR/out" && answers="not replayed (over 400 steps)"
+  printf "%-38s %6.2f s  cpu %6.2f s  %5d MB  exit %d  %s\n" "$label" "$wall" \
+    "$(echo "$user + $sys" | bc)" $((kb / 1024)) "$code" "$answers"
+}
+# Round 2: two outputs on one new folder are refused before anything prints (no PASS).
+measure_flags "--signed, --diagram on one new folder" run "$DIR/wait-48h-in-ms.yaml" --signed "$DIR/new" \
+  --diagram "$DIR/new"
+echo "  printed before the refusal: $(wc -c <"$DIR/out") bytes; $DIR/new exists: $([[ -e $DIR/new ]] && echo yes || echo no)" \
+  | sed "s|$DIR/||"
+measure_cost "subscriptions 300 x wait 400d (5 KB)" run --quiet "$DIR/subs-300x400d.yaml"
+measure_cost "round 1: 100 x (outage, buy, 720h)" run --quiet "$DIR/outage-buy-wait-100.yaml"
 rm -rf "$DIR/handouts"
-measure_flags "--handout, 1,000 replays" run --quiet "$DIR/replays-1000.yaml" --handout "$DIR/handouts"
-echo "  handouts: $(ls "$DIR/handouts" 2>/dev/null | wc -l) pages, $(du -sm "$DIR/handouts" 2>/dev/null | cut -f1) MB"
+measure_cost "--handout, 1,000 replays (30 KB)" run --quiet "$DIR/replays-1000.yaml" --handout "$DIR/handouts"
+largest=$(find "$DIR/handouts" -type f -printf '%s\n' 2>/dev/null | sort -n | tail -1)
+echo "  handouts: $(ls "$DIR/handouts" 2>/dev/null | wc -l) pages, $(du -sm "$DIR/handouts" 2>/dev/null | cut -f1) MB," \
+  "the largest $(( ${largest:-0} / 1024 )) KB"
 # The API under 10,000 idle connections: CPU seconds it used in 5 s, then a 2 MB body.
 "$BIN" serve --replay Tests/Fixtures/serve/refbackend-two-files.jsonl --config tools/refbackend/serve.yaml \
   --port-file "$DIR/ports.json" --hold scenarios/serve/purchase-credited.yaml \

@@ -4,8 +4,9 @@
 # lost, the rest replays of an old receipt, under naive), for the scenario of a dozen
 # anomalies (bench/whatif-dozen.yaml) and for the shipped scenarios with the costliest answers
 # (pairs of changes). The replays share one replay per candidate change among every anomaly,
-# and stop at a budget (WhatIf.replayStepBudget); past it the verdict says so ("partly worked
-# out"), and the last column says whether it did.
+# and stop at a budget (WhatIf.replayEventBudget, events processed in all, and
+# WhatIf.replayStepBudget); past it the verdict says so ("partly worked out"), and the last
+# column says whether it did.
 # Usage: bench/whatif.sh [repeats=3]. Prints the median wall time of each, in ms.
 # Goal: 100 anomalies under 2 s (release build).
 set -euo pipefail

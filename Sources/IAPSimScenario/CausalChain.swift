@@ -5,8 +5,11 @@ import IAPSimCore
 /// once, and when an armed fault fired, the loss it made and the time-out that followed).
 /// Read by the inspector and by handouts, from any log (a run's records, the UI's world).
 package enum CausalChain {
+    /// `words`: each entry's `words(entry.fact.text)`, when the caller asks for the chains of
+    /// many anomalies of one log (a handout per anomaly): the log's words are then split once,
+    /// not once per anomaly.
     package static func entries(
-        _ log: [LogEntry], anomaly: Int, ids: Set<String>, causes: [ReplayStep]
+        _ log: [LogEntry], anomaly: Int, ids: Set<String>, causes: [ReplayStep], words known: [Set<String>]? = nil
     ) -> [LogEntry] {
         let own = "A\(anomaly)"
         let causeTexts = Set(causes.map(\.command.scenarioText))
@@ -14,7 +17,7 @@ package enum CausalChain {
         var out: [LogEntry] = []
         var followingCause: VirtualTime?
         var lostMessages: [Int] = []
-        for entry in log {
+        for (n, entry) in log.enumerated() {
             var keep = false
             switch entry.fact {
             case .commandIssued(let command) where causeTexts.contains(command.scenarioText):
@@ -33,7 +36,7 @@ package enum CausalChain {
                     keep = true
                 } else {
                     followingCause = nil
-                    let named = words(entry.fact.text)
+                    let named = known.map { $0[n] } ?? words(entry.fact.text)
                     keep = named.contains(own) || !named.isDisjoint(with: ids)
                 }
             }

@@ -11,9 +11,11 @@ package enum Handout {
         package var title: String
         package var file: String
         package var sim: Simulation
-        package var log: [LogEntry]
+        package let log: [LogEntry]
         package var records: [RunRecord]
         package var whatIf: WhatIfReport?
+        /// The words of each entry of `log` (`CausalChain.words`), split once for every page.
+        var words: [Set<String>]
 
         package init(
             title: String, file: String, sim: Simulation, log: [LogEntry], records: [RunRecord],
@@ -25,6 +27,7 @@ package enum Handout {
             self.log = log
             self.records = records
             self.whatIf = whatIf
+            words = log.map { CausalChain.words($0.fact.text) }
         }
     }
 
@@ -87,7 +90,7 @@ package enum Handout {
 
     static func chainEntries(_ a: Anomaly, source: Source, causes: [ReplayStep]) -> [LogEntry] {
         let ids = Set([a.txn, a.order].compactMap { $0 } + a.involved)
-        return CausalChain.entries(source.log, anomaly: a.id, ids: ids, causes: causes)
+        return CausalChain.entries(source.log, anomaly: a.id, ids: ids, causes: causes, words: source.words)
     }
 
     /// The most facts a page's table and diagram show: a page is about one anomaly, and a run

@@ -112,6 +112,8 @@ package enum Transcript {
         var lines: [String] = []
         if sim.auditor.anomalies.isEmpty {
             lines.append("anomalies: none")
+            // Replays that stopped at their budget may have left the avoided ones unlisted.
+            if let note = whatIf?.notWorkedOut, let whatIf, whatIf.replays > 0 { lines.append("  (\(note))") }
         } else {
             lines.append("anomalies:")
             for a in sim.auditor.anomalies {

@@ -53,18 +53,23 @@ package struct ReplayInput: Sendable {
         return replay(policy: policy, removing: removed, stepTimes: &times)
     }
 
-    /// `replay(policy:removing:)`, writing in `stepTimes` when each step ran.
-    package func replay(policy: Policy, removing removed: Set<Int>, stepTimes: inout [VirtualTime]) -> Simulation {
+    /// `replay(policy:removing:)`, writing in `stepTimes` when each step ran. A replay that
+    /// processes `eventLimit` events stops there (`Simulation.eventLimitReached`): its
+    /// verdict is not the inputs', and the caller must not read it as one.
+    package func replay(
+        policy: Policy, removing removed: Set<Int>, stepTimes: inout [VirtualTime], eventLimit: Int = .max
+    ) -> Simulation {
         var config = self.config
         config.policy = policy
         var sim = Simulation(unlaunched: config)
         sim.reserveTypicalRoom()
+        sim.eventLimit = eventLimit
         var runner = StepRunner()
         var none: [LogEntry]?
         if config.appRunning { runner.saw(sim.apply(.launch, into: &none)) }
         for (i, step) in steps.enumerated() {
             let came = runner.reach(step.trigger, in: &sim, into: &none)
-            if !came && !heals { return sim }
+            if !came && !heals || sim.eventLimitReached { return sim }
             stepTimes.append(sim.now)
             runner.perform(removed.contains(i) ? .wait(0) : step.command, in: &sim, into: &none)
         }

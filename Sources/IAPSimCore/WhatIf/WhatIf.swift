@@ -50,17 +50,21 @@ package struct WhatIfReport: Sendable, Hashable {
     package var other: Policy
     /// How many replays it took.
     package var replays: Int
+    /// How many events they processed, the replay of the run as it was left out
+    /// (`WhatIf.replayEventBudget`).
+    package var events: Int
     /// Why the replays were not run (a file too long for them to be cheap), if they were not.
     package var notWorkedOut: String? = nil
 
     package init(
-        explanations: [AnomalyExplanation], avoided: [AvoidedAnomaly], other: Policy, replays: Int,
+        explanations: [AnomalyExplanation], avoided: [AvoidedAnomaly], other: Policy, replays: Int, events: Int = 0,
         notWorkedOut: String? = nil
     ) {
         self.explanations = explanations
         self.avoided = avoided
         self.other = other
         self.replays = replays
+        self.events = events
         self.notWorkedOut = notWorkedOut
     }
 
@@ -77,7 +81,11 @@ package struct WhatIf: Sendable {
     package let input: ReplayInput
     var cache: [ReplayKey: ReplayVerdict] = [:]
     package internal(set) var replays = 0
-    /// Whether a replay was skipped for the budget (`replayStepBudget`).
+    /// The events the replays processed, the replay of the run as it was left out
+    /// (`replayEventBudget`).
+    package internal(set) var events = 0
+    /// Whether a replay was skipped or cut short for the budget (`replayEventBudget`,
+    /// `replayStepBudget`).
     package internal(set) var budgetSpent = false
 
     struct ReplayKey: Hashable {
@@ -87,15 +95,23 @@ package struct WhatIf: Sendable {
 
     package init(_ input: ReplayInput) { self.input = input }
 
+    /// The most events the replays of one report may process in all, the replay of the run
+    /// as it was left out (it costs what the run cost): the world's own work, so that a file
+    /// whose steps each cost thousands of events (`wait 400d` of a subscription, an outage
+    /// retried for 720 hours) costs no more than one whose steps are cheap. A replay that
+    /// reaches it stops there and, like every replay after it, is taken to change nothing (so
+    /// no cause, fix or saving setting is claimed from it), and the report says its answers
+    /// are partial. The shipped scenarios' replays use at most 52,000 events, bench/whatif.sh's file of
+    /// 100 anomalies 120,000.
+    package static let replayEventBudget = 400_000
     /// The most steps the replays of one report may play in all (each replays the whole file):
-    /// a file that repeats an input a hundred times would otherwise cost hundreds of whole
-    /// runs per answer. Past it, a replay is taken to change nothing (so no cause, fix or
-    /// saving setting is claimed from it), and the report says its answers are partial.
+    /// a step may cost no event at all, and a file of hundreds of them would otherwise cost
+    /// hundreds of whole runs per answer.
     package static let replayStepBudget = 60_000
-    /// However long the file, at least this many replays are played.
+    /// However long the file, at least this many replays are played (within the event budget).
     static let minimumReplays = 24
 
-    /// How many replays this file's budget allows.
+    /// How many replays this file's step budget allows.
     var replayBudget: Int { max(Self.minimumReplays, Self.replayStepBudget / max(input.steps.count, 1)) }
 
     /// The verdict of the inputs under `policy`, without the steps at `removed`; past the
@@ -103,16 +119,37 @@ package struct WhatIf: Sendable {
     mutating func verdict(_ policy: Policy, removing removed: Set<Int> = []) -> ReplayVerdict {
         let key = ReplayKey(policy: policy, removed: removed.sorted())
         if let known = cache[key] { return known }
-        if replays >= replayBudget, !(removed.isEmpty && policy == input.policy) {
-            budgetSpent = true
+        let asRun = removed.isEmpty && policy == input.policy
+        var times: [VirtualTime] = []
+        guard let world = replayWithinBudget(policy, removing: removed, stepTimes: &times, asRun: asRun) else {
             return verdict(input.policy)
         }
-        replays += 1
-        var times: [VirtualTime] = []
-        let world = input.replay(policy: policy, removing: removed, stepTimes: &times)
         let verdict = ReplayVerdict(world, attacks: attacks(removing: removed), stepTimes: times, removed: removed)
         cache[key] = verdict
         return verdict
+    }
+
+    /// The world the inputs end in under `policy` without the steps at `removed`; nil when
+    /// the budget is spent, before or during the replay (`budgetSpent` is then set). The
+    /// replay of the run as it was (`asRun`) is always played, and not counted.
+    mutating func replayWithinBudget(
+        _ policy: Policy, removing removed: Set<Int> = [], stepTimes: inout [VirtualTime], asRun: Bool = false
+    ) -> Simulation? {
+        let left = Self.replayEventBudget - events
+        guard asRun || (replays < replayBudget && left > 0) else {
+            budgetSpent = true
+            return nil
+        }
+        replays += 1
+        let world = input.replay(
+            policy: policy, removing: removed, stepTimes: &stepTimes, eventLimit: asRun ? .max : left)
+        guard !asRun else { return world }
+        events += world.eventsProcessed
+        guard !world.eventLimitReached else {
+            budgetSpent = true
+            return nil
+        }
+        return world
     }
 
     /// Explains every anomaly of `run` (the world the run ended with), set beside `other`
@@ -122,22 +159,17 @@ package struct WhatIf: Sendable {
         let anomalies = run.auditor.anomalies
         let identities = AnomalyIdentity.all(in: run, attacks: attacks(removing: []))
         let bad = zip(anomalies, identities).filter { $0.0.status.isUnresolved }.map(\.1)
+        let good = zip(anomalies, identities).filter { !$0.0.status.isUnresolved }.map(\.1)
         let causes = causedBy(identities)
         let fixes = preventedBy(bad, before: bad)
-        let targets = explicit.map { [$0] } ?? PolicyPreset.presets(in: input.policy.storekit).prefix(2).map(\.policy)
-        var saving = savedBy(towards: targets)
-        let good = zip(anomalies, identities).filter { !$0.0.status.isUnresolved }.map(\.1)
-        var otherInput = input
-        otherInput.config.policy = other
-        let otherWorld = otherInput.replay(policy: other)
-        replays += 1
-        let theirs = AnomalyIdentity.all(in: otherWorld, attacks: attacks(removing: []))
-        addMechanismChecks(to: &saving, for: good + theirs)
-        var avoided = avoided(by: run, under: otherWorld, saving: saving)
-        if good.contains(where: { saving.keys(saving: $0).isEmpty }) || avoided.contains(where: { $0.savedBy.isEmpty })
-        {
-            addPairs(to: &saving)
-            avoided = self.avoided(by: run, under: otherWorld, saving: saving)
+        var times: [VirtualTime] = []
+        let otherWorld = replayWithinBudget(other, stepTimes: &times)
+        var saving = SavingReplays(replays: [], targets: [])
+        var avoided = otherWorld.map { self.avoided(by: run, under: $0, saving: saving) } ?? []
+        // What saved an anomaly is asked only when one ended well here, or only here: a run
+        // with none would spend a replay per setting on answers nobody reads.
+        if !good.isEmpty || !avoided.isEmpty {
+            (saving, avoided) = savings(of: good, towards: explicit, run: run, otherWorld: otherWorld)
         }
         var explanations: [AnomalyExplanation] = []
         for (a, identity) in zip(anomalies, identities) {
@@ -150,12 +182,36 @@ package struct WhatIf: Sendable {
                     savedBy: endsBadly ? [] : saving.keys(saving: identity),
                     savedTogether: !endsBadly && saving.together(identity)))
         }
-        let partial =
-            budgetSpent
-            ? "partly worked out: the replays stopped at \(replayBudget) (each plays all \(input.steps.count) steps); "
-                + "causes, fixes and savings past them are not listed" : nil
         return WhatIfReport(
-            explanations: explanations, avoided: avoided, other: other, replays: replays, notWorkedOut: partial)
+            explanations: explanations, avoided: avoided, other: other, replays: replays, events: events,
+            notWorkedOut: budgetSpent ? partialNote : nil)
+    }
+
+    /// The settings that saved `good` (the run's anomalies that end well) and the anomalies
+    /// `otherWorld` (the inputs under the other policy) left badly that the run did not, with
+    /// those anomalies: single settings towards `explicit` (nil: both presets of the run's
+    /// world), and pairs when some anomaly no single setting saved.
+    mutating func savings(
+        of good: [AnomalyIdentity], towards explicit: Policy?, run: Simulation, otherWorld: Simulation?
+    ) -> (SavingReplays, [AvoidedAnomaly]) {
+        let targets = explicit.map { [$0] } ?? PolicyPreset.presets(in: input.policy.storekit).prefix(2).map(\.policy)
+        var saving = savedBy(towards: targets)
+        let theirs = otherWorld.map { AnomalyIdentity.all(in: $0, attacks: attacks(removing: [])) } ?? []
+        addMechanismChecks(to: &saving, for: good + theirs)
+        var avoided = otherWorld.map { self.avoided(by: run, under: $0, saving: saving) } ?? []
+        if good.contains(where: { saving.keys(saving: $0).isEmpty }) || avoided.contains(where: { $0.savedBy.isEmpty })
+        {
+            addPairs(to: &saving)
+            avoided = otherWorld.map { self.avoided(by: run, under: $0, saving: saving) } ?? []
+        }
+        return (saving, avoided)
+    }
+
+    /// What a report whose replays stopped at the budget says.
+    var partialNote: String {
+        "partly worked out: the replays stopped at their budget (\(Self.replayEventBudget) events in all, "
+            + "or \(replayBudget) replays of this file's \(input.steps.count) steps); "
+            + "causes, fixes, savings and avoided anomalies past it are not listed"
     }
 
     /// The attack inputs a replay without `removed` plays, in order.

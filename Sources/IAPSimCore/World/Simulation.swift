@@ -63,6 +63,10 @@ package struct Simulation: Sendable {
     package private(set) var logCount = 0
     /// How many events the engine has processed.
     package private(set) var eventsProcessed = 0
+    /// The most events this world may process (a replay's share of the what-if's budget):
+    /// once it has processed that many, nothing more is scheduled for it (`nextEventTime` is
+    /// nil), as when the store is over its limit.
+    package var eventLimit = Int.max
     /// The events to come; their actions wait in `outbox.pending`.
     var queue = Heap<Scheduled>()
     /// What the event or command being handled writes. One outbox serves them all, one
@@ -157,10 +161,15 @@ package struct Simulation: Sendable {
 
     package var users: [String] { config.users }
 
-    /// When the next scheduled event happens, if any.
     /// The time of the next event; nil when none is scheduled, or when the world stopped
-    /// because too many transactions were unfinished at once (`AppStore.overLimit`).
-    package var nextEventTime: VirtualTime? { store.overLimit ? nil : queue.min?.time }
+    /// because too many transactions were unfinished at once (`AppStore.overLimit`) or it
+    /// has processed its `eventLimit`.
+    package var nextEventTime: VirtualTime? {
+        store.overLimit || eventsProcessed >= eventLimit ? nil : queue.min?.time
+    }
+
+    /// True once the world has processed `eventLimit` events and stopped there.
+    package var eventLimitReached: Bool { eventsProcessed >= eventLimit }
 
     package var isIdle: Bool { queue.isEmpty }
 
