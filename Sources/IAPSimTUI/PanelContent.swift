@@ -167,11 +167,16 @@ struct PanelContent {
             let owned = s.entitlements.filter { $0.user == b.user }.map { $0.product }
             if !owned.isEmpty { line.append(Span(" +" + owned.joined(separator: ","), Style(.info))) }
             out.append(line)
+            out += accessLines(of: b.user)
         }
-        // The newest few, from the tail of the ledger (the full list grows with the session).
+        // The newest few, from the tail of the ledger (the full list grows with the session),
+        // and the orders credited with something else than coins (a subscription's access).
         var credited: [String] = []
         for c in s.credits.suffix(48).reversed() where !credited.contains(c.transactionId) {
             credited.append(c.transactionId)
+        }
+        for o in s.orders.suffix(48).reversed() where o.state == .credited {
+            if let t = o.transactionId, !credited.contains(t) { credited.append(t) }
         }
         out.append(
             label(
@@ -208,6 +213,21 @@ struct PanelContent {
             out.append(line)
         }
         return out
+    }
+}
+
+extension PanelContent {
+    /// The access the merchant server grants each subscription of `user` (as `T` shows it):
+    /// `  pro_monthly access to Mar 5`, or `  pro_monthly no access since Feb 1`.
+    func accessLines(of user: String) -> [Line] {
+        sim.subscribers.filter { $0.user == user }.map { view in
+            let date = view.accessUntil.map { " " + VirtualCalendar.short($0) } ?? ""
+            let words = view.access ? "access to" + date : "no access" + (date.isEmpty ? "" : " since" + date)
+            // The product goes first where it fits; a narrow panel keeps the access.
+            let product = view.subscription.productId
+            let head = TextWidth.of(product) + TextWidth.of(words) + 3 <= width ? "  \(product) " : "  "
+            return [Span(head, Style(.dim)), Span(words, view.access ? Style(.good) : Style(.warn))]
+        }
     }
 }
 
