@@ -51,6 +51,8 @@ package struct PickerItem: Sendable, Hashable {
     package var action: PickerAction
     /// Why it cannot happen now: the item is greyed and choosing it only says this.
     package var refused: String?
+    /// The heading the item is listed under (the browser's failure modes); nil: none.
+    package var group: String?
 
     package init(_ label: String, _ detail: String = "", _ action: PickerAction) {
         self.label = label

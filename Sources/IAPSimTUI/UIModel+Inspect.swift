@@ -111,6 +111,8 @@ extension UIModel {
         eventSearch = old.eventSearch
         hideNetwork = old.hideNetwork
         playlist = old.playlist
+        playlistGroups = old.playlistGroups
+        playlistTitles = old.playlistTitles
         tour = old.tour
         if let connect = old.backend { connectBackend(connect) }
         if let other = old.twin { startTwin(policy: other.scenario.policy) }
