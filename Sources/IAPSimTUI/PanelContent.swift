@@ -21,7 +21,15 @@ struct PanelContent {
 
     func txn(_ id: String) -> String {
         // "(none)" is no id: a failed StoreKit 1 transaction has no transactionIdentifier.
-        id.hasPrefix("(") ? id : narrow && id.count > 5 ? (ascii ? "~" : "…") + id.suffix(4) : id
+        id.hasPrefix("(") ? id : narrow && id.count > 5 ? Self.short(id, ascii: ascii) : id
+    }
+
+    /// A long id by its last four digits; an id that does not start as the App Store's do
+    /// (`1000…`: a forged `9000000000001`, an appTransactionId) keeps its first digit, so
+    /// that it never reads the same as a real one: `…0001` and `9…0001`.
+    static func short(_ id: String, ascii: Bool) -> String {
+        let more = ascii ? "~" : "…"
+        return (id.first == "1" ? "" : String(id.prefix(1))) + more + id.suffix(4)
     }
 
     func label(_ text: String, _ value: String, _ style: Style = .plain, labelWidth: Int = 9) -> Line {
@@ -207,7 +215,7 @@ struct PanelContent {
                 line.append(Span(" \(glyphs.right)\(to)", Style(.bad, bold: true)))
             }
             if let t = o.transactionId, !tiny {
-                line.append(Span(" " + (shortIds ? (ascii ? "~" : "…") + t.suffix(4) : t), Style(.dim)))
+                line.append(Span(" " + (shortIds ? Self.short(t, ascii: ascii) : t), Style(.dim)))
             }
             if o.createdBy == .attacker { line.append(Span(" (attacker)", Style(.accent, bold: true))) }
             out.append(line)

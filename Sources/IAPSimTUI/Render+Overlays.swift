@@ -33,7 +33,7 @@ extension UIModel {
             let refused = item.refused != nil
             let style = Style(
                 selected ? .focus : refused ? .dim : .normal, bold: selected, reverse: selected)
-            let digit = i < 9 ? "\(i + 1)" : i == 9 ? "0" : " "
+            let digit = item.key.map(String.init) ?? (i < 9 ? "\(i + 1)" : i == 9 ? "0" : " ")
             let text = " \(digit) " + TextWidth.pad(item.label, to: labelWidth) + "  "
             let used = grid.put(text, x: r.inner.x, y: y, style, maxWidth: r.inner.width)
             let detail = item.refused.map { "(not now: \($0))" } ?? item.detail
@@ -121,12 +121,14 @@ extension UIModel {
         let minimumBelow = 1 + noteLines
         let rowRoom = max(5, min(rows.count, inner.height - minimumBelow))
         let first = max(0, min(selected - rowRoom / 2, rows.count - rowRoom))
+        // The name column fits the longest key: `server-consumption-answer` is never cut.
+        let nameWidth = max(21, (rows.map { TextWidth.of($0.0) }.max() ?? 0) + 1)
         for (line, i) in (first..<min(rows.count, first + rowRoom)).enumerated() {
             let row = rows[i]
             let on = i == selected
             let value = on ? "\(glyphs.left) \(row.1) \(glyphs.right)" : "  \(row.1)"
             grid.put(
-                " " + TextWidth.pad(row.0, to: 21) + value, x: inner.x, y: inner.y + line,
+                " " + TextWidth.pad(row.0, to: nameWidth) + value, x: inner.x, y: inner.y + line,
                 Style(on ? .focus : .normal, bold: on, reverse: on), maxWidth: inner.width)
         }
         if first > 0 { grid.put(" \(glyphs.up) \(first) more ", x: r.x + r.width - 14, y: r.y, Style(.dim)) }

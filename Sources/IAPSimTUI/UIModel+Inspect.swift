@@ -81,7 +81,7 @@ extension UIModel {
         status =
             isPlay
             ? "restarted: back to step 0"
-            : "restarted: a fresh world, seed \(start.seed), policy \(simulation.policy.displayName)"
+            : "restarted: a fresh world, seed \(start.seed), policy \(policyName)"
     }
 
     /// `B` in play: a deterministic replay from the start to the step before the last one run.
