@@ -8,6 +8,8 @@ struct Inspector {
     let glyphs: Glyphs
     /// The replays' answers for the run so far, when worked out (`UIModel.whatIf`).
     var whatIf: WhatIfReport? = nil
+    /// The sandbox: its inputs are keys pressed, not a file's steps.
+    var sandbox = false
 
     func title(_ target: InspectTarget) -> String {
         switch target {
@@ -84,7 +86,7 @@ struct Inspector {
         out.append(heading("money"))
         out += money(x.txn)
         out.append(field("mechanism", x.mechanism.map(worldWords.anomaly) ?? "(none yet: \(x.status.rawValue))"))
-        for line in Prevention.lines(whatIf?.explanation(of: x.id)) {
+        for line in Prevention.lines(whatIf?.explanation(of: x.id), sandbox: sandbox) {
             out.append([Span(line, Style(.good, bold: true))])
         }
         out.append(heading("chain of facts (\(ids.joined(separator: ", ")))"))

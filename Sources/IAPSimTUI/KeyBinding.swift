@@ -111,11 +111,13 @@ extension KeyBinding {
         KeyBinding(
             chars("S"), "`S`", "play: the whole story and the step so far", footer: "story", .play, .story, when: .play),
         KeyBinding(
-            chars("]"), "`]`", "the next scenario file (no quitting)", footer: "next file", .play, .nextFile,
+            chars("]"), "`]`", "the next file, README order (no quitting)",
+            footer: "next file", .play, .nextFile,
             when: .browse),
         KeyBinding(chars("["), "`[`", "the previous scenario file", .play, .previousFile, when: .browse),
         KeyBinding(
-            chars("O"), "`O`", "scenario browser: every file, by name", footer: "files", .play, .browse, when: .browse),
+            chars("O"), "`O`", "file browser, by failure mode", footer: "files",
+            .play, .browse, when: .browse),
         KeyBinding(chars(" "), "Space", "pause or resume the clock", footer: "pause", .clock, .pause, when: .live),
         KeyBinding(
             chars("."), "`.`", "run the next event, then pause", footer: "event", .clock, .stepEvent, when: .live),

@@ -51,6 +51,10 @@ package struct PickerItem: Sendable, Hashable {
     package var action: PickerAction
     /// Why it cannot happen now: the item is greyed and choosing it only says this.
     package var refused: String?
+    /// The heading the item is listed under (the browser's failure modes); nil: none.
+    package var group: String?
+    /// The key that picks it, for an item past the tenth (the digits' reach); nil: its digit.
+    package var key: Character?
 
     package init(_ label: String, _ detail: String = "", _ action: PickerAction) {
         self.label = label
@@ -147,16 +151,26 @@ extension Picker {
     static func drop(_ world: StoreKitWorld) -> Picker {
         var items: [PickerItem] = []
         for route in Route.routes(in: world) {
+            let receiver = receiver(of: route)
             items.append(
                 PickerItem(
-                    "\(route.rawValue) request", "lost on the way; the server never sees it",
+                    "\(route.rawValue) request", "lost on the way; \(receiver) never sees it",
                     .run(.dropNextRequest(route))))
             items.append(
                 PickerItem(
-                    "\(route.rawValue) response", "the server acts; the answer is lost",
+                    "\(route.rawValue) response", "\(receiver) acts; the answer is lost",
                     .run(.dropNextResponse(route))))
         }
         return Picker(title: "Drop next", items: items)
+    }
+
+    /// Who receives a route's requests: `verify` goes to the App Store, not the server.
+    static func receiver(of route: Route) -> String {
+        switch route {
+        case .order, .recharge, .notify: "the merchant server"
+        case .verify: "the App Store"
+        case .serverAPI: "the App Store Server API"
+        }
     }
 
     /// How the next payment fails, as each world names it. StoreKit 2 keeps no failed

@@ -88,18 +88,26 @@ extension PanelContent {
         }
     }
 
+    /// A time of Events, right-aligned to the width of now's: the column stays straight when
+    /// the clock passes 99 hours (`  0:01:00.000` above `744:00:02.160`).
+    func clock(_ t: VirtualTime) -> String {
+        let text = DurationText.clock(t)
+        let width = DurationText.clock(max(t, sim.now)).count
+        return String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
     func note(_ n: EventNote) -> Line {
         let partWidth = narrow || width < 100 ? 9 : 16
         switch n.kind {
         case .armed:
             return [
-                Span(DurationText.clock(n.time) + " ", Style(.dim)),
+                Span(clock(n.time) + " ", Style(.dim)),
                 Span(TextWidth.pad("Fault", to: partWidth) + " ", UIStyle.part(.fault)),
                 Span(n.text, Style(.warn)),
             ]
         case .step:
             return [
-                Span(DurationText.clock(n.time) + " ", Style(.dim)),
+                Span(clock(n.time) + " ", Style(.dim)),
                 Span("-- " + n.text, Style(.title, bold: true)),
             ]
         }
@@ -120,7 +128,7 @@ extension PanelContent {
         default: textStyle = .plain
         }
         return [
-            Span(DurationText.clock(e.time) + " ", Style(.dim)),
+            Span(clock(e.time) + " ", Style(.dim)),
             Span(TextWidth.pad(part, to: partWidth) + " ", UIStyle.part(e.part)),
             Span(PanelContent.text(e.fact, in: sim.policy.storekit), textStyle),
         ]

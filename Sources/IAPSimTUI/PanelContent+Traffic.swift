@@ -121,9 +121,11 @@ extension PanelContent {
             ])
         }
         let unresolved = a.unresolved.count
+        // Subscription payments count too: the verdict's `charged` counts them.
+        let charges = a.charges.count + sim.subscriptionCharges
         out.append([
             Span(
-                "\(a.charges.count) charge(s), \(a.anomalies.count) anomal\(a.anomalies.count == 1 ? "y" : "ies"), ",
+                "\(charges) charge(s), \(a.anomalies.count) anomal\(a.anomalies.count == 1 ? "y" : "ies"), ",
                 Style(.dim)),
             Span("\(unresolved) unresolved", unresolved > 0 ? Style(.bad, bold: true) : Style(.good)),
         ])

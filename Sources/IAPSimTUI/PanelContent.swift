@@ -21,7 +21,15 @@ struct PanelContent {
 
     func txn(_ id: String) -> String {
         // "(none)" is no id: a failed StoreKit 1 transaction has no transactionIdentifier.
-        id.hasPrefix("(") ? id : narrow && id.count > 5 ? (ascii ? "~" : "…") + id.suffix(4) : id
+        id.hasPrefix("(") ? id : narrow && id.count > 5 ? Self.short(id, ascii: ascii) : id
+    }
+
+    /// A long id by its last four digits; an id that does not start as the App Store's do
+    /// (`1000…`: a forged `9000000000001`, an appTransactionId) keeps its first digit, so
+    /// that it never reads the same as a real one: `…0001` and `9…0001`.
+    static func short(_ id: String, ascii: Bool) -> String {
+        let more = ascii ? "~" : "…"
+        return (id.first == "1" ? "" : String(id.prefix(1))) + more + id.suffix(4)
     }
 
     func label(_ text: String, _ value: String, _ style: Style = .plain, labelWidth: Int = 9) -> Line {
@@ -167,11 +175,16 @@ struct PanelContent {
             let owned = s.entitlements.filter { $0.user == b.user }.map { $0.product }
             if !owned.isEmpty { line.append(Span(" +" + owned.joined(separator: ","), Style(.info))) }
             out.append(line)
+            out += accessLines(of: b.user)
         }
-        // The newest few, from the tail of the ledger (the full list grows with the session).
+        // The newest few, from the tail of the ledger (the full list grows with the session),
+        // and the orders credited with something else than coins (a subscription's access).
         var credited: [String] = []
         for c in s.credits.suffix(48).reversed() where !credited.contains(c.transactionId) {
             credited.append(c.transactionId)
+        }
+        for o in s.orders.suffix(48).reversed() where o.state == .credited {
+            if let t = o.transactionId, !credited.contains(t) { credited.append(t) }
         }
         out.append(
             label(
@@ -202,12 +215,27 @@ struct PanelContent {
                 line.append(Span(" \(glyphs.right)\(to)", Style(.bad, bold: true)))
             }
             if let t = o.transactionId, !tiny {
-                line.append(Span(" " + (shortIds ? (ascii ? "~" : "…") + t.suffix(4) : t), Style(.dim)))
+                line.append(Span(" " + (shortIds ? Self.short(t, ascii: ascii) : t), Style(.dim)))
             }
             if o.createdBy == .attacker { line.append(Span(" (attacker)", Style(.accent, bold: true))) }
             out.append(line)
         }
         return out
+    }
+}
+
+extension PanelContent {
+    /// The access the merchant server grants each subscription of `user` (as `T` shows it):
+    /// `  pro_monthly access to Mar 5`, or `  pro_monthly no access since Feb 1`.
+    func accessLines(of user: String) -> [Line] {
+        sim.subscribers.filter { $0.user == user }.map { view in
+            let date = view.accessUntil.map { " " + VirtualCalendar.short($0) } ?? ""
+            let words = view.access ? "access to" + date : "no access" + (date.isEmpty ? "" : " since" + date)
+            // The product goes first where it fits; a narrow panel keeps the access.
+            let product = view.subscription.productId
+            let head = TextWidth.of(product) + TextWidth.of(words) + 3 <= width ? "  \(product) " : "  "
+            return [Span(head, Style(.dim)), Span(words, view.access ? Style(.good) : Style(.warn))]
+        }
     }
 }
 

@@ -6,7 +6,12 @@ enum Prevention {
     static func meaning(_ type: AnomalyType, in world: StoreKitWorld) -> String { type.meaning(in: world) }
 
     /// The replays' lines for one anomaly, or a line saying they were not run.
-    static func lines(_ explanation: AnomalyExplanation?) -> [String] {
-        explanation?.lines ?? ["caused by / prevented by: not worked out for this anomaly yet"]
+    /// In the sandbox the inputs are the keys pressed, not steps of a file the screen never
+    /// showed: each is named as the input it was, `your input 2 (crash)`.
+    static func lines(_ explanation: AnomalyExplanation?, sandbox: Bool = false) -> [String] {
+        guard let x = explanation else { return ["caused by / prevented by: not worked out for this anomaly yet"] }
+        guard sandbox, !x.causedBy.isEmpty else { return x.lines }
+        let causes = x.causedBy.map { "your input \($0.number) (\($0.command.scenarioText))" }
+        return ["caused by: " + causes.joined(separator: "; ")] + Array(x.lines.dropFirst())
     }
 }

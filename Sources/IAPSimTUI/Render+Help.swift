@@ -62,7 +62,7 @@ extension UIModel {
 
     /// The inspector's lines, wrapped for `innerWidth`.
     func inspectorLines(_ target: InspectTarget, innerWidth: Int) -> [Line] {
-        Inspector(sim: simulation, glyphs: glyphs, whatIf: whatIf).lines(target).flatMap {
+        Inspector(sim: simulation, glyphs: glyphs, whatIf: whatIf, sandbox: !isPlay).lines(target).flatMap {
             UIModel.wrap($0, width: innerWidth - 2)
         }
     }
@@ -102,7 +102,7 @@ extension UIModel {
     // MARK: inspector
 
     func renderInspector(_ target: InspectTarget, scroll: Int, _ grid: inout Grid) {
-        let inspector = Inspector(sim: simulation, glyphs: glyphs, whatIf: whatIf)
+        let inspector = Inspector(sim: simulation, glyphs: glyphs, whatIf: whatIf, sandbox: !isPlay)
         let r = fullBox(&grid, title: inspector.title(target) + " (j/k scroll, Esc closes)")
         let inner = r.inner
         let wrapped = inspectorLines(target, innerWidth: inner.width)

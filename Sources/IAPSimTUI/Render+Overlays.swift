@@ -13,28 +13,47 @@ extension UIModel {
     func renderPicker(_ p: Picker, _ grid: inout Grid) {
         let labelWidth = max(12, p.items.map { TextWidth.of($0.label) }.max() ?? 0)
         let detailWidth = p.items.map { TextWidth.of($0.refused.map { "(not now: \($0))" } ?? $0.detail) }.max() ?? 0
+        let rows = Self.pickerRows(p)
         let r = centeredBox(
-            &grid, width: max(labelWidth + detailWidth + 10, TextWidth.of(p.title) + 6), height: p.items.count + 2,
+            &grid, width: max(labelWidth + detailWidth + 10, TextWidth.of(p.title) + 6), height: rows.count + 2,
             title: p.title)
         // A list taller than the box scrolls with the selection.
         let visible = max(1, r.inner.height)
-        let top = max(0, min(p.selected - visible / 2, p.items.count - visible))
-        for (row, i) in (top..<min(p.items.count, top + visible)).enumerated() {
+        let at = rows.firstIndex { $0.item == p.selected } ?? 0
+        let top = max(0, min(at - visible / 2, rows.count - visible))
+        for (row, entry) in rows[top..<min(rows.count, top + visible)].enumerated() {
+            let y = r.inner.y + row
+            guard let i = entry.item else {
+                grid.put(entry.heading, x: r.inner.x, y: y, Style(.title, bold: true), maxWidth: r.inner.width)
+                continue
+            }
             let item = p.items[i]
             let selected = i == p.selected
             // What cannot happen now is grey, its reason in place of the detail.
             let refused = item.refused != nil
             let style = Style(
                 selected ? .focus : refused ? .dim : .normal, bold: selected, reverse: selected)
-            let digit = i < 9 ? "\(i + 1)" : i == 9 ? "0" : " "
+            let digit = item.key.map(String.init) ?? (i < 9 ? "\(i + 1)" : i == 9 ? "0" : " ")
             let text = " \(digit) " + TextWidth.pad(item.label, to: labelWidth) + "  "
-            let used = grid.put(text, x: r.inner.x, y: r.inner.y + row, style, maxWidth: r.inner.width)
+            let used = grid.put(text, x: r.inner.x, y: y, style, maxWidth: r.inner.width)
             let detail = item.refused.map { "(not now: \($0))" } ?? item.detail
             grid.put(
-                TextWidth.pad(detail, to: r.inner.width - used), x: r.inner.x + used, y: r.inner.y + row,
+                TextWidth.pad(detail, to: r.inner.width - used), x: r.inner.x + used, y: y,
                 selected ? style : Style(refused ? .warn : .dim), maxWidth: r.inner.width - used)
         }
-        scrollMarks(&grid, r, start: top, total: p.items.count)
+        scrollMarks(&grid, r, start: top, total: rows.count)
+    }
+
+    /// The picker's rows: each item, after its group's heading where the group changes.
+    static func pickerRows(_ p: Picker) -> [(heading: String, item: Int?)] {
+        var rows: [(heading: String, item: Int?)] = []
+        var previous: String?
+        for (i, item) in p.items.enumerated() {
+            if let group = item.group, group != previous { rows.append((group, nil)) }
+            previous = item.group
+            rows.append(("", i))
+        }
+        return rows
     }
 
     func renderPolicy(selected: Int, _ grid: inout Grid) {
@@ -102,12 +121,14 @@ extension UIModel {
         let minimumBelow = 1 + noteLines
         let rowRoom = max(5, min(rows.count, inner.height - minimumBelow))
         let first = max(0, min(selected - rowRoom / 2, rows.count - rowRoom))
+        // The name column fits the longest key: `server-consumption-answer` is never cut.
+        let nameWidth = max(21, (rows.map { TextWidth.of($0.0) }.max() ?? 0) + 1)
         for (line, i) in (first..<min(rows.count, first + rowRoom)).enumerated() {
             let row = rows[i]
             let on = i == selected
             let value = on ? "\(glyphs.left) \(row.1) \(glyphs.right)" : "  \(row.1)"
             grid.put(
-                " " + TextWidth.pad(row.0, to: 21) + value, x: inner.x, y: inner.y + line,
+                " " + TextWidth.pad(row.0, to: nameWidth) + value, x: inner.x, y: inner.y + line,
                 Style(on ? .focus : .normal, bold: on, reverse: on), maxWidth: inner.width)
         }
         if first > 0 { grid.put(" \(glyphs.up) \(first) more ", x: r.x + r.width - 14, y: r.y, Style(.dim)) }

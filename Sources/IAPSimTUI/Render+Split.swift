@@ -17,42 +17,57 @@ extension UIModel {
             (self, Rect(x: 0, y: area.y, width: left, height: area.height), "this run"),
             (other, Rect(x: left, y: area.y, width: area.width - left, height: area.height), "same inputs"),
         ]
-        for (i, (model, r, role)) in halves.enumerated() {
+        var keyLines: [[String]] = []
+        for (i, (model, r, _)) in halves.enumerated() {
             let otherWorld = i == 0 ? twin.simulation : simulation
             let saved = i == 0 ? splitAvoided?.left : splitAvoided?.right
-            model.renderHalf(
-                &grid, r, role: role, prevented: UIModel.prevented(in: otherWorld, by: model.simulation), saved: saved)
+            let prevented = UIModel.prevented(in: otherWorld, by: model.simulation)
+            keyLines.append(model.keyLines(prevented: prevented, saved: saved, width: r.width))
+        }
+        // Both halves keep their panels level: the taller key line sets the height.
+        let header = 1 + (keyLines.map(\.count).max() ?? 1)
+        for (i, (model, r, role)) in halves.enumerated() {
+            let otherWorld = i == 0 ? twin.simulation : simulation
+            let avoided = !UIModel.prevented(in: otherWorld, by: model.simulation).isEmpty
+            model.renderHalf(&grid, r, role: role, keyLines: keyLines[i], avoided: avoided, header: header)
         }
     }
 
-    /// One half of the split screen.
-    /// `saved`: the replays' words for what this half avoided ("lost-order o1, by observer
-    /// launch"), once worked out; until then the anomalies it avoided, by type and status.
-    func renderHalf(_ grid: inout Grid, _ r: Rect, role: String, prevented: [(Anomaly, String)], saved: [String]?) {
-        // A narrow half keeps the policy's name and the verdict.
-        let label =
-            r.width >= 60 ? " policy \(policyName) (\(role)): \(verdictWords)" : " \(policyName): \(verdictWords)"
-        grid.put(label, x: r.x, y: r.y, Style(.title, bold: true, reverse: true), maxWidth: r.width)
+    /// What one half avoided, wrapped to its width (two lines at most): the replays' words
+    /// ("lost-order o1, by observer launch") once worked out (`saved`); until then the
+    /// anomalies it avoided, by type and status. A key is never cut mid-word.
+    func keyLines(prevented: [(Anomaly, String)], saved: [String]?, width: Int) -> [String] {
         let words: String
         if let saved, !saved.isEmpty, !prevented.isEmpty {
             words =
-                " prevented: " + saved.prefix(3).joined(separator: "; ")
+                "prevented: " + saved.prefix(3).joined(separator: "; ")
                 + (saved.count > 3 ? " +\(saved.count - 3)" : "")
         } else if prevented.isEmpty {
-            words = " avoided: nothing the other side has"
+            words = "avoided: nothing the other side has"
         } else {
             words =
-                " avoided: "
+                "avoided: "
                 + prevented.prefix(4).map { "\($0.0.type.rawValue) \(PanelContent.shortId($0.0.txn)) \($0.1)" }.joined(
                     separator: ", ")
                 + (prevented.count > 4 ? " +\(prevented.count - 4)" : "")
         }
-        grid.put(
-            words, x: r.x, y: r.y + 1, Style(prevented.isEmpty ? .dim : .good, bold: !prevented.isEmpty),
-            maxWidth: r.width)
-        let body = r.height - 2
+        let wrapped = Wrap.words(words, width: width - 1).map { " " + $0 }
+        return wrapped.count > 2 ? [wrapped[0], wrapped[1] + " \(glyphs.more)"] : wrapped
+    }
+
+    /// One half of the split screen: its label, its key lines, then its Auditor, Merchant
+    /// server and Events from row `header`.
+    func renderHalf(_ grid: inout Grid, _ r: Rect, role: String, keyLines: [String], avoided: Bool, header: Int) {
+        // A narrow half keeps the policy's name and the verdict.
+        let label =
+            r.width >= 60 ? " policy \(policyName) (\(role)): \(verdictWords)" : " \(policyName): \(verdictWords)"
+        grid.put(label, x: r.x, y: r.y, Style(.title, bold: true, reverse: true), maxWidth: r.width)
+        for (k, line) in keyLines.enumerated() {
+            grid.put(line, x: r.x, y: r.y + 1 + k, Style(avoided ? .good : .dim, bold: avoided), maxWidth: r.width)
+        }
+        let body = r.height - header
         let auditor = max(5, body * 35 / 100), server = max(4, body * 25 / 100)
-        var y = r.y + 2
+        var y = r.y + header
         for (panel, h) in [(Panel.auditor, auditor), (.server, server), (.events, body - auditor - server)] {
             renderPanel(panel, &grid, Rect(x: r.x, y: y, width: r.width, height: h))
             y += h
@@ -83,6 +98,6 @@ extension PanelContent {
     /// A transaction id shortened to its last digits, as the panels write it.
     static func shortId(_ id: String?) -> String {
         guard let id else { return "" }
-        return id.count > 6 ? "…" + id.suffix(4) : id
+        return id.count > 6 ? PanelContent.short(id, ascii: false) : id
     }
 }

@@ -44,17 +44,15 @@ extension UIModel {
         if rows.isEmpty {
             lines.append([Span(emptySubscriptionsWords, Style(.dim))])
         } else {
-            lines.append([
-                Span(TextWidth.pad("", to: UIModel.stripLabel)),
-                Span(VirtualCalendar.axis(from: from, step: step, cells: cells), Style(.title, bold: true)),
-            ])
             let nowCell = (simulation.now - from) / step
+            let axis = VirtualCalendar.axis(from: from, step: step, cells: cells, now: nowCell, mark: nowMark)
+            lines.append([Span(TextWidth.pad("", to: UIModel.stripLabel)), Span(axis, Style(.title, bold: true))])
             for (index, row) in rows.enumerated() {
                 let selected = index == selectedSubscriber(in: rows)
                 lines += subscriberLines(
                     row, from: from, step: step, cells: cells, tolerance: tolerance, now: nowCell, selected: selected)
             }
-            lines.append(legend(step: step))
+            lines += legend(width: inner.width)
         }
         let first = min(subscriptionsScroll(rows, height: inner.height), max(0, lines.count - inner.height))
         let badge =
@@ -77,7 +75,7 @@ extension UIModel {
         _ row: SubscriberRow, from: VirtualTime, step: VirtualTime, cells: Int, tolerance: VirtualTime, now: Int,
         selected: Bool
     ) -> [Line] {
-        let strips = row.strip.rows(from: from, step: step, cells: cells, tolerance: tolerance)
+        let strips = row.strip.rows(from: from, step: step, cells: cells, tolerance: tolerance, now: simulation.now)
         let sep = " \(glyphs.sep) "
         var head: Line = [
             Span((selected ? glyphs.right + " " : "  ") + row.user, Style(bold: true, reverse: selected)),
@@ -122,13 +120,28 @@ extension UIModel {
         ]
     }
 
-    func legend(step: VirtualTime) -> Line {
-        [
-            Span(
-                "$ paid  R refunded  x billing retry  g grace  . none  E entitled (Apple's rules)  "
-                    + "G granted (merchant server)  ^ E and G differ > 30s",
-                Style(.dim))
+    /// The axis's mark of now: a down arrow onto the strips.
+    var nowMark: Character { glyphs.down.count == 1 ? Character(glyphs.down) : "v" }
+
+    /// What each mark means, wrapped at whole entries to `width` (80 columns hold it).
+    func legend(width: Int) -> [Line] {
+        let entries = [
+            "\(nowMark) now", "$ paid", "R refunded", "x billing retry", "g grace", "U upgrade",
+            "D plan change at renewal", ". none", "\(SubscriptionStrip.notYet) not yet", "E entitled (Apple's rules)",
+            "G granted (merchant server)", "^ E and G differ > 30s",
         ]
+        var lines: [String] = [], current = ""
+        for entry in entries {
+            let joined = current.isEmpty ? entry : current + "  " + entry
+            if TextWidth.of(joined) > width && !current.isEmpty {
+                lines.append(current)
+                current = entry
+            } else {
+                current = joined
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines.map { [Span($0, Style(.dim))] }
     }
 
     static func subscriptionStatusStyle(_ status: String) -> Style {

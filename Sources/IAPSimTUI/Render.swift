@@ -65,8 +65,9 @@ extension UIModel {
         // A narrow header drops the word "policy" so that the file name of play mode fits.
         spans.append(Span((grid.width < 100 ? "  " : "  policy ") + policyName, bar))
         spans.append(Span("  seed \(player.scenario.seed)", bar))
-        // The App Store's sandbox environment is said (production is the default, left unsaid).
-        if simulation.config.environment == .sandbox { spans.append(Span("  env sandbox", bar)) }
+        // The App Store's Sandbox environment is said (production is the default, left unsaid),
+        // in words that do not read as the sandbox mode that follows.
+        if simulation.config.environment == .sandbox { spans.append(Span("  App Store env: Sandbox", bar)) }
         switch mode {
         case .sandbox: spans.append(Span(simulation.isExternal ? "  serve: your backend" : "  sandbox", bar))
         case .play(let file):
@@ -258,7 +259,8 @@ extension UIModel {
         switch overlay {
         case .help?, .inspect?, .page?: return [("Esc q", "close"), ("j k", "scroll"), ("PgDn PgUp", "page")]
         case .picker(let p)?:
-            let digits = p.items.count >= 10 ? "1-9 0" : "1-\(p.items.count)"
+            let letters = p.items.compactMap(\.key).map(String.init).joined(separator: " ")
+            let digits = (p.items.count >= 10 ? "1-9 0" : "1-\(p.items.count)") + (letters.isEmpty ? "" : " " + letters)
             return [(updown, "choose"), ("Enter", "select"), (digits, "pick"), ("Esc q", "cancel")]
         case .policy?:
             return [(updown, "key"), (leftright, "change value (applies now)"), ("Esc q", "close")]

@@ -38,8 +38,11 @@ enum ServerSideMenu {
         Row(label: "refund request", detail: "the customer asks Apple for a refund (CONSUMPTION_REQUEST)") { _ in
             .success(.refundRequest(txn: nil))
         },
-        Row(label: "refund decline", detail: "Apple declines the refund request (REFUND_DECLINED)") { _ in
-            .success(.refundDecline(txn: nil))
+        Row(label: "refund decline", detail: "Apple declines the refund request (REFUND_DECLINED)") { model in
+            guard let asked = model.simulation.store.pendingRefundRequests.last else {
+                return .failure(Refusal(why: "no refund request pending: refund request first"))
+            }
+            return .success(.refundDecline(txn: asked))
         },
         Row(label: "refund reverse", detail: "Apple reverses the newest refund (REFUND_REVERSED)") { _ in
             .success(.refundReverse(txn: nil))
@@ -58,6 +61,8 @@ enum ServerSideMenu {
             "environment \(next.rawValue)", "the App Store environment of the next run (starts on R)",
             .environment(next))
         if model.isPlay { environment.refused = "a file's environment is its own (environment: in the file)" }
+        // The eleventh row: past the digits, it has a letter of its own.
+        environment.key = "e"
         return Picker(
             title: "Server side and money",
             items: rows.map { row in

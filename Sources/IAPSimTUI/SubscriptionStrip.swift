@@ -36,8 +36,19 @@ struct SubscriptionStrip: Sendable, Hashable {
     var periods: [Period]
     var entitled: [Range<VirtualTime>]
     var granted: [Range<VirtualTime>]
+    /// The plan changes: an upgrade (at once: the rest of the old period refunded) or a
+    /// change at a renewal (a downgrade or crossgrade), marked in the paid strip's cell.
+    var changes: [PlanChange] = []
+
+    struct PlanChange: Sendable, Hashable {
+        var at: VirtualTime
+        var upgrade: Bool
+        var symbol: Character { upgrade ? "U" : "D" }
+    }
 
     static let day: VirtualTime = 86_400_000
+    /// The mark of what has not happened yet (after now), distinct from "none".
+    static let notYet: Character = "-"
 
     /// The earliest time any strip holds (0 when they are empty).
     var start: VirtualTime {
@@ -50,15 +61,27 @@ struct SubscriptionStrip: Sendable, Hashable {
     }
 
     /// The strips' characters, one per cell from `from`, `step` milliseconds a cell, `cells`
-    /// cells; `tolerance`: how long E and G may differ in a cell before it is marked.
-    func rows(from: VirtualTime, step: VirtualTime, cells: Int, tolerance: VirtualTime) -> Rows {
+    /// cells; `tolerance`: how long E and G may differ in a cell before it is marked. E and G
+    /// are known up to `now`: a cell after it is "not yet", and the cell of now is read over
+    /// its past part only.
+    func rows(
+        from: VirtualTime, step: VirtualTime, cells: Int, tolerance: VirtualTime, now: VirtualTime = .max
+    ) -> Rows {
         var rows = Rows()
         for i in 0..<max(0, cells) {
             let cell = from + i * step..<from + (i + 1) * step
-            rows.paid.append(paidSymbol(cell))
+            let seen = min(cell.upperBound, now) - cell.lowerBound
+            let paid = changeSymbol(cell) ?? paidSymbol(seen > 0 ? cell.lowerBound..<cell.lowerBound + seen : cell)
+            rows.paid.append(paid == "." && seen <= 0 ? Self.notYet : paid)
+            guard seen > 0 else {
+                rows.entitled.append(Self.notYet)
+                rows.granted.append(Self.notYet)
+                rows.differ.append(" ")
+                continue
+            }
             let e = Self.covered(entitled, cell), g = Self.covered(granted, cell)
-            rows.entitled.append(e * 2 > step ? "E" : ".")
-            rows.granted.append(g * 2 > step ? "G" : ".")
+            rows.entitled.append(e * 2 > seen ? "E" : ".")
+            rows.granted.append(g * 2 > seen ? "G" : ".")
             rows.differ.append(Self.apart(entitled, granted, cell) > tolerance ? "^" : " ")
         }
         return rows
@@ -67,6 +90,11 @@ struct SubscriptionStrip: Sendable, Hashable {
     struct Rows: Sendable, Hashable {
         var paid = "", entitled = "", granted = "", differ = ""
         var differs: Bool { differ.contains("^") }
+    }
+
+    /// The mark of the plan change in `cell`, if one happened there.
+    func changeSymbol(_ cell: Range<VirtualTime>) -> Character? {
+        changes.last { cell.contains($0.at) }?.symbol
     }
 
     /// The mark of the period that covers most of `cell`, or "." when none does.
@@ -152,20 +180,25 @@ enum VirtualCalendar {
 
     /// The axis above the strips: each month's name starts at the cell its first day falls in
     /// (the year instead of January when the strip spans more than one year); a name that
-    /// would overwrite the one before is left out.
-    static func axis(from: VirtualTime, step: VirtualTime, cells: Int) -> String {
+    /// would overwrite the one before is left out. `now`, a cell, holds `mark`; a name that
+    /// would cover it starts after it.
+    static func axis(
+        from: VirtualTime, step: VirtualTime, cells: Int, now: Int? = nil, mark: Character = "v"
+    ) -> String {
         var row = [Character](repeating: " ", count: max(0, cells))
         let years = date(from).year != date(from + step * cells - 1).year
         var previous = -1, free = 0
+        if let now, now >= 0, now < cells { row[now] = mark }
         for i in 0..<max(0, cells) {
             let d = date(from + (i + 1) * step - 1)
             let key = d.year * 12 + d.month
             guard key != previous else { continue }
             previous = key
-            guard i >= free else { continue }
             let name = d.month == 1 && years ? "\(d.year)" : monthNames[d.month - 1]
-            for (k, ch) in name.enumerated() where i + k < cells { row[i + k] = ch }
-            free = i + name.count
+            let at = now.map { i <= $0 && $0 < i + name.count ? $0 + 1 : i } ?? i
+            guard at >= free else { continue }
+            for (k, ch) in name.enumerated() where at + k < cells { row[at + k] = ch }
+            free = at + name.count
         }
         return String(row)
     }

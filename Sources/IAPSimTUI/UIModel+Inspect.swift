@@ -81,7 +81,7 @@ extension UIModel {
         status =
             isPlay
             ? "restarted: back to step 0"
-            : "restarted: a fresh world, seed \(start.seed), policy \(simulation.policy.displayName)"
+            : "restarted: a fresh world, seed \(start.seed), policy \(policyName)"
     }
 
     /// `B` in play: a deterministic replay from the start to the step before the last one run.
@@ -111,6 +111,8 @@ extension UIModel {
         eventSearch = old.eventSearch
         hideNetwork = old.hideNetwork
         playlist = old.playlist
+        playlistGroups = old.playlistGroups
+        playlistTitles = old.playlistTitles
         tour = old.tour
         if let connect = old.backend { connectBackend(connect) }
         if let other = old.twin { startTwin(policy: other.scenario.policy) }

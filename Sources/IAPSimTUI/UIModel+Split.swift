@@ -21,7 +21,12 @@ extension UIModel {
         }
         let preset = twinPreset
         startTwin(policy: preset.policy)
-        status = "split: the same inputs under \(preset.rawValue) on the right (V closes)"
+        // Under serve there is no twin: startTwin said why; nothing claims a split.
+        guard twin != nil else { return }
+        // The Subscriptions view covers the panels the split shows: it closes.
+        let closed = subscriptionsShown ? "; Subscriptions closed" : ""
+        subscriptionsShown = false
+        status = "split: the same inputs under \(preset.rawValue) on the right (V closes)" + closed
     }
 
     /// Builds the twin by replaying what this world was given so far (the session's steps)

@@ -27,23 +27,35 @@ extension UIModel {
                 strip: SubscriptionStrip(
                     periods: UIModel.paidPeriods(s, now: simulation.now),
                     entitled: line?.entitled(until: simulation.now) ?? [],
-                    granted: line?.granted(until: simulation.now) ?? []),
+                    granted: line?.granted(until: simulation.now) ?? [], changes: UIModel.planChanges(s)),
                 anomalies: anomalies.map { "A\($0.id) \($0.type.rawValue) \($0.status.rawValue)" })
         }
     }
 
-    /// The paid strip: each period as charged or refunded, then the billing retry (or grace)
-    /// that follows a failed renewal, up to now.
+    /// The paid strip: each period as charged or refunded, then every billing retry (or
+    /// grace) that followed a failed renewal, kept after it ended, up to now.
     static func paidPeriods(_ s: Subscription, now: VirtualTime) -> [SubscriptionStrip.Period] {
         var out = s.periods.map {
             SubscriptionStrip.Period(start: $0.start, end: $0.end, mark: $0.refunded ? .refunded : .paid)
         }
-        if let start = s.retryStartedAt, now > start {
-            let grace = s.gracePeriodExpiresAt.map { min($0, now) } ?? start
-            if grace > start { out.append(SubscriptionStrip.Period(start: start, end: grace, mark: .grace)) }
-            if now > grace { out.append(SubscriptionStrip.Period(start: grace, end: now, mark: .retry)) }
+        for retry in s.billingRetries where now > retry.start {
+            let end = min(retry.end ?? now, now)
+            let grace = retry.graceUntil.map { min($0, end) } ?? retry.start
+            if grace > retry.start {
+                out.append(SubscriptionStrip.Period(start: retry.start, end: grace, mark: .grace))
+            }
+            if end > grace { out.append(SubscriptionStrip.Period(start: grace, end: end, mark: .retry)) }
         }
         return out
+    }
+
+    /// The plan changes of a subscription: a period of another product than the one before
+    /// it; an upgrade when the one before was cut short with a prorated refund.
+    static func planChanges(_ s: Subscription) -> [SubscriptionStrip.PlanChange] {
+        zip(s.periods, s.periods.dropFirst()).compactMap { before, after in
+            guard before.productId != after.productId else { return nil }
+            return SubscriptionStrip.PlanChange(at: after.start, upgrade: before.refundCents > 0 && !before.refunded)
+        }
     }
 }
 

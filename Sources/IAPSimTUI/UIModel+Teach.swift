@@ -104,14 +104,19 @@ extension UIModel {
     /// The file play shows, if any.
     var playFile: String? { if case .play(let file) = mode { return file } else { return nil } }
 
-    /// `O`: every file of the playlist; the one playing is selected.
+    /// `O`: every file of the playlist under its failure mode, with its title; the one
+    /// playing is selected.
     var browser: Picker {
         let current = playFile.flatMap { playlist.firstIndex(of: $0) } ?? 0
         return Picker(
-            title: "Scenarios (\(playlist.count)): Enter opens, Esc stays",
+            title: "Scenarios (\(playlist.count)) by failure mode: Enter opens, Esc stays",
             items: playlist.map { path in
                 let name = path.split(separator: "/").last.map(String.init) ?? path
-                return PickerItem(name, path == playFile ? "playing now" : "", .open(path))
+                let title = playlistTitles[path] ?? ""
+                let detail = path != playFile ? title : title.isEmpty ? "playing now" : "playing now: " + title
+                var item = PickerItem(name, detail, .open(path))
+                item.group = playlistGroups[path]
+                return item
             }, selected: current)
     }
 

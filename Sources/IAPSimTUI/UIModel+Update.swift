@@ -279,6 +279,8 @@ extension UIModel {
         case .pageUp: picker.selected = max(0, picker.selected - 10); overlay = .picker(picker)
         case .pageDown: picker.selected = min(picker.items.count - 1, picker.selected + 10); overlay = .picker(picker)
         case .enter: return choose(picker.items[picker.selected])
+        case .char(let c) where picker.items.contains { $0.key == c }:
+            return choose(picker.items.first { $0.key == c }!)
         case .char(let c) where c.wholeNumberValue != nil:
             // 1-9, then 0 for the tenth.
             let n = c.wholeNumberValue! == 0 ? 10 : c.wholeNumberValue!

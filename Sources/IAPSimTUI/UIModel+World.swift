@@ -202,11 +202,21 @@ extension UIModel {
     // MARK: the policy panel
 
     /// The keys the panel lists: those of the world the run is in.
-    /// StoreKit 1 lists the server side's keys too, so that they can be turned on by hand.
+    /// StoreKit 1 lists the server side's keys too, so that they can be turned on by hand,
+    /// but not the ones only subscriptions read (StoreKit 2 only); under serve no `server-*`
+    /// key is listed: the user's backend is the server, and it ignores them.
     var policyKeys: [PolicyKey] {
         let world = simulation.policy.storekit
-        return PolicyKey.keys(in: world) + (world == .one ? PolicyKey.serverSideKeys : [])
+        let keys =
+            PolicyKey.keys(in: world)
+            + (world == .one ? PolicyKey.serverSideKeys.filter { !UIModel.subscriptionServerKeys.contains($0) } : [])
+        return simulation.isExternal ? keys.filter { !$0.rawValue.hasPrefix("server-") } : keys
     }
+
+    /// The server-side keys only a subscription reads.
+    static let subscriptionServerKeys: [PolicyKey] = [
+        .serverSubscriptionOrder, .serverGrace, .serverRevoke, .serverStatusPoll,
+    ]
 
     /// Rows: the preset, then every key of the run's world.
     var policyRows: Int { 1 + policyKeys.count }

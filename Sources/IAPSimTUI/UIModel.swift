@@ -117,6 +117,10 @@ package struct UIModel: Sendable {
     package internal(set) var hideNetwork = false
     /// Scenario files `]`, `[` and `O` move between (the edge fills it); empty: none.
     package var playlist: [String] = []
+    /// Each playlist file's failure mode (its heading in scenarios/README.md) and title, for
+    /// the browser (`O`); a file missing here is listed by its name alone.
+    package var playlistGroups: [String: String] = [:]
+    package var playlistTitles: [String: String] = [:]
     /// The split screen (`V`): the same inputs under another policy, in lockstep.
     package internal(set) var twin: ScenarioPlayer?
     /// What each half of the split screen avoided, with the settings that saved it, worked out

@@ -53,6 +53,7 @@ struct PlayCommand: ParsableCommand {
         ) { options in
             var model = UIModel(play: scenario, file: file, options: options)
             model.playlist = playlist
+            (model.playlistGroups, model.playlistTitles) = PlaylistFiles.describe(playlist)
             return model
         }
     }

@@ -76,6 +76,7 @@ struct SandboxCommand: ParsableCommand {
                 seed: seed, users: names, preset: policy, options: options, catalog: loaded,
                 storekitPath: catalog.storekit.map(TerminalUI.absolutePath))
             model.playlist = playlist
+            (model.playlistGroups, model.playlistTitles) = PlaylistFiles.describe(playlist)
             return model
         }
     }

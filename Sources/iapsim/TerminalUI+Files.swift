@@ -14,15 +14,66 @@ enum PlaylistFiles {
         }
     }
 
-    /// The `.yaml` files of `directory`, sorted by name, the weak policy that shows a failure
-    /// before its fix (`x-naive.yaml`, then `x-hardened.yaml`, as scenarios/README.md
-    /// promises); empty when it cannot be read.
+    /// The `.yaml` files of `directory` in the order of its README.md (grouped by failure
+    /// mode, the weak policy that shows a failure before its fix, as scenarios/README.md
+    /// promises), then the files it does not name, sorted by name with `x-naive.yaml` before
+    /// `x-hardened.yaml`; empty when it cannot be read.
     static func list(_ directory: String) -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
         else { return [] }
         let files = ScenarioFiles.expand([directory]).map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }
-        return files.sorted { teachingKey($0) < teachingKey($1) }
+        let sorted = files.sorted { teachingKey($0) < teachingKey($1) }
+        let listed = readmeGroups(directory).map(\.path).filter { files.contains($0) }
+        return listed + sorted.filter { !listed.contains($0) }
+    }
+
+    /// The files README.md of `directory` names, in its order, each with the heading it is
+    /// under (`## Lost order (掉单)`, backticks dropped).
+    static func readmeGroups(_ directory: String) -> [(path: String, group: String)] {
+        let readme = (directory as NSString).appendingPathComponent("README.md")
+        guard let text = try? String(contentsOfFile: readme, encoding: .utf8) else { return [] }
+        var out: [(path: String, group: String)] = [], group = ""
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("## ") {
+                group = String(line.dropFirst(3)).replacingOccurrences(of: "`", with: "")
+            } else if line.hasPrefix("- `"), let end = line.dropFirst(3).firstIndex(of: "`") {
+                let name = line[line.index(line.startIndex, offsetBy: 3)..<end]
+                guard name.hasSuffix(".yaml") else { continue }
+                let path =
+                    directory == "." ? String(name) : (directory as NSString).appendingPathComponent(String(name))
+                let clean = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+                if !out.contains(where: { $0.path == clean }) { out.append((clean, group)) }
+            }
+        }
+        return out
+    }
+
+    /// Each file's failure mode (its README heading) and `title:`, for the browser.
+    static func describe(_ files: [String]) -> (groups: [String: String], titles: [String: String]) {
+        var groups: [String: String] = [:], titles: [String: String] = [:]
+        let folders = Set(files.map { ($0 as NSString).deletingLastPathComponent })
+        for folder in folders.sorted() {
+            for entry in readmeGroups(folder.isEmpty ? "." : folder) { groups[entry.path] = entry.group }
+        }
+        for file in files {
+            if groups[file] == nil { groups[file] = "Not in the folder's README" }
+            titles[file] = title(of: file)
+        }
+        return (groups, titles)
+    }
+
+    /// The `title:` line of a scenario file, unquoted; nil when it has none or cannot be read.
+    static func title(of path: String) -> String? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n").prefix(40) where line.hasPrefix("title:") {
+            var value = line.dropFirst(6).trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
+            return value
+        }
+        return nil
     }
 
     /// A file's place: its name without the policy's suffix, then naive before the rest

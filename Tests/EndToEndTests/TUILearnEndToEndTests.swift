@@ -35,22 +35,12 @@ import Testing
         try e2e.waitForPanels(tmux)
         try tmux.send("O")
         try tmux.wait(for: "Scenarios (")
-        // The files of scenarios/ by name, each naive file before its fix: the next after
-        // replay-fraud-naive, and the one before it.
-        func place(_ name: String) -> String {
-            let stem = String(name.dropLast(5))
-            if stem.hasSuffix("-naive") { return String(stem.dropLast(6)) + "\u{0}0" }
-            if stem.hasSuffix("-hardened") { return String(stem.dropLast(9)) + "\u{0}2" }
-            return stem + "\u{0}1"
-        }
-        let names = try FileManager.default.contentsOfDirectory(
-            atPath: CLI.root.appendingPathComponent("scenarios").path
-        ).filter { $0.hasSuffix(".yaml") }.sorted { place($0) < place($1) }
-        let here = try #require(names.firstIndex(of: "replay-fraud-naive.yaml"))
+        // The files in scenarios/README.md's order, each naive file before its fix: the
+        // next after replay-fraud-naive is its fix, the one before it ends "Missed order".
         try tmux.send("Escape", "]")
-        try tmux.wait(for: "playing scenarios/\(names[here + 1])")
+        try tmux.wait(for: "playing scenarios/replay-fraud-blocked-hardened.yaml")
         try tmux.send("[", "[")
-        try tmux.wait(for: "playing scenarios/\(names[here - 1])")
+        try tmux.wait(for: "playing scenarios/missed-order-offline-hardened.yaml")
         try tmux.send("q")
         try e2e.expectCleanExit(tmux)
     }

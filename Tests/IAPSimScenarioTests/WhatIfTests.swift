@@ -20,6 +20,17 @@ import Testing
         sets.map { $0.map(\.words).joined(separator: " + ") }
     }
 
+    /// Defect 14 of walkthrough 3: the billing-retry file's failure has no injected cause
+    /// (its server hears of no renewal at all), and its title and story say so.
+    @Test func theBillingRetryFileSaysNoRenewalReachesItsServer() throws {
+        let scenario = try Self.load("sub-billing-retry-naive")
+        let (result, report) = Self.explain(scenario)
+        let a = try #require(result.simulation.auditor.anomalies.first)
+        #expect(try #require(report.explanation(of: a.id)).causedBy.isEmpty)
+        #expect(scenario.title.contains("no renewal reaches this server"))
+        #expect((scenario.story ?? "").contains("renewal would be missed just the same"))
+    }
+
     @Test func aCrashAtTheChargeCausesTheLostOrderAndTheObserverAtLaunchPreventsIt() throws {
         let (result, report) = Self.explain(try Self.load("lost-order-crash-at-charge-naive"))
         let a = try #require(result.simulation.auditor.anomalies.first)

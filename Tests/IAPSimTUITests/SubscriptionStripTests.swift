@@ -62,4 +62,31 @@ import Testing
         let years = VirtualCalendar.axis(from: 334 * Self.day, step: 10 * Self.day, cells: 12)
         #expect(years == "Dec2027  Mar")
     }
+
+    /// Defect 8 of walkthrough 3: after now the strips say "not yet", not "none".
+    @Test func theFutureIsNotYetNotNone() {
+        let strip = SubscriptionStrip(
+            periods: [.init(start: 0, end: 10 * Self.day, mark: .paid)], entitled: [0..<5 * Self.day],
+            granted: [0..<5 * Self.day])
+        let rows = strip.rows(from: 0, step: Self.day, cells: 12, tolerance: 30_000, now: 5 * Self.day)
+        #expect(rows.paid == "$$$$$$$$$$--")
+        #expect(rows.entitled == "EEEEE-------")
+        #expect(rows.granted == "GGGGG-------")
+        #expect(!rows.differs)
+    }
+
+    @Test func anUpgradeIsMarkedInItsCell() {
+        let strip = SubscriptionStrip(
+            periods: [
+                .init(start: 0, end: 10 * Self.day, mark: .paid),
+                .init(start: 10 * Self.day, end: 20 * Self.day, mark: .paid),
+            ],
+            entitled: [], granted: [], changes: [.init(at: 10 * Self.day + 5, upgrade: true)])
+        #expect(strip.rows(from: 0, step: 5 * Self.day, cells: 4, tolerance: 0).paid == "$$U$")
+    }
+
+    @Test func theAxisMarksNowAndMovesANameOffIt() {
+        #expect(VirtualCalendar.axis(from: 0, step: 5 * Self.day, cells: 14, now: 1, mark: "v") == " vJan Feb  Mar")
+        #expect(VirtualCalendar.axis(from: 0, step: 5 * Self.day, cells: 14, now: 0, mark: "v") == "vJan  Feb  Mar")
+    }
 }

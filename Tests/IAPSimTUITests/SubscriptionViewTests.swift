@@ -116,4 +116,34 @@ import Testing
         #expect(retry.contains("retrying since Feb 1"), "\(retry)")
         #expect(!retry.contains("renews Feb 1"))
     }
+
+    /// Defect 8 of walkthrough 3: the billing-retry days stay `x` after the recovery, the
+    /// legend fits 80 columns, and an upgrade leaves a mark.
+    @Test func billingRetryStaysOnTheStripAfterTheRecovery() throws {
+        var d = try DefectTests.play("sub-billing-retry-naive.yaml")
+        d.keys("G")
+        d.keys("T")
+        let text = d.screen(120, 40).text
+        #expect(text.contains("$xxxx"), "\(text)")
+        #expect(text.contains("- not yet"), "\(text)")
+        let narrow = d.screen(80, 24).text
+        #expect(narrow.contains("^ E and G differ > 30s"), "the legend is whole at 80 columns:\n\(narrow)")
+        var up = try DefectTests.play("sub-upgrade-naive.yaml")
+        up.keys("G")
+        up.keys("T")
+        #expect(up.screen(120, 40).text.contains("$U$"), "\(up.screen(120, 40).text)")
+    }
+
+    /// Defect 12 of walkthrough 3: the Merchant panel shows the access it grants and lists
+    /// the subscription's credited transaction; the Auditor counts subscription payments as
+    /// the verdict does (`charged: 2 payment(s)`).
+    @Test func theMerchantPanelShowsAccessAndTheAuditorCountsSubscriptionPayments() throws {
+        var d = try DefectTests.play("sub-billing-retry-naive.yaml")
+        d.keys("G")
+        let text = d.screen(120, 40).text
+        #expect(text.contains("pro_monthly no access since Feb 1"), "\(text)")
+        #expect(!text.contains("credited none yet"), "\(text)")
+        #expect(text.contains("2 charge(s), 1 anomaly"), "\(text)")
+        #expect(d.screen(80, 24).text.contains("no access since Feb 1"), "\(d.screen(80, 24).text)")
+    }
 }

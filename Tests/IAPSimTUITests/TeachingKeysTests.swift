@@ -130,6 +130,25 @@ import Testing
         #expect(browser.selected == 2 && browser.items[2].detail == "playing now")
     }
 
+    /// Defect 17 of walkthrough 3: the browser lists the files under their failure modes,
+    /// each with its title.
+    @Test func theBrowserGroupsTheFilesUnderTheirFailureModesWithTitles() throws {
+        var model = UIModel(play: try RenderGoldenTests.shipped("replay-fraud-naive.yaml"), file: "scenarios/b.yaml")
+        model.playlist = ["scenarios/a.yaml", "scenarios/b.yaml", "scenarios/c.yaml"]
+        model.playlistGroups = [
+            "scenarios/a.yaml": "Lost order", "scenarios/b.yaml": "Lost order",
+            "scenarios/c.yaml": "Replay fraud",
+        ]
+        model.playlistTitles = ["scenarios/a.yaml": "Killed at the charge", "scenarios/c.yaml": "A replay"]
+        var d = Driver(model)
+        d.keys("O")
+        let rows = d.screen(120, 40).text.split(separator: "\n").map(String.init)
+        let lost = try #require(rows.firstIndex { $0.contains("│Lost order") })
+        #expect(rows[lost + 1].contains("a.yaml") && rows[lost + 1].contains("Killed at the charge"))
+        #expect(rows[lost + 2].contains("b.yaml") && rows[lost + 2].contains("playing now"))
+        #expect(rows[lost + 3].contains("│Replay fraud") && rows[lost + 4].contains("A replay"))
+    }
+
     @Test func theGlossaryComesFromTheCoresTables() {
         var d = Driver(UIModel())
         d.keys("w")

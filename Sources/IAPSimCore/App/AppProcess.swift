@@ -270,8 +270,10 @@ package struct AppProcess: Sendable, Hashable {
 
     /// `report-app-transaction`: at login the app tells the server its customer's
     /// `AppTransaction.appTransactionID` (it exists before any purchase), route `order`.
+    /// Under serve the backend has no such endpoint (it gets the id in `POST /orders`):
+    /// nothing is sent, so no simulated server keeps what the backend never saw.
     func reportAppTransaction(_ user: String, _ out: inout Outbox) {
-        guard out.policy.reportAppTransaction, out.policy.storekit == .two else { return }
+        guard out.policy.reportAppTransaction, out.policy.storekit == .two, !out.served else { return }
         out.send(
             .order, .request, .app, exchange: out.newExchange(),
             .appTransactionReport(user: user, appTransactionId: AppStore.appTransactionId))

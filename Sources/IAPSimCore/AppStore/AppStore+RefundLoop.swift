@@ -25,6 +25,7 @@ extension AppStore {
             $0.refundedAt = out.now
             $0.refundPercent = percent
         }
+        pendingRefundRequests.removeAll { $0 == txn }
         let cents = AppStore.refundCents(product.priceCents, percent: percent)
         out.log(.appStore, .refundIssued(txn: txn, product: t.productId, priceCents: cents, percent: percent))
         if product.subscription != nil { refundSubscriptionPeriod(txn, cents: cents, &out) }
@@ -44,6 +45,7 @@ extension AppStore {
     mutating func refundRequested(_ txn: String, reason: ConsumptionRequestReason, _ out: inout Outbox) {
         guard let t = transaction(txn), let product = catalog.product(t.productId) else { return }
         let asks = product.kind == .consumable || product.subscription != nil
+        if !pendingRefundRequests.contains(txn) { pendingRefundRequests.append(txn) }
         out.log(
             .appStore,
             .noted(
@@ -65,6 +67,7 @@ extension AppStore {
 
     /// `refund-decline TXN`: Apple declines the request; `REFUND_DECLINED` goes out.
     mutating func refundDeclined(_ txn: String, _ out: inout Outbox) {
+        pendingRefundRequests.removeAll { $0 == txn }
         out.log(.appStore, .noted("refund request for \(txn) declined: nothing is refunded"))
         notify(.refundDeclined, txn, &out)
     }

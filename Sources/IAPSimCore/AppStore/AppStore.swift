@@ -53,6 +53,9 @@ package struct AppStore: Sendable, Hashable {
     var subscriptionBook: SubscriptionBook?
     /// The app's billing grace period (`grace-period`: 3, 16 or 28 days), if it has one.
     package internal(set) var gracePeriodMs: VirtualTime?
+    /// The transactions whose refund the customer asked for and Apple has not yet decided
+    /// (refunded or declined), oldest first.
+    package internal(set) var pendingRefundRequests: [String] = []
 
     struct InterruptedPayment: Sendable, Hashable {
         var txn: String

@@ -21,6 +21,23 @@ extension Simulation {
         }
     }
 
+    /// The appTransactionId an app's login-time report carries, if `m` is one.
+    static func appTransactionReport(_ m: borrowing Message) -> String? {
+        guard m.direction == .request, case .appTransactionReport(_, let id) = m.payload else { return nil }
+        return id
+    }
+
+    /// A report sent before the backend was attached (the launch at time 0): your backend
+    /// has no such endpoint (it gets the id in `POST /orders`), so no one keeps it and no
+    /// simulated server says it did.
+    mutating func arriveUnserved(_ m: consuming Message, id: String) {
+        network.arrived(m, receiverAlive: true, &outbox)
+        outbox.log(
+            .network,
+            .noted(
+                "appTransactionId \(id) report: under serve no one receives it (your backend gets it in POST /orders)"))
+    }
+
     /// Asks the backend; the world stands still meanwhile.
     mutating func askBackend(_ request: ExternalRequest) -> ExternalReply {
         guard let link = external else { return ExternalReply(.done("no backend")) }

@@ -25,6 +25,9 @@ package struct Outbox: Sendable {
     var unkept = 0
     /// The trigger codes of every fact written.
     var triggers = TriggerSet()
+    /// The merchant is the user's backend (`iapsim serve`): what only the simulated
+    /// merchant server would receive is not sent.
+    var served = false
 
     /// The actions of the engine's queued events, by slot (a free slot holds `.vacant`). The outbox keeps them so that `after` moves an action once,
     /// straight into its slot; the queue orders three numbers per event.

@@ -54,6 +54,7 @@ extension AppStore {
             book.subscriptions[i].status = .active
             book.subscriptions[i].gracePeriodExpiresAt = nil
             book.subscriptions[i].retryStartedAt = nil
+            endBillingRetry(i, at: out.now)
         }
         noteChange(i, .upgraded, txn: t.id, &out)
         out.after(0, .storeDeliver(txns: [t.id], redelivery: false, atForeground: false))
@@ -114,5 +115,11 @@ extension AppStore {
         else { return 0 }
         let length = max(1, p.end - p.start)
         return Int(min(100, max(1, ((p.end - max(now, p.start)) * 100 + length / 2) / length)))
+    }
+
+    /// Closes subscription `i`'s billing retry, if one lasts, at `t` (kept as history).
+    mutating func endBillingRetry(_ i: Int, at t: VirtualTime) {
+        guard let k = book.subscriptions[i].billingRetries.lastIndex(where: { $0.end == nil }) else { return }
+        book.subscriptions[i].billingRetries[k].end = t
     }
 }

@@ -120,6 +120,7 @@ extension AppStore {
             book.subscriptions[k].expiresAt = end
             book.subscriptions[k].gracePeriodExpiresAt = nil
             book.subscriptions[k].retryStartedAt = nil
+            endBillingRetry(k, at: out.now)
             book.subscriptions[k].expirationIntent = nil
             if out.now - book.subscriptions[k].paidUntil > Self.lapseResetMs {
                 book.subscriptions[k].recentStartAt = out.now
@@ -213,6 +214,8 @@ extension AppStore {
         let grace = out.policy.storekit == .two ? gracePeriodMs : nil
         book.subscriptions[i].chargeFailed = false
         book.subscriptions[i].retryStartedAt = out.now
+        book.subscriptions[i].billingRetries.append(
+            BillingRetrySpan(start: out.now, graceUntil: grace.map { out.now + $0 }, end: nil))
         if let grace {
             book.subscriptions[i].status = .grace
             book.subscriptions[i].gracePeriodExpiresAt = out.now + grace
@@ -243,6 +246,7 @@ extension AppStore {
         book.subscriptions[i].status = .active
         book.subscriptions[i].gracePeriodExpiresAt = nil
         book.subscriptions[i].retryStartedAt = nil
+        endBillingRetry(i, at: out.now)
         book.subscriptions[i].renewals += 1
         // A billing-retry lapse lasts under 60 days: recentSubscriptionStartDate keeps.
         noteChange(i, recovered ? .recovered : .renewed, txn: t.id, &out)
@@ -283,6 +287,7 @@ extension AppStore {
         book.subscriptions[i].status = .expired
         book.subscriptions[i].expirationIntent = intent
         book.subscriptions[i].gracePeriodExpiresAt = nil
+        endBillingRetry(i, at: out.now)
         noteChange(i, .expired, txn: nil, &out)
         notifySubscription(.expired, intent == 1 ? .voluntary : .billingRetry, i, &out)
     }

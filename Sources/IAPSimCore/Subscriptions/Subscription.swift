@@ -59,6 +59,14 @@ package struct SubscriptionPeriod: Sendable, Hashable {
     package var keptCents: Int { priceCents - refundCents }
 }
 
+/// One billing retry of a subscription: from the expiry that failed to renew, through its
+/// grace period (if the app has one), to its end (nil while it lasts).
+package struct BillingRetrySpan: Sendable, Hashable {
+    package var start: VirtualTime
+    package var graceUntil: VirtualTime?
+    package var end: VirtualTime?
+}
+
 /// One auto-renewable subscription of the Apple ID (one per group), as the App Store keeps
 /// it: who bought it (the app account the first purchase was made for), its current period,
 /// its renewal preferences and its billing state.
@@ -80,6 +88,9 @@ package struct Subscription: Sendable, Hashable {
     package var gracePeriodExpiresAt: VirtualTime?
     /// When billing retry began (the expiry that failed to renew).
     package var retryStartedAt: VirtualTime?
+    /// Every billing retry, oldest first, kept after it ends (a recovery, a new purchase,
+    /// the expiry): the history the Subscriptions view draws.
+    package var billingRetries: [BillingRetrySpan] = []
     /// `expirationIntent`: 1 voluntary, 2 billing, once expired.
     package var expirationIntent: Int?
     /// `recentSubscriptionStartDate`: the start of the latest run of periods without a gap.

@@ -83,6 +83,7 @@ extension Simulation {
             return answerUnavailable(m)
         }
         if isExternal, Self.goesToBackend(m) { return arriveExternal(m) }
+        if isExternal, let id = Self.appTransactionReport(m) { return arriveUnserved(m, id: id) }
         switch m.payload {
         case .orderRequest(let user, let product):
             network.arrived(m, receiverAlive: true, &outbox)

@@ -81,7 +81,12 @@ package struct Simulation: Sendable {
     /// The world as it was when `armReconcileIfDue` last found no work (nil: not known).
     var reconcileIdleAt: ReconcileStamp?
     /// `merchant: external` (`iapsim serve`): the user's backend plays the merchant server.
-    package var external: ExternalLink? { didSet { isExternal = external != nil } }
+    package var external: ExternalLink? {
+        didSet {
+            isExternal = external != nil
+            outbox.served = isExternal
+        }
+    }
     /// True when the user's backend plays the merchant server (`external` is set). Kept apart
     /// because the engine asks it at every event: comparing the optional with nil copies it.
     package private(set) var isExternal = false
