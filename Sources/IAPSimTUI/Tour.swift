@@ -62,6 +62,12 @@ package struct Lesson: Sendable, Hashable {
                 "Apple is about to refund Alice's purchase. Her coins are on the merchant server. "
                     + "Will anyone take them back?"
             ),
+            (
+                .graceCut, "sub-grace-cut-naive.yaml", "sub-grace-cut-hardened.yaml", 4,
+                "Alice subscribes to Pro monthly, and her card will fail at the renewal. This app has a "
+                    + "16-day billing grace period: Apple keeps retrying, and keeps her entitled meanwhile. "
+                    + "Will the server let her in during those days?"
+            ),
         ]
 }
 

@@ -61,10 +61,10 @@ extension UIModel {
         case .sandbox:
             // A preset of the other StoreKit world, chosen in the policy panel, starts here.
             // The preset the world is at now (the header's), so that a saved session says so.
-            var scenario = Scenario(
-                title: start.title, policy: pendingPreset?.policy ?? simulation.policy,
-                preset: pendingPreset ?? simulation.policy.matchingPreset ?? start.preset, seed: start.seed,
-                users: start.users)
+            // Its catalog (a StoreKit file's) and grace period stay.
+            var scenario = start
+            scenario.policy = pendingPreset?.policy ?? simulation.policy
+            scenario.preset = pendingPreset ?? simulation.policy.matchingPreset ?? start.preset
             scenario.environment = pendingEnvironment ?? simulation.config.environment
             fresh = UIModel(scenario: scenario, mode: .sandbox, options: options)
         case .play(let file):

@@ -14,13 +14,14 @@ extension UIModel {
     /// file itself and settling, so `iapsim run` on it passes by construction; the replay is
     /// also compared with what happened live, and a difference is reported.
     mutating func saveSession() -> [UIEffect] {
-        let start = player.scenario
-        var scenario = Scenario(
-            title: isPlay
-                ? ScenarioVocabulary.title(start.title, adding: " (played, with extra actions)") : "Sandbox session",
-            story: nil, policy: start.policy, preset: start.preset, seed: start.seed,
-            users: start.users, app: start.app, steps: session)
-        scenario.environment = start.environment
+        // The start's world as it is (catalog, StoreKit file, grace period, environment),
+        // with the session's steps.
+        var scenario = sessionScenario
+        scenario.title =
+            isPlay
+            ? ScenarioVocabulary.title(player.scenario.title, adding: " (played, with extra actions)")
+            : "Sandbox session"
+        scenario.story = nil
         let (_, replay) = ScenarioPlayer.run(scenario)
         scenario.expect = Expectations.verdict(of: replay.simulation)
         scenario.story = story(actions: session.count, matchesLive: replayMatchesLive(scenario))

@@ -4,12 +4,13 @@ import IAPSimScenario
 extension UIModel {
     /// The session so far (the file's or the sandbox's start, and every action since) as
     /// the replays' inputs.
+    /// Everything else is the start's: its catalog (a StoreKit file's), its grace period, its
+    /// environment (a replay without the grace period can make no grace-cut, and so every
+    /// candidate change seemed to prevent one).
     var sessionScenario: Scenario {
-        let start = player.scenario
-        var scenario = Scenario(
-            title: start.title, policy: start.policy, preset: start.preset, seed: start.seed,
-            users: start.users, app: start.app, steps: session)
-        scenario.environment = start.environment
+        var scenario = player.scenario
+        scenario.steps = session
+        scenario.expect = Expectations()
         return scenario
     }
 

@@ -9,7 +9,7 @@ import Testing
         let tmux = try Tmux(["learn"])
         defer { tmux.kill() }
         try e2e.waitForPanels(tmux)
-        try tmux.wait(for: "lesson 1 of 7: watch")
+        try tmux.wait(for: "lesson 1 of 8: watch")
         try tmux.send("Enter")
         // Nothing on screen answers the question to come: no anomaly name, the auditor held back.
         let before = try tmux.wait(for: "held back until you have answered")
@@ -24,7 +24,7 @@ import Testing
         try tmux.wait(for: "policy hardened (same inputs)")
         try tmux.wait(for: "avoided: lost-order")
         try tmux.send("]")
-        try tmux.wait(for: "lesson 2 of 7: watch")
+        try tmux.wait(for: "lesson 2 of 8: watch")
         try tmux.send("q")
         try e2e.expectCleanExit(tmux)
     }

@@ -64,7 +64,7 @@ extension TourTests {
         d.keys("O4")
         #expect(d.effects.isEmpty, "no file to read: \(d.effects)")
         #expect(d.model.tour?.index == 3 && d.model.tour?.stage == .playing)
-        #expect(d.model.status?.hasPrefix("lesson 4 of 7: watch") == true, "\(d.model.status ?? "")")
+        #expect(d.model.status?.hasPrefix("lesson 4 of 8: watch") == true, "\(d.model.status ?? "")")
         #expect(d.model.status?.contains("duplicate-receipt") == false, "the status names no anomaly before the reveal")
     }
     /// What a question may say only when its file does it: a phrase, and the commands one of
@@ -79,8 +79,10 @@ extension TourTests {
         ("refund", { if case .refund = $0 { true } else { false } }),
         ("opens the app", { $0 == .launch }),
         ("opens the store", { $0 == .openStore }),
+        ("card will fail", { $0 == .billingFail(on: true) }),
+        ("subscribes", { if case .buy(let p) = $0 { p.hasPrefix("pro_") || p.hasPrefix("plus_") } else { false } }),
         (
-            "fail",
+            "payment is about to fail",
             {
                 if case .failNextPayment = $0 {
                     true
