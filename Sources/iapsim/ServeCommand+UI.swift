@@ -15,6 +15,10 @@ struct ServeUI {
 
     func run() throws {
         let loaded = try command.catalog.load()
+        // The screen is the UI's: a spawned backend's output goes to /dev/null (its own
+        // `2>FILE` in --spawn keeps it), or it would write over the panels.
+        var options = options
+        options.quietBackend = true
         let session = try ServeCommand.start(options, outputs: outputs)
         defer { session.close() }
         let preset = command.policy ?? .sk2Hardened

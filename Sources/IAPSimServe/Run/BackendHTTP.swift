@@ -19,6 +19,9 @@ package struct HTTPExchange: Sendable, Equatable {
     package var failure: String?
     /// The answer's Content-Type (an HTML page is classified as such).
     package var contentType: String?
+    /// What a notification carried (`ONE_TIME_CHARGE`, `REFUND/...`), for the UI's panel; not
+    /// part of the exchange's identity.
+    package var what: String?
     /// Wall time the exchange took, from the request's start to its answer's end (not recorded
     /// for comparison).
     package var wall: Duration = .zero
@@ -60,6 +63,12 @@ package struct HTTPExchange: Sendable, Equatable {
     /// `POST /apple/report -> 200` or `POST /orders -> no answer: connection refused`; an answer
     /// other than 2xx shows the start of its body, escaped (`-> 422 "{\"detail\":…}"`): why your
     /// backend refused is in the transcript, `--verbose` and the UI's Your backend panel.
+    /// `line` with what a notification carried after its path, as the Your backend panel shows it.
+    package var panelLine: String {
+        guard let what else { return line }
+        return "\(method) \(path) \(what)" + String(line.dropFirst("\(method) \(path)".count))
+    }
+
     package var line: String {
         let outcome = status.map { "\($0)" } ?? "no answer"
         var text = "\(method) \(path) -> \(outcome)" + (failure.map { ": \($0)" } ?? "")

@@ -135,7 +135,8 @@ package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
         deliverTestNotifications(now: now)
         reply.apiCalls = api?.takeCalls() ?? []
         reply.ledger = readLedger(now: now, catalog: world.config.catalog)
-        reply.calls = exchanges[before...].map { "\($0.line) (\($0.wallMs) ms)" } + reply.apiCalls.map { "API " + $0 }
+        reply.calls =
+            exchanges[before...].map { "\($0.panelLine) (\($0.wallMs) ms)" } + reply.apiCalls.map { "API " + $0 }
         return reply
     }
 
@@ -283,7 +284,10 @@ package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
             return ExternalReply(.notification(status: 0))
         }
         let body = ServeJSON.Value.object([("signedPayload", .string(jws))])
+        let sent = exchanges.count
         let e = sendNotification(body.text, now: now)
+        let what = n.type.rawValue + (n.subtype.map { "/\($0.rawValue)" } ?? "")
+        for i in sent..<exchanges.count { exchanges[i].what = what }
         let status = e.failure == nil ? (e.status ?? 0) : 0
         return ExternalReply(.notification(status: status), line: e.line)
     }

@@ -23,6 +23,8 @@ package final class ServeSession: @unchecked Sendable {
         package var replay: String?
         /// `--race`: deliveries with a twin go out together (ServeMerchant+Race.swift).
         package var race = false
+        /// The terminal UI runs: a spawned backend's output would write over its screen.
+        package var quietBackend = false
         package init() {}
     }
 
@@ -116,7 +118,7 @@ package final class ServeSession: @unchecked Sendable {
                 "IAPSIM_ENVIRONMENT": options.environment.payloadName,
                 "IAPSIM_BUNDLE_ID": SignedDataDefaults.bundleId,
                 "IAPSIM_APP_APPLE_ID": String(SignedDataDefaults.appAppleId),
-            ])
+            ], discardOutput: options.quietBackend)
         spawned = child
         if let failure = child.waitUntilHealthy(base: backend, http: http) {
             close()

@@ -35,7 +35,11 @@ package final class ServeSpawn: @unchecked Sendable {
         for p in paths { free(p) }
     }
 
-    package init(command: String, environment extra: [String: String]) throws(ServeFailure) {
+    /// `discardOutput`: the backend's stdout and stderr go to /dev/null (the terminal UI owns
+    /// the screen; a `--spawn` command may still redirect its own output, `2>backend.log`).
+    package init(
+        command: String, environment extra: [String: String], discardOutput: Bool = false
+    ) throws(ServeFailure) {
         self.command = command
         var environment = ProcessInfo.processInfo.environment
         for (k, v) in extra { environment[k] = v }
@@ -48,8 +52,14 @@ package final class ServeSpawn: @unchecked Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // The backend's output goes to iapsim's stderr; its stdin is /dev/null.
-        posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
+        // The backend's output goes to iapsim's stderr (or nowhere, under the UI); its stdin
+        // is /dev/null.
+        if discardOutput {
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
+        }
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         let argv = ["/bin/sh", "-c", command]
         var cArgv = argv.map { strdup($0) } + [nil]
