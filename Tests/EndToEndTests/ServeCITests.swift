@@ -194,3 +194,25 @@ import Testing
         #expect(replay.stdout.contains("double-credit (permanent)"), "\(replay.stdout)")
     }
 }
+
+extension ServeCITests {
+    /// The walkthrough's `order -`: a credit the backend's ledger shows names the backend's own
+    /// order (the one its token names), in Events and the log, and that order is credited.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["IAPSIM_APPLE_PYTHON"] != nil, "no Apple venv"))
+    func aLedgerCreditNamesTheBackendsOrder() throws {
+        let python = ProcessInfo.processInfo.environment["IAPSIM_APPLE_PYTHON"]!
+        let log = CLI.temporaryFile("order-named.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let run = try CLI.run([
+            "serve", "--config", "tools/refbackend/serve.yaml", "--spawn", "\(python) tools/refbackend/refbackend.py",
+            "--log", log, "scenarios/serve/purchase-credited.yaml",
+        ])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let credits = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            .filter { $0.contains("\"kind\":\"coinsCredited\"") }
+        #expect(!credits.isEmpty)
+        for line in credits {
+            #expect(line.contains("\"order\":\"ord-") && !line.contains("(order -)"), "\(line)")
+        }
+    }
+}

@@ -151,8 +151,11 @@ extension Simulation {
             }
             // The signed transaction the backend credited, as the attacker may later replay it.
             let signed = store.transaction(row.transactionId).flatMap { store.signedForAPI($0, now: now) }
+            // The order its token names (the backend's own, `ord-1`): credited now, as the
+            // Events and the inspector say.
+            let order = store.transaction(row.transactionId)?.appAccountToken.flatMap { server.order(token: $0)?.id }
             server.credit(
-                user: row.account, product: product, txn: row.transactionId, order: nil, sender: sender, via: via,
+                user: row.account, product: product, txn: row.transactionId, order: order, sender: sender, via: via,
                 receipt: nil, signed: signed, out: &outbox)
         }
         for row in snapshot.clawbacks.dropFirst(link.seenClawbacks) {
