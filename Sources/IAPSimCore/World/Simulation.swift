@@ -250,63 +250,6 @@ package struct Simulation: Sendable {
         dispatch(action)
     }
 
-    /// Runs every event up to and including `time`, then sets the clock to `time`.
-    package mutating func run(until time: VirtualTime) {
-        var none: [LogEntry]?
-        run(until: time, into: &none)
-    }
-
-    /// `run(until:)`, appending what the events wrote to `written` unless it is nil.
-    package mutating func run(until time: VirtualTime, into written: inout [LogEntry]?) {
-        while let t = nextEventTime, t <= time { step(into: &written) }
-        if isExternal { runTicks(before: time, through: true, into: &written) }
-        passTime(before: time, through: true, into: &written)
-        now = max(now, time)
-    }
-
-    /// `run(until:into:)` that stops early, after the event that brings `written` to `limit`
-    /// entries or more; returns true once the clock is at `time`. Called again, it goes on
-    /// where it stopped: the same events in the same order, handed out in slices.
-    package mutating func run(until time: VirtualTime, into written: inout [LogEntry]?, stoppingAfter limit: Int)
-        -> Bool
-    {
-        while let t = nextEventTime, t <= time {
-            step(into: &written)
-            if let count = written?.count, count >= limit { return false }
-        }
-        if isExternal { runTicks(before: time, through: true, into: &written) }
-        passTime(before: time, through: true, into: &written)
-        now = max(now, time)
-        return true
-    }
-
-    /// Runs until nothing is scheduled, bounded at 24h of virtual time from now: the clock
-    /// ends at the world's last event (the auditor's grace periods are its own business:
-    /// `letGracePeriodsEnd`). Returns false when the bound was hit with work still scheduled.
-    @discardableResult
-    package mutating func settle() -> Bool {
-        var none: [LogEntry]?
-        return settle(into: &none)
-    }
-
-    /// `settle()`, appending what the events wrote to `written` unless it is nil.
-    @discardableResult
-    package mutating func settle(into written: inout [LogEntry]?) -> Bool {
-        let limit = now + Simulation.settleLimitMs
-        while let t = nextEventTime {
-            // The subscription clock alone (renewals, retries, grace ends, status polls)
-            // does not keep a settle running.
-            if queue.count <= subscriptionClockEvents { return true }
-            if t > limit {
-                passTime(before: limit, through: true, into: &written)
-                now = limit
-                return false
-            }
-            step(into: &written)
-        }
-        return true
-    }
-
     /// Readies the outbox for one event or command (it is empty: `commit` left it so);
     /// `collecting`: somebody wants what it writes.
     mutating func begin(collecting: Bool) {
