@@ -79,7 +79,8 @@ package struct KeyBinding: Sendable, Hashable {
         switch context {
         case .storeKit1: return world == .one
         case .storeKit2, .storeKit2Live: return world == .two
-        default: return true
+        // A new context must say which world it exists in.
+        case .always, .live, .sandbox, .play, .browse: return true
         }
     }
 }
