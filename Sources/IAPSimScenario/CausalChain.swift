@@ -54,14 +54,14 @@ extension Command {
     /// False for a fault that is armed now and fires later (a drop, a failed payment).
     var firesAtOnce: Bool {
         switch self {
-        case .dropNextRequest, .dropNextResponse, .failNextPayment, .failNextPaymentUnfinished,
-            .interruptNextPayment, .storeStatus:
+        case .networkFault(.dropNextRequest), .networkFault(.dropNextResponse), .storeFault(.status),
+            .storeFault(.failNextPayment), .storeFault(.failNextPaymentUnfinished),
+            .storeFault(.interruptNextPayment):
             return false
         case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login,
-            .logout, .network, .latency, .storeOutage, .askToBuy, .approve, .decline, .replay, .forge,
-            .serverOutage, .serverAPIFault, .refund, .refundRequest, .refundDecline, .refundReverse, .spend,
-            .billingFail, .autoRenew, .changePlan, .delayNextNotification, .heal, .setPolicy, .setPreset,
-            .wait, .settle:
+            .logout, .network, .networkFault(.latency), .storeFault(.outage), .askToBuy, .approve, .decline,
+            .replay, .forge, .serverOutage, .serverAPIFault, .refundLoop, .spend, .subscription, .heal,
+            .setPolicy, .setPreset, .wait, .settle:
             return true
         }
     }

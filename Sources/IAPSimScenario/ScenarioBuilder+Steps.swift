@@ -33,16 +33,14 @@ extension ScenarioBuilder {
         switch command {
         case .setPolicy(.storekit, let value): world = StoreKitWorld(rawValue: value) ?? world
         case .setPreset(let preset): world = preset.policy.storekit
-        case .buy(let product), .changePlan(let product):
+        case .buy(let product), .subscription(.changePlan(let product)):
             guard world == .one, catalog.product(product)?.subscription != nil else { return }
             let doNode = (try? reader.entries(item, what: "a step"))?.first { $0.key == "do" }?.value ?? item
             throw .subscriptionNeedsStoreKit2(at: reader.location(doNode), product: product)
-        case .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login, .logout,
-            .network, .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus,
-            .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve,
-            .decline, .replay, .forge, .serverOutage, .serverAPIFault, .refund, .refundRequest,
-            .refundDecline, .refundReverse, .spend, .billingFail, .autoRenew, .delayNextNotification, .heal,
-            .setPolicy, .wait, .settle:
+        case .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login, .logout, .network,
+            .networkFault, .storeFault, .askToBuy, .approve, .decline, .replay, .forge, .serverOutage, .serverAPIFault,
+            .refundLoop, .spend, .subscription(.billingFail), .subscription(.autoRenew),
+            .subscription(.delayNextNotification), .heal, .setPolicy, .wait, .settle:
             return
         }
     }

@@ -53,12 +53,9 @@ extension SimulatedStore {
         case .wait(let ms): await advance(by: .milliseconds(ms))
         case .settle: await settle()
         case .buy: throw SimulatedStoreError.buyIsTheAppsJob
-        case .openStore, .closeStore, .uninstall, .login, .logout, .network, .dropNextRequest,
-            .dropNextResponse, .latency, .storeOutage, .storeStatus, .failNextPayment,
-            .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve, .decline, .replay,
-            .forge, .serverOutage, .serverAPIFault, .refund, .refundRequest, .refundDecline, .refundReverse,
-            .spend, .billingFail, .autoRenew, .changePlan, .delayNextNotification, .heal, .setPolicy,
-            .setPreset:
+        case .openStore, .closeStore, .uninstall, .login, .logout, .network, .networkFault, .storeFault, .askToBuy,
+            .approve, .decline, .replay, .forge, .serverOutage, .serverAPIFault, .refundLoop, .spend, .subscription,
+            .heal, .setPolicy, .setPreset:
             try locked {
                 if let why = sim.refusal(of: command) { throw SimulatedStoreError.refused(why) }
                 _ = sim.apply(command)

@@ -63,12 +63,9 @@ extension UIModel {
         guard twin != nil else { return }
         switch command {
         case .setPolicy, .setPreset: return
-        case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login,
-            .logout, .network, .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus,
-            .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve,
-            .decline, .replay, .forge, .serverOutage, .serverAPIFault, .refund, .refundRequest,
-            .refundDecline, .refundReverse, .spend, .billingFail, .autoRenew, .changePlan,
-            .delayNextNotification, .heal, .wait, .settle:
+        case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login, .logout,
+            .network, .networkFault, .storeFault, .askToBuy, .approve, .decline, .replay, .forge, .serverOutage,
+            .serverAPIFault, .refundLoop, .spend, .subscription, .heal, .wait, .settle:
             _ = twin!.inject(command)
         }
     }

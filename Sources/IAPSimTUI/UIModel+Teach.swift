@@ -27,7 +27,7 @@ extension UIModel {
     /// server side while the policy keeps that route silent.
     func neverFires(_ command: Command) -> String? {
         switch command {
-        case .dropNextRequest(let route), .dropNextResponse(let route):
+        case .networkFault(.dropNextRequest(let route)), .networkFault(.dropNextResponse(let route)):
             let policy = simulation.policy
             if route == .notify, !policy.serverNotifications {
                 return "server-notifications is false: nothing is sent on notify (p turns it on)"
@@ -36,11 +36,9 @@ extension UIModel {
                 return "server-reconcile is off: nothing is sent on server-api (p turns it on)"
             }
         case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login,
-            .logout, .network, .latency, .storeOutage, .storeStatus, .failNextPayment,
-            .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve, .decline, .replay,
-            .forge, .serverOutage, .serverAPIFault, .refund, .refundRequest, .refundDecline, .refundReverse,
-            .spend, .billingFail, .autoRenew, .changePlan, .delayNextNotification, .heal, .setPolicy,
-            .setPreset, .wait, .settle:
+            .logout, .network, .networkFault(.latency), .storeFault, .askToBuy, .approve, .decline, .replay, .forge,
+            .serverOutage, .serverAPIFault, .refundLoop, .spend, .subscription, .heal, .setPolicy, .setPreset, .wait,
+            .settle:
             break
         }
         return nil

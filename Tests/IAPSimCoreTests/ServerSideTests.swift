@@ -201,11 +201,11 @@ import Testing
             var expected = Schedule.random(seed: sk1.runSeed(i), count: 24)
             expected.addServerFaultSteps(seed: sk1.runSeed(i), policy: sk1.policy, catalog: .standard)
             #expect(s == expected)
-            #expect(!s.steps.contains { if case .refund = $0.command { true } else { false } })
+            #expect(!s.steps.contains { if case .refundLoop(.refund) = $0.command { true } else { false } })
         }
         let sk2 = Explorer(policy: PolicyPreset.sk2Naive.policy, seed: 1)
         let refunds = (0..<50).filter { i in
-            sk2.schedule(i).steps.contains { if case .refund = $0.command { true } else { false } }
+            sk2.schedule(i).steps.contains { if case .refundLoop(.refund) = $0.command { true } else { false } }
         }
         #expect(refunds.count > 10)
     }

@@ -76,7 +76,7 @@ import Testing
     /// elsewhere): the StoreKit 1 round trip leaves them to `subscriptionFieldsSurviveARoundTrip`.
     static func namesSubscription(_ command: Command) -> Bool {
         switch command {
-        case .buy(let p), .changePlan(let p): return Catalog.standard.product(p)?.subscription != nil
+        case .buy(let p), .subscription(.changePlan(let p)): return Catalog.standard.product(p)?.subscription != nil
         default: return false
         }
     }

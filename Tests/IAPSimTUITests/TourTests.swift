@@ -73,10 +73,18 @@ extension TourTests {
         ("died", { $0 == .crash }),
         (
             "lost",
-            { if case .dropNextRequest = $0 { true } else if case .dropNextResponse = $0 { true } else { false } }
+            {
+                if case .networkFault(.dropNextRequest) = $0 {
+                    true
+                } else if case .networkFault(.dropNextResponse) = $0 {
+                    true
+                } else {
+                    false
+                }
+            }
         ),
         ("logs in", { if case .login = $0 { true } else { false } }),
-        ("refund", { if case .refund = $0 { true } else { false } }),
+        ("refund", { if case .refundLoop(.refund) = $0 { true } else { false } }),
         ("opens the app", { $0 == .launch }),
         ("opens the store", { $0 == .openStore }),
         ("card will fail", { $0 == .billingFail(on: true) }),
@@ -84,9 +92,9 @@ extension TourTests {
         (
             "payment is about to fail",
             {
-                if case .failNextPayment = $0 {
+                if case .storeFault(.failNextPayment) = $0 {
                     true
-                } else if case .failNextPaymentUnfinished = $0 {
+                } else if case .storeFault(.failNextPaymentUnfinished) = $0 {
                     true
                 } else {
                     false

@@ -87,13 +87,11 @@ extension Command {
     /// refund. These are what "caused by" may name.
     var isInjected: Bool {
         switch self {
-        case .login, .logout, .replay, .forge, .refund, .refundRequest, .refundDecline, .refundReverse: return true
-        case .storeOutage(on: false), .serverOutage(on: false), .network(on: true): return false
+        case .login, .logout, .replay, .forge, .refundLoop: return true
+        case .storeFault(.outage(on: false)), .serverOutage(on: false), .network(on: true): return false
         case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .network,
-            .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus, .failNextPayment,
-            .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve, .decline, .serverOutage,
-            .serverAPIFault, .spend, .billingFail, .autoRenew, .changePlan, .delayNextNotification, .heal,
-            .setPolicy, .setPreset, .wait, .settle:
+            .networkFault, .storeFault, .askToBuy, .approve, .decline, .serverOutage, .serverAPIFault, .spend,
+            .subscription, .heal, .setPolicy, .setPreset, .wait, .settle:
             return isFault
         }
     }

@@ -221,11 +221,9 @@ package struct WhatIf: Sendable {
             switch input.steps[i].command {
             case .replay, .forge: return true
             case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall,
-                .login, .logout, .network, .dropNextRequest, .dropNextResponse, .latency, .storeOutage,
-                .storeStatus, .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy,
-                .approve, .decline, .serverOutage, .serverAPIFault, .refund, .refundRequest, .refundDecline,
-                .refundReverse, .spend, .billingFail, .autoRenew, .changePlan, .delayNextNotification, .heal,
-                .setPolicy, .setPreset, .wait, .settle:
+                .login, .logout, .network, .networkFault, .storeFault, .askToBuy, .approve, .decline,
+                .serverOutage, .serverAPIFault, .refundLoop, .spend, .subscription, .heal, .setPolicy,
+                .setPreset, .wait, .settle:
                 return false
             }
         }

@@ -22,11 +22,8 @@ extension Simulation {
             settle(into: &written)
             return TriggerSet()
         case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login,
-            .logout, .network, .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus,
-            .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve,
-            .decline, .replay, .forge, .serverOutage, .serverAPIFault, .refund, .refundRequest,
-            .refundDecline, .refundReverse, .spend, .billingFail, .autoRenew, .changePlan,
-            .delayNextNotification, .heal, .setPolicy, .setPreset:
+            .logout, .network, .networkFault, .storeFault, .askToBuy, .approve, .decline, .replay, .forge,
+            .serverOutage, .serverAPIFault, .refundLoop, .spend, .subscription, .heal, .setPolicy, .setPreset:
             break
         }
         begin(collecting: written != nil)
@@ -56,7 +53,7 @@ extension Simulation {
         switch command {
         case .buy(let product):
             if config.catalog.product(product) == nil { return "unknown product \(product)" }
-            if let why = subscriptionRefusal(command) { return why }
+            if let why = subscriptionPurchaseRefusal(product) { return why }
             if !app.isRunning { return "the app is not running" }
             if app.loggedIn == nil { return "nobody is logged in" }
         case .openStore, .closeStore, .logout:
@@ -78,15 +75,10 @@ extension Simulation {
             if app.process == .uninstalled { return "the app is not installed" }
         case .replay:
             if app.loggedIn == nil { return "the attacker needs a logged-in account" }
-        case .storeStatus:
-            if policy.storekit == .two {
-                return "StoreKit 2 has no verifyReceipt: the server checks the signed transaction itself, "
-                    + "so no verification status can ever be answered"
-            }
-        case .dropNextRequest(let route), .dropNextResponse(let route), .latency(let route, _):
-            if !route.exists(in: policy.storekit) {
-                return "StoreKit 2 has no \(route.rawValue) route: the server checks the signed transaction itself"
-            }
+        case .networkFault(let fault):
+            return refusing(fault)
+        case .storeFault(let fault):
+            return refusing(fault)
         case .forge:
             if policy.storekit == .one { return "StoreKit 1 has no signed transaction to forge (try replay)" }
             if app.loggedIn == nil { return "the attacker needs a logged-in account" }
@@ -96,24 +88,15 @@ extension Simulation {
             return Self.worldIsFixed
         case .approve, .decline:
             if !store.queue.contains(where: { $0.state == .deferred }) { return "no payment is waiting for a parent" }
-        case .refund(let txn, _), .refundRequest(let txn, _), .refundDecline(let txn):
-            if refundTarget(txn) == nil {
-                return txn.map { "\($0) is no charge that can be refunded (never charged, or refunded already)" }
-                    ?? "no charge to refund"
-            }
-        case .refundReverse(let txn):
-            if reversalTarget(txn) == nil {
-                return txn.map { "\($0) has no refund in effect to reverse" } ?? "no refund in effect to reverse"
-            }
-        case .billingFail, .autoRenew, .changePlan:
-            return subscriptionRefusal(command)
+        case .refundLoop(let command):
+            return refusing(command)
+        case .subscription(let command):
+            return refusing(command)
         case .spend(let user, let coins):
             if !app.isRunning { return "the app is not running" }
             let balance = server.balance(of: user)
             if balance < coins { return "\(user) has \(balance) coins, not \(coins)" }
-        case .network, .storeOutage, .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment,
-            .askToBuy, .serverOutage, .serverAPIFault, .delayNextNotification, .heal, .setPolicy, .setPreset,
-            .wait, .settle:
+        case .network, .askToBuy, .serverOutage, .serverAPIFault, .heal, .setPolicy, .setPreset, .wait, .settle:
             break
         }
         return nil
@@ -139,9 +122,8 @@ extension Simulation {
             network.deviceOnline = on
             outbox.log(.network, on ? .networkCameBack : .networkWentOff)
             if on { app.networkReturned(store: &store, &outbox) }
-        case .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus,
-            .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment:
-            arm(command)
+        case .networkFault(let fault): perform(fault)
+        case .storeFault(let fault): perform(fault)
         case .askToBuy(let on):
             store.askToBuy = on
             outbox.narrate(.fault, .faultArmed(on ? "Ask to Buy is on" : "Ask to Buy is off"))
@@ -154,12 +136,13 @@ extension Simulation {
                 attacker.forge(
                     product, as: user, environment: environment ?? store.environment.payloadName, &outbox)
             }
-        case .serverOutage, .refund, .refundRequest, .refundDecline, .refundReverse, .spend:
-            performServerSide(command)
-        case .serverAPIFault(let fault):
-            armServerAPI(fault)
-        case .billingFail, .autoRenew, .changePlan, .delayNextNotification:
-            performSubscription(command)
+        case .serverOutage(let on): serverOutage(on)
+        case .serverAPIFault(let fault): armServerAPI(fault)
+        case .refundLoop(let command): perform(command)
+        case .spend(let user, let coins):
+            if isExternal { return spendExternally(user, coins) }
+            server.spend(user, coins, &outbox)
+        case .subscription(let command): perform(command)
         case .setPolicy(let key, let value):
             var p = policy
             guard (try? p.set(key, to: value)) != nil else { return }
@@ -178,61 +161,6 @@ extension Simulation {
             break
         }
     }
-
-    /// Arms a fault that fires later (or changes how a part answers from now on).
-    mutating func arm(_ command: Command) {
-        switch command {
-        case .dropNextRequest(let route):
-            network.dropNextRequest.insert(route)
-            outbox.narrate(.fault, .faultArmed("the next \(route.rawValue) request will be lost"))
-        case .dropNextResponse(let route):
-            network.dropNextResponse.insert(route)
-            outbox.narrate(.fault, .faultArmed("the next \(route.rawValue) response will be lost"))
-        case .latency(let route, let ms):
-            network.routeLatencyMs[route.index] = ms
-            outbox.narrate(
-                .fault, .faultArmed("one-way latency on \(route.rawValue) is now \(DurationText.format(ms))"))
-        case .storeOutage(let on):
-            store.outage = on
-            if policy.storekit == .two {
-                outbox.narrate(
-                    .fault,
-                    .faultArmed(
-                        on
-                            ? "the App Store is down: purchases fail (no verify route in StoreKit 2)"
-                            : "the App Store is back"))
-            } else {
-                outbox.narrate(
-                    .fault,
-                    on
-                        ? .faultArmed("App Store verification answers 21005")
-                        : .faultArmed("App Store verification is back"))
-            }
-        case .storeStatus(let code):
-            store.nextStatus = code == VerifyStatus.valid ? nil : code
-            outbox.narrate(
-                .fault,
-                .faultArmed(
-                    code == VerifyStatus.valid
-                        ? "App Store verification answers normally"
-                        : "the next verification answers \(code) (\(VerifyStatus.words(code)))"))
-        case .failNextPayment(let reason):
-            store.nextFailure = reason
-            outbox.narrate(.fault, .faultArmed("the next payment will fail (\(reason.rawValue))"))
-        case .failNextPaymentUnfinished:
-            store.nextFailure = .cancelled
-            app.skipFinishNextFailed = true
-            outbox.narrate(.fault, .faultArmed("the next payment will fail and the app will not finish it"))
-        case .interruptNextPayment:
-            store.interruptNext = true
-            outbox.narrate(.fault, .faultArmed("the next payment will be interrupted"))
-        case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login,
-            .logout, .network, .askToBuy, .approve, .decline, .replay, .forge, .serverOutage,
-            .serverAPIFault, .refund, .refundRequest, .refundDecline, .refundReverse, .spend, .billingFail,
-            .autoRenew, .changePlan, .delayNextNotification, .heal, .setPolicy, .setPreset, .wait, .settle:
-            break
-        }
-    }
 }
 
 extension Command {
@@ -240,12 +168,9 @@ extension Command {
     var needsForeground: Bool {
         switch self {
         case .buy, .openStore, .closeStore, .login, .logout: return true
-        case .crash, .launch, .background, .foreground, .uninstall, .network, .dropNextRequest,
-            .dropNextResponse, .latency, .storeOutage, .storeStatus, .failNextPayment,
-            .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve, .decline, .replay,
-            .forge, .serverOutage, .serverAPIFault, .refund, .refundRequest, .refundDecline, .refundReverse,
-            .spend, .billingFail, .autoRenew, .changePlan, .delayNextNotification, .heal, .setPolicy,
-            .setPreset, .wait, .settle:
+        case .crash, .launch, .background, .foreground, .uninstall, .network, .networkFault, .storeFault,
+            .askToBuy, .approve, .decline, .replay, .forge, .serverOutage, .serverAPIFault, .refundLoop, .spend,
+            .subscription, .heal, .setPolicy, .setPreset, .wait, .settle:
             return false
         }
     }

@@ -2,57 +2,15 @@
 /// on their way, Get Transaction History, the reconciliation job. None of it runs unless a
 /// scenario uses these commands or a server-side policy key is on.
 extension Simulation {
-    /// The charge `refund TXN` names (nil: the newest charge), if it can be refunded.
-    func refundTarget(_ txn: String?) -> String? {
-        let refundable = store.refundable
-        guard let txn else { return refundable.max { ($0.chargedAt ?? 0) < ($1.chargedAt ?? 0) }?.id }
-        return refundable.contains { $0.id == txn } ? txn : nil
-    }
-
-    /// The refund `refund-reverse TXN` names (nil: the newest refund in effect), if in effect.
-    func reversalTarget(_ txn: String?) -> String? {
-        let reversible = store.reversible
-        guard let txn else { return reversible.max { ($0.refundedAt ?? 0) < ($1.refundedAt ?? 0) }?.id }
-        return reversible.contains { $0.id == txn } ? txn : nil
-    }
-
-    mutating func performServerSide(_ command: Command) {
-        switch command {
-        case .serverOutage(let on):
-            server.outage = on
-            outbox.narrate(
-                .fault,
-                .faultArmed(
-                    on
-                        ? "the merchant server answers 503 to everything, notifications included"
-                        : "the merchant server is back"))
-        case .refund(let txn, let percent):
-            guard let target = refundTarget(txn) else { return }
-            store.refund(target, percent: percent, &outbox)
-            revokedOnUpdates(target)
-        case .refundRequest(let txn, let reason):
-            if let target = refundTarget(txn) { store.refundRequested(target, reason: reason, &outbox) }
-        case .refundDecline(let txn):
-            if let target = refundTarget(txn) { store.refundDeclined(target, &outbox) }
-        case .refundReverse(let txn):
-            if let target = reversalTarget(txn) { store.refundReversed(target, &outbox) }
-        case .spend(let user, let coins):
-            if isExternal { return spendExternally(user, coins) }
-            server.spend(user, coins, &outbox)
-        case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login,
-            .logout, .network, .dropNextRequest, .dropNextResponse, .latency, .storeOutage, .storeStatus,
-            .failNextPayment, .failNextPaymentUnfinished, .interruptNextPayment, .askToBuy, .approve,
-            .decline, .replay, .forge, .serverAPIFault, .billingFail, .autoRenew, .changePlan,
-            .delayNextNotification, .heal, .setPolicy, .setPreset, .wait, .settle:
-            break
-        }
-    }
-
-    /// StoreKit 2: a refund reaches a running app on `Transaction.updates`, the transaction
-    /// with its `revocationDate` (Apple); it is not replayed at a later launch.
-    mutating func revokedOnUpdates(_ txn: String) {
-        guard policy.storekit == .two, app.isRunning, app.observerRegistered, !app.inBackground else { return }
-        outbox.log(.app, .revocationEmitted(txn: txn))
+    /// `server-outage on|off`: the merchant server answers 503 to everything, or no longer.
+    mutating func serverOutage(_ on: Bool) {
+        server.outage = on
+        outbox.narrate(
+            .fault,
+            .faultArmed(
+                on
+                    ? "the merchant server answers 503 to everything, notifications included"
+                    : "the merchant server is back"))
     }
 
     /// The App Store Server API answers Get Transaction History.

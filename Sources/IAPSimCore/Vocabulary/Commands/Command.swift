@@ -15,14 +15,11 @@ package enum Command: Sendable, Hashable {
     case login(user: String)
     case logout
     case network(on: Bool)
-    case dropNextRequest(Route)
-    case dropNextResponse(Route)
-    case latency(Route, VirtualTime)
-    case storeOutage(on: Bool)
-    case storeStatus(Int)
-    case failNextPayment(PaymentFailure)
-    case failNextPaymentUnfinished
-    case interruptNextPayment
+    /// `drop-next-request`, `drop-next-response`, `latency`: a route's faults (Network/NetworkFault.swift).
+    case networkFault(NetworkFault)
+    /// `store-outage`, `store-status`, `fail-next-payment`, `interrupt-next-payment`: the App
+    /// Store's faults (AppStore/StoreFault.swift).
+    case storeFault(StoreFault)
     case askToBuy(on: Bool)
     case approve
     case decline
@@ -32,26 +29,17 @@ package enum Command: Sendable, Hashable {
     case forge(product: String, environment: String? = nil)
     /// `server-outage on|off`: the merchant server answers every request with HTTP 503.
     case serverOutage(on: Bool)
-    /// `server-api-fail`, `server-api-slow`, `server-api-outage`: the App Store Server API's faults.
+    /// `server-api-fail`, `server-api-slow`, `server-api-outage`: the App Store Server API's
+    /// faults (CommandSpec+ServerAPI.swift, AppStore+ServerAPIFaults.swift).
     case serverAPIFault(ServerAPIFault)
-    /// `refund TXN|newest [percent N|remaining]` (nil: the newest charge): Apple refunds N
-    /// percent of that charge (100: all of it; `remainingShare`: a subscription period's
-    /// unused share).
-    case refund(txn: String?, percent: Int = 100)
-    /// `refund-request TXN|newest [reason R]`: the customer asks Apple for a refund.
-    case refundRequest(txn: String?, reason: ConsumptionRequestReason = .unsatisfiedWithPurchase)
-    /// `refund-decline TXN|newest`: Apple declines the refund request (`REFUND_DECLINED`).
-    case refundDecline(txn: String?)
-    /// `refund-reverse TXN|newest` (nil: the newest refund in effect): Apple reverses it.
-    case refundReverse(txn: String?)
+    /// `refund`, `refund-request`, `refund-decline`, `refund-reverse`: the refund loop
+    /// (AppStore/RefundCommand.swift).
+    case refundLoop(RefundCommand)
     /// `spend USER COINS`: the user spends coins in the app.
     case spend(user: String, coins: Int)
-    /// Subscriptions: `billing-fail on|off`, `auto-renew on|off`, `change-plan PRODUCT`,
-    /// `delay-next-notification DURATION`.
-    case billingFail(on: Bool)
-    case autoRenew(on: Bool)
-    case changePlan(product: String)
-    case delayNextNotification(VirtualTime)
+    /// `billing-fail`, `auto-renew`, `change-plan`, `delay-next-notification`: the
+    /// subscription commands (Subscriptions/SubscriptionCommand.swift).
+    case subscription(SubscriptionCommand)
     /// `heal`: every armed fault ends; each part ends its own (`Simulation.healFaults`).
     case heal
     case setPolicy(PolicyKey, String)
@@ -73,14 +61,8 @@ package enum Command: Sendable, Hashable {
         case .login(let u): return "login \(u)"
         case .logout: return "logout"
         case .network(let on): return "network \(on ? "on" : "off")"
-        case .dropNextRequest(let r): return "drop-next-request \(r.rawValue)"
-        case .dropNextResponse(let r): return "drop-next-response \(r.rawValue)"
-        case .latency(let r, let ms): return "latency \(r.rawValue) \(DurationText.format(ms))"
-        case .storeOutage(let on): return "store-outage \(on ? "on" : "off")"
-        case .storeStatus(let code): return "store-status \(code)"
-        case .failNextPayment(let reason): return "fail-next-payment \(reason.rawValue)"
-        case .failNextPaymentUnfinished: return "fail-next-payment unfinished"
-        case .interruptNextPayment: return "interrupt-next-payment"
+        case .networkFault(let f): return f.scenarioText
+        case .storeFault(let f): return f.scenarioText
         case .askToBuy(let on): return "ask-to-buy \(on ? "on" : "off")"
         case .approve: return "approve"
         case .decline: return "decline"
@@ -88,19 +70,9 @@ package enum Command: Sendable, Hashable {
         case .forge(let p, let environment): return "forge \(p)" + (environment.map { " environment \($0)" } ?? "")
         case .serverOutage(let on): return "server-outage \(on ? "on" : "off")"
         case .serverAPIFault(let f): return f.text
-        case .refund(let txn, let percent):
-            if percent == Command.remainingShare { return "refund \(txn ?? "newest") remaining" }
-            return "refund \(txn ?? "newest")" + (percent == 100 ? "" : " percent \(percent)")
-        case .refundRequest(let txn, let reason):
-            return "refund-request \(txn ?? "newest")"
-                + (reason == .unsatisfiedWithPurchase ? "" : " reason \(reason.rawValue)")
-        case .refundDecline(let txn): return "refund-decline \(txn ?? "newest")"
-        case .refundReverse(let txn): return "refund-reverse \(txn ?? "newest")"
+        case .refundLoop(let c): return c.scenarioText
         case .spend(let user, let coins): return "spend \(user) \(coins)"
-        case .billingFail(let on): return "billing-fail \(on ? "on" : "off")"
-        case .autoRenew(let on): return "auto-renew \(on ? "on" : "off")"
-        case .changePlan(let p): return "change-plan \(p)"
-        case .delayNextNotification(let ms): return "delay-next-notification \(DurationText.format(ms))"
+        case .subscription(let c): return c.scenarioText
         case .heal: return "heal"
         case .setPolicy(let k, let v): return "policy \(k.rawValue) \(v)"
         case .setPreset(let p): return "policy preset \(p.rawValue)"
@@ -123,31 +95,18 @@ package enum Command: Sendable, Hashable {
         case .login: return .login
         case .logout: return .logout
         case .network: return .network
-        case .dropNextRequest: return .dropNextRequest
-        case .dropNextResponse: return .dropNextResponse
-        case .latency: return .latency
-        case .storeOutage: return .storeOutage
-        case .storeStatus: return .storeStatus
-        case .failNextPayment, .failNextPaymentUnfinished: return .failNextPayment
-        case .interruptNextPayment: return .interruptNextPayment
+        case .networkFault(let f): return f.spec
+        case .storeFault(let f): return f.spec
         case .askToBuy: return .askToBuy
         case .approve: return .approve
         case .decline: return .decline
         case .replay: return .replay
         case .forge: return .forge
         case .serverOutage: return .serverOutage
-        case .serverAPIFault(.fail): return .serverAPIFail
-        case .serverAPIFault(.slow): return .serverAPISlow
-        case .serverAPIFault(.outage): return .serverAPIOutage
-        case .refund: return .refund
-        case .refundRequest: return .refundRequest
-        case .refundDecline: return .refundDecline
-        case .refundReverse: return .refundReverse
+        case .serverAPIFault(let f): return f.spec
+        case .refundLoop(let c): return c.spec
         case .spend: return .spend
-        case .billingFail: return .billingFail
-        case .autoRenew: return .autoRenew
-        case .changePlan: return .changePlan
-        case .delayNextNotification: return .delayNextNotification
+        case .subscription(let c): return c.spec
         case .heal: return .heal
         case .setPolicy, .setPreset: return .policy
         case .wait: return .wait
@@ -262,7 +221,7 @@ extension CommandSpec {
             .latency(m.route, [80, 500, 2_000][rng.below(3)])
         },
         simpler: { command in
-            if case .latency(let r, let ms) = command, ms > 500 { return [.latency(r, 500)] }
+            if case .networkFault(.latency(let r, let ms)) = command, ms > 500 { return [.latency(r, 500)] }
             return []
         }, doc: "the one-way latency of ROUTE from now on")
     static let storeOutage = CommandSpec(

@@ -24,6 +24,15 @@ package enum ServerAPIFault: Sendable, Hashable {
         case .outage(let on): return "server-api-outage \(on ? "on" : "off")"
         }
     }
+
+    /// Its row of the vocabulary.
+    var spec: CommandSpec {
+        switch self {
+        case .fail: return .serverAPIFail
+        case .slow: return .serverAPISlow
+        case .outage: return .serverAPIOutage
+        }
+    }
 }
 
 extension CommandSpec {

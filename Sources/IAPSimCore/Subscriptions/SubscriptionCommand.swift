@@ -1,0 +1,119 @@
+/// The subscription commands (docs/world.md, "Subscriptions"): the customer's payment method
+/// failing, auto-renew turned off or on, a change of plan, a notification delayed. One family
+/// of `Command` (`Command.subscription`): its words, its vocabulary rows
+/// (`CommandSpec+Subscriptions.swift`), its refusal, what it does and its narration, each an
+/// exhaustive switch here.
+package enum SubscriptionCommand: Sendable, Hashable {
+    /// `billing-fail on|off`: the payment method fails at every renewal and billing retry.
+    case billingFail(on: Bool)
+    /// `auto-renew on|off`: the customer turns auto-renew off or on in Settings.
+    case autoRenew(on: Bool)
+    /// `change-plan PRODUCT`: an upgrade, downgrade or crossgrade within the group.
+    case changePlan(product: String)
+    /// `delay-next-notification DURATION`: the next notification V2 leaves that much later.
+    case delayNextNotification(VirtualTime)
+
+    /// The command's text as a scenario file writes it.
+    var scenarioText: String {
+        switch self {
+        case .billingFail(let on): return "billing-fail \(on ? "on" : "off")"
+        case .autoRenew(let on): return "auto-renew \(on ? "on" : "off")"
+        case .changePlan(let p): return "change-plan \(p)"
+        case .delayNextNotification(let ms): return "delay-next-notification \(DurationText.format(ms))"
+        }
+    }
+
+    /// Its row of the vocabulary.
+    var spec: CommandSpec {
+        switch self {
+        case .billingFail: return .billingFail
+        case .autoRenew: return .autoRenew
+        case .changePlan: return .changePlan
+        case .delayNextNotification: return .delayNextNotification
+        }
+    }
+
+    /// A line a generated story says for it (explore's findings).
+    var narration: String {
+        switch self {
+        case .billingFail, .autoRenew, .changePlan, .delayNextNotification: return scenarioText + "."
+        }
+    }
+}
+
+extension Command {
+    package static func billingFail(on: Bool) -> Command { .subscription(.billingFail(on: on)) }
+    package static func autoRenew(on: Bool) -> Command { .subscription(.autoRenew(on: on)) }
+    package static func changePlan(product: String) -> Command { .subscription(.changePlan(product: product)) }
+    package static func delayNextNotification(_ ms: VirtualTime) -> Command {
+        .subscription(.delayNextNotification(ms))
+    }
+}
+
+extension Simulation {
+    /// Why a subscription command cannot run now, or nil.
+    /// (`delay-next-notification` is a fault of the App Store's notifications, which exist
+    /// in both worlds.)
+    mutating func refusing(_ command: SubscriptionCommand) -> String? {
+        if case .delayNextNotification = command { return nil }
+        if let why = subscriptionsRefused { return why }
+        let live = liveSubscription
+        switch command {
+        case .autoRenew(let on):
+            guard let live else { return "no subscription to change" }
+            if live.autoRenew == on { return "auto-renew is already \(on ? "on" : "off")" }
+        case .changePlan(let p):
+            guard let live, live.group == config.catalog.product(p)?.subscription?.group else {
+                return "no active subscription in the group of \(p)"
+            }
+            if live.status != .active && live.status != .grace { return "the subscription is in billing retry" }
+            if live.autoRenewProductId == p && live.productId == p { return "the subscription is already \(p)" }
+        case .billingFail, .delayNextNotification:
+            break
+        }
+        return nil
+    }
+
+    /// Why `buy` of a subscription product cannot run now, or nil (nil for any other product).
+    mutating func subscriptionPurchaseRefusal(_ product: String) -> String? {
+        guard let found = config.catalog.product(product), let subscription = found.subscription else { return nil }
+        if let why = subscriptionsRefused { return why }
+        if let live = liveSubscription, live.group == subscription.group {
+            return "the Apple ID already subscribes to group \(live.group) (\(live.productId)): one active "
+                + "subscription per group; change-plan switches plans"
+        }
+        return nil
+    }
+
+    /// Subscriptions exist in the StoreKit 2 world only.
+    private var subscriptionsRefused: String? {
+        policy.storekit == .one ? "subscriptions exist in the StoreKit 2 world only (storekit: 2)" : nil
+    }
+
+    /// The newest subscription neither expired nor revoked.
+    private var liveSubscription: Subscription? {
+        store.subscriptions.last { $0.status != .expired && $0.status != .revoked }
+    }
+
+    /// The App Store (and the customer) act on the subscription.
+    mutating func perform(_ command: SubscriptionCommand) {
+        switch command {
+        case .billingFail(let on):
+            store.setBillingFails(on)
+            outbox.narrate(
+                .fault,
+                .faultArmed(
+                    on
+                        ? "the customer's payment method fails at every renewal and billing retry"
+                        : "the customer's payment method works again"))
+        case .autoRenew(let on):
+            store.setAutoRenew(on, &outbox)
+        case .changePlan(let product):
+            store.changePlan(to: product, &outbox)
+        case .delayNextNotification(let ms):
+            store.delayNextNotification(ms)
+            outbox.narrate(
+                .fault, .faultArmed("the next notification V2 leaves \(DurationText.format(ms)) after its event"))
+        }
+    }
+}
