@@ -31,7 +31,7 @@ extension ScenarioBuilder {
     /// `world` follows the steps' `policy storekit` and `policy preset` changes.
     private func checkWorld(_ command: Command, in world: inout StoreKitWorld, item: Node) throws(ScenarioError) {
         switch command {
-        case .setPolicy(.storekit, let value): world = StoreKitWorld(rawValue: value) ?? world
+        case .setPolicy(let s) where s.key == .storekit: world = StoreKitWorld(rawValue: s.value) ?? world
         case .setPreset(let preset): world = preset.policy.storekit
         case .buy(let product), .subscription(.changePlan(let product)):
             guard world == .one, catalog.product(product)?.subscription != nil else { return }

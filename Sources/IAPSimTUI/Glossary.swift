@@ -69,7 +69,7 @@ enum Glossary {
         out += [[], [Span(world == .two ? "StoreKit 2 words" : "StoreKit words", title)]]
         for (term, what) in terms(world) { out.append([Span(TextWidth.pad(term, to: 30), key), Span(what)]) }
         out += [[], [Span("Policy keys (p changes them live)", title)]]
-        for k in PolicyKey.keys(in: world) + (world == .one ? PolicyKey.serverSideKeys : []) {
+        for k in PolicyKey.shown(in: world) {
             out.append([
                 Span(TextWidth.pad(k.rawValue, to: 30), key),
                 Span(UIModel.plain(k.help)),

@@ -32,7 +32,7 @@ extension UIModel {
     static func replaces(_ new: Command, _ old: Command) -> Bool {
         switch (new, old) {
         case (.setPreset, .setPreset): return true
-        case (.setPolicy(let a, _), .setPolicy(let b, _)): return a == b
+        case (.setPolicy(let a), .setPolicy(let b)): return a.key == b.key
         default: return false
         }
     }
@@ -206,17 +206,8 @@ extension UIModel {
     /// but not the ones only subscriptions read (StoreKit 2 only); under serve no `server-*`
     /// key is listed: the user's backend is the server, and it ignores them.
     var policyKeys: [PolicyKey] {
-        let world = simulation.policy.storekit
-        let keys =
-            PolicyKey.keys(in: world)
-            + (world == .one ? PolicyKey.serverSideKeys.filter { !UIModel.subscriptionServerKeys.contains($0) } : [])
-        return simulation.isExternal ? keys.filter { !$0.rawValue.hasPrefix("server-") } : keys
+        PolicyKey.shown(in: simulation.policy.storekit, served: simulation.isExternal)
     }
-
-    /// The server-side keys only a subscription reads.
-    static let subscriptionServerKeys: [PolicyKey] = [
-        .serverSubscriptionOrder, .serverGrace, .serverRevoke, .serverStatusPoll,
-    ]
 
     /// Rows: the preset, then every key of the run's world.
     var policyRows: Int { 1 + policyKeys.count }

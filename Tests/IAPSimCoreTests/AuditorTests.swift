@@ -11,7 +11,7 @@ import Testing
         case .commandIgnored: return .commandIgnored(.launch, reason: "already running")
         case .faultArmed: return .faultArmed("drop next recharge request")
         case .faultFired: return .faultFired("recharge request dropped")
-        case .policyChanged: return .policyChanged(key: "finish", value: "on-purchase")
+        case .policyChanged: return .policyChanged(.key(try! PolicySetting(.finish, "on-purchase")))
         case .appLaunched: return .appLaunched(freshInstall: false)
         case .appCrashed: return .appCrashed
         case .appUninstalled: return .appUninstalled

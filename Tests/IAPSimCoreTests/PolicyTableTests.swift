@@ -12,7 +12,6 @@ import Testing
     @Test(arguments: PolicyKeySpec.table.map(\.key))
     func everyPresetValueAndChoiceIsAccepted(_ key: PolicyKey) throws {
         let spec = key.spec
-        #expect(spec.presets.count == PolicyPreset.allCases.count)
         for preset in PolicyPreset.allCases {
             #expect(preset.policy.value(of: key) == spec.value(in: preset), "\(preset.rawValue)")
         }
@@ -37,10 +36,37 @@ import Testing
             case .choosesWorld: #expect(!one.contains(spec.key) && !two.contains(spec.key))
             }
         }
-        var sk1 = PolicyPreset.hardened.policy
-        #expect(sk1.keysInWorld == one)
-        sk1.serverClawback = .full
-        #expect(sk1.keysInWorld == one + PolicyKey.serverSideKeys)
+    }
+
+    /// One rule for the keys a world shows (panel, glossary, what-if): StoreKit 1 shows the
+    /// server side's keys but a subscription's; StoreKit 2 all of its own; serve no `server-*`.
+    @Test func theKeysAWorldShowsFollowOneRule() {
+        let one = PolicyKey.shown(in: .one), two = PolicyKey.shown(in: .two)
+        #expect(
+            one == PolicyKey.keys(in: .one)
+                + PolicyKey.serverSideKeys.filter { !PolicyKey.subscriptionServerKeys.contains($0) })
+        #expect(two == PolicyKey.keys(in: .two))
+        #expect(!one.contains(.serverGrace) && one.contains(.serverClawback) && two.contains(.serverGrace))
+        #expect(!one.contains(.storekit) && !two.contains(.storekit))
+        for world in [StoreKitWorld.one, .two] {
+            let served = PolicyKey.shown(in: world, served: true)
+            #expect(!served.isEmpty && served.allSatisfy { !$0.rawValue.hasPrefix("server-") })
+            #expect(
+                WhatIf.keys(in: world == .one ? PolicyPreset.naive.policy : PolicyPreset.sk2Naive.policy)
+                    == PolicyKey.shown(in: world))
+        }
+    }
+
+    /// A value is read once: the setting keeps it typed and applies it without reading words again.
+    @Test func aPolicySettingIsReadOnceAndAppliedTyped() throws {
+        let setting = try PolicySetting(.retryInterval, "60s")
+        #expect(setting.value == "1m")
+        #expect(setting == (try PolicySetting(.retryInterval, "1m")))
+        var policy = PolicyPreset.naive.policy
+        setting.apply(to: &policy)
+        #expect(policy.retryIntervalMs == 60_000)
+        #expect(throws: PolicyValueError.self) { try PolicySetting(.retryInterval, "sometimes") }
+        #expect(Command.setPolicy(.observer, "launch").scenarioText == "policy observer launch")
     }
 
     @Test func thePresetsAreTheDocumentedApproaches() {

@@ -158,7 +158,10 @@ import Testing
                 lines.contains { $0.hasPrefix(type.rawValue) && $0.contains(UIModel.plain(type.meaning(in: .one))) })
         }
         for status in AnomalyStatus.allCases { #expect(lines.contains { $0.hasPrefix(status.rawValue + " ") }) }
-        for key in PolicyKey.serverSideKeys { #expect(lines.contains { $0.hasPrefix(key.rawValue) }) }
+        // The keys of the world, by the one rule (PolicyKey.shown): in StoreKit 1 the server
+        // side's, but not those only a subscription reads.
+        for key in PolicyKey.shown(in: .one) { #expect(lines.contains { $0.hasPrefix(key.rawValue + " ") }) }
+        for key in PolicyKey.subscriptionServerKeys { #expect(!lines.contains { $0.hasPrefix(key.rawValue + " ") }) }
         #expect(lines.contains { $0.contains("掉单") })
     }
 

@@ -175,53 +175,49 @@ extension PolicyKeySpec {
             doc:
                 "when the app registers its transaction observer, `SKPaymentQueue.default().add(observer)` (StoreKit 2: "
                 + "when its `Transaction.updates` listener starts): at launch, or when the store screen opens",
-            presets: ["store-screen", "launch", "launch", "launch", "store-screen", "store-screen", "launch"]),
+            presets: .all(
+                "launch", except: [.naive: "store-screen", .retryFile: "store-screen", .sk2Naive: "store-screen"])),
         .choice(
             .finish, \.finish, .both, help: "when finishTransaction runs for a purchased transaction",
             doc: "when `finishTransaction` (StoreKit 2: `finish()`) runs for a purchased transaction",
-            presets: [
-                "on-purchase", "after-credit", "after-credit", "after-credit", "after-credit", "on-purchase",
-                "after-credit",
-            ]),
+            presets: .all("after-credit", except: [.naive: "on-purchase", .sk2Naive: "on-purchase"])),
         .flag(
             .finishFailed, \.finishFailed, .storeKit1, help: "whether failed transactions are finished",
-            presets: ["false", "true", "false", "false", "false", "false", "true"]),
+            presets: .all("false", except: [.hardened: "true", .sk2Hardened: "true"])),
         .flag(
             .sweepUnfinished, \.sweepUnfinished, .storeKit2,
             help: "Transaction.unfinished sent at launch and foreground",
             doc: "at launch and at every return to the foreground the app iterates `Transaction.unfinished` and sends "
                 + "each transaction",
-            presets: ["false", "false", "false", "false", "false", "false", "true"]),
+            presets: .all("false", except: [.sk2Hardened: "true"])),
         .flag(
             .accountToken, \.accountToken, .storeKit2, help: "purchase(options:) carries the order's appAccountToken",
             doc:
                 "`purchase(options:)` carries the order's `appAccountToken`, which comes back in the signed transaction",
-            presets: ["false", "false", "false", "false", "false", "false", "true"]),
+            presets: .all("false", except: [.sk2Hardened: "true"])),
         .choice(
             .persist, \.persist, .both, help: "where the pending receipt is kept before sending",
-            presets: ["none", "keychain", "file", "file", "file", "none", "keychain"]),
+            presets: .all(
+                "file", except: [.naive: "none", .hardened: "keychain", .sk2Naive: "none", .sk2Hardened: "keychain"])),
         .choice(
             .persistWhen, \.persistWhen, .both, help: "saved before the first send, or only after the retries fail",
             doc: "saved before the first send, or only once the immediate retries have failed (in between it lives in "
                 + "memory only, and a crash loses it)",
-            presets: [
-                "before-send", "before-send", "before-send", "before-send", "after-retries", "before-send",
-                "before-send",
-            ]),
+            presets: .all("before-send", except: [.retryFile: "after-retries"])),
         .count(
             .retryImmediate, \.retryImmediate, .both, help: "immediate retries after a failed send", range: 0...10,
-            presets: ["0", "3", "0", "0", "3", "0", "3"]),
+            presets: .all("0", except: [.hardened: "3", .retryFile: "3", .sk2Hardened: "3"])),
         .interval(
             .retryInterval, \.retryIntervalMs, .both, help: "periodic retry of pending receipts",
             example: "30s or 5m", choices: ["off", "30s", "1m", "5m", "15m"],
-            presets: ["off", "5m", "off", "off", "5m", "off", "5m"]),
+            presets: .all("off", except: [.hardened: "5m", .retryFile: "5m", .sk2Hardened: "5m"])),
         .interval(
             .retryMaxInterval, \.retryMaxIntervalMs, .both, help: "periodic retry backs off, doubling up to this",
             doc: "the periodic retry's back-off: when a round got no definite answer (credited, already credited, "
                 + "refused) by the next one, the interval after that doubles, up to this cap; a definite answer to any "
                 + "recharge, or a launch, brings it back to `retry-interval`; `off` keeps it fixed",
             example: "1h or 24h", choices: ["off", "1h", "6h", "24h"],
-            presets: ["off", "24h", "off", "off", "off", "off", "24h"]),
+            presets: .all("off", except: [.hardened: "24h", .sk2Hardened: "24h"])),
         .list(
             .resendOn, \.resendOn, .both,
             help: "moments that resend pending receipts",
@@ -229,31 +225,34 @@ extension PolicyKeySpec {
                 "none", "launch", "launch,login", "launch,network", "launch,network,purchase",
                 "launch,login,network,purchase",
             ],
-            presets: [
-                "none", "launch,login,network,purchase", "launch", "launch,network,purchase", "launch,login",
-                "none", "launch,login,network,purchase",
-            ]),
+            presets: .all(
+                "none",
+                except: [
+                    .hardened: "launch,login,network,purchase", .localTable: "launch",
+                    .retransmit: "launch,network,purchase", .retryFile: "launch,login",
+                    .sk2Hardened: "launch,login,network,purchase",
+                ])),
         .choice(
             .resendAs, \.resendAs, .both, help: "a resend carries the buyer's uid, or whoever is logged in",
             doc:
                 "a resend carries the uid saved with the receipt, or whoever is logged in; as `buyer`, alice's receipt "
                 + "waits while bob is logged in (unless the server credits the order's owner)",
-            presets: ["current-user", "buyer", "buyer", "buyer", "buyer", "current-user", "buyer"]),
+            presets: .all("buyer", except: [.naive: "current-user", .sk2Naive: "current-user"])),
         .choice(
             .receipt, \.receipt, .storeKit1, help: "the receipt read at purchase, or read again at each send",
-            presets: ["snapshot", "snapshot", "snapshot", "snapshot", "snapshot", "snapshot", "snapshot"]),
+            presets: .all("snapshot")),
         .choice(
             .match, \.match, .storeKit1, help: "how a transaction is paired with an order",
             doc: "pair the current order with the oldest unfinished transaction (`first`), or pair a transaction with "
                 + "the order whose token it carries (`token`)",
-            presets: ["first", "token", "token", "first", "first", "first", "token"]),
+            presets: .all("first", except: [.hardened: "token", .localTable: "token", .sk2Hardened: "token"])),
         .flag(
             .reportAppTransaction, \.reportAppTransaction, .storeKit2,
             help: "the app sends its appTransactionId to the server at login",
             doc: "the app sends `AppTransaction.appTransactionID` to the server at every login (route `order`; the "
                 + "automatic login at first launch counts), so that reconciliation can find a customer whose first "
                 + "purchase never reached the server",
-            presets: ["false", "false", "false", "false", "false", "false", "true"]),
+            presets: .all("false", except: [.sk2Hardened: "true"])),
         .choice(
             .serverVerify, \.serverVerify, .storeKit2,
             help: "server checks the JWS itself, for the world's or the claimed environment",
@@ -261,48 +260,45 @@ extension PolicyKeySpec {
                 + "chain, bundleId, environment), the only check that refuses a forged transaction; `false`, nobody "
                 + "(decoded and believed); `claimed-environment`, a verifier built for the environment the JWS claims, "
                 + "which accepts unchecked one that claims `Xcode` or `LocalTesting`",
-            presets: ["false", "false", "false", "false", "false", "false", "true"]),
+            presets: .all("false", except: [.sk2Hardened: "true"])),
         .flag(
             .serverDedup, \.serverDedup, .both, help: "server remembers every credited transaction id",
-            presets: ["false", "true", "true", "false", "false", "false", "true"]),
+            presets: .all("false", except: [.hardened: "true", .localTable: "true", .sk2Hardened: "true"])),
         .flag(
             .serverBindOrder, \.serverBindOrder, .both, help: "order bound to one transaction by its token",
-            presets: ["false", "true", "true", "false", "false", "false", "true"]),
+            presets: .all("false", except: [.hardened: "true", .localTable: "true", .sk2Hardened: "true"])),
         .choice(
             .creditTo, \.creditTo, .both, help: "whom the server credits",
             doc: "the server credits the account the request names, or the order's creator",
-            presets: [
-                "current-user", "order-owner", "current-user", "current-user", "current-user", "current-user",
-                "order-owner",
-            ]),
+            presets: .all("current-user", except: [.hardened: "order-owner", .sk2Hardened: "order-owner"])),
         .choice(
             .storekit, \.storekit, .choosesWorld, help: "StoreKit 1 or 2; switches between runs or on restart",
-            presets: ["1", "1", "1", "1", "1", "2", "2"]),
+            presets: .all("1", except: [.sk2Naive: "2", .sk2Hardened: "2"])),
         .flag(
             .serverNotifications, \.serverNotifications, .serverSide,
             help: "server handles App Store Server Notifications V2",
             doc:
                 "the server has a notification URL: the App Store sends it a V2 notification per charge and per refund",
-            presets: ["false", "false", "false", "false", "false", "false", "true"]),
+            presets: .all("false", except: [.sk2Hardened: "true"])),
         .interval(
             .serverReconcile, \.serverReconcileMs, .serverSide,
             help: "server calls Get Transaction History every so often",
             doc: "every so often (on the interval's ticks: on the hour for `1h`) the server calls Get Transaction "
                 + "History and credits what it missed, or hears of refunds it missed", example: "1h or 15m",
-            choices: ["off", "15m", "1h", "6h", "24h"], presets: ["off", "off", "off", "off", "off", "off", "1h"]),
+            choices: ["off", "15m", "1h", "6h", "24h"], presets: .all("off", except: [.sk2Hardened: "1h"])),
         .choice(
             .serverClawback, \.serverClawback, .serverSide,
             help: "a refund takes back all coins, the refunded share, or none",
             doc: "what a refund takes back: `full`, every coin credited for it (and the entitlement); "
                 + "`refunded-share`, the refunded share of the coins (`revocationPercentage`), rounded down; `off`, "
                 + "nothing. A balance may go negative, shown as debt",
-            presets: ["off", "off", "off", "off", "off", "off", "refunded-share"]),
+            presets: .all("off", except: [.sk2Hardened: "refunded-share"])),
         .choice(
             .serverRefundReversed, \.serverRefundReversed, .serverSide,
             help: "REFUND_REVERSED gives the clawed-back coins (or subscription access) back, or not",
             doc: "on `REFUND_REVERSED` (Apple reversed a refund: the customer has paid again) the server gives back "
                 + "what it clawed back, and a subscription's access (`restore`), or keeps it (`ignore`)",
-            presets: ["ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "restore"]),
+            presets: .all("ignore", except: [.sk2Hardened: "restore"])),
         .flag(
             .serverConsumptionAnswer, \.serverConsumptionAnswer, .serverSide,
             help: "CONSUMPTION_REQUEST answered with consumption information",
@@ -310,44 +306,44 @@ extension PolicyKeySpec {
                 + "Information (route `server-api`), complete as Apple requires: `customerConsented`, "
                 + "`sampleContentProvided`, `deliveryStatus` from its own records, `refundPreference`, and with "
                 + "`GRANT_PRORATED` for coins the consumed share as `consumptionPercentage`",
-            presets: ["false", "false", "false", "false", "false", "false", "true"]),
+            presets: .all("false", except: [.sk2Hardened: "true"])),
         .choice(
             .serverHistory, \.serverHistory, .serverSide,
             help: "Get Transaction History v2, or v1 (no finished consumables)",
             doc: "the Get Transaction History version the reconciliation job calls: `v2`, or `v1` (the default of "
                 + "Apple's Python client until 2025), which omits finished consumables",
-            presets: ["v2", "v2", "v2", "v2", "v2", "v1", "v2"]),
+            presets: .all("v2", except: [.sk2Naive: "v1"])),
         .choice(
             .serverHistoryPages, \.serverHistoryPages, .serverSide,
             help: "reconciliation reads every page, or only the first 20",
             doc: "the job follows `hasMore` through every page (`all`), or reads only the first page of 20, oldest "
                 + "first (`first`), and misses the rest",
-            presets: ["all", "all", "all", "all", "all", "first", "all"]),
+            presets: .all("all", except: [.sk2Naive: "first"])),
         .choice(
             .serverSubscriptionOrder, \.serverSubscriptionOrder, .serverSide,
             help: "subscription news applied as it arrives, or newest signedDate wins",
             doc: "`arrival`: the server applies what it hears of a subscription (notifications, reports) in the order "
                 + "it arrives; `signed-date`: it ignores a message signed before the newest one it applied for that "
                 + "subscription (compare `signedDate`). Read in the StoreKit 2 world",
-            presets: ["arrival", "arrival", "arrival", "arrival", "arrival", "arrival", "signed-date"]),
+            presets: .all("arrival", except: [.sk2Hardened: "signed-date"])),
         .choice(
             .serverGrace, \.serverGrace, .serverSide,
             help: "access ends at expiresDate, or lasts through the grace period",
             doc: "`ignore`: the server's access ends at `expiresDate`; `honor`: it lasts until "
                 + "`gracePeriodExpiresDate` while billing retry is in grace. Read in the StoreKit 2 world",
-            presets: ["ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "honor"]),
+            presets: .all("ignore", except: [.sk2Hardened: "honor"])),
         .flag(
             .serverRevoke, \.serverRevoke, .serverSide,
             help: "REFUND of a subscription transaction ends access",
             doc: "on `REFUND` of a subscription transaction of the current period the server ends access. Read in "
                 + "the StoreKit 2 world",
-            presets: ["false", "false", "false", "false", "false", "false", "true"]),
+            presets: .all("false", except: [.sk2Hardened: "true"])),
         .interval(
             .serverStatusPoll, \.serverStatusPollMs, .serverSide,
             help: "server calls Get All Subscription Statuses every so often",
             doc: "`off` or a duration: that often the server calls Get All Subscription Statuses (route `server-api`) "
                 + "for each subscriber it knows and corrects the access it grants. Read in the StoreKit 2 world",
             example: "24h or 12h", choices: ["off", "1h", "12h", "24h"],
-            presets: ["off", "off", "off", "off", "off", "off", "24h"]),
+            presets: .all("off", except: [.sk2Hardened: "24h"])),
     ]
 }

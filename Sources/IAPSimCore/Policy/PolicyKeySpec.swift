@@ -15,8 +15,11 @@ package struct PolicyKeySpec: Sendable {
     package let accepted: String
     /// The values a picker offers, in order (a sample for open-ended keys).
     package let choices: [String]
-    /// Its value under each preset, in `PolicyPreset.allCases` order, as a scenario writes it.
-    package let presets: [String]
+    /// Its value under each preset, as a scenario writes it.
+    package let presets: PresetValues
+    /// Copies the key's typed value from the second policy into the first: how a value read
+    /// once (`PolicySetting`) is applied without being read again.
+    let copy: @Sendable (inout Policy, Policy) -> Void
     let read: @Sendable (Policy) -> String
     /// Writes a value given as text; false when the text is not one the key accepts.
     let write: @Sendable (inout Policy, String) -> Bool
@@ -25,18 +28,18 @@ package struct PolicyKeySpec: Sendable {
     var refusal: @Sendable (String) -> String? = { _ in nil }
 
     /// Its value under `preset`, as a scenario writes it.
-    package func value(in preset: PolicyPreset) -> String { presets[preset.column] }
+    package func value(in preset: PolicyPreset) -> String { presets[preset] }
 
     /// A key whose values are the cases of `T` (`observer: launch | store-screen`).
     static func choice<T: RawRepresentable & CaseIterable & Sendable>(
         _ key: PolicyKey, _ path: WritableKeyPath<Policy, T> & Sendable, _ world: PolicyWorld, help: String,
-        doc: String? = nil, presets: [String]
+        doc: String? = nil, presets: PresetValues
     ) -> PolicyKeySpec where T.RawValue == String {
         let values = T.allCases.map(\.rawValue)
         return PolicyKeySpec(
             key: key, world: world, help: help, doc: doc ?? help, accepted: values.joined(separator: ", "),
             choices: values,
-            presets: presets, read: { $0[keyPath: path].rawValue },
+            presets: presets, copy: { $0[keyPath: path] = $1[keyPath: path] }, read: { $0[keyPath: path].rawValue },
             write: { policy, text in
                 guard let value = T(rawValue: text) else { return false }
                 policy[keyPath: path] = value
@@ -47,11 +50,11 @@ package struct PolicyKeySpec: Sendable {
     /// A key that is `true` or `false`.
     static func flag(
         _ key: PolicyKey, _ path: WritableKeyPath<Policy, Bool> & Sendable, _ world: PolicyWorld, help: String,
-        doc: String? = nil, presets: [String]
+        doc: String? = nil, presets: PresetValues
     ) -> PolicyKeySpec {
         PolicyKeySpec(
             key: key, world: world, help: help, doc: doc ?? help, accepted: "true, false", choices: ["true", "false"],
-            presets: presets, read: { String($0[keyPath: path]) },
+            presets: presets, copy: { $0[keyPath: path] = $1[keyPath: path] }, read: { String($0[keyPath: path]) },
             write: { policy, text in
                 guard text == "true" || text == "false" else { return false }
                 policy[keyPath: path] = text == "true"
@@ -64,13 +67,14 @@ package struct PolicyKeySpec: Sendable {
     /// longest duration a scenario can name), or `off` (nil).
     static func interval(
         _ key: PolicyKey, _ path: WritableKeyPath<Policy, VirtualTime?> & Sendable, _ world: PolicyWorld,
-        help: String, doc: String? = nil, example: String, choices: [String], presets: [String]
+        help: String, doc: String? = nil, example: String, choices: [String], presets: PresetValues
     ) -> PolicyKeySpec {
         let range = Policy.intervalRange
         return PolicyKeySpec(
             key: key, world: world, help: help, doc: doc ?? help, accepted: "a duration such as \(example), or off",
             choices: choices,
-            presets: presets, read: { $0[keyPath: path].map(DurationText.format) ?? "off" },
+            presets: presets, copy: { $0[keyPath: path] = $1[keyPath: path] },
+            read: { $0[keyPath: path].map(DurationText.format) ?? "off" },
             write: { policy, text in
                 if text == "off" {
                     policy[keyPath: path] = nil
@@ -97,12 +101,13 @@ package struct PolicyKeySpec: Sendable {
     /// A key that is a whole number in `range`.
     static func count(
         _ key: PolicyKey, _ path: WritableKeyPath<Policy, Int> & Sendable, _ world: PolicyWorld, help: String,
-        doc: String? = nil, range: ClosedRange<Int>, presets: [String]
+        doc: String? = nil, range: ClosedRange<Int>, presets: PresetValues
     ) -> PolicyKeySpec {
         PolicyKeySpec(
             key: key, world: world, help: help, doc: doc ?? help,
             accepted: "a whole number from \(range.lowerBound) to \(range.upperBound)",
-            choices: range.map(String.init), presets: presets, read: { String($0[keyPath: path]) },
+            choices: range.map(String.init), presets: presets, copy: { $0[keyPath: path] = $1[keyPath: path] },
+            read: { String($0[keyPath: path]) },
             write: { policy, text in
                 guard let n = Int(text), range.contains(n) else { return false }
                 policy[keyPath: path] = n
@@ -113,13 +118,13 @@ package struct PolicyKeySpec: Sendable {
     /// A key that is a set of `T`, written comma-separated (`none` for empty).
     static func list<T: RawRepresentable & CaseIterable & Sendable & Equatable>(
         _ key: PolicyKey, _ path: WritableKeyPath<Policy, [T]> & Sendable, _ world: PolicyWorld, help: String,
-        doc: String? = nil, choices: [String], presets: [String]
+        doc: String? = nil, choices: [String], presets: PresetValues
     ) -> PolicyKeySpec where T.RawValue == String {
         PolicyKeySpec(
             key: key, world: world, help: help, doc: doc ?? help,
             accepted: "a list of " + T.allCases.map(\.rawValue).joined(separator: ", ")
                 + " (comma-separated), or none",
-            choices: choices, presets: presets,
+            choices: choices, presets: presets, copy: { $0[keyPath: path] = $1[keyPath: path] },
             read: { policy in
                 let values = policy[keyPath: path]
                 return values.isEmpty ? "none" : values.map(\.rawValue).joined(separator: ",")
@@ -130,6 +135,20 @@ package struct PolicyKeySpec: Sendable {
                 return true
             })
     }
+}
+
+/// A key's value under each preset, as a scenario writes it: the value most presets share
+/// and, by name, the presets that differ (`.all("false", except: [.hardened: "true"])`), so
+/// that a row says which preset differs rather than holding seven values by position.
+package struct PresetValues: Sendable {
+    private let values: [String]
+
+    /// `value` under every preset but those in `except`, which have their own.
+    static func all(_ value: String, except: [PolicyPreset: String] = [:]) -> PresetValues {
+        PresetValues(values: PolicyPreset.allCases.map { except[$0] ?? value })
+    }
+
+    package subscript(preset: PolicyPreset) -> String { values[preset.column] }
 }
 
 extension PolicyKey {
@@ -176,13 +195,22 @@ package enum PolicyWorld: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-extension Policy {
-    /// The keys that mean something in this policy's world, in table order. StoreKit 1 lists
-    /// the server-side keys only once one is on (they work in both worlds; a StoreKit 1
-    /// panel without them stays as it was).
-    var keysInWorld: [PolicyKey] {
-        let keys = PolicyKey.keys(in: storekit)
-        guard storekit == .one, serverSide else { return keys }
-        return keys + PolicyKey.serverSideKeys
+extension PolicyKey {
+    /// The one rule for which keys a world shows (the policy panel, the glossary,
+    /// the what-if's candidates): the world's own keys and the server side's, in table order;
+    /// in StoreKit 1 not the server-side keys only a subscription reads (subscriptions exist in
+    /// StoreKit 2 only). `served`: under `iapsim serve` no `server-*` key, since the team's
+    /// backend is the server and reads none of them.
+    package static func shown(in world: StoreKitWorld, served: Bool = false) -> [PolicyKey] {
+        PolicyKeySpec.table.lazy.map(\.key).filter { key in
+            if served && key.rawValue.hasPrefix("server-") { return false }
+            if key.world == .serverSide { return world == .two || !subscriptionServerKeys.contains(key) }
+            return key.world.reads(in: world)
+        }
     }
+
+    /// The server-side keys only a subscription reads.
+    package static let subscriptionServerKeys: [PolicyKey] = [
+        .serverSubscriptionOrder, .serverGrace, .serverRevoke, .serverStatusPoll,
+    ]
 }

@@ -31,7 +31,7 @@ package enum PolicyPreset: String, Sendable, Hashable, CaseIterable {
     static let policies: [Policy] = allCases.map { preset in
         var policy = Policy()
         for spec in PolicyKeySpec.table {
-            let applied = spec.write(&policy, spec.presets[preset.column])
+            let applied = spec.write(&policy, spec.value(in: preset))
             precondition(applied, "preset \(preset.rawValue): \(spec.key.rawValue) refuses its own table value")
         }
         return policy

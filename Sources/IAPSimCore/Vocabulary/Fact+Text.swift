@@ -6,7 +6,7 @@ extension Fact {
         case .commandIgnored(let c, let why): return "> \(c.scenarioText) ignored: \(why)"
         case .faultArmed(let what): return "fault armed: \(what)"
         case .faultFired(let what): return "fault fired: \(what)"
-        case .policyChanged(let key, let value): return "policy \(key) = \(value)"
+        case .policyChanged(let change): return change.text
         case .noted(let what): return what
         case .appLaunched(let fresh): return fresh ? "app launched (fresh install)" : "app launched"
         case .appCrashed: return "app process died: memory, timers and callbacks gone"

@@ -6,7 +6,7 @@ package enum Fact: Sendable, Hashable {
     case commandIgnored(Command, reason: String)
     case faultArmed(String)
     case faultFired(String)
-    case policyChanged(key: String, value: String)
+    case policyChanged(PolicyCommand)
     /// A line in a part's own words that changes nothing: the App Store's alerts, and the
     /// places where the simulator follows its own assumption rather than Apple's documentation.
     case noted(String)

@@ -231,7 +231,6 @@ package struct WhatIf: Sendable {
 
     /// The keys of the run's world, from the policy key table.
     package static func keys(in policy: Policy) -> [PolicyKey] {
-        let world = PolicyKey.keys(in: policy.storekit)
-        return PolicyKey.allCases.filter { world.contains($0) || PolicyKey.serverSideKeys.contains($0) }
+        PolicyKey.shown(in: policy.storekit)
     }
 }

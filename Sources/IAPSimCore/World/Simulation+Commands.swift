@@ -82,7 +82,7 @@ extension Simulation {
         case .forge:
             if policy.storekit == .one { return "StoreKit 1 has no signed transaction to forge (try replay)" }
             if app.loggedIn == nil { return "the attacker needs a logged-in account" }
-        case .setPolicy(.storekit, let value) where value != policy.storekit.rawValue:
+        case .setPolicy(let setting) where setting.key == .storekit && setting.value != policy.storekit.rawValue:
             return Self.worldIsFixed
         case .setPreset(let preset) where preset.policy.storekit != policy.storekit:
             return Self.worldIsFixed
@@ -143,17 +143,17 @@ extension Simulation {
             if isExternal { return spendExternally(user, coins) }
             server.spend(user, coins, &outbox)
         case .subscription(let command): perform(command)
-        case .setPolicy(let key, let value):
+        case .setPolicy(let setting):
             var p = policy
-            guard (try? p.set(key, to: value)) != nil else { return }
+            setting.apply(to: &p)
             let before = policy
             policy = isExternal ? p.served : p
-            outbox.log(.user, .policyChanged(key: key.rawValue, value: p.value(of: key)))
+            outbox.log(.user, .policyChanged(.key(setting)))
             policyChangedLive(from: before)
         case .setPreset(let preset):
             let before = policy
             policy = isExternal ? preset.policy.served : preset.policy
-            outbox.log(.user, .policyChanged(key: "preset", value: preset.rawValue))
+            outbox.log(.user, .policyChanged(.preset(preset)))
             policyChangedLive(from: before)
         case .heal:
             healFaults()

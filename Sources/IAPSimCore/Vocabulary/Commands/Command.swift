@@ -42,7 +42,8 @@ package enum Command: Sendable, Hashable {
     case subscription(SubscriptionCommand)
     /// `heal`: every armed fault ends; each part ends its own (`Simulation.healFaults`).
     case heal
-    case setPolicy(PolicyKey, String)
+    /// `policy KEY VALUE`: the value read once, kept typed (Policy/PolicySetting.swift).
+    case setPolicy(PolicySetting)
     case setPreset(PolicyPreset)
     case wait(VirtualTime)
     case settle
@@ -74,7 +75,7 @@ package enum Command: Sendable, Hashable {
         case .spend(let user, let coins): return "spend \(user) \(coins)"
         case .subscription(let c): return c.scenarioText
         case .heal: return "heal"
-        case .setPolicy(let k, let v): return "policy \(k.rawValue) \(v)"
+        case .setPolicy(let s): return "policy \(s.key.rawValue) \(s.value)"
         case .setPreset(let p): return "policy preset \(p.rawValue)"
         case .wait(let ms): return "wait \(DurationText.format(ms))"
         case .settle: return "settle"

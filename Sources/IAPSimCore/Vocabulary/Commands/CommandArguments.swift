@@ -200,15 +200,13 @@ package struct CommandArguments: Sendable {
         }
         let valueText = String(String.UnicodeScalarView(text.unicodeScalars.dropFirst(words[1].offset)))
         let value = CommandWord.trim(valueText)
-        var policy = PolicyPreset.hardened.policy
         do {
-            try policy.set(key, to: value)
+            return .setPolicy(try PolicySetting(key, value))
         } catch {
             throw CommandError(
                 offset: words[1].offset,
                 problem: .badPolicyValue(key: key.rawValue, value: value, accepted: error.accepted))
         }
-        return .setPolicy(key, policy.value(of: key))
     }
 }
 
