@@ -57,7 +57,8 @@ extension UIModel {
         let first = min(subscriptionsScroll(rows, height: inner.height), max(0, lines.count - inner.height))
         let badge =
             rows.isEmpty
-            ? nil : "1 cell = \(UIModel.cellWords(step)) \(glyphs.sep) now \(SubscriptionCalendar.short(simulation.now))"
+            ? nil
+            : "1 cell = \(UIModel.cellWords(step)) \(glyphs.sep) now \(SubscriptionCalendar.short(simulation.now))"
         grid.frame(
             area, title: "Subscriptions (T closes, j k select, i inspects)", focused: true, glyphs: glyphs, badge: badge
         )

@@ -1,11 +1,6 @@
 import IAPSimCore
 import IAPSimScenario
 
-extension Overlay {
-    /// The search box takes letters as its text; every other box closes on `q`.
-    var takesText: Bool { if case .search = self { return true } else { return false } }
-}
-
 extension UIModel {
     /// `picker` with what cannot happen now greyed, each with the world's own reason
     /// (`Simulation.refusal(of:)`); the first choice that can happen is selected.
@@ -47,19 +42,19 @@ extension UIModel {
     }
 
     /// `/`: letters build the text, Enter searches, Esc leaves the search as it was.
-    mutating func handleSearchKey(_ text: String, _ key: Key) {
-        switch key {
-        case .escape: overlay = nil
-        case .enter:
+    mutating func searchKey(_ action: SearchKeyAction, _ text: String, _ key: Key) {
+        switch action {
+        case .cancel: overlay = nil
+        case .submit:
             overlay = nil
             eventSearch = text.isEmpty ? nil : text
             scroll[.events] = 0
             status =
                 eventSearch.map { "Events: only lines with \"\($0)\" (/ then Enter on nothing shows all)" }
                 ?? "Events: search cleared"
-        case .backspace: overlay = .search(String(text.dropLast()))
-        case .char(let c): if text.count < 60 { overlay = .search(text + String(c)) }
-        default: break
+        case .erase: overlay = .search(String(text.dropLast()))
+        case .type:
+            if case .char(let c) = key, text.count < 60 { overlay = .search(text + String(c)) }
         }
     }
 

@@ -221,14 +221,11 @@ extension UIModel {
     /// Rows: the preset, then every key of the run's world.
     var policyRows: Int { 1 + policyKeys.count }
 
-    mutating func handlePolicyKey(selected: Int, _ key: Key) {
-        switch key {
-        case .escape, .char("p"): overlay = nil
-        case .up, .char("k"): overlay = .policy(selected: max(0, selected - 1))
-        case .down, .char("j"): overlay = .policy(selected: min(policyRows - 1, selected + 1))
-        case .left, .char("h"): cyclePolicy(row: selected, by: -1)
-        case .right, .char("l"), .enter, .char(" "): cyclePolicy(row: selected, by: 1)
-        default: break
+    mutating func policyKey(_ action: PolicyKeyAction, selected: Int) {
+        switch action {
+        case .close: overlay = nil
+        case .move(let delta): overlay = .policy(selected: max(0, min(policyRows - 1, selected + delta)))
+        case .cycle(let delta): cyclePolicy(row: selected, by: delta)
         }
     }
 

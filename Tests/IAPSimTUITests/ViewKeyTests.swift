@@ -91,7 +91,9 @@ import Testing
     @Test func theLegendInAsciiUsesTheAsciiMarkers() {
         var d = Driver(UIModel(options: UIOptions(ascii: true)), width: 80, height: 24)
         d.keys("?")
+        // The end of the legend: the boxes' keys follow it.
         d.key(.end)
+        d.key(.up, times: OverlayKeys.sections.reduce(0) { $0 + 1 + $1.rows.count })
         Golden.check(d.screen(80, 24), "help-legend-ascii-80x24")
         let legend = d.model.helpLines().map { $0.map(\.text).joined() }
         #expect(legend.contains { $0.contains("unfinished: still in the payment queue") }, "\(legend)")
