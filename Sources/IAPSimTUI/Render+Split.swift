@@ -8,7 +8,7 @@ extension UIModel {
         let left = area.width / 2
         var other = self
         other.player = twin
-        other.twin = nil
+        other.split.close()
         other.selection = [:]
         other.hscroll = [:]
         other.scroll = [:]

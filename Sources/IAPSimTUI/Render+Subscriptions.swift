@@ -163,7 +163,7 @@ extension UIModel {
 
     /// The selected subscriber, kept inside the list.
     func selectedSubscriber(in rows: [SubscriberRow]) -> Int {
-        max(0, min(rows.count - 1, subscriberSelection))
+        subscriptionsView.selected(of: rows.count)
     }
 
     /// The first line shown: the selected subscriber's five lines stay on screen.

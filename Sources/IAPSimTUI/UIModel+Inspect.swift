@@ -22,10 +22,10 @@ extension UIModel {
     /// `i`: the selected row's inspector: the Auditor's or the queue's when one of them has
     /// focus; from any other panel, the Auditor's selected anomaly, else the queue's row.
     mutating func inspectSelected() {
-        if subscriptionsShown {
+        if subscriptionsView.shown {
             let rows = simulation.subscribers
             guard !rows.isEmpty else { status = "no subscription yet: nothing to inspect"; return }
-            let k = max(0, min(rows.count - 1, subscriberSelection))
+            let k = subscriptionsView.selected(of: rows.count)
             overlay = .inspect(.subscription(original: rows[k].subscription.originalTransactionId), scroll: 0)
             return
         }
@@ -75,7 +75,7 @@ extension UIModel {
         if var t = fresh.tour {
             t.stage = .playing
             fresh.tour = t
-            fresh.twin = nil
+            fresh.split.close()
         }
         self = fresh
         status =
@@ -107,9 +107,7 @@ extension UIModel {
         speedIndex = old.speedIndex
         recording = old.recording
         zoomed = old.zoomed
-        eventFilter = old.eventFilter
-        eventSearch = old.eventSearch
-        hideNetwork = old.hideNetwork
+        eventsView = old.eventsView
         playlist = old.playlist
         playlistGroups = old.playlistGroups
         playlistTitles = old.playlistTitles
@@ -120,13 +118,7 @@ extension UIModel {
 
     /// `F`: Events shows every part, then one part at a time.
     mutating func cycleEventFilter() {
-        let parts = Part.allCases
-        if let current = eventFilter, let i = parts.firstIndex(of: current) {
-            eventFilter = i + 1 < parts.count ? parts[i + 1] : nil
-        } else {
-            eventFilter = parts.first
-        }
+        status = eventsView.cycleFilter()
         scroll[.events] = 0
-        status = eventFilter.map { "Events: only \($0.rawValue) (F: next part)" } ?? "Events: every part"
     }
 }

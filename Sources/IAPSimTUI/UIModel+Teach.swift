@@ -47,11 +47,8 @@ extension UIModel {
         case .cancel: overlay = nil
         case .submit:
             overlay = nil
-            eventSearch = text.isEmpty ? nil : text
+            status = eventsView.searchFor(text)
             scroll[.events] = 0
-            status =
-                eventSearch.map { "Events: only lines with \"\($0)\" (/ then Enter on nothing shows all)" }
-                ?? "Events: search cleared"
         case .erase: overlay = .search(String(text.dropLast()))
         case .type:
             if case .char(let c) = key, text.count < 60 { overlay = .search(text + String(c)) }
@@ -60,19 +57,12 @@ extension UIModel {
 
     /// `N`: Events without (or with again) the Network part's lines.
     mutating func toggleNetworkLines() {
-        hideNetwork.toggle()
+        status = eventsView.toggleNetwork()
         scroll[.events] = 0
-        status = hideNetwork ? "Events: Network lines hidden (N shows them)" : "Events: Network lines shown"
     }
 
     /// What the Events title says about its filters.
-    var eventsTitleNote: String {
-        var notes: [String] = []
-        if let eventFilter { notes.append("\(eventFilter.rawValue) only") }
-        if hideNetwork { notes.append("no Network") }
-        if let eventSearch { notes.append("/\(eventSearch)") }
-        return notes.isEmpty ? "" : ": " + notes.joined(separator: ", ")
-    }
+    var eventsTitleNote: String { eventsView.titleNote }
 
     /// How far `panel`'s longest shown line reaches past the panel: `L` stops there.
     func widestLine(_ panel: Panel) -> Int {
@@ -87,7 +77,8 @@ extension UIModel {
         case .network: lines = content.network
         case .auditor: lines = content.auditor
         case .events:
-            let rows = content.eventRows(notes: notes, filter: eventFilter, hiding: hideNetwork ? .network : nil)
+            let rows = content.eventRows(
+                notes: notes, filter: eventsView.filter, hiding: eventsView.hideNetwork ? .network : nil)
             lines = content.events(rows, notes: notes, count: 200, offsetFromBottom: scrollOffset(.events))
         }
         let widest = lines.map { $0.reduce(0) { $0 + TextWidth.of($1.text) } }.max() ?? 0

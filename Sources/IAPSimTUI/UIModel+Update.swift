@@ -182,8 +182,8 @@ extension UIModel {
     /// Arrows move toward older lines as up; in Events (newest at the bottom) up scrolls back.
     /// In the Auditor and the Payment queue they move the selected row instead.
     mutating func scrollFocused(by delta: Int) {
-        if subscriptionsShown {
-            subscriberSelection = max(0, min(subscriberRows.count - 1, subscriberSelection + delta))
+        if subscriptionsView.shown {
+            subscriptionsView.move(by: delta, count: subscriberRows.count)
             return
         }
         if focus == .auditor || focus == .queue {

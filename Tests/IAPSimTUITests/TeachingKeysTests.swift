@@ -79,7 +79,7 @@ import Testing
         #expect(!events.isEmpty && events.allSatisfy { $0.lowercased().contains("charged") }, "\(events)")
         d.keys("/")
         d.key(.enter)
-        #expect(d.model.eventSearch == nil)
+        #expect(d.model.eventsView.search == nil)
     }
 
     @Test func offTheScriptTheEndingSaysItDiffersNotFail() throws {
