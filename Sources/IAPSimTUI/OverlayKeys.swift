@@ -173,7 +173,7 @@ package enum OverlayKeys {
         OverlayBinding([.escape], "Esc", "cancel: the search stays as it was", .cancel),
         OverlayBinding([.enter], "Enter", "keep only Events lines with the text; empty shows all", .submit),
         OverlayBinding([.backspace], "Backspace", "erase the last character", .erase),
-        OverlayBinding(.text, "a character", "add it to the text (`q` too: it is text here)", .type),
+        OverlayBinding(.text, "a character", "add it to the text (q too: here it is a letter)", .type),
     ]
 
     /// Every overlay's rows under its name, in the order help and README list them. Help,
