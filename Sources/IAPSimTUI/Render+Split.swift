@@ -9,9 +9,7 @@ extension UIModel {
         var other = self
         other.player = twin
         other.split.close()
-        other.selection = [:]
-        other.hscroll = [:]
-        other.scroll = [:]
+        other.panels.rewind()
         other.notes = []
         let halves: [(UIModel, Rect, String)] = [
             (self, Rect(x: 0, y: area.y, width: left, height: area.height), "this run"),

@@ -124,7 +124,7 @@ extension UIModel {
     func renderPanel(_ panel: Panel, _ grid: inout Grid, _ r: Rect) {
         let inner = r.inner
         var content = PanelContent(sim: simulation, glyphs: glyphs, ascii: options.ascii, width: inner.width)
-        let shift = hscroll[panel] ?? 0
+        let shift = panels.hscroll[panel] ?? 0
         let shiftBadge = shift > 0 ? "\(glyphs.right)+\(shift) " : ""
         let name =
             panel == .server && simulation.isExternal ? "Your backend" : panel.title(in: simulation.policy.storekit)

@@ -119,3 +119,60 @@ package struct SplitState: Sendable {
         if twin != nil, twin!.simulation.now < now { _ = twin!.advance(until: now) }
     }
 }
+
+/// The panels as seen: which has focus, which fills the screen (`z`), how far each is
+/// scrolled down and right, and the selected row of the Auditor and the Payment queue.
+package struct PanelsView: Sendable, Hashable {
+    package internal(set) var focus: Panel = .events
+    package internal(set) var zoomed: Panel?
+    /// Lines from the top (from the bottom for Events).
+    var scroll: [Panel: Int] = [:]
+    /// Columns scrolled to the right, for lines wider than the panel.
+    var hscroll: [Panel: Int] = [:]
+    /// The selected row of the Auditor (anomalies, newest first) and the Payment queue.
+    var selection: [Panel: Int] = [:]
+
+    /// Tab (1) or Shift-Tab (-1); zoomed, the zoom pages along with the focus.
+    mutating func moveFocus(by step: Int) {
+        let count = Panel.allCases.count
+        focus = Panel(rawValue: ((focus.rawValue + step) % count + count) % count)!
+        if zoomed != nil { zoomed = focus }
+    }
+
+    /// `z`: the focused panel on the whole screen, or back.
+    mutating func toggleZoom() { zoomed = zoomed == focus ? nil : focus }
+
+    /// `h` / `L`: the focused panel `delta` columns sideways, within `0...limit`.
+    mutating func scrollSideways(by delta: Int, limit: Int) {
+        hscroll[focus] = max(0, min(limit, (hscroll[focus] ?? 0) + delta))
+    }
+
+    /// The focused panel's selected row moved `delta` within `count` rows.
+    mutating func select(by delta: Int, count: Int) {
+        selection[focus] = max(0, min(count - 1, (selection[focus] ?? 0) + delta))
+    }
+
+    /// `panel`'s selected row of `count` rows (the list may have shrunk).
+    func selected(_ panel: Panel, of count: Int) -> Int { max(0, min(count - 1, selection[panel] ?? 0)) }
+
+    /// The focused panel scrolled `delta` lines toward the older (Events: up is older),
+    /// within `0...limit`: Home then Down moves at once.
+    mutating func scrollFocused(by delta: Int, limit: Int) {
+        let current = min(scroll[focus] ?? 0, limit)
+        let next = focus == .events ? current - delta : current + delta
+        scroll[focus] = max(0, min(next, limit))
+    }
+
+    /// Every panel back at its start: no scroll, no selection (a split's other half).
+    mutating func rewind() {
+        scroll = [:]
+        hscroll = [:]
+        selection = [:]
+    }
+
+    /// The focus and zoom of `old` (a restart keeps where the person was looking).
+    mutating func keep(_ old: PanelsView) {
+        focus = old.focus
+        zoomed = old.zoomed
+    }
+}

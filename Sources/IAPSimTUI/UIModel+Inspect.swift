@@ -16,7 +16,7 @@ extension UIModel {
     /// The selected row of `panel`, kept inside the list as it grows or shrinks.
     func selectedIndex(_ panel: Panel) -> Int {
         let count = panel == .auditor ? inspectableAnomalies.count : inspectableTransactions.count
-        return max(0, min(count - 1, selection[panel] ?? 0))
+        return panels.selected(panel, of: count)
     }
 
     /// `i`: the selected row's inspector: the Auditor's or the queue's when one of them has
@@ -103,10 +103,9 @@ extension UIModel {
     mutating func keepView(of old: UIModel) {
         width = old.width
         height = old.height
-        focus = old.focus
+        panels.keep(old.panels)
         speedIndex = old.speedIndex
         recording = old.recording
-        zoomed = old.zoomed
         eventsView = old.eventsView
         playlist = old.playlist
         playlistGroups = old.playlistGroups
@@ -119,6 +118,6 @@ extension UIModel {
     /// `F`: Events shows every part, then one part at a time.
     mutating func cycleEventFilter() {
         status = eventsView.cycleFilter()
-        scroll[.events] = 0
+        panels.scroll[.events] = 0
     }
 }

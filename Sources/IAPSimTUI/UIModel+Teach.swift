@@ -48,7 +48,7 @@ extension UIModel {
         case .submit:
             overlay = nil
             status = eventsView.searchFor(text)
-            scroll[.events] = 0
+            panels.scroll[.events] = 0
         case .erase: overlay = .search(String(text.dropLast()))
         case .type:
             if case .char(let c) = key, text.count < 60 { overlay = .search(text + String(c)) }
@@ -58,7 +58,7 @@ extension UIModel {
     /// `N`: Events without (or with again) the Network part's lines.
     mutating func toggleNetworkLines() {
         status = eventsView.toggleNetwork()
-        scroll[.events] = 0
+        panels.scroll[.events] = 0
     }
 
     /// What the Events title says about its filters.

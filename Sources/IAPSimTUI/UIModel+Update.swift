@@ -157,20 +157,17 @@ extension UIModel {
         case .approve: act(.approve)
         case .decline: act(.decline)
         case .replay: act(.replay)
-        case .focusNext, .focusPrevious:
-            let step = action == .focusNext ? 1 : Panel.allCases.count - 1
-            focus = Panel(rawValue: (focus.rawValue + step) % Panel.allCases.count)!
-            // Zoomed, Tab pages through the panels one at a time.
-            if zoomed != nil { zoomed = focus }
+        case .focusNext: panels.moveFocus(by: 1)
+        case .focusPrevious: panels.moveFocus(by: -1)
         case .scrollUp: scrollFocused(by: -1)
         case .scrollDown: scrollFocused(by: 1)
         case .pageUp: scrollFocused(by: -10)
         case .pageDown: scrollFocused(by: 10)
         case .oldest: scrollFocused(by: -1_000_000)
         case .newest: scrollFocused(by: 1_000_000)
-        case .scrollLeft: hscroll[focus] = max(0, (hscroll[focus] ?? 0) - 10)
-        case .scrollRight: hscroll[focus] = min(widestLine(focus), (hscroll[focus] ?? 0) + 10)
-        case .zoom: zoomed = zoomed == focus ? nil : focus
+        case .scrollLeft: panels.scrollSideways(by: -10, limit: widestLine(focus))
+        case .scrollRight: panels.scrollSideways(by: 10, limit: widestLine(focus))
+        case .zoom: panels.toggleZoom()
         case .filterEvents: cycleEventFilter()
         case .quit, .help, .pause, .stepEvent, .faster, .slower, .policy, .autopilot, .save, .record,
             .restart, .searchEvents, .hideNetwork, .inspect, .nextStep, .stepBack, .toEnd, .story, .glossary,
@@ -188,14 +185,12 @@ extension UIModel {
         }
         if focus == .auditor || focus == .queue {
             let count = focus == .auditor ? inspectableAnomalies.count : inspectableTransactions.count
-            selection[focus] = max(0, min(count - 1, (selection[focus] ?? 0) + delta))
+            panels.select(by: delta, count: count)
             return
         }
         // Kept within what the panel can show: Home then Down moves at once (it stood a
         // million lines past the top, where the screen could not follow).
-        let current = min(scroll[focus] ?? 0, scrollLimit(focus))
-        let next = focus == .events ? current - delta : current + delta
-        scroll[focus] = max(0, min(next, scrollLimit(focus)))
+        panels.scrollFocused(by: delta, limit: scrollLimit(focus))
     }
 
     mutating func toggleAutopilot() {

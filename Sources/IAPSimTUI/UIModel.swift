@@ -92,17 +92,11 @@ package struct UIModel: Sendable {
     var speedIndex: Int
     /// Virtual time owed in quarter milliseconds, so 0.25x loses nothing.
     var carryQuarters = 0
-    package internal(set) var focus: Panel = .events
-    var scroll: [Panel: Int] = [:]
+    /// Focus, zoom, scrolling and the selected rows of the panels.
+    package internal(set) var panels = PanelsView()
     package internal(set) var overlay: Overlay?
     /// First line of the help overlay shown (it scrolls on small screens).
     var helpScroll = 0
-    /// The selected row of the Auditor (anomalies, newest first) and the Payment queue.
-    var selection: [Panel: Int] = [:]
-    /// Columns a panel is scrolled to the right, for lines wider than the panel.
-    var hscroll: [Panel: Int] = [:]
-    /// The panel shown on the whole screen (`z`), if any.
-    package internal(set) var zoomed: Panel?
     /// The Subscriptions view (`T`) takes the panels' place while shown.
     package internal(set) var subscriptionsView = SubscriptionsView()
     /// Which lines Events shows (`F`, `/`, `N`).
@@ -169,7 +163,7 @@ package struct UIModel: Sendable {
         self.options = options
         speedIndex = UIModel.speeds.firstIndex(of: options.speed) ?? 2
         if options.autopilot { autopilot = Autopilot(seed: scenario.seed) }
-        if case .play = mode { focus = .events }
+        if case .play = mode { panels.focus = .events }
     }
 
     /// The split screen's twin world, if the split is open.
@@ -194,5 +188,8 @@ package struct UIModel: Sendable {
     package var wakeDelayMs: Int? { clockRunning ? UIModel.tickMs : nil }
 
     /// How far `panel` is scrolled (lines from the top; from the bottom for Events).
-    package func scrollOffset(_ panel: Panel) -> Int { scroll[panel] ?? 0 }
+    package func scrollOffset(_ panel: Panel) -> Int { panels.scroll[panel] ?? 0 }
+    package var focus: Panel { panels.focus }
+    /// The panel shown on the whole screen (`z`), if any.
+    package var zoomed: Panel? { panels.zoomed }
 }
