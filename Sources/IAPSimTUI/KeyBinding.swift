@@ -239,6 +239,7 @@ extension KeyBinding {
     package static var markdownTable: String {
         var out = "| key | group | does |\n|---|---|---|\n"
         for b in all { out += "| \(b.written) | \(b.group.rawValue) | \(b.help) |\n" }
-        return out
+        // Each box (picker, policy panel, inspector, ...) takes the keys while it is open.
+        return out + "\nWhile a box is open, its own table:\n\n" + OverlayKeys.markdownTable
     }
 }

@@ -229,7 +229,7 @@ extension PanelContent {
     /// `  pro_monthly access to Mar 5`, or `  pro_monthly no access since Feb 1`.
     func accessLines(of user: String) -> [Line] {
         sim.subscribers.filter { $0.user == user }.map { view in
-            let date = view.accessUntil.map { " " + VirtualCalendar.short($0) } ?? ""
+            let date = view.accessUntil.map { " " + SubscriptionCalendar.short($0) } ?? ""
             let words = view.access ? "access to" + date : "no access" + (date.isEmpty ? "" : " since" + date)
             // The product goes first where it fits; a narrow panel keeps the access.
             let product = view.subscription.productId

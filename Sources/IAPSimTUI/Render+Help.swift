@@ -22,7 +22,8 @@ extension UIModel {
         ]
     }
 
-    /// Help: the key table by group, then the legend, flowed into two columns; it scrolls
+    /// Help: the key table by group, the legend, then each box's keys (`OverlayKeys`), flowed
+    /// into two columns; it scrolls
     /// (j/k) when the screen is too small for all of it.
     func helpLines() -> [Line] {
         var out: [Line] = []
@@ -30,14 +31,24 @@ extension UIModel {
         for group in KeyBinding.Group.allCases {
             let bindings = KeyBinding.all.filter { $0.group == group && $0.exists(in: world) }
             out.append([Span(group.rawValue, Style(.title, bold: true))])
-            for b in bindings {
-                let written = b.written.replacingOccurrences(of: "`", with: "")
-                out.append([Span(TextWidth.pad(written, to: 12), Style(.key, bold: true)), Span(b.help(in: world))])
-            }
+            out += bindings.map { UIModel.keyLine($0.written, $0.help(in: world)) }
         }
         out.append([Span("Legend", Style(.title, bold: true))])
         out += legend.map { [Span(TextWidth.pad($0.0, to: 12), Style(.key, bold: true)), Span($0.1)] }
+        // Each box's keys, from its own table.
+        for section in OverlayKeys.sections {
+            out.append([Span(section.title, Style(.title, bold: true))])
+            out += section.rows.map { UIModel.keyLine($0.written, $0.help) }
+        }
         return out
+    }
+
+    /// A key's line of help: the keys as written (without backticks), then what they do.
+    static func keyLine(_ written: String, _ help: String) -> Line {
+        [
+            Span(TextWidth.pad(written.replacingOccurrences(of: "`", with: ""), to: 12), Style(.key, bold: true)),
+            Span(help),
+        ]
     }
 
     /// The box help and the inspectors use: every row between the header and the footer.
@@ -77,7 +88,14 @@ extension UIModel {
             return max(0, layout.lines.count - layout.columns * inner.height)
         case .inspect(let target, _)?:
             return max(0, inspectorLines(target, innerWidth: inner.width).count - inner.height)
-        case .picker?, .policy?, .confirm?, .search?, .page?, nil: return 0
+        case .page(let page, _)?:
+            // A lesson's question sits in a box as tall as its text, within the screen.
+            guard case .question = page else {
+                return max(0, pageWrapped(page, innerWidth: inner.width).count - inner.height)
+            }
+            let lines = pageWrapped(page, innerWidth: min(76, (w ?? width) - 2) - 2).count
+            return max(0, lines - (min(lines + 2, (h ?? height) - 2) - 2))
+        case .picker?, .policy?, .confirm?, .search?, nil: return 0
         }
     }
 

@@ -8,10 +8,8 @@ extension UIModel {
         let left = area.width / 2
         var other = self
         other.player = twin
-        other.twin = nil
-        other.selection = [:]
-        other.hscroll = [:]
-        other.scroll = [:]
+        other.split.close()
+        other.panels.rewind()
         other.notes = []
         let halves: [(UIModel, Rect, String)] = [
             (self, Rect(x: 0, y: area.y, width: left, height: area.height), "this run"),

@@ -45,7 +45,7 @@ extension UIModel {
             lines.append([Span(emptySubscriptionsWords, Style(.dim))])
         } else {
             let nowCell = (simulation.now - from) / step
-            let axis = VirtualCalendar.axis(from: from, step: step, cells: cells, now: nowCell, mark: nowMark)
+            let axis = SubscriptionCalendar.axis(from: from, step: step, cells: cells, now: nowCell, mark: nowMark)
             lines.append([Span(TextWidth.pad("", to: UIModel.stripLabel)), Span(axis, Style(.title, bold: true))])
             for (index, row) in rows.enumerated() {
                 let selected = index == selectedSubscriber(in: rows)
@@ -57,7 +57,8 @@ extension UIModel {
         let first = min(subscriptionsScroll(rows, height: inner.height), max(0, lines.count - inner.height))
         let badge =
             rows.isEmpty
-            ? nil : "1 cell = \(UIModel.cellWords(step)) \(glyphs.sep) now \(VirtualCalendar.short(simulation.now))"
+            ? nil
+            : "1 cell = \(UIModel.cellWords(step)) \(glyphs.sep) now \(SubscriptionCalendar.short(simulation.now))"
         grid.frame(
             area, title: "Subscriptions (T closes, j k select, i inspects)", focused: true, glyphs: glyphs, badge: badge
         )
@@ -86,12 +87,12 @@ extension UIModel {
         if let to = row.renewsTo { head.append(Span(" (renews to \(to))", Style(.warn))) }
         // A renewal being retried has no renewal date ahead: its period ended (a past date).
         if row.status == "grace", let until = row.graceUntil {
-            head.append(Span(sep + "in grace until " + VirtualCalendar.short(until), Style(.warn)))
+            head.append(Span(sep + "in grace until " + SubscriptionCalendar.short(until), Style(.warn)))
         } else if row.status == "billing-retry", let since = row.retrySince {
-            head.append(Span(sep + "retrying since " + VirtualCalendar.short(since), Style(.warn)))
+            head.append(Span(sep + "retrying since " + SubscriptionCalendar.short(since), Style(.warn)))
         } else if let end = row.periodEnd {
             let verb = row.autoRenew && row.status != "expired" && row.status != "revoked" ? "renews" : "ends"
-            head.append(Span(sep + verb + " " + VirtualCalendar.short(end), Style(.dim)))
+            head.append(Span(sep + verb + " " + SubscriptionCalendar.short(end), Style(.dim)))
         }
         head.append(
             Span(
@@ -162,7 +163,7 @@ extension UIModel {
 
     /// The selected subscriber, kept inside the list.
     func selectedSubscriber(in rows: [SubscriberRow]) -> Int {
-        max(0, min(rows.count - 1, subscriberSelection))
+        subscriptionsView.selected(of: rows.count)
     }
 
     /// The first line shown: the selected subscriber's five lines stay on screen.

@@ -13,7 +13,7 @@ extension UIModel {
         let layout = Layout(width: width, height: height, play: isPlay)
         renderHeader(&grid)
         if let r = layout.narration { renderNarration(&grid, r) }
-        if subscriptionsShown {
+        if subscriptionsView.shown {
             let top = layout.narration.map { $0.y + $0.height } ?? 1
             renderSubscriptions(subscriberRows, &grid, Rect(x: 0, y: top, width: width, height: layout.statusRow - top))
         } else if let zoomed {
@@ -104,7 +104,7 @@ extension UIModel {
     func scrollLimit(_ panel: Panel) -> Int {
         let layout = Layout(width: width, height: height, play: isPlay)
         let rows: Int
-        if zoomed == panel || subscriptionsShown || twin != nil {
+        if zoomed == panel || subscriptionsView.shown || twin != nil {
             let top = layout.narration.map { $0.y + $0.height } ?? 1
             rows = layout.statusRow - top - 2
         } else {
@@ -114,7 +114,8 @@ extension UIModel {
         let total =
             panel == .events
             ? content.eventRows(
-                notes: notes, filter: eventFilter, hiding: hideNetwork ? .network : nil, search: eventSearch
+                notes: notes, filter: eventsView.filter, hiding: eventsView.hideNetwork ? .network : nil,
+                search: eventsView.search
             ).count
             : content.total(panel)
         return max(0, total - max(1, rows))
@@ -123,7 +124,7 @@ extension UIModel {
     func renderPanel(_ panel: Panel, _ grid: inout Grid, _ r: Rect) {
         let inner = r.inner
         var content = PanelContent(sim: simulation, glyphs: glyphs, ascii: options.ascii, width: inner.width)
-        let shift = hscroll[panel] ?? 0
+        let shift = panels.hscroll[panel] ?? 0
         let shiftBadge = shift > 0 ? "\(glyphs.right)+\(shift) " : ""
         let name =
             panel == .server && simulation.isExternal ? "Your backend" : panel.title(in: simulation.policy.storekit)
@@ -132,12 +133,13 @@ extension UIModel {
             + (zoomed == panel ? " (zoomed: z returns, Tab pages)" : "")
         if panel == .events {
             let rows = content.eventRows(
-                notes: notes, filter: eventFilter, hiding: hideNetwork ? .network : nil, search: eventSearch)
+                notes: notes, filter: eventsView.filter, hiding: eventsView.hideNetwork ? .network : nil,
+                search: eventsView.search)
             let total = rows.count
             let offset = min(scrollOffset(panel), max(0, total - inner.height))
             let lines = content.events(rows, notes: notes, count: inner.height, offsetFromBottom: offset)
             let above = max(0, total - offset - inner.height)
-            let filtered = eventFilter != nil || hideNetwork || eventSearch != nil
+            let filtered = eventsView.isFiltered
             let badge =
                 offset > 0
                 ? (above > 0 ? "\(glyphs.up) \(above) older" : "the oldest kept") + " \(glyphs.sep) End follows"

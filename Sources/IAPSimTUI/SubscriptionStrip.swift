@@ -46,7 +46,7 @@ struct SubscriptionStrip: Sendable, Hashable {
         var symbol: Character { upgrade ? "U" : "D" }
     }
 
-    static let day: VirtualTime = 86_400_000
+    static let day = SubscriptionCalendar.dayMs
     /// The mark of what has not happened yet (after now), distinct from "none".
     static let notYet: Character = "-"
 
@@ -147,30 +147,10 @@ struct SubscriptionStrip: Sendable, Hashable {
     }
 }
 
-/// The virtual calendar: virtual time 0 is 2026-01-01T00:00:00Z, a day 86,400,000 ms.
-enum VirtualCalendar {
+/// The TUI's words for the core's calendar (one calendar: `SubscriptionCalendar`, virtual
+/// time 0 is 2026-01-01T00:00:00Z): short dates and the axis above the strips.
+extension SubscriptionCalendar {
     static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    /// The civil date of a virtual time (proleptic Gregorian, UTC).
-    static func date(_ t: VirtualTime) -> (year: Int, month: Int, day: Int) {
-        // Howard Hinnant's days-to-civil, from days since 1970-01-01.
-        let days = (t >= 0 ? t / SubscriptionStrip.day : (t + 1) / SubscriptionStrip.day - 1) + 20_454
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// `2026-03-01`.
-    static func text(_ t: VirtualTime) -> String {
-        let d = date(t)
-        return "\(d.year)-" + (d.month < 10 ? "0" : "") + "\(d.month)-" + (d.day < 10 ? "0" : "") + "\(d.day)"
-    }
 
     /// `Mar 1`.
     static func short(_ t: VirtualTime) -> String {

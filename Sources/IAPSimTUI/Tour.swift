@@ -176,7 +176,7 @@ extension UIModel {
         let file = t.lesson.naive
         var fresh = UIModel(play: file.scenario, file: file.path, options: options)
         fresh.keepView(of: self)
-        fresh.twin = nil
+        fresh.split.close()
         fresh.tour = t
         self = fresh
         status = lessonIntro

@@ -16,16 +16,16 @@ extension UIModel {
     /// The selected row of `panel`, kept inside the list as it grows or shrinks.
     func selectedIndex(_ panel: Panel) -> Int {
         let count = panel == .auditor ? inspectableAnomalies.count : inspectableTransactions.count
-        return max(0, min(count - 1, selection[panel] ?? 0))
+        return panels.selected(panel, of: count)
     }
 
     /// `i`: the selected row's inspector: the Auditor's or the queue's when one of them has
     /// focus; from any other panel, the Auditor's selected anomaly, else the queue's row.
     mutating func inspectSelected() {
-        if subscriptionsShown {
+        if subscriptionsView.shown {
             let rows = simulation.subscribers
             guard !rows.isEmpty else { status = "no subscription yet: nothing to inspect"; return }
-            let k = max(0, min(rows.count - 1, subscriberSelection))
+            let k = subscriptionsView.selected(of: rows.count)
             overlay = .inspect(.subscription(original: rows[k].subscription.originalTransactionId), scroll: 0)
             return
         }
@@ -75,7 +75,7 @@ extension UIModel {
         if var t = fresh.tour {
             t.stage = .playing
             fresh.tour = t
-            fresh.twin = nil
+            fresh.split.close()
         }
         self = fresh
         status =
@@ -103,13 +103,10 @@ extension UIModel {
     mutating func keepView(of old: UIModel) {
         width = old.width
         height = old.height
-        focus = old.focus
+        panels.keep(old.panels)
         speedIndex = old.speedIndex
         recording = old.recording
-        zoomed = old.zoomed
-        eventFilter = old.eventFilter
-        eventSearch = old.eventSearch
-        hideNetwork = old.hideNetwork
+        eventsView = old.eventsView
         playlist = old.playlist
         playlistGroups = old.playlistGroups
         playlistTitles = old.playlistTitles
@@ -120,13 +117,7 @@ extension UIModel {
 
     /// `F`: Events shows every part, then one part at a time.
     mutating func cycleEventFilter() {
-        let parts = Part.allCases
-        if let current = eventFilter, let i = parts.firstIndex(of: current) {
-            eventFilter = i + 1 < parts.count ? parts[i + 1] : nil
-        } else {
-            eventFilter = parts.first
-        }
-        scroll[.events] = 0
-        status = eventFilter.map { "Events: only \($0.rawValue) (F: next part)" } ?? "Events: every part"
+        status = eventsView.cycleFilter()
+        panels.scroll[.events] = 0
     }
 }

@@ -14,8 +14,8 @@ extension UIModel {
     }
 
     mutating func toggleSplit() {
-        if twin != nil {
-            twin = nil
+        if split.twin != nil {
+            split.close()
             status = "split closed"
             return
         }
@@ -24,8 +24,8 @@ extension UIModel {
         // Under serve there is no twin: startTwin said why; nothing claims a split.
         guard twin != nil else { return }
         // The Subscriptions view covers the panels the split shows: it closes.
-        let closed = subscriptionsShown ? "; Subscriptions closed" : ""
-        subscriptionsShown = false
+        let closed = subscriptionsView.shown ? "; Subscriptions closed" : ""
+        subscriptionsView.shown = false
         status = "split: the same inputs under \(preset.rawValue) on the right (V closes)" + closed
     }
 
@@ -52,7 +52,7 @@ extension UIModel {
             for command in injected { _ = other.inject(command) }
             _ = other.advance(until: simulation.now)
         }
-        twin = other
+        split.twin = other
     }
 
     /// The commands given by hand since the start (play: keys pressed beside the file).
@@ -66,13 +66,13 @@ extension UIModel {
         case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login, .logout,
             .network, .networkFault, .storeFault, .askToBuy, .approve, .decline, .replay, .forge, .serverOutage,
             .serverAPIFault, .refundLoop, .spend, .subscription, .heal, .wait, .settle:
-            _ = twin!.inject(command)
+            _ = split.twin!.inject(command)
         }
     }
 
     /// Brings the twin's clock up to this world's.
     mutating func syncTwin() {
-        if twin != nil, twin!.simulation.now < simulation.now { _ = twin!.advance(until: simulation.now) }
+        split.sync(to: simulation.now)
         refreshSplitAvoided()
     }
 
@@ -82,12 +82,12 @@ extension UIModel {
     mutating func refreshSplitAvoided() {
         guard let twin, simulation.isIdle, twin.simulation.isIdle else { return }
         let stamp = [simulation.logCount, twin.simulation.logCount, session.count]
-        if splitAvoided?.stamp == stamp { return }
+        if split.avoided?.stamp == stamp { return }
         let mine = sessionScenario
         var theirs = mine
         theirs.policy = twin.simulation.policy
         theirs.preset = twin.simulation.policy.matchingPreset ?? twinPreset
-        splitAvoided = SplitAvoided(
+        split.avoided = SplitAvoided(
             stamp: stamp,
             left: mine.whatIf(simulation, against: twin.simulation.policy).avoided.map(\.line),
             right: theirs.whatIf(twin.simulation, against: simulation.policy).avoided.map(\.line))

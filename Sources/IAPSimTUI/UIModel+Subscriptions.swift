@@ -3,8 +3,7 @@ import IAPSimCore
 extension UIModel {
     /// `T`: shows or closes the Subscriptions view.
     mutating func toggleSubscriptions() {
-        subscriptionsShown.toggle()
-        status = subscriptionsShown ? "Subscriptions: j k select, T closes" : "Subscriptions closed"
+        status = subscriptionsView.toggle()
     }
 
     /// One row per subscription of the Apple ID, in the order bought.

@@ -1,11 +1,6 @@
 import IAPSimCore
 import IAPSimScenario
 
-extension Overlay {
-    /// The search box takes letters as its text; every other box closes on `q`.
-    var takesText: Bool { if case .search = self { return true } else { return false } }
-}
-
 extension UIModel {
     /// `picker` with what cannot happen now greyed, each with the world's own reason
     /// (`Simulation.refusal(of:)`); the first choice that can happen is selected.
@@ -45,37 +40,27 @@ extension UIModel {
     }
 
     /// `/`: letters build the text, Enter searches, Esc leaves the search as it was.
-    mutating func handleSearchKey(_ text: String, _ key: Key) {
-        switch key {
-        case .escape: overlay = nil
-        case .enter:
+    mutating func searchKey(_ action: SearchKeyAction, _ text: String, _ key: Key) {
+        switch action {
+        case .cancel: overlay = nil
+        case .submit:
             overlay = nil
-            eventSearch = text.isEmpty ? nil : text
-            scroll[.events] = 0
-            status =
-                eventSearch.map { "Events: only lines with \"\($0)\" (/ then Enter on nothing shows all)" }
-                ?? "Events: search cleared"
-        case .backspace: overlay = .search(String(text.dropLast()))
-        case .char(let c): if text.count < 60 { overlay = .search(text + String(c)) }
-        default: break
+            status = eventsView.searchFor(text)
+            panels.scroll[.events] = 0
+        case .erase: overlay = .search(String(text.dropLast()))
+        case .type:
+            if case .char(let c) = key, text.count < 60 { overlay = .search(text + String(c)) }
         }
     }
 
     /// `N`: Events without (or with again) the Network part's lines.
     mutating func toggleNetworkLines() {
-        hideNetwork.toggle()
-        scroll[.events] = 0
-        status = hideNetwork ? "Events: Network lines hidden (N shows them)" : "Events: Network lines shown"
+        status = eventsView.toggleNetwork()
+        panels.scroll[.events] = 0
     }
 
     /// What the Events title says about its filters.
-    var eventsTitleNote: String {
-        var notes: [String] = []
-        if let eventFilter { notes.append("\(eventFilter.rawValue) only") }
-        if hideNetwork { notes.append("no Network") }
-        if let eventSearch { notes.append("/\(eventSearch)") }
-        return notes.isEmpty ? "" : ": " + notes.joined(separator: ", ")
-    }
+    var eventsTitleNote: String { eventsView.titleNote }
 
     /// How far `panel`'s longest shown line reaches past the panel: `L` stops there.
     func widestLine(_ panel: Panel) -> Int {
@@ -90,7 +75,8 @@ extension UIModel {
         case .network: lines = content.network
         case .auditor: lines = content.auditor
         case .events:
-            let rows = content.eventRows(notes: notes, filter: eventFilter, hiding: hideNetwork ? .network : nil)
+            let rows = content.eventRows(
+                notes: notes, filter: eventsView.filter, hiding: eventsView.hideNetwork ? .network : nil)
             lines = content.events(rows, notes: notes, count: 200, offsetFromBottom: scrollOffset(.events))
         }
         let widest = lines.map { $0.reduce(0) { $0 + TextWidth.of($1.text) } }.max() ?? 0

@@ -49,17 +49,9 @@ extension UIModel {
     mutating func handle(_ key: Key) -> [UIEffect] {
         if key == .ctrlC { return [.quit] }
         if tooSmall { return key == .char("q") ? [.quit] : [] }
-        if let overlay {
-            if case .inspect(.anomaly(let id), _) = overlay, key == .char("H") { return writeHandout(id) }
-            // `q` closes the box, as in less and htop; only the search box takes it as a letter.
-            if key == .char("q"), !overlay.takesText {
-                if case .confirm(let question) = overlay { status = UIModel.declined(question) }
-                self.overlay = nil
-                lessonInspectorClosed()
-                return []
-            }
-            return handleOverlay(overlay, key)
-        }
+        // An open box takes every key, through its own table (`OverlayKeys`): `q` closes it
+        // as in less and htop; only the search box takes it as a letter.
+        if let overlay { return handleOverlay(overlay, key) }
         status = nil
         return handleMain(key)
     }
@@ -165,20 +157,17 @@ extension UIModel {
         case .approve: act(.approve)
         case .decline: act(.decline)
         case .replay: act(.replay)
-        case .focusNext, .focusPrevious:
-            let step = action == .focusNext ? 1 : Panel.allCases.count - 1
-            focus = Panel(rawValue: (focus.rawValue + step) % Panel.allCases.count)!
-            // Zoomed, Tab pages through the panels one at a time.
-            if zoomed != nil { zoomed = focus }
+        case .focusNext: panels.moveFocus(by: 1)
+        case .focusPrevious: panels.moveFocus(by: -1)
         case .scrollUp: scrollFocused(by: -1)
         case .scrollDown: scrollFocused(by: 1)
         case .pageUp: scrollFocused(by: -10)
         case .pageDown: scrollFocused(by: 10)
         case .oldest: scrollFocused(by: -1_000_000)
         case .newest: scrollFocused(by: 1_000_000)
-        case .scrollLeft: hscroll[focus] = max(0, (hscroll[focus] ?? 0) - 10)
-        case .scrollRight: hscroll[focus] = min(widestLine(focus), (hscroll[focus] ?? 0) + 10)
-        case .zoom: zoomed = zoomed == focus ? nil : focus
+        case .scrollLeft: panels.scrollSideways(by: -10, limit: widestLine(focus))
+        case .scrollRight: panels.scrollSideways(by: 10, limit: widestLine(focus))
+        case .zoom: panels.toggleZoom()
         case .filterEvents: cycleEventFilter()
         case .quit, .help, .pause, .stepEvent, .faster, .slower, .policy, .autopilot, .save, .record,
             .restart, .searchEvents, .hideNetwork, .inspect, .nextStep, .stepBack, .toEnd, .story, .glossary,
@@ -190,20 +179,18 @@ extension UIModel {
     /// Arrows move toward older lines as up; in Events (newest at the bottom) up scrolls back.
     /// In the Auditor and the Payment queue they move the selected row instead.
     mutating func scrollFocused(by delta: Int) {
-        if subscriptionsShown {
-            subscriberSelection = max(0, min(subscriberRows.count - 1, subscriberSelection + delta))
+        if subscriptionsView.shown {
+            subscriptionsView.move(by: delta, count: subscriberRows.count)
             return
         }
         if focus == .auditor || focus == .queue {
             let count = focus == .auditor ? inspectableAnomalies.count : inspectableTransactions.count
-            selection[focus] = max(0, min(count - 1, (selection[focus] ?? 0) + delta))
+            panels.select(by: delta, count: count)
             return
         }
         // Kept within what the panel can show: Home then Down moves at once (it stood a
         // million lines past the top, where the screen could not follow).
-        let current = min(scroll[focus] ?? 0, scrollLimit(focus))
-        let next = focus == .events ? current - delta : current + delta
-        scroll[focus] = max(0, min(next, scrollLimit(focus)))
+        panels.scrollFocused(by: delta, limit: scrollLimit(focus))
     }
 
     mutating func toggleAutopilot() {
@@ -218,91 +205,105 @@ extension UIModel {
         }
     }
 
+    /// A key while a box is open: the action its table gives the key, or nothing (a key the
+    /// box has no row for changes nothing).
     mutating func handleOverlay(_ current: Overlay, _ key: Key) -> [UIEffect] {
         switch current {
         case .help:
-            switch key {
-            case .escape, .char("?"), .enter, .other("F1"): overlay = nil
-            default: helpScroll = scrolled(helpScroll, by: key)
-            }
+            if let action = OverlayKeys.help.action(for: key) { helpKey(action) }
         case .inspect(let target, let offset):
-            if key == .escape || key == .enter {
-                overlay = nil
-                lessonInspectorClosed()
-            } else {
-                overlay = .inspect(target, scroll: scrolled(offset, by: key))
+            if let action = OverlayKeys.inspector.action(for: key) {
+                return inspectorKey(action, target, scroll: offset)
             }
         case .page(let page, let offset):
-            if key == .escape || key == .enter {
-                overlay = nil
-                // The lesson's question: Enter goes on with the step it was asked before.
-                if case .question = page {
-                    paused = false
-                    if key == .enter { playNextStep() }
-                }
-            } else {
-                overlay = .page(page, scroll: scrolled(offset, by: key))
-            }
+            if let action = OverlayKeys.page.action(for: key) { pageKey(action, page, scroll: offset) }
         case .picker(let picker):
-            return handlePickerKey(picker, key)
-        case .policy(let selected):
-            handlePolicyKey(selected: selected, key)
-        case .confirm(let question):
-            switch key {
-            case .char("y"), .char("Y"):
-                overlay = nil
-                switch question {
-                case .restart: restart()
-                case .uninstall: act(.uninstall)
-                case .leave(let delta): return openFile(by: delta)
-                case .browse: overlay = .picker(browser)
-                }
-            case .char("n"), .char("N"), .escape:
-                overlay = nil
-                status = UIModel.declined(question)
-            default: break
+            let letters = picker.items.compactMap(\.key)
+            if let action = OverlayKeys.picker.action(for: key, letters: letters) {
+                return pickerKey(action, picker, key)
             }
+        case .policy(let selected):
+            if let action = OverlayKeys.policy.action(for: key) { policyKey(action, selected: selected) }
+        case .confirm(let question):
+            if let action = OverlayKeys.confirm.action(for: key) { return confirmKey(action, question) }
         case .search(let text):
-            handleSearchKey(text, key)
+            if let action = OverlayKeys.search.action(for: key) { searchKey(action, text, key) }
         }
         return []
     }
 
-    mutating func handlePickerKey(_ current: Picker, _ key: Key) -> [UIEffect] {
+    mutating func helpKey(_ action: HelpKeyAction) {
+        switch action {
+        case .close: overlay = nil
+        case .scroll(let delta): helpScroll = scrolled(helpScroll, by: delta)
+        }
+    }
+
+    mutating func inspectorKey(_ action: InspectorKeyAction, _ target: InspectTarget, scroll: Int) -> [UIEffect] {
+        switch action {
+        case .close:
+            overlay = nil
+            lessonInspectorClosed()
+        case .scroll(let delta): overlay = .inspect(target, scroll: scrolled(scroll, by: delta))
+        case .handout:
+            guard case .anomaly(let id) = target else {
+                status = "H writes an anomaly's handout: this inspector shows no anomaly"
+                return []
+            }
+            return writeHandout(id)
+        }
+        return []
+    }
+
+    mutating func pageKey(_ action: PageKeyAction, _ page: Page, scroll: Int) {
+        switch action {
+        case .close, .goOn:
+            overlay = nil
+            // The lesson's question: Enter goes on with the step it was asked before.
+            if case .question = page {
+                paused = false
+                if action == .goOn { playNextStep() }
+            }
+        case .scroll(let delta): overlay = .page(page, scroll: scrolled(scroll, by: delta))
+        }
+    }
+
+    mutating func confirmKey(_ action: ConfirmKeyAction, _ question: Confirmation) -> [UIEffect] {
+        overlay = nil
+        switch action {
+        case .yes:
+            switch question {
+            case .restart: restart()
+            case .uninstall: act(.uninstall)
+            case .leave(let delta): return openFile(by: delta)
+            case .browse: overlay = .picker(browser)
+            }
+        case .no: status = UIModel.declined(question)
+        }
+        return []
+    }
+
+    mutating func pickerKey(_ action: PickerKeyAction, _ current: Picker, _ key: Key) -> [UIEffect] {
         var picker = current
-        switch key {
-        case .escape: overlay = nil
-        case .up, .char("k"): picker.selected = max(0, picker.selected - 1); overlay = .picker(picker)
-        case .down, .char("j"):
-            picker.selected = min(picker.items.count - 1, picker.selected + 1)
+        switch action {
+        case .close: overlay = nil
+        case .move(let delta):
+            picker.selected = max(0, min(picker.items.count - 1, picker.selected + delta))
             overlay = .picker(picker)
-        case .pageUp: picker.selected = max(0, picker.selected - 10); overlay = .picker(picker)
-        case .pageDown: picker.selected = min(picker.items.count - 1, picker.selected + 10); overlay = .picker(picker)
-        case .enter: return choose(picker.items[picker.selected])
-        case .char(let c) where picker.items.contains { $0.key == c }:
-            return choose(picker.items.first { $0.key == c }!)
-        case .char(let c) where c.wholeNumberValue != nil:
+        case .choose: return choose(picker.items[picker.selected])
+        case .pick:
+            guard case .char(let c) = key else { return [] }
+            if let item = picker.items.first(where: { $0.key == c }) { return choose(item) }
             // 1-9, then 0 for the tenth.
-            let n = c.wholeNumberValue! == 0 ? 10 : c.wholeNumberValue!
-            if n <= picker.items.count { return choose(picker.items[n - 1]) }
-        default: break
+            let n = c.wholeNumberValue.map { $0 == 0 ? 10 : $0 } ?? 0
+            if n >= 1, n <= picker.items.count { return choose(picker.items[n - 1]) }
         }
         return []
     }
 
-    /// An overlay's scroll position after `key` (j/k, arrows, pages), kept within its text.
-    func scrolled(_ offset: Int, by key: Key) -> Int {
-        let delta: Int
-        switch key {
-        case .down, .char("j"): delta = 1
-        case .up, .char("k"): delta = -1
-        case .pageDown: delta = 10
-        case .pageUp: delta = -10
-        case .home: delta = -1_000_000
-        case .end: delta = 1_000_000
-        default: delta = 0
-        }
-        return max(0, min(overlayScrollLimit(), offset + delta))
+    /// An overlay's scroll position moved `delta` lines, kept within its text.
+    func scrolled(_ offset: Int, by delta: Int) -> Int {
+        max(0, min(overlayScrollLimit(), offset + delta))
     }
 
     /// Adds a line of the UI's own to Events, before the log entry written at `position`

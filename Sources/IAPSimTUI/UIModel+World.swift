@@ -13,7 +13,7 @@ extension UIModel {
         }
         player.inject(command)
         twinInject(command)
-        if isPlay { offScript.append(command) }
+        if isPlay { playState.addOffScript(command) }
         record(command, say: say)
     }
 
@@ -68,7 +68,7 @@ extension UIModel {
             let moved = player.advance(until: until, watch: armed?.event)
             if moved.watchFired { fireArmed() }
             if moved.stepDue {
-                waitingForStep = true
+                playState.waitForStep()
                 return
             }
             if var pilot = autopilot, simulation.now >= pilot.nextAt {
@@ -88,7 +88,7 @@ extension UIModel {
         armed = nil
         player.inject(a.command)
         twinInject(a.command)
-        if isPlay { offScript.append(a.command) }
+        if isPlay { playState.addOffScript(a.command) }
         recordWhen(a.event, a.command, armedAt: a.armedAt)
         status = "\(a.command.scenarioText) ran when \(a.event.rawValue)"
     }
@@ -98,7 +98,7 @@ extension UIModel {
         paused = true
         guard result == nil else { return }
         if isPlay && player.nextStepIsDue {
-            waitingForStep = true
+            playState.waitForStep()
             status = "the next step is due: Enter runs it"
             return
         }
@@ -112,7 +112,7 @@ extension UIModel {
         for _ in 0..<50 {
             let moved = player.advance(until: Int.max / 2, maxEvents: 1, watch: armed?.event)
             if moved.watchFired { fireArmed() }
-            if moved.stepDue { waitingForStep = true }
+            if moved.stepDue { playState.waitForStep() }
             if moved.watchFired || moved.stepDue || simulation.logCount != before || simulation.nextEventTime == nil {
                 break
             }
@@ -137,7 +137,7 @@ extension UIModel {
         let index = player.nextStep
         let before = simulation.logCount
         let records = player.playStep()
-        if twin != nil { _ = twin!.playStep() }
+        if split.twin != nil { _ = split.twin!.playStep() }
         for (i, record) in records.enumerated() {
             guard case .stepStarted(_, let step, let startedAt) = record else { continue }
             // The marker stands where the step began, after what its trigger waited through,
@@ -149,7 +149,7 @@ extension UIModel {
                     + step.command.scenarioText, position: before + waited, time: startedAt, started: record)
             break
         }
-        narratedStep = index
+        playState.ran(step: index, nextIsDue: false)
         if let stop = player.timeout {
             status = offScript.isEmpty ? "\(stop)" : "differs from the file (you added: \(offScriptWords)): \(stop)"
             finishPlay()
@@ -167,7 +167,7 @@ extension UIModel {
             }
             session.append(Step(.at(issued?.time ?? simulation.now), step.command, say: step.say))
         }
-        waitingForStep = player.nextStepIsDue
+        playState.ran(step: index, nextIsDue: player.nextStepIsDue)
         paused = false
     }
 
@@ -183,10 +183,8 @@ extension UIModel {
 
     mutating func finishPlay() {
         let (_, outcome) = player.finish()
-        if twin != nil { _ = twin!.finish() }
-        result = outcome
-        waitingForStep = false
-        narratedStep = player.scenario.steps.isEmpty ? nil : player.nextStep - 1
+        if split.twin != nil { _ = split.twin!.finish() }
+        playState.finished(outcome, lastStep: player.scenario.steps.isEmpty ? nil : player.nextStep - 1)
         let failing = outcome.expectations.filter { !$0.holds }.count
         if outcome.timeout == nil {
             status =
@@ -212,14 +210,11 @@ extension UIModel {
     /// Rows: the preset, then every key of the run's world.
     var policyRows: Int { 1 + policyKeys.count }
 
-    mutating func handlePolicyKey(selected: Int, _ key: Key) {
-        switch key {
-        case .escape, .char("p"): overlay = nil
-        case .up, .char("k"): overlay = .policy(selected: max(0, selected - 1))
-        case .down, .char("j"): overlay = .policy(selected: min(policyRows - 1, selected + 1))
-        case .left, .char("h"): cyclePolicy(row: selected, by: -1)
-        case .right, .char("l"), .enter, .char(" "): cyclePolicy(row: selected, by: 1)
-        default: break
+    mutating func policyKey(_ action: PolicyKeyAction, selected: Int) {
+        switch action {
+        case .close: overlay = nil
+        case .move(let delta): overlay = .policy(selected: max(0, min(policyRows - 1, selected + delta)))
+        case .cycle(let delta): cyclePolicy(row: selected, by: delta)
         }
     }
 

@@ -89,32 +89,18 @@ package struct UIModel: Sendable {
     package internal(set) var width = 80
     package internal(set) var height = 24
     package internal(set) var paused = false
-    /// Play mode: the clock stopped because the next step is due; Enter runs it.
-    package internal(set) var waitingForStep = false
     var speedIndex: Int
     /// Virtual time owed in quarter milliseconds, so 0.25x loses nothing.
     var carryQuarters = 0
-    package internal(set) var focus: Panel = .events
-    var scroll: [Panel: Int] = [:]
+    /// Focus, zoom, scrolling and the selected rows of the panels.
+    package internal(set) var panels = PanelsView()
     package internal(set) var overlay: Overlay?
     /// First line of the help overlay shown (it scrolls on small screens).
     var helpScroll = 0
-    /// The selected row of the Auditor (anomalies, newest first) and the Payment queue.
-    var selection: [Panel: Int] = [:]
-    /// Columns a panel is scrolled to the right, for lines wider than the panel.
-    var hscroll: [Panel: Int] = [:]
-    /// The panel shown on the whole screen (`z`), if any.
-    package internal(set) var zoomed: Panel?
     /// The Subscriptions view (`T`) takes the panels' place while shown.
-    package internal(set) var subscriptionsShown = false
-    /// The subscriber selected in the Subscriptions view (j/k), kept inside the list.
-    var subscriberSelection = 0
-    /// Events shows only this part's lines when set (`F` cycles).
-    package internal(set) var eventFilter: Part?
-    /// Events shows only lines containing this text (`/`), ignoring case.
-    package internal(set) var eventSearch: String?
-    /// Events leaves out the Network part's lines (`N`).
-    package internal(set) var hideNetwork = false
+    package internal(set) var subscriptionsView = SubscriptionsView()
+    /// Which lines Events shows (`F`, `/`, `N`).
+    package internal(set) var eventsView = EventsView()
     /// Scenario files `]`, `[` and `O` move between (the edge fills it); empty: none.
     package var playlist: [String] = []
     /// Each playlist file's failure mode (its heading in scenarios/README.md) and title, for
@@ -122,12 +108,9 @@ package struct UIModel: Sendable {
     package var playlistGroups: [String: String] = [:]
     package var playlistTitles: [String: String] = [:]
     /// The split screen (`V`): the same inputs under another policy, in lockstep.
-    package internal(set) var twin: ScenarioPlayer?
-    /// What each half of the split screen avoided, with the settings that saved it, worked out
-    /// by the replays once both worlds are idle (`refreshSplitAvoided`).
-    package internal(set) var splitAvoided: SplitAvoided?
-    /// Play mode: what the person did that the file does not (keys, policy changes).
-    package internal(set) var offScript: [Command] = []
+    package internal(set) var split = SplitState()
+    /// Play mode: where the file stands (waiting for Enter, narrated step, result, off script).
+    package internal(set) var playState = PlayState()
     /// `iapsim learn`: the lessons and where the tour stands.
     package internal(set) var tour: Tour?
     /// The file the edge is recording the screen to, while it does.
@@ -146,10 +129,6 @@ package struct UIModel: Sendable {
     /// `Simulation.logCount` when the last session step was recorded.
     var lastRecordLogCount = 0
     var autopilot: Autopilot?
-    /// Play mode: how the run ended once `G` (or the last Enter) finished it.
-    package internal(set) var result: ScenarioResult?
-    /// Play mode: the step whose `say` the narration shows (0-based), nil before the first.
-    package internal(set) var narratedStep: Int?
     /// The replays' answers (caused by, prevented by, saved by), worked out when an anomaly
     /// inspector opens (`workOutWhatIf`).
     package internal(set) var whatIf: WhatIfReport?
@@ -175,7 +154,7 @@ package struct UIModel: Sendable {
     /// Play mode: a scenario file, one step at a time.
     package init(play scenario: Scenario, file: String, options: UIOptions = UIOptions()) {
         self.init(scenario: scenario, mode: .play(file: file), options: options)
-        waitingForStep = player.nextStepIsDue
+        if player.nextStepIsDue { playState.waitForStep() }
     }
 
     init(scenario: Scenario, mode: Mode, options: UIOptions) {
@@ -184,8 +163,17 @@ package struct UIModel: Sendable {
         self.options = options
         speedIndex = UIModel.speeds.firstIndex(of: options.speed) ?? 2
         if options.autopilot { autopilot = Autopilot(seed: scenario.seed) }
-        if case .play = mode { focus = .events }
+        if case .play = mode { panels.focus = .events }
     }
+
+    /// The split screen's twin world, if the split is open.
+    package var twin: ScenarioPlayer? { split.twin }
+    package var splitAvoided: SplitAvoided? { split.avoided }
+    /// Play mode: how the run ended once `G` (or the last Enter) finished it.
+    package var result: ScenarioResult? { playState.result }
+    package var waitingForStep: Bool { playState.waitingForStep }
+    package var narratedStep: Int? { playState.narratedStep }
+    package var offScript: [Command] { playState.offScript }
 
     /// The world as it is now.
     package var simulation: Simulation { player.simulation }
@@ -200,5 +188,8 @@ package struct UIModel: Sendable {
     package var wakeDelayMs: Int? { clockRunning ? UIModel.tickMs : nil }
 
     /// How far `panel` is scrolled (lines from the top; from the bottom for Events).
-    package func scrollOffset(_ panel: Panel) -> Int { scroll[panel] ?? 0 }
+    package func scrollOffset(_ panel: Panel) -> Int { panels.scroll[panel] ?? 0 }
+    package var focus: Panel { panels.focus }
+    /// The panel shown on the whole screen (`z`), if any.
+    package var zoomed: Panel? { panels.zoomed }
 }

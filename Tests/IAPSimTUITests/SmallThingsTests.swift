@@ -72,7 +72,7 @@ import Testing
     @Test func vWithSubscriptionsOpenShowsTheSplitItClaims() {
         var d = Driver(UIModel(preset: .sk2Naive))
         d.keys("TV")
-        #expect(d.model.twin != nil && !d.model.subscriptionsShown)
+        #expect(d.model.twin != nil && !d.model.subscriptionsView.shown)
         #expect((d.model.status ?? "").contains("Subscriptions closed"), "\(d.model.status ?? "")")
     }
 

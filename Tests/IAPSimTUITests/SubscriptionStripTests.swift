@@ -7,13 +7,13 @@ import Testing
     static let day = SubscriptionStrip.day
 
     @Test func theCalendarStartsOnNewYear2026AndKnowsItsMonths() {
-        #expect(VirtualCalendar.text(0) == "2026-01-01")
-        #expect(VirtualCalendar.text(31 * Self.day) == "2026-02-01")
-        #expect(VirtualCalendar.text(59 * Self.day) == "2026-03-01")
-        #expect(VirtualCalendar.text(365 * Self.day) == "2027-01-01")
+        #expect(SubscriptionCalendar.day(0) == "2026-01-01")
+        #expect(SubscriptionCalendar.day(31 * Self.day) == "2026-02-01")
+        #expect(SubscriptionCalendar.day(59 * Self.day) == "2026-03-01")
+        #expect(SubscriptionCalendar.day(365 * Self.day) == "2027-01-01")
         // 2028 is a leap year: Feb 29 exists.
-        #expect(VirtualCalendar.text((365 + 365 + 31 + 28) * Self.day) == "2028-02-29")
-        #expect(VirtualCalendar.short(59 * Self.day + 5_000) == "Mar 1")
+        #expect(SubscriptionCalendar.day((365 + 365 + 31 + 28) * Self.day) == "2028-02-29")
+        #expect(SubscriptionCalendar.short(59 * Self.day + 5_000) == "Mar 1")
     }
 
     @Test func eachCellShowsWhatCoversMostOfIt() {
@@ -56,10 +56,10 @@ import Testing
     }
 
     @Test func theAxisNamesEachMonthWhereItStarts() {
-        let axis = VirtualCalendar.axis(from: 0, step: 5 * Self.day, cells: 14)
+        let axis = SubscriptionCalendar.axis(from: 0, step: 5 * Self.day, cells: 14)
         #expect(axis == "Jan   Feb  Mar")
         // February's name would overwrite the year's: left out.
-        let years = VirtualCalendar.axis(from: 334 * Self.day, step: 10 * Self.day, cells: 12)
+        let years = SubscriptionCalendar.axis(from: 334 * Self.day, step: 10 * Self.day, cells: 12)
         #expect(years == "Dec2027  Mar")
     }
 
@@ -86,7 +86,9 @@ import Testing
     }
 
     @Test func theAxisMarksNowAndMovesANameOffIt() {
-        #expect(VirtualCalendar.axis(from: 0, step: 5 * Self.day, cells: 14, now: 1, mark: "v") == " vJan Feb  Mar")
-        #expect(VirtualCalendar.axis(from: 0, step: 5 * Self.day, cells: 14, now: 0, mark: "v") == "vJan  Feb  Mar")
+        #expect(
+            SubscriptionCalendar.axis(from: 0, step: 5 * Self.day, cells: 14, now: 1, mark: "v") == " vJan Feb  Mar")
+        #expect(
+            SubscriptionCalendar.axis(from: 0, step: 5 * Self.day, cells: 14, now: 0, mark: "v") == "vJan  Feb  Mar")
     }
 }

@@ -79,7 +79,7 @@ import Testing
         #expect(!events.isEmpty && events.allSatisfy { $0.lowercased().contains("charged") }, "\(events)")
         d.keys("/")
         d.key(.enter)
-        #expect(d.model.eventSearch == nil)
+        #expect(d.model.eventsView.search == nil)
     }
 
     @Test func offTheScriptTheEndingSaysItDiffersNotFail() throws {
@@ -260,7 +260,7 @@ extension OneMeaningKeyTests {
         var d = Driver.bought(wallMs: 5_000)
         for _ in 0..<60 { d.keys("L") }
         let widest = d.model.widestLine(.events)
-        #expect(d.model.hscroll[.events] == widest, "L stops at the longest line (\(widest))")
+        #expect(d.model.panels.hscroll[.events] == widest, "L stops at the longest line (\(widest))")
         #expect(!DefectTests.panel(d.screen(), "Events").allSatisfy { $0.allSatisfy { $0 == " " } })
         d.keys(":")
         #expect(d.model.status == "key ':' is not bound; ? lists every key")

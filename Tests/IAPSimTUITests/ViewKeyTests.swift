@@ -75,9 +75,9 @@ import Testing
     @Test func eventsFilterByPart() {
         var d = RenderGoldenTests.lostOrderSession()
         d.keys("F")
-        #expect(d.model.eventFilter == .user)
+        #expect(d.model.eventsView.filter == .user)
         d.keys("FFF")
-        #expect(d.model.eventFilter == .network)
+        #expect(d.model.eventsView.filter == .network)
         let screen = d.screen(120, 40)
         #expect(screen.text.contains("┌ Events: Network only"))
         let events = DefectTests.panel(screen, "Events").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
@@ -85,13 +85,15 @@ import Testing
         Golden.check(screen, "events-filter-network-120x40")
         Golden.check(d.screen(80, 24), "events-filter-network-80x24")
         for _ in Part.allCases.indices.dropFirst(3) { d.keys("F") }
-        #expect(d.model.eventFilter == nil)
+        #expect(d.model.eventsView.filter == nil)
     }
 
     @Test func theLegendInAsciiUsesTheAsciiMarkers() {
         var d = Driver(UIModel(options: UIOptions(ascii: true)), width: 80, height: 24)
         d.keys("?")
+        // The end of the legend: the boxes' keys follow it.
         d.key(.end)
+        d.key(.up, times: OverlayKeys.sections.reduce(0) { $0 + 1 + $1.rows.count })
         Golden.check(d.screen(80, 24), "help-legend-ascii-80x24")
         let legend = d.model.helpLines().map { $0.map(\.text).joined() }
         #expect(legend.contains { $0.contains("unfinished: still in the payment queue") }, "\(legend)")

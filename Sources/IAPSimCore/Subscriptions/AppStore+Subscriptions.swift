@@ -113,11 +113,9 @@ extension AppStore {
         let i: Int
         if let k = existing {
             i = k
-            book.subscriptions[k].productId = product.id
             book.subscriptions[k].autoRenewProductId = product.id
             book.subscriptions[k].autoRenew = true
             book.subscriptions[k].status = .active
-            book.subscriptions[k].expiresAt = end
             book.subscriptions[k].gracePeriodExpiresAt = nil
             book.subscriptions[k].retryStartedAt = nil
             endBillingRetry(k, at: out.now)
@@ -125,8 +123,7 @@ extension AppStore {
             if out.now - book.subscriptions[k].paidUntil > Self.lapseResetMs {
                 book.subscriptions[k].recentStartAt = out.now
             }
-            book.subscriptions[k].latestTransactionId = id
-            book.subscriptions[k].periods.append(period)
+            appendPeriod(k, period)
         } else {
             i = book.subscriptions.count
             var s = Subscription(
@@ -257,8 +254,7 @@ extension AppStore {
 
     /// Charges subscription `i`'s next period, `start` to `end`, for `product`: the
     /// transaction (purchased, charged now, its subscription fields) and the period, which
-    /// becomes the subscription's product, expiry and latest transaction. The one period
-    /// append of renewals and plan changes.
+    /// becomes the subscription's product, expiry and latest transaction (`appendPeriod`).
     mutating func chargePeriod(
         _ i: Int, _ product: Product, from start: VirtualTime, to end: VirtualTime, username: String?,
         reason: TransactionReason, _ out: inout Outbox
@@ -273,13 +269,20 @@ extension AppStore {
                 webOrderLineItemId: Self.webOrderLineItemId(s.originalTransactionId, s.periods.count),
                 reason: reason, group: s.group)
         }
-        book.subscriptions[i].periods.append(
+        appendPeriod(
+            i,
             SubscriptionPeriod(
                 start: start, end: end, productId: product.id, priceCents: product.priceCents, transactionId: t.id))
-        book.subscriptions[i].productId = product.id
-        book.subscriptions[i].expiresAt = end
-        book.subscriptions[i].latestTransactionId = t.id
         return t
+    }
+
+    /// The one period append: subscription `i`'s new paid period, which becomes its product,
+    /// expiry and latest transaction (a resubscription, a renewal, a plan change).
+    mutating func appendPeriod(_ i: Int, _ period: SubscriptionPeriod) {
+        book.subscriptions[i].periods.append(period)
+        book.subscriptions[i].productId = period.productId
+        book.subscriptions[i].expiresAt = period.end
+        book.subscriptions[i].latestTransactionId = period.transactionId
     }
 
     /// The subscription ends: auto-renew off (1, voluntary) or billing retry over (2).

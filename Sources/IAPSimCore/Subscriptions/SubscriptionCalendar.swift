@@ -5,7 +5,7 @@
 /// keeps the day of its first purchase when the month has it (February 28 + 1 month =
 /// March 31 for one bought on January 31). Pure arithmetic.
 package enum SubscriptionCalendar {
-    static let dayMs: VirtualTime = 86_400_000
+    package static let dayMs: VirtualTime = 86_400_000
     /// Days from 1970-01-01 to 2026-01-01.
     static let epochDay = 20_454
 
