@@ -137,7 +137,7 @@ extension Simulation {
                     product, as: user, environment: environment ?? store.environment.payloadName, &outbox)
             }
         case .serverOutage(let on): serverOutage(on)
-        case .serverAPIFault(let fault): armServerAPI(fault)
+        case .serverAPIFault(let fault): perform(fault)
         case .refundLoop(let command): perform(command)
         case .spend(let user, let coins):
             if isExternal { return spendExternally(user, coins) }
