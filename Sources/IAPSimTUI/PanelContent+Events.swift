@@ -16,12 +16,8 @@ extension PanelContent {
         if let filter, e.part != filter { return false }
         // Commands are the user's lines; looking at the part first spares copying each fact.
         guard e.part == .user else { return true }
-        if case .commandIssued(let c) = e.fact {
-            switch c {
-            case .setPolicy, .setPreset: return false
-            default: return true
-            }
-        }
+        if case .commandIssued(.setPolicy) = e.fact { return false }
+        if case .commandIssued(.setPreset) = e.fact { return false }
         return true
     }
 

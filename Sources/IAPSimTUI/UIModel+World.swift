@@ -30,11 +30,9 @@ extension UIModel {
     }
 
     static func replaces(_ new: Command, _ old: Command) -> Bool {
-        switch (new, old) {
-        case (.setPreset, .setPreset): return true
-        case (.setPolicy(let a), .setPolicy(let b)): return a.key == b.key
-        default: return false
-        }
+        if case .setPreset = new, case .setPreset = old { return true }
+        if case .setPolicy(let a) = new, case .setPolicy(let b) = old { return a.key == b.key }
+        return false
     }
 
     static func isPolicyFact(_ e: LogEntry) -> Bool {
