@@ -107,6 +107,17 @@ import Testing
         // Every scalar up to U+3000 once, and each beside ASCII.
         samples.append(String(String.UnicodeScalarView((UInt32(0)..<0x3000).compactMap { Unicode.Scalar($0) })))
         samples += (UInt32(0)..<0x3000).compactMap { Unicode.Scalar($0) }.map { "a\($0)b" }
+        // Long strings, read eight bytes at a time: each special at every offset of a word.
+        let specials: [Unicode.Scalar] = [
+            "\"", "\\", "\n", "\u{0}", "\u{1F}", "\u{7F}", "\u{80}", "\u{9F}", "\u{E9}", "\u{2028}", "\u{202E}",
+            "\u{1F600}", "~", " ",
+        ]
+        for special in specials {
+            for offset in 0..<20 {
+                samples.append(
+                    String(repeating: "x", count: offset) + String(special) + String(repeating: "y", count: 19))
+            }
+        }
         for s in samples { #expect(JSONValue.quoted(s) == Self.quotedByScalars(s), "\(Array(s.unicodeScalars))") }
     }
 }
