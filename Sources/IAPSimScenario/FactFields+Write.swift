@@ -9,7 +9,7 @@ extension JSONLineWriter {
     /// The case names of `Fact`, by `Fact.Kind` (the same names, in the same order).
     static let kindNames = Fact.Kind.allCases.map { String(describing: $0) }
 
-    mutating func add(_ fact: Fact) {
+    func add(_ fact: Fact) {
         add("kind", Self.kindNames[Int(fact.kind.rawValue)])
         switch fact {
         case .appCrashed, .appUninstalled, .appBackgrounded, .appForegrounded, .observerRegistered,
@@ -200,13 +200,13 @@ extension JSONLineWriter {
         }
     }
 
-    private mutating func addMessage(_ id: Int, _ route: Route, _ direction: Direction) {
+    private func addMessage(_ id: Int, _ route: Route, _ direction: Direction) {
         add("id", id)
         add("route", route)
         add("direction", direction)
     }
 
-    private mutating func addNotification(_ uuid: String, _ type: NotificationType, _ txn: String) {
+    private func addNotification(_ uuid: String, _ type: NotificationType, _ txn: String) {
         add("uuid", uuid)
         add("type", type)
         add("txn", txn)
@@ -214,44 +214,44 @@ extension JSONLineWriter {
 
     // The payload values as `FactFields.value` writes them.
 
-    mutating func add(_ name: StaticString, _ value: String?) {
+    func add(_ name: StaticString, _ value: String?) {
         guard let value else { return addNull(name) }
         add(name, value)
     }
 
-    mutating func add(_ name: StaticString, _ value: Int?) {
+    func add(_ name: StaticString, _ value: Int?) {
         guard let value else { return addNull(name) }
         add(name, value)
     }
 
-    mutating func add(_ name: StaticString, _ values: [String]) {
+    func add(_ name: StaticString, _ values: [String]) {
         key(name)
-        bytes.append(0x5B)  // [
+        append(0x5B)  // [
         for (k, value) in values.enumerated() {
-            if k > 0 { bytes.append(0x2C) }
-            JSONValue.quote(value, to: &bytes)
+            if k > 0 { append(0x2C) }
+            quote(value)
         }
-        bytes.append(0x5D)  // ]
+        append(0x5D)  // ]
     }
 
     /// A string enum as its raw value.
-    mutating func add<Value: RawRepresentable<String>>(_ name: StaticString, _ value: Value) {
+    func add<Value: RawRepresentable<String>>(_ name: StaticString, _ value: Value) {
         add(name, value.rawValue)
     }
 
     /// Send reasons, recharge answers, purchase results: in words.
-    mutating func add(_ name: StaticString, _ value: some Worded) { add(name, value.words) }
+    func add(_ name: StaticString, _ value: some Worded) { add(name, value.words) }
 
     /// A command as its scenario text.
-    mutating func add(_ name: StaticString, _ command: Command) { add(name, command.scenarioText) }
+    func add(_ name: StaticString, _ command: Command) { add(name, command.scenarioText) }
 
-    mutating func add(_ name: StaticString, _ value: JSONValue) {
+    func add(_ name: StaticString, _ value: JSONValue) {
         key(name)
-        value.write(to: &bytes)
+        value.write(to: self)
     }
 
-    private mutating func addNull(_ name: StaticString) {
+    private func addNull(_ name: StaticString) {
         key(name)
-        bytes.append(contentsOf: "null".utf8)
+        append("null")
     }
 }

@@ -15,22 +15,22 @@ package enum JSONLinesExport {
     /// `whatIf`: the replays' answers, written on each `anomalyOpened` line (`causedBy`,
     /// `preventedBy`, `savedBy`).
     package static func text(_ records: [RunRecord], whatIf: WhatIfReport? = nil) -> String {
-        var out = JSONLineWriter()
-        for record in records { write(record, whatIf: whatIf, to: &out) }
-        return String(decoding: out.bytes, as: UTF8.self)
+        let out = JSONLineWriter()
+        for record in records { write(record, whatIf: whatIf, to: out) }
+        return out.text
     }
 
     /// The object for one record, or nil for a record that is not exported (the story).
     package static func line(_ record: RunRecord, whatIf: WhatIfReport? = nil) -> String? {
-        var out = JSONLineWriter()
-        guard write(record, whatIf: whatIf, to: &out) else { return nil }
+        let out = JSONLineWriter()
+        guard write(record, whatIf: whatIf, to: out) else { return nil }
         return String(decoding: out.bytes.dropLast(), as: UTF8.self)
     }
 
     /// Appends the record's line and its newline to `out` (one buffer for a whole log: no
     /// string per line), or nothing for a record that is not exported; says which.
     @discardableResult
-    package static func write(_ record: RunRecord, whatIf: WhatIfReport? = nil, to out: inout JSONLineWriter) -> Bool {
+    package static func write(_ record: RunRecord, whatIf: WhatIfReport? = nil, to out: JSONLineWriter) -> Bool {
         switch record {
         case .story:
             return false
@@ -68,55 +68,189 @@ package enum JSONLinesExport {
 }
 
 /// JSON Lines written straight into bytes: each line's members in the order they are
-/// added, numbers and strings encoded by hand (no `String` per value or per line).
-package struct JSONLineWriter {
-    /// The lines written so far; the caller takes them and empties it (`removeAll(keepingCapacity:)`).
-    package var bytes: [UInt8] = []
+/// added, numbers and strings encoded by hand into memory of its own (no `String` per value
+/// or per line, no array's checks per byte). One writer is reused for a whole log.
+package final class JSONLineWriter {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
 
-    package init() {}
+    package init(capacity: Int = 1 << 16) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes written since the last `removeAll`.
+    package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Forgets what was written, keeping the memory.
+    package func removeAll() { count = 0 }
+
+    /// Room for `n` more bytes.
+    @inline(__always)
+    func reserve(_ n: Int) {
+        if count + n > capacity { grow(count + n) }
+    }
+
+    private func grow(_ needed: Int) {
+        capacity = max(needed, capacity * 2)
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        larger.update(from: base, count: count)
+        base.deallocate()
+        base = larger
+    }
+
+    /// One byte, after `reserve`.
+    @inline(__always)
+    func put(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    func append(_ byte: UInt8) {
+        reserve(1)
+        put(byte)
+    }
+
+    func append(_ part: UnsafeBufferPointer<UInt8>) {
+        reserve(part.count)
+        if let source = part.baseAddress { (base + count).update(from: source, count: part.count) }
+        count += part.count
+    }
+
+    func append(_ literal: StaticString) { literal.withUTF8Buffer { append($0) } }
 
     /// `{"t":…,"clock":"…"`: every line's start.
-    mutating func start(time: VirtualTime) {
-        bytes.append(contentsOf: #"{"t":"#.utf8)
-        JSONValue.write(time, to: &bytes)
+    func start(time: VirtualTime) {
+        append(#"{"t":"#)
+        integer(time)
         add("clock", DurationText.clock(time))
     }
 
     /// The line's end: `}` and a newline.
-    mutating func end() {
-        bytes.append(0x7D)
-        bytes.append(0x0A)
+    func end() {
+        reserve(2)
+        put(0x7D)
+        put(0x0A)
     }
 
     /// `,"key":` (every member but the line's first, `t`).
-    mutating func key(_ name: StaticString) {
-        bytes.append(0x2C)
-        bytes.append(0x22)
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(0x22)
-        bytes.append(0x3A)
+    func key(_ name: StaticString) {
+        name.withUTF8Buffer { name in
+            reserve(name.count + 4)
+            put(0x2C)
+            put(0x22)
+            copy(name, from: 0, to: name.count)
+            put(0x22)
+            put(0x3A)
+        }
     }
 
-    mutating func add(_ name: StaticString, _ value: String) {
+    func add(_ name: StaticString, _ value: String) {
         key(name)
-        JSONValue.quote(value, to: &bytes)
+        quote(value)
     }
 
-    mutating func add(_ name: StaticString, _ value: Int) {
+    func add(_ name: StaticString, _ value: Int) {
         key(name)
-        JSONValue.write(value, to: &bytes)
+        integer(value)
     }
 
-    mutating func add(_ name: StaticString, _ value: Bool) {
+    func add(_ name: StaticString, _ value: Bool) {
         key(name)
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        append(value ? "true" : "false")
     }
 
-    mutating func add(_ name: String, _ value: JSONValue) {
-        bytes.append(0x2C)
-        JSONValue.quote(name, to: &bytes)
-        bytes.append(0x3A)
-        value.write(to: &bytes)
+    func add(_ name: String, _ value: JSONValue) {
+        append(0x2C)
+        quote(name)
+        append(0x3A)
+        value.write(to: self)
+    }
+
+    /// An integer in decimal, as `String(i)` writes it.
+    func integer(_ i: Int) {
+        reserve(20)
+        if i < 0 { put(0x2D) }
+        var n = i.magnitude
+        var digits = 1
+        var rest = n / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        var k = count + digits - 1
+        repeat {
+            base[k] = UInt8(truncatingIfNeeded: n % 10) + 0x30
+            n /= 10
+            k -= 1
+        } while n > 0
+        count += digits
+    }
+
+    /// `s` quoted, byte by byte: runs that need no escape are copied whole; `"`, `\`, C0
+    /// and C1 controls, DEL, bidi controls and the line and paragraph separators are escaped
+    /// (`cat log.jsonl` must not drive the terminal), the rest copied as UTF-8.
+    func quote(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes in
+            // Room for the worst case: every byte a six-byte escape.
+            reserve(bytes.count * 6 + 2)
+            put(0x22)
+            var copied = 0
+            var i = 0
+            while i < bytes.count {
+                // Eight bytes at a time while none of them needs a look.
+                if i + 8 <= bytes.count,
+                    JSONValue.plainWord(UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self))
+                {
+                    i += 8
+                    continue
+                }
+                let b = bytes[i]
+                if b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C {
+                    i += 1
+                    continue
+                }
+                let (scalar, length) = b < 0x80 ? (UInt32(b), 1) : JSONValue.decode(bytes, at: i)
+                guard JSONValue.needsEscape(scalar) else {
+                    i += length
+                    continue
+                }
+                copy(bytes, from: copied, to: i)
+                escape(scalar)
+                i += length
+                copied = i
+            }
+            copy(bytes, from: copied, to: bytes.count)
+            put(0x22)
+        }
+    }
+
+    /// `bytes[from..<to]`, after `reserve`.
+    @inline(__always)
+    private func copy(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) {
+        guard to > from, let source = bytes.baseAddress else { return }
+        (base + count).update(from: source + from, count: to - from)
+        count += to - from
+    }
+
+    /// `\"`, `\\`, `\n`, `\r`, `\t`, or `\u` and four lowercase hex digits (after `reserve`).
+    private func escape(_ scalar: UInt32) {
+        put(0x5C)
+        switch scalar {
+        case 0x22, 0x5C: put(UInt8(scalar))
+        case 0x0A: put(0x6E)  // n
+        case 0x0D: put(0x72)  // r
+        case 0x09: put(0x74)  // t
+        default:
+            put(0x75)  // u
+            for shift in [12, 8, 4, 0] { put(JSONValue.hexDigits[Int(scalar >> UInt32(shift) & 15)]) }
+        }
     }
 }
 
@@ -130,94 +264,41 @@ indirect enum JSONValue {
     case object([(String, JSONValue)])
 
     var text: String {
-        var out: [UInt8] = []
-        write(to: &out)
-        return String(decoding: out, as: UTF8.self)
+        let out = JSONLineWriter(capacity: 256)
+        write(to: out)
+        return out.text
     }
 
-    /// Writes the value's JSON text to `out` (one buffer grown in place, not one per value).
-    func write(to out: inout [UInt8]) {
+    /// Writes the value's JSON text to `out`.
+    func write(to out: JSONLineWriter) {
         switch self {
-        case .string(let s): Self.quote(s, to: &out)
-        case .int(let i): Self.write(i, to: &out)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .null: out.append(contentsOf: "null".utf8)
+        case .string(let s): out.quote(s)
+        case .int(let i): out.integer(i)
+        case .bool(let b): out.append(b ? "true" : "false")
+        case .null: out.append("null")
         case .array(let items):
             out.append(0x5B)  // [
             for (k, item) in items.enumerated() {
                 if k > 0 { out.append(0x2C) }
-                item.write(to: &out)
+                item.write(to: out)
             }
             out.append(0x5D)  // ]
         case .object(let fields):
             out.append(0x7B)  // {
             for (k, field) in fields.enumerated() {
                 if k > 0 { out.append(0x2C) }
-                Self.quote(field.0, to: &out)
+                out.quote(field.0)
                 out.append(0x3A)  // :
-                field.1.write(to: &out)
+                field.1.write(to: out)
             }
             out.append(0x7D)  // }
         }
     }
 
-    /// An integer in decimal, as `String(i)` writes it.
-    static func write(_ i: Int, to out: inout [UInt8]) {
-        if i < 0 { out.append(0x2D) }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 20 digits, least significant first
-        var count = 0
-        var n = i.magnitude
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = UInt8(truncatingIfNeeded: n % 10) + 0x30
-                n /= 10
-                count += 1
-            } while n > 0
-            for k in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[k]) }
-        }
-    }
-
     static func quoted(_ s: String) -> String {
-        var out: [UInt8] = []
-        quote(s, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// `s` quoted, byte by byte: runs that need no escape are copied whole; `"`, `\\`, C0
-    /// and C1 controls, DEL, bidi controls and the line and paragraph separators are escaped
-    /// (`cat log.jsonl` must not drive the terminal), the rest copied as UTF-8.
-    static func quote(_ s: String, to out: inout [UInt8]) {
-        var s = s
-        out.append(0x22)
-        s.withUTF8 { bytes in
-            var copied = 0
-            var i = 0
-            while i < bytes.count {
-                // Eight bytes at a time while none of them needs a look.
-                if i + 8 <= bytes.count,
-                    plainWord(UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self))
-                {
-                    i += 8
-                    continue
-                }
-                let b = bytes[i]
-                if b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C {
-                    i += 1
-                    continue
-                }
-                let (scalar, length) = b < 0x80 ? (UInt32(b), 1) : decode(bytes, at: i)
-                guard needsEscape(scalar) else {
-                    i += length
-                    continue
-                }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<i]))
-                writeEscape(scalar, to: &out)
-                i += length
-                copied = i
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
-        }
-        out.append(0x22)
+        let out = JSONLineWriter(capacity: s.utf8.count + 2)
+        out.quote(s)
+        return out.text
     }
 
     /// Whether the eight bytes of `w` are all printable ASCII other than `"` and `\`
@@ -239,20 +320,6 @@ indirect enum JSONValue {
         case 0..<0x20, 0x22, 0x5C, 0x7F...0x9F, 0x2028, 0x2029: return true
         case 0x20..<0x7F: return false
         default: return Unicode.Scalar(scalar).map(VisibleText.isBidiControl) ?? false
-        }
-    }
-
-    /// `\"`, `\\`, `\n`, `\r`, `\t`, or `\u` and four lowercase hex digits.
-    static func writeEscape(_ scalar: UInt32, to out: inout [UInt8]) {
-        out.append(0x5C)
-        switch scalar {
-        case 0x22, 0x5C: out.append(UInt8(scalar))
-        case 0x0A: out.append(0x6E)  // n
-        case 0x0D: out.append(0x72)  // r
-        case 0x09: out.append(0x74)  // t
-        default:
-            out.append(0x75)  // u
-            for shift in [12, 8, 4, 0] { out.append(hexDigits[Int(scalar >> UInt32(shift) & 15)]) }
         }
     }
 
