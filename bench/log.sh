@@ -7,16 +7,17 @@
 # Changes nothing in the repository.
 # Usage: bench/log.sh [rounds=10000] [repeats=3]; IAPSIM_BIN=path measures that binary;
 # OLD_BIN=path also runs that binary and compares its log byte for byte.
-# Target (issue 34, item 9): >= 100 MB/s. Measured on 2 shared cores (load 5-7), median of 5,
-# CPU seconds (user+sys: one core's time, which the load moves less than the wall):
-#   hardened, 10,000 rounds, 56.3 MB, 280,006 lines
-#     before (48d30bb, Mirror reflection per fact)   run --log 4.34 s CPU -> 13 MB/s (export alone 14 MB/s)
-#     after (a switch over Fact writing bytes)       run --log 0.66 s CPU -> 85 MB/s (export alone 161 MB/s)
-#     the run without --log takes 0.31 s of the 0.66; of the export's own time a third is
-#     Fact.text (the transcript's words, in the core): both outside this writer.
-#   callgrind, the same file at 1,000 rounds (28,006 lines): 3.24e9 -> 5.84e8 instructions in
-#   all, RunExports.add 2.93e9 -> 2.75e8 (Fact.text 8.9e7 of it).
-#   Wall MB/s on this machine swing with the load (6 -> 39-55 MB/s).
+# Target (issue 34, item 9): >= 100 MB/s. Measured on 2 shared cores (load 5-6), the
+# hardened file at 10,000 rounds (56.3 MB, 280,006 lines), five runs of each build taken in
+# turn, CPU seconds (user+sys: one core's time, which the load moves less than the wall),
+# median (best):
+#   before (48d30bb, Mirror reflection per fact)   3.62 s (3.46) -> 16 MB/s (16); wall 5.59 s: 10 MB/s
+#   after (a switch over Fact writing bytes)       0.70 s (0.59) -> 80 MB/s (95); wall 1.06 s: 53 MB/s
+#   the run without --log: 0.30 s of CPU either way, so the export alone went from 17 to
+#   141 MB/s; of its own time 40% is Fact.text (the transcript's words, built by the core),
+#   which this writer cannot skip. 100 MB/s with the run is reached only on a quiet minute.
+# callgrind, the same file at 1,000 rounds (28,006 lines): 3.24e9 -> 5.32e8 instructions in
+# all; RunExports.add 2.93e9 -> 2.22e8, of which Fact.text 8.8e7.
 set -euo pipefail
 source "$(dirname "$0")/release.sh"
 ROUNDS=${1:-10000}
