@@ -1,10 +1,17 @@
 import IAPSimCore
 
-/// A fact's kind (its case name, `paymentCharged`) and its fields, read by reflection so
-/// that facts the core adds later are exported without a change here. Field names are the
-/// case's labels; a payload without labels is named by `singleNames` or by its type.
+/// A fact's kind (its case name, `paymentCharged`) and its fields, read by reflection.
+/// Field names are the case's labels; a payload without labels is named by `singleNames` or
+/// by its type. The log writes its lines with a switch instead (`JSONLineWriter.add(_:)`,
+/// FactFields+Write.swift: reflection cost ~100,000 instructions a line); this reading is
+/// the definition that switch is tested against (`FactFieldsWriterTests`). `signed`,
+/// `renewal` and `notification` are the payloads both write.
 enum FactFields {
     static func of(_ fact: Fact) -> (kind: String, fields: [(String, JSONValue)]) {
+        // A policy change keeps the two fields it had when it carried two words.
+        if case .policyChanged(let change) = fact {
+            return ("policyChanged", [("key", .string(change.keyWord)), ("value", .string(change.valueWord))])
+        }
         guard let child = Mirror(reflecting: fact).children.first, let kind = child.label else {
             return (String(describing: fact), [])
         }

@@ -15,51 +15,242 @@ package enum JSONLinesExport {
     /// `whatIf`: the replays' answers, written on each `anomalyOpened` line (`causedBy`,
     /// `preventedBy`, `savedBy`).
     package static func text(_ records: [RunRecord], whatIf: WhatIfReport? = nil) -> String {
-        records.compactMap { line($0, whatIf: whatIf) }.map { $0 + "\n" }.joined()
+        let out = JSONLineWriter()
+        for record in records { write(record, whatIf: whatIf, to: out) }
+        return out.text
     }
 
     /// The object for one record, or nil for a record that is not exported (the story).
     package static func line(_ record: RunRecord, whatIf: WhatIfReport? = nil) -> String? {
+        let out = JSONLineWriter()
+        guard write(record, whatIf: whatIf, to: out) else { return nil }
+        return String(decoding: out.bytes.dropLast(), as: UTF8.self)
+    }
+
+    /// Appends the record's line and its newline to `out` (one buffer for a whole log: no
+    /// string per line), or nothing for a record that is not exported; says which.
+    @discardableResult
+    package static func write(_ record: RunRecord, whatIf: WhatIfReport? = nil, to out: JSONLineWriter) -> Bool {
         switch record {
         case .story:
-            return nil
+            return false
         case .entry(let entry):
-            var (kind, fields) = FactFields.of(entry.fact)
+            out.start(time: entry.time)
+            out.add("part", entry.part.rawValue)
+            out.add(entry.fact)
             if case .anomalyOpened(let id, _, _, _, _) = entry.fact, let x = whatIf?.explanation(of: id) {
-                fields += WhatIfFields.of(x)
+                for (key, value) in WhatIfFields.of(x) { out.add(key, value) }
             }
-            return JSONValue.object(
-                timeFields(entry.time) + [
-                    ("part", .string(entry.part.rawValue)), ("kind", .string(kind)),
-                ] + fields + [("text", .string(entry.fact.text))]
-            ).text
+            out.add("text", entry.fact.text)
         case .stepStarted(let number, let step, let time):
-            var fields =
-                timeFields(time) + [
-                    ("kind", .string("step")), ("step", .int(number)), ("line", .int(step.line)),
-                    ("do", .string(step.command.scenarioText)),
-                ]
-            if let say = step.say { fields.append(("say", .string(say))) }
-            return JSONValue.object(fields).text
+            out.start(time: time)
+            out.add("kind", "step")
+            out.add("step", number)
+            out.add("line", step.line)
+            out.add("do", step.command.scenarioText)
+            if let say = step.say { out.add("say", say) }
         case .stepTimedOut(let stop):
-            return JSONValue.object(
-                timeFields(stop.time) + [
-                    ("kind", .string("stepTimedOut")), ("step", .int(stop.number)),
-                    ("line", .int(stop.step.line)), ("when", .string(stop.event.rawValue)),
-                    ("withinMs", .int(stop.within)), ("text", .string(stop.description)),
-                ]
-            ).text
+            out.start(time: stop.time)
+            out.add("kind", "stepTimedOut")
+            out.add("step", stop.number)
+            out.add("line", stop.step.line)
+            out.add("when", stop.event.rawValue)
+            out.add("withinMs", stop.within)
+            out.add("text", stop.description)
         case .settled(let time, let complete):
-            return JSONValue.object(
-                timeFields(time) + [
-                    ("kind", .string("settled")), ("complete", .bool(complete)),
-                ]
-            ).text
+            out.start(time: time)
+            out.add("kind", "settled")
+            out.add("complete", complete)
+        }
+        out.end()
+        return true
+    }
+}
+
+/// JSON Lines written straight into bytes: each line's members in the order they are
+/// added, numbers and strings encoded by hand into memory of its own (no `String` per value
+/// or per line, no array's checks per byte). One writer is reused for a whole log.
+package final class JSONLineWriter {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
+
+    package init(capacity: Int = 1 << 16) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes written since the last `removeAll`.
+    package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Forgets what was written, keeping the memory.
+    package func removeAll() { count = 0 }
+
+    /// Room for `n` more bytes.
+    @inline(__always)
+    func reserve(_ n: Int) {
+        if count + n > capacity { grow(count + n) }
+    }
+
+    private func grow(_ needed: Int) {
+        capacity = max(needed, capacity * 2)
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        larger.update(from: base, count: count)
+        base.deallocate()
+        base = larger
+    }
+
+    /// One byte, after `reserve`.
+    @inline(__always)
+    func put(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    func append(_ byte: UInt8) {
+        reserve(1)
+        put(byte)
+    }
+
+    func append(_ part: UnsafeBufferPointer<UInt8>) {
+        reserve(part.count)
+        if let source = part.baseAddress { (base + count).update(from: source, count: part.count) }
+        count += part.count
+    }
+
+    func append(_ literal: StaticString) { literal.withUTF8Buffer { append($0) } }
+
+    /// `{"t":…,"clock":"…"`: every line's start.
+    func start(time: VirtualTime) {
+        append(#"{"t":"#)
+        integer(time)
+        add("clock", DurationText.clock(time))
+    }
+
+    /// The line's end: `}` and a newline.
+    func end() {
+        reserve(2)
+        put(0x7D)
+        put(0x0A)
+    }
+
+    /// `,"key":` (every member but the line's first, `t`).
+    func key(_ name: StaticString) {
+        name.withUTF8Buffer { name in
+            reserve(name.count + 4)
+            put(0x2C)
+            put(0x22)
+            copy(name, from: 0, to: name.count)
+            put(0x22)
+            put(0x3A)
         }
     }
 
-    static func timeFields(_ time: VirtualTime) -> [(String, JSONValue)] {
-        [("t", .int(time)), ("clock", .string(DurationText.clock(time)))]
+    func add(_ name: StaticString, _ value: String) {
+        key(name)
+        quote(value)
+    }
+
+    func add(_ name: StaticString, _ value: Int) {
+        key(name)
+        integer(value)
+    }
+
+    func add(_ name: StaticString, _ value: Bool) {
+        key(name)
+        append(value ? "true" : "false")
+    }
+
+    func add(_ name: String, _ value: JSONValue) {
+        append(0x2C)
+        quote(name)
+        append(0x3A)
+        value.write(to: self)
+    }
+
+    /// An integer in decimal, as `String(i)` writes it.
+    func integer(_ i: Int) {
+        reserve(20)
+        if i < 0 { put(0x2D) }
+        var n = i.magnitude
+        var digits = 1
+        var rest = n / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        var k = count + digits - 1
+        repeat {
+            base[k] = UInt8(truncatingIfNeeded: n % 10) + 0x30
+            n /= 10
+            k -= 1
+        } while n > 0
+        count += digits
+    }
+
+    /// `s` quoted, byte by byte: runs that need no escape are copied whole; `"`, `\`, C0
+    /// and C1 controls, DEL, bidi controls and the line and paragraph separators are escaped
+    /// (`cat log.jsonl` must not drive the terminal), the rest copied as UTF-8.
+    func quote(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes in
+            // Room for the worst case: every byte a six-byte escape.
+            reserve(bytes.count * 6 + 2)
+            put(0x22)
+            var copied = 0
+            var i = 0
+            while i < bytes.count {
+                // Eight bytes at a time while none of them needs a look.
+                if i + 8 <= bytes.count,
+                    JSONValue.plainWord(UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self))
+                {
+                    i += 8
+                    continue
+                }
+                let b = bytes[i]
+                if b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C {
+                    i += 1
+                    continue
+                }
+                let (scalar, length) = b < 0x80 ? (UInt32(b), 1) : JSONValue.decode(bytes, at: i)
+                guard JSONValue.needsEscape(scalar) else {
+                    i += length
+                    continue
+                }
+                copy(bytes, from: copied, to: i)
+                escape(scalar)
+                i += length
+                copied = i
+            }
+            copy(bytes, from: copied, to: bytes.count)
+            put(0x22)
+        }
+    }
+
+    /// `bytes[from..<to]`, after `reserve`.
+    @inline(__always)
+    private func copy(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) {
+        guard to > from, let source = bytes.baseAddress else { return }
+        (base + count).update(from: source + from, count: to - from)
+        count += to - from
+    }
+
+    /// `\"`, `\\`, `\n`, `\r`, `\t`, or `\u` and four lowercase hex digits (after `reserve`).
+    private func escape(_ scalar: UInt32) {
+        put(0x5C)
+        switch scalar {
+        case 0x22, 0x5C: put(UInt8(scalar))
+        case 0x0A: put(0x6E)  // n
+        case 0x0D: put(0x72)  // r
+        case 0x09: put(0x74)  // t
+        default:
+            put(0x75)  // u
+            for shift in [12, 8, 4, 0] { put(JSONValue.hexDigits[Int(scalar >> UInt32(shift) & 15)]) }
+        }
     }
 }
 
@@ -73,83 +264,74 @@ indirect enum JSONValue {
     case object([(String, JSONValue)])
 
     var text: String {
-        var out = ""
-        write(to: &out)
-        return out
+        let out = JSONLineWriter(capacity: 256)
+        write(to: out)
+        return out.text
     }
 
-    /// Writes the value's JSON text to `out` (one string grown in place, not one per value).
-    func write(to out: inout String) {
+    /// Writes the value's JSON text to `out`.
+    func write(to out: JSONLineWriter) {
         switch self {
-        case .string(let s): Self.quote(s, to: &out)
-        case .int(let i): out += String(i)
-        case .bool(let b): out += b ? "true" : "false"
-        case .null: out += "null"
+        case .string(let s): out.quote(s)
+        case .int(let i): out.integer(i)
+        case .bool(let b): out.append(b ? "true" : "false")
+        case .null: out.append("null")
         case .array(let items):
-            out += "["
+            out.append(0x5B)  // [
             for (k, item) in items.enumerated() {
-                if k > 0 { out += "," }
-                item.write(to: &out)
+                if k > 0 { out.append(0x2C) }
+                item.write(to: out)
             }
-            out += "]"
+            out.append(0x5D)  // ]
         case .object(let fields):
-            out += "{"
+            out.append(0x7B)  // {
             for (k, field) in fields.enumerated() {
-                if k > 0 { out += "," }
-                Self.quote(field.0, to: &out)
-                out += ":"
-                field.1.write(to: &out)
+                if k > 0 { out.append(0x2C) }
+                out.quote(field.0)
+                out.append(0x3A)  // :
+                field.1.write(to: out)
             }
-            out += "}"
+            out.append(0x7D)  // }
         }
     }
 
     static func quoted(_ s: String) -> String {
-        var out = ""
-        quote(s, to: &out)
-        return out
+        let out = JSONLineWriter(capacity: s.utf8.count + 2)
+        out.quote(s)
+        return out.text
     }
 
-    /// A string that is printable ASCII without `"` or `\\` (nearly every value) is appended whole.
-    static func quote(_ s: String, to out: inout String) {
-        var plain = s
-        let simple = plain.withUTF8 { bytes in
-            var i = 0
-            while i < bytes.count {
-                let b = bytes[i]
-                if b < 0x20 || b > 0x7E || b == 0x22 || b == 0x5C { return false }
-                i += 1
-            }
-            return true
-        }
-        out += "\""
-        if simple {
-            out += plain
-        } else {
-            quoteScalars(s, to: &out)
-        }
-        out += "\""
+    /// Whether the eight bytes of `w` are all printable ASCII other than `"` and `\`
+    /// (each byte 0x20...0x7E): a word test with no branch per byte.
+    @inline(__always)
+    static func plainWord(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+        let below20 = (w &- ones &* 0x20) & ~w & highs
+        let special = hasZero(w ^ (ones &* 0x22)) | hasZero(w ^ (ones &* 0x5C)) | hasZero(w ^ (ones &* 0x7F))
+        return (below20 | special | (w & highs)) == 0
     }
 
-    static func quoteScalars(_ s: String, to out: inout String) {
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                // C1 controls too: `cat log.jsonl` must not drive the terminal.
-                if VisibleText.isControl(scalar) || VisibleText.isBidiControl(scalar) || scalar.value == 0x2028
-                    || scalar.value == 0x2029
-                {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+    /// Whether a scalar is escaped: `"`, `\`, C0 and C1 controls, DEL (`cat log.jsonl`
+    /// must not drive the terminal), bidi controls, U+2028 and U+2029.
+    static func needsEscape(_ scalar: UInt32) -> Bool {
+        switch scalar {
+        case 0..<0x20, 0x22, 0x5C, 0x7F...0x9F, 0x2028, 0x2029: return true
+        case 0x20..<0x7F: return false
+        default: return Unicode.Scalar(scalar).map(VisibleText.isBidiControl) ?? false
         }
+    }
+
+    static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// The scalar a multi-byte UTF-8 sequence starting at `i` encodes, and its length (a
+    /// `String`'s bytes are valid UTF-8).
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {
+        let b = UInt32(bytes[i])
+        func next(_ k: Int) -> UInt32 { UInt32(bytes[i + k]) & 0x3F }
+        if b < 0xE0 { return ((b & 0x1F) << 6 | next(1), 2) }
+        if b < 0xF0 { return ((b & 0x0F) << 12 | next(1) << 6 | next(2), 3) }
+        return ((b & 0x07) << 18 | next(1) << 12 | next(2) << 6 | next(3), 4)
     }
 }

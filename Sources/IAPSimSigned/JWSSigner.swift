@@ -8,6 +8,9 @@ package struct JWSSigner: Sendable {
     package let chain: SigningChain
     /// The encoded header: the same for every object this signer signs.
     private let encodedHeader: String
+    /// SHA-256 of `encodedHeader.`, the signing input's first ~2.8 KB (three certificates):
+    /// hashed once, each signature hashes only its payload after it.
+    private let headerHash: SHA256
 
     package init(chain: SigningChain) {
         self.chain = chain
@@ -16,12 +19,19 @@ package struct JWSSigner: Sendable {
             ("x5c", .array(chain.certificates.map { .string(Data($0).base64EncodedString()) })),
         ])
         encodedHeader = Self.base64URL(Array(header.text.utf8))
+        var hash = SHA256()
+        hash.update(data: Array((encodedHeader + ".").utf8))
+        headerHash = hash
     }
 
+    /// ES256 over `header.payload`: the SHA-256 digest of the signing input, signed
+    /// (what `signature(for:)` of the whole input computes, without rehashing the header).
     package func sign(_ payload: JSONText) throws -> String {
-        let signingInput = encodedHeader + "." + Self.base64URL(Array(payload.text.utf8))
-        let signature = try chain.leafKey.signature(for: Array(signingInput.utf8))
-        return signingInput + "." + Self.base64URL(Array(signature.rawRepresentation))
+        let encodedPayload = Self.base64URL(Array(payload.text.utf8))
+        var hash = headerHash
+        hash.update(data: Array(encodedPayload.utf8))
+        let signature = try chain.leafKey.signature(for: hash.finalize())
+        return encodedHeader + "." + encodedPayload + "." + Self.base64URL(Array(signature.rawRepresentation))
     }
 
     package func sign(_ transaction: TransactionPayload) throws -> String { try sign(transaction.json) }

@@ -8,6 +8,8 @@ import IAPSimSigned
 /// the wire, never the run.
 struct RunExports {
     private var log: StagedFile?
+    /// The log's lines of one batch of records, written as one chunk (its capacity kept).
+    private let logLines = JSONLineWriter()
     private var diagram: StagedFile?
     private var diagramStream = MermaidExport.Stream()
     private var signed: (writer: SignedDataWriter, file: StagedFile)?
@@ -47,9 +49,9 @@ struct RunExports {
     /// Writes what `records` add to each export.
     mutating func add(_ records: [RunRecord]) throws {
         if let log {
-            for record in records {
-                if let line = JSONLinesExport.line(record, whatIf: whatIf) { try log.write(line + "\n") }
-            }
+            for record in records { JSONLinesExport.write(record, whatIf: whatIf, to: logLines) }
+            try log.write(bytes: Array(logLines.bytes))
+            logLines.removeAll()
         }
         if let diagram {
             var lines: [String] = []

@@ -33,13 +33,24 @@ package enum PolicyCommand: Sendable, Hashable {
     case key(PolicySetting)
     case preset(PolicyPreset)
 
-    /// `policy KEY = VALUE`, `policy preset = NAME`: the log's words.
-    var text: String {
+    /// The key's word (`preset` for a preset), as the log and the JSON export write it.
+    package var keyWord: String {
         switch self {
-        case .key(let setting): return "policy \(setting.key.rawValue) = \(setting.value)"
-        case .preset(let preset): return "policy preset = \(preset.rawValue)"
+        case .key(let setting): return setting.key.rawValue
+        case .preset: return "preset"
         }
     }
+
+    /// The value in its canonical words (the preset's name for a preset).
+    package var valueWord: String {
+        switch self {
+        case .key(let setting): return setting.value
+        case .preset(let preset): return preset.rawValue
+        }
+    }
+
+    /// `policy KEY = VALUE`, `policy preset = NAME`: the log's words.
+    var text: String { "policy \(keyWord) = \(valueWord)" }
 }
 
 extension Command {
