@@ -45,7 +45,7 @@ extension Auditor {
         }
     }
 
-    /// The kinds `observe` reads: the auditor's subscription, which the world hands to the
-    /// engine (`Outbox.subscribed`).
+    /// The kinds `observe` reads: the auditor's subscription, part of its checkers'
+    /// (`Checkers.subscription`), which the engine keeps as `Outbox.subscribed`.
     static let subscription = FactKindSet(Fact.Kind.allCases.filter { use(of: $0) == .read })
 }

@@ -40,7 +40,7 @@ extension Simulation {
         app.takeRoom(from: &old.app)
         server.takeRoom(from: &old.server)
         network.takeRoom(from: &old.network)
-        auditor.takeRoom(from: &old.auditor)
+        checkers.takeRoom(from: &old.checkers)
     }
 }
 
@@ -93,14 +93,5 @@ extension Network {
         guard old.routeTotals.count == routeTotals.count else { return }
         for i in old.routeTotals.indices { old.routeTotals[i] = RouteTotals() }
         swap(&old.routeTotals, &routeTotals)
-    }
-}
-
-extension Auditor {
-    mutating func takeRoom(from old: inout Auditor) {
-        Room.move(&old.anomalies, into: &anomalies)
-        anomaliesRevision = 0
-        Room.move(&old.forgedCredits, into: &forgedCredits)
-        ledger.takeRoom(from: &old.ledger)
     }
 }

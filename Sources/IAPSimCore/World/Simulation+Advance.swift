@@ -47,8 +47,8 @@ extension Simulation {
     }
 
     /// Runs until nothing is scheduled, bounded at 24h of virtual time from now: the clock
-    /// ends at the world's last event (the auditor's grace periods are its own business:
-    /// `letGracePeriodsEnd`). Returns false when the bound was hit with work still scheduled.
+    /// ends at the world's last event (the checkers' own clock is their business: the
+    /// verdict's `letGracePeriodsEnd`). Returns false when the bound was hit with work still scheduled.
     @discardableResult
     package mutating func settle() -> Bool {
         var none: [LogEntry]?

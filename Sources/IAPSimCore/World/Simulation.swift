@@ -56,7 +56,9 @@ package struct Simulation: Sendable {
     package internal(set) var network: Network
     package internal(set) var server: MerchantServer
     package internal(set) var attacker = Attacker()
-    package internal(set) var auditor: Auditor
+    /// The checkers beside the world (`Checkers`): the engine shows them the facts of the
+    /// kinds they read and lets them look after each event; they never change the world.
+    package internal(set) var checkers: Checkers
     /// The event log, oldest first (bounded by `config.logLimit`).
     package private(set) var log: [LogEntry] = []
     /// How many log entries were ever written (dropped ones included).
@@ -123,11 +125,11 @@ package struct Simulation: Sendable {
             gracePeriodMs: config.gracePeriodMs)
         server = MerchantServer(users: config.users, rng: root.derive("merchant-server"))
         app = AppProcess(running: false)
-        auditor = Auditor(catalog: config.catalog)
+        checkers = Checkers(catalog: config.catalog)
         // A world that keeps no log (explore's runs) keeps no traffic either: nobody looks.
         network = config.logLimit == 0 ? Network(recentLimit: 0) : Network()
         outbox = Outbox(
-            now: 0, policy: config.policy, nextMessageId: 0, nextExchange: 0, subscribed: Auditor.subscription)
+            now: 0, policy: config.policy, nextMessageId: 0, nextExchange: 0, subscribed: checkers.subscription)
     }
 
     /// Makes this world what `Simulation(config)` makes, in place, keeping the room of its
@@ -146,7 +148,7 @@ package struct Simulation: Sendable {
     /// Room for a typical run (ARCHITECTURE.md, "The hot path").
     mutating func reserveTypicalRoom() {
         queue.reserveCapacity(16)
-        auditor.ledger.reserveTypicalRoom()
+        checkers.reserveTypicalRoom()
         outbox.pending.reserveCapacity(16)
         outbox.freeSlots.reserveCapacity(16)
         outbox.timers.reserveCapacity(8)
@@ -189,25 +191,25 @@ package struct Simulation: Sendable {
     }
 
     /// Runs the next scheduled event and appends what it wrote to `written` unless it is
-    /// nil (the log and the auditor see all of it either way). Returns the trigger events
+    /// nil (the log and the checkers see all of it either way). Returns the trigger events
     /// it wrote, or nil when nothing was scheduled.
     @discardableResult
     package mutating func step(into written: inout [LogEntry]?) -> TriggerSet? {
         guard let next = queue.min else { return nil }
         if isExternal { runTicks(before: next.time, through: false, into: &written) }
-        if let end = auditor.nextGraceEnd, end < next.time { passTime(before: next.time, into: &written) }
+        if let end = checkers.nextWake, end < next.time { passTime(before: next.time, into: &written) }
         _ = queue.popMin()
         handle(next, collecting: written != nil)
         return commit(into: &written)
     }
 
-    /// Lets the world's time pass, with no event of its own, to each end of a grace period
-    /// on the auditor's clock before `time` (`through`: up to and including it), where the
-    /// auditor looks again. The world schedules nothing for its checkers: they ask the
+    /// Lets the world's time pass, with no event of its own, to each time before `time`
+    /// (`through`: up to and including it) at which a checker must look again (the end of a
+    /// grace period it watches). The world schedules nothing for its checkers: they ask the
     /// runner to let time pass.
     mutating func passTime(before time: VirtualTime, through: Bool = false, into written: inout [LogEntry]?) {
-        while let end = auditor.nextGraceEnd, end < time || through && end == time {
-            auditor.takeGraceEnd()
+        while let end = checkers.nextWake, end < time || through && end == time {
+            checkers.takeWake()
             guard end > now else { continue }
             now = end
             look(into: &written)
@@ -216,29 +218,12 @@ package struct Simulation: Sendable {
 
     /// The checkers' look after an event or a passage of time.
     mutating func look(into written: inout [LogEntry]?) {
-        if !auditor.acks.isEmpty {
-            var acks: [LogEntry] = []
-            auditor.checkAcks(now: now, &acks)
-            for entry in acks { append(entry, into: &written) }
+        var found: [LogEntry] = []
+        checkers.look(now: now, &found)
+        if checkers.looksAtParts {
+            checkers.look(now: now, store: store, app: app, server: server, policy: policy, &found)
         }
-        // The auditor looks only while a charge waits for its verdict or a refund for its clawback.
-        if !auditor.subscriberTimelines.isEmpty {
-            var audit: [LogEntry] = []
-            auditor.evaluateTimelines(now: now, &audit)
-            for entry in audit { append(entry, into: &written) }
-        }
-        guard !auditor.ledger.active.isEmpty || !auditor.ledger.unclawed.isEmpty || !auditor.ledger.overclaws.isEmpty
-        else { return }
-        var audit: [LogEntry] = []
-        auditor.evaluate(now: now, store: store, app: app, server: server, policy: policy, &audit)
-        for entry in audit { append(entry, into: &written) }
-    }
-
-    /// Lets time pass through the last grace period on the auditor's clock, the world doing
-    /// nothing meanwhile: the verdict waits for them. Call it once the world has settled.
-    mutating func letGracePeriodsEnd(into written: inout [LogEntry]?) {
-        guard let last = auditor.graceEnds.last else { return }
-        passTime(before: last, through: true, into: &written)
+        for entry in found { append(entry, into: &written) }
     }
 
     /// Runs one event's action into the outbox.
@@ -264,7 +249,7 @@ package struct Simulation: Sendable {
     /// Applies what a part produced: network sends, timers, the log, the checkers; leaves
     /// the outbox empty, with its buffers. Appends what was written to `written` unless it
     /// is nil (it must not be when the outbox keeps only some facts); returns the trigger
-    /// codes of the facts written (the auditor's own facts are never triggers).
+    /// codes of the facts written (the checkers' own facts are never triggers).
     mutating func commit(into written: inout [LogEntry]?) -> TriggerSet {
         if !outbox.sends.isEmpty {
             // Each message moves to the network (popped, not copied), in the order sent.
@@ -304,9 +289,9 @@ package struct Simulation: Sendable {
     }
 
     mutating func observe(_ entry: LogEntry, into written: inout [LogEntry]?) {
-        var audit: [LogEntry] = []
-        auditor.observe(entry, &audit)
-        for e in audit { append(e, into: &written) }
+        var found: [LogEntry] = []
+        checkers.see(entry, &found)
+        for e in found { append(e, into: &written) }
     }
 
     mutating func append(_ entry: LogEntry, into written: inout [LogEntry]?) {
