@@ -2,7 +2,9 @@
 # Benchmark of the app-code harness (IAPSimStoreKit, docs/app-code.md), release build, one
 # core: a harness run of one purchase under a fault (`drop-next-response recharge`: launch,
 # the purchase, the heal, the relaunch, the verdict), and 1,000 explore runs of
-# Examples/PurchaseManager. Prints the figures; changes nothing in the repository.
+# Examples/PurchaseManager; then the cost of one verdict's what-if (`await store.verdict()`
+# after a replayed report under a naive server: a replay of the app's run per candidate
+# setting). Prints the figures; changes nothing in the repository.
 # Targets (issue 40): a purchase with a fault under 10 ms; 1,000 explore runs under 10 s.
 # Usage: bench/app-code.sh [purchases=200] [runs=1000]
 # (`.build-edge/release/purchase-manager-bench findings` prints what explore finds in each

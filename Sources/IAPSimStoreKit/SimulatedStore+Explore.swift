@@ -57,8 +57,10 @@ extension SimulatedStore {
             failed += 1
             if first == nil {
                 let shrunk = try await shrink(steps, seed: runSeed, verdict: verdict, as: appType, user: user)
+                // The reproduction once more, explained: caused by, prevented by, saved by.
+                _ = try await play(shrunk.steps, seed: runSeed, as: appType, user: user)
                 first = ExploreFailure(
-                    run: run, seed: runSeed, steps: steps, reproduction: shrunk.steps, verdict: shrunk.verdict)
+                    run: run, seed: runSeed, steps: steps, reproduction: shrunk.steps, verdict: await self.verdict())
             }
         }
         return ExploreReport(
@@ -66,44 +68,62 @@ extension SimulatedStore {
     }
 
     /// Plays `steps` in a new world of `seed` (the same as a run of `explore`): launch, the
-    /// steps, heal, settle, relaunch, settle; returns the verdict. Replays a failure's
-    /// `reproduction`.
+    /// steps, heal, settle, relaunch, settle; returns the verdict without its what-if lines
+    /// (`verdict()` adds them, replaying these steps). Replays a failure's `reproduction`.
     public func play<App: Sendable>(
         _ steps: [String], seed: UInt64, as appType: App.Type = App.self,
         user: @escaping @Sendable (App) async throws -> Void
     ) async throws -> Verdict {
         guard let make = locked({ factory }) else { throw SimulatedStoreError.noApp }
         await restart(seed: seed)
-        var current = await launch { make() }
+        locked {
+            player = { made in
+                guard let a = made as? App else { return }
+                try await user(a)
+            }
+        }
+        await launch { make() }
         for step in steps {
             switch step {
-            case "buy":
-                guard let a = current as? App, locked({ app.running }) else { continue }
-                await self.user { try await user(a) }
-            case "launch":
-                current = await launch { make() }
+            case "buy": await playBuy()
+            case "launch": await launch { make() }
             default:
                 do { try await perform(step) } catch SimulatedStoreError.refused { continue }
             }
         }
+        locked { hidingInputs = true }
+        defer { locked { hidingInputs = false } }
         try await heal()
         await settle()
         // The user opens the app again later: what it recovers at a launch counts.
         try await relaunch()
         await settle()
-        return verdict()
+        return judged()
+    }
+
+    /// A `buy` of `play`: the user's action on the app of the last launch, if it runs.
+    func playBuy() async {
+        record(.buy)
+        defer { recorded() }
+        let action = locked { () -> (@Sendable () async throws -> Void)? in
+            guard app.running, let p = player, let a = lastMade else { return nil }
+            return { try await p(a) }
+        }
+        if let action { await user { try await action() } }
     }
 
     /// A new world of `seed`: your app's process, its storage and what the world knew are gone.
-    func restart(seed: UInt64) async {
+    func restart(seed: UInt64, config given: WorldConfig? = nil) async {
         await crash()
         locked {
-            var config = sim.config
+            var config = given ?? sim.config
             config.seed = seed
             sim = Simulation(config)
             sim.attachDrivenApp()
             signedByJWS = [:]
             app = AppState()
+            inputs = []
+            lastMade = nil
         }
         storage.clear()
     }

@@ -10,8 +10,13 @@ extension SimulatedStore {
     ///
     /// A purchase call waits for the App Store, which answers only while virtual time runs:
     /// awaiting your app's `buy()` in the test itself, before `settle()`, would wait forever.
+    ///
+    /// `verdict()` cannot replay this action (it holds an app object of one process): use
+    /// `user(_:_:)` for a verdict with its what-if lines.
     @discardableResult
     public func user<T: Sendable>(_ action: @escaping @Sendable () async throws -> T) async -> Task<T, Error> {
+        record(.action)
+        defer { recorded() }
         let process = locked {
             debts.owe(nil)
             return incarnation
@@ -33,6 +38,18 @@ extension SimulatedStore {
         return task
     }
 
+    /// The user does something in `app`, the app of the last `launch`: as `user(_:)`, with
+    /// the app handed to `action`, so that `verdict()`'s replays can do the same in the app
+    /// each replay launched: `await store.user(app) { try await $0.buy("coins_100") }`.
+    @discardableResult
+    public func user<App: Sendable, T: Sendable>(
+        _ app: App, _ action: @escaping @Sendable (App) async throws -> T
+    ) async -> Task<T, Error> {
+        record(.user { made in if let a = made as? App { _ = try await action(a) } })
+        defer { recorded() }
+        return await user { try await action(app) }
+    }
+
     /// Performs one line of iapsim's scenario vocabulary (docs/scenario-format.md) at the
     /// current virtual time: a fault (`drop-next-response recharge`, `interrupt-next-payment`,
     /// `network off`), an attack (`replay`, `forge coins_100`), Apple's side (`refund newest`,
@@ -45,6 +62,8 @@ extension SimulatedStore {
         } catch {
             throw SimulatedStoreError.badCommand("\(line): \(error)")
         }
+        record(.perform(line, command))
+        defer { recorded() }
         switch command {
         case .crash: await crash()
         case .launch: try await relaunch()
@@ -73,20 +92,12 @@ extension SimulatedStore {
     /// Ends every fault, relaunches and foregrounds your app: what explore does before it
     /// settles (iapsim's `heal`).
     public func heal() async throws {
+        record(.heal)
+        defer { recorded() }
         if !locked({ app.running }) { try await relaunch() }
         if locked({ sim.app.inBackground }) { await foreground() }
         locked { _ = sim.heal() }
         await runWorld(until: locked { sim.now })
-    }
-
-    /// The auditor's verdict on the world as it is: every anomaly with its status, cause and
-    /// money, as `iapsim run` prints it. The world is not changed: the grace periods end and
-    /// the open anomalies are tried on a copy (docs/world.md, "The auditor"). Call it after
-    /// `settle()`.
-    public func verdict() -> Verdict {
-        var copy = locked { sim }
-        copy.concludeVerdict()
-        return Verdict(copy)
     }
 }
 
@@ -109,6 +120,17 @@ public struct Verdict: Sendable, Hashable, CustomStringConvertible {
         public let user: String?
         /// Whether it is still wrong (open or permanent).
         public let isUnresolved: Bool
+        /// `caused by: step 1: drop-next-response recharge`: the fewest of the run's injected
+        /// inputs (faults, account switches, attacks, refunds) without which it does not open,
+        /// as `iapsim run` prints it; nil when the what-if was not worked out.
+        public let causedBy: String?
+        /// `prevented by: server-dedup true`: for one still wrong, the server settings (one or
+        /// two) after which it ends well and nothing new goes wrong; nil when it ends well or
+        /// the what-if was not worked out.
+        public let preventedBy: String?
+        /// `saved by: server-dedup true`: for one that ended well, the server settings in
+        /// effect without which it would have ended badly; nil when none.
+        public let savedBy: String?
     }
 
     /// Every anomaly the auditor opened, resolved ones included, oldest first.
@@ -119,7 +141,12 @@ public struct Verdict: Sendable, Hashable, CustomStringConvertible {
     public let grantedWithoutPaymentCents: Int
     /// Each account's balance on the merchant server.
     public let balances: [String: Int]
-    /// The verdict as `iapsim run` prints it (without its what-if replays).
+    /// What the other preset's server (`sk2-naive` beside `.hardened` and `.appDependent`,
+    /// `sk2-hardened` beside `.naive`) would have let end badly and this one did not, with the
+    /// settings that saved it: `lost-order o1, by server-reconcile 1h`, as `run`'s `avoided`.
+    public let avoided: [String]
+    /// The verdict as `iapsim run` prints it, its what-if lines under each anomaly (or why
+    /// they were not worked out).
     public let lines: [String]
 
     /// The anomalies still wrong.
@@ -131,20 +158,24 @@ public struct Verdict: Sendable, Hashable, CustomStringConvertible {
     /// `lines`, one a line.
     public var description: String { lines.joined(separator: "\n") }
 
-    init(_ sim: Simulation) {
+    init(_ sim: Simulation, whatIf: WhatIfReport? = nil) {
         let auditor = sim.auditor
         anomalies = auditor.anomalies.map { a in
-            Anomaly(
+            let x = whatIf?.explanation(of: a.id)
+            return Anomaly(
                 type: a.type.rawValue, status: a.status.rawValue, cause: a.mechanism, summary: a.summary,
-                transactionID: a.txn, user: a.user, isUnresolved: a.status.isUnresolved)
+                transactionID: a.txn, user: a.user, isUnresolved: a.status.isUnresolved, causedBy: x?.causedByLine,
+                preventedBy: x?.preventedByLine, savedBy: x?.savedByLine)
         }
+        avoided = whatIf?.avoided.map(\.line) ?? []
         paidNotDeliveredCents = auditor.paidNotDeliveredCents
         grantedWithoutPaymentCents = auditor.grantedNotPaidCents
         var b: [String: Int] = [:]
         for user in sim.users { b[user] = sim.server.balance(of: user) }
         balances = b
         var lines = ["== verdict"]
-        lines += Transcript.anomalyLines(sim, whatIf: nil, otherName: "")
+        let other = whatIf.flatMap { w in PolicyPreset.allCases.first { $0.policy == w.other }?.rawValue }
+        lines += Transcript.anomalyLines(sim, whatIf: whatIf, otherName: other ?? "the other policy")
         lines.append("balances: " + sim.users.map { "\($0) \(sim.server.balance(of: $0))" }.joined(separator: ", "))
         lines.append(
             "money: paid and not delivered \(formatMoney(paidNotDeliveredCents)); "

@@ -11,6 +11,8 @@ extension SimulatedStore {
     /// `perform("launch")`.
     @discardableResult
     public func launch<App: Sendable>(_ make: @escaping @Sendable () -> App) async -> App {
+        record(.launch)
+        defer { recorded() }
         if locked({ app.running }) { await crash() }
         let process = locked {
             factory = { make() }
@@ -26,6 +28,7 @@ extension SimulatedStore {
         await quiesce(launch: true)
         locked { launching = false }
         await runWorld(until: locked { sim.now })
+        locked { lastMade = made }
         return made
     }
 
@@ -34,6 +37,8 @@ extension SimulatedStore {
     /// it. The keychain and files (`storage`) stay, as does what the App Store and the
     /// merchant server know. `launch` builds the app again.
     public func crash() async {
+        record(.crash)
+        defer { recorded() }
         let dropped = locked { () -> AppState.Dropped in
             guard app.running else { return AppState.Dropped() }
             _ = sim.apply(.crash)
@@ -52,12 +57,16 @@ extension SimulatedStore {
     /// The app goes to the background: StoreKit's news and the answers to its requests wait
     /// for the foreground (docs/world.md).
     public func background() async {
+        record(.background)
+        defer { recorded() }
         locked { _ = sim.apply(.background) }
         await quiesce()
     }
 
     /// The app comes back to the foreground: what waited is handed over now.
     public func foreground() async {
+        record(.foreground)
+        defer { recorded() }
         locked { _ = sim.apply(.foreground) }
         await runWorld(until: locked { sim.now })
     }
@@ -65,6 +74,8 @@ extension SimulatedStore {
     /// Lets virtual time run for `duration`: the world's events and your app's reactions to
     /// them, in order, and your app's sleeps on `clock` that end meanwhile.
     public func advance(by duration: Duration) async {
+        record(.advance(Int(milliseconds(duration))))
+        defer { recorded() }
         let target = locked { sim.now } + VirtualTime(milliseconds(duration))
         await runWorld(until: target)
     }
@@ -73,6 +84,8 @@ extension SimulatedStore {
     /// `settle`): every message delivered or lost, every retry and notification done, your
     /// app idle. A sleep of your app on `clock` keeps it running until the bound.
     public func settle() async {
+        record(.settle)
+        defer { recorded() }
         await runWorld(until: nil)
     }
 

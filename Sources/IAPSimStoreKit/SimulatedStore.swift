@@ -71,6 +71,17 @@ public final class SimulatedStore: @unchecked Sendable {
     var launching = false
     /// Each JWS handed to your app and the value it signs: what a report to the server carries.
     var signedByJWS: [String: SignedTransaction] = [:]
+    /// The preset whose server side `serverPolicy` is: the what-if's other policy is its other.
+    let preset: PolicyPreset
+    /// The run's inputs so far, for the what-if's replays (`SimulatedStore+Inputs`); while
+    /// `recordDepth` is above 0 a call is part of one already recorded (or of a replay).
+    var inputs: [RecordedInput] = []
+    var recordDepth = 0
+    /// True while `play` runs its ending (heal, settle, relaunch, settle): replayed, never removed.
+    var hidingInputs = false
+    /// What the last launch made, and the user's action of `play` (run on it at each `buy`).
+    var lastMade: (any Sendable)?
+    var player: (@Sendable (any Sendable) async throws -> Void)?
     /// How long your app's tasks must make no call into the store before the store takes
     /// them for idle and lets virtual time move (wall time; `URLSession` hands answers over on
     /// threads of its own).
@@ -109,6 +120,7 @@ public final class SimulatedStore: @unchecked Sendable {
         parser = CommandParser(users: config.users, catalog: catalog.catalog)
         signing = try Signing.shared()
         merchantRoutes = routes
+        preset = serverPolicy == .naive ? .sk2Naive : .sk2Hardened
         app = AppState()
         SimulatedStore.latest.withLock { $0 = WeakStore(self) }
     }

@@ -76,7 +76,7 @@ actor OwnWordsApp {
         await store.settle()
         try await bought.value
         #expect(await app.credited == ["credited"])
-        let verdict = store.verdict().lines
+        let verdict = await store.verdict().lines
         #expect(verdict.contains("anomalies: none"), "\(verdict)")
         #expect(verdict.contains { $0.hasPrefix("balances: alice 100") }, "\(verdict)")
     }
@@ -92,7 +92,7 @@ actor OwnWordsApp {
         await store.settle()
         await #expect(throws: URLError.self) { try await bought.value }
         // The report never reached the server, and the app finished anyway: a missed order.
-        let verdict = store.verdict().lines
+        let verdict = await store.verdict().lines
         #expect(verdict.contains { $0.hasPrefix("  A1 missed-order permanent") }, "\(verdict)")
     }
 

@@ -236,6 +236,6 @@ func expectFailure(_ task: Task<Int, Error>, _ code: URLError.Code) async {
         let dropped = await post("https://merchant.example.com/orders", ["user": "alice", "product": "coins_100"])
         await store.settle()
         await expectFailure(dropped, .timedOut)
-        #expect(store.verdict().lines.first == "== verdict")
+        #expect(await store.verdict().lines.first == "== verdict")
     }
 }

@@ -68,3 +68,19 @@ print(
         format: "explore: %d runs in %.2f s (%.2f ms a run), %d failed", report.runs, total,
         total * 1000 / Double(report.runs), report.failedRuns))
 print("stalls taken: \(store.stallsTaken); quiet period after a launch: \(store.quietPeriod)")
+
+// The what-if of one verdict: a replayed report credited again by a server without dedup,
+// explained by replaying the run with the app (a replay per candidate setting).
+let naive = try SimulatedStore(serverPolicy: .naive)
+_ = await naive.launch {
+    PurchaseManager(
+        configuration: naive.urlSessionConfiguration, baseURL: naive.routes.baseURL, clock: naive.clock,
+        keychain: Keychain(storage: naive.storage), account: { naive.currentUser })
+}
+_ = try await naive.play(["buy", "wait 5s", "replay"], seed: 1, user: buy)
+let whatIfStart = clock.now
+let explained = await naive.verdict()
+let whatIfMs = String(format: "%.0f", ms(clock.now - whatIfStart))
+print(
+    "verdict with its what-if (replay-fraud under a naive server): \(whatIfMs) ms; "
+        + (explained.anomalies.first?.preventedBy ?? "no anomaly"))

@@ -93,6 +93,12 @@ package struct WhatIf: Sendable {
         var removed: [Int]
     }
 
+    /// Plays the inputs in place of `ReplayInput.replay` (nil: that one): the world they end
+    /// in under a policy without the steps at the removed indices, and when each step ran;
+    /// nil when it cannot say (the replay is then taken to change nothing, as past the budget).
+    /// A world whose app is real code (the `IAPSimStoreKit` harness) replays that code this way.
+    package var replayer: (@Sendable (Policy, Set<Int>) -> (world: Simulation, stepTimes: [VirtualTime])?)?
+
     package init(_ input: ReplayInput) { self.input = input }
 
     /// The most events the replays of one report may process in all, the replay of the run
@@ -141,8 +147,17 @@ package struct WhatIf: Sendable {
             return nil
         }
         replays += 1
-        let world = input.replay(
-            policy: policy, removing: removed, stepTimes: &stepTimes, eventLimit: asRun ? .max : left)
+        let world: Simulation
+        if let replayer {
+            guard let played = replayer(policy, removed) else {
+                budgetSpent = true
+                return nil
+            }
+            (world, stepTimes) = played
+        } else {
+            world = input.replay(
+                policy: policy, removing: removed, stepTimes: &stepTimes, eventLimit: asRun ? .max : left)
+        }
         guard !asRun else { return world }
         events += world.eventsProcessed
         guard !world.eventLimitReached else {

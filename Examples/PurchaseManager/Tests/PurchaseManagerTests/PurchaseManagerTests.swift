@@ -11,7 +11,7 @@ import Testing
         let buy = await store.user { try await app.buy("coins_100") }
         await store.settle()
         #expect(try await buy.value == .credited)
-        let verdict = store.verdict()
+        let verdict = await store.verdict()
         #expect(verdict.isClean, "\(verdict)")
         #expect(verdict.balances["alice"] == 100)
         #expect(verdict.lines.contains("queue: 0 unfinished transaction(s)"))
