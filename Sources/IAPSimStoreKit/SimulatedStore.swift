@@ -15,10 +15,10 @@ import IAPSimScenario
 ///     PurchaseManager(configuration: store.urlSessionConfiguration, clock: store.clock)
 /// }
 /// try await store.perform("drop-next-response recharge")
-/// let buy = await store.user { try await app.buy("coins_100") }
+/// let buy = await store.user(app) { app in try await app.buy("coins_100") }
 /// await store.settle()
 /// #expect(try await buy.value == .credited)
-/// #expect(store.verdict().isClean)
+/// #expect(await store.verdict().isClean)
 /// ```
 ///
 /// The same app, seed and steps give the same verdict. Your app's tasks run on Swift's
