@@ -39,6 +39,33 @@ import Testing
     /// ARCHITECTURE's module tree names every module of `Sources/` and every folder of
     /// IAPSimCore, IAPSimServe and IAPSimScenario: a folder added without a place in the tree
     /// fails here.
+    /// The checker beside the world (issue 34, item 5): the engine (`World/`, `Kernel/`) names
+    /// no auditor, and the auditor (`Audit/`) reads no policy value: it asks the parts
+    /// (`willStillCredit`, `readsReceiptAtEachSend`, `listensLate`, `statusPollWithin`, ...).
+    @Test func theEngineNamesNoAuditorAndTheAuditorReadsNoPolicy() throws {
+        let core = CLI.root.path + "/Sources/IAPSimCore/"
+        let fm = FileManager.default
+        func files(_ folder: String) throws -> [(String, String)] {
+            try fm.contentsOfDirectory(atPath: core + folder).filter { $0.hasSuffix(".swift") }.sorted().map {
+                (folder + "/" + $0, try String(contentsOfFile: core + folder + "/" + $0, encoding: .utf8))
+            }
+        }
+        let engine = try files("World") + files("Kernel")
+        #expect(engine.count >= 10)
+        for (name, text) in engine {
+            #expect(!text.contains("Auditor") && !text.contains("auditor"), "\(name) names the auditor")
+        }
+        let audit = try files("Audit")
+        #expect(audit.count >= 10)
+        let read = try Regex(#"\bpolicy\.[a-z]"#)
+        for (name, text) in audit {
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                #expect(!String(line).contains(read), "\(name):\(n + 1) reads a policy value: \(line)")
+            }
+        }
+    }
+
     @Test func architecturesTreeNamesEveryFolder() throws {
         let root = CLI.root.path
         let text = try String(contentsOfFile: root + "/ARCHITECTURE.md", encoding: .utf8)

@@ -1,4 +1,16 @@
 extension AppProcess {
+    /// Whether the app reads the receipt afresh at each send (`receipt: fresh`), so that a
+    /// charge it holds no receipt of may still reach the server: the app's answer to the
+    /// auditor, which reads no policy of the app's.
+    func readsReceiptAtEachSend(policy: Policy) -> Bool { policy.receipt == .fresh }
+
+    /// Whether the app starts its `Transaction.updates` listener late (StoreKit 2, on the
+    /// store screen) and never sweeps the unfinished ones at launch: a purchase that reached
+    /// no listener then waits for one that may never start. The app's answer to the verdict.
+    func listensLate(policy: Policy) -> Bool {
+        policy.storekit == .two && policy.observer == .storeScreen && !policy.sweepUnfinished
+    }
+
     /// Whether the app will still send `txn` to the server by itself: a request of it is on
     /// its way, its work waits parked for the foreground, or it holds the receipt somewhere
     /// and a retry rule of `policy` will send it again. The app's own answer to the auditor's

@@ -56,7 +56,8 @@ extension Auditor {
                         txn, app: app, server: server, store: store, policy: policy)
                 if position != ledger.storePositions[i] { ledger.storePositions[i] = position }
                 let written = out.count
-                settleUncredited(i, now: now, alive: alive, freshReceipt: policy.receipt == .fresh, &out)
+                settleUncredited(
+                    i, now: now, alive: alive, freshReceipt: app.readsReceiptAtEachSend(policy: policy), &out)
                 remember(i, now: now, store: store, keptByStore: keptByStore && out.count == written)
             }
             ledger.active[kept] = i

@@ -93,8 +93,8 @@ extension AnomalyWording {
         let refunded = c.refundedAt == nil ? "a refund Apple reversed" : "a refund of \(formatMoney(c.refundCents))"
         return s + ": the server took back \(formatMoney(c.takenCents)) worth for \(refunded)"
     }
-    static func beyondShare(_ policy: Policy) -> String {
-        "taken back beyond the refunded share (server-clawback \(policy.serverClawback.rawValue)); nothing gives it back"
+    static func beyondShare(_ rule: ClawbackRule) -> String {
+        "taken back beyond the refunded share (server-clawback \(rule.rawValue)); nothing gives it back"
     }
     static var reversalNeverTold: String {
         "nothing will tell the server that Apple reversed the refund: no REFUND_REVERSED notification, no reconciliation"

@@ -50,9 +50,7 @@ extension Simulation {
                     }
                     continue
                 }
-                let lateListener =
-                    policy.storekit == .two && policy.observer == .storeScreen && !policy.sweepUnfinished
-                auditor.markStuck(txn, at: now, lateListener: lateListener, &changes)
+                auditor.markStuck(txn, at: now, lateListener: app.listensLate(policy: policy), &changes)
             }
         }
         for entry in changes { append(entry, into: &written) }
@@ -66,7 +64,7 @@ extension Simulation {
         guard !open.isEmpty else { return }
         var copy = self
         copy.heal()
-        copy.run(until: now + (policy.serverStatusPollMs ?? 0) + 60_000)
+        copy.run(until: now + server.statusPollWithin(policy: policy) + 60_000)
         for a in open where copy.auditor.anomalies[a.id - 1].status == .open {
             auditor.change(
                 a.id, type: a.type, status: .permanent,

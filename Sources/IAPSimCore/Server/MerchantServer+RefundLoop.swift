@@ -128,7 +128,7 @@ extension MerchantServer {
     func restoresOnReversal(policy: Policy) -> Bool { policy.serverRefundReversed == .restore }
 
     /// Why what it took beyond a refund's share stays taken: its clawback rule, in words.
-    func clawbackBeyondShare(policy: Policy) -> String { AnomalyWording.beyondShare(policy) }
+    func clawbackBeyondShare(policy: Policy) -> String { AnomalyWording.beyondShare(policy.serverClawback) }
 
     /// Takes `coins` of one credit back, and the entitlement it granted when `entitlement`.
     mutating func clawBack(_ c: CreditEntry, coins: Int, entitlement: Bool, _ out: inout Outbox) {

@@ -37,6 +37,10 @@ enum SubscriptionNews {
 }
 
 extension MerchantServer {
+    /// How long after now the server's next status poll may come (0: it polls not): how far
+    /// the verdict's healed copy runs before it says what the timelines left.
+    func statusPollWithin(policy: Policy) -> VirtualTime { policy.serverStatusPollMs ?? 0 }
+
     /// Whether the server grants `user` access at `time`.
     package func hasAccess(_ user: String, at time: VirtualTime, policy: Policy) -> Bool {
         subscriberAccess.contains { $0.user == user && ($0.until(policy.serverGrace).map { time < $0 } ?? false) }
