@@ -51,6 +51,11 @@ public struct MerchantRoutes: Sendable, Hashable {
         } catch {
             throw SimulatedStoreError.badRoutes(error.description)
         }
+        self.init(baseURL: baseURL, config: config)
+    }
+
+    /// The paths and names of a read `serve.yaml`.
+    init(baseURL: URL, config: ServeConfig) {
         self.init(baseURL: baseURL, orders: config.order?.path ?? "", report: config.report.path)
         orderFields = config.order?.fields ?? [:]
         reportFields = config.report.fields

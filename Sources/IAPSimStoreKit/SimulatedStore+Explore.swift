@@ -75,7 +75,7 @@ extension SimulatedStore {
         user: @escaping @Sendable (App) async throws -> Void
     ) async throws -> Verdict {
         guard let make = locked({ factory }) else { throw SimulatedStoreError.noApp }
-        await restart(seed: seed)
+        try await restart(seed: seed)
         locked {
             player = { made in
                 guard let a = made as? App else { return }
@@ -98,7 +98,7 @@ extension SimulatedStore {
         // The user opens the app again later: what it recovers at a launch counts.
         try await relaunch()
         await settle()
-        return judged()
+        return await judged()
     }
 
     /// A `buy` of `play`: the user's action on the app of the last launch, if it runs.
@@ -113,7 +113,7 @@ extension SimulatedStore {
     }
 
     /// A new world of `seed`: your app's process, its storage and what the world knew are gone.
-    func restart(seed: UInt64, config given: WorldConfig? = nil) async {
+    func restart(seed: UInt64, config given: WorldConfig? = nil) async throws {
         await crash()
         locked {
             var config = given ?? sim.config
@@ -126,6 +126,7 @@ extension SimulatedStore {
             lastMade = nil
         }
         storage.clear()
+        try attachBackend()
     }
 
     /// A schedule: at least one `buy`; a crash is followed by a launch before the next buy;

@@ -70,7 +70,8 @@ extension SimulatedStore {
     /// process that ended. A run with a `user { }` action cannot be replayed (its closure
     /// holds an app of its own process): its verdict says so instead; `play` runs can.
     public func verdict() async -> Verdict {
-        let run = concluded()
+        let run = await concluded()
+        if served != nil { return servedVerdict(run) }
         guard !locked({ inputs.isEmpty }) else { return Verdict(run) }
         let report: WhatIfReport
         do {
@@ -82,13 +83,30 @@ extension SimulatedStore {
     }
 
     /// The verdict without its what-if (explore's runs: nobody reads it unless one fails).
-    func judged() -> Verdict { Verdict(concluded()) }
+    func judged() async -> Verdict {
+        let run = await concluded()
+        return served != nil ? servedVerdict(run) : Verdict(run)
+    }
 
-    /// The world as the auditor concludes it, on a copy.
-    func concluded() -> Simulation {
-        var copy = locked { sim }
-        copy.concludeVerdict()
-        return copy
+    /// The verdict of a world against your backend: no what-if (a real backend cannot be
+    /// copied), and the backend's failure (unreachable, its ledger unreadable), if any.
+    func servedVerdict(_ run: Simulation) -> Verdict {
+        let failure = locked { servedMerchant }.flatMap { m in served?.failure(of: m) }
+        return Verdict(
+            run,
+            whatIf: Self.notWorkedOut(
+                "your backend is real and cannot be copied (as under iapsim serve)", other: preset.other.policy),
+            backendFailure: failure)
+    }
+
+    /// The world as the auditor concludes it, on a copy (with your backend: its last ticks
+    /// and its ledger are asked for, as at the end of a `serve` run).
+    func concluded() async -> Simulation {
+        await worldWork {
+            var copy = self.sim
+            copy.concludeVerdict()
+            return copy
+        }
     }
 
     static func notWorkedOut(_ why: String, other: Policy) -> WhatIfReport {
@@ -154,7 +172,7 @@ extension SimulatedStore {
     func replayed(config: WorldConfig, removing removed: Set<Int>, inputs recordedInputs: [RecordedInput])
         async throws -> (world: Simulation, stepTimes: [VirtualTime])
     {
-        await restart(seed: config.seed, config: config)
+        try await restart(seed: config.seed, config: config)
         locked { recordDepth += 1 }
         defer { locked { recordDepth -= 1 } }
         var times: [VirtualTime] = []
@@ -167,7 +185,7 @@ extension SimulatedStore {
             }
             try await replay(input.kind)
         }
-        return (concluded(), times)
+        return (await concluded(), times)
     }
 
     /// One recorded input, played again.

@@ -75,10 +75,12 @@ extension SimulatedStore {
         case .openStore, .closeStore, .uninstall, .login, .logout, .network, .networkFault, .storeFault, .askToBuy,
             .approve, .decline, .replay, .forge, .serverOutage, .serverAPIFault, .refundLoop, .spend, .subscription,
             .heal, .setPolicy, .setPreset:
-            try locked {
-                if let why = sim.refusal(of: command) { throw SimulatedStoreError.refused(why) }
-                _ = sim.apply(command)
+            let refusal = await worldWork { () -> String? in
+                if let why = self.sim.refusal(of: command) { return why }
+                _ = self.sim.apply(command)
+                return nil
             }
+            if let refusal { throw SimulatedStoreError.refused(refusal) }
             await runWorld(until: locked { sim.now })
         }
     }
@@ -96,7 +98,7 @@ extension SimulatedStore {
         defer { recorded() }
         if !locked({ app.running }) { try await relaunch() }
         if locked({ sim.app.inBackground }) { await foreground() }
-        locked { _ = sim.heal() }
+        await worldWork { _ = self.sim.heal() }
         await runWorld(until: locked { sim.now })
     }
 }
@@ -153,12 +155,20 @@ public struct Verdict: Sendable, Hashable, CustomStringConvertible {
     public var unresolved: [Anomaly] { anomalies.filter(\.isUnresolved) }
 
     /// True when nothing is wrong: no unresolved anomaly, no money lost either side.
-    public var isClean: Bool { unresolved.isEmpty && paidNotDeliveredCents == 0 && grantedWithoutPaymentCents == 0 }
+    public var isClean: Bool {
+        unresolved.isEmpty && paidNotDeliveredCents == 0 && grantedWithoutPaymentCents == 0 && backendFailure == nil
+    }
+
+    /// With your backend as the merchant server (`ServedBackend`): why the run could not be
+    /// judged (the backend stopped answering, its ledger could not be read), else nil. A
+    /// verdict with one is never clean.
+    public let backendFailure: String?
 
     /// `lines`, one a line.
     public var description: String { lines.joined(separator: "\n") }
 
-    init(_ sim: Simulation, whatIf: WhatIfReport? = nil) {
+    init(_ sim: Simulation, whatIf: WhatIfReport? = nil, backendFailure: String? = nil) {
+        self.backendFailure = backendFailure
         let auditor = sim.auditor
         anomalies = auditor.anomalies.map { a in
             let x = whatIf?.explanation(of: a.id)
@@ -174,6 +184,7 @@ public struct Verdict: Sendable, Hashable, CustomStringConvertible {
         for user in sim.users { b[user] = sim.server.balance(of: user) }
         balances = b
         var lines = ["== verdict"]
+        if let backendFailure { lines.append("not judged: your backend: " + backendFailure) }
         let other = whatIf.flatMap { w in PolicyPreset.allCases.first { $0.policy == w.other }?.rawValue }
         lines += Transcript.anomalyLines(sim, whatIf: whatIf, otherName: other ?? "the other policy")
         lines.append("balances: " + sim.users.map { "\($0) \(sim.server.balance(of: $0))" }.joined(separator: ", "))

@@ -105,24 +105,24 @@ extension SimulatedStore {
                 await quiesce()
                 continue
             }
-            let moved = locked { () -> AppState.Dropped? in
-                let world = sim.nextEventTime.flatMap { t -> VirtualTime? in
-                    if limit == nil && sim.onlyClocksScheduled { return nil }
+            let moved = await worldWork { () -> AppState.Dropped? in
+                let world = self.sim.nextEventTime.flatMap { t -> VirtualTime? in
+                    if limit == nil && self.sim.onlyClocksScheduled { return nil }
                     return t <= bound ? t : nil
                 }
-                let timer = app.nextDeadline.flatMap { $0 <= bound ? $0 : nil }
+                let timer = self.app.nextDeadline.flatMap { $0 <= bound ? $0 : nil }
                 switch (world, timer) {
                 case (nil, nil):
                     return nil
                 case (let w?, let t?) where t < w:
-                    sim.run(until: t)
-                    return owing(app.wakeSleepers(upTo: t))
+                    self.sim.run(until: t)
+                    return self.owing(self.app.wakeSleepers(upTo: t))
                 case (nil, let t?):
-                    sim.run(until: t)
-                    return owing(app.wakeSleepers(upTo: t))
+                    self.sim.run(until: t)
+                    return self.owing(self.app.wakeSleepers(upTo: t))
                 case (.some, _):
                     var none: [LogEntry]?
-                    sim.step(into: &none)
+                    self.sim.step(into: &none)
                     return AppState.Dropped()
                 }
             }
@@ -132,7 +132,7 @@ extension SimulatedStore {
             moved.resume()
             await quiesce()
         }
-        if let limit { locked { if sim.now < limit { sim.run(until: limit) } } }
+        if let limit { await worldWork { if self.sim.now < limit { self.sim.run(until: limit) } } }
     }
 
     /// Counts the tasks `handed` resumes as owed (under the lock).

@@ -1,6 +1,7 @@
 import Foundation
 import IAPSimCore
 import IAPSimScenario
+import IAPSimServe
 
 /// A simulated App Store, merchant server and network around your app's own purchase code,
 /// in `swift test`.
@@ -105,6 +106,9 @@ public final class SimulatedStore: @unchecked Sendable {
     var paymentWaiter: CheckedContinuation<Bool, Never>?
     var paymentRound = 0
     var stallTimer: Task<Void, Never>?
+    /// Your backend, when it is the merchant server (`init(backend:)`), and this world's link to it.
+    var served: ServedBackend?
+    var servedMerchant: ServeMerchant?
 
     /// A store over `catalog` (the built-in one by default) with the merchant server's
     /// `serverPolicy`, seeded with `seed`, with the accounts `users` (the first logged in at launch).
@@ -123,6 +127,41 @@ public final class SimulatedStore: @unchecked Sendable {
         preset = serverPolicy == .naive ? .sk2Naive : .sk2Hardened
         app = AppState()
         SimulatedStore.latest.withLock { $0 = WeakStore(self) }
+    }
+
+    /// A store whose merchant server is your own backend (`ServedBackend`, as `iapsim serve`
+    /// runs it): your app's requests to `baseURL` reach it in the words of its `serve.yaml`
+    /// (`routes` are that file's paths and names), the App Store notifies it and answers its
+    /// App Store Server API calls, and the auditor reads its ledger. Each world the store plays
+    /// (this one, each `explore` run, each replay) is a new world against the same backend.
+    /// The what-if is not worked out (a real backend cannot be copied), as under `serve`.
+    public convenience init(
+        backend: ServedBackend, catalog: StoreCatalog = .standard, seed: UInt64 = 1, users: [String] = ["alice"],
+        baseURL: URL = URL(string: "https://merchant.example.com")!
+    ) throws {
+        try self.init(
+            catalog: catalog, serverPolicy: .hardened, seed: seed, users: users,
+            routes: MerchantRoutes(baseURL: baseURL, config: backend.config))
+        served = backend
+        try attachBackend()
+    }
+
+    /// Hands the merchant server's part of the world just made to the backend, if there is one.
+    func attachBackend() throws {
+        guard let backend = served else { return }
+        let users = locked { sim.users }
+        let (merchant, link) = try backend.link(users: users)
+        locked {
+            servedMerchant = merchant
+            sim.attachExternal(link)
+        }
+    }
+
+    /// Runs `body` under the lock: on the backend's own thread when the world may wait for
+    /// your backend (`ServedBackend.queue` says why), else here.
+    func worldWork<R>(_ body: @escaping () -> R) async -> R {
+        guard let backend = served else { return locked(body) }
+        return await backend.run { self.locked(body) }
     }
 
     deinit { SimulatedNetwork.detach(processSlots.map(\.slot)) }

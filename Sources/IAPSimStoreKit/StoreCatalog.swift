@@ -39,6 +39,8 @@ public enum SimulatedStoreError: Error, Sendable, Equatable, CustomStringConvert
     case badCatalog(String)
     /// A `serve.yaml` that does not read (file:line:column, what is wrong, what is accepted).
     case badRoutes(String)
+    /// A backend (`ServedBackend`) that cannot be started or reached, and why.
+    case badBackend(String)
 
     /// The mistake, in words.
     public var description: String {
@@ -49,6 +51,7 @@ public enum SimulatedStoreError: Error, Sendable, Equatable, CustomStringConvert
         case .noApp: return "launch: no app yet (call launch { YourApp() } first)"
         case .badCatalog(let why): return why
         case .badRoutes(let why): return why
+        case .badBackend(let why): return "backend: " + why
         }
     }
 }

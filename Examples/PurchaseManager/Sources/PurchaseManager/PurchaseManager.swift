@@ -40,8 +40,21 @@ public actor PurchaseManager {
         case cancelled
     }
 
+    /// Your backend's paths and the order's product field, under `baseURL`.
+    public struct Endpoints: Sendable, Hashable {
+        public var orders: String
+        public var report: String
+        public var productField: String
+        public init(orders: String = "orders", report: String = "report", productField: String = "product") {
+            self.orders = orders
+            self.report = report
+            self.productField = productField
+        }
+    }
+
     let session: URLSession
     let baseURL: URL
+    let endpoints: Endpoints
     let account: @Sendable () -> String?
     let clock: any Clock<Duration>
     let bugs: PlantedBug
@@ -55,8 +68,10 @@ public actor PurchaseManager {
     /// Made at launch: starts the listener and the unfinished sweep (unless a bug moves them).
     public init(
         configuration: URLSessionConfiguration, baseURL: URL, clock: any Clock<Duration>,
-        keychain: any OrderKeychain, account: @escaping @Sendable () -> String?, bugs: PlantedBug = []
+        keychain: any OrderKeychain, account: @escaping @Sendable () -> String?, bugs: PlantedBug = [],
+        endpoints: Endpoints = Endpoints()
     ) {
+        self.endpoints = endpoints
         self.keychain = keychain
         orders = keychain.orders()
         session = URLSession(configuration: configuration)
@@ -140,20 +155,20 @@ public actor PurchaseManager {
         return .reportPending
     }
 
-    /// `POST /orders`: the order and its token.
+    /// `POST orders`: the order and its token.
     func createOrder(_ productID: String) async throws -> (id: String, token: UUID) {
-        let json = try await post("orders", ["user": account() ?? "", "product": productID])
+        let json = try await post(endpoints.orders, ["user": account() ?? "", endpoints.productField: productID])
         guard let id = json?["orderId"] as? String,
             let token = (json?["appAccountToken"] as? String).flatMap({ UUID(uuidString: $0) })
         else { throw URLError(.badServerResponse) }
         return (id, token)
     }
 
-    /// `POST /report`: the server's result, or nil when no answer came.
+    /// `POST report`: the server's result, or nil when no answer came.
     func report(_ t: Transaction, order: String?) async -> String? {
         var body = ["signedTransaction": t.jwsRepresentation, "user": account() ?? ""]
         if let order { body["orderId"] = order }
-        return (try? await post("report", body))??["result"] as? String
+        return (try? await post(endpoints.report, body))??["result"] as? String
     }
 
     func post(_ path: String, _ body: [String: String]) async throws -> [String: Any]? {

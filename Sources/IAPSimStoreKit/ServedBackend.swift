@@ -1,0 +1,125 @@
+import Foundation
+import IAPSimCore
+import IAPSimServe
+
+/// Your own backend as the merchant server of a `SimulatedStore`, as `iapsim serve` runs it
+/// (docs/serve.md): iapsim's App Store Server API listens, your backend is reached at its URL
+/// (`--backend`) or started by a command (`--spawn`), and every world a store plays (the
+/// store's first, each `explore` run, each replay) is a world of its own against it, its
+/// accounts named apart (`h3-alice`).
+///
+/// ```swift
+/// let backend = try ServedBackend(serveConfig: "serve.yaml", spawn: "python3 backend.py")
+/// let store = try SimulatedStore(backend: backend)
+/// let app = await store.launch {
+///     PurchaseManager(configuration: store.urlSessionConfiguration, baseURL: store.routes.baseURL, ...)
+/// }
+/// ```
+///
+/// Your app's requests to `store.routes.baseURL` go through the simulated network (counted,
+/// dropped, delayed, refused while the device is offline) and reach your backend as `serve`'s
+/// calls, in the words of the `serve.yaml` (its `order` and `report` paths and `fields:`); its
+/// answers come back the same way. The App Store sends your backend its notifications, its
+/// `ticks:` fire on virtual time, and the auditor reads its `ledger:`. Make one for a test
+/// suite and share it (a `static let`): starting a backend takes a while, a world does not.
+public final class ServedBackend: @unchecked Sendable {
+    let session: ServeSession
+    let config: ServeConfig
+    /// Where the stepping of a world against this backend runs: a world waits for your
+    /// backend's answers, and your backend for iapsim's App Store Server API, whose handlers
+    /// need Swift's executors; a wait there, on a few threads shared with every test, could
+    /// leave the API no thread to answer on.
+    let queue = DispatchQueue(label: "iapsim.served-backend")
+    private let lock = NSLock()
+    private var closed = false
+
+    /// The backend named by `backend:` of the `serve.yaml` at `serveConfig` (or by `url`), which
+    /// must already answer; or, with `spawn`, the command that starts it (`PORT`,
+    /// `IAPSIM_API_URL`, `IAPSIM_CERTS` and the rest of docs/serve.md's environment set, its
+    /// output shown only with `showOutput`). `environment`: `Production` or `Sandbox`, as the
+    /// signed data says it.
+    public init(
+        serveConfig path: String, url: URL? = nil, spawn: String? = nil, environment: String = "Production",
+        showOutput: Bool = false
+    ) throws {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw SimulatedStoreError.badRoutes("\(path): cannot read the file: \(error.localizedDescription)")
+        }
+        var options = ServeSession.Options()
+        do {
+            options.config = try ServeConfig.parse(text, file: path)
+        } catch {
+            throw SimulatedStoreError.badRoutes(error.description)
+        }
+        if let url { options.config.backend = url.absoluteString }
+        switch environment {
+        case "Production": options.environment = .production
+        case "Sandbox": options.environment = .sandbox
+        default: throw SimulatedStoreError.badBackend("environment \(environment): not one of Production, Sandbox")
+        }
+        options.spawn = spawn
+        options.quietBackend = !showOutput
+        if spawn == nil, options.config.backend == nil {
+            throw SimulatedStoreError.badBackend(
+                "\(path): no backend: give its URL (`backend:` in the file, or url:) or a command (spawn:)")
+        }
+        do {
+            session = try ServeSession(options)
+        } catch {
+            throw SimulatedStoreError.badBackend(error.description)
+        }
+        config = options.config
+    }
+
+    deinit { close() }
+
+    /// Where your backend is reached (the spawned one's `http://127.0.0.1:PORT`).
+    public var url: URL? { URL(string: session.backend) }
+
+    /// Where iapsim's App Store Server API listens (your backend's `IAPSIM_API_URL`).
+    public var apiURL: URL? { URL(string: session.apiURL) }
+
+    /// How many worlds have played against it so far.
+    public var worlds: Int { session.worlds }
+
+    /// Stops the API and a spawned backend (also done when the last reference goes).
+    public func close() {
+        let first = lock.withLock {
+            defer { closed = true }
+            return !closed
+        }
+        if first { session.close() }
+    }
+
+    /// The link of a new world of `users` (accounts `hN-NAME`).
+    func link(users: [String]) throws -> (ServeMerchant, ExternalLink) {
+        do {
+            return try session.merchant(users: users, prefix: "h\(session.worlds + 1)-")
+        } catch {
+            throw SimulatedStoreError.badBackend(error.description)
+        }
+    }
+
+    /// Why the world of `merchant` cannot be judged (the backend unreachable, its ledger
+    /// unreadable), if so.
+    func failure(of merchant: ServeMerchant) -> String? {
+        session.failure(of: merchant)?.description
+    }
+
+    /// Runs `body` on the backend's own thread and waits for it.
+    func run<R>(_ body: @escaping () -> R) async -> R {
+        let work = Unchecked(body)
+        return await withCheckedContinuation { (c: CheckedContinuation<Unchecked<R>, Never>) in
+            queue.async { c.resume(returning: Unchecked(work.value())) }
+        }.value
+    }
+}
+
+/// A value handed between threads by the store's own discipline (its lock).
+struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
