@@ -20,8 +20,10 @@ import IAPSimServe
 /// dropped, delayed, refused while the device is offline) and reach your backend as `serve`'s
 /// calls, in the words of the `serve.yaml` (its `order` and `report` paths and `fields:`); its
 /// answers come back the same way. The App Store sends your backend its notifications, its
-/// `ticks:` fire on virtual time, and the auditor reads its `ledger:`. Make one for a test
-/// suite and share it (a `static let`): starting a backend takes a while, a world does not.
+/// `ticks:` fire on virtual time, and the auditor reads its `ledger:`. Starting a backend
+/// takes a while, a world does not: share one across the tests of a `.serialized` suite. One
+/// backend serves one store at a time (its App Store Server API shows one world, the earlier
+/// ones behind it, as under `serve`).
 public final class ServedBackend: @unchecked Sendable {
     let session: ServeSession
     let config: ServeConfig
@@ -97,9 +99,9 @@ public final class ServedBackend: @unchecked Sendable {
     /// The link of a new world of `users` (accounts `hN-NAME`).
     func link(users: [String]) throws -> (ServeMerchant, ExternalLink) {
         do {
-            return try session.merchant(users: users, prefix: "h\(session.worlds + 1)-")
+            return try lock.withLock { try session.merchant(users: users, prefix: "h\(session.worlds + 1)-") }
         } catch {
-            throw SimulatedStoreError.badBackend(error.description)
+            throw SimulatedStoreError.badBackend("\(error)")
         }
     }
 
