@@ -142,8 +142,8 @@ extension SimulatedStore {
     }
 
     /// Waits until your app's tasks stand still: every task the store resumed waits on it
-    /// again (or ended), then no call comes for a few turns of the executor; after a launch
-    /// (`launch`) for `quietPeriod` of wall time instead, since the tasks a launch starts are
+    /// again (or ended), then no call comes for two rounds of a few turns of the executor;
+    /// after a launch (`launch`) the second round also lasts `quietPeriod` of wall time, since the tasks a launch starts are
     /// not known. A task owed for `stallLimit` without any call is taken for ended. It waits
     /// suspended, not spinning: your app's tasks get the cores.
     func quiesce(launch: Bool = false) async {
@@ -158,12 +158,13 @@ extension SimulatedStore {
                 continue
             }
             // Idle means no call through two rounds in a row: a round is a few turns of the
-            // executor, after a launch also `quietPeriod` of wall time (a task of your app the
-            // machine descheduled mid-round gets the second round to call).
+            // executor; after a launch the second round also waits `quietPeriod` of wall time
+            // (a task the launch started that the first round's turns did not reach, or that
+            // the machine descheduled, gets it to call; one that calls starts both rounds over).
             var stable = true
-            for _ in 0..<2 {
+            for round in 0..<2 {
                 let before = locked { activity }
-                if launch { try? await Task.sleep(for: quietPeriod) }
+                if launch, round == 1 { try? await Task.sleep(for: quietPeriod) }
                 for _ in 0..<4 { await Task.yield() }
                 let (after, owed) = locked { (activity, debts.count) }
                 if after != before || owed != 0 {
