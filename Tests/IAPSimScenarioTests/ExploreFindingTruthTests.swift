@@ -38,6 +38,40 @@ import Testing
         #expect(!r.simulation.server.hasAccess("alice", at: r.simulation.now, policy: r.simulation.policy))
     }
 
+    /// Seed 5, run 14240 (found again after the fix above): the subscription refunded while
+    /// the server is down and every REFUND notification lost, then the app's sweep at launch
+    /// reports it. StoreKit hands the transaction over signed now, revoked; the app sent the
+    /// older copy its keychain kept (no revocation), and the server granted a year. The app
+    /// sends what StoreKit just signed: the server hears the revocation, grants nothing.
+    @Test func aSweptTransactionIsReportedAsStoreKitSignsItNowNotAsTheKeychainKeptIt() throws {
+        let r = try run(
+            """
+            format: 1
+            title: t
+            policy: sk2-hardened
+            seed: 5729951302438371622
+            users: [alice]
+            grace-period: 16d
+            steps:
+              - do: buy pro_yearly
+              - after: 1s
+                do: server-outage on
+              - when: delivered
+                do: crash
+              - do: refund newest
+              - do: wait 1680h
+              - do: heal
+              - do: launch
+            """)
+        #expect(summary(r).isEmpty, "\(summary(r))")
+        #expect(!r.simulation.server.hasAccess("alice", at: r.simulation.now, policy: r.simulation.policy))
+        let reported = r.simulation.log.compactMap { e -> SignedTransaction? in
+            if case .transactionSigned(let s) = e.fact, e.time > 6_048_000_000 { return s }
+            return nil
+        }
+        #expect(!reported.isEmpty && reported.allSatisfy { $0.revocationDate != nil })
+    }
+
     /// Seed 3, run 2415: an unlock refunded 50% (kept: a share of an unlock rounds to
     /// nothing), the refund reversed while the server is down, then refunded whole. The
     /// whole refund, heard after the outage, takes the unlock back.

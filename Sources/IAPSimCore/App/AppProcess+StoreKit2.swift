@@ -104,8 +104,16 @@ extension AppProcess {
         guard let signed = store.sign(t, now: out.now) else { return }
         out.log(.storeKit, .transactionSigned(signed))
         let ticket = order ?? signed.appAccountToken.flatMap { ticketIndex(token: $0) }.map { tickets[$0] }
-        if let existing = record(t.id) {
-            if !memory.contains(where: { $0.txn == existing.txn }) { memory.append(existing) }
+        if var existing = record(t.id) {
+            // StoreKit handed the transaction over again, signed now: the app sends this JWS
+            // (the transaction as it is now, a refund's revocation included), not the older
+            // copy it kept, with the order its record kept.
+            existing.signed = signed
+            if let i = memory.firstIndex(where: { $0.txn == existing.txn }) {
+                memory[i].signed = signed
+            } else {
+                memory.append(existing)
+            }
             sendRecharge(existing, reason: reason, forDelivered: t.id, store: &store, &out)
         } else {
             let r = PendingReceipt(
