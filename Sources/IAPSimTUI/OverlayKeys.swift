@@ -20,27 +20,129 @@ package enum KeyMatch: Sendable, Hashable {
     }
 }
 
-/// One row of an overlay's key table: the keys, how help writes them, what they do, and the
-/// overlay's own action (an exhaustive enum per overlay, so its handler names every row).
+/// One row of an overlay's key table: the keys, how help writes them, what they do, the
+/// footer's word for them, and the overlay's own action (an exhaustive enum per overlay, so
+/// its handler names every row).
 package struct OverlayBinding<Action: Sendable & Hashable>: Sendable, Hashable {
     package var match: KeyMatch
     package var written: String
     package var help: String
+    /// The footer's short word for the row (`close`, `move`); nil keeps the row out of the
+    /// footer (help still lists it). Rows with the same word share one footer entry.
+    package var footer: String?
     package var action: Action
+    /// How many of the row's keys, from the first, help and the footer name (the rest work
+    /// too, and help's text says so).
+    var named: Int
 
-    init(_ match: KeyMatch, _ written: String, _ help: String, _ action: Action) {
+    init(_ match: KeyMatch, _ written: String, _ help: String, footer: String? = nil, _ action: Action) {
         self.match = match
         self.written = written
         self.help = help
+        self.footer = footer
         self.action = action
+        named = 0
     }
 
-    init(_ keys: [Key], _ written: String, _ help: String, _ action: Action) {
-        self.init(.keys(keys), written, help, action)
+    /// A row of keys, written from the first `named` of them (all by default): `Esc, `q``.
+    init(_ keys: [Key], named: Int? = nil, _ help: String, footer: String? = nil, _ action: Action) {
+        let count = min(keys.count, named ?? keys.count)
+        self.init(
+            .keys(keys), keys.prefix(count).map(\.written).joined(separator: ", "), help, footer: footer, action)
+        self.named = count
     }
 
     /// The row as help and README list it.
     var row: OverlayKeyRow { OverlayKeyRow(written: written, help: help) }
+
+    /// The keys the footer names for the row: the named ones; a row with an arrow key is
+    /// named by its arrows alone (the letters that do the same stay in help).
+    var footerKeys: [Key] {
+        guard case .keys(let keys) = match else { return [] }
+        let named = Array(keys.prefix(self.named))
+        let arrows = named.filter(\.isArrow)
+        return arrows.isEmpty ? named : arrows
+    }
+}
+
+extension Key {
+    /// The key as help and README write it: a character in backticks, others by name.
+    var written: String {
+        if case .char(let c) = self, c != " " { return "`\(c)`" }
+        return name
+    }
+
+    /// The arrows, in the order a footer writes them together (`↑↓`, `←→`).
+    static let arrows: [Key] = [.up, .down, .left, .right]
+
+    var isArrow: Bool { Key.arrows.contains(self) }
+
+    /// The key as a footer writes it: an arrow as its glyph (its name in ASCII).
+    func footerName(ascii: Bool) -> String {
+        let g = Glyphs.unicode
+        switch self {
+        case .up where !ascii: return g.up
+        case .down where !ascii: return g.down
+        case .left where !ascii: return g.left
+        case .right where !ascii: return g.right
+        default: return name
+        }
+    }
+}
+
+/// One entry of a footer: the keys it names (each one word: `Esc`, `q`, `↑↓`, `1-9`) and
+/// the word for what they do.
+package struct FooterEntry: Sendable, Hashable {
+    package var keys: [String]
+    package var word: String
+
+    /// Columns the entry takes in a footer: ` keys word`, after a gap of `gap` columns.
+    func width(gap: Int = 1) -> Int { gap + 1 + TextWidth.of(keys.joined(separator: " ")) + TextWidth.of(word) }
+
+    /// The entry naming only its first key: how a footer too narrow for the whole entry
+    /// shortens it.
+    var shortened: FooterEntry { FooterEntry(keys: Array(keys.prefix(1)), word: word) }
+}
+
+extension Array {
+    /// The footer of a box whose table this is: one entry per footer word, in table order,
+    /// naming the keys of every row with that word. `choices`: how the footer names a
+    /// picker's items (`1-9`, `0`, `e`); `showing`: whether a row's action does anything in
+    /// the box as it is open (an anomaly's handout, a lesson's Enter); `word`: the box's
+    /// own word for a row's action where it says more than the row's (a question's `y`).
+    func footer<A>(
+        ascii: Bool, choices: [String] = [], showing: (A) -> Bool = { _ in true }, word: (A) -> String? = { _ in nil }
+    ) -> [FooterEntry] where Element == OverlayBinding<A> {
+        var groups: [(word: String, keys: [Key], choices: [String])] = []
+        for row in self {
+            guard let rowWord = row.footer, showing(row.action) else { continue }
+            let word = word(row.action) ?? rowWord
+            let extra: [String]
+            switch row.match {
+            case .choice: extra = choices
+            case .keys, .text: extra = []
+            }
+            if let i = groups.firstIndex(where: { $0.word == word }) {
+                groups[i].keys += row.footerKeys
+                groups[i].choices += extra
+            } else {
+                groups.append((word, row.footerKeys, extra))
+            }
+        }
+        return groups.map { group in
+            // The arrows of an entry are one word, in their usual order: `↑↓ move`.
+            let arrows = Key.arrows.filter(group.keys.contains).map { $0.footerName(ascii: ascii) }
+            var keys: [String] = []
+            for key in group.keys {
+                if !key.isArrow {
+                    keys.append(key.footerName(ascii: ascii))
+                } else if key == group.keys.first(where: \.isArrow) {
+                    keys.append(arrows.joined(separator: ascii ? "/" : ""))
+                }
+            }
+            return FooterEntry(keys: keys + group.choices, word: group.word)
+        }
+    }
 }
 
 /// A row of an overlay's table without its action: what help and README list.
@@ -114,65 +216,74 @@ package enum OverlayKeys {
     /// The scrolling rows help, inspectors and pages share.
     static func scrolling<A>(_ scroll: (Int) -> A) -> [OverlayBinding<A>] {
         [
-            OverlayBinding([.down, .char("j")], "`j`, Down", "one line down", scroll(1)),
-            OverlayBinding([.up, .char("k")], "`k`, Up", "one line up", scroll(-1)),
-            OverlayBinding([.pageDown], "PgDn", "a page down", scroll(10)),
-            OverlayBinding([.pageUp], "PgUp", "a page up", scroll(-10)),
-            OverlayBinding([.home], "Home", "the top", scroll(-1_000_000)),
-            OverlayBinding([.end], "End", "the end", scroll(1_000_000)),
+            OverlayBinding([.char("j"), .down], "one line down", footer: "scroll", scroll(1)),
+            OverlayBinding([.char("k"), .up], "one line up", footer: "scroll", scroll(-1)),
+            OverlayBinding([.pageDown], "a page down", footer: "page", scroll(10)),
+            OverlayBinding([.pageUp], "a page up", footer: "page", scroll(-10)),
+            OverlayBinding([.home], "the top", scroll(-1_000_000)),
+            OverlayBinding([.end], "the end", scroll(1_000_000)),
         ]
     }
 
     package static let help: [OverlayBinding<HelpKeyAction>] =
         [
             OverlayBinding(
-                [.escape, .char("q"), .char("?"), .other("F1"), .enter], "Esc, `q`, `?`", "close help (F1, Enter too)",
-                .close)
+                [.escape, .char("q"), .char("?"), .other("F1"), .enter], named: 3, "close help (F1, Enter too)",
+                footer: "close", .close)
         ] + scrolling { .scroll($0) }
 
     package static let inspector: [OverlayBinding<InspectorKeyAction>] =
         [
-            OverlayBinding([.escape, .char("q"), .enter], "Esc, `q`", "close the inspector (Enter too)", .close),
             OverlayBinding(
-                [.char("H")], "`H`", "an anomaly's inspector: write its handout (Markdown + Mermaid)", .handout),
+                [.escape, .char("q"), .enter], named: 2, "close the inspector (Enter too)", footer: "close", .close),
+            OverlayBinding(
+                [.char("H")], "an anomaly's inspector: write its handout (Markdown + Mermaid)", footer: "handout",
+                .handout),
         ] + scrolling { .scroll($0) }
 
     package static let page: [OverlayBinding<PageKeyAction>] =
         [
-            OverlayBinding([.escape, .char("q")], "Esc, `q`", "close the page", .close),
-            OverlayBinding([.enter], "Enter", "close; after a lesson's question, run the step it asked about", .goOn),
+            OverlayBinding([.escape, .char("q")], "close the page", footer: "close", .close),
+            OverlayBinding(
+                [.enter], "close; after a lesson's question, run the step it asked about", footer: "run the step",
+                .goOn),
         ] + scrolling { .scroll($0) }
 
     package static let picker: [OverlayBinding<PickerKeyAction>] = [
-        OverlayBinding([.escape, .char("q")], "Esc, `q`", "cancel: nothing is chosen", .close),
-        OverlayBinding([.up, .char("k")], "`k`, Up", "select the item above", .move(-1)),
-        OverlayBinding([.down, .char("j")], "`j`, Down", "select the item below", .move(1)),
-        OverlayBinding([.pageUp], "PgUp", "ten items up", .move(-10)),
-        OverlayBinding([.pageDown], "PgDn", "ten items down", .move(10)),
-        OverlayBinding([.enter], "Enter", "choose the selected item", .choose),
-        OverlayBinding(.choice, "1-9, 0", "choose that item (0: the tenth; a letter past it)", .pick),
+        OverlayBinding([.escape, .char("q")], "cancel: nothing is chosen", footer: "cancel", .close),
+        OverlayBinding([.char("k"), .up], "select the item above", footer: "move", .move(-1)),
+        OverlayBinding([.char("j"), .down], "select the item below", footer: "move", .move(1)),
+        OverlayBinding([.pageUp], "ten items up", .move(-10)),
+        OverlayBinding([.pageDown], "ten items down", .move(10)),
+        OverlayBinding([.enter], "choose the selected item", footer: "choose", .choose),
+        OverlayBinding(
+            .choice, "1-9, 0", "choose that item (0: the tenth; a letter past it)", footer: "pick", .pick),
     ]
 
     package static let policy: [OverlayBinding<PolicyKeyAction>] = [
-        OverlayBinding([.escape, .char("q"), .char("p")], "Esc, `q`, `p`", "close the panel", .close),
-        OverlayBinding([.up, .char("k")], "`k`, Up", "the row above", .move(-1)),
-        OverlayBinding([.down, .char("j")], "`j`, Down", "the row below", .move(1)),
-        OverlayBinding([.left, .char("h")], "`h`, Left", "the row's previous value, applied now", .cycle(-1)),
+        OverlayBinding([.escape, .char("q"), .char("p")], "close the panel", footer: "close", .close),
+        OverlayBinding([.char("k"), .up], "the row above", footer: "row", .move(-1)),
+        OverlayBinding([.char("j"), .down], "the row below", footer: "row", .move(1)),
         OverlayBinding(
-            [.right, .char("l"), .enter, .char(" ")], "`l`, Right",
-            "the row's next value, applied now (Enter, Space too)",
+            [.char("h"), .left], "the row's previous value, applied now", footer: "change value (applies now)",
+            .cycle(-1)),
+        OverlayBinding(
+            [.char("l"), .right, .enter, .char(" ")], named: 2,
+            "the row's next value, applied now (Enter, Space too)", footer: "change value (applies now)",
             .cycle(1)),
     ]
 
     package static let confirm: [OverlayBinding<ConfirmKeyAction>] = [
-        OverlayBinding([.char("y"), .char("Y")], "`y`", "yes: do it", .yes),
-        OverlayBinding([.char("n"), .char("N"), .escape, .char("q")], "`n`, Esc, `q`", "no: the world is kept", .no),
+        OverlayBinding([.char("y"), .char("Y")], named: 1, "yes: do it", footer: "yes", .yes),
+        OverlayBinding(
+            [.char("n"), .escape, .char("q"), .char("N")], named: 3, "no: the world is kept", footer: "no", .no),
     ]
 
     package static let search: [OverlayBinding<SearchKeyAction>] = [
-        OverlayBinding([.escape], "Esc", "cancel: the search stays as it was", .cancel),
-        OverlayBinding([.enter], "Enter", "keep only Events lines with the text; empty shows all", .submit),
-        OverlayBinding([.backspace], "Backspace", "erase the last character", .erase),
+        OverlayBinding([.escape], "cancel: the search stays as it was", footer: "cancel", .cancel),
+        OverlayBinding(
+            [.enter], "keep only Events lines with the text; empty shows all", footer: "search", .submit),
+        OverlayBinding([.backspace], "erase the last character", footer: "erase", .erase),
         OverlayBinding(.text, "a character", "add it to the text (q too: here it is a letter)", .type),
     ]
 

@@ -100,7 +100,7 @@ extension UIModel {
     }
 
     func renderHelp(_ grid: inout Grid) {
-        let r = fullBox(&grid, title: "Keys and legend (j/k scroll, Esc closes)")
+        let r = fullBox(&grid, title: "Keys and legend")
         let inner = r.inner
         let (lines, columns, column) = helpLayout(innerWidth: inner.width)
         let perColumn = max(1, inner.height)
@@ -121,7 +121,7 @@ extension UIModel {
 
     func renderInspector(_ target: InspectTarget, scroll: Int, _ grid: inout Grid) {
         let inspector = Inspector(sim: simulation, glyphs: glyphs, whatIf: whatIf, sandbox: !isPlay)
-        let r = fullBox(&grid, title: inspector.title(target) + " (j/k scroll, Esc closes)")
+        let r = fullBox(&grid, title: inspector.title(target))
         let inner = r.inner
         let wrapped = inspectorLines(target, innerWidth: inner.width)
         let start = min(scroll, max(0, wrapped.count - inner.height))

@@ -2,8 +2,12 @@ import IAPSimCore
 
 extension UIModel {
     /// A page (story, glossary): wrapped to the box, scrolled like an inspector.
+    /// A line that starts indented (a step's words in the story) goes on at its indent.
     func pageWrapped(_ page: Page, innerWidth: Int) -> [Line] {
-        pageLines(page).flatMap { UIModel.wrap($0, width: innerWidth - 2, indent: page == .glossary ? 30 : 0) }
+        pageLines(page).flatMap { line in
+            let indent = line.map(\.text).joined().prefix { $0 == " " }.count
+            return UIModel.wrap(line, width: innerWidth - 2, indent: page == .glossary ? 30 : indent)
+        }
     }
 
     func renderPage(_ page: Page, scroll: Int, _ grid: inout Grid) {
@@ -35,35 +39,59 @@ extension UIModel {
     }
 
     func renderConfirm(_ question: Confirmation, _ grid: inout Grid) {
-        let text: String, title: String, yes: String
+        let text: String, title: String
+        // What the answer does is said in the question: its footer is the y/n table's own.
+        let keep = "to keep them, answer n and save the session with s"
         switch question {
         case .restart:
             text =
                 isPlay
                 ? "Restart from step 0 with the file's policy?" : "Restart: a fresh world, the same seed and policy?"
-            (title, yes) = ("Restart", "y restarts")
+            title = "Restart"
         case .uninstall:
             text = "Uninstall the app? Memory and files go; the keychain survives."
-            (title, yes) = ("Uninstall", "y uninstalls")
+            title = "Uninstall"
         case .leave(let delta):
-            text = "Open the \(delta > 0 ? "next" : "previous") file? This sandbox world and its actions go."
-            (title, yes) = ("Leave the sandbox", "y opens it (s saves the session first)")
+            text = "Open the \(delta > 0 ? "next" : "previous") file? This sandbox world and its actions go; \(keep)."
+            title = "Leave the sandbox"
         case .browse:
-            text = "Choose another file? This sandbox world and its actions go."
-            (title, yes) = ("Leave the sandbox", "y lists the files (s saves the session first)")
+            text = "Choose another file? This sandbox world and its actions go; \(keep)."
+            title = "Leave the sandbox"
         }
-        let r = centeredBox(
-            &grid, width: max(TextWidth.of(text), TextWidth.of(yes) + 26) + 6, height: 5, title: title)
-        grid.put(" " + text, x: r.inner.x, y: r.inner.y, Style(bold: true), maxWidth: r.inner.width)
+        let footer = confirmFooter(question)
+        // A long question wraps at 66 columns.
+        let width = min(
+            max(min(TextWidth.of(text), 66), footer.reduce(0) { $0 + $1.width(gap: 2) }, 52) + 4, grid.width - 2)
+        let lines = Wrap.words(text, width: width - 4)
+        let r = centeredBox(&grid, width: width, height: lines.count + 4, title: title)
+        for (i, line) in lines.enumerated() {
+            grid.put(" " + line, x: r.inner.x, y: r.inner.y + i, Style(bold: true), maxWidth: r.inner.width)
+        }
+        boxFooter(footer, &grid, r)
+    }
+
+    /// The y/n table's footer, its words the question's: `y restart  n Esc q keep the world`.
+    func confirmFooter(_ question: Confirmation) -> [FooterEntry] {
+        let yes: String, no: String
+        switch question {
+        case .restart: (yes, no) = ("restart", "keep the world")
+        case .uninstall: (yes, no) = ("uninstall", "keep the app")
+        case .leave: (yes, no) = ("open the file", "stay")
+        case .browse: (yes, no) = ("list the files", "stay")
+        }
+        return OverlayKeys.confirm.footer(ascii: options.ascii, word: { $0 == .yes ? yes : no })
+    }
+
+    /// A box's own footer on its last inner row, from its key table, fitted as the screen's.
+    func boxFooter(_ entries: [FooterEntry], _ grid: inout Grid, _ r: Rect) {
         grid.put(
-            " \(yes), n or Esc keeps the world", x: r.inner.x, y: r.inner.y + 2, Style(.dim), maxWidth: r.inner.width)
+            UIModel.footerSpans(entries, width: r.inner.width - 1), x: r.inner.x, y: r.inner.y + r.inner.height - 1,
+            width: r.inner.width)
     }
 
     func renderSearch(_ text: String, _ grid: inout Grid) {
-        let r = centeredBox(&grid, width: 64, height: 5, title: "Search Events")
+        let r = centeredBox(&grid, width: 64, height: 5, title: "Search Events (nothing typed shows all)")
         grid.put(" /" + text + "_", x: r.inner.x, y: r.inner.y, Style(.focus, bold: true), maxWidth: r.inner.width)
-        grid.put(
-            " Enter keeps lines with this text; empty shows all; Esc cancels", x: r.inner.x, y: r.inner.y + 2,
-            Style(.dim), maxWidth: r.inner.width)
+        boxFooter(OverlayKeys.search.footer(ascii: options.ascii), &grid, r)
     }
 }

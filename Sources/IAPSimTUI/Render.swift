@@ -236,17 +236,27 @@ extension UIModel {
     }
 
     func renderFooter(_ grid: inout Grid, row: Int) {
-        // Whole entries only: a key without its label is worse than no key (`?` lists all).
+        grid.put(UIModel.footerSpans(footerEntries, width: grid.width), x: 0, y: row, width: grid.width)
+    }
+
+    /// A footer's entries in `width` columns after a one-column margin, keys bold and
+    /// words dim. A key is never cut and never shown without its word. The entries are two
+    /// columns apart when they all fit so, else one; when they do not fit whole, each names
+    /// only its first key (`Esc close` for `Esc q close`); what still does not fit is left
+    /// off, last entries first (`?` lists every key).
+    static func footerSpans(_ entries: [FooterEntry], width: Int) -> [Span] {
+        let fits = { (gap: Int) in entries.reduce(1 - gap) { $0 + $1.width(gap: gap) } <= width }
+        let gap = fits(2) ? 2 : 1
         var spans: [Span] = []
-        var used = 0
-        for pair in footerKeys {
-            let w = 2 + TextWidth.of(pair.0) + TextWidth.of(pair.1)
-            if used + w > grid.width { break }
-            spans.append(Span(" " + pair.0, Style(.key, bold: true)))
-            spans.append(Span(" " + pair.1, Style(.dim)))
-            used += w
+        var used = 1 - gap
+        for entry in fits(gap) ? entries : entries.map(\.shortened) {
+            if used + entry.width(gap: gap) > width { break }
+            let space = String(repeating: " ", count: spans.isEmpty ? 1 : gap)
+            spans.append(Span(space + entry.keys.joined(separator: " "), Style(.key, bold: true)))
+            spans.append(Span(" " + entry.word, Style(.dim)))
+            used += entry.width(gap: gap)
         }
-        grid.put(spans, x: 0, y: row, width: grid.width)
+        return spans
     }
 
     /// The footer's order: these first (those that apply now), then the table's order.
@@ -255,22 +265,34 @@ extension UIModel {
         .nextFile, .browse, .serverSide, .drop, .fail,
     ]
 
-    /// The keys that work now, most useful first.
-    var footerKeys: [(String, String)] {
-        let updown = glyphs.up + glyphs.down, leftright = glyphs.left + glyphs.right
+    /// The open box's footer, from its own key table (`OverlayKeys`).
+    var overlayFooter: [FooterEntry]? {
+        let ascii = options.ascii
         switch overlay {
-        case .help?, .inspect?, .page?: return [("Esc q", "close"), ("j k", "scroll"), ("PgDn PgUp", "page")]
+        case .help?: return OverlayKeys.help.footer(ascii: ascii)
+        case .inspect(let target, _)?:
+            // `H` writes an anomaly's handout: another inspector does not offer it.
+            let anomaly = if case .anomaly = target { true } else { false }
+            return OverlayKeys.inspector.footer(ascii: ascii) { $0 != .handout || anomaly }
+        case .page(let page, _)?:
+            // Enter goes on with a lesson's step; on another page it only closes, as Esc does.
+            let question = if case .question = page { true } else { false }
+            return OverlayKeys.page.footer(ascii: ascii) { $0 != .goOn || question }
         case .picker(let p)?:
-            let letters = p.items.compactMap(\.key).map(String.init).joined(separator: " ")
-            let digits = (p.items.count >= 10 ? "1-9 0" : "1-\(p.items.count)") + (letters.isEmpty ? "" : " " + letters)
-            return [(updown, "choose"), ("Enter", "select"), (digits, "pick"), ("Esc q", "cancel")]
-        case .policy?:
-            return [(updown, "key"), (leftright, "change value (applies now)"), ("Esc q", "close")]
-        case .confirm?: return [("y", "yes"), ("n Esc q", "no")]
-        case .search?: return [("Enter", "search"), ("Backspace", "erase"), ("Esc", "cancel")]
-        case nil: break
+            let count = Swift.min(p.items.count, 10)
+            let digits = count >= 10 ? ["1-9", "0"] : count > 1 ? ["1-\(count)"] : count == 1 ? ["1"] : []
+            return OverlayKeys.picker.footer(ascii: ascii, choices: digits + p.items.compactMap(\.key).map(String.init))
+        case .policy?: return OverlayKeys.policy.footer(ascii: ascii)
+        case .confirm(let question)?: return confirmFooter(question)
+        case .search?: return OverlayKeys.search.footer(ascii: ascii)
+        case nil: return nil
         }
-        var keys: [(String, String)] = []
+    }
+
+    /// The keys that work now, most useful first: the open box's, or the main screen's.
+    var footerEntries: [FooterEntry] {
+        if let overlayFooter { return overlayFooter }
+        var keys: [FooterEntry] = []
         // A key an earlier binding takes now is not offered twice; the most useful come
         // first, so that a narrow footer keeps them (`?` lists the rest).
         // After the end of play, Enter and G only say so: they give way to B, R and the files.
@@ -282,7 +304,7 @@ extension UIModel {
         for b in shown.enumerated().sorted(by: { (rank($0.1), $0.0) < (rank($1.1), $1.0) }).map(\.1) {
             let first = b.written.split(separator: ",").first.map(String.init) ?? b.written
             let key = first == "Space" ? "space" : first.replacingOccurrences(of: "`", with: "")
-            keys.append((key, b.action == .pause && paused ? "resume" : b.footer!))
+            keys.append(FooterEntry(keys: [key], word: b.action == .pause && paused ? "resume" : b.footer!))
         }
         return keys
     }

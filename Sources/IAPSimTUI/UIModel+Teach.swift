@@ -93,7 +93,7 @@ extension UIModel {
     var browser: Picker {
         let current = playFile.flatMap { playlist.firstIndex(of: $0) } ?? 0
         return Picker(
-            title: "Scenarios (\(playlist.count)) by failure mode: Enter opens, Esc stays",
+            title: "Scenarios (\(playlist.count)) by failure mode",
             items: playlist.map { path in
                 let name = path.split(separator: "/").last.map(String.init) ?? path
                 let title = playlistTitles[path] ?? ""
@@ -188,9 +188,9 @@ extension UIModel {
 
     func pageTitle(_ page: Page) -> String {
         switch page {
-        case .story: return "The story and its steps (j/k scroll, Esc or q closes)"
-        case .glossary: return "Glossary (j/k scroll, Esc or q closes)"
-        case .question: return "Lesson \((tour?.index ?? 0) + 1): what happens next? (Enter continues)"
+        case .story: return "The story and its steps"
+        case .glossary: return "Glossary"
+        case .question: return "Lesson \((tour?.index ?? 0) + 1): what happens next?"
         }
     }
 }
