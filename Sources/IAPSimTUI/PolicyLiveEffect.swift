@@ -16,7 +16,8 @@ extension PolicyKey {
         case .storekit: return "takes effect on restart (R)"
         case .finish, .finishFailed, .accountToken, .retryImmediate, .retryInterval, .retryMaxInterval, .resendAs,
             .receipt, .match, .serverVerify, .serverDedup, .creditTo, .serverNotifications, .serverReconcile,
-            .serverClawback, .serverRefundReversed, .serverConsumptionAnswer, .serverHistory, .serverHistoryPages,
+            .serverClawback, .serverRefundReversed, .serverRefundOrder, .serverConsumptionAnswer, .serverHistory,
+            .serverHistoryPages,
             .serverSubscriptionOrder, .serverGrace, .serverRevoke, .serverStatusPoll:
             return nil
         }

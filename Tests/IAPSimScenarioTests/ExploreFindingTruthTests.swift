@@ -72,6 +72,36 @@ import Testing
         #expect(!reported.isEmpty && reported.allSatisfy { $0.revocationDate != nil })
     }
 
+    /// Seed 4, run 936, with Apple's steps a second apart: a full refund whose REFUND is held
+    /// back an hour, its reversal, then a 50% refund. The stale REFUND arrives last; a server
+    /// that applies refund news as it arrives takes back the whole again (refund-overclawed,
+    /// "prevented by: no hardening" before `server-refund-order` existed); one that compares
+    /// `signedDate` ignores it and keeps the customer's other half.
+    @Test(arguments: [("signed-date", 50, false), ("arrival", 0, true)])
+    func aRefundDelayedPastNewerRefundNewsIsIgnoredBySignedDate(order: String, coins: Int, overclawed: Bool) throws {
+        let r = try run(
+            """
+            format: 1
+            title: t
+            policy: {preset: sk2-hardened, server-refund-order: \(order)}
+            seed: 18274622515081626997
+            users: [alice]
+            steps:
+              - do: buy coins_100
+              - after: 10s
+                do: delay-next-notification 1h
+              - do: refund newest
+              - after: 1s
+                do: refund-reverse newest
+              - after: 1s
+                do: refund newest percent 50
+              - do: heal
+            """)
+        #expect(r.simulation.server.balance(of: "alice") == coins)
+        #expect(summary(r).contains("refund-overclawed:permanent") == overclawed, "\(summary(r))")
+        #expect(summary(r).filter { !$0.hasSuffix(":resolved") }.count == (overclawed ? 1 : 0), "\(summary(r))")
+    }
+
     /// Seed 3, run 2415: an unlock refunded 50% (kept: a share of an unlock rounds to
     /// nothing), the refund reversed while the server is down, then refunded whole. The
     /// whole refund, heard after the outage, takes the unlock back.

@@ -52,10 +52,17 @@ package struct Policy: Sendable, Hashable {
     package var serverConsumptionAnswer = false
     package var serverHistory = HistoryVersion.v2
     package var serverHistoryPages = HistoryPages.all
-    // Subscriptions (server side, read in the StoreKit 2 world).
-    // Three keys in one byte (bit 0 `signed-date`, bit 1 `honor`, bit 2 revoke): every event
-    // copies the policy, and it stays 56 bytes with them.
+    // Subscriptions (server side, read in the StoreKit 2 world), and the order of refund news.
+    // Four keys in one byte (bit 0 `signed-date`, bit 1 `honor`, bit 2 revoke, bit 3 the refund
+    // news' `signed-date`): every event copies the policy, and it stays 56 bytes with them.
     var subscriptionBits: UInt8 = 0
+    /// `server-refund-order`: a one-time purchase's refund news (`REFUND`, `REFUND_REVERSED`)
+    /// applied as it arrives, or a message signed before the newest applied for its
+    /// transaction ignored.
+    package var serverRefundOrder: SubscriptionOrder {
+        get { subscriptionBits & 8 != 0 ? .signedDate : .arrival }
+        set { subscriptionBits = subscriptionBits & ~8 | (newValue == .signedDate ? 8 : 0) }
+    }
     package var serverSubscriptionOrder: SubscriptionOrder {
         get { subscriptionBits & 1 != 0 ? .signedDate : .arrival }
         set { subscriptionBits = subscriptionBits & ~1 | (newValue == .signedDate ? 1 : 0) }
@@ -156,6 +163,7 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     case serverReconcile = "server-reconcile"
     case serverClawback = "server-clawback"
     case serverRefundReversed = "server-refund-reversed"
+    case serverRefundOrder = "server-refund-order"
     case serverConsumptionAnswer = "server-consumption-answer"
     case serverHistory = "server-history"
     case serverHistoryPages = "server-history-pages"
@@ -299,6 +307,14 @@ extension PolicyKeySpec {
             doc: "on `REFUND_REVERSED` (Apple reversed a refund: the customer has paid again) the server gives back "
                 + "what it clawed back, and a subscription's access (`restore`), or keeps it (`ignore`)",
             presets: .all("ignore", except: [.sk2Hardened: "restore"])),
+        .choice(
+            .serverRefundOrder, \.serverRefundOrder, .serverSide,
+            help: "refund news applied as it arrives, or newest signedDate wins",
+            doc: "`arrival`: the server applies a one-time purchase's `REFUND` and `REFUND_REVERSED` in the order "
+                + "they arrive (a `REFUND` delayed past a reversal or a later prorated refund takes back again); "
+                + "`signed-date`: it ignores one whose transaction was signed before the newest it applied for that "
+                + "transaction (compare `signedDate`; news signed in the same millisecond cannot be ordered)",
+            presets: .all("arrival", except: [.sk2Hardened: "signed-date"])),
         .flag(
             .serverConsumptionAnswer, \.serverConsumptionAnswer, .serverSide,
             help: "CONSUMPTION_REQUEST answered with consumption information",

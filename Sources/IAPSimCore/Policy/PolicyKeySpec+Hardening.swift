@@ -16,7 +16,7 @@ extension PolicyKeySpec {
             graded = true
         case .observer, .finish, .finishFailed, .sweepUnfinished, .accountToken, .persistWhen, .resendAs, .receipt,
             .match, .reportAppTransaction, .serverVerify, .serverDedup, .serverBindOrder, .creditTo, .storekit,
-            .serverNotifications, .serverRefundReversed, .serverConsumptionAnswer, .serverHistory,
+            .serverNotifications, .serverRefundReversed, .serverRefundOrder, .serverConsumptionAnswer, .serverHistory,
             .serverHistoryPages, .serverSubscriptionOrder, .serverGrace, .serverRevoke:
             graded = false
         }

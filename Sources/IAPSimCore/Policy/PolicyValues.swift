@@ -118,6 +118,7 @@ package enum VerifyRule: String, Sendable, Hashable, CaseIterable {
 
 /// `server-subscription-order`: in which order the server applies what it hears of a
 /// subscription.
+/// (`server-subscription-order`, and `server-refund-order` for a one-time purchase's refund news.)
 package enum SubscriptionOrder: String, Sendable, Hashable, CaseIterable {
     /// As it arrives.
     case arrival

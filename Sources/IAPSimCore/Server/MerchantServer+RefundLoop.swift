@@ -18,6 +18,26 @@ extension MerchantServer {
         out.send(.order, .response, .app, exchange: exchange, .notificationResponse(status: 200))
     }
 
+    /// `server-refund-order signed-date`: true (and said) when `signed`, news of a refund or
+    /// its reversal, was signed before the newest such news the server applied for its
+    /// transaction (a `REFUND` delayed past the reversal or a later prorated refund); else it
+    /// is the newest, and noted as such. Under `arrival`, never.
+    mutating func staleRefundNews(_ signed: SignedTransaction, _ words: String, _ out: inout Outbox) -> Bool {
+        guard out.policy.serverRefundOrder == .signedDate else { return false }
+        let txn = signed.transactionId
+        let newest = sideRecords?.refundNewsSigned[txn]
+        if let newest, signed.signedDate < newest {
+            out.log(
+                .server,
+                .noted(
+                    "\(words) for \(txn) ignored: signed \(DurationText.clock(signed.signedDate)), before the newest"
+                        + " refund news applied (\(DurationText.clock(newest)))"))
+            return true
+        }
+        recordSide { $0.refundNewsSigned[txn] = signed.signedDate }
+        return false
+    }
+
     /// A refund the server heard of (a notification, the history): `server-clawback` says
     /// what goes back: nothing, every coin credited, or the refunded share of them (rounded
     /// down; an entitlement only when all was refunded). A balance may go negative: debt.

@@ -45,11 +45,15 @@ extension MerchantServer {
         }
         switch n.type {
         case .oneTimeCharge: creditFromAppStore(n.transaction, via: .notification, catalog: catalog, &out)
-        case .refund: heardRefund(n.transaction, catalog: catalog, &out)
+        case .refund:
+            guard !staleRefundNews(n.transaction, "REFUND", &out) else { return }
+            heardRefund(n.transaction, catalog: catalog, &out)
         case .consumptionRequest: answerConsumption(n.transaction, &out)
         case .refundDeclined:
             out.log(.server, .noted("REFUND_DECLINED for \(txn): nothing was refunded, nothing changes"))
-        case .refundReversed: heardReversal(txn, &out)
+        case .refundReversed:
+            guard !staleRefundNews(n.transaction, "REFUND_REVERSED", &out) else { return }
+            heardReversal(txn, &out)
         case .subscribed, .didRenew, .didFailToRenew, .gracePeriodExpired, .expired, .didChangeRenewalStatus,
             .didChangeRenewalPref:
             break
@@ -148,8 +152,10 @@ extension MerchantServer {
                 continue
             }
             if signed.revocationDate != nil {
+                guard !staleRefundNews(signed, "the history's refund", &out) else { continue }
                 heardRefund(signed, catalog: catalog, &out)
             } else if refundsHeard.contains(txn) {
+                guard !staleRefundNews(signed, "the history's reversal", &out) else { continue }
                 if out.policy.serverRefundReversed == .restore { heardReversal(txn, &out) }
             } else if !isCredited(txn) {
                 creditFromAppStore(signed, via: .reconciliation, catalog: catalog, &out)

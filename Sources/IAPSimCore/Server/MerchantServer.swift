@@ -35,10 +35,13 @@ struct ServerSideRecords: Sendable, Hashable {
     var historyLookups: [HistoryLookup] = []
     /// `appTransactionId`s the app reported at login, with the account that reported each.
     var appTransactions: [(user: String, id: String)] = []
+    /// `server-refund-order signed-date`: the newest `signedDate` of refund news applied, by transaction.
+    var refundNewsSigned: [String: VirtualTime] = [:]
 
     static func == (a: Self, b: Self) -> Bool {
         a.debits == b.debits && a.refundsHeard == b.refundsHeard && a.toldOf == b.toldOf
             && a.historyLookups == b.historyLookups && a.appTransactions.elementsEqual(b.appTransactions, by: ==)
+            && a.refundNewsSigned == b.refundNewsSigned
     }
 
     func hash(into h: inout Hasher) {
