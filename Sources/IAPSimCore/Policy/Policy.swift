@@ -184,7 +184,8 @@ extension PolicyKeySpec {
                 "when the app registers its transaction observer, `SKPaymentQueue.default().add(observer)` (StoreKit 2: "
                 + "when its `Transaction.updates` listener starts): at launch, or when the store screen opens",
             presets: .all(
-                "launch", except: [.naive: "store-screen", .retryFile: "store-screen", .sk2Naive: "store-screen"])),
+                "launch", except: [.naive: "store-screen", .retryFile: "store-screen", .sk2Naive: "store-screen"])
+        ).live("changed live: registered now if the app runs; one registered stays"),
         .choice(
             .finish, \.finish, .both, help: "when finishTransaction runs for a purchased transaction",
             doc: "when `finishTransaction` (StoreKit 2: `finish()`) runs for a purchased transaction",
@@ -197,7 +198,8 @@ extension PolicyKeySpec {
             help: "Transaction.unfinished sent at launch and foreground",
             doc: "at launch and at every return to the foreground the app iterates `Transaction.unfinished` and sends "
                 + "each transaction",
-            presets: .all("false", except: [.sk2Hardened: "true"])),
+            presets: .all("false", except: [.sk2Hardened: "true"])
+        ).live("changed live: from the next launch or return to the foreground"),
         .flag(
             .accountToken, \.accountToken, .storeKit2, help: "purchase(options:) carries the order's appAccountToken",
             doc:
@@ -206,26 +208,31 @@ extension PolicyKeySpec {
         .choice(
             .persist, \.persist, .both, help: "where the pending receipt is kept before sending",
             presets: .all(
-                "file", except: [.naive: "none", .hardened: "keychain", .sk2Naive: "none", .sk2Hardened: "keychain"])),
+                "file", except: [.naive: "none", .hardened: "keychain", .sk2Naive: "none", .sk2Hardened: "keychain"])
+        ).graded().live("changed live: receipts already kept stay where they are"),
         .choice(
             .persistWhen, \.persistWhen, .both, help: "saved before the first send, or only after the retries fail",
             doc: "saved before the first send, or only once the immediate retries have failed (in between it lives in "
                 + "memory only, and a crash loses it)",
-            presets: .all("before-send", except: [.retryFile: "after-retries"])),
+            presets: .all("before-send", except: [.retryFile: "after-retries"])
+        ).live("changed live: receipts already kept stay where they are"),
         .count(
             .retryImmediate, \.retryImmediate, .both, help: "immediate retries after a failed send", range: 0...10,
-            presets: .all("0", except: [.hardened: "3", .retryFile: "3", .sk2Hardened: "3"])),
+            presets: .all("0", except: [.hardened: "3", .retryFile: "3", .sk2Hardened: "3"])
+        ).graded(),
         .interval(
             .retryInterval, \.retryIntervalMs, .both, help: "periodic retry of pending receipts",
             example: "30s or 5m", choices: ["off", "30s", "1m", "5m", "15m"],
-            presets: .all("off", except: [.hardened: "5m", .retryFile: "5m", .sk2Hardened: "5m"])),
+            presets: .all("off", except: [.hardened: "5m", .retryFile: "5m", .sk2Hardened: "5m"])
+        ).graded(),
         .interval(
             .retryMaxInterval, \.retryMaxIntervalMs, .both, help: "periodic retry backs off, doubling up to this",
             doc: "the periodic retry's back-off: when a round got no definite answer (credited, already credited, "
                 + "refused) by the next one, the interval after that doubles, up to this cap; a definite answer to any "
                 + "recharge, or a launch, brings it back to `retry-interval`; `off` keeps it fixed",
             example: "1h or 24h", choices: ["off", "1h", "6h", "24h"],
-            presets: .all("off", except: [.hardened: "24h", .sk2Hardened: "24h"])),
+            presets: .all("off", except: [.hardened: "24h", .sk2Hardened: "24h"])
+        ).graded(),
         .list(
             .resendOn, \.resendOn, .both,
             help: "moments that resend pending receipts",
@@ -239,7 +246,8 @@ extension PolicyKeySpec {
                     .hardened: "launch,login,network,purchase", .localTable: "launch",
                     .retransmit: "launch,network,purchase", .retryFile: "launch,login",
                     .sk2Hardened: "launch,login,network,purchase",
-                ])),
+                ])
+        ).graded().live("changed live: a launch resend from the next launch"),
         .choice(
             .resendAs, \.resendAs, .both, help: "a resend carries the buyer's uid, or whoever is logged in",
             doc:
@@ -260,7 +268,8 @@ extension PolicyKeySpec {
             doc: "the app sends `AppTransaction.appTransactionID` to the server at every login (route `order`; the "
                 + "automatic login at first launch counts), so that reconciliation can find a customer whose first "
                 + "purchase never reached the server",
-            presets: .all("false", except: [.sk2Hardened: "true"])),
+            presets: .all("false", except: [.sk2Hardened: "true"])
+        ).live("changed live: from the next login"),
         .choice(
             .serverVerify, \.serverVerify, .storeKit2,
             help: "server checks the JWS itself, for the world's or the claimed environment",
@@ -274,14 +283,16 @@ extension PolicyKeySpec {
             presets: .all("false", except: [.hardened: "true", .localTable: "true", .sk2Hardened: "true"])),
         .flag(
             .serverBindOrder, \.serverBindOrder, .both, help: "order bound to one transaction by its token",
-            presets: .all("false", except: [.hardened: "true", .localTable: "true", .sk2Hardened: "true"])),
+            presets: .all("false", except: [.hardened: "true", .localTable: "true", .sk2Hardened: "true"])
+        ).live("changed live: purchases made before it was on are still accepted without a token"),
         .choice(
             .creditTo, \.creditTo, .both, help: "whom the server credits",
             doc: "the server credits the account the request names, or the order's creator",
             presets: .all("current-user", except: [.hardened: "order-owner", .sk2Hardened: "order-owner"])),
         .choice(
             .storekit, \.storekit, .choosesWorld, help: "StoreKit 1 or 2; switches between runs or on restart",
-            presets: .all("1", except: [.sk2Naive: "2", .sk2Hardened: "2"])),
+            presets: .all("1", except: [.sk2Naive: "2", .sk2Hardened: "2"])
+        ).live("takes effect on restart (R)"),
         .flag(
             .serverNotifications, \.serverNotifications, .serverSide,
             help: "server handles App Store Server Notifications V2",
@@ -293,14 +304,16 @@ extension PolicyKeySpec {
             help: "server calls Get Transaction History every so often",
             doc: "every so often (on the interval's ticks: on the hour for `1h`) the server calls Get Transaction "
                 + "History and credits what it missed, or hears of refunds it missed", example: "1h or 15m",
-            choices: ["off", "15m", "1h", "6h", "24h"], presets: .all("off", except: [.sk2Hardened: "1h"])),
+            choices: ["off", "15m", "1h", "6h", "24h"], presets: .all("off", except: [.sk2Hardened: "1h"])
+        ).graded(),
         .choice(
             .serverClawback, \.serverClawback, .serverSide,
             help: "a refund takes back all coins, the refunded share, or none",
             doc: "what a refund takes back: `full`, every coin credited for it (and the entitlement); "
                 + "`refunded-share`, the refunded share of the coins (`revocationPercentage`), rounded down; `off`, "
                 + "nothing. A balance may go negative, shown as debt",
-            presets: .all("off", except: [.sk2Hardened: "refunded-share"])),
+            presets: .all("off", except: [.sk2Hardened: "refunded-share"])
+        ).graded(),
         .choice(
             .serverRefundReversed, \.serverRefundReversed, .serverSide,
             help: "REFUND_REVERSED gives the clawed-back coins (or subscription access) back, or not",
@@ -360,6 +373,7 @@ extension PolicyKeySpec {
             doc: "`off` or a duration: that often the server calls Get All Subscription Statuses (route `server-api`) "
                 + "for each subscriber it knows and corrects the access it grants. Read in the StoreKit 2 world",
             example: "24h or 12h", choices: ["off", "1h", "12h", "24h"],
-            presets: .all("off", except: [.sk2Hardened: "24h"])),
+            presets: .all("off", except: [.sk2Hardened: "24h"])
+        ).graded(),
     ]
 }

@@ -9,17 +9,6 @@ extension PolicyKeySpec {
     package func hardening(in world: StoreKitWorld) -> [String] {
         let weak = value(in: world == .two ? .sk2Naive : .naive)
         let strong = value(in: self.world == .serverSide || world == .two ? .sk2Hardened : .hardened)
-        let graded: Bool
-        switch key {
-        case .retryImmediate, .retryInterval, .retryMaxInterval, .resendOn, .persist, .serverReconcile,
-            .serverClawback, .serverStatusPoll:
-            graded = true
-        case .observer, .finish, .finishFailed, .sweepUnfinished, .accountToken, .persistWhen, .resendAs, .receipt,
-            .match, .reportAppTransaction, .serverVerify, .serverDedup, .serverBindOrder, .creditTo, .storekit,
-            .serverNotifications, .serverRefundReversed, .serverRefundOrder, .serverConsumptionAnswer, .serverHistory,
-            .serverHistoryPages, .serverSubscriptionOrder, .serverGrace, .serverRevoke:
-            graded = false
-        }
         guard key != .storekit else { return [] }
         return choices.filter { $0 == strong || (graded && $0 != weak) }
     }

@@ -26,6 +26,28 @@ package struct PolicyKeySpec: Sendable {
     /// Why a refused text is refused, when there is more to say than `accepted` (a duration
     /// too short or too long, with the range); nil otherwise.
     var refusal: @Sendable (String) -> String? = { _ in nil }
+    /// Whether its values are amounts or places (retries, intervals, where receipts are kept,
+    /// how much a refund claws back): every value but the weak preset's hardens
+    /// (`hardening(in:)`); otherwise only the hardened preset's. `.graded()` on a row.
+    var graded = false
+    /// When a change made while the world runs takes effect, for a key whose new value a
+    /// running world does not read at once (`Simulation.policyChangedLive`); nil: from the
+    /// next moment the key is read. `.live("...")` on a row.
+    package var liveEffect: String?
+
+    /// This row, its values graded (`graded`).
+    func graded(_ yes: Bool = true) -> PolicyKeySpec {
+        var row = self
+        row.graded = yes
+        return row
+    }
+
+    /// This row, with when a live change of it takes effect (`liveEffect`).
+    func live(_ words: String) -> PolicyKeySpec {
+        var row = self
+        row.liveEffect = words
+        return row
+    }
 
     /// Its value under `preset`, as a scenario writes it.
     package func value(in preset: PolicyPreset) -> String { presets[preset] }
