@@ -50,7 +50,8 @@ extension Simulation {
                     }
                     continue
                 }
-                auditor.markStuck(txn, at: world.now, lateListener: world.app.listensLate(policy: world.policy), &changes)
+                auditor.markStuck(
+                    txn, at: world.now, lateListener: world.app.listensLate(policy: world.policy), &changes)
             }
         }
         for entry in changes { world.append(entry, into: &written) }

@@ -14,7 +14,9 @@ extension Simulation {
     /// Fires the backend's ticks due before `time` (`through`: up to and including it), each
     /// at its own virtual time, the auditor's grace periods passing first (rule 12).
     mutating func runTicks(before time: VirtualTime, through: Bool, into written: inout [LogEntry]?) {
-        while let link = world.external, let k = link.nextTicks.indices.min(by: { link.nextTicks[$0] < link.nextTicks[$1] }) {
+        while let link = world.external,
+            let k = link.nextTicks.indices.min(by: { link.nextTicks[$0] < link.nextTicks[$1] })
+        {
             let at = link.nextTicks[k]
             guard at < time || through && at == time else { return }
             world.external?.nextTicks[k] += link.tickPeriods[k]

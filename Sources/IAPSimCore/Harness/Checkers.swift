@@ -105,7 +105,9 @@ package struct Checkers: Onlooker, Sendable {
         // Subscription charges are the entitlement timeline's business, not the ledger's.
         for t in world.store.transactions where t.chargedAt != nil && t.originalId == nil && t.subscription == nil {
             charged += 1
-            if !audited.contains(where: { $0.txn == t.id }) { breach("\(t.id) was charged; the auditor has no record of it") }
+            if !audited.contains(where: { $0.txn == t.id }) {
+                breach("\(t.id) was charged; the auditor has no record of it")
+            }
         }
         if audited.count != charged {
             breach("the auditor has \(audited.count) charges, the App Store made \(charged)")
