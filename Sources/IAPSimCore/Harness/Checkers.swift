@@ -67,7 +67,10 @@ package struct Checkers: Onlooker, Sendable {
         if !auditor.subscriberTimelines.isEmpty { auditor.evaluateTimelines(now: now, &out) }
     }
 
-    /// The checkers' look at the parts (when `looksAtParts`), after `look(now:)`.
+    /// The checkers' look at the parts (when `looksAtParts`), after `look(now:)`. Never
+    /// inlined: inlined into the harness's `passTime`, the optimizer makes `added` unique
+    /// before the loop there, which allocates a list for every passage of time.
+    @inline(never)
     package mutating func look(
         now: VirtualTime, store: AppStore, app: AppProcess, server: MerchantServer, policy: Policy,
         _ out: inout [LogEntry]
