@@ -41,7 +41,7 @@ struct ServeUI {
 
 /// The link of a world whose merchant could not be made: every call answers nothing.
 struct Unreachable: ExternalMerchant {
-    func exchange(_ request: ExternalRequest, world: Simulation) -> ExternalReply {
+    func exchange(_ request: ExternalRequest, world: World) -> ExternalReply {
         switch request {
         case .order: return ExternalReply(.orderRefused("no backend"))
         case .report: return ExternalReply(.report(.retryLater("no backend")))

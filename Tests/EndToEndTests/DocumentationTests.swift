@@ -36,13 +36,13 @@ import Testing
         }
     }
 
-    /// ARCHITECTURE's module tree names every module of `Sources/` and every folder of
-    /// IAPSimCore, IAPSimServe and IAPSimScenario: a folder added without a place in the tree
-    /// fails here.
-    /// The checker beside the world (issue 34, item 5): the engine (`World/`, `Kernel/`) names
-    /// no auditor, and the auditor (`Audit/`) reads no policy value: it asks the parts
+    /// The checker beside the world (issue 34, item 5; architecture review 2, change 4): the
+    /// engine (`World`: the files of `World/` and `Kernel/`, and every file that extends
+    /// `World`) names neither the auditor nor the checkers, and stores none: it knows its
+    /// onlooker only as a generic `Onlooker`, which the harness (`Simulation`, in `Harness/`)
+    /// lends it. The auditor (`Audit/`) reads no policy value: it asks the parts
     /// (`willStillCredit`, `readsReceiptAtEachSend`, `listensLate`, `statusPollWithin`, ...).
-    @Test func theEngineNamesNoAuditorAndTheAuditorReadsNoPolicy() throws {
+    @Test func theEngineNamesNoCheckerAndTheAuditorReadsNoPolicy() throws {
         let core = CLI.root.path + "/Sources/IAPSimCore/"
         let fm = FileManager.default
         func files(_ folder: String) throws -> [(String, String)] {
@@ -50,10 +50,24 @@ import Testing
                 (folder + "/" + $0, try String(contentsOfFile: core + folder + "/" + $0, encoding: .utf8))
             }
         }
-        let engine = try files("World") + files("Kernel")
-        #expect(engine.count >= 10)
+        let folders = try fm.contentsOfDirectory(atPath: core).filter { !$0.hasPrefix(".") }.sorted()
+        let extendsWorld = try Regex(#"(?m)^extension World\b"#)
+        let elsewhere = try folders.filter { !["World", "Kernel"].contains($0) }.flatMap(files).filter {
+            $0.1.contains(extendsWorld)
+        }
+        let engine = try files("World") + files("Kernel") + elsewhere
+        #expect(engine.count >= 20)
+        #expect(
+            engine.contains { $0.1.contains("package struct World") }, "the engine type is not where it was looked for")
+        // Named anywhere (comments too), or, for the checkers' own field name, in code.
+        let named = try Regex(#"\b(Auditor|auditor|Checkers|Checker)\b"#)
+        let stored = try Regex(#"\bcheckers\b"#)
         for (name, text) in engine {
-            #expect(!text.contains("Auditor") && !text.contains("auditor"), "\(name) names the auditor")
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = !line.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+                #expect(!String(line).contains(named), "\(name):\(n + 1) names a checker: \(line)")
+                #expect(!code || !String(line).contains(stored), "\(name):\(n + 1) names the checkers: \(line)")
+            }
         }
         let audit = try files("Audit")
         #expect(audit.count >= 10)
@@ -66,6 +80,9 @@ import Testing
         }
     }
 
+    /// ARCHITECTURE's module tree names every module of `Sources/` and every folder of
+    /// IAPSimCore, IAPSimServe and IAPSimScenario: a folder added without a place in the tree
+    /// fails here.
     @Test func architecturesTreeNamesEveryFolder() throws {
         let root = CLI.root.path
         let text = try String(contentsOfFile: root + "/ARCHITECTURE.md", encoding: .utf8)

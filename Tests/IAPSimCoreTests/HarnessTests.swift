@@ -83,4 +83,69 @@ import Testing
         #expect(sim.checker(Recorder.self) == nil)
         #expect(sim.checkers.subscription == Auditor.subscription)
     }
+
+    /// The harness holds the world and its checkers as two values side by side; the world
+    /// stores no checker of any kind (architecture review 2, change 4).
+    @Test func theHarnessHoldsTheWorldAndItsCheckersSideBySide() {
+        let sim = Self.run(.hardened, 0, recorder: true, keepLog: true)
+        #expect(Mirror(reflecting: sim).children.map(\.label) == ["world", "checkers"])
+        let fields = Mirror(reflecting: sim.world).children
+        #expect(fields.count >= 10)
+        for field in fields {
+            // The notes an event writes for its onlooker are the world's own (`OnlookerNote`).
+            let type = String(describing: Swift.type(of: field.value)).replacing("OnlookerNote", with: "")
+            let label = field.label ?? "?"
+            #expect(!(field.value is any Onlooker) && !(field.value is any Checker), "World.\(label) is a checker")
+            #expect(
+                !type.contains("Auditor") && !type.contains("Checker") && !type.contains("Onlooker"),
+                "World.\(label) is a \(type)")
+        }
+    }
+
+    /// An onlooker of a test's own, in place of the checkers: it counts what it is shown.
+    struct Tally: Onlooker {
+        var seen: [LogEntry] = []
+        var looks = 0
+        mutating func see(_ entry: LogEntry, _ out: inout [LogEntry]) { seen.append(entry) }
+        mutating func hear(_ note: OnlookerNote, at now: VirtualTime, _ out: inout [LogEntry]) {}
+        mutating func look(now: VirtualTime, _ out: inout [LogEntry]) { looks += 1 }
+        var looksAtParts: Bool { false }
+        mutating func look(
+            now: VirtualTime, store: AppStore, app: AppProcess, server: MerchantServer, policy: Policy,
+            _ out: inout [LogEntry]
+        ) {}
+        func violations(in world: World) -> [InvariantViolation] { [] }
+    }
+
+    /// The world runs without the auditor: the engine alone, beside a tally, writes every
+    /// fact the audited world writes (the auditor's own words aside), and shows the tally
+    /// exactly the facts of the kinds it was built to read.
+    @Test(arguments: [PolicyPreset.naive, .hardened, .sk2Naive, .sk2Hardened])
+    func theWorldRunsWithoutTheAuditor(_ preset: PolicyPreset) {
+        let config = WorldConfig(seed: 3, policy: preset.policy)
+        let commands: [Command] = [
+            .login(user: "alice"), .openStore, .buy(product: "coins_100"), .wait(5_000), .crash, .launch, .wait(60_000),
+        ]
+        var audited = Simulation(config)
+        var world = World(unlaunched: config, subscription: FactKindSet([.paymentCharged, .appLaunched]))
+        var tally = Tally()
+        var none: [LogEntry]?
+        _ = world.command(.launch, into: &none, &tally)
+        for command in commands {
+            audited.apply(command)
+            guard case .wait = command else {
+                _ = world.command(command, into: &none, &tally)
+                continue
+            }
+            while let next = world.nextEventTime, next <= audited.now { _ = world.runNext(into: &none, &tally) }
+            world.passTo(audited.now)
+        }
+        audited.settle()
+        while world.runNext(into: &none, &tally) != nil {}
+        #expect(audited.auditor.ledger.charges.count == 1)
+        #expect(world.log == audited.log.filter { $0.part != .auditor })
+        #expect(tally.seen == world.log.filter { [.paymentCharged, .appLaunched].contains($0.fact.kind) })
+        #expect(tally.seen.count >= 3)
+        #expect(tally.looks > world.eventsProcessed)
+    }
 }

@@ -68,7 +68,7 @@ import Testing
             (
                 .nothingQueuedInThePast,
                 { sim in
-                    sim.schedule(10, .serverReconcile)
+                    sim.world.schedule(10, .serverReconcile)
                     sim.now += 20
                 }
             ),

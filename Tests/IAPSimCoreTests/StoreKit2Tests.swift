@@ -11,14 +11,14 @@ import Testing
     @Test func theWorldIsChosenBeforeARunAndNeverSwitchedInIt() {
         var h = Harness(.hardened)
         h.run(.setPreset(.sk2Hardened))
-        #expect(Self.ignored(h.sim) == Simulation.worldIsFixed)
+        #expect(Self.ignored(h.sim) == World.worldIsFixed)
         h.run(.setPolicy(.storekit, "2"))
-        #expect(Self.ignored(h.sim) == Simulation.worldIsFixed && h.sim.policy.storekit == .one)
+        #expect(Self.ignored(h.sim) == World.worldIsFixed && h.sim.policy.storekit == .one)
         var k = Harness(.sk2Naive)
         k.run(.setPreset(.sk2Hardened))
         #expect(k.sim.policy == PolicyPreset.sk2Hardened.policy)
         k.run(.setPreset(.naive))
-        #expect(Self.ignored(k.sim) == Simulation.worldIsFixed)
+        #expect(Self.ignored(k.sim) == World.worldIsFixed)
     }
 
     @Test func onlyStoreKit2HasASignedTransactionToForge() {

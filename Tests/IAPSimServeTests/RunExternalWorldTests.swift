@@ -11,7 +11,7 @@ final class FakeBackend: ExternalMerchant, @unchecked Sendable {
     var writesRows = true
     var requests: [String] = []
 
-    func exchange(_ request: ExternalRequest, world: Simulation) -> ExternalReply {
+    func exchange(_ request: ExternalRequest, world: World) -> ExternalReply {
         switch request {
         case .order(let user, _, _, _):
             requests.append("order \(user)")

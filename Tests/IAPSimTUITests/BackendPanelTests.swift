@@ -10,7 +10,7 @@ final class PanelBackend: ExternalMerchant, @unchecked Sendable {
     var coins = 0
     var orders = 0
 
-    func exchange(_ request: ExternalRequest, world: Simulation) -> ExternalReply {
+    func exchange(_ request: ExternalRequest, world: World) -> ExternalReply {
         var reply: ExternalReply
         switch request {
         case .order:

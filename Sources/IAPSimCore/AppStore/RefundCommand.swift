@@ -65,7 +65,7 @@ extension Command {
     package static func refundReverse(txn: String?) -> Command { .refundLoop(.reverse(txn: txn)) }
 }
 
-extension Simulation {
+extension World {
     /// Why a command of the refund loop cannot run now, or nil.
     mutating func refusing(_ command: RefundCommand) -> String? {
         switch command {

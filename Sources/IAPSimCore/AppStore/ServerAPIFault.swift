@@ -40,7 +40,7 @@ package enum ServerAPIFault: Sendable, Hashable {
     }
 }
 
-extension Simulation {
+extension World {
     /// Arms the fault (under `iapsim serve`, on the API the edge serves to the backend too).
     mutating func perform(_ fault: ServerAPIFault) {
         store.apiFaults.apply(fault)

@@ -55,7 +55,7 @@ extension Command {
     package static var interruptNextPayment: Command { .storeFault(.interruptNextPayment) }
 }
 
-extension Simulation {
+extension World {
     /// Why an App Store fault cannot be armed now, or nil.
     mutating func refusing(_ fault: StoreFault) -> String? {
         switch fault {

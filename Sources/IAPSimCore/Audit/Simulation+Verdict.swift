@@ -8,13 +8,13 @@ extension Simulation {
     /// and to `written` unless it is nil). Call it once the world has settled.
     package mutating func concludeVerdict(into written: inout [LogEntry]?) {
         // Under serve a real backend cannot be copied (docs/serve.md, rule 20).
-        if isExternal { return concludeExternally(into: &written) }
+        if world.isExternal { return concludeExternally(into: &written) }
         letGracePeriodsEnd(into: &written)
         if !auditor.subscriberTimelines.isEmpty {
             // The timelines count (money, differences) up to the verdict's moment.
             var audit: [LogEntry] = []
-            auditor.evaluateTimelines(now: now, &audit)
-            for entry in audit { append(entry, into: &written) }
+            auditor.evaluateTimelines(now: world.now, &audit)
+            for entry in audit { world.append(entry, into: &written) }
         }
         var buyers: [String] = []
         for a in auditor.anomalies where a.status == .open && !a.type.isSubscription {
@@ -22,7 +22,7 @@ extension Simulation {
         }
         var changes: [LogEntry] = []
         concludeTimelines(&changes)
-        let armed = hasArmedFaults ? armedFaults : []
+        let armed = world.hasArmedFaults ? world.armedFaults : []
         for buyer in buyers {
             let copy = whatIf(buyer: buyer)
             for a in auditor.anomalies where a.status == .open && a.user == buyer {
@@ -32,12 +32,12 @@ extension Simulation {
                         let why =
                             Auditor.refundBeyondReach(txn, store: copy.store, server: copy.server, policy: copy.policy)
                             ?? AnomalyWording.refundNotTakenEvenHealed
-                        auditor.markRefundStuck(txn, why: why, at: now, &changes)
+                        auditor.markRefundStuck(txn, why: why, at: world.now, &changes)
                     } else if !armed.isEmpty {
                         auditor.change(
                             a.id, type: a.type, status: .open,
                             mechanism: AnomalyWording.leftOpen(by: armed, healed: "the server takes the coins back"),
-                            at: now, &changes)
+                            at: world.now, &changes)
                     }
                     continue
                 }
@@ -46,14 +46,15 @@ extension Simulation {
                         auditor.change(
                             a.id, type: a.type, status: .open,
                             mechanism: AnomalyWording.leftOpen(by: armed, healed: "the charge is credited"),
-                            at: now, &changes)
+                            at: world.now, &changes)
                     }
                     continue
                 }
-                auditor.markStuck(txn, at: now, lateListener: app.listensLate(policy: policy), &changes)
+                auditor.markStuck(
+                    txn, at: world.now, lateListener: world.app.listensLate(policy: world.policy), &changes)
             }
         }
-        for entry in changes { append(entry, into: &written) }
+        for entry in changes { world.append(entry, into: &written) }
     }
 
     /// The what-if of the entitlement timelines: a copy of the world, healed, runs on until
@@ -64,13 +65,13 @@ extension Simulation {
         guard !open.isEmpty else { return }
         var copy = self
         copy.heal()
-        copy.run(until: now + server.statusPollWithin(policy: policy) + 60_000)
+        copy.run(until: world.now + world.server.statusPollWithin(policy: world.policy) + 60_000)
         for a in open where copy.auditor.anomalies[a.id - 1].status == .open {
             auditor.change(
                 a.id, type: a.type, status: .permanent,
                 mechanism:
                     "nothing the server will still hear or ask makes its access match Apple's (E and G stay apart)",
-                at: now, &changes)
+                at: world.now, &changes)
         }
     }
 

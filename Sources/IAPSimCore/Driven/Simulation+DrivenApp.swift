@@ -3,25 +3,25 @@
 extension Simulation {
     /// Hands the app's part to code outside the world, before anything has run.
     package mutating func attachDrivenApp() {
-        policy = policy.drivenApp
-        driven = DrivenApp()
+        world.policy = world.policy.drivenApp
+        world.driven = DrivenApp()
     }
 
     /// Takes what reached the app since the last call, oldest first.
     package mutating func takeDrivenEvents() -> [DrivenApp.Event] {
-        guard var d = driven, !d.inbox.isEmpty else { return [] }
+        guard var d = world.driven, !d.inbox.isEmpty else { return [] }
         let events = d.inbox
         d.inbox = []
-        driven = d
+        world.driven = d
         return events
     }
 
     /// Runs one of the app's calls as an event of its own at the current time.
-    mutating func drivenCall<R>(_ body: (inout Simulation) -> R) -> R {
-        begin(collecting: false)
-        let r = body(&self)
+    mutating func drivenCall<R>(_ body: (inout World) -> R) -> R {
+        world.begin(collecting: false)
+        let r = body(&world)
         var none: [LogEntry]?
-        _ = commit(into: &none)
+        _ = world.commit(into: &none, &checkers)
         return r
     }
 
@@ -51,8 +51,8 @@ extension Simulation {
     /// the call waits for, and whether it is pending already (an Ask to Buy request merged
     /// into the one waiting for the parent); nil when nobody is logged in.
     package mutating func drivenPurchase(product: String, token: String?) -> (txn: String, pending: Bool)? {
-        guard let loggedIn = app.loggedIn else { return nil }
-        let user = token.flatMap { server.order(token: $0)?.user } ?? loggedIn
+        guard let loggedIn = world.app.loggedIn else { return nil }
+        let user = token.flatMap { world.server.order(token: $0)?.user } ?? loggedIn
         return drivenCall { w in
             if let owned = w.store.returnOwned(product, &w.outbox) {
                 w.driven?.awaiting.append(owned)
@@ -79,7 +79,7 @@ extension Simulation {
     /// StoreKit emits the unfinished transactions to it once; a listener started later does
     /// not get that replay.
     package mutating func drivenListen(atLaunch: Bool) {
-        guard driven != nil, !(driven?.listening ?? true) else { return }
+        guard world.driven != nil, !(world.driven?.listening ?? true) else { return }
         drivenCall { w in
             w.driven?.listening = true
             w.outbox.log(.app, .listenerStarted)
@@ -91,16 +91,16 @@ extension Simulation {
     }
 
     /// The app's task stops iterating `Transaction.updates`.
-    package mutating func drivenStopListening() { driven?.listening = false }
+    package mutating func drivenStopListening() { world.driven?.listening = false }
 
     /// The app's process died: its calls, listener and requests go with it.
-    package mutating func drivenForget() { driven?.forget() }
+    package mutating func drivenForget() { world.driven?.forget() }
 
     /// `Transaction.unfinished` as the app reads it: a read counts as the app having the
     /// transactions in hand (`unfinishedSwept`).
     package mutating func drivenUnfinished() -> [String] {
-        let due = store.redeliverable.filter { id in
-            guard let t = store.transaction(id) else { return false }
+        let due = world.store.redeliverable.filter { id in
+            guard let t = world.store.transaction(id) else { return false }
             return t.state == .purchased || t.state == .restored
         }
         if !due.isEmpty { drivenCall { w in w.outbox.log(.app, .unfinishedSwept(txns: due)) } }
@@ -109,66 +109,7 @@ extension Simulation {
 
     /// The current signed form of `txn` (a newly signed value, as every StoreKit 2 delivery).
     package mutating func drivenSign(_ txn: String) -> SignedTransaction? {
-        guard let t = store.transaction(txn) else { return nil }
-        return store.sign(t, now: now)
+        guard let t = world.store.transaction(txn) else { return nil }
+        return world.store.sign(t, now: world.now)
     }
-
-    /// StoreKit 2 news while the app is real code: to the purchase call that waits, else to
-    /// `Transaction.updates` when the app's task iterates it.
-    mutating func drivenDelivered(_ txns: [String], launchReplay: Bool) {
-        var updates: [String] = []
-        for id in txns {
-            guard let t = store.transaction(id) else { continue }
-            if !launchReplay, let k = driven?.awaiting.firstIndex(of: id) {
-                guard let result = Self.purchaseResult(of: t) else { continue }
-                driven?.awaiting.remove(at: k)
-                outbox.log(.app, .purchaseReturned(txn: id, product: t.productId, result: result))
-                driven?.inbox.append(.purchaseReturned(txn: id, result: result))
-            } else if driven?.listening == true, !t.finished, t.state == .purchased || t.state == .restored {
-                updates.append(id)
-            }
-        }
-        guard !updates.isEmpty else { return }
-        outbox.log(.app, .updatesEmitted(txns: updates, launchReplay: launchReplay))
-        driven?.inbox.append(.updates(txns: updates))
-    }
-
-    /// What a purchase call returns for a transaction in this state; nil while it is open.
-    static func purchaseResult(of t: StoreTransaction) -> PurchaseResult? {
-        switch t.state {
-        case .purchased, .restored: return .success
-        case .failed:
-            let failure = t.failure ?? .cancelled
-            return failure == .cancelled ? .userCancelled : .failed(failure.storeKit2Error)
-        case .deferred: return .pending
-        case .purchasing: return nil
-        }
-    }
-
-    /// An answer reached the device: the app's if its request is still in flight.
-    mutating func drivenAnswered(_ m: Message) {
-        guard let k = driven?.inFlight.firstIndex(where: { $0.exchange == m.exchange }) else { return }
-        driven?.inFlight.remove(at: k)
-        driven?.inbox.append(.answered(exchange: m.exchange, payload: m.payload))
-    }
-
-    /// One of the app's requests failed; a timed-out one is counted by the network.
-    mutating func drivenRequestFailed(exchange: Int, why: String, timedOut: Bool) {
-        guard let k = driven?.inFlight.firstIndex(where: { $0.exchange == exchange }),
-            let route = driven?.inFlight[k].route
-        else { return }
-        driven?.inFlight.remove(at: k)
-        if timedOut { network.timedOut(exchange: exchange, route: route, &outbox) }
-        driven?.inbox.append(.failed(exchange: exchange, why: why))
-    }
-
-    /// True while one of the app's requests waits for `exchange`'s answer.
-    func drivenAwaitsAnswer(_ exchange: Int) -> Bool {
-        driven?.inFlight.contains { $0.exchange == exchange } ?? false
-    }
-}
-
-extension Simulation {
-    /// True when nothing but the subscription clock is scheduled: a settle stops here.
-    package var onlyClocksScheduled: Bool { queue.count <= subscriptionClockEvents }
 }

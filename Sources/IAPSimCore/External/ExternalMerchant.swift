@@ -105,7 +105,7 @@ package struct LedgerSnapshot: Sendable, Hashable {
 /// the request reaches the backend (the App Store Server API answers from its store).
 /// Deterministic answers make a deterministic run: the world itself reads no clock.
 package protocol ExternalMerchant: Sendable {
-    func exchange(_ request: ExternalRequest, world: Simulation) -> ExternalReply
+    func exchange(_ request: ExternalRequest, world: World) -> ExternalReply
     /// The name the backend knows a world's user by (its ledger account).
     func backendName(_ user: String) -> String
     /// The id the backend sees for a world's transaction id.
@@ -132,6 +132,11 @@ package struct ExternalLink: Sendable {
     var seenCredits = 0
     var seenClawbacks = 0
     var seenRestores = 0
+    /// Who added the payment of each transaction, the latest first seen (`notePayers`).
+    var payers: [String: String] = [:]
+    /// Who paid each charge (its payment's payer, "?" when none was seen): whom a blind
+    /// backend's acknowledgement credits.
+    var buyers: [String: String] = [:]
     /// Accounts whose balance was found moved with no row, at that balance.
     var mismatches: [(account: String, coins: Int)] = []
     /// The backend's last ledger (nil: none read yet, or blind).
@@ -152,5 +157,22 @@ package struct ExternalLink: Sendable {
         self.blind = blind
         self.canSpend = canSpend
         nextTicks = self.tickPeriods
+    }
+}
+
+extension ExternalLink {
+    /// Notes who paid for what, from an event's facts: a blind backend keeps no ledger, so
+    /// the world credits what it acknowledges to the charge's buyer itself.
+    mutating func notePayers(_ facts: [LogEntry]) {
+        for entry in facts {
+            switch entry.fact {
+            case .paymentAdded(let txn, _, _, let user, _), .purchaseStarted(let txn, _, _, let user, _),
+                .purchaseCompletedOutsideApp(let txn, _, let user, _):
+                payers[txn] = user
+            case .paymentCharged(let txn, _, _):
+                if buyers[txn] == nil { buyers[txn] = payers[txn] ?? "?" }
+            default: continue
+            }
+        }
     }
 }

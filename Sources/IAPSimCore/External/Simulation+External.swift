@@ -1,242 +1,52 @@
-/// `merchant: external` (docs/serve.md): the messages on the routes `order`, `recharge` and
-/// `notify` are not handled by the simulated merchant server but handed to the user's
-/// backend through `external`; the world waits for each answer (virtual time stands still)
-/// and turns the backend's ledger into the facts the auditor already reads.
+/// `merchant: external` (docs/serve.md): the harness's part of a served run. The backend's
+/// ticks run on the world's clock with the auditor's grace periods passing first, and the
+/// verdict is the acknowledgements' (`World+External.swift` has the world's part).
 extension Simulation {
     /// Hands the merchant server's part to the user's backend, before anything has run. The
     /// server-side policy keys are the backend's now: the App Store sends every notification
     /// to it, and the simulated merchant's own reconciliation stays off.
     package mutating func attachExternal(_ link: ExternalLink) {
-        external = link
-        policy = policy.served
+        world.external = link
+        world.policy = world.policy.served
         auditor.judgesSubscriptions = false
-    }
-
-    /// True for a request the backend answers: orders, reports and notifications.
-    static func goesToBackend(_ m: borrowing Message) -> Bool {
-        guard m.direction == .request else { return false }
-        switch m.payload {
-        case .orderRequest, .rechargeRequest, .notification: return true
-        default: return false
-        }
-    }
-
-    /// The appTransactionId an app's login-time report carries, if `m` is one.
-    static func appTransactionReport(_ m: borrowing Message) -> String? {
-        guard m.direction == .request, case .appTransactionReport(_, let id) = m.payload else { return nil }
-        return id
-    }
-
-    /// A report sent before the backend was attached (the launch at time 0): your backend
-    /// has no such endpoint (it gets the id in `POST /orders`), so no one keeps it and no
-    /// simulated server says it did.
-    mutating func arriveUnserved(_ m: consuming Message, id: String) {
-        network.arrived(m, receiverAlive: true, &outbox)
-        outbox.log(
-            .network,
-            .noted(
-                "appTransactionId \(id) report: under serve no one receives it (your backend gets it in POST /orders)"))
-    }
-
-    /// Asks the backend; the world stands still meanwhile.
-    mutating func askBackend(_ request: ExternalRequest) -> ExternalReply {
-        guard let link = external else { return ExternalReply(.done("no backend")) }
-        let reply = link.merchant.exchange(request, world: self)
-        for call in reply.apiCalls { outbox.log(.appStore, .noted("App Store Server API: " + call)) }
-        if let line = reply.line { outbox.log(.server, .noted("backend: " + line)) }
-        if let ledger = reply.ledger { external?.ledger = ledger }
-        if !reply.calls.isEmpty {
-            let at = now
-            external?.calls += reply.calls.map { (at, $0) }
-            if let n = external?.calls.count, n > ExternalLink.callLimit {
-                external?.calls.removeFirst(n - ExternalLink.callLimit)
-            }
-        }
-        return reply
-    }
-
-    /// An order, a report or a notification reached the backend's door.
-    mutating func arriveExternal(_ m: Message) {
-        network.arrived(m, receiverAlive: true, &outbox)
-        switch m.payload {
-        case .orderRequest(let user, let product):
-            let reply = askBackend(.order(user: user, loggedIn: app.loggedIn, product: product, sender: m.sender))
-            applyLedger(reply.ledger, sender: m.sender, via: .firstDelivery)
-            guard case .order(let id, let token) = reply.outcome else {
-                if case .orderRefused(let why) = reply.outcome {
-                    outbox.log(.server, .noted("no order for \(user) (\(product)): \(why)"))
-                }
-                return outbox.send(.order, .response, m.sender, exchange: m.exchange, .unavailable)
-            }
-            server.recordExternalOrder(id: id, user: user, product: product, token: token, sender: m.sender, &outbox)
-            outbox.send(
-                .order, .response, m.sender, exchange: m.exchange,
-                .orderResponse(order: id, token: token, product: product))
-        case .rechargeRequest(let r):
-            let reply = askBackend(.report(r, loggedIn: app.loggedIn, sender: m.sender))
-            var answer = RechargeAnswer.retryLater("the backend gave no answer")
-            if case .report(let a) = reply.outcome { answer = a }
-            let txn = r.transactionId
-            switch answer {
-            case .refused(let why):
-                outbox.log(.server, .rechargeRefused(txn: txn, reason: why, sender: m.sender))
-                if reply.refusedStatus != nil, isGenuine(r, sender: m.sender) {
-                    external?.refusedReports.append((txn, why))
-                }
-            case .alreadyCredited: outbox.log(.server, .alreadyCredited(txn: txn, sender: m.sender))
-            default: break
-            }
-            applyLedger(reply.ledger, sender: m.sender, via: r.reason)
-            if case .credited = answer { acknowledged(txn, user: r.uid, sender: m.sender, via: r.reason) }
-            if case .alreadyCredited = answer { acknowledged(txn, user: r.uid, sender: m.sender, via: r.reason) }
-            outbox.send(
-                .recharge, .response, m.sender, exchange: m.exchange,
-                .rechargeResponse(answer, transactionId: txn))
-        case .notification(let n):
-            let txn = n.transaction.transactionId
-            let reply = askBackend(.notification(n))
-            var status = 0
-            if case .notification(let s) = reply.outcome { status = s }
-            // Received means answered 200-206 (the trigger `notified`); else Apple retries.
-            if (200...206).contains(status) {
-                outbox.log(.server, .notificationReceived(uuid: n.uuid, type: n.type, txn: txn, attempt: n.attempt))
-            }
-            applyLedger(reply.ledger, sender: .app, via: .notification)
-            if (200...206).contains(status), n.type == .oneTimeCharge {
-                acknowledged(txn, user: nil, sender: .app, via: .notification)
-            }
-            outbox.send(.notify, .response, .app, exchange: m.exchange, .notificationResponse(status: status))
-        default:
-            break
-        }
-    }
-
-    /// True for a report the backend has no reason to refuse: the app's own, of a transaction
-    /// the App Store charged and signed and has not refunded.
-    func isGenuine(_ r: RechargeRequest, sender: Sender) -> Bool {
-        guard sender == .app, let signed = r.signed, signed.signer == .appStore,
-            let t = store.transaction(r.transactionId)
-        else { return false }
-        return t.chargedAt != nil && t.refundedAt == nil
-    }
-
-    /// The backend said it credited `txn` (a report answered credited or already-credited,
-    /// a `ONE_TIME_CHARGE` answered 200-206): the auditor waits for its row (rule 19). Blind,
-    /// there is no row to wait for: the answer is taken as the credit.
-    mutating func acknowledged(_ txn: String, user: String?, sender: Sender, via: SendReason) {
-        // A re-purchase of an owned non-consumable carries the original's id and took no money;
-        // a subscription's access is not a credit row (its timeline is not judged under serve).
-        guard let link = external, let t = store.transaction(txn), t.chargedAt != nil, t.refundedAt == nil,
-            t.originalId == nil, t.subscription == nil
-        else { return }
-        if link.blind {
-            guard !server.isCredited(txn), let product = config.catalog.product(t.productId) else { return }
-            let buyer = auditor.ledger.index(of: txn).map { auditor.ledger.charges[$0].buyer } ?? user ?? "?"
-            return server.credit(
-                user: buyer, product: product, txn: txn, order: nil, sender: sender, via: via, receipt: nil,
-                out: &outbox)
-        }
-        auditor.acknowledged(txn, at: now)
-    }
-
-    /// Turns the rows that appeared since the last snapshot into facts, and finds balances
-    /// that moved with no row (`ledger-mismatch`).
-    mutating func applyLedger(_ snapshot: LedgerSnapshot?, sender: Sender, via: SendReason) {
-        guard var link = external, let snapshot, !link.blind else { return }
-        for row in snapshot.credits.dropFirst(link.seenCredits) {
-            let productId = row.productId ?? store.transaction(row.transactionId)?.productId
-            guard let product = productId.flatMap(config.catalog.product) else {
-                outbox.log(.server, .noted("ledger: credit row of \(row.transactionId) names no known product"))
-                continue
-            }
-            // The signed transaction the backend credited, as the attacker may later replay it.
-            let signed = store.transaction(row.transactionId).flatMap { store.signedForAPI($0, now: now) }
-            // The order its token names (the backend's own, `ord-1`): credited now, as the
-            // Events and the inspector say.
-            let order = store.transaction(row.transactionId)?.appAccountToken.flatMap { server.order(token: $0)?.id }
-            server.credit(
-                user: row.account, product: product, txn: row.transactionId, order: order, sender: sender, via: via,
-                receipt: nil, signed: signed, out: &outbox)
-        }
-        for row in snapshot.clawbacks.dropFirst(link.seenClawbacks) {
-            let coins = row.coins ?? coinsOf(row)
-            server.debit(row.account, coins, for: row.transactionId, now)
-            server.noteRefundHeard(row.transactionId)
-            outbox.log(
-                .server,
-                .coinsClawedBack(
-                    user: row.account, coins: coins, txn: row.transactionId, balance: server.balance(of: row.account)))
-        }
-        for row in snapshot.restores.dropFirst(link.seenRestores) {
-            let coins = row.coins ?? coinsOf(row)
-            server.restore(row.account, coins)
-            outbox.log(
-                .server,
-                .coinsRestored(
-                    user: row.account, coins: coins, txn: row.transactionId, balance: server.balance(of: row.account)))
-        }
-        link.seenCredits = max(link.seenCredits, snapshot.credits.count)
-        link.seenClawbacks = max(link.seenClawbacks, snapshot.clawbacks.count)
-        link.seenRestores = max(link.seenRestores, snapshot.restores.count)
-        var moved: [LogEntry] = []
-        for account in snapshot.accounts {
-            let expected = server.balance(of: account.id)
-            guard account.coins != expected,
-                !link.mismatches.contains(where: { $0.account == account.id && $0.coins == account.coins })
-            else { continue }
-            link.mismatches.append((account.id, account.coins))
-            auditor.ledgerMismatch(account: account.id, coins: account.coins, expected: expected, at: now, &moved)
-        }
-        external = link
-        for entry in moved { outbox.facts.append(entry) }
-    }
-
-    func coinsOf(_ row: LedgerSnapshot.Row) -> Int {
-        let productId = row.productId ?? store.transaction(row.transactionId)?.productId
-        return productId.flatMap(config.catalog.product)?.coins ?? 0
-    }
-
-    /// `spend USER COINS` under serve: the backend's `spend` call, then its ledger.
-    mutating func spendExternally(_ user: String, _ coins: Int) {
-        let reply = askBackend(.spend(user: user, coins: coins))
-        if case .done(nil) = reply.outcome { server.spend(user, coins, &outbox) }
-        applyLedger(reply.ledger, sender: .app, via: .firstDelivery)
     }
 
     /// Fires the backend's ticks due before `time` (`through`: up to and including it), each
     /// at its own virtual time, the auditor's grace periods passing first (rule 12).
     mutating func runTicks(before time: VirtualTime, through: Bool, into written: inout [LogEntry]?) {
-        while let link = external, let k = link.nextTicks.indices.min(by: { link.nextTicks[$0] < link.nextTicks[$1] }) {
+        while let link = world.external,
+            let k = link.nextTicks.indices.min(by: { link.nextTicks[$0] < link.nextTicks[$1] })
+        {
             let at = link.nextTicks[k]
             guard at < time || through && at == time else { return }
-            external?.nextTicks[k] += link.tickPeriods[k]
+            world.external?.nextTicks[k] += link.tickPeriods[k]
             passTime(before: at, into: &written)
-            now = max(now, at)
+            world.passTo(at)
             tick(k, into: &written)
         }
     }
 
     /// One tick's exchange, as an event of its own in the log.
     mutating func tick(_ k: Int, into written: inout [LogEntry]?) {
-        begin(collecting: written != nil)
-        if server.outage {
-            outbox.log(.server, .noted("tick \(k + 1) skipped: server-outage is on"))
+        world.begin(collecting: written != nil)
+        if world.server.outage {
+            world.outbox.log(.server, .noted("tick \(k + 1) skipped: server-outage is on"))
         } else {
-            let reply = askBackend(.tick(index: k))
-            applyLedger(reply.ledger, sender: .app, via: .reconciliation)
+            let reply = world.askBackend(.tick(index: k))
+            world.applyLedger(reply.ledger, sender: .app, via: .reconciliation)
         }
-        _ = commit(into: &written)
+        _ = world.commit(into: &written, &checkers)
     }
 
     /// The end of a served run (rules 12, 19, 20): one last round of ticks, the final ledger
     /// snapshot, the grace periods, then the verdict without what-if copies.
     mutating func concludeExternally(into written: inout [LogEntry]?) {
-        guard let link = external else { return }
+        guard let link = world.external else { return }
         for k in link.tickPeriods.indices { tick(k, into: &written) }
-        begin(collecting: written != nil)
-        let reply = askBackend(.ledger)
-        applyLedger(reply.ledger, sender: .app, via: .reconciliation)
-        outbox.log(
+        world.begin(collecting: written != nil)
+        let reply = world.askBackend(.ledger)
+        world.applyLedger(reply.ledger, sender: .app, via: .reconciliation)
+        world.outbox.log(
             .auditor,
             .noted(
                 "under serve, open anomalies are not tried on a copy of the world and causes and fixes are not"
@@ -244,14 +54,14 @@ extension Simulation {
                     + (link.blind
                         ? "; blind (no ledger): only lost and missed orders are judged, credits are not seen"
                         : "")
-                    + (store.subscriptions.isEmpty
+                    + (world.store.subscriptions.isEmpty
                         ? ""
                         : "; subscriptions: their notifications V2 and Get All Subscription Statuses are served,"
                             + " but access is not judged (a ledger has no expiry to compare)")))
-        _ = commit(into: &written)
+        _ = world.commit(into: &written, &checkers)
         letGracePeriodsEnd(into: &written)
         var changes: [LogEntry] = []
-        auditor.concludeAcks(at: now, &changes)
-        for entry in changes { append(entry, into: &written) }
+        auditor.concludeAcks(at: world.now, &changes)
+        for entry in changes { world.append(entry, into: &written) }
     }
 }

@@ -52,7 +52,7 @@ extension Command {
     package static func latency(_ route: Route, _ ms: VirtualTime) -> Command { .networkFault(.latency(route, ms)) }
 }
 
-extension Simulation {
+extension World {
     /// Why a network fault cannot be armed now, or nil: its route must exist in this world.
     mutating func refusing(_ fault: NetworkFault) -> String? {
         switch fault {

@@ -50,7 +50,7 @@ extension Command {
     }
 }
 
-extension Simulation {
+extension World {
     /// Why a subscription command cannot run now, or nil.
     /// (`delay-next-notification` is a fault of the App Store's notifications, which exist
     /// in both worlds.)

@@ -47,7 +47,7 @@ extension Action {
     }
 }
 
-extension Simulation {
+extension World {
     /// The next scheduled event: when, and what it will do (nil when nothing is scheduled).
     /// The events due at the same time run in the order they were scheduled; this is the first.
     package var nextEvent: (time: VirtualTime, action: Action)? {
@@ -55,7 +55,7 @@ extension Simulation {
     }
 }
 
-extension Simulation {
+extension World {
     /// What `action` is when its time comes to nothing, or nil: a timer that the world has
     /// made moot since it was set (the request it guards was answered, the process that set
     /// it is gone). The status line says this instead of announcing a time-out that will not

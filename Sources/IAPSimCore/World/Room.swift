@@ -1,7 +1,7 @@
 import HeapModule
 
 /// The room of a world that is done with: explore runs one world after another on each
-/// thread, and restarts it for the next run (`Simulation.restart`) instead of allocating
+/// thread, and restarts it for the next run (`Simulation.restart`, the harness) instead of allocating
 /// every list again. Each list of the old world is emptied (its
 /// elements released, its capacity kept) and handed to the new world in place of its own
 /// empty list. Only an empty list is replaced, so the new world holds exactly what a fresh
@@ -30,17 +30,16 @@ enum Room {
     }
 }
 
-extension Simulation {
+extension World {
     /// Takes the room of `old`, a world nobody needs any more; `self` is fresh (nothing has
-    /// happened in it yet).
-    mutating func takeRoom(from old: inout Simulation) {
+    /// happened in it yet). The harness hands its onlooker's room over beside it.
+    mutating func takeRoom(from old: inout World) {
         Room.move(&old.queue, into: &queue)
         outbox.takeRoom(from: &old.outbox)
         store.takeRoom(from: &old.store)
         app.takeRoom(from: &old.app)
         server.takeRoom(from: &old.server)
         network.takeRoom(from: &old.network)
-        checkers.takeRoom(from: &old.checkers)
     }
 }
 

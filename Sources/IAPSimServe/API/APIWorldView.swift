@@ -79,6 +79,11 @@ package struct APIWorldView: Sendable {
     /// answered). `log` is every entry of the world so far (a world made with `logLimit:
     /// nil`, or the runner's own copy of every entry).
     package init(simulation sim: Simulation, log: [LogEntry]? = nil, ids: APIIds = .core) {
+        self.init(simulation: sim.world, log: log, ids: ids)
+    }
+
+    /// The view of a world without its checkers (what the user's backend is shown).
+    package init(simulation sim: World, log: [LogEntry]? = nil, ids: APIIds = .core) {
         let entries = log ?? sim.log
         var modified: [String: VirtualTime] = [:]
         var attempts: [NotificationAttempt] = []

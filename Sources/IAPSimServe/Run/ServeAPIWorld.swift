@@ -7,7 +7,7 @@ import IAPSimCore
 /// last, it answers from the last world shown.
 package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked Sendable {
     private let lock = NSLock()
-    private var world: Simulation?
+    private var world: World?
     private var ids: ServeIds?
     /// The worlds played before the current one, as the API shows them: the App Store still
     /// knows those customers (their ids never meet the current world's).
@@ -30,7 +30,7 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
     /// Where the API listens (`IAPSIM_API_URL`).
     package func listening(at url: String) { locked { self.url = url } }
 
-    package func show(_ world: Simulation, ids: ServeIds) {
+    package func show(_ world: World, ids: ServeIds) {
         locked {
             if let old = self.world, let oldIds = self.ids, oldIds.world != ids.world {
                 earlier.append(own ?? APIWorldView(simulation: old, ids: oldIds.api))

@@ -22,7 +22,7 @@ extension ServeTransport {
 /// runner shows it the world before every exchange, so that it answers at that virtual time.
 package protocol ServeAPIHosting: AnyObject, Sendable {
     var url: String { get }
-    func show(_ world: Simulation, ids: ServeIds)
+    func show(_ world: World, ids: ServeIds)
     /// Request a Test Notification calls since the last look: the runner delivers them.
     func takeTestRequests() -> [(token: String, signedPayload: String)]
     /// The backend's calls to the API answered since the last look (`GET /inApps/... -> 200`).
@@ -100,7 +100,7 @@ package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
         config.user(user).token ?? UUIDv5.url("iapsim:" + ids.user(user))
     }
 
-    package func exchange(_ request: ExternalRequest, world: Simulation) -> ExternalReply {
+    package func exchange(_ request: ExternalRequest, world: World) -> ExternalReply {
         guard failure == nil, transport.failure == nil else {
             return ExternalReply(Self.silent(request), line: nil)
         }
@@ -176,7 +176,7 @@ package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
         return e
     }
 
-    func order(user: String, loggedIn: String?, product: String, world: Simulation, now: Int64) -> ExternalReply {
+    func order(user: String, loggedIn: String?, product: String, world: World, now: Int64) -> ExternalReply {
         guard let endpoint = config.order else {
             ordersMade += 1
             return ExternalReply(.order(id: "o\(ordersMade)", token: ownToken(user)))

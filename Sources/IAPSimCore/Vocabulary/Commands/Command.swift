@@ -303,7 +303,7 @@ extension CommandSpec {
     static let settle = CommandSpec(
         "settle", .settle,
         doc:
-            "runs until nothing is scheduled (at most \(DurationText.format(Simulation.settleLimitMs)) of virtual time)"
+            "runs until nothing is scheduled (at most \(DurationText.format(World.settleLimitMs)) of virtual time)"
     )
 
     /// What `fail-next-payment` accepts after it.

@@ -1,7 +1,7 @@
 /// The engine's side of subscriptions (docs/world.md, "Subscriptions"): their commands, the
 /// server's status poll, and the read API.
 ///
-/// Read API (for the UI, the edge and the checks): `Simulation.subscribers` lists one
+/// Read API (for the UI, the edge and the checks): `World.subscribers` lists one
 /// `SubscriberView` per subscription of the Apple ID, in the order bought: its `status`
 /// (1 active, 2 expired, 3 billing retry, 4 grace, 5 revoked), its `renewalInfo` (the
 /// `JWSRenewalInfoDecodedPayload` fields as signed now), its `periods` (start, end, product,
@@ -9,7 +9,7 @@
 /// subscription fields of a transaction are on `SignedTransaction` (`expiresDate`,
 /// `webOrderLineItemId`, `subscriptionGroupIdentifier`, `typeName`, `transactionReason`),
 /// and a subscription notification carries its `renewalInfo` (`data.signedRenewalInfo`).
-extension Simulation {
+extension World {
     /// Every subscription of the Apple ID, with what the server grants its subscriber now.
     package var subscribers: [SubscriberView] {
         store.subscriptions.indices.map { i in
@@ -71,7 +71,7 @@ package struct StatusAnswer: Sendable, Hashable {
     package var renewalInfo: RenewalInfo
 }
 
-extension Simulation {
+extension World {
     /// Subscription payments the App Store charged: purchases, renewals, recoveries, upgrades.
     package var subscriptionCharges: Int { store.subscriptions.reduce(0) { $0 + $1.periods.count } }
     /// Subscription payments Apple gave money back for (a refund in effect, whole or a

@@ -3,7 +3,7 @@
 /// `MerchantServer`, `AppProcess`, each in its `+Faults.swift`). The status line, the
 /// `heal` command and the heal phase of explore, the what-if and a replay ask every part,
 /// as a TigerBeetle component heals itself on its way into liveness mode.
-extension Simulation {
+extension World {
     /// Faults armed and waiting to fire, in words: the next payment's fate, dropped
     /// messages, latency, the App Store's, its Server API's and the merchant server's state,
     /// billing, a device offline.
@@ -31,24 +31,5 @@ extension Simulation {
             outbox.narrate(.fault, .faultArmed("no longer armed: " + disarmed.joined(separator: ", ")))
         }
         for command in store.healing + server.healing + network.healing { perform(command) }
-    }
-
-    /// The heal phase of a fault run: every fault off (`heal`), the app in the foreground
-    /// and running, somebody logged in. What is recoverable must then recover while the world
-    /// settles. Made only of commands, so that a scenario can replay it; returns the commands
-    /// it applied.
-    @discardableResult
-    package mutating func heal() -> [Command] {
-        var applied: [Command] = []
-        func run(_ c: Command, _ sim: inout Simulation) {
-            var none: [LogEntry]?
-            _ = sim.apply(c, into: &none)
-            applied.append(c)
-        }
-        if hasArmedFaults { run(.heal, &self) }
-        if app.inBackground { run(.foreground, &self) }
-        if !app.isRunning { run(.launch, &self) }
-        if app.loggedIn == nil, let user = config.users.first { run(.login(user: user), &self) }
-        return applied
     }
 }

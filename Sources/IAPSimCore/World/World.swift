@@ -42,11 +42,13 @@ struct Scheduled: Comparable, Sendable, Hashable {
     }
 }
 
-/// The whole simulated world and its engine. A value: copying it is a snapshot.
+/// The simulated world and its engine: the parts, the event queue, the clock, the outbox and
+/// the log. A value: copying it is a snapshot. It holds no onlooker: the harness
+/// (`Simulation`) keeps one beside it and lends it to each event (`Onlooker`).
 ///
 /// Deterministic: the same config and the same commands at the same virtual times give the
 /// same log, byte for byte. Nothing here reads a clock, starts a thread or prints.
-package struct Simulation: Sendable {
+package struct World: Sendable {
     package let config: WorldConfig
     package internal(set) var now: VirtualTime = 0
     /// The outbox keeps a copy, which parts read: it changes only with the policy.
@@ -56,9 +58,6 @@ package struct Simulation: Sendable {
     package internal(set) var network: Network
     package internal(set) var server: MerchantServer
     package internal(set) var attacker = Attacker()
-    /// The checkers beside the world (`Checkers`): the engine shows them the facts of the
-    /// kinds they read and lets them look after each event; they never change the world.
-    package internal(set) var checkers: Checkers
     /// The event log, oldest first (bounded by `config.logLimit`).
     package private(set) var log: [LogEntry] = []
     /// How many log entries were ever written (dropped ones included).
@@ -74,6 +73,10 @@ package struct Simulation: Sendable {
     /// What the event or command being handled writes. One outbox serves them all, one
     /// at a time: `begin` readies it and `commit` empties it, keeping its buffers.
     var outbox: Outbox
+    /// What the event being handled tells its onlooker beyond its facts (`OnlookerNote`),
+    /// each with the place in `outbox.facts` where what the onlooker answers goes. Empty but
+    /// under serve; `commit` hands them over and empties it.
+    var notes: [(note: OnlookerNote, at: Int)] = []
     var seq = 0
     var nextMessageId = 0
     var nextExchange = 0
@@ -104,19 +107,14 @@ package struct Simulation: Sendable {
     #endif
 
     /// The bound of `settle()`: 24 hours of virtual time.
-    static let settleLimitMs: VirtualTime = 24 * 3_600_000
-
-    package init(_ config: WorldConfig) {
-        self.init(unlaunched: config)
-        reserveTypicalRoom()
-        launchIfConfigured()
-    }
+    package static let settleLimitMs: VirtualTime = 24 * 3_600_000
 
     /// The world of `config` before its first command: every part made, the app not
-    /// launched yet. Each part is made whole, then stored once: a world changed after it is
-    /// whole, in its initializer, is copied whole into the result (1 KB and every list
-    /// retained), at every run of explore.
-    init(unlaunched config: WorldConfig) {
+    /// launched yet. `subscription`: the kinds of facts its onlooker reads; in runs that keep
+    /// no log only those are built (the rest are counted). Each part is made whole, then
+    /// stored once: a world changed after it is whole, in its initializer, is copied whole
+    /// into the result (1 KB and every list retained), at every run of explore.
+    init(unlaunched config: WorldConfig, subscription: FactKindSet) {
         let root = SplitMix64(seed: config.seed)
         self.config = config
         policy = config.policy
@@ -125,30 +123,15 @@ package struct Simulation: Sendable {
             gracePeriodMs: config.gracePeriodMs)
         server = MerchantServer(users: config.users, rng: root.derive("merchant-server"))
         app = AppProcess(running: false)
-        checkers = Checkers(catalog: config.catalog)
         // A world that keeps no log (explore's runs) keeps no traffic either: nobody looks.
         network = config.logLimit == 0 ? Network(recentLimit: 0) : Network()
         outbox = Outbox(
-            now: 0, policy: config.policy, nextMessageId: 0, nextExchange: 0, subscribed: checkers.subscription)
-    }
-
-    /// Makes this world what `Simulation(config)` makes, in place, keeping the room of its
-    /// lists: each is emptied and keeps its capacity (`Room`). Explore runs one world after
-    /// another on each thread; this spares allocating every list again for every run. Only
-    /// capacities differ from a new world, and nothing reads a capacity.
-    package mutating func restart(_ config: WorldConfig) {
-        var fresh = Simulation(unlaunched: config)
-        fresh.takeRoom(from: &self)
-        // An exchange moves the worlds without copying them (an assignment copies here).
-        swap(&self, &fresh)
-        reserveTypicalRoom()
-        launchIfConfigured()
+            now: 0, policy: config.policy, nextMessageId: 0, nextExchange: 0, subscribed: subscription)
     }
 
     /// Room for a typical run (ARCHITECTURE.md, "The hot path").
     mutating func reserveTypicalRoom() {
         queue.reserveCapacity(16)
-        checkers.reserveTypicalRoom()
         outbox.pending.reserveCapacity(16)
         outbox.freeSlots.reserveCapacity(16)
         outbox.timers.reserveCapacity(8)
@@ -160,11 +143,8 @@ package struct Simulation: Sendable {
         server.verifying.reserveCapacity(4)
     }
 
-    mutating func launchIfConfigured() {
-        guard config.appRunning else { return }
-        var none: [LogEntry]?
-        _ = apply(.launch, into: &none)
-    }
+    /// The onlooker reads these kinds of facts from now on (it took on more).
+    mutating func subscribe(_ subscription: FactKindSet) { outbox.subscribed = subscription }
 
     package var users: [String] { config.users }
 
@@ -175,53 +155,36 @@ package struct Simulation: Sendable {
         store.overLimit || eventsProcessed >= eventLimit ? nil : queue.min?.time
     }
 
+    /// The time of the event `runNext` runs, if any is queued (ignoring `eventLimit`).
+    var nextQueued: VirtualTime? { queue.min?.time }
+
     /// True once the world has processed `eventLimit` events and stopped there.
     package var eventLimitReached: Bool { eventsProcessed >= eventLimit }
 
     package var isIdle: Bool { queue.isEmpty }
 
+    /// Sets the clock to `time` (never back): time passes with no event of the world's.
+    mutating func passTo(_ time: VirtualTime) { now = max(now, time) }
+
     // MARK: stepping
 
-    /// Runs the next scheduled event. Returns the log entries it wrote (empty when idle).
-    @discardableResult
-    package mutating func step() -> [LogEntry] {
-        var written: [LogEntry]? = []
-        step(into: &written)
-        return written ?? []
-    }
-
-    /// Runs the next scheduled event and appends what it wrote to `written` unless it is
-    /// nil (the log and the checkers see all of it either way). Returns the trigger events
-    /// it wrote, or nil when nothing was scheduled.
-    @discardableResult
-    package mutating func step(into written: inout [LogEntry]?) -> TriggerSet? {
-        guard let next = queue.min else { return nil }
-        if isExternal { runTicks(before: next.time, through: false, into: &written) }
-        if let end = checkers.nextWake, end < next.time { passTime(before: next.time, into: &written) }
-        _ = queue.popMin()
+    /// Runs the next scheduled event, `onlooker` beside it, and appends what it wrote to
+    /// `written` unless it is nil (the log and the onlooker see all of it either way).
+    /// Returns the trigger events it wrote, or nil when nothing was scheduled. The time
+    /// before it is the harness's to pass (`Simulation.step`).
+    mutating func runNext<O: Onlooker>(into written: inout [LogEntry]?, _ onlooker: inout O) -> TriggerSet? {
+        guard let next = queue.popMin() else { return nil }
         handle(next, collecting: written != nil)
-        return commit(into: &written)
+        return commit(into: &written, &onlooker)
     }
 
-    /// Lets the world's time pass, with no event of its own, to each time before `time`
-    /// (`through`: up to and including it) at which a checker must look again (the end of a
-    /// grace period it watches). The world schedules nothing for its checkers: they ask the
-    /// runner to let time pass.
-    mutating func passTime(before time: VirtualTime, through: Bool = false, into written: inout [LogEntry]?) {
-        while let end = checkers.nextWake, end < time || through && end == time {
-            checkers.takeWake()
-            guard end > now else { continue }
-            now = end
-            look(into: &written)
-        }
-    }
-
-    /// The checkers' look after an event or a passage of time.
-    mutating func look(into written: inout [LogEntry]?) {
+    /// The onlooker's look after an event or a passage of time: what it finds is written.
+    @inline(__always)
+    mutating func look<O: Onlooker>(into written: inout [LogEntry]?, _ onlooker: inout O) {
         var found: [LogEntry] = []
-        checkers.look(now: now, &found)
-        if checkers.looksAtParts {
-            checkers.look(now: now, store: store, app: app, server: server, policy: policy, &found)
+        onlooker.look(now: now, &found)
+        if onlooker.looksAtParts {
+            onlooker.look(now: now, store: store, app: app, server: server, policy: policy, &found)
         }
         for entry in found { append(entry, into: &written) }
     }
@@ -246,11 +209,11 @@ package struct Simulation: Sendable {
         outbox.triggers = TriggerSet()
     }
 
-    /// Applies what a part produced: network sends, timers, the log, the checkers; leaves
+    /// Applies what a part produced: network sends, timers, the log, the onlooker; leaves
     /// the outbox empty, with its buffers. Appends what was written to `written` unless it
     /// is nil (it must not be when the outbox keeps only some facts); returns the trigger
-    /// codes of the facts written (the checkers' own facts are never triggers).
-    mutating func commit(into written: inout [LogEntry]?) -> TriggerSet {
+    /// codes of the facts written (the onlooker's own facts are never triggers).
+    mutating func commit<O: Onlooker>(into written: inout [LogEntry]?, _ onlooker: inout O) -> TriggerSet {
         if !outbox.sends.isEmpty {
             // Each message moves to the network (popped, not copied), in the order sent.
             var sends: [Message] = []
@@ -264,34 +227,52 @@ package struct Simulation: Sendable {
         scheduleTimers()
         if policy.serverReconcileMs != nil { armReconcileIfDue() }
         if policy.statusPollMs != 0 { armStatusPollIfDue() }
+        if !notes.isEmpty { tell(&onlooker) }
         written?.reserveCapacity(outbox.facts.count + 2)
         logCount += outbox.unkept
         if !outbox.facts.isEmpty {
+            if isExternal { notePayers() }
             // Each fact moves out of the outbox, in the order written, and is recorded.
             var facts: [LogEntry] = []
             swap(&facts, &outbox.facts)
             facts.reverse()
             let counted = written == nil && config.logLimit == 0
-            while let entry = facts.popLast() { record(entry, counted: counted, into: &written) }
+            while let entry = facts.popLast() { record(entry, counted: counted, into: &written, &onlooker) }
             swap(&facts, &outbox.facts)
         }
-        look(into: &written)
-        assertInvariants()
+        look(into: &written, &onlooker)
+        #if DEBUG
+            assertInvariants(onlooker)
+        #endif
         return outbox.triggers
     }
 
-    /// Writes a part's fact to the log (and to `written`) and shows it to the checkers that
-    /// subscribe to its kind. `counted`: nobody keeps the log or collects what is written
-    /// (most runs), so the entry is only counted, and lent to a checker only when it reads it.
-    mutating func record(_ entry: LogEntry, counted: Bool, into written: inout [LogEntry]?) {
-        if counted { logCount += 1 } else { append(entry, into: &written) }
-        if outbox.subscribed.contains(entry.fact.kind) { observe(entry, into: &written) }
+    /// Hands the event's notes to the onlooker, in the order written, before it reads any of
+    /// the event's facts; what it answers to each goes where the note was written among them.
+    mutating func tell<O: Onlooker>(_ onlooker: inout O) {
+        var inserted = 0
+        for (note, at) in notes {
+            var answer: [LogEntry] = []
+            onlooker.hear(note, at: now, &answer)
+            outbox.facts.insert(contentsOf: answer, at: at + inserted)
+            inserted += answer.count
+        }
+        notes.removeAll(keepingCapacity: true)
     }
 
-    mutating func observe(_ entry: LogEntry, into written: inout [LogEntry]?) {
-        var found: [LogEntry] = []
-        checkers.see(entry, &found)
-        for e in found { append(e, into: &written) }
+    /// Writes a part's fact to the log (and to `written`) and shows it to the onlooker if it
+    /// subscribes to its kind. `counted`: nobody keeps the log or collects what is written
+    /// (most runs), so the entry is only counted, and lent to the onlooker only when it reads it.
+    @inline(__always)
+    mutating func record<O: Onlooker>(
+        _ entry: LogEntry, counted: Bool, into written: inout [LogEntry]?, _ onlooker: inout O
+    ) {
+        if counted { logCount += 1 } else { append(entry, into: &written) }
+        if outbox.subscribed.contains(entry.fact.kind) {
+            var found: [LogEntry] = []
+            onlooker.see(entry, &found)
+            for e in found { append(e, into: &written) }
+        }
     }
 
     mutating func append(_ entry: LogEntry, into written: inout [LogEntry]?) {

@@ -1,5 +1,5 @@
 /// Read-only views of the world for UIs: what a panel shows, derived, never stored twice.
-extension Simulation {
+extension World {
     /// The log entries written since the log held `count` entries in all (`logCount`),
     /// oldest first. Correct with a bounded log as long as fewer than `logLimit` entries
     /// were written since.

@@ -1,4 +1,4 @@
-extension Simulation {
+extension World {
     /// Routes one scheduled action to the part that owns it.
     /// The action is consumed: its payload (a message, say) moves on to the part.
     mutating func dispatch(_ action: consuming Action) {

@@ -23,13 +23,15 @@ extension Checker {
     ) {}
 }
 
-/// The checkers beside the world: the auditor, and any a caller added. The engine knows them
-/// only by what it asks here: which kinds of facts they read (`subscription`), the facts
-/// themselves (`see`), a look after each event or passage of time (`look`), and the times
-/// they must look again though the world does nothing (`nextWake`, `takeWake`). What the
-/// auditor watches, and why, is the auditor's business: a new anomaly type with a watch list
-/// of its own edits the auditor, never the engine.
-package struct Checkers: Sendable {
+/// The checkers beside the world: the auditor, and any a caller added. The harness
+/// (`Simulation`) holds them beside the world and lends them to it as its `Onlooker`; the
+/// engine knows them only by what that protocol asks: the facts of the kinds they read
+/// (`see`), the notes an event writes for them (`hear`), a look after each event or passage
+/// of time (`look`). The harness asks the rest: which kinds they read (`subscription`), and
+/// the times they must look again though the world does nothing (`nextWake`, `takeWake`).
+/// What the auditor watches, and why, is the auditor's business: a new anomaly type with a
+/// watch list of its own edits the auditor, never the engine nor the harness.
+package struct Checkers: Onlooker, Sendable {
     package internal(set) var auditor: Auditor
     /// The checkers a caller added, in the order added. Empty in every run of the tools.
     var added: [any Checker] = []
@@ -40,7 +42,7 @@ package struct Checkers: Sendable {
 
     /// Shows the checkers one fact of a kind some of them read.
     @inline(__always)
-    mutating func see(_ entry: LogEntry, _ out: inout [LogEntry]) {
+    package mutating func see(_ entry: LogEntry, _ out: inout [LogEntry]) {
         guard !added.isEmpty else { return auditor.observe(entry, &out) }
         let kind = entry.fact.kind
         if Auditor.subscription.contains(kind) { auditor.observe(entry, &out) }
@@ -52,7 +54,7 @@ package struct Checkers: Sendable {
     /// or a checker a caller added. The engine passes the parts only then: passing them costs
     /// a copy of each part's references.
     @inline(__always)
-    var looksAtParts: Bool {
+    package var looksAtParts: Bool {
         !auditor.ledger.active.isEmpty || !auditor.ledger.unclawed.isEmpty || !auditor.ledger.overclaws.isEmpty
             || !added.isEmpty
     }
@@ -60,13 +62,16 @@ package struct Checkers: Sendable {
     /// The checkers' look after an event or a passage of time, at what they keep themselves
     /// (the auditor's acknowledgements and entitlement timelines): what they find goes to `out`.
     @inline(__always)
-    mutating func look(now: VirtualTime, _ out: inout [LogEntry]) {
+    package mutating func look(now: VirtualTime, _ out: inout [LogEntry]) {
         if !auditor.acks.isEmpty { auditor.checkAcks(now: now, &out) }
         if !auditor.subscriberTimelines.isEmpty { auditor.evaluateTimelines(now: now, &out) }
     }
 
-    /// The checkers' look at the parts (when `looksAtParts`), after `look(now:)`.
-    mutating func look(
+    /// The checkers' look at the parts (when `looksAtParts`), after `look(now:)`. Never
+    /// inlined: inlined into the harness's `passTime`, the optimizer makes `added` unique
+    /// before the loop there, which allocates a list for every passage of time.
+    @inline(never)
+    package mutating func look(
         now: VirtualTime, store: AppStore, app: AppProcess, server: MerchantServer, policy: Policy,
         _ out: inout [LogEntry]
     ) {
@@ -80,6 +85,38 @@ package struct Checkers: Sendable {
     /// the auditor watches), if any.
     @inline(__always)
     var nextWake: VirtualTime? { auditor.nextGraceEnd }
+
+    /// Hands the auditor what an event told it beyond its facts (under serve).
+    package mutating func hear(_ note: OnlookerNote, at now: VirtualTime, _ out: inout [LogEntry]) {
+        switch note {
+        case .acknowledged(let txn): auditor.acknowledged(txn, at: now)
+        case .ledgerMismatch(let account, let coins, let expected):
+            auditor.ledgerMismatch(account: account, coins: coins, expected: expected, at: now, &out)
+        }
+    }
+
+    /// The auditor has a record of every charge the App Store made, and only those.
+    package func violations(in world: World) -> [InvariantViolation] {
+        var found: [InvariantViolation] = []
+        let audited = auditor.ledger.charges
+        var charged = 0
+        func breach(_ detail: String) {
+            found.append(InvariantViolation(rule: .auditorSawEveryCharge, detail: detail, at: world.now))
+        }
+        // Compared as sets: an Ask to Buy approved late is charged after younger transactions.
+        // A re-purchase of an owned non-consumable (it carries the original's id) took no money.
+        // Subscription charges are the entitlement timeline's business, not the ledger's.
+        for t in world.store.transactions where t.chargedAt != nil && t.originalId == nil && t.subscription == nil {
+            charged += 1
+            if !audited.contains(where: { $0.txn == t.id }) {
+                breach("\(t.id) was charged; the auditor has no record of it")
+            }
+        }
+        if audited.count != charged {
+            breach("the auditor has \(audited.count) charges, the App Store made \(charged)")
+        }
+        return found
+    }
 
     /// Takes the first wake-up off the checkers' clock.
     @inline(__always)
@@ -97,33 +134,6 @@ package struct Checkers: Sendable {
     mutating func add(_ checker: some Checker) {
         added.append(checker)
         subscription.formUnion(checker.subscription)
-    }
-}
-
-extension Simulation {
-    /// The auditor, the checker beside the world that owns the verdict.
-    package var auditor: Auditor {
-        get { checkers.auditor }
-        _modify { yield &checkers.auditor }
-    }
-
-    /// Adds a checker beside the auditor, before anything has run; it sees the facts of its
-    /// kinds from then on. A restarted world (`restart`) has the auditor only.
-    package mutating func addChecker(_ checker: some Checker) {
-        checkers.add(checker)
-        outbox.subscribed = checkers.subscription
-    }
-
-    /// The first checker of type `C` added, as it is now.
-    package func checker<C: Checker>(_ type: C.Type) -> C? {
-        checkers.added.lazy.compactMap { $0 as? C }.first
-    }
-
-    /// Lets time pass through the last grace period on the auditor's clock, the world doing
-    /// nothing meanwhile: the verdict waits for them. Call it once the world has settled.
-    mutating func letGracePeriodsEnd(into written: inout [LogEntry]?) {
-        guard let last = checkers.lastWake else { return }
-        passTime(before: last, through: true, into: &written)
     }
 }
 

@@ -1,7 +1,7 @@
 /// The engine's side of docs/world.md, "The server side": the server-side commands, notifications V2
 /// on their way, Get Transaction History, the reconciliation job. None of it runs unless a
 /// scenario uses these commands or a server-side policy key is on.
-extension Simulation {
+extension World {
     /// `server-outage on|off`: the merchant server answers 503 to everything, or no longer.
     mutating func serverOutage(_ on: Bool) {
         server.outage = on

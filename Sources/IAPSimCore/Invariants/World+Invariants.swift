@@ -1,7 +1,7 @@
 /// The invariants of the world: what must hold after every event, whatever the faults.
-/// Checkers beside the world: they only read it. Debug builds assert them after every
+/// They only read the world. Debug builds assert them, and the onlooker's agreement with it, after every
 /// event and command (`commit`); release builds never look (the seed sweep asks instead).
-extension Simulation {
+extension World {
     /// The invariants that do not hold now, oldest rule first. `watch` holds what earlier
     /// looks saw (the rules about change compare with it) and is brought up to date. A fresh
     /// watch checks every credit under today's policy.
@@ -13,14 +13,13 @@ extension Simulation {
         checkBalances(breach)
         checkTransactions(&watch.finished, breach)
         checkRequestsInFlight(breach)
-        // Under serve the credits are the user's backend's: a wrong one is the auditor's
+        // Under serve the credits are the user's backend's: a wrong one is the verdict's
         // finding about that backend, not a broken world.
         if !isExternal { checkCredits(since: watch.creditsChecked, breach) }
         watch.creditsChecked = server.credits.count
         if let next = queue.min, next.time < now {
             breach(.nothingQueuedInThePast, "an event at \(next.time)ms, the clock at \(now)ms")
         }
-        checkAuditorCharges(breach)
         return found
     }
 
@@ -30,11 +29,11 @@ extension Simulation {
         return invariantViolations(&fresh)
     }
 
-    /// Debug builds only: stops at the first event after which an invariant does not hold,
-    /// naming the run's seed.
-    mutating func assertInvariants() {
+    /// Debug builds only: stops at the first event after which an invariant does not hold
+    /// (the world's, or its onlooker's agreement with it), naming the run's seed.
+    mutating func assertInvariants<O: Onlooker>(_ onlooker: O) {
         #if DEBUG
-            let found = invariantViolations(&invariantWatch)
+            let found = invariantViolations(&invariantWatch) + onlooker.violations(in: self)
             assert(found.isEmpty, "seed \(config.seed): \(found.map(\.description).joined(separator: "; "))")
         #endif
     }
@@ -122,7 +121,7 @@ extension Simulation {
     func checkCredits(since checked: Int, _ breach: Breach) {
         let credits = server.credits
         for (k, c) in credits.enumerated() {
-            // A forged JWS a server believed is the auditor's replay fraud, not a broken world.
+            // A forged JWS a server believed is the verdict's replay fraud, not a broken world.
             if c.signed?.signer != .forger,
                 !store.transactions.contains(where: { $0.id == c.transactionId && $0.chargedAt != nil })
             {
@@ -137,23 +136,6 @@ extension Simulation {
         for o in server.orders where (o.state == .credited) != (o.transactionId != nil) {
             breach(
                 .ordersMatchCredits, "order \(o.id) is \(o.state.rawValue), transaction \(o.transactionId ?? "none")")
-        }
-    }
-
-    /// Compared as sets: an Ask to Buy approved late is charged after younger transactions.
-    /// A re-purchase of an owned non-consumable (it carries the original's id) took no money.
-    func checkAuditorCharges(_ breach: Breach) {
-        let audited = auditor.ledger.charges
-        var charged = 0
-        // Subscription charges are the entitlement timeline's business, not the ledger's.
-        for t in store.transactions where t.chargedAt != nil && t.originalId == nil && t.subscription == nil {
-            charged += 1
-            if !audited.contains(where: { $0.txn == t.id }) {
-                breach(.auditorSawEveryCharge, "\(t.id) was charged; the auditor has no record of it")
-            }
-        }
-        if audited.count != charged {
-            breach(.auditorSawEveryCharge, "the auditor has \(audited.count) charges, the App Store made \(charged)")
         }
     }
 }

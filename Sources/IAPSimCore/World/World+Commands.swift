@@ -1,31 +1,10 @@
-extension Simulation {
-    /// Applies one command at the current virtual time and returns the log entries it wrote.
-    /// `wait` and `settle` let time run; every other command acts at once. A command that
-    /// makes no sense now (buy while the app is not running) is logged as ignored, with why.
-    @discardableResult
-    package mutating func apply(_ command: Command) -> [LogEntry] {
-        var written: [LogEntry]? = []
-        _ = apply(command, into: &written)
-        return written ?? []
-    }
-
-    /// Applies one command; appends what it wrote to `written` unless it is nil (for `wait`
-    /// and `settle`, what the events wrote meanwhile), and returns the trigger events the
-    /// command itself wrote (none for `wait` and `settle`: what happens while time runs is
-    /// no fact of theirs).
-    package mutating func apply(_ command: Command, into written: inout [LogEntry]?) -> TriggerSet {
-        switch command {
-        case .wait(let ms):
-            run(until: now + ms, into: &written)
-            return TriggerSet()
-        case .settle:
-            settle(into: &written)
-            return TriggerSet()
-        case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login,
-            .logout, .network, .networkFault, .storeFault, .askToBuy, .approve, .decline, .replay, .forge,
-            .serverOutage, .serverAPIFault, .refundLoop, .spend, .subscription, .heal, .setPolicy, .setPreset:
-            break
-        }
+extension World {
+    /// Applies one command that acts at once (every command but `wait` and `settle`, which
+    /// are the harness's: `Simulation.apply`), `onlooker` beside it; appends what it wrote to
+    /// `written` unless it is nil, and returns the trigger events it wrote.
+    mutating func command<O: Onlooker>(
+        _ command: Command, into written: inout [LogEntry]?, _ onlooker: inout O
+    ) -> TriggerSet {
         begin(collecting: written != nil)
         if let why = refusing(command) {
             outbox.log(.user, .commandIgnored(command, reason: why))
@@ -33,7 +12,7 @@ extension Simulation {
             outbox.log(command.isFault ? .fault : .user, .commandIssued(command))
             perform(command)
         }
-        return commit(into: &written)
+        return commit(into: &written, &onlooker)
     }
 
     /// The two StoreKit worlds do not mix within one run.
@@ -176,7 +155,7 @@ extension Command {
     }
 }
 
-extension Simulation {
+extension World {
     /// A policy changed while the world runs takes effect the way a running app gets it: an
     /// observer (a `Transaction.updates` listener) that the new policy has in place now is
     /// registered now, as an update that adds it would on its next start, without

@@ -6,13 +6,13 @@ extension Simulation {
         until event: TriggerEvent, within: VirtualTime,
         into written: inout [LogEntry]?
     ) -> Bool {
-        let limit = now + within
-        while let t = nextEventTime, t <= limit {
+        let limit = world.now + within
+        while let t = world.nextEventTime, t <= limit {
             if step(into: &written)?.contains(event) == true { return true }
         }
-        if isExternal { runTicks(before: limit, through: true, into: &written) }
+        if world.isExternal { runTicks(before: limit, through: true, into: &written) }
         passTime(before: limit, through: true, into: &written)
-        now = max(now, limit)
+        world.passTo(limit)
         return false
     }
 
@@ -24,10 +24,10 @@ extension Simulation {
 
     /// `run(until:)`, appending what the events wrote to `written` unless it is nil.
     package mutating func run(until time: VirtualTime, into written: inout [LogEntry]?) {
-        while let t = nextEventTime, t <= time { step(into: &written) }
-        if isExternal { runTicks(before: time, through: true, into: &written) }
+        while let t = world.nextEventTime, t <= time { step(into: &written) }
+        if world.isExternal { runTicks(before: time, through: true, into: &written) }
         passTime(before: time, through: true, into: &written)
-        now = max(now, time)
+        world.passTo(time)
     }
 
     /// `run(until:into:)` that stops early, after the event that brings `written` to `limit`
@@ -36,13 +36,13 @@ extension Simulation {
     package mutating func run(until time: VirtualTime, into written: inout [LogEntry]?, stoppingAfter limit: Int)
         -> Bool
     {
-        while let t = nextEventTime, t <= time {
+        while let t = world.nextEventTime, t <= time {
             step(into: &written)
             if let count = written?.count, count >= limit { return false }
         }
-        if isExternal { runTicks(before: time, through: true, into: &written) }
+        if world.isExternal { runTicks(before: time, through: true, into: &written) }
         passTime(before: time, through: true, into: &written)
-        now = max(now, time)
+        world.passTo(time)
         return true
     }
 
@@ -58,14 +58,14 @@ extension Simulation {
     /// `settle()`, appending what the events wrote to `written` unless it is nil.
     @discardableResult
     package mutating func settle(into written: inout [LogEntry]?) -> Bool {
-        let limit = now + Simulation.settleLimitMs
-        while let t = nextEventTime {
+        let limit = world.now + World.settleLimitMs
+        while let t = world.nextEventTime {
             // The subscription clock alone (renewals, retries, grace ends, status polls)
             // does not keep a settle running.
-            if queue.count <= subscriptionClockEvents { return true }
+            if world.queue.count <= world.subscriptionClockEvents { return true }
             if t > limit {
                 passTime(before: limit, through: true, into: &written)
-                now = limit
+                world.passTo(limit)
                 return false
             }
             step(into: &written)
