@@ -10,7 +10,7 @@ extension JSONLineWriter {
     static let kindNames = Fact.Kind.allCases.map { String(describing: $0) }
 
     func add(_ fact: Fact) {
-        add("kind", Self.kindNames[Int(fact.kind.rawValue)])
+        add("kind", kindNames[Int(fact.kind.rawValue)])
         switch fact {
         case .appCrashed, .appUninstalled, .appBackgrounded, .appForegrounded, .observerRegistered,
             .storeScreenOpened, .storeScreenClosed, .networkWentOff, .networkCameBack, .replayUnavailable,
@@ -198,6 +198,17 @@ extension JSONLineWriter {
             add("status", status)
             add("mechanism", mechanism)
         }
+    }
+
+    /// `,"text":"…"`: the fact's words (`Fact.text`), written as bytes into memory the
+    /// writer reuses (no string per fact), then escaped into the line.
+    func addText(_ fact: Fact) {
+        factText.removeAll()
+        fact.writeText(to: factText)
+        key("text")
+        append(0x22)
+        escaped(factText.bytes)
+        append(0x22)
     }
 
     private func addMessage(_ id: Int, _ route: Route, _ direction: Direction) {

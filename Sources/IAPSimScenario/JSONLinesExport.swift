@@ -41,7 +41,7 @@ package enum JSONLinesExport {
             if case .anomalyOpened(let id, _, _, _, _) = entry.fact, let x = whatIf?.explanation(of: id) {
                 for (key, value) in WhatIfFields.of(x) { out.add(key, value) }
             }
-            out.add("text", entry.fact.text)
+            out.addText(entry.fact)
         case .stepStarted(let number, let step, let time):
             out.start(time: time)
             out.add("kind", "step")
@@ -74,6 +74,10 @@ package final class JSONLineWriter {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var count = 0
+    /// `kindNames`, held by the writer: a static read costs a `swift_once` call each time.
+    let kindNames = JSONLineWriter.kindNames
+    /// The words of the fact being written (`addText`), reused.
+    let factText = FactTextBytes(capacity: 256)
 
     package init(capacity: Int = 1 << 16) {
         self.capacity = max(capacity, 64)
@@ -117,18 +121,57 @@ package final class JSONLineWriter {
     }
 
     func append(_ part: UnsafeBufferPointer<UInt8>) {
+        guard let source = part.baseAddress else { return }
         reserve(part.count)
-        if let source = part.baseAddress { (base + count).update(from: source, count: part.count) }
-        count += part.count
+        copyShort(source, part.count)
     }
 
     func append(_ literal: StaticString) { literal.withUTF8Buffer { append($0) } }
+
+    /// `n` bytes from `source`, after `reserve(n)`.
+    @inline(__always)
+    private func copyShort(_ source: UnsafePointer<UInt8>, _ n: Int) {
+        copyShortBytes(source, n, to: base + count)
+        count += n
+    }
 
     /// `{"t":…,"clock":"…"`: every line's start.
     func start(time: VirtualTime) {
         append(#"{"t":"#)
         integer(time)
-        add("clock", DurationText.clock(time))
+        key("clock")
+        reserve(2)
+        put(0x22)
+        clock(time)
+        append(0x22)
+    }
+
+    /// `time` as `DurationText.clock` writes it (`0:01:02.345`), digit by digit into the line.
+    func clock(_ time: VirtualTime) {
+        guard time >= 0 else {
+            append(0x2D)  // -
+            return clock(time == .min ? .max : -time)
+        }
+        let seconds = time / 1000
+        integer(seconds / 3600)
+        reserve(10)
+        put(0x3A)  // :
+        digits(seconds / 60 % 60, 2)
+        put(0x3A)
+        digits(seconds % 60, 2)
+        put(0x2E)  // .
+        digits(time % 1000, 3)
+    }
+
+    /// The last `n` digits of `value` (not negative), zero-padded, after `reserve`.
+    @inline(__always)
+    private func digits(_ value: Int, _ n: Int) {
+        var rest = value
+        for k in stride(from: n - 1, through: 0, by: -1) {
+            base[count + k] = UInt8(truncatingIfNeeded: rest % 10) + 0x30
+            rest /= 10
+        }
+        count += n
     }
 
     /// The line's end: `}` and a newline.
@@ -144,7 +187,7 @@ package final class JSONLineWriter {
             reserve(name.count + 4)
             put(0x2C)
             put(0x22)
-            copy(name, from: 0, to: name.count)
+            if let start = name.baseAddress { copyShort(start, name.count) }
             put(0x22)
             put(0x3A)
         }
@@ -178,10 +221,12 @@ package final class JSONLineWriter {
         if i < 0 { put(0x2D) }
         var n = i.magnitude
         var digits = 1
-        var rest = n / 10
-        while rest > 0 {
+        var power: UInt = 10
+        while n >= power {
             digits += 1
-            rest /= 10
+            // 10^19 is the last power a UInt holds: every UInt below 10^20 has 20 digits.
+            guard digits < 20 else { break }
+            power &*= 10
         }
         var k = count + digits - 1
         repeat {
@@ -196,39 +241,48 @@ package final class JSONLineWriter {
     /// and C1 controls, DEL, bidi controls and the line and paragraph separators are escaped
     /// (`cat log.jsonl` must not drive the terminal), the rest copied as UTF-8.
     func quote(_ s: String) {
+        append(0x22)
+        escaped(s)
+        append(0x22)
+    }
+
+    /// `s` as `quote` writes it, without the quotes (a piece of a string).
+    func escaped(_ s: String) {
         var s = s
-        s.withUTF8 { bytes in
-            // Room for the worst case: every byte a six-byte escape.
-            reserve(bytes.count * 6 + 2)
-            put(0x22)
-            var copied = 0
-            var i = 0
-            while i < bytes.count {
-                // Eight bytes at a time while none of them needs a look.
-                if i + 8 <= bytes.count,
-                    JSONValue.plainWord(UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self))
-                {
-                    i += 8
-                    continue
-                }
-                let b = bytes[i]
-                if b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C {
-                    i += 1
-                    continue
-                }
-                let (scalar, length) = b < 0x80 ? (UInt32(b), 1) : JSONValue.decode(bytes, at: i)
-                guard JSONValue.needsEscape(scalar) else {
-                    i += length
-                    continue
-                }
-                copy(bytes, from: copied, to: i)
-                escape(scalar)
-                i += length
-                copied = i
+        s.withUTF8 { escaped($0) }
+    }
+
+    /// UTF-8 `bytes` as `escaped` writes a string of them.
+    func escaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress else { return }
+        // Room for the worst case: every byte a six-byte escape.
+        reserve(bytes.count * 6)
+        // Printable ASCII with no `"` or `\` (nearly every string): one copy.
+        if JSONValue.plain(start, bytes.count) { return copyShort(start, bytes.count) }
+        var copied = 0
+        var i = 0
+        while i < bytes.count {
+            // Eight bytes at a time while none of them needs a look.
+            if i + 8 <= bytes.count, JSONValue.plainWord(UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)) {
+                i += 8
+                continue
             }
-            copy(bytes, from: copied, to: bytes.count)
-            put(0x22)
+            let b = bytes[i]
+            if b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C {
+                i += 1
+                continue
+            }
+            let (scalar, length) = b < 0x80 ? (UInt32(b), 1) : JSONValue.decode(bytes, at: i)
+            guard JSONValue.needsEscape(scalar) else {
+                i += length
+                continue
+            }
+            copy(bytes, from: copied, to: i)
+            escape(scalar)
+            i += length
+            copied = i
         }
+        copy(bytes, from: copied, to: bytes.count)
     }
 
     /// `bytes[from..<to]`, after `reserve`.
@@ -299,6 +353,26 @@ indirect enum JSONValue {
         let out = JSONLineWriter(capacity: s.utf8.count + 2)
         out.quote(s)
         return out.text
+    }
+
+    /// Whether the `n` bytes at `p` are all printable ASCII other than `"` and `\`: a word
+    /// at a time (the last word overlapping the one before; under 8 bytes, one word padded
+    /// with spaces).
+    @inline(__always)
+    static func plain(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let raw = UnsafeRawPointer(p)
+        guard n >= 8 else {
+            let spaces: UInt64 = 0x2020_2020_2020_2020
+            var w = n == 0 ? spaces : spaces &<< UInt64(8 * n)
+            for k in 0..<n { w |= UInt64(p[k]) &<< UInt64(8 * k) }
+            return plainWord(w)
+        }
+        var i = 0
+        while i + 8 < n {
+            guard plainWord(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) else { return false }
+            i += 8
+        }
+        return plainWord(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
     }
 
     /// Whether the eight bytes of `w` are all printable ASCII other than `"` and `\`

@@ -6,9 +6,9 @@ import Foundation
 /// certificate as padded standard base64 of its DER.
 package struct JWSSigner: Sendable {
     package let chain: SigningChain
-    /// The encoded header: the same for every object this signer signs.
-    private let encodedHeader: String
-    /// SHA-256 of `encodedHeader.`, the signing input's first ~2.8 KB (three certificates):
+    /// The encoded header and the dot after it: the same for every object this signer signs.
+    private let encodedHeader: [UInt8]
+    /// SHA-256 of `encodedHeader` (its dot included), the signing input's first ~2.8 KB (three certificates):
     /// hashed once, each signature hashes only its payload after it.
     private let headerHash: SHA256
 
@@ -18,20 +18,33 @@ package struct JWSSigner: Sendable {
             ("alg", .string("ES256")),
             ("x5c", .array(chain.certificates.map { .string(Data($0).base64EncodedString()) })),
         ])
-        encodedHeader = Self.base64URL(Array(header.text.utf8))
+        var encoded: [UInt8] = []
+        Self.base64URL(header.bytes, into: &encoded)
+        encoded.append(UInt8(ascii: "."))
+        encodedHeader = encoded
         var hash = SHA256()
-        hash.update(data: Array((encodedHeader + ".").utf8))
+        hash.update(data: encoded)
         headerHash = hash
     }
 
     /// ES256 over `header.payload`: the SHA-256 digest of the signing input, signed
     /// (what `signature(for:)` of the whole input computes, without rehashing the header).
+    /// The JWS is written as bytes into one array, made a string once.
     package func sign(_ payload: JSONText) throws -> String {
-        let encodedPayload = Self.base64URL(Array(payload.text.utf8))
+        let json = payload.bytes
+        var jws: [UInt8] = []
+        jws.reserveCapacity(encodedHeader.count + (json.count + 2) / 3 * 4 + 88)
+        jws.append(contentsOf: encodedHeader)
+        let payloadStart = jws.count
+        Self.base64URL(json, into: &jws)
         var hash = headerHash
-        hash.update(data: Array(encodedPayload.utf8))
+        jws.withUnsafeBufferPointer {
+            hash.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: $0[payloadStart...])))
+        }
         let signature = try chain.leafKey.signature(for: hash.finalize())
-        return encodedHeader + "." + encodedPayload + "." + Self.base64URL(Array(signature.rawRepresentation))
+        jws.append(UInt8(ascii: "."))
+        Self.base64URL(Array(signature.rawRepresentation), into: &jws)
+        return String(decoding: jws, as: UTF8.self)
     }
 
     package func sign(_ transaction: TransactionPayload) throws -> String { try sign(transaction.json) }
@@ -41,29 +54,46 @@ package struct JWSSigner: Sendable {
     package func sign(_ renewalInfo: RenewalInfoPayload) throws -> String { try sign(renewalInfo.json) }
 
     /// RFC 7515 base64url: URL alphabet, no padding.
-    /// Encoded straight into bytes (Foundation's base64 and then two replacements cost more
-    /// than the signature itself).
     package static func base64URL(_ bytes: [UInt8]) -> String {
-        let alphabet = Self.alphabet
-        var out = [UInt8]()
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var i = 0
-        while i + 3 <= bytes.count {
-            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-            out.append(alphabet[Int(n >> 18 & 63)])
-            out.append(alphabet[Int(n >> 12 & 63)])
-            out.append(alphabet[Int(n >> 6 & 63)])
-            out.append(alphabet[Int(n & 63)])
-            i += 3
-        }
-        let rest = bytes.count - i
-        if rest > 0 {
-            let n = UInt32(bytes[i]) << 16 | (rest == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
-            out.append(alphabet[Int(n >> 18 & 63)])
-            out.append(alphabet[Int(n >> 12 & 63)])
-            if rest == 2 { out.append(alphabet[Int(n >> 6 & 63)]) }
-        }
+        var out: [UInt8] = []
+        base64URL(bytes, into: &out)
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `base64URL(bytes)` appended to `out`, encoded straight into its memory (Foundation's
+    /// base64 and then two replacements cost more than the signature itself; an append per
+    /// character costs a third of it).
+    static func base64URL(_ bytes: [UInt8], into out: inout [UInt8]) {
+        let full = bytes.count / 3
+        let rest = bytes.count - full * 3
+        let length = full * 4 + (rest == 0 ? 0 : rest + 1)
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: length))
+        bytes.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output in
+                alphabet.withUnsafeBufferPointer { alphabet in
+                    var o = start
+                    func put(_ n: UInt32, _ shift: UInt32) {
+                        output[o] = alphabet[Int(n >> shift & 63)]
+                        o += 1
+                    }
+                    for k in 0..<full {
+                        let i = k * 3
+                        let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+                        put(n, 18)
+                        put(n, 12)
+                        put(n, 6)
+                        put(n, 0)
+                    }
+                    guard rest > 0 else { return }
+                    let i = full * 3
+                    let n = UInt32(input[i]) << 16 | (rest == 2 ? UInt32(input[i + 1]) << 8 : 0)
+                    put(n, 18)
+                    put(n, 12)
+                    if rest == 2 { put(n, 6) }
+                }
+            }
+        }
     }
 
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)

@@ -44,6 +44,19 @@ import Testing
         #expect(kinds.count >= 70)
     }
 
+    /// A line's clock, written digit by digit into the line, is `DurationText.clock`.
+    @Test func theClockIsWrittenAsDurationTextWritesIt() {
+        let times: [VirtualTime] = [
+            0, 1, 999, 1_000, 59_999, 60_000, 3_599_999, 3_600_000, 3_723_004, 86_400_000 * 400 + 7, -1, -3_723_004,
+            .max, .min,
+        ]
+        for time in times {
+            let out = JSONLineWriter(capacity: 1)
+            out.clock(time)
+            #expect(out.text == DurationText.clock(time))
+        }
+    }
+
     /// A policy change is written with the two fields it always had, the key's word and the value's.
     @Test func aPolicyChangeKeepsItsKeyAndValueFields() throws {
         let change = FactFields.of(.policyChanged(.key(try PolicySetting(.retryInterval, "60s"))))

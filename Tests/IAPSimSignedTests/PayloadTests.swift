@@ -60,5 +60,11 @@ import Testing
     @Test func stringsAreEscapedAsJSON() {
         let text = JSONText.string("a\"b\\c\nd\u{1}é").text
         #expect(text == #""a\"b\\c\nd\u0001é""#)
+        // Checked a word at a time: a special byte in the second word or the tail, and the
+        // bytes that are not escaped (DEL, non-ASCII, U+2028).
+        #expect(JSONText.string("0123456789abcdef\"ghij").text == #""0123456789abcdef\"ghij""#)
+        #expect(JSONText.string("abcdefghijklmno\u{1F}").text == #""abcdefghijklmno\u001f""#)
+        #expect(JSONText.string("abcdefgh\u{7F}\u{2028}ijklmnop\\").text == "\"abcdefgh\u{7F}\u{2028}ijklmnop\\\\\"")
+        #expect(JSONText.string("").text == #""""#)
     }
 }

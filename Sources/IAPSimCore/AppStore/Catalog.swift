@@ -111,7 +111,12 @@ package struct Catalog: Sendable, Hashable {
     package var allIds: [String] { products.map(\.id) + subscriptions.map(\.id) }
 
     package func product(_ id: String) -> Product? {
-        products.first { $0.id == id } ?? subscriptions.first { $0.id == id }
+        // By index: only the id of each product is read, and only the one found is copied
+        // (`first(where:)` copied each product it looked at: a signature, a renewal and a
+        // refusal each look one up).
+        if let i = products.indices.first(where: { products[$0].id == id }) { return products[i] }
+        if let i = subscriptions.indices.first(where: { subscriptions[$0].id == id }) { return subscriptions[i] }
+        return nil
     }
 
     /// The word of an account's balance: the one unit every consumable grants, `coins` when

@@ -101,8 +101,12 @@ extension AppStore {
     /// `Transaction.updates`, `Transaction.unfinished`): the same payload, a new `signedDate`.
     func sign(_ t: StoreTransaction, now: VirtualTime) -> SignedTransaction? {
         guard let product = catalog.product(t.productId) else { return nil }
-        let original =
-            (t.subscription.map(\.originalTransactionId) ?? t.originalId).flatMap(transaction) ?? t
+        // Looked up in place: `.flatMap(transaction)` made a closure of the method, a copy of
+        // the whole App Store in a context allocated at every signature.
+        var original = t
+        if let id = t.subscription?.originalTransactionId ?? t.originalId, let found = transaction(id) {
+            original = found
+        }
         let charged = t.chargedAt ?? t.createdAt
         return SignedTransaction(
             transactionId: t.id, originalTransactionId: original.id, productId: t.productId,

@@ -12,10 +12,7 @@ extension MerchantServer {
         set { recordSide { $0.refundsHeard = newValue } }
     }
     /// Transaction ids the App Store told the server about: what reconciliation looks up.
-    var toldOf: [String] {
-        get { sideRecords?.toldOf ?? [] }
-        set { recordSide { $0.toldOf = newValue } }
-    }
+    var toldOf: [String] { sideRecords?.toldOf ?? [] }
     /// Get Transaction History requests waiting for the answer, by exchange.
     var historyLookups: [HistoryLookup] {
         get { sideRecords?.historyLookups ?? [] }
@@ -38,7 +35,9 @@ extension MerchantServer {
         let txn = n.transaction.transactionId
         out.log(.server, .notificationReceived(uuid: n.uuid, type: n.type, txn: txn, attempt: n.attempt))
         out.send(.notify, .response, .app, exchange: exchange, .notificationResponse(status: 200))
-        if !toldOf.contains(txn) { toldOf.append(txn) }
+        // In place: appending to `toldOf` (a copy of the records' array) copied it, and the
+        // search was a walk of it: both grew with the run (O(n^2) of a long StoreKit 2 run).
+        recordSide { $0.tell(txn) }
         if n.transaction.subscription != nil {
             if n.type == .consumptionRequest { return answerConsumption(n.transaction, &out) }
             return receiveSubscriptionNotification(n, &out)

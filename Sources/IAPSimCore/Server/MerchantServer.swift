@@ -31,12 +31,20 @@ package struct CreditEntry: Sendable, Hashable {
 struct ServerSideRecords: Sendable, Hashable {
     var debits: [Debit] = []
     var refundsHeard: [String] = []
-    var toldOf: [String] = []
+    private(set) var toldOf: [String] = []
+    /// `toldOf` as a set (what `tell` asks: a notification's retry or a refund tells of a
+    /// transaction again); read by nothing else, so left out of `==` and `hash`.
+    private var toldOfSet: Set<String> = []
     var historyLookups: [HistoryLookup] = []
     /// `appTransactionId`s the app reported at login, with the account that reported each.
     var appTransactions: [(user: String, id: String)] = []
     /// `server-refund-order signed-date`: the newest `signedDate` of refund news applied, by transaction.
     var refundNewsSigned: [String: VirtualTime] = [:]
+
+    /// Adds `txn` to `toldOf` unless it is there.
+    mutating func tell(_ txn: String) {
+        if toldOfSet.insert(txn).inserted { toldOf.append(txn) }
+    }
 
     static func == (a: Self, b: Self) -> Bool {
         a.debits == b.debits && a.refundsHeard == b.refundsHeard && a.toldOf == b.toldOf

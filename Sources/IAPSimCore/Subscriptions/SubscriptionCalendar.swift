@@ -45,10 +45,30 @@ package enum SubscriptionCalendar {
     }
 
     /// ISO 8601 text of a virtual time, to the second: `2026-02-28T00:00:00Z`.
+    /// A four-digit year (every time a run reaches) is written digit by digit: the auditor
+    /// words a subscriber's timeline with it at every check (interpolation cost ~5,000
+    /// instructions a date).
     package static func iso(_ t: VirtualTime) -> String {
         let d = date(t)
         let s = Int(d.ms / 1_000)
-        return "\(d.year)-\(pad(d.month))-\(pad(d.day))T\(pad(s / 3_600)):\(pad(s / 60 % 60)):\(pad(s % 60))Z"
+        guard (1_000...9_999).contains(d.year) else {
+            return "\(d.year)-\(pad(d.month))-\(pad(d.day))T\(pad(s / 3_600)):\(pad(s / 60 % 60)):\(pad(s % 60))Z"
+        }
+        return String(unsafeUninitializedCapacity: 20) { out in
+            var n = 0
+            func put(_ value: Int, _ digits: Int, then mark: UInt8) {
+                writeDigits(value, count: digits, into: out, at: n)
+                out[n + digits] = mark
+                n += digits + 1
+            }
+            put(d.year, 4, then: UInt8(ascii: "-"))
+            put(d.month, 2, then: UInt8(ascii: "-"))
+            put(d.day, 2, then: UInt8(ascii: "T"))
+            put(s / 3_600, 2, then: UInt8(ascii: ":"))
+            put(s / 60 % 60, 2, then: UInt8(ascii: ":"))
+            put(s % 60, 2, then: UInt8(ascii: "Z"))
+            return n
+        }
     }
 
     /// The date of a virtual time, `2026-02-28`.

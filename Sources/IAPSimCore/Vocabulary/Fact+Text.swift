@@ -1,96 +1,164 @@
 extension Fact {
     /// One line in StoreKit's and the domain's own words, for logs and the Events panel.
     package var text: String {
+        let bytes = FactTextBytes()
+        writeText(to: bytes)
+        return bytes.text
+    }
+
+    /// Appends `text` to `out`, piece by piece: the lines every run writes many times in
+    /// pieces (the `--log` export escapes the bytes straight into its line), the rare ones
+    /// as one string.
+    package func writeText(to out: FactTextBytes) {
         switch self {
-        case .commandIssued(let c): return "> \(c.scenarioText)"
-        case .commandIgnored(let c, let why): return "> \(c.scenarioText) ignored: \(why)"
-        case .faultArmed(let what): return "fault armed: \(what)"
-        case .faultFired(let what): return "fault fired: \(what)"
-        case .policyChanged(let change): return change.text
-        case .noted(let what): return what
-        case .appLaunched(let fresh): return fresh ? "app launched (fresh install)" : "app launched"
-        case .appCrashed: return "app process died: memory, timers and callbacks gone"
-        case .appUninstalled: return "app uninstalled: files and login gone, keychain kept"
-        case .appBackgrounded: return "app moved to the background: no code runs, timers wait"
-        case .appForegrounded: return "app returned to the foreground"
-        case .observerRegistered: return "SKPaymentQueue.default().add(observer)"
-        case .storeScreenOpened: return "store screen opened"
-        case .storeScreenClosed: return "store screen closed"
-        case .userLoggedIn(let u): return "\(u) logged in"
-        case .userLoggedOut(let u): return "\(u) logged out"
-        case .networkWentOff: return "device offline"
-        case .networkCameBack: return "device back online"
-        case .purchaseAbandoned(let p, let why): return "purchase of \(p) abandoned: \(why)"
+        case .commandIssued(let c):
+            out.write("> ")
+            out.write(string: c.scenarioText)
+        case .commandIgnored(let c, let why): out.write(string: "> \(c.scenarioText) ignored: \(why)")
+        case .faultArmed(let what): out.write(string: "fault armed: \(what)")
+        case .faultFired(let what): out.write(string: "fault fired: \(what)")
+        case .policyChanged(let change): out.write(string: change.text)
+        case .noted(let what): out.write(string: what)
+        case .appLaunched(let fresh): out.write(fresh ? "app launched (fresh install)" : "app launched")
+        case .appCrashed: out.write("app process died: memory, timers and callbacks gone")
+        case .appUninstalled: out.write("app uninstalled: files and login gone, keychain kept")
+        case .appBackgrounded: out.write("app moved to the background: no code runs, timers wait")
+        case .appForegrounded: out.write("app returned to the foreground")
+        case .observerRegistered: out.write("SKPaymentQueue.default().add(observer)")
+        case .storeScreenOpened: out.write("store screen opened")
+        case .storeScreenClosed: out.write("store screen closed")
+        case .userLoggedIn(let u): out.write(string: "\(u) logged in")
+        case .userLoggedOut(let u): out.write(string: "\(u) logged out")
+        case .networkWentOff: out.write("device offline")
+        case .networkCameBack: out.write("device back online")
+        case .purchaseAbandoned(let p, let why): out.write(string: "purchase of \(p) abandoned: \(why)")
         case .paymentAdded(let txn, let p, let name, let user, let order):
-            let who = order.map { "\(user), order \($0)" } ?? user
-            return "SKPaymentQueue.add(SKPayment(\(p), applicationUsername: \(short(name)))) -> \(txn) [\(who)]"
-        case .rechargeWaitingForLogin(let txn): return "recharge for \(txn) waits for a login"
+            out.write("SKPaymentQueue.add(SKPayment(", p, ", applicationUsername: ")
+            out.write(short: name)
+            out.write(")) -> ", txn, " [")
+            writeBuyer(user, order, to: out)
+        case .rechargeWaitingForLogin(let txn): out.write(string: "recharge for \(txn) waits for a login")
         case .rechargeWaitingForBuyer(let txn, let buyer, let user):
-            return "recharge for \(txn) waits for its buyer \(buyer) (\(user) is logged in)"
+            out.write(string: "recharge for \(txn) waits for its buyer \(buyer) (\(user) is logged in)")
         case .rechargeSent(let txn, let order, let user, let reason, _):
-            return "POST /recharge \(txn) order \(order ?? "-") uid \(user) (\(reason.words))"
+            out.write("POST /recharge ", txn, " order ")
+            out.write("", order ?? "-", " uid ")
+            out.write("", user, " (")
+            out.write("", reason.words, ")")
         case .rechargeAlreadyInFlight(let txn, let delivered):
-            return "recharge for \(delivered) not sent: its order was paired with \(txn), already in flight"
-        case .receiptSaved(let txn, let tier): return "receipt for \(txn) saved to \(tier.rawValue)"
+            out.write(string: "recharge for \(delivered) not sent: its order was paired with \(txn), already in flight")
+        case .receiptSaved(let txn, let tier):
+            out.write("receipt for ", txn, " saved to ")
+            out.write(string: tier.rawValue)
         case .receiptDeleted(let txn, let tier, let why):
-            return "receipt for \(txn) deleted from \(tier.rawValue): \(why)"
+            out.write("receipt for ", txn, " deleted from ")
+            out.write("", tier.rawValue, ": ")
+            out.write(string: why)
         case .retryScheduled(let txn, let ms, let n):
-            return "retry \(n) for \(txn) in \(DurationText.format(ms))"
-        case .rechargeAnswered(let txn, let outcome): return "recharge \(txn) answered: \(outcome.words)"
-        case .transactionFinished(let txn): return "finishTransaction(\(txn))"
-        case .finishFailedError(let txn, let why): return "finishTransaction(\(txn)) error: \(why)"
-        case .finishSkipped(let txn, let why): return "\(txn) left unfinished: \(why)"
+            out.write(string: "retry \(n) for \(txn) in \(DurationText.format(ms))")
+        case .rechargeAnswered(let txn, let outcome):
+            out.write("recharge ", txn, " answered: ")
+            out.write(string: outcome.words)
+        case .transactionFinished(let txn):
+            out.write("finishTransaction(", txn, ")")
+        case .finishFailedError(let txn, let why): out.write(string: "finishTransaction(\(txn)) error: \(why)")
+        case .finishSkipped(let txn, let why): out.write(string: "\(txn) left unfinished: \(why)")
         case .transactionUpdated(let txn, let p, .failed):
-            return "\(txn) \(p) -> failed (transactionIdentifier \(StoreTransaction.noIdentifier))"
-        case .transactionUpdated(let txn, let p, let state): return "\(txn) \(p) -> \(state.rawValue)"
-        case .paymentCharged(let txn, let p, let price): return "charged \(formatMoney(price)) for \(p) (\(txn))"
+            out.write(string: "\(txn) \(p) -> failed (transactionIdentifier \(StoreTransaction.noIdentifier))")
+        case .transactionUpdated(let txn, let p, let state):
+            out.write("", txn, " ")
+            out.write("", p, " -> ")
+            out.write(string: state.rawValue)
+        case .paymentCharged(let txn, let p, let price):
+            out.write("charged ", formatMoney(price), " for ")
+            out.write("", p, " (")
+            out.write("", txn, ")")
         case .ownedProductNotCharged(let txn, let p, let original):
-            return "\(p) already owned: \(txn) purchased at no charge (original \(original))"
+            out.write(string: "\(p) already owned: \(txn) purchased at no charge (original \(original))")
         case .askToBuyMerged(let txn, let p):
-            return "Ask to Buy: request for \(p) merged into the pending \(txn)"
+            out.write(string: "Ask to Buy: request for \(p) merged into the pending \(txn)")
         case .transactionsDelivered(let txns, let again):
-            return
-                "paymentQueue(_:updatedTransactions:) [\(IdList.text(txns))]\(again ? " (redelivery)" : "")"
-        case .deferredExpired(let txn): return "Ask to Buy for \(txn) expired unanswered (no callback)"
+            out.write("paymentQueue(_:updatedTransactions:) [")
+            out.write(ids: txns)
+            out.write(again ? "] (redelivery)" : "]")
+        case .deferredExpired(let txn): out.write(string: "Ask to Buy for \(txn) expired unanswered (no callback)")
         case .receiptVerified(let status, let n):
-            return "verifyReceipt: \(status) \(VerifyStatus.words(status)), \(n) in_app"
+            out.write("verifyReceipt: ")
+            out.write(number: status)
+            out.write(" ")
+            out.write(string: VerifyStatus.words(status))
+            out.write(", ")
+            out.write(number: n)
+            out.write(" in_app")
         case .messageSent(let id, let route, let dir, let bytes, let sender):
-            return
-                "#\(id) \(route.rawValue) \(dir.rawValue) sent (\(bytes) B\(sender == .attacker ? ", attacker" : ""))"
+            out.write(message: id, route, dir)
+            out.write(" sent (")
+            out.write(number: bytes)
+            out.write(sender == .attacker ? " B, attacker)" : " B)")
         case .messageArrived(let id, let route, let dir, let ms):
-            return "#\(id) \(route.rawValue) \(dir.rawValue) arrived after \(ms)ms"
-        case .messageDropped(let id, let route, let dir): return "#\(id) \(route.rawValue) \(dir.rawValue) lost"
+            out.write(message: id, route, dir)
+            out.write(" arrived after ")
+            out.write(number: ms)
+            out.write("ms")
+        case .messageDropped(let id, let route, let dir):
+            out.write(message: id, route, dir)
+            out.write(" lost")
         case .messageUnclaimed(let id, let route, let dir, let ms):
-            return "#\(id) \(route.rawValue) \(dir.rawValue) arrived after \(ms)ms to a receiver that is gone: lost"
-        case .requestFailedOffline(let route): return "\(route.rawValue) request failed: offline"
-        case .requestTimedOut(let id, let route): return "#\(id) \(route.rawValue) request timed out"
+            out.write(message: id, route, dir)
+            out.write(" arrived after ")
+            out.write(number: ms)
+            out.write("ms to a receiver that is gone: lost")
+        case .requestFailedOffline(let route): out.write(string: "\(route.rawValue) request failed: offline")
+        case .requestTimedOut(let id, let route): out.write(string: "#\(id) \(route.rawValue) request timed out")
         case .orderCreated(let order, let user, let p, let token, _):
-            return "order \(order) for \(user): \(p), token \(short(token))"
+            out.write("order ", order, " for ")
+            out.write("", user, ": ")
+            out.write("", p, ", token ")
+            out.write(short: token)
         case .coinsCredited(let user, let coins, let p, let txn, let order, let sender, _):
-            let what = coins > 0 ? "+\(coins) coins" : "\(p) unlocked"
-            return "\(what) to \(user) for \(txn) (order \(order ?? "-"))\(sender == .attacker ? " [attacker]" : "")"
-        case .rechargeRefused(let txn, let why, _): return "recharge \(txn) refused: \(why)"
+            if coins > 0 {
+                out.write("+")
+                out.write(number: coins)
+                out.write(" coins to ")
+            } else {
+                out.write("", p, " unlocked to ")
+            }
+            out.write("", user, " for ")
+            out.write("", txn, " (order ")
+            out.write("", order ?? "-", sender == .attacker ? ") [attacker]" : ")")
+        case .rechargeRefused(let txn, let why, _): out.write(string: "recharge \(txn) refused: \(why)")
         case .verifyRetriedInSandbox(let txn):
-            return "verifyReceipt for \(txn): 21007, retried against the sandbox"
-        case .alreadyCredited(let txn, _): return "recharge \(txn): already credited"
-        case .replayPrepared(let txn): return "replaying the receipt of \(txn) on a fresh order"
-        case .replayUnavailable: return "nothing to replay: the server has accepted no receipt yet"
+            out.write(string: "verifyReceipt for \(txn): 21007, retried against the sandbox")
+        case .alreadyCredited(let txn, _):
+            out.write("recharge ", txn, ": already credited")
+        case .replayPrepared(let txn): out.write(string: "replaying the receipt of \(txn) on a fresh order")
+        case .replayUnavailable: out.write("nothing to replay: the server has accepted no receipt yet")
         case .listenerStarted, .purchaseStarted, .purchaseReturned, .purchaseCompletedOutsideApp,
             .updatesEmitted, .revocationEmitted, .unfinishedSwept, .transactionSigned, .finishCalled, .jwsSaved,
             .jwsDeleted, .jwsChecked, .signedReplayPrepared, .forgeryPrepared:
-            return storeKit2Text
+            writeStoreKit2Text(to: out)
         case .refundIssued, .refundReversed, .reversalHeard, .coinsRestored, .notificationSent, .notificationUnanswered,
             .notificationDropped,
             .notificationReceived, .notificationUnbound, .serverUnavailable, .refundHeard,
             .coinsClawedBack, .coinsSpent, .historyChecked, .reconcileSkipped:
-            return serverSideText
+            writeServerSideText(to: out)
         case .subscriptionChanged, .accessChanged:
-            return subscriptionText
+            out.write(string: subscriptionText)
         case .anomalyOpened(let id, let type, _, let status, let summary):
-            return "A\(id) \(type.rawValue) \(status.rawValue): \(summary)"
+            out.write(string: "A\(id) \(type.rawValue) \(status.rawValue): \(summary)")
         case .anomalyStatusChanged(let id, let type, let status, let mechanism):
-            return "A\(id) \(type.rawValue) -> \(status.rawValue)\(mechanism.map { ": \($0)" } ?? "")"
+            out.write(string: "A\(id) \(type.rawValue) -> \(status.rawValue)\(mechanism.map { ": \($0)" } ?? "")")
         }
+    }
+
+    /// `alice]`, or `alice, order o1]`: who a purchase is for, and the bracket that closes it.
+    func writeBuyer(_ user: String, _ order: String?, to out: FactTextBytes) {
+        out.write(string: user)
+        if let order {
+            out.write(", order ")
+            out.write(string: order)
+        }
+        out.write("]")
     }
 
     func short(_ token: String?) -> String {
