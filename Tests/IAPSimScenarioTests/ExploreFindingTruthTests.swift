@@ -61,6 +61,32 @@ import Testing
         #expect(!reported.isEmpty && reported.allSatisfy { $0.revocationDate != nil })
     }
 
+    /// Seed 5, run 14240 (found a third time, the app running throughout): the refund reaches
+    /// the running app on `Transaction.updates` while its report of the purchase is still
+    /// being retried against a server that is down. The retries after the outage carried the
+    /// JWS kept from the purchase and won a year of access; they now carry the revoked one.
+    @Test func aReportStillOwedCarriesTheRevocationTheAppWasHanded() throws {
+        let r = try run(
+            """
+            format: 1
+            title: t
+            policy: sk2-hardened
+            seed: 5729951302438371622
+            users: [alice]
+            grace-period: 16d
+            steps:
+              - do: buy pro_yearly
+              - after: 1s
+                do: server-outage on
+              - after: 10s
+                do: refund newest
+              - do: wait 1680h
+              - do: heal
+            """)
+        #expect(summary(r).isEmpty, "\(summary(r))")
+        #expect(!r.simulation.server.hasAccess("alice", at: r.simulation.now, policy: r.simulation.policy))
+    }
+
     /// Seed 4, run 936, with Apple's steps a second apart: a full refund whose REFUND is held
     /// back an hour, its reversal, then a 50% refund. The stale REFUND arrives last; a server
     /// that applies refund news as it arrives takes back the whole again (refund-overclawed,

@@ -135,6 +135,15 @@ package struct AppProcess: Sendable, Hashable {
 
     /// Whether the app still holds a record of `txn` (what `record` would find), without
     /// copying any: a record carries its receipt, and thousands may wait at once.
+    /// StoreKit handed the app `signed` anew (a refund's revocation on `Transaction.updates`):
+    /// every record it keeps of that transaction carries it from now on.
+    mutating func replaceSigned(_ signed: SignedTransaction) {
+        let txn = signed.transactionId
+        for i in memory.indices where memory[i].txn == txn { memory[i].signed = signed }
+        for i in files.indices where files[i].txn == txn { files[i].signed = signed }
+        for i in keychain.indices where keychain[i].txn == txn { keychain[i].signed = signed }
+    }
+
     func hasRecord(_ txn: String) -> Bool {
         (isRunning && memory.indices.contains { memory[$0].txn == txn })
             || files.indices.contains { files[$0].txn == txn }

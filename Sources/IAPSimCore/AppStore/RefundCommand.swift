@@ -117,5 +117,10 @@ extension World {
     mutating func revokedOnUpdates(_ txn: String) {
         guard policy.storekit == .two, app.isRunning, app.observerRegistered, !app.inBackground else { return }
         outbox.log(.app, .revocationEmitted(txn: txn))
+        // The revoked transaction reached the app, signed now: a report the app still owes
+        // the server carries this JWS from now on, not the one it kept from the purchase.
+        guard app.hasRecord(txn), let t = store.transaction(txn), let signed = store.sign(t, now: now) else { return }
+        outbox.log(.storeKit, .transactionSigned(signed))
+        app.replaceSigned(signed)
     }
 }
