@@ -109,11 +109,8 @@ extension AppProcess {
             // (the transaction as it is now, a refund's revocation included), not the older
             // copy it kept, with the order its record kept.
             existing.signed = signed
-            if let i = memory.firstIndex(where: { $0.txn == existing.txn }) {
-                memory[i].signed = signed
-            } else {
-                memory.append(existing)
-            }
+            replaceSigned(signed)
+            if !memory.contains(where: { $0.txn == existing.txn }) { memory.append(existing) }
             sendRecharge(existing, reason: reason, forDelivered: t.id, store: &store, &out)
         } else {
             let r = PendingReceipt(
