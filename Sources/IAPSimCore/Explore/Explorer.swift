@@ -85,9 +85,19 @@ package struct Explorer: Sendable {
         let s = runSeed(index)
         let schedule = schedule(seed: s)
         let config = config(schedule, seed: s)
-        if world == nil { world = Simulation(config) } else { world!.restart(config) }
-        world!.run(schedule)
-        return Explorer.outcome(of: world!, index: index, seed: s)
+        // The world is moved out of the optional and back, never copied: a copy of a whole
+        // world (its parts and lists) cost a tenth of a run.
+        var sim: Simulation
+        if let previous = world.take() {
+            sim = consume previous
+            sim.restart(config)
+        } else {
+            sim = Simulation(config)
+        }
+        sim.run(schedule)
+        let outcome = Explorer.outcome(of: sim, index: index, seed: s)
+        world = consume sim
+        return outcome
     }
 
     package static func outcome(of sim: Simulation, index: Int, seed: UInt64) -> RunOutcome {

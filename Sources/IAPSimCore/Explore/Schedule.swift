@@ -131,9 +131,9 @@ extension Simulation {
         fired.reserveCapacity(schedule.steps.count)
         var runner = StepRunner()
         var none: [LogEntry]?
-        for step in schedule.steps {
-            fired.append(runner.reach(step.trigger, in: &self, into: &none))
-            runner.perform(step.command, in: &self, into: &none)
+        for i in schedule.steps.indices {
+            fired.append(runner.reach(schedule.steps[i].trigger, in: &self, into: &none))
+            runner.perform(schedule.steps[i].command, in: &self, into: &none)
         }
         return fired
     }
