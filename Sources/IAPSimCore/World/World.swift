@@ -187,8 +187,8 @@ package struct World: Sendable {
         for entry in found { append(entry, into: &written) }
     }
 
-    /// Lends the parts to the onlooker from a borrowed world: a mutating caller passing them
-    /// itself copied each part (a tenth of a step's instructions went to those copies).
+    /// Lends the parts to the onlooker from a borrowed world (passed from the mutating caller
+    /// itself, they were copied there; the two changes of 1a501db saved 1% of a run).
     @inline(never)
     func lend<O: Onlooker>(to onlooker: inout O, _ found: inout [LogEntry]) {
         onlooker.look(now: now, store: store, app: app, server: server, policy: policy, &found)
