@@ -41,9 +41,10 @@ extension Auditor {
         subscriberTimelines[k].setGranted(until: until, at: t)
         subscriberTimelines[k].grantWhy = why
         if let until, until > t { watch(at: until) }
-        let words =
-            until.map { $0 > t ? "access granted by \(why)" : "access ended by \(why)" } ?? "access ended by \(why)"
-        checkTimeline(k, at: t, changed: words, &out)
+        checkTimeline(
+            k, at: t,
+            changed: until.map { $0 > t ? "access granted by \(why)" : "access ended by \(why)" }
+                ?? "access ended by \(why)", &out)
     }
 
     /// Every timeline looked at again at `now` (the auditor's clock or a world event).
@@ -52,25 +53,32 @@ extension Auditor {
             let until = subscriberTimelines[k].grantedUntil
             subscriberTimelines[k].advance(to: now)
             let ran = until.map { $0 <= now } ?? false
-            let how = ran ? "the access granted ran out at its end, \(SubscriptionCalendar.iso(until ?? now))" : nil
-            checkTimeline(k, at: now, changed: how, &out)
+            checkTimeline(
+                k, at: now,
+                changed: ran ? "the access granted ran out at its end, \(SubscriptionCalendar.iso(until ?? now))" : nil,
+                &out)
         }
     }
 
     /// Opens an anomaly where E and G have differed longer than the grace period, resolves
-    /// the open one where they meet (`changed`: what made them meet).
-    mutating func checkTimeline(_ k: Int, at t: VirtualTime, changed: String?, _ out: inout [LogEntry]) {
+    /// the open one where they meet (`changed`: what made them meet, worded only then: the
+    /// timelines are looked at after every event).
+    mutating func checkTimeline(
+        _ k: Int, at t: VirtualTime, changed: @autoclosure () -> String?, _ out: inout [LogEntry]
+    ) {
         subscriberTimelines[k].noteApart(at: t)
-        let line = subscriberTimelines[k]
-        guard let since = line.apartSince else {
-            guard let id = line.anomalyId else { return }
+        // The timeline is read in place until an anomaly opens (a copy of it, its spans and
+        // names, cost every look).
+        guard let since = subscriberTimelines[k].apartSince else {
+            guard let id = subscriberTimelines[k].anomalyId else { return }
             subscriberTimelines[k].anomalyId = nil
             let type = anomalies[id - 1].type
-            change(id, type: type, status: .resolved, mechanism: changed ?? "E and G met again", at: t, &out)
+            change(id, type: type, status: .resolved, mechanism: changed() ?? "E and G met again", at: t, &out)
             return
         }
-        guard line.anomalyId == nil else { return }
+        guard subscriberTimelines[k].anomalyId == nil else { return }
         guard t - since > graceMs else { return watchGrace(from: since) }
+        let line = subscriberTimelines[k]
         let type = line.differenceType
         // Named by the purchase that started the subscription: the replays of the what-if
         // match the same anomaly by it (the subscriber's purchase), whichever period it is in.

@@ -169,7 +169,7 @@ extension MerchantServer {
         guard !credits.isEmpty || !toldOf.isEmpty || !appTransactions.isEmpty else { return false }
         // Asked after every event that moved the store: the history is read in place (no
         // list built), and an uncredited charge is looked up only while an order is open.
-        let anyOpenOrder = orders.contains { $0.state == .created }
+        let anyOpenOrder = orders.indices.contains { orders[$0].state == .created }
         func work(_ t: StoreTransaction) -> Bool {
             guard t.chargedAt != nil, t.originalId == nil else { return false }
             if t.refundedAt != nil {
@@ -182,7 +182,12 @@ extension MerchantServer {
             return order(token: token)?.state == .created
         }
         if policy.serverHistoryPages == .first { return store.historyList(policy).list.contains(where: work) }
-        for t in store.transactions where store.inHistory(t, policy) && work(t) { return true }
+        // Read in place (a loop over the elements copied each one), the cheap test first:
+        // both are pure, so the answer is the same.
+        let transactions = store.transactions
+        for i in transactions.indices where work(transactions[i]) && store.inHistory(transactions[i], policy) {
+            return true
+        }
         return false
     }
 }
