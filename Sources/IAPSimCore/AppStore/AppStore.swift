@@ -36,6 +36,9 @@ package struct AppStore: Sendable, Hashable {
     /// Counts the changes to `transactions` made through `update` and `newTransaction` (the
     /// only writers): equal revisions, same transactions.
     private(set) var revision = 0
+    /// How many transactions have a refund in effect (`refundedAt` set), kept by `update`:
+    /// the merchant's reconciliation asks it after every event instead of reading them all.
+    private(set) var refundsInEffect = 0
     var rng: SplitMix64
     /// Production or sandbox: whether notifications are retried, what payloads say.
     package internal(set) var environment: StoreEnvironment
@@ -121,8 +124,10 @@ package struct AppStore: Sendable, Hashable {
         guard let i = index(of: id) else { return }
         revision &+= 1
         let wasFinished = transactions[i].finished
+        let wasRefunded = transactions[i].refundedAt != nil
         change(&transactions[i])
         if !wasFinished && transactions[i].finished { finishedForGood(i) }
+        if wasRefunded != (transactions[i].refundedAt != nil) { refundsInEffect += wasRefunded ? -1 : 1 }
     }
 
     /// Transaction `i` was just finished: it leaves `open` unless a receipt still lists it
