@@ -147,5 +147,9 @@ import Testing
         #expect(DurationText.parse("5") == nil && DurationText.parse("-1s") == nil && DurationText.parse("1.5s") == nil)
         #expect(DurationText.format(90_000) == "90s")
         #expect(DurationText.clock(3_723_004) == "1:02:03.004")
+        // `parse` tries the units in their written order: the longest suffix must come first.
+        let lengths = DurationText.parsedUnits.map(\.suffix.count)
+        #expect(lengths == lengths.sorted(by: >))
+        #expect(DurationText.parse("7ms") == 7 && DurationText.parse("7d") == 7 * 86_400_000)
     }
 }

@@ -142,6 +142,20 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
                 + "each key may appear once in a map")
     }
 
+    @Test func aDuplicateIsCaughtInALongMapAsInAShortOne() {
+        // A map of 16 keys or more is searched through a table, a shorter one in place: the
+        // same duplicate gives the same message either way.
+        let others = (1...20).map { "k\($0): v\n" }.joined()
+        #expect(
+            refusal("format: 1\ntitle: t\nsteps: []\n1: a\n" + others + "\"1\": b\n")
+                == "s.yaml:25:1: duplicate key '1' (first at line 4, column 1); "
+                + "each key may appear once in a map")
+        #expect(
+            refusal("format: 1\ntitle: t\nsteps: []\n" + others + "1: a\n\"1\": b\n")
+                == "s.yaml:25:1: duplicate key '1' (first at line 24, column 1); "
+                + "each key may appear once in a map")
+    }
+
     @Test func duplicateKeyThatCannotBeLocatedIsReportedAtTheFirst() {
         #expect(
             refusal("format: 1\n? title\n: a\n? title\n: b\nsteps: []\n")

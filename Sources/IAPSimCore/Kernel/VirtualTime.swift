@@ -10,6 +10,7 @@ package enum DurationText {
         ("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000),
     ]
     /// The units `parse` reads: `units` and days.
+    /// The units a duration may end with, the longest suffix first (`parse` relies on it).
     static let parsedUnits: [(suffix: String, millis: Int)] = [
         ("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000),
     ]
@@ -20,8 +21,9 @@ package enum DurationText {
     /// limit then calls it too long, never malformed.
     package static func parse(_ text: String) -> VirtualTime? {
         let trimmed = text.trimmingSpaces()
-        // Longest suffix first, so "ms" is not read as "m" + "s".
-        for (suffix, millis) in parsedUnits.sorted(by: { $0.suffix.count > $1.suffix.count }) {
+        // Longest suffix first, so "ms" is not read as "m" + "s": `parsedUnits` is written
+        // in that order (sorting it at each call cost most of a `wait`'s reading).
+        for (suffix, millis) in parsedUnits {
             guard trimmed.hasSuffix(suffix) else { continue }
             let number = trimmed.dropLast(suffix.count)
             guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }

@@ -42,19 +42,28 @@ package struct CommandWord: Sendable, Hashable {
 
     /// Splits on spaces, tabs and line breaks.
     package static func split(_ text: String) -> [CommandWord] {
+        // Each word is made once from its slice of the text (appending it scalar by scalar
+        // cost a scenario more than the run of its steps did).
         var words: [CommandWord] = []
-        var current = String.UnicodeScalarView()
-        var start = 0
-        for (index, scalar) in text.unicodeScalars.enumerated() {
-            if isSpace(scalar) {
-                if !current.isEmpty { words.append(CommandWord(text: String(current), offset: start)) }
-                current = String.UnicodeScalarView()
-            } else {
-                if current.isEmpty { start = index }
-                current.append(scalar)
+        let scalars = text.unicodeScalars
+        var wordStart: String.UnicodeScalarView.Index?
+        var startOffset = 0
+        var offset = 0
+        var i = scalars.startIndex
+        while i != scalars.endIndex {
+            if isSpace(scalars[i]) {
+                if let from = wordStart {
+                    words.append(CommandWord(text: String(scalars[from..<i]), offset: startOffset))
+                    wordStart = nil
+                }
+            } else if wordStart == nil {
+                wordStart = i
+                startOffset = offset
             }
+            offset += 1
+            scalars.formIndex(after: &i)
         }
-        if !current.isEmpty { words.append(CommandWord(text: String(current), offset: start)) }
+        if let from = wordStart { words.append(CommandWord(text: String(scalars[from...]), offset: startOffset)) }
         return words
     }
 

@@ -50,7 +50,11 @@ package struct CommandSpec: Sendable {
     }
 
     /// The spec of a command word, or nil.
-    package static func named(_ word: String) -> CommandSpec? { all.first { $0.word == word } }
+    /// (By index: only the words are read, and only the spec found is copied; a scenario
+    /// reads one for each of its steps.)
+    package static func named(_ word: String) -> CommandSpec? {
+        all.indices.first { all[$0].word == word }.map { all[$0] }
+    }
 
     /// Every command word, in the order messages list them.
     package static var words: [String] { all.map(\.word) }
