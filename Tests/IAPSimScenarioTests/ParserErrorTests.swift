@@ -323,6 +323,13 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
             refusal(head + "  - do: \"buy coins_999\"\n")
                 == "s.yaml:5:14: unknown product 'coins_999'; products are: coins_100, coins_550, no_ads, pro_monthly, plus_monthly, pro_yearly"
         )
+        // A file with Windows line ends points at the same word (it was placed at the
+        // value's start: "\r\n" is one character, and the lines were split by characters).
+        let crlf = (head + "  - do: buy coins_999\n").replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(
+            refusal(crlf)
+                == "s.yaml:5:13: unknown product 'coins_999'; products are: coins_100, coins_550, no_ads, pro_monthly, plus_monthly, pro_yearly"
+        )
     }
 
     @Test func unknownRoute() {
