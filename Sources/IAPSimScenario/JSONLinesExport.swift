@@ -36,7 +36,7 @@ package enum JSONLinesExport {
             return false
         case .entry(let entry):
             out.start(time: entry.time)
-            out.add("part", entry.part.rawValue)
+            out.add(part: entry.part)
             out.add(entry.fact)
             if case .anomalyOpened(let id, _, _, _, _) = entry.fact, let x = whatIf?.explanation(of: id) {
                 for (key, value) in WhatIfFields.of(x) { out.add(key, value) }

@@ -11,12 +11,18 @@ struct Entry {
 /// when a value has the wrong shape. `what` names the value in messages (`'users'`).
 struct NodeReader {
     let file: String
-    /// The source, line by line, to place errors on the offending word of a value.
-    let lines: [[Unicode.Scalar]]
+    /// The source, kept to place errors on the offending word of a value.
+    let text: String
 
     init(file: String, text: String) {
         self.file = file
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        self.text = text
+    }
+
+    /// The source, line by line: split only when an error is placed (splitting a long
+    /// scenario up front cost a tenth of its reading).
+    var lines: [[Unicode.Scalar]] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             var scalars = Array(line.unicodeScalars)
             if scalars.last == "\r" { scalars.removeLast() }
             return scalars
@@ -136,6 +142,7 @@ struct NodeReader {
     /// (escapes, folded lines, block scalars).
     func location(ofOffset offset: Int, in node: Node) -> SourceLocation {
         let start = location(node)
+        let lines = lines
         guard case .scalar(let s) = node, start.line >= 1, start.line <= lines.count else {
             return start
         }
