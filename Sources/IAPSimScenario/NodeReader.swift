@@ -37,7 +37,10 @@ struct NodeReader {
     /// True for an empty value, `~` or `null` written plainly.
     func isNull(_ node: Node) -> Bool {
         guard case .scalar(let s) = node, s.style == .plain || s.style == .any else { return false }
-        return ["", "~", "null", "Null", "NULL"].contains(s.string)
+        switch s.string {
+        case "", "~", "null", "Null", "NULL": return true
+        default: return false
+        }
     }
 
     /// The value as an error message shows it: `empty`, `a list`, `a map`, or quoted text.
@@ -61,6 +64,9 @@ struct NodeReader {
         guard case .mapping(let mapping) = node else {
             throw .wrongType(at: location(node), what: what, expected: .map, found: found(node))
         }
+        // The keys seen, looked up among the entries while there are few (a step's map has one
+        // to three) and in a dictionary past `fewKeys`.
+        let fewKeys = 8
         var seen: [String: SourceLocation] = [:]
         var result: [Entry] = []
         for (keyNode, value) in mapping {
@@ -69,13 +75,18 @@ struct NodeReader {
                     at: location(keyNode), what: "a key in \(what)",
                     expected: .string, found: found(keyNode))
             }
+            let key = s.string
             // Yams refuses most duplicates itself; this catches what it lets through
             // (keys equal as text but resolved to different tags, such as `1` and "1").
-            if let first = seen[s.string] {
-                throw .duplicateKey(at: location(keyNode), key: s.string, first: first)
+            let first =
+                result.count <= fewKeys
+                ? result.first { $0.key == key }.map { location($0.keyNode) } : seen[key]
+            if let first { throw .duplicateKey(at: location(keyNode), key: key, first: first) }
+            result.append(Entry(key: key, keyNode: keyNode, value: value))
+            if result.count > fewKeys {
+                if seen.isEmpty { for entry in result { seen[entry.key] = location(entry.keyNode) } }
+                seen[key] = location(keyNode)
             }
-            seen[s.string] = location(keyNode)
-            result.append(Entry(key: s.string, keyNode: keyNode, value: value))
         }
         return result
     }

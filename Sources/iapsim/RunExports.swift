@@ -49,11 +49,7 @@ struct RunExports {
     /// Writes what `records` add to each export.
     mutating func add(_ records: [RunRecord]) throws {
         if let log {
-            // Each record read in place through the buffer (the array's `for in` and subscript
-            // copy it, a memcpy and its retains: a tenth of the export).
-            records.withUnsafeBufferPointer { records in
-                for k in records.indices { JSONLinesExport.write(records[k], whatIf: whatIf, to: logLines) }
-            }
+            JSONLinesExport.write(records, whatIf: whatIf, to: logLines)
             try log.write(bytes: Array(logLines.bytes))
             logLines.removeAll()
         }
