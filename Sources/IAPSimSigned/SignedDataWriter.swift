@@ -51,6 +51,9 @@ package final class SignedDataWriter {
     /// written as they come rather than held.
     package func takeJSONLines() -> String { String(decoding: takeJSONLineBytes(), as: UTF8.self) }
 
+    /// How many bytes of lines are held (signed and not yet taken).
+    package var heldByteCount: Int { lines.count }
+
     /// `takeJSONLines()` as UTF-8 bytes.
     package func takeJSONLineBytes() -> [UInt8] {
         defer { lines.removeAll(keepingCapacity: true) }
