@@ -35,8 +35,10 @@ package struct JWSSigner: Sendable {
     }
 
     /// `sign(payload)` as UTF-8 bytes (what a line of `signed.jsonl` copies).
-    package func signedBytes(_ payload: JSONText) throws -> [UInt8] {
-        let json = payload.bytes
+    package func signedBytes(_ payload: JSONText) throws -> [UInt8] { try signedBytes(json: payload.bytes) }
+
+    /// The JWS of the payload whose JSON text is `json`, as UTF-8 bytes.
+    package func signedBytes(json: [UInt8]) throws -> [UInt8] {
         var jws: [UInt8] = []
         jws.reserveCapacity(encodedHeader.count + (json.count + 2) / 3 * 4 + 88)
         jws.append(contentsOf: encodedHeader)
@@ -52,11 +54,15 @@ package struct JWSSigner: Sendable {
         return jws
     }
 
-    package func sign(_ transaction: TransactionPayload) throws -> String { try sign(transaction.json) }
+    package func sign(_ transaction: TransactionPayload) throws -> String { try string(transaction.jsonBytes) }
 
-    package func sign(_ notification: NotificationPayload) throws -> String { try sign(notification.json) }
+    package func sign(_ notification: NotificationPayload) throws -> String { try string(notification.jsonBytes) }
 
-    package func sign(_ renewalInfo: RenewalInfoPayload) throws -> String { try sign(renewalInfo.json) }
+    package func sign(_ renewalInfo: RenewalInfoPayload) throws -> String { try string(renewalInfo.jsonBytes) }
+
+    private func string(_ json: [UInt8]) throws -> String {
+        String(decoding: try signedBytes(json: json), as: UTF8.self)
+    }
 
     /// RFC 7515 base64url: URL alphabet, no padding.
     package static func base64URL(_ bytes: [UInt8]) -> String {

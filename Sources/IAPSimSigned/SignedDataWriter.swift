@@ -63,7 +63,7 @@ package final class SignedDataWriter {
     /// A transaction the App Store signed (a purchase result, `Transaction.updates`, history).
     @discardableResult
     package func transaction(_ payload: TransactionPayload, at t: Int64) throws -> String {
-        let jws = try appStore.signedBytes(payload.json)
+        let jws = try appStore.signedBytes(json: payload.jsonBytes)
         append(t: t, kind: .transaction, txn: payload.transactionId, jws: jws)
         return String(decoding: jws, as: UTF8.self)
     }
@@ -72,7 +72,7 @@ package final class SignedDataWriter {
     /// the Server API's statuses).
     @discardableResult
     package func renewalInfo(_ payload: RenewalInfoPayload, at t: Int64) throws -> String {
-        let jws = try appStore.signedBytes(payload.json)
+        let jws = try appStore.signedBytes(json: payload.jsonBytes)
         append(t: t, kind: .renewal, txn: payload.originalTransactionId, jws: jws)
         return String(decoding: jws, as: UTF8.self)
     }
@@ -91,7 +91,7 @@ package final class SignedDataWriter {
             signedRenewalInfo: try renewalInfo.map { try appStore.sign($0) }, status: status,
             environment: environment)
         payload.consumptionRequestReason = consumptionRequestReason
-        let jws = try appStore.signedBytes(payload.json)
+        let jws = try appStore.signedBytes(json: payload.jsonBytes)
         append(t: t, kind: .notification, txn: transaction.transactionId, jws: jws)
         return String(decoding: jws, as: UTF8.self)
     }
@@ -101,7 +101,7 @@ package final class SignedDataWriter {
     package func forged(_ payload: TransactionPayload, at t: Int64) throws -> String {
         let signer = try forger ?? JWSSigner(chain: SigningChain.forger())
         forger = signer
-        let jws = try signer.signedBytes(payload.json)
+        let jws = try signer.signedBytes(json: payload.jsonBytes)
         append(t: t, kind: .forged, txn: payload.transactionId, jws: jws)
         return String(decoding: jws, as: UTF8.self)
     }

@@ -24,6 +24,35 @@ import Testing
         }
     }
 
+    /// What is signed (`jsonBytes`, written straight) is the payload's `json` text (whose
+    /// bytes the golden tests of PayloadTests and SubscriptionPayloadTests hold): for every
+    /// sample, every optional field set and none, a nested object, strings to escape.
+    @Test func eachPayloadSignsTheBytesOfItsJSON() {
+        var odd = Samples.refunded
+        odd.transactionId = "tx \"1\"\\\u{1}é"
+        odd.isUpgraded = false
+        odd.revocationType = "REFUND_PRORATED"
+        odd.revocationPercentage = 50_000
+        odd.appTransactionId = "705"
+        let transactions = [
+            Samples.consumable, Samples.withToken, Samples.refunded, odd, SubscriptionSamples.purchase,
+            SubscriptionSamples.renewal, SubscriptionSamples.refundedRenewal,
+        ]
+        for t in transactions { #expect(t.jsonBytes == t.json.bytes) }
+        let renewals = [SubscriptionSamples.active, SubscriptionSamples.inGrace]
+        for r in renewals { #expect(r.jsonBytes == r.json.bytes) }
+        var notification = NotificationPayload(
+            notificationType: .didChangeRenewalPref, subtype: .downgrade, notificationUUID: "n\"1",
+            signedDate: -1, signedTransactionInfo: "a.b.c", signedRenewalInfo: "d.e.f", status: .gracePeriod)
+        #expect(notification.jsonBytes == notification.json.bytes)
+        notification.consumptionRequestReason = "LEGAL"
+        notification.subtype = nil
+        notification.signedRenewalInfo = nil
+        notification.status = nil
+        #expect(notification.jsonBytes == notification.json.bytes)
+        #expect(notification.json.text.contains(#""data":{"appAppleId":6450000001,"bundleId""#))
+    }
+
     /// A line as it was written before (a `JSONText` object made a string) with the line's
     /// own JWS, for each kind of line, a transaction id that needs escapes and one that does
     /// not, and an environment of the run's.
