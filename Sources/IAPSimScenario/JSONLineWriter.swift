@@ -175,11 +175,22 @@ package final class JSONLineWriter {
     /// (`name` is a literal of the writer's own: ASCII with no escape.)
     @inline(__always)
     func key(_ name: StaticString) {
+        // A one-character literal may be held as a scalar, with no pointer to its bytes.
+        guard name.hasPointerRepresentation else { return name.withUTF8Buffer { key($0) } }
         let n = name.utf8CodeUnitCount
         reserve(n + 4)
         put(0x2C)
         put(0x22)
         copyShort(name.utf8Start, n)
+        put(0x22)
+        put(0x3A)
+    }
+
+    private func key(_ name: UnsafeBufferPointer<UInt8>) {
+        reserve(name.count + 4)
+        put(0x2C)
+        put(0x22)
+        if let start = name.baseAddress { copyShort(start, name.count) }
         put(0x22)
         put(0x3A)
     }

@@ -48,6 +48,15 @@ import Testing
         for value in values { #expect(JSONValue.int(value).text == String(value)) }
     }
 
+    /// Keys of one character (a literal that may be held as a scalar) and of more.
+    @Test func keysOfAnyLengthAreWrittenQuoted() {
+        let out = JSONLineWriter(capacity: 64)
+        out.add("x", 1)
+        out.add("id", 2)
+        out.add("abcdefghijklmnopq", 3)
+        #expect(out.text == #","x":1,"id":2,"abcdefghijklmnopq":3"#)
+    }
+
     @Test func theKindAndPartMembersAreWhatKeyAndQuoteWrite() {
         let members = JSONLineMembers.shared
         for kind in Fact.Kind.allCases {
