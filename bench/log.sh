@@ -25,6 +25,25 @@
 # (JSONLinesExport.write) 2.08e8 -> 9.9e7, the words 9.6e7 -> 3.1e7. CPU seconds of the
 # 10,000-round run --log, the two builds taken in turn 9 times (load 4-5), median (best):
 # 0.63 (0.55) -> 0.52 (0.44) s: 89 (102) -> 108 (128) MB/s. Same bytes (cmp).
+# Round 3 (issue 34, item 9): a line's start copied from the line before when its time is the
+# same (two lines in three); integers two digits at a time; the kind and part members made
+# once (JSONLineMembers); a string's bytes read in place; no copy of each RunRecord before its
+# line; lines handed to the file 64 KB at a time (RunExports.batch; were 40,002 arrays and
+# writes); reading the scenario: NodeReader splits the source into lines only for an error,
+# looks a map's few keys up without a dictionary, isNull without an array.
+#   callgrind, this file at 10,000 rounds: run --log 3.80e9 -> 3.25e9 instructions (before
+#   the 64 KB batches, which valgrind counts as more: it counts each byte of a long
+#   `rep movsb`); the export (RunExports.add) 1.158e9 -> 0.850e9; reading the scenario
+#   1.245e9 -> 1.00e9; the run without --log 2.37e9 -> 2.13e9.
+#   CPU seconds of run --log, the two builds (8e67804 and this) taken in turn, median (min):
+#     15 each, load 2.1:  0.47 (0.43) -> 0.40 (0.38) s: 120 -> 141 MB/s
+#     this script, 3 rounds of 5 each in turn, load 2.5-2.9: medians 0.45/0.55/0.50 s ->
+#       0.64/0.41/0.42 s: 113 -> 134 MB/s (median of the rounds)
+#     21 each, load 3.0 (both ~30% slower): 0.62 (0.48) -> 0.59 (0.41) s: 91 -> 95 MB/s
+#   So >= 100 MB/s holds at loads up to ~2.9, >= 130 MB/s at load ~2 to 2.9; at load 3 and
+#   above the shared cores give neither build 100. Same bytes (cmp, 1,000 and 10,000 rounds).
+#   Left: the export is now ~1/4 of the run's instructions; reading the scenario ~1/3 (Yams
+#   and its pre-scan ~0.56e9, Command.read in IAPSimCore 0.22e9), the simulation ~0.97e9.
 set -euo pipefail
 source "$(dirname "$0")/release.sh"
 ROUNDS=${1:-10000}

@@ -34,6 +34,32 @@
 #     run --signed 1.07 -> 0.74 s CPU: 9,346 -> 13,514 JWS/s in all;
 #     without 0.31 -> 0.18 s CPU; the export alone 13,158 -> 17,857 JWS/s (26,786 signatures/s
 #     against openssl's 49,076 on this machine).
+# Round 3 (issue 34, item 9): a line of signed.jsonl written as bytes around the JWS (no
+#   JSONText object and no String per line, the JWS not rescanned for escapes), the JWS kept
+#   as bytes, each payload's members listed once and written straight into the bytes that are
+#   signed (JSONPayload: no JSONText tree), base64url two characters per 12 bits from a table,
+#   escapes looked for 32 bytes a turn, lines handed to the file 64 KB at a time.
+#   callgrind, 1,000 purchases: run --signed 1.531e9 -> 1.353e9 instructions, without
+#   0.310e9 -> 0.286e9; the export 1.221e9 -> 1.067e9, of which ECDSA and SHA-256 ~0.9e9
+#   (unchanged): the rest of the export 0.33e9 -> 0.17e9.
+#   perf, 5,000 purchases: the export is ~53% of the run's CPU, ECDSA (Crypto's
+#   signature(for:)) 37%, SHA-256 2.6%, the payloads' JSON 5.5% (before JSONPayload), base64url
+#   1.4%; the run without --signed grows faster than the purchases because of the simulation
+#   core: MerchantServer.reconciliationHasWork (asked after every event that moved the store,
+#   World.armReconcileIfDue) walks every transaction with a dictionary lookup each
+#   (isCredited): 27% of the instructions of 5,000 purchases without --signed (4.1e8 of 1.5e9),
+#   and the run's CPU 0.10, 0.17-0.19, 0.39-0.55, 2.0 s at 2,500, 5,000, 10,000, 20,000
+#   purchases. The export's own CPU is linear within the noise (0.55-0.67 s at 5,000,
+#   0.97-1.30 s at 10,000).
+#   CPU seconds of run --signed, 5,000 purchases, the builds (8e67804 and this) in turn, median:
+#     load 1.5 (this script, 7 each): 0.81 -> 0.75 s: 12,346 -> 13,333 JWS/s
+#     load 2.7-3.1 (11 each):         0.97 -> 0.87 s: 10,309 -> 11,494 JWS/s
+#     load 3.0 (21 each):             0.92 -> 0.81 s: 10,870 -> 12,346 JWS/s
+#     load 2.5-2.9 (this script, 3 rounds of 5): 0.82/0.80/0.92 -> 0.90/0.81/0.89 s (noise
+#       larger than the change)
+#   ECDSA alone (15,000 signatures at openssl's 40,000-50,000/s) is 0.30-0.37 s, the run
+#   without --signed 0.17-0.21 s: 13,000 JWS/s of CPU (0.77 s) is reached at load <= 1.5, and
+#   at higher loads needs the run's quadratic reconciliation scan (IAPSimCore) gone.
 set -euo pipefail
 source "$(dirname "$0")/release.sh"
 PURCHASES=${1:-5000}

@@ -10,7 +10,7 @@ extension JSONLineWriter {
     static let kindNames = Fact.Kind.allCases.map { String(describing: $0) }
 
     func add(_ fact: Fact) {
-        add("kind", kindNames[Int(fact.kind.rawValue)])
+        append(members.kind(fact.kind))
         switch fact {
         case .appCrashed, .appUninstalled, .appBackgrounded, .appForegrounded, .observerRegistered,
             .storeScreenOpened, .storeScreenClosed, .networkWentOff, .networkCameBack, .replayUnavailable,

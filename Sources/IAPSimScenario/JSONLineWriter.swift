@@ -7,17 +7,36 @@ package final class JSONLineWriter {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var count = 0
-    /// `kindNames`, held by the writer: a static read costs a `swift_once` call each time.
-    let kindNames = JSONLineWriter.kindNames
+    /// The `kind` members, made once (held by the writer: a static read costs a
+    /// `swift_once` call each time).
+    let members = JSONLineMembers.shared
     /// The words of the fact being written (`addText`), reused.
     let factText = FactTextBytes(capacity: 256)
+    /// `00` to `99`, two bytes each: an integer is written two digits at a time.
+    private let digitPairs: UnsafeMutablePointer<UInt8>
+    /// The start of the last line (`{"t":…,"clock":"…"`) and its time: most lines share the
+    /// time of the line before, and copy its start.
+    private let lastStart: UnsafeMutablePointer<UInt8>
+    private var lastStartCount = 0
+    private var lastTime: VirtualTime?
+    static let lastStartCapacity = 96
 
     package init(capacity: Int = 1 << 16) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
+        digitPairs = .allocate(capacity: 200)
+        for k in 0..<100 {
+            digitPairs[2 * k] = UInt8(k / 10) + 0x30
+            digitPairs[2 * k + 1] = UInt8(k % 10) + 0x30
+        }
+        lastStart = .allocate(capacity: Self.lastStartCapacity)
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        base.deallocate()
+        digitPairs.deallocate()
+        lastStart.deallocate()
+    }
 
     /// The bytes written since the last `removeAll`.
     package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
@@ -61,15 +80,53 @@ package final class JSONLineWriter {
 
     func append(_ literal: StaticString) { literal.withUTF8Buffer { append($0) } }
 
+    /// `,"part":"…"`.
+    func add(part: Part) { append(JSONLineMembers.part(part)) }
+
     /// `n` bytes from `source`, after `reserve(n)`.
     @inline(__always)
     private func copyShort(_ source: UnsafePointer<UInt8>, _ n: Int) {
-        copyShortBytes(source, n, to: base + count)
+        let target = base + count
         count += n
+        // Under 8 bytes (keys, most names): two overlapping words of 4, 2 or 1 bytes.
+        if n >= 4 && n < 8 {
+            let from = UnsafeRawPointer(source)
+            let to = UnsafeMutableRawPointer(target)
+            to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            (to + n - 4).storeBytes(of: from.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self), as: UInt32.self)
+        } else if n < 4 {
+            if n >= 2 {
+                let from = UnsafeRawPointer(source)
+                let to = UnsafeMutableRawPointer(target)
+                to.storeBytes(of: from.loadUnaligned(as: UInt16.self), as: UInt16.self)
+                (to + n - 2).storeBytes(
+                    of: from.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self), as: UInt16.self)
+            } else if n == 1 {
+                target.pointee = source.pointee
+            }
+        } else {
+            copyShortBytes(source, n, to: target)
+        }
     }
 
-    /// `{"t":…,"clock":"…"`: every line's start.
+    /// `{"t":…,"clock":"…"`: every line's start; a copy of the last line's when the time is
+    /// the same (two lines in three).
     func start(time: VirtualTime) {
+        if time == lastTime {
+            reserve(lastStartCount)
+            return copyShort(lastStart, lastStartCount)
+        }
+        let mark = count
+        writeStart(time)
+        let n = count - mark
+        guard n <= Self.lastStartCapacity else { return lastTime = nil }
+        lastStart.update(from: base + mark, count: n)
+        lastStartCount = n
+        lastTime = time
+    }
+
+    /// `start(time:)` written out.
+    func writeStart(_ time: VirtualTime) {
         append(#"{"t":"#)
         integer(time)
         key("clock")
@@ -115,15 +172,27 @@ package final class JSONLineWriter {
     }
 
     /// `,"key":` (every member but the line's first, `t`).
+    /// (`name` is a literal of the writer's own: ASCII with no escape.)
+    @inline(__always)
     func key(_ name: StaticString) {
-        name.withUTF8Buffer { name in
-            reserve(name.count + 4)
-            put(0x2C)
-            put(0x22)
-            if let start = name.baseAddress { copyShort(start, name.count) }
-            put(0x22)
-            put(0x3A)
-        }
+        // A one-character literal may be held as a scalar, with no pointer to its bytes.
+        guard name.hasPointerRepresentation else { return name.withUTF8Buffer { key($0) } }
+        let n = name.utf8CodeUnitCount
+        reserve(n + 4)
+        put(0x2C)
+        put(0x22)
+        copyShort(name.utf8Start, n)
+        put(0x22)
+        put(0x3A)
+    }
+
+    private func key(_ name: UnsafeBufferPointer<UInt8>) {
+        reserve(name.count + 4)
+        put(0x2C)
+        put(0x22)
+        if let start = name.baseAddress { copyShort(start, name.count) }
+        put(0x22)
+        put(0x3A)
     }
 
     func add(_ name: StaticString, _ value: String) {
@@ -161,12 +230,23 @@ package final class JSONLineWriter {
             guard digits < 20 else { break }
             power &*= 10
         }
-        var k = count + digits - 1
-        repeat {
-            base[k] = UInt8(truncatingIfNeeded: n % 10) + 0x30
-            n /= 10
-            k -= 1
-        } while n > 0
+        // Two digits at a time from the last.
+        var k = count + digits
+        while n >= 100 {
+            let q = n / 100
+            let pair = Int(truncatingIfNeeded: n &- q &* 100) &* 2
+            k -= 2
+            base[k] = digitPairs[pair]
+            base[k + 1] = digitPairs[pair + 1]
+            n = q
+        }
+        if n >= 10 {
+            let pair = Int(truncatingIfNeeded: n) &* 2
+            base[k - 2] = digitPairs[pair]
+            base[k - 1] = digitPairs[pair + 1]
+        } else {
+            base[k - 1] = UInt8(truncatingIfNeeded: n) + 0x30
+        }
         count += digits
     }
 
@@ -179,10 +259,14 @@ package final class JSONLineWriter {
         append(0x22)
     }
 
-    /// `s` as `quote` writes it, without the quotes (a piece of a string).
+    /// `s` as `quote` writes it, without the quotes (a piece of a string): its UTF-8 read in
+    /// place (a small string's from the stack), no copy of the string.
     func escaped(_ s: String) {
-        var s = s
-        s.withUTF8 { escaped($0) }
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { escaped($0) }
+        if done == nil {
+            var s = s
+            s.withUTF8 { escaped($0) }
+        }
     }
 
     /// UTF-8 `bytes` as `escaped` writes a string of them.

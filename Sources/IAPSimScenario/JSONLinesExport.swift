@@ -16,7 +16,7 @@ package enum JSONLinesExport {
     /// `preventedBy`, `savedBy`).
     package static func text(_ records: [RunRecord], whatIf: WhatIfReport? = nil) -> String {
         let out = JSONLineWriter()
-        for record in records { write(record, whatIf: whatIf, to: out) }
+        write(records, whatIf: whatIf, to: out)
         return out.text
     }
 
@@ -27,16 +27,22 @@ package enum JSONLinesExport {
         return String(decoding: out.bytes.dropLast(), as: UTF8.self)
     }
 
+    /// Appends the lines of `records` to `out`, each record read in place (a loop in the
+    /// caller's module copied each record, a memcpy and its retains, before the call).
+    package static func write(_ records: [RunRecord], whatIf: WhatIfReport? = nil, to out: JSONLineWriter) {
+        for record in records { write(record, whatIf: whatIf, to: out) }
+    }
+
     /// Appends the record's line and its newline to `out` (one buffer for a whole log: no
     /// string per line), or nothing for a record that is not exported; says which.
-    @discardableResult
+    @discardableResult @inline(__always)
     package static func write(_ record: RunRecord, whatIf: WhatIfReport? = nil, to out: JSONLineWriter) -> Bool {
         switch record {
         case .story:
             return false
         case .entry(let entry):
             out.start(time: entry.time)
-            out.add("part", entry.part.rawValue)
+            out.add(part: entry.part)
             out.add(entry.fact)
             if case .anomalyOpened(let id, _, _, _, _) = entry.fact, let x = whatIf?.explanation(of: id) {
                 for (key, value) in WhatIfFields.of(x) { out.add(key, value) }

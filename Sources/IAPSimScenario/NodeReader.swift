@@ -11,13 +11,18 @@ struct Entry {
 /// when a value has the wrong shape. `what` names the value in messages (`'users'`).
 struct NodeReader {
     let file: String
-    /// The source, line by line, to place errors on the offending word of a value.
-    let lines: [[Unicode.Scalar]]
+    /// The source, kept to place errors on the offending word of a value.
+    let text: String
 
     init(file: String, text: String) {
         self.file = file
-        // Split by scalars, not characters: a split by characters cost a 5,000-step file
-        // more than the run of its steps, and never split "\r\n" (one character).
+        self.text = text
+    }
+
+    /// The source, line by line: split only when an error is placed (splitting a long
+    /// scenario up front cost a tenth of its reading), and by scalars, not characters ("\r\n"
+    /// is one character: a file with Windows line ends was never split).
+    var lines: [[Unicode.Scalar]] {
         var lines: [[Unicode.Scalar]] = []
         var line: [Unicode.Scalar] = []
         for scalar in text.unicodeScalars {
@@ -31,7 +36,7 @@ struct NodeReader {
         }
         if line.last == "\r" { line.removeLast() }
         lines.append(line)
-        self.lines = lines
+        return lines
     }
 
     func location(_ node: Node) -> SourceLocation {
@@ -42,7 +47,10 @@ struct NodeReader {
     /// True for an empty value, `~` or `null` written plainly.
     func isNull(_ node: Node) -> Bool {
         guard case .scalar(let s) = node, s.style == .plain || s.style == .any else { return false }
-        return ["", "~", "null", "Null", "NULL"].contains(s.string)
+        switch s.string {
+        case "", "~", "null", "Null", "NULL": return true
+        default: return false
+        }
     }
 
     /// The value as an error message shows it: `empty`, `a list`, `a map`, or quoted text.
@@ -77,9 +85,9 @@ struct NodeReader {
                     at: location(keyNode), what: "a key in \(what)",
                     expected: .string, found: found(keyNode))
             }
+            let key = s.string
             // Yams refuses most duplicates itself; this catches what it lets through
             // (keys equal as text but resolved to different tags, such as `1` and "1").
-            let key = s.string
             if let table = seen {
                 if let first = table[key] { throw .duplicateKey(at: location(keyNode), key: key, first: first) }
                 seen?[key] = location(keyNode)
@@ -156,6 +164,7 @@ struct NodeReader {
     /// (escapes, folded lines, block scalars).
     func location(ofOffset offset: Int, in node: Node) -> SourceLocation {
         let start = location(node)
+        let lines = lines
         guard case .scalar(let s) = node, start.line >= 1, start.line <= lines.count else {
             return start
         }

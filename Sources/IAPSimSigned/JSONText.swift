@@ -53,7 +53,7 @@ package indirect enum JSONText: Equatable, Sendable {
     private static let falseBytes = Array("false".utf8)
 
     /// RFC 8259 string: quote, backslash and control characters escaped; the rest as UTF-8.
-    private static func quote(_ value: String, to out: inout [UInt8]) {
+    static func quote(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most values need no escape (a JWS inside a notification is ~5 KB of base64url):
         // checked eight bytes at a time, appended whole.
@@ -89,10 +89,20 @@ package indirect enum JSONText: Equatable, Sendable {
         let highs: UInt64 = 0x8080_8080_8080_8080
         // Nonzero when some byte of `w` is below `n` (n <= 0x80): exact as to whether any is.
         func below(_ w: UInt64, _ n: UInt64) -> UInt64 { (w &- ones &* n) & ~w & highs }
-        func special(_ w: UInt64) -> Bool {
-            (below(w, 0x20) | below(w ^ (ones &* 0x22), 1) | below(w ^ (ones &* 0x5C), 1)) != 0
+        func mask(_ w: UInt64) -> UInt64 {
+            below(w, 0x20) | below(w ^ (ones &* 0x22), 1) | below(w ^ (ones &* 0x5C), 1)
         }
+        func special(_ w: UInt64) -> Bool { mask(w) != 0 }
         var i = 0
+        // Four words a turn (a JWS inside a payload is thousands of bytes): one test of the four.
+        while i + 32 <= bytes.count {
+            let a = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let b = raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
+            let c = raw.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)
+            let d = raw.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)
+            if mask(a) | mask(b) | mask(c) | mask(d) != 0 { return false }
+            i += 32
+        }
         while i + 8 <= bytes.count {
             if special(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return false }
             i += 8

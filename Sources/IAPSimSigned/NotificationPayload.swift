@@ -1,7 +1,7 @@
 /// Apple's `ResponseBodyV2DecodedPayload` for a V2 notification about one transaction; a
 /// subscription's also carries its renewal info (`data.signedRenewalInfo`), its status
 /// (`data.status`) and, for most types, a `subtype`.
-package struct NotificationPayload: Equatable, Sendable {
+package struct NotificationPayload: Equatable, Sendable, JSONPayload {
     /// Apple's `NotificationTypeV2`, the types the simulator sends.
     package enum NotificationType: String, Sendable, CaseIterable {
         case oneTimeCharge = "ONE_TIME_CHARGE", refund = "REFUND", consumptionRequest = "CONSUMPTION_REQUEST"
@@ -82,28 +82,26 @@ package struct NotificationPayload: Equatable, Sendable {
         self.status = status
     }
 
-    /// The payload as JSON, keys always in this order; `subtype`, `signedRenewalInfo` and
+    /// Room for the two JWS inside.
+    package var jsonCapacity: Int { 1024 + signedTransactionInfo.utf8.count + (signedRenewalInfo?.utf8.count ?? 0) }
+
+    /// The payload's members, keys always in this order; `subtype`, `signedRenewalInfo` and
     /// `status` only when set.
-    package var json: JSONText {
-        .members([
-            ("notificationType", .string(notificationType.rawValue)),
-            ("subtype", subtype.map { .string($0.rawValue) }),
-            ("notificationUUID", .string(notificationUUID)),
-            (
-                "data",
-                .members([
-                    ("appAppleId", .integer(appAppleId)),
-                    ("bundleId", .string(bundleId)),
-                    ("bundleVersion", .string(bundleVersion)),
-                    ("environment", .string(environment)),
-                    ("signedTransactionInfo", .string(signedTransactionInfo)),
-                    ("signedRenewalInfo", signedRenewalInfo.map(JSONText.string)),
-                    ("status", status.map { .integer($0.rawValue) }),
-                    ("consumptionRequestReason", consumptionRequestReason.map(JSONText.string)),
-                ])
-            ),
-            ("version", .string(version)),
-            ("signedDate", .integer(signedDate)),
-        ])
+    package func members(into m: inout some JSONMembers) {
+        m.add("notificationType", notificationType.rawValue)
+        m.add("subtype", subtype?.rawValue)
+        m.add("notificationUUID", notificationUUID)
+        m.add("data") { data in
+            data.add("appAppleId", appAppleId)
+            data.add("bundleId", bundleId)
+            data.add("bundleVersion", bundleVersion)
+            data.add("environment", environment)
+            data.add("signedTransactionInfo", signedTransactionInfo)
+            data.add("signedRenewalInfo", signedRenewalInfo)
+            data.add("status", status?.rawValue)
+            data.add("consumptionRequestReason", consumptionRequestReason)
+        }
+        m.add("version", version)
+        m.add("signedDate", signedDate)
     }
 }

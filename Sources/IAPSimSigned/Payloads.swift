@@ -14,7 +14,7 @@ package enum VirtualTime {
 /// An auto-renewable subscription's transaction adds `webOrderLineItemId`,
 /// `subscriptionGroupIdentifier` and `expiresDate` (and `isUpgraded` on the transaction an
 /// upgrade replaced); `offerType` is never written (the simulator has no offers).
-package struct TransactionPayload: Equatable, Sendable {
+package struct TransactionPayload: Equatable, Sendable, JSONPayload {
     package enum ProductType: String, Sendable {
         case consumable = "Consumable", nonConsumable = "Non-Consumable"
         case nonRenewing = "Non-Renewing Subscription"
@@ -113,36 +113,34 @@ package struct TransactionPayload: Equatable, Sendable {
         return p
     }
 
-    /// The payload as JSON, keys always in this order (Apple's, for the fields both have).
-    package var json: JSONText {
-        .members([
-            ("transactionId", .string(transactionId)),
-            ("originalTransactionId", .string(originalTransactionId)),
-            ("webOrderLineItemId", webOrderLineItemId.map(JSONText.string)),
-            ("bundleId", .string(bundleId)),
-            ("productId", .string(productId)),
-            ("subscriptionGroupIdentifier", subscriptionGroupIdentifier.map(JSONText.string)),
-            ("purchaseDate", .integer(purchaseDate)),
-            ("originalPurchaseDate", .integer(originalPurchaseDate)),
-            ("expiresDate", expiresDate.map(JSONText.integer)),
-            ("quantity", .integer(quantity)),
-            ("type", .string(type.rawValue)),
-            ("inAppOwnershipType", .string(inAppOwnershipType)),
-            ("signedDate", .integer(signedDate)),
-            ("isUpgraded", isUpgraded.map(JSONText.bool)),
-            ("environment", .string(environment)),
-            ("transactionReason", .string(transactionReason.rawValue)),
-            ("storefront", .string(storefront)),
-            ("storefrontId", .string(storefrontId)),
-            ("price", .integer(price)),
-            ("currency", .string(currency)),
-            ("appAccountToken", appAccountToken.map(JSONText.string)),
-            ("revocationDate", revocationDate.map(JSONText.integer)),
-            ("revocationReason", revocationReason.map(JSONText.integer)),
-            ("revocationType", revocationType.map(JSONText.string)),
-            ("revocationPercentage", revocationPercentage.map(JSONText.integer)),
-            ("appTransactionId", appTransactionId.map(JSONText.string)),
-        ])
+    /// The payload's members, keys always in this order (Apple's, for the fields both have).
+    package func members(into m: inout some JSONMembers) {
+        m.add("transactionId", transactionId)
+        m.add("originalTransactionId", originalTransactionId)
+        m.add("webOrderLineItemId", webOrderLineItemId)
+        m.add("bundleId", bundleId)
+        m.add("productId", productId)
+        m.add("subscriptionGroupIdentifier", subscriptionGroupIdentifier)
+        m.add("purchaseDate", purchaseDate)
+        m.add("originalPurchaseDate", originalPurchaseDate)
+        m.add("expiresDate", expiresDate)
+        m.add("quantity", quantity)
+        m.add("type", type.rawValue)
+        m.add("inAppOwnershipType", inAppOwnershipType)
+        m.add("signedDate", signedDate)
+        m.add("isUpgraded", isUpgraded)
+        m.add("environment", environment)
+        m.add("transactionReason", transactionReason.rawValue)
+        m.add("storefront", storefront)
+        m.add("storefrontId", storefrontId)
+        m.add("price", price)
+        m.add("currency", currency)
+        m.add("appAccountToken", appAccountToken)
+        m.add("revocationDate", revocationDate)
+        m.add("revocationReason", revocationReason)
+        m.add("revocationType", revocationType)
+        m.add("revocationPercentage", revocationPercentage)
+        m.add("appTransactionId", appTransactionId)
     }
 }
 

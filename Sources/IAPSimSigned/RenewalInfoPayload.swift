@@ -3,7 +3,7 @@
 /// milliseconds since the Unix epoch. A field that does not apply is absent, as Apple leaves it
 /// out (`expirationIntent` only once the subscription expired, `gracePeriodExpiresDate` only in
 /// a grace period); `offerType` is never written (the simulator has no offers).
-package struct RenewalInfoPayload: Equatable, Sendable {
+package struct RenewalInfoPayload: Equatable, Sendable, JSONPayload {
     /// Apple's `ExpirationIntent`, the two reasons a simulated subscription expires.
     package enum ExpirationIntent: Int64, Sendable, CaseIterable {
         /// The customer turned auto-renew off.
@@ -57,24 +57,22 @@ package struct RenewalInfoPayload: Equatable, Sendable {
         self.renewalDate = renewalDate
     }
 
-    /// The payload as JSON, keys always in this order (the order of Apple's model).
-    package var json: JSONText {
-        .members([
-            ("expirationIntent", expirationIntent.map { .integer($0.rawValue) }),
-            ("originalTransactionId", .string(originalTransactionId)),
-            ("autoRenewProductId", .string(autoRenewProductId)),
-            ("productId", .string(productId)),
-            ("autoRenewStatus", .integer(autoRenewStatus.rawValue)),
-            ("isInBillingRetryPeriod", .bool(isInBillingRetryPeriod)),
-            ("gracePeriodExpiresDate", gracePeriodExpiresDate.map(JSONText.integer)),
-            ("signedDate", .integer(signedDate)),
-            ("environment", .string(environment)),
-            ("recentSubscriptionStartDate", .integer(recentSubscriptionStartDate)),
-            ("renewalDate", renewalDate.map(JSONText.integer)),
-            ("currency", currency.map(JSONText.string)),
-            ("renewalPrice", renewalPrice.map(JSONText.integer)),
-            ("appAccountToken", appAccountToken.map(JSONText.string)),
-            ("appTransactionId", appTransactionId.map(JSONText.string)),
-        ])
+    /// The payload's members, keys always in this order (the order of Apple's model).
+    package func members(into m: inout some JSONMembers) {
+        m.add("expirationIntent", expirationIntent?.rawValue)
+        m.add("originalTransactionId", originalTransactionId)
+        m.add("autoRenewProductId", autoRenewProductId)
+        m.add("productId", productId)
+        m.add("autoRenewStatus", autoRenewStatus.rawValue)
+        m.add("isInBillingRetryPeriod", isInBillingRetryPeriod)
+        m.add("gracePeriodExpiresDate", gracePeriodExpiresDate)
+        m.add("signedDate", signedDate)
+        m.add("environment", environment)
+        m.add("recentSubscriptionStartDate", recentSubscriptionStartDate)
+        m.add("renewalDate", renewalDate)
+        m.add("currency", currency)
+        m.add("renewalPrice", renewalPrice)
+        m.add("appAccountToken", appAccountToken)
+        m.add("appTransactionId", appTransactionId)
     }
 }

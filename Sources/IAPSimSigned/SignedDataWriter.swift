@@ -18,7 +18,8 @@ package final class SignedDataWriter {
     package let directory: String?
     private let appStore: JWSSigner
     private var forger: JWSSigner?
-    private var lines: [String] = []
+    /// The lines signed and not yet taken, each with its newline, written as bytes.
+    private var lines: [UInt8] = []
     /// The environment of the run (`Production`, `Sandbox`): every line names it, so that a
     /// verifier is built for the run's environment, whatever a forged object claims.
     private let environment: String
@@ -44,30 +45,36 @@ package final class SignedDataWriter {
     package var rootCertificate: [UInt8] { appStore.chain.root }
 
     /// `signed.jsonl`: every object signed so far, one line each.
-    package var jsonLines: String { lines.map { $0 + "\n" }.joined() }
+    package var jsonLines: String { String(decoding: lines, as: UTF8.self) }
 
     /// The lines signed since the last call, and forgets them: a long run's lines are
     /// written as they come rather than held.
-    package func takeJSONLines() -> String {
+    package func takeJSONLines() -> String { String(decoding: takeJSONLineBytes(), as: UTF8.self) }
+
+    /// How many bytes of lines are held (signed and not yet taken).
+    package var heldByteCount: Int { lines.count }
+
+    /// `takeJSONLines()` as UTF-8 bytes.
+    package func takeJSONLineBytes() -> [UInt8] {
         defer { lines.removeAll(keepingCapacity: true) }
-        return jsonLines
+        return lines
     }
 
     /// A transaction the App Store signed (a purchase result, `Transaction.updates`, history).
     @discardableResult
     package func transaction(_ payload: TransactionPayload, at t: Int64) throws -> String {
-        let jws = try appStore.sign(payload)
+        let jws = try appStore.signedBytes(json: payload.jsonBytes)
         append(t: t, kind: .transaction, txn: payload.transactionId, jws: jws)
-        return jws
+        return String(decoding: jws, as: UTF8.self)
     }
 
     /// A subscription's renewal info the App Store signed (with a subscription transaction,
     /// the Server API's statuses).
     @discardableResult
     package func renewalInfo(_ payload: RenewalInfoPayload, at t: Int64) throws -> String {
-        let jws = try appStore.sign(payload)
+        let jws = try appStore.signedBytes(json: payload.jsonBytes)
         append(t: t, kind: .renewal, txn: payload.originalTransactionId, jws: jws)
-        return jws
+        return String(decoding: jws, as: UTF8.self)
     }
 
     /// A V2 notification about `transaction`: its `signedTransactionInfo` is signed first, and
@@ -84,9 +91,9 @@ package final class SignedDataWriter {
             signedRenewalInfo: try renewalInfo.map { try appStore.sign($0) }, status: status,
             environment: environment)
         payload.consumptionRequestReason = consumptionRequestReason
-        let jws = try appStore.sign(payload)
+        let jws = try appStore.signedBytes(json: payload.jsonBytes)
         append(t: t, kind: .notification, txn: transaction.transactionId, jws: jws)
-        return jws
+        return String(decoding: jws, as: UTF8.self)
     }
 
     /// A transaction JWS the attacker made with a chain of their own.
@@ -94,9 +101,9 @@ package final class SignedDataWriter {
     package func forged(_ payload: TransactionPayload, at t: Int64) throws -> String {
         let signer = try forger ?? JWSSigner(chain: SigningChain.forger())
         forger = signer
-        let jws = try signer.sign(payload)
+        let jws = try signer.signedBytes(json: payload.jsonBytes)
         append(t: t, kind: .forged, txn: payload.transactionId, jws: jws)
-        return jws
+        return String(decoding: jws, as: UTF8.self)
     }
 
     /// Writes `signed.jsonl` with every object signed so far.
@@ -105,12 +112,21 @@ package final class SignedDataWriter {
         try SignedDataFiles.store(Array(jsonLines.utf8), at: directory + "/signed.jsonl")
     }
 
-    private func append(t: Int64, kind: Kind, txn: String, jws: String) {
-        lines.append(
-            JSONText.members([
-                ("t", .integer(t)), ("kind", .string(kind.rawValue)), ("txn", .string(txn)),
-                ("environment", .string(environment)), ("jws", .string(jws)),
-            ]).text)
+    /// The line `JSONText.members([("t", …), ("kind", …), ("txn", …), ("environment", …),
+    /// ("jws", …)]).text` writes (`SignedDataWriterTests` holds the two equal), written into
+    /// `lines`: the JWS (base64url and dots, which JSON never escapes) copied as it is.
+    private func append(t: Int64, kind: Kind, txn: String, jws: [UInt8]) {
+        lines.append(contentsOf: #"{"t":"#.utf8)
+        lines.append(contentsOf: String(t).utf8)
+        lines.append(contentsOf: #","kind":""#.utf8)
+        lines.append(contentsOf: kind.rawValue.utf8)
+        lines.append(contentsOf: #"","txn":"#.utf8)
+        JSONText.quote(txn, to: &lines)
+        lines.append(contentsOf: #","environment":"#.utf8)
+        JSONText.quote(environment, to: &lines)
+        lines.append(contentsOf: #","jws":""#.utf8)
+        lines.append(contentsOf: jws)
+        lines.append(contentsOf: "\"}\n".utf8)
     }
 }
 

@@ -46,12 +46,15 @@ struct RunExports {
     /// Whether any export was asked for (the run must then collect every entry).
     var any: Bool { log != nil || diagram != nil || signed != nil }
 
+    /// The log's and `signed.jsonl`'s lines are handed to their files 64 KB at a time (a batch
+    /// of records is a few lines: an array and a write each cost more than the lines).
+    static let batch = 1 << 16
+
     /// Writes what `records` add to each export.
     mutating func add(_ records: [RunRecord]) throws {
         if let log {
-            for record in records { JSONLinesExport.write(record, whatIf: whatIf, to: logLines) }
-            try log.write(bytes: Array(logLines.bytes))
-            logLines.removeAll()
+            JSONLinesExport.write(records, whatIf: whatIf, to: logLines)
+            if logLines.bytes.count >= Self.batch { try writeLog(log) }
         }
         if let diagram {
             var lines: [String] = []
@@ -61,18 +64,33 @@ struct RunExports {
         try writeSigned(records)
     }
 
-    /// Writes what the diagram still held (messages still on the wire at the end).
+    /// Writes the lines still held and what the diagram still held (messages still on the
+    /// wire at the end).
     mutating func finish() throws {
+        if let log { try writeLog(log) }
+        if let signed { try signed.file.write(bytes: signed.writer.takeJSONLineBytes()) }
         guard let diagram else { return }
         var lines: [String] = []
         diagramStream.finish(to: &lines)
         for line in lines { try diagram.write(line + "\n") }
     }
 
+    private func writeLog(_ log: StagedFile) throws {
+        try log.write(bytes: Array(logLines.bytes))
+        logLines.removeAll()
+    }
+
     private func writeSigned(_ records: [RunRecord]) throws {
         if let signed {
-            for case .entry(let entry) in records { try SignedExport.sign(entry, with: signed.writer) }
-            try signed.file.write(signed.writer.takeJSONLines())
+            try records.withUnsafeBufferPointer { records in
+                for k in records.indices {
+                    guard case .entry(let entry) = records[k] else { continue }
+                    try SignedExport.sign(entry, with: signed.writer)
+                }
+            }
+            if signed.writer.heldByteCount >= Self.batch {
+                try signed.file.write(bytes: signed.writer.takeJSONLineBytes())
+            }
         }
     }
 }

@@ -156,6 +156,24 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
                 + "each key may appear once in a map")
     }
 
+    /// A map's keys are looked up among its entries while it has fewer than 16: a duplicate
+    /// is caught wherever the two are among them (past 16, see the test above).
+    @Test func duplicateKeysInALongMapAreCaughtWhereverTheyAre() {
+        let more = "a: 1\nb: 2\nc: 3\nd: 4\ne: 5\nf: 6\n"
+        #expect(
+            refusal("format: 1\n1: a\ntitle: t\nsteps: []\n" + more + "\"1\": b\n")
+                == "s.yaml:11:1: duplicate key '1' (first at line 2, column 1); "
+                + "each key may appear once in a map")
+        #expect(
+            refusal("format: 1\ntitle: t\nsteps: []\n" + more + "1: a\n\"1\": b\n")
+                == "s.yaml:11:1: duplicate key '1' (first at line 10, column 1); "
+                + "each key may appear once in a map")
+        #expect(
+            refusal("format: 1\ntitle: t\nsteps: []\n" + more + "g: 7\n1: a\nh: 8\n\"1\": b\n")
+                == "s.yaml:13:1: duplicate key '1' (first at line 11, column 1); "
+                + "each key may appear once in a map")
+    }
+
     @Test func duplicateKeyThatCannotBeLocatedIsReportedAtTheFirst() {
         #expect(
             refusal("format: 1\n? title\n: a\n? title\n: b\nsteps: []\n")
