@@ -168,13 +168,16 @@ extension MerchantServer {
     func reconciliationHasWork(_ store: AppStore, policy: Policy) -> Bool {
         guard !credits.isEmpty || !toldOf.isEmpty || !appTransactions.isEmpty else { return false }
         // Asked after every event that moved the store: the history is read in place (no
-        // list built), and a charge's credit is looked up only when its token is one of the
-        // open orders' (few: an order is open from its creation to its credit). Hashing
-        // every transaction's id at every event cost a 5,000-purchase run a quarter of it.
-        let openTokens = orders.indices.compactMap { orders[$0].state == .created ? orders[$0].token : nil }
-        // No refund in effect, none heard and no open order: no transaction has work.
+        // list built). With no refund in effect (the store counts them), none heard and no
+        // order open, no transaction has work. In a long history a charge's token is compared
+        // with the open orders' before its credit is looked up: hashing every transaction's
+        // id at every event cost a 5,000-purchase run a quarter of it.
+        let anyOpenOrder = orders.indices.contains { orders[$0].state == .created }
         assert(store.refundsInEffect == store.transactions.count { $0.refundedAt != nil }, "refunds miscounted")
-        if openTokens.isEmpty && refundsHeard.isEmpty && store.refundsInEffect == 0 { return false }
+        if !anyOpenOrder && refundsHeard.isEmpty && store.refundsInEffect == 0 { return false }
+        let openTokens: [String]? =
+            anyOpenOrder && store.transactions.count >= KeyPositions<String>.threshold
+            ? orders.indices.compactMap { orders[$0].state == .created ? orders[$0].token : nil } : nil
         func work(_ t: StoreTransaction) -> Bool {
             guard t.chargedAt != nil, t.originalId == nil else { return false }
             if t.refundedAt != nil {
@@ -183,8 +186,9 @@ extension MerchantServer {
                     || owesRefund(t.id, percent: t.refundPercent, rule: policy.serverClawback)
             }
             if !refundsHeard.isEmpty, refundsHeard.contains(t.id) { return policy.serverRefundReversed == .restore }
-            guard !openTokens.isEmpty, let token = t.appAccountToken, openTokens.contains(token), !isCredited(t.id)
-            else { return false }
+            guard anyOpenOrder, let token = t.appAccountToken else { return false }
+            if let openTokens, !openTokens.contains(token) { return false }
+            guard !isCredited(t.id) else { return false }
             return order(token: token)?.state == .created
         }
         if policy.serverHistoryPages == .first { return store.historyList(policy).list.contains(where: work) }
