@@ -13,6 +13,8 @@ package struct AppStore: Sendable, Hashable {
     package internal(set) var transactions: [StoreTransaction] = []
     /// Where each transaction id is in `transactions` (an index once there are many).
     var positions = KeyPositions<String>()
+    /// Where each `appAccountToken` is in `transactions` (set at creation, never changed).
+    var tokenPositions = KeyLists<String>()
     /// The indices of the transactions the queue or the receipt may still show, ascending:
     /// every one but those finished for good (consumables and failures; a non-consumable
     /// stays in the receipt). Finishing cannot be undone, so an index that leaves never comes
@@ -120,6 +122,12 @@ package struct AppStore: Sendable, Hashable {
         }
     }
 
+    /// The positions in `transactions` of those whose `appAccountToken` is `token`, oldest
+    /// first; nil while the list is short (not indexed: scan it).
+    func positions(withToken token: String) -> [Int]? {
+        tokenPositions.positions(of: token, count: transactions.count)
+    }
+
     mutating func update(_ id: String, _ change: (inout StoreTransaction) -> Void) {
         guard let i = index(of: id) else { return }
         revision &+= 1
@@ -152,6 +160,7 @@ package struct AppStore: Sendable, Hashable {
         revision &+= 1
         transactions.append(t)
         positions.appended(to: transactions, \.id)
+        tokenPositions.appended(to: transactions, \.appAccountToken)
         if openCovers == transactions.count - 1 {
             open.append(transactions.count - 1)
             openCovers = transactions.count

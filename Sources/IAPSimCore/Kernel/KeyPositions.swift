@@ -52,3 +52,40 @@ struct KeyPositions<Key: Hashable & Sendable>: Sendable, Hashable {
     static func == (a: Self, b: Self) -> Bool { true }
     func hash(into h: inout Hasher) {}
 }
+
+/// Every position of each key in a list that only grows and whose elements' keys never change
+/// (a transaction's `appAccountToken`), indexed as `KeyPositions` indexes first positions: from
+/// `KeyPositions.threshold` elements on, and trusted only while it covers the whole list.
+struct KeyLists<Key: Hashable & Sendable>: Sendable, Hashable {
+    private var all: [Key: [Int]] = [:]
+    /// How many elements of the list `all` describes (0: none, not indexed).
+    private var covered = 0
+
+    init() {}
+
+    /// `list` just grew by one element at its end; `key` reads an element's key, if any.
+    mutating func appended<List: RandomAccessCollection>(to list: List, _ key: (List.Element) -> Key?)
+    where List.Index == Int {
+        let count = list.count
+        if covered > 0, covered == count - 1 {
+            if let k = key(list[count - 1]) { all[k, default: []].append(count - 1) }
+            covered = count
+        } else if count >= KeyPositions<Key>.threshold {
+            all = [:]
+            for i in list.indices {
+                if let k = key(list[i]) { all[k, default: []].append(i) }
+            }
+            covered = count
+        }
+    }
+
+    /// The positions of the elements with `key` in a list of `count` elements, in order; nil
+    /// when the index does not cover them all (the caller then scans).
+    func positions(of key: Key, count: Int) -> [Int]? {
+        guard covered > 0, covered == count else { return nil }
+        return all[key] ?? []
+    }
+
+    static func == (a: Self, b: Self) -> Bool { true }
+    func hash(into h: inout Hasher) {}
+}
