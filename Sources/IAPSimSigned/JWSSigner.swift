@@ -30,9 +30,7 @@ package struct JWSSigner: Sendable {
     /// ES256 over `header.payload`: the SHA-256 digest of the signing input, signed
     /// (what `signature(for:)` of the whole input computes, without rehashing the header).
     /// The JWS is written as bytes into one array, made a string once.
-    package func sign(_ payload: JSONText) throws -> String {
-        String(decoding: try signedBytes(payload), as: UTF8.self)
-    }
+    package func sign(_ payload: JSONText) throws -> String { try string(payload.bytes) }
 
     /// `sign(payload)` as UTF-8 bytes (what a line of `signed.jsonl` copies).
     package func signedBytes(_ payload: JSONText) throws -> [UInt8] { try signedBytes(json: payload.bytes) }
@@ -54,11 +52,9 @@ package struct JWSSigner: Sendable {
         return jws
     }
 
-    package func sign(_ transaction: TransactionPayload) throws -> String { try string(transaction.jsonBytes) }
-
-    package func sign(_ notification: NotificationPayload) throws -> String { try string(notification.jsonBytes) }
-
-    package func sign(_ renewalInfo: RenewalInfoPayload) throws -> String { try string(renewalInfo.jsonBytes) }
+    /// A transaction, a notification or a renewal info, signed from the bytes its members
+    /// write (`JSONPayload.jsonBytes`).
+    package func sign(_ payload: some JSONPayload) throws -> String { try string(payload.jsonBytes) }
 
     private func string(_ json: [UInt8]) throws -> String {
         String(decoding: try signedBytes(json: json), as: UTF8.self)

@@ -119,67 +119,6 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
                 == "s.yaml:4:19: 'charged' must be a whole number (0 or more), but it is 'one'")
     }
 
-    @Test func duplicateKeyPointsAtTheSecondOne() {
-        #expect(
-            refusal("format: 1\ntitle: a\nsteps: []\ntitle: b\n")
-                == "s.yaml:4:1: duplicate key 'title' (first at line 2, column 1); "
-                + "each key may appear once in a map")
-        #expect(
-            refusal(head + "  - do: crash\n    say: a\n    do: launch\n")
-                == "s.yaml:7:5: duplicate key 'do' (first at line 5, column 5); "
-                + "each key may appear once in a map")
-        #expect(
-            refusal("format: 1\ntitle: t\npolicy: {preset: naive, preset: naive}\nsteps: []\n")
-                == "s.yaml:3:25: duplicate key 'preset' (first at line 3, column 10); "
-                + "each key may appear once in a map")
-    }
-
-    @Test func duplicateKeysThatYamsLetsThroughAreCaught() {
-        // `1` and "1" resolve to different tags, so Yams keeps both; the text is the same.
-        #expect(
-            refusal("format: 1\ntitle: t\nsteps: []\n1: a\n\"1\": b\n")
-                == "s.yaml:5:1: duplicate key '1' (first at line 4, column 1); "
-                + "each key may appear once in a map")
-    }
-
-    @Test func aDuplicateIsCaughtInALongMapAsInAShortOne() {
-        // A map of 16 keys or more is searched through a table, a shorter one in place: the
-        // same duplicate gives the same message either way.
-        let others = (1...20).map { "k\($0): v\n" }.joined()
-        #expect(
-            refusal("format: 1\ntitle: t\nsteps: []\n1: a\n" + others + "\"1\": b\n")
-                == "s.yaml:25:1: duplicate key '1' (first at line 4, column 1); "
-                + "each key may appear once in a map")
-        #expect(
-            refusal("format: 1\ntitle: t\nsteps: []\n" + others + "1: a\n\"1\": b\n")
-                == "s.yaml:25:1: duplicate key '1' (first at line 24, column 1); "
-                + "each key may appear once in a map")
-    }
-
-    /// A map's keys are looked up among its entries while it has fewer than 16: a duplicate
-    /// is caught wherever the two are among them (past 16, see the test above).
-    @Test func duplicateKeysInALongMapAreCaughtWhereverTheyAre() {
-        let more = "a: 1\nb: 2\nc: 3\nd: 4\ne: 5\nf: 6\n"
-        #expect(
-            refusal("format: 1\n1: a\ntitle: t\nsteps: []\n" + more + "\"1\": b\n")
-                == "s.yaml:11:1: duplicate key '1' (first at line 2, column 1); "
-                + "each key may appear once in a map")
-        #expect(
-            refusal("format: 1\ntitle: t\nsteps: []\n" + more + "1: a\n\"1\": b\n")
-                == "s.yaml:11:1: duplicate key '1' (first at line 10, column 1); "
-                + "each key may appear once in a map")
-        #expect(
-            refusal("format: 1\ntitle: t\nsteps: []\n" + more + "g: 7\n1: a\nh: 8\n\"1\": b\n")
-                == "s.yaml:13:1: duplicate key '1' (first at line 11, column 1); "
-                + "each key may appear once in a map")
-    }
-
-    @Test func duplicateKeyThatCannotBeLocatedIsReportedAtTheFirst() {
-        #expect(
-            refusal("format: 1\n? title\n: a\n? title\n: b\nsteps: []\n")
-                == "s.yaml:2:3: duplicate key 'title'; each key may appear once in a map")
-    }
-
     @Test func missingRequiredKey() {
         #expect(
             refusal("format: 1\nsteps: []\n")

@@ -46,9 +46,9 @@ import Testing
         #expect(r.simulation.server.balance(of: "bob") == 100 * (purchasesBefore + 1))
         let token = try #require(store.transactions.last?.appAccountToken)
         if purchasesBefore >= 16 {
-            #expect(store.positions(withToken: token) == [store.transactions.count - 1])
+            #expect(store.positions(withTokens: [token]) == [store.transactions.count - 1])
         } else {
-            #expect(store.positions(withToken: token) == nil)
+            #expect(store.positions(withTokens: [token]) == nil)
         }
     }
 }

@@ -122,10 +122,15 @@ package struct AppStore: Sendable, Hashable {
         }
     }
 
-    /// The positions in `transactions` of those whose `appAccountToken` is `token`, oldest
-    /// first; nil while the list is short (not indexed: scan it).
-    func positions(withToken token: String) -> [Int]? {
-        tokenPositions.positions(of: token, count: transactions.count)
+    /// The positions in `transactions` of those whose `appAccountToken` is one of `tokens`;
+    /// nil while the list is short (not indexed: scan it).
+    func positions(withTokens tokens: [String]) -> [Int]? {
+        var found: [Int] = []
+        for token in tokens {
+            guard let positions = tokenPositions.positions(of: token, count: transactions.count) else { return nil }
+            found += positions
+        }
+        return found
     }
 
     mutating func update(_ id: String, _ change: (inout StoreTransaction) -> Void) {

@@ -195,33 +195,16 @@ extension MerchantServer {
         // Read in place (a loop over the elements copied each one), the cheap test first:
         // both are pure, so the answer is the same.
         let transactions = store.transactions
+        func hasWork(_ i: Int) -> Bool { work(transactions[i]) && store.inHistory(transactions[i], policy) }
         if let openTokens, store.refundsInEffect == 0, refundsHeard.isEmpty,
-            let found = Self.positions(withTokens: openTokens, in: store)
+            let found = store.positions(withTokens: openTokens)
         {
             // Only an open order's charge can have work: the transactions that carry its token
             // are looked up, not every one (a long history was read at every event).
-            let answer = found.contains { work(transactions[$0]) && store.inHistory(transactions[$0], policy) }
-            assert(
-                answer
-                    == transactions.indices.contains {
-                        work(transactions[$0]) && store.inHistory(transactions[$0], policy)
-                    })
+            let answer = found.contains(where: hasWork)
+            assert(answer == transactions.indices.contains(where: hasWork))
             return answer
         }
-        for i in transactions.indices where work(transactions[i]) && store.inHistory(transactions[i], policy) {
-            return true
-        }
-        return false
-    }
-
-    /// The positions of the store's transactions that carry one of `tokens`, or nil when the
-    /// store has not indexed them (a short list).
-    static func positions(withTokens tokens: [String], in store: AppStore) -> [Int]? {
-        var found: [Int] = []
-        for token in tokens {
-            guard let positions = store.positions(withToken: token) else { return nil }
-            found += positions
-        }
-        return found
+        return transactions.indices.contains(where: hasWork)
     }
 }
