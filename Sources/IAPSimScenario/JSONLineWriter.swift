@@ -86,27 +86,8 @@ package final class JSONLineWriter {
     /// `n` bytes from `source`, after `reserve(n)`.
     @inline(__always)
     private func copyShort(_ source: UnsafePointer<UInt8>, _ n: Int) {
-        let target = base + count
+        copyShortBytes(source, n, to: base + count)
         count += n
-        // Under 8 bytes (keys, most names): two overlapping words of 4, 2 or 1 bytes.
-        if n >= 4 && n < 8 {
-            let from = UnsafeRawPointer(source)
-            let to = UnsafeMutableRawPointer(target)
-            to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
-            (to + n - 4).storeBytes(of: from.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self), as: UInt32.self)
-        } else if n < 4 {
-            if n >= 2 {
-                let from = UnsafeRawPointer(source)
-                let to = UnsafeMutableRawPointer(target)
-                to.storeBytes(of: from.loadUnaligned(as: UInt16.self), as: UInt16.self)
-                (to + n - 2).storeBytes(
-                    of: from.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self), as: UInt16.self)
-            } else if n == 1 {
-                target.pointee = source.pointee
-            }
-        } else {
-            copyShortBytes(source, n, to: target)
-        }
     }
 
     /// `{"t":…,"clock":"…"`: every line's start; a copy of the last line's when the time is

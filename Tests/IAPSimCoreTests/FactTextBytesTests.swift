@@ -12,6 +12,21 @@ import Testing
         return bytes.text
     }
 
+    /// Every length a short copy takes its own way (1, 2-3, 4-7, 8-16, longer): exactly the
+    /// `n` bytes, and nothing past them.
+    @Test func aShortCopyCopiesExactlyItsBytes() {
+        let source: [UInt8] = (0..<40).map { UInt8($0 + 1) }
+        for n in 0...40 {
+            var target = [UInt8](repeating: 0xEE, count: 48)
+            source.withUnsafeBufferPointer { from in
+                target.withUnsafeMutableBufferPointer { to in copyShortBytes(from.baseAddress!, n, to: to.baseAddress!)
+                }
+            }
+            #expect(Array(target[..<n]) == Array(source[..<n]), "n = \(n)")
+            #expect(target[n...].allSatisfy { $0 == 0xEE }, "n = \(n)")
+        }
+    }
+
     @Test func numbersAreWrittenAsStringWritesThem() {
         let numbers = [0, 1, 9, 10, 99, 100, 12_345, 1_000_000_000_001, -1, -10, .max, .min, .max - 1, .min + 1]
         for n in numbers + (0..<19).map({ Int(pow10: $0) }) + (1..<19).map({ Int(pow10: $0) - 1 }) {

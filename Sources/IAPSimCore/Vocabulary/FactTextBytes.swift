@@ -128,9 +128,20 @@ public func copyShortBytes(_ source: UnsafePointer<UInt8>, _ n: Int, to target: 
         let to = UnsafeMutableRawPointer(target)
         to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
         (to + n - 8).storeBytes(of: from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), as: UInt64.self)
-    } else if n < 8 {
-        for k in 0..<n { target[k] = source[k] }
-    } else {
+    } else if n >= 4 && n < 8 {
+        // Two overlapping words of 4 bytes (keys, most names), as 8 to 16 above with 8.
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(target)
+        to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+        (to + n - 4).storeBytes(of: from.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self), as: UInt32.self)
+    } else if n >= 2 && n < 4 {
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(target)
+        to.storeBytes(of: from.loadUnaligned(as: UInt16.self), as: UInt16.self)
+        (to + n - 2).storeBytes(of: from.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self), as: UInt16.self)
+    } else if n == 1 {
+        target.pointee = source.pointee
+    } else if n > 16 {
         target.update(from: source, count: n)
     }
 }
