@@ -4,10 +4,10 @@ extension AppProcess {
     /// What is armed, in words.
     var armedFaults: [String] { skipFinishNextFailed ? ["next failure left unfinished"] : [] }
 
-    /// Disarms it; returns what it disarmed, in words.
-    mutating func disarm() -> [String] {
-        guard skipFinishNextFailed else { return [] }
+    /// Disarms it; adds what it disarmed, in words, to `out`.
+    mutating func disarm(_ out: inout [String]) {
+        guard skipFinishNextFailed else { return }
         skipFinishNextFailed = false
-        return ["the skipped finishTransaction"]
+        out.append("the skipped finishTransaction")
     }
 }

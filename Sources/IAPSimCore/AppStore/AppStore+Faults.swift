@@ -16,21 +16,18 @@ extension AppStore {
         return out
     }
 
-    /// The commands that end what stays armed once the one-shots are disarmed.
-    var healing: [Command] {
-        var out: [Command] = []
+    /// The commands that end what stays armed once the one-shots are disarmed, added to `out`.
+    func healing(_ out: inout [Command]) {
         if outage { out.append(.storeOutage(on: false)) }
         if nextStatus != nil { out.append(.storeStatus(VerifyStatus.valid)) }
         if askToBuy { out.append(.askToBuy(on: false)) }
-        out += apiFaults.healing
+        apiFaults.healing(&out)
         if billingFails { out.append(.billingFail(on: false)) }
-        return out
     }
 
     /// Disarms the one-shot faults no command takes back (the next payment's failure or
-    /// interruption, a delayed notification); returns what it disarmed, in words.
-    mutating func disarm() -> [String] {
-        var out: [String] = []
+    /// interruption, a delayed notification); adds what it disarmed, in words, to `out`.
+    mutating func disarm(_ out: inout [String]) {
         if interruptNext {
             interruptNext = false
             out.append("the next payment's interruption")
@@ -43,6 +40,5 @@ extension AppStore {
             subscriptionBook?.delayNextMs = nil
             out.append("the next notification's delay")
         }
-        return out
     }
 }

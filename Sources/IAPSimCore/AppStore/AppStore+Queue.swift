@@ -56,7 +56,7 @@ extension AppStore {
         entries.reserveCapacity(candidates.count)
         for i in candidates where transactions[i].state == .purchased || transactions[i].state == .restored {
             let t = transactions[i]
-            let kind = catalog.product(t.productId)?.kind ?? .consumable
+            let kind = catalog.kind(of: t.productId) ?? .consumable
             guard !t.finished || kind == .nonConsumable || kind == .nonRenewing else { continue }
             entries.append(ReceiptEntry(t))
         }

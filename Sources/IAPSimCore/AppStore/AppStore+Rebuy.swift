@@ -11,7 +11,7 @@ extension AppStore {
     /// when the sheet closes; nil when the payment goes its usual way.
     mutating func returnOwned(_ product: String, _ out: inout Outbox) -> String? {
         guard out.policy.storekit == .two, chargesNextPayment,
-            catalog.product(product)?.kind == .nonConsumable, let original = owner(of: product)
+            catalog.kind(of: product) == .nonConsumable, let original = owner(of: product)
         else { return nil }
         out.log(
             .appStore,
@@ -32,7 +32,7 @@ extension AppStore {
     /// payment and deliver it again (docs/world.md, "An unfinished consumable blocks buying it
     /// again").
     mutating func blockedByUnfinished(_ product: String, _ out: inout Outbox) -> String? {
-        guard !interruptNext, nextFailure == nil, !askToBuy, catalog.product(product)?.kind == .consumable,
+        guard !interruptNext, nextFailure == nil, !askToBuy, catalog.kind(of: product) == .consumable,
             let i = openIndices.first(where: { i in
                 let t = transactions[i]
                 return !t.finished && t.productId == product && t.state == .purchased

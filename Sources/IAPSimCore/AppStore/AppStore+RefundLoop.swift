@@ -117,7 +117,7 @@ extension AppStore {
     func inHistory(_ t: StoreTransaction, _ policy: Policy) -> Bool {
         guard t.chargedAt != nil else { return false }
         guard policy.serverHistory == .v1, t.finished else { return true }
-        return catalog.product(t.productId)?.kind != .consumable
+        return catalog.kind(of: t.productId) != .consumable
     }
 
     /// Transactions in one page of Get Transaction History (Apple).

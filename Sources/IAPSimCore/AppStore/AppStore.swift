@@ -147,7 +147,7 @@ package struct AppStore: Sendable, Hashable {
     /// (a purchased non-consumable or non-renewing subscription, forever).
     mutating func finishedForGood(_ i: Int) {
         let owned = transactions[i].state == .purchased || transactions[i].state == .restored
-        let kind = catalog.product(transactions[i].productId)?.kind
+        let kind = catalog.kind(of: transactions[i].productId)
         if owned, kind == .nonConsumable || kind == .nonRenewing { return }
         if openCovers == transactions.count, let k = open.firstIndex(of: i) { open.remove(at: k) }
     }
@@ -214,7 +214,7 @@ package struct AppStore: Sendable, Hashable {
         let t = newTransaction(
             product: product, username: applicationUsername,
             now: out.now, outcome: outcome)
-        if catalog.product(product)?.subscription != nil { noteSubscriptionBuyer(t.id, user: user) }
+        if catalog.isSubscription(product) { noteSubscriptionBuyer(t.id, user: user) }
         if out.policy.storekit == .two {
             out.log(
                 .app,
@@ -353,7 +353,7 @@ package struct AppStore: Sendable, Hashable {
                     applicationUsername: t.applicationUsername,
                     user: payer.user, order: payer.order))
         }
-        if catalog.product(first.productId)?.subscription != nil { noteSubscriptionBuyer(t.id, user: payer.user) }
+        if catalog.isSubscription(first.productId) { noteSubscriptionBuyer(t.id, user: payer.user) }
         charge(t.id, out: &out)
     }
 }

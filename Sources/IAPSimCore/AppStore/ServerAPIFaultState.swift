@@ -49,12 +49,10 @@ package struct ServerAPIFaultState: Sendable, Hashable {
         return out
     }
 
-    /// The commands that end what is armed.
-    var healing: [Command] {
-        var out: [Command] = []
+    /// The commands that end what is armed, added to `out`.
+    func healing(_ out: inout [Command]) {
         if outage { out.append(.serverAPIFault(.outage(false))) }
         if failures > 0 { out.append(.serverAPIFault(.fail(count: 0, code: ServerAPIFault.defaultCode))) }
         if slowMs > 0 { out.append(.serverAPIFault(.slow(0))) }
-        return out
     }
 }

@@ -181,11 +181,12 @@ extension Auditor {
     func uncreditedSummary(_ i: Int, _ type: AnomalyType) -> String {
         let c = ledger.charges[i]
         // The stale transaction was credited in this order's place: on this order, or again.
-        let staleCredited =
-            c.pairedWith.flatMap(ledger.index).map { j in
+        var staleCredited = false
+        if let stale = c.pairedWith, let j = ledger.index(of: stale) {
+            staleCredited =
                 ledger.charges[j].credits.count > 1
-                    || ledger.charges[j].credits.contains { $0.order != nil && $0.order == c.order }
-            } ?? false
+                || ledger.charges[j].credits.contains { $0.order != nil && $0.order == c.order }
+        }
         return AnomalyWording.uncredited(c, type, staleCredited: staleCredited)
     }
 

@@ -127,7 +127,7 @@ package struct Auditor: Sendable, Hashable {
             let credit = ChargeRecord.Credit(user: user, sender: sender, at: e.time, via: via, order: order)
             observeCredit(credit, txn: txn, product: product, entitlement: coins == 0, &out)
         case .refundIssued(let txn, let product, let cents, let percent):
-            let owes = percent == 100 || catalog.product(product)?.kind == .consumable
+            let owes = percent == 100 || catalog.kind(of: product) == .consumable
             ledger.refunded(txn, at: e.time, cents: cents, owesClawback: owes)
         case .coinsClawedBack(let user, let coins, let txn, _):
             ledger.taken(txn, from: user, coins: coins, cents: takenValue(coins, txn, user))
@@ -214,12 +214,19 @@ package struct Auditor: Sendable, Hashable {
         summary: String, mechanism: String?, involved: [String], _ out: inout [LogEntry]
     ) -> Int {
         let id = anomalies.count + 1
-        let charge = txn.flatMap(ledger.index).map { ledger.charges[$0] }
+        // The charge's order and buyer, read in place (`txn.flatMap(ledger.index)` captured a
+        // copy of the whole ledger, and the charge was copied whole).
+        var order: String?
+        var user: String?
+        if let txn, let k = ledger.index(of: txn) {
+            order = ledger.charges[k].order
+            user = ledger.charges[k].buyer
+        }
         let unique = involved.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         anomalies.append(
             Anomaly(
-                id: id, type: type, status: status, txn: txn, order: charge?.order,
-                user: charge?.buyer, openedAt: time, changedAt: time,
+                id: id, type: type, status: status, txn: txn, order: order,
+                user: user, openedAt: time, changedAt: time,
                 mechanism: mechanism, summary: summary, involved: unique))
         out.append(
             LogEntry(

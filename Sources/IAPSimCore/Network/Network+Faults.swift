@@ -15,23 +15,20 @@ extension Network {
     }
 
     /// The commands that end what stays armed once the one-shot drops are disarmed: every
-    /// latency back to normal first, then the device back online (whose return the app hears).
-    var healing: [Command] {
-        var out: [Command] = []
+    /// latency back to normal first, then the device back online (whose return the app hears);
+    /// added to `out`.
+    func healing(_ out: inout [Command]) {
         for r in Network.routes where latency(r) != Network.defaultLatencyMs {
             out.append(.latency(r, Network.defaultLatencyMs))
         }
         if !deviceOnline { out.append(.network(on: true)) }
-        return out
     }
 
-    /// Disarms the drops no command takes back; returns what it disarmed, in words.
-    mutating func disarm() -> [String] {
-        var out: [String] = []
+    /// Disarms the drops no command takes back; adds what it disarmed, in words, to `out`.
+    mutating func disarm(_ out: inout [String]) {
         for r in Network.routes where dropNextRequest.remove(r) != nil { out.append("the next \(r.rawValue) request") }
         for r in Network.routes where dropNextResponse.remove(r) != nil {
             out.append("the next \(r.rawValue) response")
         }
-        return out
     }
 }

@@ -3,6 +3,6 @@ extension MerchantServer {
     /// What is armed, in words.
     var armedFaults: [String] { outage ? ["merchant server down"] : [] }
 
-    /// The commands that end it.
-    var healing: [Command] { outage ? [.serverOutage(on: false)] : [] }
+    /// The commands that end it, added to `out`.
+    func healing(_ out: inout [Command]) { if outage { out.append(.serverOutage(on: false)) } }
 }

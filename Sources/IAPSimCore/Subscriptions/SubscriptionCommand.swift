@@ -76,9 +76,9 @@ extension World {
 
     /// Why `buy` of a subscription product cannot run now, or nil (nil for any other product).
     mutating func subscriptionPurchaseRefusal(_ product: String) -> String? {
-        guard let found = config.catalog.product(product), let subscription = found.subscription else { return nil }
+        guard let group = config.catalog.read(product, { $0.subscription?.group }) ?? nil else { return nil }
         if let why = subscriptionsRefused { return why }
-        if let live = liveSubscription, live.group == subscription.group {
+        if let live = liveSubscription, live.group == group {
             return "the Apple ID already subscribes to group \(live.group) (\(live.productId)): one active "
                 + "subscription per group; change-plan switches plans"
         }

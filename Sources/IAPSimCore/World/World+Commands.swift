@@ -31,7 +31,7 @@ extension World {
         if app.inBackground, command.needsForeground { return "the app is in the background" }
         switch command {
         case .buy(let product):
-            if config.catalog.product(product) == nil { return "unknown product \(product)" }
+            if !config.catalog.contains(product) { return "unknown product \(product)" }
             if let why = subscriptionPurchaseRefusal(product) { return why }
             if !app.isRunning { return "the app is not running" }
             if app.loggedIn == nil { return "nobody is logged in" }

@@ -37,7 +37,7 @@ package struct CommandArguments: Sendable {
 
     func product(_ i: Int) throws(CommandError) -> String {
         let word = words[i]
-        guard catalog.product(word.text) != nil else {
+        guard catalog.contains(word.text) else {
             throw CommandError(offset: word.offset, problem: .unknownProduct(word.text, products: catalog.allIds))
         }
         return word.text

@@ -42,7 +42,7 @@ extension CommandArguments {
     /// A subscription product's id.
     func subscriptionProduct(_ i: Int) throws(CommandError) -> String {
         let word = words[i]
-        guard catalog.product(word.text)?.subscription != nil else {
+        guard catalog.isSubscription(word.text) else {
             throw CommandError(
                 offset: word.offset, problem: .unknownProduct(word.text, products: catalog.subscriptions.map(\.id)))
         }
