@@ -8,10 +8,11 @@ extension World {
         begin(collecting: written != nil)
         if let why = refusing(command) {
             outbox.log(.user, .commandIgnored(command, reason: why))
-        } else {
-            outbox.log(command.isFault ? .fault : .user, .commandIssued(command))
-            perform(command)
+            // Nothing changed and no time passed: the onlooker reads the fact, no look.
+            return commit(into: &written, &onlooker, looking: false)
         }
+        outbox.log(command.isFault ? .fault : .user, .commandIssued(command))
+        perform(command)
         return commit(into: &written, &onlooker)
     }
 

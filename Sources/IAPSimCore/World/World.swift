@@ -218,7 +218,9 @@ package struct World: Sendable {
     /// the outbox empty, with its buffers. Appends what was written to `written` unless it
     /// is nil (it must not be when the outbox keeps only some facts); returns the trigger
     /// codes of the facts written (the onlooker's own facts are never triggers).
-    mutating func commit<O: Onlooker>(into written: inout [LogEntry]?, _ onlooker: inout O) -> TriggerSet {
+    mutating func commit<O: Onlooker>(
+        into written: inout [LogEntry]?, _ onlooker: inout O, looking: Bool = true
+    ) -> TriggerSet {
         if !outbox.sends.isEmpty {
             // Each message moves to the network (popped, not copied), in the order sent.
             var sends: [Message] = []
@@ -245,7 +247,7 @@ package struct World: Sendable {
             while let entry = facts.popLast() { record(entry, counted: counted, into: &written, &onlooker) }
             swap(&facts, &outbox.facts)
         }
-        look(into: &written, &onlooker)
+        if looking { look(into: &written, &onlooker) }
         #if DEBUG
             assertInvariants(onlooker)
         #endif
