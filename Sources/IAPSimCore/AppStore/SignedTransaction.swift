@@ -100,7 +100,7 @@ extension AppStore {
     /// Signs a transaction now, as the App Store does for each delivery (a purchase result,
     /// `Transaction.updates`, `Transaction.unfinished`): the same payload, a new `signedDate`.
     func sign(_ t: StoreTransaction, now: VirtualTime) -> SignedTransaction? {
-        guard let product = catalog.product(t.productId) else { return nil }
+        guard let (kind, priceCents) = catalog.read(t.productId, { ($0.kind, $0.priceCents) }) else { return nil }
         // Looked up in place: `.flatMap(transaction)` made a closure of the method, a copy of
         // the whole App Store in a context allocated at every signature.
         var original = t
@@ -110,9 +110,9 @@ extension AppStore {
         let charged = t.chargedAt ?? t.createdAt
         return SignedTransaction(
             transactionId: t.id, originalTransactionId: original.id, productId: t.productId,
-            type: product.kind, purchaseDate: charged,
+            type: kind, purchaseDate: charged,
             originalPurchaseDate: original.chargedAt ?? charged, signedDate: now,
-            price: t.originalId == nil ? product.priceCents * 10 : 0,
+            price: t.originalId == nil ? priceCents * 10 : 0,
             appAccountToken: t.appAccountToken, signer: .appStore,
             revocationDate: t.refundedAt, revocationPercentage: t.refundPercent * 1_000,
             environment: environment.payloadName, subscription: t.subscription, store: catalog.settings)

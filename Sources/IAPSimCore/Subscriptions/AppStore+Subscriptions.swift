@@ -72,10 +72,12 @@ extension AppStore {
     /// Subscription `i`'s renewal info signed at `now`, its status at that moment with it:
     /// the one source of `data.status`, Get All Subscription Statuses and the read API.
     package func renewalInfo(_ i: Int, at now: VirtualTime) -> RenewalInfo {
-        let s = subscriptions[i]
-        return s.renewalInfo(
+        // Read in place from the book (`subscriptions` is the book's list or none, and a
+        // copy of the subscription and of its product cost a renewal info each).
+        let s = subscriptionBook!.subscriptions
+        return s[i].renewalInfo(
             signedAt: now, environment: environment.payloadName,
-            renewalPriceCents: catalog.product(s.autoRenewProductId)?.priceCents ?? 0)
+            renewalPriceCents: catalog.read(s[i].autoRenewProductId) { $0.priceCents } ?? 0)
     }
 
     /// Schedules subscription `i`'s renewal charge: `renewalLeadMs` before its expiry (now,

@@ -72,7 +72,9 @@ extension MerchantServer {
     ) {
         let original = signed.originalTransactionId
         let k: Int
-        if let found = subscriberAccess.firstIndex(where: { $0.originalTransactionId == original }) {
+        // By index: `firstIndex(where:)` copied each subscriber's access it looked at.
+        if let found = subscriberAccess.indices.first(where: { subscriberAccess[$0].originalTransactionId == original })
+        {
             k = found
         } else {
             let owner = user ?? signed.appAccountToken.flatMap { order(token: $0)?.user }

@@ -53,7 +53,11 @@ extension World {
 
     /// The App Store answers Get All Subscription Statuses for one subscription.
     mutating func answerStatus(_ original: String, exchange: Int) {
-        guard let i = store.subscriptions.firstIndex(where: { $0.originalTransactionId == original }),
+        // By index: `firstIndex(where:)` copied each subscription it looked at.
+        guard
+            let i = store.subscriptions.indices.first(where: {
+                store.subscriptions[$0].originalTransactionId == original
+            }),
             let t = store.transaction(store.subscriptions[i].latestTransactionId),
             let signed = store.sign(t, now: now)
         else { return }
