@@ -27,36 +27,30 @@ extension ParserErrorTests {
                 + "each key may appear once in a map")
     }
 
+    /// The message for a second key `1` (written `"1"`) at `line`, the first at `first`.
+    func secondOne(at line: Int, first: Int) -> String {
+        "s.yaml:\(line):1: duplicate key '1' (first at line \(first), column 1); each key may appear once in a map"
+    }
+
     @Test func aDuplicateIsCaughtInALongMapAsInAShortOne() {
         // A map of 16 keys or more is searched through a table, a shorter one in place: the
         // same duplicate gives the same message either way.
         let others = (1...20).map { "k\($0): v\n" }.joined()
         #expect(
-            refusal("format: 1\ntitle: t\nsteps: []\n1: a\n" + others + "\"1\": b\n")
-                == "s.yaml:25:1: duplicate key '1' (first at line 4, column 1); "
-                + "each key may appear once in a map")
+            refusal("format: 1\ntitle: t\nsteps: []\n1: a\n" + others + "\"1\": b\n") == secondOne(at: 25, first: 4))
         #expect(
-            refusal("format: 1\ntitle: t\nsteps: []\n" + others + "1: a\n\"1\": b\n")
-                == "s.yaml:25:1: duplicate key '1' (first at line 24, column 1); "
-                + "each key may appear once in a map")
+            refusal("format: 1\ntitle: t\nsteps: []\n" + others + "1: a\n\"1\": b\n") == secondOne(at: 25, first: 24))
     }
 
     /// A map's keys are looked up among its entries while it has fewer than 16: a duplicate
-    /// is caught wherever the two are among them (past 16, see the test above).
-    @Test func duplicateKeysInALongMapAreCaughtWhereverTheyAre() {
+    /// is caught wherever the two are among them (16 and more: the test above).
+    @Test func duplicateKeysInAShortMapAreCaughtWhereverTheyAre() {
         let more = "a: 1\nb: 2\nc: 3\nd: 4\ne: 5\nf: 6\n"
-        #expect(
-            refusal("format: 1\n1: a\ntitle: t\nsteps: []\n" + more + "\"1\": b\n")
-                == "s.yaml:11:1: duplicate key '1' (first at line 2, column 1); "
-                + "each key may appear once in a map")
-        #expect(
-            refusal("format: 1\ntitle: t\nsteps: []\n" + more + "1: a\n\"1\": b\n")
-                == "s.yaml:11:1: duplicate key '1' (first at line 10, column 1); "
-                + "each key may appear once in a map")
+        #expect(refusal("format: 1\n1: a\ntitle: t\nsteps: []\n" + more + "\"1\": b\n") == secondOne(at: 11, first: 2))
+        #expect(refusal("format: 1\ntitle: t\nsteps: []\n" + more + "1: a\n\"1\": b\n") == secondOne(at: 11, first: 10))
         #expect(
             refusal("format: 1\ntitle: t\nsteps: []\n" + more + "g: 7\n1: a\nh: 8\n\"1\": b\n")
-                == "s.yaml:13:1: duplicate key '1' (first at line 11, column 1); "
-                + "each key may appear once in a map")
+                == secondOne(at: 13, first: 11))
     }
 
     @Test func duplicateKeyThatCannotBeLocatedIsReportedAtTheFirst() {

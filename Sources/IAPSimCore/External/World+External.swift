@@ -8,7 +8,10 @@ extension World {
         guard m.direction == .request else { return false }
         switch m.payload {
         case .orderRequest, .rechargeRequest, .notification: return true
-        default: return false
+        case .orderResponse, .rechargeResponse, .verifyRequest, .verifyResponse, .notificationResponse,
+            .historyRequest, .historyResponse, .unavailable, .appTransactionReport, .consumptionInfo, .apiError,
+            .statusRequest, .statusResponse:
+            return false
         }
     }
 

@@ -74,9 +74,8 @@ extension World {
         return nil
     }
 
-    /// Why `buy` of a subscription product cannot run now, or nil (nil for any other product).
-    mutating func subscriptionPurchaseRefusal(_ product: String) -> String? {
-        guard let group = config.catalog.read(product, { $0.subscription?.group }) ?? nil else { return nil }
+    /// Why `buy` of a subscription product of `group` cannot run now, or nil.
+    mutating func subscriptionPurchaseRefusal(group: String) -> String? {
         if let why = subscriptionsRefused { return why }
         if let live = liveSubscription, live.group == group {
             return "the Apple ID already subscribes to group \(live.group) (\(live.productId)): one active "

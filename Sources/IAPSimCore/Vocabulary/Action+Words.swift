@@ -42,7 +42,11 @@ extension Action {
         case .appFinish(let txn, _): return "transaction.finish() for \(txn)"
         case .appLaunchResend: return "the app resends saved jwsRepresentations after launch"
         case .appPeriodicRetry: return "the app's periodic retry of saved jwsRepresentations"
-        default: return words
+        case .storeResolvePayment, .storeInterruptedCharge, .storeDeferredExpired, .storeVerifyDone, .arrive,
+            .appReceive, .appRequestTimeout, .appRequestFailedOffline, .appRetry, .serverVerifyTimeout,
+            .storeNotifyCheck, .storeNotifyRetry, .storeHistoryDone, .serverReconcile, .storeSubscriptionClock,
+            .serverStatusPoll, .vacant:
+            return words
         }
     }
 }
@@ -72,7 +76,9 @@ extension World {
         case .serverVerifyTimeout(let exchange):
             return server.verifying[exchange] == nil
                 ? "the App Store answered: the server's time-out does nothing" : nil
-        default:
+        case .storeResolvePayment, .storeInterruptedCharge, .storeDeferredExpired, .storeDeliver, .storeVerifyDone,
+            .arrive, .appReceive, .appRequestFailedOffline, .storeNotifyCheck, .storeNotifyRetry, .storeHistoryDone,
+            .serverReconcile, .storeSubscriptionClock, .serverStatusPoll, .vacant:
             return nil
         }
     }

@@ -73,7 +73,9 @@ package enum TriggerEvent: String, Sendable, Hashable, CaseIterable {
     package var serverSide: Bool {
         switch self {
         case .refunded, .notified, .clawedBack, .renewed, .renewalFailed, .expired: return true
-        default: return false
+        case .purchasing, .charged, .failed, .deferred, .delivered, .requestOrder, .requestRecharge, .requestVerify,
+            .responseRecharge, .credited, .finished, .crashed, .launched, .backgrounded, .foregrounded:
+            return false
         }
     }
 

@@ -32,8 +32,11 @@ extension World {
         if app.inBackground, command.needsForeground { return "the app is in the background" }
         switch command {
         case .buy(let product):
-            if !config.catalog.contains(product) { return "unknown product \(product)" }
-            if let why = subscriptionPurchaseRefusal(product) { return why }
+            // One look at the catalog: whether it sells the product, and its subscription group.
+            guard let group = config.catalog.read(product, { $0.subscription?.group }) else {
+                return "unknown product \(product)"
+            }
+            if let group, let why = subscriptionPurchaseRefusal(group: group) { return why }
             if !app.isRunning { return "the app is not running" }
             if app.loggedIn == nil { return "nobody is logged in" }
         case .openStore, .closeStore, .logout:

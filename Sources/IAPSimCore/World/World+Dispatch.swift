@@ -117,7 +117,8 @@ extension World {
                 return
             }
             arriveAtApp(m)
-        default:
+        case .notification, .notificationResponse, .historyRequest, .historyResponse, .apiError,
+            .appTransactionReport, .consumptionInfo, .statusRequest, .statusResponse:
             _ = arriveServerSide(m)
         }
     }
@@ -143,7 +144,10 @@ extension World {
             app.rechargeAnswered(exchange: m.exchange, answer: answer, txn: txn, store: &store, &outbox)
         case .unavailable:
             _ = app.requestFailed(exchange: m.exchange, why: "the merchant server answered 503", &outbox)
-        default:
+        // Requests, and the answers of the server side, never reach the app (`arrive`).
+        case .orderRequest, .rechargeRequest, .verifyRequest, .verifyResponse, .notification,
+            .notificationResponse, .historyRequest, .historyResponse, .apiError, .appTransactionReport,
+            .consumptionInfo, .statusRequest, .statusResponse:
             break
         }
     }
@@ -154,7 +158,9 @@ extension World {
         case .appRequestTimeout, .appRequestFailedOffline, .appRetry, .appFinish,
             .appLaunchResend, .appPeriodicRetry, .appReceive:
             return true
-        default:
+        case .storeResolvePayment, .storeInterruptedCharge, .storeDeferredExpired, .storeDeliver, .storeVerifyDone,
+            .arrive, .serverVerifyTimeout, .storeNotifyCheck, .storeNotifyRetry, .storeHistoryDone, .serverReconcile,
+            .storeSubscriptionClock, .serverStatusPoll, .vacant:
             return false
         }
     }

@@ -62,7 +62,8 @@ extension World {
         case .historyResponse(let list):
             network.arrived(m, receiverAlive: server.historyLookups.contains { $0.exchange == m.exchange }, &outbox)
             server.historyAnswered(exchange: m.exchange, list, catalog: config.catalog, &outbox)
-        default:
+        case .orderRequest, .orderResponse, .rechargeRequest, .rechargeResponse, .verifyRequest, .verifyResponse,
+            .unavailable:
             return false
         }
         return true
