@@ -195,7 +195,7 @@ extension UIModel {
             let i = selectedIndex(.queue), open = simulation.store.queue.count
             let line = 1 + i + (i >= open ? 1 : 0)
             return line..<line + 1
-        default: return nil
+        case .app, .server, .network, .events: return nil
         }
     }
 

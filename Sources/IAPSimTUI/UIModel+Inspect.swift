@@ -40,7 +40,7 @@ extension UIModel {
         case .queue:
             guard let transaction else { status = "no transaction yet: nothing to inspect"; return }
             overlay = .inspect(.transaction(id: transaction), scroll: 0)
-        default:
+        case .app, .server, .network, .events:
             if let anomaly {
                 overlay = .inspect(.anomaly(id: anomaly), scroll: 0)
                 workOutWhatIf()
