@@ -72,7 +72,8 @@ extension Explorer {
             for shorter in [0, 1_000, 10_000, 60_000] where shorter < ms {
                 out.append(ScheduleStep(.after(shorter), step.command))
             }
-        default: break
+        // At once already, or at a fixed time (explore draws none): nothing simpler.
+        case .after, .at: break
         }
         for command in step.command.spec.simpler(step.command) {
             out.append(ScheduleStep(step.trigger, command))

@@ -78,7 +78,7 @@ extension World {
                     external?.refusedReports.append((txn, why))
                 }
             case .alreadyCredited: outbox.log(.server, .alreadyCredited(txn: txn, sender: m.sender))
-            default: break
+            case .credited, .retryLater: break
             }
             applyLedger(reply.ledger, sender: m.sender, via: r.reason)
             if case .credited = answer { acknowledged(txn, user: r.uid, sender: m.sender, via: r.reason) }
