@@ -4,7 +4,11 @@
 # the two StoreKit 2 presets, 10,000 default-size runs each, repeated; then `--jobs 2` against `--jobs 1`; then, when
 # valgrind is installed, the instructions per run (a count that does not depend on the load
 # of the machine). Prints the figures; changes nothing in the repository.
-# Usage: bench/explore.sh [repeats=9] [runs=10000]
+# With IAPSIM_BASE_BIN set to another build (an older commit's release binary), each repeat
+# runs that build right after this one, so both see the same load, and the rates of both and
+# their ratio are printed per preset: the way to compare builds on a host whose speed is not
+# the reviewer's. IAPSIM_BIN still names this build (built here when unset).
+# Usage: [IAPSIM_BASE_BIN=...] bench/explore.sh [repeats=9] [runs=10000]
 set -euo pipefail
 source "$(dirname "$0")/release.sh"
 REPEATS=${1:-9}
@@ -21,12 +25,37 @@ stats() {
   sort -g | awk '{v[NR] = $1} END {printf "min %.0f  median %.0f  max %.0f", v[1], v[int((NR + 1) / 2)], v[NR]}'
 }
 
-# explore POLICY JOBS: one run of explore; prints "events_per_second runs_per_second seconds".
+# explore POLICY JOBS [BINARY]: one run of explore; prints "events_per_second runs_per_second
+# seconds events".
 explore() {
   local json
-  json=$("$BIN" explore --policy "$1" --runs "$RUNS" --seed 1 --jobs "$2" --json --out "$OUT/f" || true)
+  json=$("${3:-$BIN}" explore --policy "$1" --runs "$RUNS" --seed 1 --jobs "$2" --json --out "$OUT/f" || true)
   echo "$(field "$json" events_per_second) $(field "$json" runs_per_second) $(field "$json" seconds) $(field "$json" events)"
 }
+
+# median COLUMN FILE: the median of one column.
+median() { awk -v c="$1" '{print $c}' "$2" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+
+if [[ -n ${IAPSIM_BASE_BIN:-} ]]; then
+  [[ -x $IAPSIM_BASE_BIN ]] || { echo "IAPSIM_BASE_BIN: no executable at $IAPSIM_BASE_BIN" >&2; exit 2; }
+  echo "iapsim explore, $RUNS runs, seed 1, $REPEATS repeats, --jobs 1, this build ($BIN) and the base" \
+    "($IAPSIM_BASE_BIN) in turn ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
+  for policy in hardened naive sk2-hardened sk2-naive; do
+    : >"$OUT/head"; : >"$OUT/base"
+    for ((i = 0; i < REPEATS; i++)); do
+      explore "$policy" 1 >>"$OUT/head"
+      explore "$policy" 1 "$IAPSIM_BASE_BIN" >>"$OUT/base"
+    done
+    awk -v p="$policy" -v he="$(median 1 "$OUT/head")" -v hr="$(median 2 "$OUT/head")" \
+      -v hn="$(median 4 "$OUT/head")" -v be="$(median 1 "$OUT/base")" -v br="$(median 2 "$OUT/base")" \
+      -v bn="$(median 4 "$OUT/base")" -v runs="$RUNS" 'BEGIN {
+        printf "%s, medians\n", p
+        printf "  this build  events/s %9.0f  runs/s %7.0f  events/run %5.1f\n", he, hr, hn / runs
+        printf "  base        events/s %9.0f  runs/s %7.0f  events/run %5.1f\n", be, br, bn / runs
+        printf "  this/base   events/s %.3fx  runs/s %.3fx\n", he / be, hr / br }'
+  done
+  exit 0
+fi
 
 echo "iapsim explore, $RUNS runs, seed 1, $REPEATS repeats ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
 for policy in hardened naive sk2-hardened sk2-naive; do
