@@ -103,7 +103,7 @@ final class Terminal {
             case .normal: break
             case .header: attrs |= cn_a_reverse()
             case .title, .focus, .key: attrs |= cn_a_bold(); pair = Terminal.pairNumber(style.role)
-            default: pair = Terminal.pairNumber(style.role)
+            case .dim, .good, .bad, .warn, .info, .accent: pair = Terminal.pairNumber(style.role)
             }
         }
         attrCache[style] = (attrs, pair)

@@ -4,8 +4,8 @@ import IAPSimCore
 struct SubscriberRow: Sendable, Hashable {
     var user: String
     var product: String
-    /// `active`, `expired`, `billing-retry`, `grace`, `revoked` (Apple's statuses 1-5).
-    var status: String
+    /// Apple's status (1-5); the view writes its word (`active`, `billing-retry`, ...).
+    var status: SubscriptionStatus
     var autoRenew: Bool
     /// The product the next renewal changes to, when a downgrade or crossgrade waits.
     var renewsTo: String?
@@ -20,7 +20,7 @@ struct SubscriberRow: Sendable, Hashable {
     /// The auditor's subscription anomalies of this subscriber: "A3 access-after-end open".
     var anomalies: [String]
     /// Whether Apple's rules entitle the subscriber now (active or grace).
-    var entitled: Bool { status == "active" || status == "grace" }
+    var entitled: Bool { status == .active || status == .grace }
 }
 
 extension UIModel {
@@ -81,17 +81,17 @@ extension UIModel {
         var head: Line = [
             Span((selected ? glyphs.right + " " : "  ") + row.user, Style(bold: true, reverse: selected)),
             Span("  " + row.product, Style(.accent)),
-            Span(sep + row.status, UIModel.subscriptionStatusStyle(row.status)),
+            Span(sep + row.status.word, UIModel.subscriptionStatusStyle(row.status)),
             Span(sep + "auto-renew " + (row.autoRenew ? "on" : "off"), row.autoRenew ? .plain : Style(.warn)),
         ]
         if let to = row.renewsTo { head.append(Span(" (renews to \(to))", Style(.warn))) }
         // A renewal being retried has no renewal date ahead: its period ended (a past date).
-        if row.status == "grace", let until = row.graceUntil {
+        if row.status == .grace, let until = row.graceUntil {
             head.append(Span(sep + "in grace until " + SubscriptionCalendar.short(until), Style(.warn)))
-        } else if row.status == "billing-retry", let since = row.retrySince {
+        } else if row.status == .billingRetry, let since = row.retrySince {
             head.append(Span(sep + "retrying since " + SubscriptionCalendar.short(since), Style(.warn)))
         } else if let end = row.periodEnd {
-            let verb = row.autoRenew && row.status != "expired" && row.status != "revoked" ? "renews" : "ends"
+            let verb = row.autoRenew && row.status != .expired && row.status != .revoked ? "renews" : "ends"
             head.append(Span(sep + verb + " " + SubscriptionCalendar.short(end), Style(.dim)))
         }
         head.append(
@@ -145,11 +145,11 @@ extension UIModel {
         return lines.map { [Span($0, Style(.dim))] }
     }
 
-    static func subscriptionStatusStyle(_ status: String) -> Style {
+    static func subscriptionStatusStyle(_ status: SubscriptionStatus) -> Style {
         switch status {
-        case "active": Style(.good, bold: true)
-        case "grace", "billing-retry": Style(.warn, bold: true)
-        default: Style(.bad, bold: true)
+        case .active: Style(.good, bold: true)
+        case .grace, .billingRetry: Style(.warn, bold: true)
+        case .expired, .revoked: Style(.bad, bold: true)
         }
     }
 

@@ -17,7 +17,7 @@ extension UIModel {
                 $0.involved.contains(ids)
             }
             return SubscriberRow(
-                user: view.user, product: s.productId, status: s.status.word, autoRenew: s.autoRenew,
+                user: view.user, product: s.productId, status: s.status, autoRenew: s.autoRenew,
                 renewsTo: s.autoRenewProductId == s.productId ? nil : s.autoRenewProductId,
                 periodEnd: s.status == .expired || s.status == .revoked ? nil : s.expiresAt,
                 retrySince: s.status == .billingRetry || s.status == .grace ? s.retryStartedAt : nil,

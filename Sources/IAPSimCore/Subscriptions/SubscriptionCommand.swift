@@ -63,7 +63,7 @@ extension World {
             guard let live else { return "no subscription to change" }
             if live.autoRenew == on { return "auto-renew is already \(on ? "on" : "off")" }
         case .changePlan(let p):
-            guard let live, live.group == config.catalog.product(p)?.subscription?.group else {
+            guard let live, live.group == config.catalog.read(p, { $0.subscription?.group }) ?? nil else {
                 return "no active subscription in the group of \(p)"
             }
             if live.status != .active && live.status != .grace { return "the subscription is in billing retry" }
@@ -90,9 +90,8 @@ extension World {
     }
 
     /// The newest subscription neither expired nor revoked.
-    private var liveSubscription: Subscription? {
-        store.subscriptions.last { $0.status != .expired && $0.status != .revoked }
-    }
+    /// The App Store's live subscription (`AppStore.liveSubscription`), if any.
+    private var liveSubscription: Subscription? { store.liveSubscription.map { store.subscriptions[$0] } }
 
     /// The App Store (and the customer) act on the subscription.
     mutating func perform(_ command: SubscriptionCommand) {

@@ -117,31 +117,33 @@ package final class FactTextBytes {
     }
 }
 
-/// Copies `n` bytes from `source` to `target`: up to 16 as two 8-byte words (the second
-/// overlapping the first) or byte by byte, more with `memmove` (a call costs more than the
-/// copy of a short piece: an id, a key, a word). Public and inlinable so that the `--log`
-/// writer of another module inlines it (a package function is a call there).
+/// Copies `n` bytes from `source` to `target`: up to 16 as two words of 8, 4 or 2 bytes (the
+/// second overlapping the first), more with `memmove` (a call costs more than the copy of a
+/// short piece: an id, a key, a word). Public and inlinable so that the `--log` writer of
+/// another module inlines it (a package function is a call there).
 @inlinable @inline(__always)
 public func copyShortBytes(_ source: UnsafePointer<UInt8>, _ n: Int, to target: UnsafeMutablePointer<UInt8>) {
     if n >= 8 && n <= 16 {
-        let from = UnsafeRawPointer(source)
-        let to = UnsafeMutableRawPointer(target)
-        to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
-        (to + n - 8).storeBytes(of: from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), as: UInt64.self)
+        copyOverlapping(source, n, to: target, as: UInt64.self)
     } else if n >= 4 && n < 8 {
-        // Two overlapping words of 4 bytes (keys, most names), as 8 to 16 above with 8.
-        let from = UnsafeRawPointer(source)
-        let to = UnsafeMutableRawPointer(target)
-        to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
-        (to + n - 4).storeBytes(of: from.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self), as: UInt32.self)
+        copyOverlapping(source, n, to: target, as: UInt32.self)
     } else if n >= 2 && n < 4 {
-        let from = UnsafeRawPointer(source)
-        let to = UnsafeMutableRawPointer(target)
-        to.storeBytes(of: from.loadUnaligned(as: UInt16.self), as: UInt16.self)
-        (to + n - 2).storeBytes(of: from.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self), as: UInt16.self)
+        copyOverlapping(source, n, to: target, as: UInt16.self)
     } else if n == 1 {
         target.pointee = source.pointee
     } else if n > 16 {
         target.update(from: source, count: n)
     }
+}
+
+/// `n` bytes (one to two words of `Word`) as two words, the second ending where the bytes end.
+@inlinable @inline(__always)
+public func copyOverlapping<Word: FixedWidthInteger>(
+    _ source: UnsafePointer<UInt8>, _ n: Int, to target: UnsafeMutablePointer<UInt8>, as _: Word.Type
+) {
+    let from = UnsafeRawPointer(source)
+    let to = UnsafeMutableRawPointer(target)
+    let size = MemoryLayout<Word>.size
+    to.storeBytes(of: from.loadUnaligned(as: Word.self), as: Word.self)
+    (to + n - size).storeBytes(of: from.loadUnaligned(fromByteOffset: n - size, as: Word.self), as: Word.self)
 }
