@@ -91,14 +91,15 @@ import Testing
     /// back an hour, its reversal, then a 50% refund. The stale REFUND arrives last; a server
     /// that applies refund news as it arrives takes back the whole again (refund-overclawed,
     /// "prevented by: no hardening" before `server-refund-order` existed); one that compares
-    /// `signedDate` ignores it and keeps the customer's other half.
+    /// `signedDate` ignores it and keeps the customer's other half. (Without reconciliation:
+    /// with it, the hourly history read sets the clawback back to the newest share.)
     @Test(arguments: [("signed-date", 50, false), ("arrival", 0, true)])
     func aRefundDelayedPastNewerRefundNewsIsIgnoredBySignedDate(order: String, coins: Int, overclawed: Bool) throws {
         let r = try run(
             """
             format: 1
             title: t
-            policy: {preset: sk2-hardened, server-refund-order: \(order)}
+            policy: {preset: sk2-hardened, server-refund-order: \(order), server-reconcile: "off"}
             seed: 18274622515081626997
             users: [alice]
             steps:

@@ -49,9 +49,12 @@ import Testing
         #expect(money.contains("9.98 kept"), "\(money)")
     }
 
+    /// Without a status poll nothing tells it otherwise: she stays out. (With sk2-hardened's
+    /// daily poll, the verdict runs to that poll, which gives her access back: resolved.)
     @Test func aServerThatIgnoresRefundReversedKeepsAPayingSubscriberOut() throws {
         let head =
-            "format: 1\ntitle: t\npolicy: {preset: sk2-hardened, server-refund-reversed: ignore}\nusers: [alice]\n"
+            "format: 1\ntitle: t\npolicy: {preset: sk2-hardened, server-refund-reversed: ignore,"
+            + " server-status-poll: \"off\"}\nusers: [alice]\n"
         let text =
             steps(
                 ["buy pro_monthly", "wait 5d", "refund newest", "wait 1h", "refund-reverse newest", "wait 1h"],

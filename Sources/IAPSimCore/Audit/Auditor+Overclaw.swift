@@ -49,8 +49,10 @@ extension Auditor {
         _ c: ChargeRecord, now: VirtualTime, store: AppStore, server: MerchantServer, policy: Policy
     ) -> (AnomalyStatus, String?)? {
         if c.refundedAt != nil {
-            // A clawback beyond the refunded share: nothing gives the difference back.
-            return (.permanent, server.clawbackBeyondShare(policy: policy))
+            // A clawback beyond the refunded share: open while the server will still set it to
+            // the share (news of it on its way, its reconciliation); else nothing gives it back.
+            return server.willStillLowerClawback(c.txn, store: store, policy: policy)
+                ? (.open, nil) : (.permanent, server.clawbackBeyondShare(policy: policy))
         }
         guard let heard = c.reversalHeardAt else {
             return server.willStillHearReversal(c.txn, store: store, policy: policy)

@@ -98,7 +98,9 @@ package struct Auditor: Sendable, Hashable {
         case .paymentAdded(let txn, _, _, let user, let order):
             ledger.paymentAdded(txn: txn, user: user, order: order)
         case .paymentCharged(let txn, let product, let price):
-            ledger.charged(txn: txn, product: product, priceCents: price, at: e.time, appAwake: appAwake)
+            ledger.charged(
+                txn: txn, product: product, priceCents: price, units: catalog.product(product)?.coins ?? 1,
+                at: e.time, appAwake: appAwake)
             if appAwake { watchGrace(from: e.time) }
         case .appLaunched, .appForegrounded:
             appAwake = true
@@ -128,7 +130,7 @@ package struct Auditor: Sendable, Hashable {
             observeCredit(credit, txn: txn, product: product, entitlement: coins == 0, &out)
         case .refundIssued(let txn, let product, let cents, let percent):
             let owes = percent == 100 || catalog.kind(of: product) == .consumable
-            ledger.refunded(txn, at: e.time, cents: cents, owesClawback: owes)
+            ledger.refunded(txn, at: e.time, cents: cents, percent: percent, owesClawback: owes)
         case .coinsClawedBack(let user, let coins, let txn, _):
             ledger.taken(txn, from: user, coins: coins, cents: takenValue(coins, txn, user))
         case .coinsRestored(let user, let coins, let txn, _):

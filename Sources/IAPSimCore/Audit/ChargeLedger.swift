@@ -113,7 +113,7 @@ struct ChargeLedger: Sendable, Hashable {
     /// running in the foreground, so its grace period starts now (else at the next launch
     /// or foreground).
     mutating func charged(
-        txn: String, product: String, priceCents: Int, at time: VirtualTime,
+        txn: String, product: String, priceCents: Int, units: Int = 1, at time: VirtualTime,
         appAwake: Bool
     ) {
         let origin = origins.indices.last { origins[$0].txn == txn }.map { origins[$0] }
@@ -122,6 +122,7 @@ struct ChargeLedger: Sendable, Hashable {
             txn: txn, productId: product, priceCents: priceCents,
             buyer: origin?.user ?? "?", order: origin?.order, chargedAt: time)
         record.graceFrom = appAwake ? time : nil
+        record.units = max(1, units)
         charges.append(record)
         positions.appended(to: charges, \.txn)
     }
@@ -186,10 +187,15 @@ struct ChargeLedger: Sendable, Hashable {
     /// Apple refunded `txn`: its credits, if any, are now coins nobody paid for.
     /// `owesClawback`: the refund asks for coins back (a prorated refund of an entitlement
     /// takes nothing back: a share of one entitlement rounds down to none).
-    mutating func refunded(_ txn: String, at time: VirtualTime, cents: Int, owesClawback: Bool = true) {
+    mutating func refunded(
+        _ txn: String, at time: VirtualTime, cents: Int, percent: Int = 100, owesClawback: Bool = true
+    ) {
         guard let i = index(of: txn), charges[i].refundedAt == nil else { return }
         charges[i].refundedAt = time
         charges[i].refundCents = cents
+        charges[i].refundPercent = percent
+        // A share below one whole unit rounds down to nothing without blame.
+        let owesClawback = owesClawback && charges[i].refundOwesAUnit
         charges[i].refundOwesClawback = owesClawback
         // What the server took back before (a refund whose reversal it never heard) counts.
         let taken = charges[i].takenCents
@@ -218,6 +224,7 @@ struct ChargeLedger: Sendable, Hashable {
         guard let i = index(of: txn) else { return }
         charges[i].refundedAt = nil
         charges[i].refundCents = 0
+        charges[i].refundPercent = 0
         if !charges[i].taken.isEmpty { watchOverclaw(i) }
     }
 

@@ -58,8 +58,25 @@ package struct ChargeRecord: Sendable, Hashable {
     var creditCents: Int { priceCents }
     /// The value taken back and not given back.
     var takenCents: Int { taken.reduce(0) { $0 + $1.cents } }
-    /// More was taken back than the refund in effect gave the customer.
-    package var overclawed: Bool { takenCents > (refundedAt == nil ? 0 : refundCents) }
+    /// The whole units one credit of it grants: its coins, or 1 for an entitlement.
+    var units = 1
+    /// The refunded share in effect, in percent (0 once reversed).
+    var refundPercent = 0
+    /// The units taken back and not given back (an entitlement: 1 while taken).
+    var takenUnits: Int {
+        var n = 0
+        for t in taken { n += t.coins != 0 ? t.coins : t.cents > 0 ? 1 : t.cents < 0 ? -1 : 0 }
+        return n
+    }
+    /// More was taken back than the refund in effect asks, by a whole unit or more: a
+    /// share that rounds within one unit of the exact share (`units` times the percent) is
+    /// what whole units force (docs/world.md, "Refunds"), not an over-clawback.
+    package var overclawed: Bool {
+        takenUnits * 100 >= (refundedAt == nil ? 0 : units * refundPercent) + 100
+    }
+    /// The refund in effect asks for at least one whole unit back: a smaller exact share
+    /// may round down to nothing without blame.
+    var refundOwesAUnit: Bool { units * refundPercent >= 100 }
 
     /// A recharge was sent (or meant) for this payment with another transaction's id.
     var pairedWrongly: Bool { pairedWith != nil }

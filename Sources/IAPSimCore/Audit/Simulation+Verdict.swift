@@ -16,6 +16,7 @@ extension Simulation {
             auditor.evaluateTimelines(now: world.now, &audit)
             for entry in audit { world.append(entry, into: &written) }
         }
+        runServerChecksThatAct(into: &written)
         var buyers: [String] = []
         for a in auditor.anomalies where a.status == .open && !a.type.isSubscription {
             if let user = a.user, !buyers.contains(user) { buyers.append(user) }
@@ -55,6 +56,24 @@ extension Simulation {
             }
         }
         for entry in changes { world.append(entry, into: &written) }
+    }
+
+    /// Settling stops when only the subscription clock is left, but the server's own
+    /// scheduled check is part of what the world still does: when an open subscription
+    /// anomaly is one the server's next status poll changes (a copy, run until then, shows
+    /// it), the world runs until that poll has acted, so that the verdict reads what the
+    /// server's own job does instead of calling a difference it ends open or permanent.
+    mutating func runServerChecksThatAct(into written: inout [LogEntry]?) {
+        guard let poll = world.policy.serverStatusPollMs,
+            auditor.anomalies.contains(where: { $0.status == .open && $0.type.isSubscription })
+        else { return }
+        let until = world.now + poll + 60_000
+        var copy = self
+        copy.run(until: until)
+        let changes = auditor.anomalies.contains { a in
+            a.status == .open && a.type.isSubscription && copy.auditor.anomalies[a.id - 1].status != .open
+        }
+        if changes { run(until: until, into: &written) }
     }
 
     /// The what-if of the entitlement timelines: a copy of the world, healed, runs on until

@@ -311,7 +311,9 @@ extension PolicyKeySpec {
             help: "a refund takes back all coins, the refunded share, or none",
             doc: "what a refund takes back: `full`, every coin credited for it (and the entitlement); "
                 + "`refunded-share`, the refunded share of the coins (`revocationPercentage`), rounded down; `off`, "
-                + "nothing. A balance may go negative, shown as debt",
+                + "nothing. What was taken is set from the newest signed share on every `REFUND`, "
+                + "`REFUND_REVERSED` and reconciliation: a larger share takes the difference, a smaller one (with "
+                + "`server-refund-reversed restore`) gives it back. A balance may go negative, shown as debt",
             presets: .all("off", except: [.sk2Hardened: "refunded-share"])
         ).graded(),
         .choice(

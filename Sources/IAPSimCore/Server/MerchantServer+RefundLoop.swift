@@ -70,57 +70,115 @@ extension MerchantServer {
         }
     }
 
-    /// The coins of credit `c` a refund of `percent` takes back under `rule`, less what was
-    /// taken back for its transaction already.
-    func stillOwed(_ c: CreditEntry, percent: Int, rule: ClawbackRule) -> Int {
-        let share: Int
+    /// What credit `c` has taken back under a refund of `percent` (0: none in effect) and
+    /// `rule`, by the newest signed share (docs/world.md, "Refunds"): coins (the share,
+    /// rounded down: a whole unit cannot be split), and whether the unlock it granted (an
+    /// entitlement: no coins).
+    static func shareOwed(_ c: CreditEntry, percent: Int, rule: ClawbackRule) -> (coins: Int, unlock: Bool) {
+        guard percent > 0 else { return (0, false) }
         switch rule {
-        case .off: return 0
-        case .full: share = c.coins
-        case .refundedShare: share = c.coins * percent / 100
+        case .off: return (0, false)
+        case .full: return (c.coins, c.coins == 0)
+        case .refundedShare: return (c.coins * percent / 100, c.coins == 0 && percent == 100)
         }
-        var taken = 0
-        for d in debits where d.clawedBackFor == c.transactionId && d.user == c.user { taken += d.coins }
-        return max(0, share - taken)
     }
 
-    /// Whether the entitlement credit `c` granted (an unlock: no coins) is owed back: not
-    /// taken for its transaction yet (a reversal heard gives it back and clears that), still
-    /// held, and a refund of `percent` takes it under `rule`: always under `full`, only a
-    /// whole refund under `refunded-share` (as the first refund heard decides).
-    func entitlementOwed(_ c: CreditEntry, percent: Int, rule: ClawbackRule) -> Bool {
-        guard c.coins == 0, !debits.contains(where: { $0.clawedBackFor == c.transactionId && $0.user == c.user }),
-            entitlements.contains(where: { $0.user == c.user && $0.product == c.productId })
-        else { return false }
-        switch rule {
-        case .off: return false
-        case .full: return true
-        case .refundedShare: return percent == 100
+    /// What the server has taken back of credit `c` and not given back: coins, and whether
+    /// the unlock (a clawback of an entitlement is a debit of no coins).
+    func takenBack(_ c: CreditEntry) -> (coins: Int, unlock: Bool) {
+        var coins = 0
+        var any = false
+        for d in debits where d.clawedBackFor == c.transactionId && d.user == c.user {
+            coins += d.coins
+            any = true
         }
+        return (coins, c.coins == 0 && any)
     }
 
     /// Whether `txn`, refunded by `percent` now, still owes coins (or an unlock) the server
-    /// has not taken back.
+    /// has not taken back: an unlock only while its account still holds it.
     func owesRefund(_ txn: String, percent: Int, rule: ClawbackRule) -> Bool {
-        credits.contains {
-            $0.transactionId == txn
-                && (stillOwed($0, percent: percent, rule: rule) > 0
-                    || entitlementOwed($0, percent: percent, rule: rule))
+        credits.contains { c in
+            guard c.transactionId == txn else { return false }
+            let (owed, taken) = (Self.shareOwed(c, percent: percent, rule: rule), takenBack(c))
+            if c.coins == 0 {
+                return owed.unlock && !taken.unlock
+                    && entitlements.contains(where: { $0.user == c.user && $0.product == c.productId })
+            }
+            return owed.coins > taken.coins
+        }
+    }
+
+    /// Whether the server took back more of `txn` than the newest share it knows of asks
+    /// (`percent`; 0 once the refund is reversed) and gives the difference back when it
+    /// hears so: only a server that gives back (`server-refund-reversed restore`).
+    func owesRestore(_ txn: String, percent: Int, policy: Policy) -> Bool {
+        guard policy.serverRefundReversed == .restore, policy.serverClawback != .off else { return false }
+        return credits.contains { c in
+            guard c.transactionId == txn else { return false }
+            let (owed, taken) = (Self.shareOwed(c, percent: percent, rule: policy.serverClawback), takenBack(c))
+            return c.coins == 0 ? taken.unlock && !owed.unlock : taken.coins > owed.coins
         }
     }
 
     /// A refund of a transaction heard refunded before (refunded again after a reversal it
-    /// never heard, or a larger share): what the new share owes beyond what was taken, an
-    /// unlock included (a prorated refund left it; a whole one takes it).
+    /// never heard, a larger share, or a smaller one after a reversal it did not apply): what
+    /// it has taken back is set to the newest signed share, taking or (with
+    /// `server-refund-reversed restore`) giving back the difference (docs/world.md, "Refunds").
     mutating func heardRefundAgain(_ txn: String, percent: Int, _ out: inout Outbox) {
+        let rule = out.policy.serverClawback
+        let restores = out.policy.serverRefundReversed == .restore
         for c in credits where c.transactionId == txn {
-            if entitlementOwed(c, percent: percent, rule: out.policy.serverClawback) {
-                clawBack(c, coins: 0, entitlement: true, &out)
-                continue
+            let (owed, taken) = (Self.shareOwed(c, percent: percent, rule: rule), takenBack(c))
+            if c.coins == 0 {
+                if owed.unlock && !taken.unlock
+                    && entitlements.contains(where: { $0.user == c.user && $0.product == c.productId })
+                {
+                    clawBack(c, coins: 0, entitlement: true, &out)
+                } else if restores && taken.unlock && !owed.unlock {
+                    giveBack(c, coins: 0, share: percent, &out)
+                }
+            } else if owed.coins > taken.coins {
+                clawBack(c, coins: owed.coins - taken.coins, entitlement: percent == 100, &out)
+            } else if restores && owed.coins < taken.coins {
+                giveBack(c, coins: taken.coins - owed.coins, share: percent, &out)
             }
-            let owed = stillOwed(c, percent: percent, rule: out.policy.serverClawback)
-            if owed > 0 { clawBack(c, coins: owed, entitlement: percent == 100, &out) }
         }
+    }
+
+    /// Gives back `coins` (or the unlock: 0 coins) of what was taken from credit `c`, the
+    /// newest clawbacks first: the newest share (`share` percent) asks for less.
+    mutating func giveBack(_ c: CreditEntry, coins: Int, share: Int, _ out: inout Outbox) {
+        out.log(
+            .server,
+            .refundHeard(
+                txn: c.transactionId,
+                outcome: "\(share)% refunded now: what was taken back beyond that share is given back"))
+        recordSide { records in
+            var left = coins
+            var k = records.debits.count - 1
+            while k >= 0 {
+                let d = records.debits[k]
+                if d.clawedBackFor == c.transactionId && d.user == c.user {
+                    if c.coins == 0 || d.coins <= left {
+                        left -= d.coins
+                        records.debits.remove(at: k)
+                        if c.coins == 0 { break }
+                    } else {
+                        records.debits[k].coins -= left
+                        left = 0
+                    }
+                    if left == 0 && c.coins > 0 { break }
+                }
+                k -= 1
+            }
+        }
+        if let i = balances.firstIndex(where: { $0.user == c.user }) { balances[i].coins += coins }
+        if c.coins == 0, !entitlements.contains(where: { $0 == (c.user, c.productId) }) {
+            entitlements.append((c.user, c.productId))
+        }
+        out.log(
+            .server, .coinsRestored(user: c.user, coins: coins, txn: c.transactionId, balance: balance(of: c.user)))
     }
 
     /// The server's answer to the auditor's question about refunded `txn`: why nothing it will
@@ -142,6 +200,21 @@ extension MerchantServer {
     /// which reads the transaction unrevoked in the history).
     func willStillHearReversal(_ txn: String, store: AppStore, policy: Policy) -> Bool {
         store.notificationPending(txn, .refundReversed) || policy.serverReconcileMs != nil
+    }
+
+    /// The server's answer to the auditor: whether something still scheduled sets what it
+    /// took back of `txn` down to the share Apple's state asks (a `REFUND` or
+    /// `REFUND_REVERSED` of it still being delivered that it will apply, or its
+    /// reconciliation), so that a clawback beyond the share is `open`, not `permanent`.
+    func willStillLowerClawback(_ txn: String, store: AppStore, policy: Policy) -> Bool {
+        guard let t = store.transaction(txn) else { return false }
+        guard owesRestore(txn, percent: t.refundedAt == nil ? 0 : t.refundPercent, policy: policy) else { return false }
+        if policy.serverReconcileMs != nil { return true }
+        let newest = policy.serverRefundOrder == .signedDate ? sideRecords?.refundNewsSigned[txn] : nil
+        return store.pendingNotifications.contains { n in
+            n.transaction.transactionId == txn && (n.type == .refund || n.type == .refundReversed)
+                && n.transaction.signedDate >= (newest ?? 0)
+        }
     }
 
     /// Whether hearing a reversal gives back what it took (`server-refund-reversed restore`).

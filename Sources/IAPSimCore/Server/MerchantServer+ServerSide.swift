@@ -52,7 +52,13 @@ extension MerchantServer {
             out.log(.server, .noted("REFUND_DECLINED for \(txn): nothing was refunded, nothing changes"))
         case .refundReversed:
             guard !staleRefundNews(n.transaction, "REFUND_REVERSED", &out) else { return }
-            heardReversal(txn, &out)
+            // A retry is signed anew: its transaction may carry a refund made since, which is
+            // the newest signed share the server sets what it took back to.
+            if let share = n.transaction.revocationPercentage, refundsHeard.contains(txn) {
+                heardRefundAgain(txn, percent: share / 1_000, &out)
+            } else {
+                heardReversal(txn, &out)
+            }
         case .subscribed, .didRenew, .didFailToRenew, .gracePeriodExpired, .expired, .didChangeRenewalStatus,
             .didChangeRenewalPref:
             break
@@ -184,6 +190,7 @@ extension MerchantServer {
                 guard isCredited(t.id) else { return false }
                 return !refundsHeard.contains(t.id)
                     || owesRefund(t.id, percent: t.refundPercent, rule: policy.serverClawback)
+                    || owesRestore(t.id, percent: t.refundPercent, policy: policy)
             }
             if !refundsHeard.isEmpty, refundsHeard.contains(t.id) { return policy.serverRefundReversed == .restore }
             guard anyOpenOrder, let token = t.appAccountToken else { return false }

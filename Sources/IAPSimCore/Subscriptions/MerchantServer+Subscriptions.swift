@@ -10,6 +10,9 @@ package struct SubscriberAccess: Sendable, Hashable {
     package var graceUntil: VirtualTime?
     /// The server ended access for a refund (`server-revoke`).
     package var revoked = false
+    /// The transaction whose refund ended it: only a reversal of that refund gives access
+    /// back (a reversal of an earlier period's refund, which took none, gives none).
+    var revokedBy: String?
     /// The newest `signedDate` the server applied (`server-subscription-order signed-date`).
     package var newestSignedDate: VirtualTime
 
@@ -128,6 +131,7 @@ extension MerchantServer {
             a.expiresAt = signed.expiresDate ?? a.expiresAt
             a.graceUntil = nil
             a.revoked = out.policy.serverRevoke && signed.revocationDate != nil
+            a.revokedBy = a.revoked ? signed.transactionId : nil
         case .notification(.didFailToRenew, _):
             a.graceUntil = renewal?.gracePeriodExpiresDate
         case .notification(.gracePeriodExpired, _):
@@ -148,6 +152,7 @@ extension MerchantServer {
                 return false
             }
             a.revoked = true
+            a.revokedBy = signed.transactionId
         case .notification(.refundReversed, _):
             // Apple reinstated the period: a server that restores on REFUND_REVERSED grants
             // access again; one that ignores it keeps it cut (the auditor catches it).
@@ -159,7 +164,19 @@ extension MerchantServer {
                 )
                 return false
             }
+            // Only the reversal of the refund that ended access gives it back: an earlier
+            // period's refund took none, so its reversal gives none.
+            if a.revoked, let by = a.revokedBy, by != signed.transactionId {
+                out.log(
+                    .server,
+                    .reversalHeard(
+                        txn: signed.transactionId,
+                        outcome: "access stays cut: the refund of \(by) ended it, not this one")
+                )
+                return false
+            }
             a.revoked = false
+            a.revokedBy = nil
         case .notification:
             break
         case .poll(let status):
@@ -167,6 +184,7 @@ extension MerchantServer {
             a.expiresAt = signed.expiresDate ?? a.expiresAt
             a.graceUntil = status == .grace ? renewal?.gracePeriodExpiresDate : nil
             a.revoked = status == .revoked
+            a.revokedBy = a.revoked ? signed.transactionId : nil
         }
         return true
     }
