@@ -90,13 +90,6 @@ final class RefundNewsBackend: ExternalMerchant, @unchecked Sendable {
         #expect(words.contains("did not act on it"), "\(words)")
     }
 
-    @Test func aReversalTheBackendActsOnLeavesNothing() {
-        let backend = RefundNewsBackend()
-        backend.restores = true
-        let sim = run(backend, reverse: true)
-        #expect(sim.auditor.unresolved.isEmpty, "\(sim.auditor.unresolved.map(\.summary))")
-    }
-
     @Test func aRefundAcknowledgedAndIgnoredIsNamedSo() throws {
         let backend = RefundNewsBackend()
         backend.clawsBack = false
