@@ -77,7 +77,10 @@ package struct ReplayVerdict: Sendable {
     /// The purchases (by place among the App Store's transactions, as `AnomalyIdentity.Ref`
     /// names them) credited at least once: what was delivered.
     var delivered: Set<Int> = []
-    /// What customers paid and did not get, in cents (`Auditor.paidNotDeliveredCents`).
+    /// What customers paid for charges and did not get, in cents, netted per account
+    /// (`Auditor.paidNotDeliveredCents` without the subscription timelines, whose money runs
+    /// with time up to the verdict's moment: a subscription's purchase is judged by its
+    /// anomaly, which must end well).
     var paidNotDeliveredCents = 0
 
     package init(_ sim: Simulation, attacks: [Int] = []) {
@@ -85,7 +88,7 @@ package struct ReplayVerdict: Sendable {
         for c in sim.auditor.charges where !c.credits.isEmpty {
             if let n = sim.store.index(of: c.txn) { delivered.insert(n) }
         }
-        paidNotDeliveredCents = sim.auditor.paidNotDeliveredCents
+        paidNotDeliveredCents = sim.auditor.netPerAccount.reduce(0) { $0 + max(0, $1.paid - $1.delivered) }
     }
 
     /// The verdict of `sim`, whose inputs ran at `stepTimes`, without those at `removed`.
