@@ -11,16 +11,24 @@ import Testing
     }
 
     /// The StoreKit 2 naive server never hears of a refund: explore finds the coins kept; its
-    /// schedules' subscription steps find each of the four types of the entitlement timeline.
+    /// schedules' subscription steps find three types of the entitlement timeline, and a
+    /// subscription's access granted to an account that never subscribed (`wrong-account`).
     @Test func storeKit2NaiveFindsARefundUnclawedAndShrinksIt() {
         findsAndShrinks(
             Explorer(policy: PolicyPreset.sk2Naive.policy, seed: 1),
-            [.refundUnclawed, .refundOverclawed, .accessAfterEnd, .accessAfterRevoke, .renewalUnserved, .graceCut])
+            [.refundUnclawed, .refundOverclawed, .wrongAccount, .accessAfterRevoke, .renewalUnserved, .graceCut])
     }
 
-    func findsAndShrinks(_ explorer: Explorer, _ types: [AnomalyType]) {
+    /// Issue 49: `access-after-end` is a subscriber's access past its period's end, found at
+    /// seed 3 (run 809: billing retry after a plan change, the app dead); an account that
+    /// never subscribed is `wrong-account`, not this.
+    @Test func storeKit2NaiveFindsAGenuineAccessAfterEnd() {
+        findsAndShrinks(Explorer(policy: PolicyPreset.sk2Naive.policy, seed: 3), [.accessAfterEnd], runs: 1_000)
+    }
+
+    func findsAndShrinks(_ explorer: Explorer, _ types: [AnomalyType], runs: Int = 2_000) {
         var first: [AnomalyType: RunOutcome] = [:]
-        for i in 0..<2_000 {
+        for i in 0..<runs {
             let o = explorer.run(i)
             for t in o.failures where first[t] == nil { first[t] = o }
         }
@@ -35,6 +43,25 @@ import Testing
             print(
                 type.rawValue, original.steps.count, "->",
                 small.steps.map { "\($0.trigger) \($0.command.scenarioText)" })
+        }
+    }
+
+    /// Issue 49 (truth hunt, row 4): naive seed 1, run 1 shrank to `interrupt-next-payment;
+    /// buy; replay`, the replay saying "nothing to replay". The shrinker drops what changes
+    /// nothing: no step of the result can go without changing its verdict, and the idle
+    /// replay is gone (only the second it waited stays, for the interruption to fire).
+    @Test func theShrinkerDropsStepsThatChangeNothing() {
+        let explorer = Explorer(policy: PolicyPreset.naive.policy, seed: 1)
+        let o = explorer.run(1)
+        #expect(o.failures.contains(.duplicateReceipt))
+        let small = explorer.shrink(explorer.schedule(1), seed: o.seed, type: .duplicateReceipt)
+        #expect(explorer.reproduces(small, seed: o.seed, type: .duplicateReceipt))
+        #expect(!small.steps.contains { $0.command == .replay }, "\(small.steps.map(\.command.scenarioText))")
+        let verdict = explorer.verdict(small, seed: o.seed)
+        for i in small.steps.indices {
+            var without = small
+            without.steps.remove(at: i)
+            #expect(explorer.verdict(without, seed: o.seed) != verdict, "step \(i + 1) changes nothing")
         }
     }
 

@@ -72,7 +72,8 @@ extension AnomalyType {
         case .doubleCredit:
             return "one charge was credited more than once (a retransmission or a redelivery credited again)"
         case .wrongAccount:
-            return "the purchase was credited to an account other than the buyer's"
+            return
+                "the purchase was credited to an account other than the buyer's (a subscription: its access granted to an account that never subscribed)"
         case .refundUnclawed:
             return
                 "Apple refunded the charge, but the coins credited for it were not taken back (the server never heard of the refund, or kept the coins); before a refund, answering CONSUMPTION_REQUEST with consumption information is the lever"
@@ -87,7 +88,7 @@ extension AnomalyType {
                 "`iapsim serve`: an account's balance in the backend's ledger moved with no credit, clawback or restore row"
         case .accessAfterEnd:
             return
-                "the merchant server grants a subscription's access that Apple no longer entitles: past its expiry, past its grace period, or during billing retry without grace"
+                "the merchant server grants a subscriber access that Apple no longer entitles: past its expiry, past its grace period, or during billing retry without grace (to an account that never subscribed it is wrong-account)"
         case .accessAfterRevoke:
             return
                 "the merchant server grants access to a subscription period Apple refunded (also when a late DID_RENEW grants it again)"

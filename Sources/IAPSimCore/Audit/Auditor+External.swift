@@ -6,6 +6,16 @@ struct Acknowledgement: Sendable, Hashable {
     var anomalyId: Int?
 }
 
+/// A `REFUND` or `REFUND_REVERSED` the backend answered with success: if what it took back
+/// (or gave back) does not follow within the grace period, the verdict names the news as
+/// delivered and acknowledged, not as never told.
+struct AcknowledgedNews: Sendable, Hashable {
+    var txn: String
+    var type: NotificationType
+    var status: Int
+    var at: VirtualTime
+}
+
 extension Auditor {
     /// The backend answered success for `txn` (rule 19): its row must follow within the
     /// grace period.
@@ -13,6 +23,18 @@ extension Auditor {
         guard !acks.contains(where: { $0.txn == txn && $0.anomalyId == nil }) else { return }
         acks.append(Acknowledgement(txn: txn, at: time))
         watchGrace(from: time)
+    }
+
+    /// The backend answered a `REFUND` or `REFUND_REVERSED` of `txn` with success: the
+    /// auditor looks again once the grace period for its rows has passed.
+    mutating func newsAcknowledged(_ txn: String, type: NotificationType, status: Int, at time: VirtualTime) {
+        ackedNews.append(AcknowledgedNews(txn: txn, type: type, status: status, at: time))
+        watchGrace(from: time)
+    }
+
+    /// The newest acknowledgement of a `type` notification of `txn`, if the backend gave one.
+    func acknowledgedNews(_ txn: String, _ type: NotificationType) -> AcknowledgedNews? {
+        ackedNews.last { $0.txn == txn && $0.type == type }
     }
 
     /// Opens `acked-not-credited` for each acknowledgement whose grace period has passed

@@ -55,6 +55,10 @@ extension Auditor {
                 ? (.open, nil) : (.permanent, server.clawbackBeyondShare(policy: policy))
         }
         guard let heard = c.reversalHeardAt else {
+            if let ack = acknowledgedNews(c.txn, .refundReversed) {
+                // Under serve: delivered, answered with success, and nothing restored.
+                return now - ack.at > graceMs ? (.permanent, AnomalyWording.acknowledgedIgnored(ack)) : nil
+            }
             return server.willStillHearReversal(c.txn, store: store, policy: policy)
                 ? nil : (.permanent, AnomalyWording.reversalNeverTold)
         }
@@ -103,6 +107,13 @@ extension AnomalyWording {
     }
     static var reversalIgnored: String {
         "the server heard REFUND_REVERSED and kept what it took (server-refund-reversed ignore)"
+    }
+    /// Under serve: the backend answered the news with success and did not act on it.
+    static func acknowledgedIgnored(_ ack: AcknowledgedNews) -> String {
+        let done =
+            ack.type == .refundReversed ? "what it took back stays taken" : "what it credited was not taken back"
+        return "\(ack.type.rawValue) was delivered and acknowledged (the server answered \(ack.status)), but the"
+            + " server did not act on it: \(done) (Apple does not send it again)"
     }
     static var overclawRestored: String { "restored: what was taken back beyond the refund was given back" }
 }

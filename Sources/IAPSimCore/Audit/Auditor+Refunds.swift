@@ -30,7 +30,11 @@ extension Auditor {
             }
             let status: AnomalyStatus
             let mechanism: String?
-            if c.stuck {
+            if let ack = acknowledgedNews(c.txn, .refund), !c.stuck {
+                // Under serve: delivered, answered with success, and nothing taken back.
+                (status, mechanism) =
+                    now - ack.at > graceMs ? (.permanent, AnomalyWording.acknowledgedIgnored(ack)) : (.open, nil)
+            } else if c.stuck {
                 (status, mechanism) = (.permanent, AnomalyWording.refundNeverTold)
             } else if let why = Self.refundBeyondReach(c.txn, store: store, server: server, policy: policy) {
                 (status, mechanism) = (.permanent, why)

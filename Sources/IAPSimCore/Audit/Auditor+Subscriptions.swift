@@ -27,6 +27,7 @@ extension Auditor {
         line.periodMs = max(1, note.expiresAt - note.periodStart)
         if let txn = note.txn, note.event != .revoked { line.latestTxn = txn }
         if line.originalTxn == nil { line.originalTxn = note.txn }
+        line.subscribedAtApple = true
         line.setEntitled(note.status.entitled, at: t)
         subscriberTimelines[k] = line
         checkTimeline(k, at: t, changed: "Apple's status: \(note.productId) \(note.event.rawValue)", &out)
@@ -90,6 +91,13 @@ extension Auditor {
         subscriberTimelines[k].anomalyId = id
     }
 
+    /// True for an anomaly of an entitlement timeline: a subscription type, or a
+    /// `wrong-account` about access granted to an account that never subscribed (its
+    /// timeline holds it, not a charge).
+    package func isTimelineAnomaly(_ a: Anomaly) -> Bool {
+        a.type.isSubscription || a.txn == nil && subscriberTimelines.contains { $0.anomalyId == a.id }
+    }
+
     /// Puts `time` on the auditor's clock for the timelines (G ends on its own there).
     mutating func watch(at time: VirtualTime) {
         var i = timelineWakes.count
@@ -120,15 +128,16 @@ extension AnomalyWording {
         switch type {
         case .accessAfterRevoke:
             return "\(sub): Apple revoked the period (refund), the server still grants access since \(from)"
-        case .accessAfterEnd where line.originalTxn == nil:
-            return "\(line.user) holds no subscription at the App Store, yet the server grants access since \(from)"
-                + " (another account's purchase, or news it applied to the wrong account)"
+        case .wrongAccount:
+            return "\(line.user) never subscribed at the App Store, yet the server grants \(line.user) access since"
+                + " \(from): another account's subscription (its purchase or renewal, or news of it applied to"
+                + " \(line.user))"
         case .accessAfterEnd:
             return "\(sub): Apple's status is \(line.status.word), the server still grants access since \(from)"
         case .graceCut:
             return "\(sub): in its billing grace period, Apple entitles it, the server grants no access since \(from)"
         case .renewalUnserved, .lostOrder, .missedOrder, .replayFraud, .duplicateReceipt, .doubleCredit,
-            .wrongAccount, .refundUnclawed, .refundOverclawed, .ackedNotCredited, .ledgerMismatch:
+            .refundUnclawed, .refundOverclawed, .ackedNotCredited, .ledgerMismatch:
             return
                 "\(sub): Apple charged and entitles it (\(line.event.rawValue)), the server grants no access since \(from)"
         }

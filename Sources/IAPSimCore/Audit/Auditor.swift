@@ -27,6 +27,8 @@ package struct Auditor: Sendable, Hashable {
     var forgedCredits: [ForgedCredit] = []
     /// `iapsim serve`: the backend's acknowledgements waiting for their credit rows.
     var acks: [Acknowledgement] = []
+    /// `iapsim serve`: the refunds and reversals the backend acknowledged.
+    var ackedNews: [AcknowledgedNews] = []
     /// False under serve: a backend's ledger says nothing of a subscription's expiry, so the
     /// entitlement timeline (E against G) is not judged there.
     var judgesSubscriptions = true

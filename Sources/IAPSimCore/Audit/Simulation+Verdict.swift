@@ -18,7 +18,7 @@ extension Simulation {
         }
         runServerChecksThatAct(into: &written)
         var buyers: [String] = []
-        for a in auditor.anomalies where a.status == .open && !a.type.isSubscription {
+        for a in auditor.anomalies where a.status == .open && !auditor.isTimelineAnomaly(a) {
             if let user = a.user, !buyers.contains(user) { buyers.append(user) }
         }
         var changes: [LogEntry] = []
@@ -80,7 +80,7 @@ extension Simulation {
     /// the server's next status poll could have answered (or a minute when it polls not);
     /// a difference of E and G that does not end there is permanent.
     mutating func concludeTimelines(_ changes: inout [LogEntry]) {
-        let open = auditor.anomalies.filter { $0.status == .open && $0.type.isSubscription }
+        let open = auditor.anomalies.filter { $0.status == .open && auditor.isTimelineAnomaly($0) }
         guard !open.isEmpty else { return }
         var copy = self
         copy.heal()

@@ -22,6 +22,9 @@ package struct SubscriberTimeline: Sendable, Hashable {
     /// The subscription's newest transaction the App Store named, and its first.
     var latestTxn: String?
     var originalTxn: String?
+    /// The App Store has told of a subscription of this account (any subscription fact): an
+    /// account that never subscribed and is granted access got another account's.
+    var subscribedAtApple = false
     /// Why G changed last (the server's words).
     var grantWhy = ""
     /// Time already counted into the money lines and the state of E and G.
@@ -107,10 +110,14 @@ package struct SubscriberTimeline: Sendable, Hashable {
         }
     }
 
-    /// The type of the difference now: G without E (after a refund, or past the end), or E
-    /// without G (in grace, or paid).
+    /// The type of the difference now: G without E (to an account that never subscribed:
+    /// another account's subscription, `wrong-account`; after a refund; or past the end), or
+    /// E without G (in grace, or paid).
     var differenceType: AnomalyType {
-        if !entitled { return status == .revoked ? .accessAfterRevoke : .accessAfterEnd }
+        if !entitled {
+            guard subscribedAtApple else { return .wrongAccount }
+            return status == .revoked ? .accessAfterRevoke : .accessAfterEnd
+        }
         return status == .grace ? .graceCut : .renewalUnserved
     }
 }

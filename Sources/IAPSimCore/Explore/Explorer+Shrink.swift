@@ -19,7 +19,66 @@ extension Explorer {
             best = simplifySteps(best, seed: seed, type: type)
             if best == before { break }
         }
-        return normalized(best, seed: seed)
+        return normalized(dropIdleSteps(best, seed: seed, type: type), seed: seed)
+    }
+
+    /// The anomalies a schedule's run ends with, by type and status, in order: its verdict.
+    func verdict(_ schedule: Schedule, seed: UInt64) -> [AnomalyKey] {
+        simulate(schedule, seed: seed).auditor.anomalies.map { AnomalyKey(type: $0.type, status: $0.status) }
+    }
+
+    /// The last pass of the shrinker: a step whose removal leaves the same verdict changes
+    /// nothing and is removed; so is a step that did nothing but say so ("nothing to replay:
+    /// the server has accepted no receipt yet"), as long as the anomaly still appears, and
+    /// when only the time it waited matters (a fault must fire before the heal), it becomes
+    /// that wait (`wait 1s`). Last step first, so the indices of the steps still to try stay
+    /// as they were.
+    func dropIdleSteps(_ schedule: Schedule, seed: UInt64, type: AnomalyType) -> Schedule {
+        var best = schedule
+        var same = verdict(best, seed: seed)
+        let idle = idleSteps(schedule, seed: seed)
+        for i in schedule.steps.indices.reversed() where best.steps.count > 1 {
+            var candidates = [best]
+            candidates[0].steps.remove(at: i)
+            if idle.contains(i) {
+                var waiting = best
+                if case .after(let ms) = best.steps[i].trigger {
+                    waiting.steps[i] = ScheduleStep(.after(0), .wait(ms))
+                } else {
+                    waiting.steps[i].command = .wait(0)
+                }
+                candidates.append(waiting)
+            }
+            for candidate in candidates {
+                let theirs = verdict(candidate, seed: seed)
+                let stillThere = theirs.contains { $0.type == type && $0.status.isUnresolved }
+                guard theirs == same || idle.contains(i) && stillThere else { continue }
+                best = candidate
+                same = theirs
+                break
+            }
+        }
+        return best
+    }
+
+    /// The indices of the steps whose command wrote nothing but that it had nothing to do
+    /// (each fact's words say "nothing to ...").
+    func idleSteps(_ schedule: Schedule, seed: UInt64) -> Set<Int> {
+        var sim = Simulation(config(schedule, seed: seed, keepLog: true))
+        var runner = StepRunner()
+        var none: [LogEntry]?
+        var idle: Set<Int> = []
+        for (i, step) in schedule.steps.enumerated() {
+            _ = runner.reach(step.trigger, in: &sim, into: &none)
+            var written: [LogEntry]? = []
+            runner.perform(step.command, in: &sim, into: &written)
+            let said = (written ?? []).filter {
+                if case .commandIssued = $0.fact { return false }
+                return true
+            }
+            if !said.isEmpty && said.allSatisfy({ $0.fact.text.contains("nothing to ") }) { idle.insert(i) }
+        }
+        return idle
     }
 
     /// Rewrites `when` steps that never fire as `after: 10m` (same behaviour).

@@ -99,6 +99,9 @@ extension World {
             if (200...206).contains(status), n.type == .oneTimeCharge {
                 acknowledged(txn, user: nil, sender: .app, via: .notification)
             }
+            if (200...206).contains(status), n.type == .refund || n.type == .refundReversed {
+                notes.append((.newsAcknowledged(txn: txn, type: n.type, status: status), outbox.facts.count))
+            }
             outbox.send(.notify, .response, .app, exchange: m.exchange, .notificationResponse(status: status))
         default:
             break

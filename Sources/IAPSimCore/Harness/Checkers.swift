@@ -90,6 +90,8 @@ package struct Checkers: Onlooker, Sendable {
     package mutating func hear(_ note: OnlookerNote, at now: VirtualTime, _ out: inout [LogEntry]) {
         switch note {
         case .acknowledged(let txn): auditor.acknowledged(txn, at: now)
+        case .newsAcknowledged(let txn, let type, let status):
+            auditor.newsAcknowledged(txn, type: type, status: status, at: now)
         case .ledgerMismatch(let account, let coins, let expected):
             auditor.ledgerMismatch(account: account, coins: coins, expected: expected, at: now, &out)
         }

@@ -74,9 +74,21 @@ package struct ReplayVerdict: Sendable {
     /// For each anomaly, the last input played at or before it opened (-1: none), which
     /// tells apart anomalies alike in all else when inputs are removed.
     var anchors: [Int] = []
+    /// The purchases (by place among the App Store's transactions, as `AnomalyIdentity.Ref`
+    /// names them) credited at least once: what was delivered.
+    var delivered: Set<Int> = []
+    /// What customers paid for charges and did not get, in cents, netted per account
+    /// (`Auditor.paidNotDeliveredCents` without the subscription timelines, whose money runs
+    /// with time up to the verdict's moment: a subscription's purchase is judged by its
+    /// anomaly, which must end well).
+    var paidNotDeliveredCents = 0
 
     package init(_ sim: Simulation, attacks: [Int] = []) {
         anomalies = Array(zip(AnomalyIdentity.all(in: sim, attacks: attacks), sim.auditor.anomalies.map(\.status)))
+        for c in sim.auditor.charges where !c.credits.isEmpty {
+            if let n = sim.store.index(of: c.txn) { delivered.insert(n) }
+        }
+        paidNotDeliveredCents = sim.auditor.netPerAccount.reduce(0) { $0 + max(0, $1.paid - $1.delivered) }
     }
 
     /// The verdict of `sim`, whose inputs ran at `stepTimes`, without those at `removed`.
@@ -110,6 +122,23 @@ package struct ReplayVerdict: Sendable {
     /// True when `identity` opened and ended `open` or `permanent`.
     func endsBadly(_ identity: AnomalyIdentity) -> Bool {
         status(of: identity)?.isUnresolved ?? false
+    }
+
+    /// True when `identity`, which ends badly in `run`, ends well in this replay (a policy
+    /// changed) with what it concerns still delivered.
+    func prevents(_ identity: AnomalyIdentity, as run: ReplayVerdict) -> Bool {
+        !endsBadly(identity) && keepsDelivering(identity, as: run)
+    }
+
+    /// True when this replay (a policy changed) delivers what `run` (the run's own inputs
+    /// and policy) delivered: no more paid and not delivered, and each purchase `identity`
+    /// concerns that the run credited still credited. A change that ends an anomaly only by
+    /// delivering less (a server that refuses every purchase has no refund to take back) does
+    /// not prevent it (docs/world.md, "Why and what if").
+    func keepsDelivering(_ identity: AnomalyIdentity, as run: ReplayVerdict) -> Bool {
+        guard paidNotDeliveredCents <= run.paidNotDeliveredCents else { return false }
+        guard case .purchase(let n) = identity.txn, run.delivered.contains(n) else { return true }
+        return delivered.contains(n)
     }
 
     /// The anomalies that end badly here and are not among `before` (identities that ended

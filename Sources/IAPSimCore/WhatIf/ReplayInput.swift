@@ -42,7 +42,9 @@ package struct ReplayInput: Sendable {
     package var policy: Policy { config.policy }
 
     /// Plays the inputs under `policy`, each step whose index is in `removed` replaced by
-    /// nothing (its trigger is still reached, so the steps after it keep their times), then
+    /// nothing (its trigger is still reached, so the steps after it keep their times), and so
+    /// each `policy` step that sets a key `policy` changes from the run's (the change holds
+    /// throughout), then
     /// heals if the run did, settles and lets the auditor's grace periods end. A `when` whose
     /// event does not come stops the replay there, unsettled, as it stops `iapsim run`; in a run
     /// that heals (explore's) it lets its time pass and the step runs anyway, as explore does.
@@ -67,11 +69,17 @@ package struct ReplayInput: Sendable {
         var runner = StepRunner()
         var none: [LogEntry]?
         if config.appRunning { runner.saw(sim.apply(.launch, into: &none)) }
+        // A key the replay changed stays changed: a `policy` step of the file that sets it is
+        // left out (its trigger still waits), or the change would last only until that step.
+        let changed =
+            policy == self.policy ? [] : PolicyKey.allCases.filter { policy.value(of: $0) != self.policy.value(of: $0) }
         for (i, step) in steps.enumerated() {
             let came = runner.reach(step.trigger, in: &sim, into: &none)
             if !came && !heals || sim.eventLimitReached { return sim }
             stepTimes.append(sim.now)
-            runner.perform(removed.contains(i) ? .wait(0) : step.command, in: &sim, into: &none)
+            var command = removed.contains(i) ? .wait(0) : step.command
+            if case .setPolicy(let setting) = command, changed.contains(setting.key) { command = .wait(0) }
+            runner.perform(command, in: &sim, into: &none)
         }
         if heals { _ = sim.heal() }
         _ = sim.settle()

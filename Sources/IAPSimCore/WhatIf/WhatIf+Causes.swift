@@ -12,6 +12,12 @@ extension WhatIf {
         guard !all.isEmpty else { return [:] }
         let policy = input.policy
         let withoutAll = verdict(policy, removing: Set(all))
+        // The replay without them could not be played (the budget): nothing is claimed, not
+        // even that no input caused it (`unknownCauses`).
+        guard cache[ReplayKey(policy: policy, removed: all)] != nil else {
+            unknownCauses = true
+            return [:]
+        }
         // Where each anomaly opened in the run (the same world: the run's own inputs and policy).
         let run = verdict(policy)
         var out: [AnomalyIdentity: [ReplayStep]] = [:]
@@ -22,18 +28,30 @@ extension WhatIf {
                 $0 != identity && $0.type == identity.type && $0.txn == identity.txn && $0.order == identity.order
                     && $0.attack == identity.attack
             }
-            let cause = Cause(identity: identity, anchor: n < run.anchors.count ? run.anchors[n] : -1, alike: alike)
-            guard !withoutAll.opens(cause.identity, anchor: cause.anchor, alike: cause.alike) else { continue }
+            let cause = Cause(
+                identity: identity, anchor: n < run.anchors.count ? run.anchors[n] : -1, alike: alike,
+                endsBadly: run.endsBadly(identity))
+            guard cause.holds(in: withoutAll) else { continue }
             out[identity] = smallestCause(of: cause, among: all).sorted().map { input.steps[$0] }
         }
         return out
     }
 
-    /// An anomaly whose cause is looked for: where it opened, and whether others alike did.
+    /// An anomaly whose cause is looked for: where it opened, whether others alike did, and
+    /// whether it ends badly in the run.
     struct Cause {
         var identity: AnomalyIdentity
         var anchor: Int
         var alike: Bool
+        var endsBadly = false
+
+        /// True when the inputs removed from `replay` caused it: without them it does not
+        /// open, or (one that ends badly in the run) it opens and ends well: the faults of a
+        /// reproduction that turn a passing delay into a loss are its cause.
+        func holds(in replay: ReplayVerdict) -> Bool {
+            guard replay.opens(identity, anchor: anchor, alike: alike) else { return true }
+            return endsBadly && !replay.endsBadly(identity)
+        }
     }
 
     /// The smallest set of `inputs` whose removal keeps `identity` from opening (removing
@@ -41,7 +59,7 @@ extension WhatIf {
     mutating func smallestCause(of c: Cause, among inputs: [Int]) -> [Int] {
         let policy = input.policy
         func stops(_ removed: Set<Int>, _ me: inout WhatIf) -> Bool {
-            !me.verdict(policy, removing: removed).opens(c.identity, anchor: c.anchor, alike: c.alike)
+            c.holds(in: me.verdict(policy, removing: removed))
         }
         let singles = inputs.filter { stops([$0], &self) }
         if !singles.isEmpty { return singles }

@@ -18,19 +18,23 @@ extension WhatIf {
         return out
     }
 
-    /// For each anomaly that ends badly, the changes after which it ends well and no other
-    /// one that did not end badly before does: single changes, and pairs of changes to two
-    /// keys only for an anomaly no single change prevents.
+    /// For each anomaly that ends badly, the changes after which it ends well, what it
+    /// concerns is still delivered (`ReplayVerdict.keepsDelivering`) and no other one that
+    /// did not end badly before ends badly: single changes, and pairs of changes to two keys
+    /// only for an anomaly no single change prevents (none, or none that keeps delivering).
     mutating func preventedBy(_ bad: [AnomalyIdentity], before: [AnomalyIdentity])
         -> [AnomalyIdentity: [[PolicyChange]]]
     {
         guard !bad.isEmpty else { return [:] }
         let singles = singleChanges
+        let run = verdict(input.policy)
         var out: [AnomalyIdentity: [[PolicyChange]]] = [:]
         for (change, policy) in singles {
             let replay = verdict(policy)
             guard replay.newBadOnes(comparedWith: before).isEmpty else { continue }
-            for identity in bad where !replay.endsBadly(identity) { out[identity, default: []].append([change]) }
+            for identity in bad where replay.prevents(identity, as: run) {
+                out[identity, default: []].append([change])
+            }
         }
         let unprevented = bad.filter { out[$0] == nil }
         guard !unprevented.isEmpty else { return out }
@@ -40,7 +44,7 @@ extension WhatIf {
                 guard (try? policy.set(second.change.key, to: second.change.value)) != nil else { continue }
                 let replay = verdict(policy)
                 guard replay.newBadOnes(comparedWith: before).isEmpty else { continue }
-                for identity in unprevented where !replay.endsBadly(identity) {
+                for identity in unprevented where replay.prevents(identity, as: run) {
                     out[identity, default: []].append([first.change, second.change])
                 }
             }

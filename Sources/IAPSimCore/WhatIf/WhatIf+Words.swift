@@ -10,7 +10,10 @@ extension ReplayStep {
 extension AnomalyExplanation {
     /// `caused by: step 2 (line 14): crash; step 4 (line 20): login bob`
     package var causedByLine: String {
-        causedBy.isEmpty
+        if causeUnknown {
+            return "caused by: not worked out (the replays that would find it stopped at their budget)"
+        }
+        return causedBy.isEmpty
             ? "caused by: no injected input (it happens without any fault, account switch, attack or refund)"
             : "caused by: " + causedBy.map(\.words).joined(separator: "; ")
     }

@@ -20,6 +20,9 @@ package struct AnomalyExplanation: Sendable, Hashable {
     /// The smallest set of injected inputs without which it does not open; empty when it
     /// opens without any of them (or the run injected none).
     package var causedBy: [ReplayStep]
+    /// The replays that would find the cause were not played (their budget): `causedBy` is
+    /// empty and says nothing.
+    package var causeUnknown = false
     /// The smallest sets of policy changes after which it ends well and nothing new ends
     /// badly, each one alternative; empty when it ends well, or when nothing within one or
     /// two changes does it.
@@ -87,6 +90,9 @@ package struct WhatIf: Sendable {
     /// Whether a replay was skipped or cut short for the budget (`replayEventBudget`,
     /// `replayStepBudget`).
     package internal(set) var budgetSpent = false
+    /// The replay without every injected input could not be played: no anomaly's cause is
+    /// known, and none is said to have none.
+    package internal(set) var unknownCauses = false
 
     struct ReplayKey: Hashable {
         var policy: Policy
@@ -192,7 +198,7 @@ package struct WhatIf: Sendable {
             explanations.append(
                 AnomalyExplanation(
                     anomalyId: a.id, endsBadly: endsBadly,
-                    causedBy: causes[identity] ?? [],
+                    causedBy: causes[identity] ?? [], causeUnknown: unknownCauses,
                     preventedBy: endsBadly ? fixes[identity] ?? [] : [],
                     savedBy: endsBadly ? [] : saving.keys(saving: identity),
                     savedTogether: !endsBadly && saving.together(identity)))

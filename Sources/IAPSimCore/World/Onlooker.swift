@@ -33,6 +33,9 @@ package enum OnlookerNote: Sendable, Hashable {
     /// The backend answered success for a charge (a report answered credited or
     /// already-credited, a `ONE_TIME_CHARGE` answered 200-206): its row must follow.
     case acknowledged(txn: String)
+    /// The backend answered a `REFUND` or `REFUND_REVERSED` of `txn` with success (`status`,
+    /// 200-206): Apple will not send it again, so what the backend did with it is final.
+    case newsAcknowledged(txn: String, type: NotificationType, status: Int)
     /// An account's balance is not what its rows and spending make it.
     case ledgerMismatch(account: String, coins: Int, expected: Int)
 }

@@ -29,16 +29,18 @@ import Testing
     }
 
     /// Finishing before the server's answer opens a missed order at every purchase (it is
-    /// resolved when the report lands): no fault is needed for it to open, and the verdict
-    /// says so rather than blaming the fault that made it permanent.
-    @Test func finishingBeforeTheAnswerOpensAMissedOrderWithoutAnyFault() async throws {
+    /// resolved when the report lands): it opens without any fault, but the lost request is
+    /// what makes it end badly, and the verdict names it (issue 49: a reproduction holding
+    /// `drop-next-request recharge` and `crash` said "no injected input").
+    @Test func finishingBeforeTheAnswerOpensAMissedOrderThatTheLostRequestMakesPermanent() async throws {
         let (store, _) = try await launched(.finishBeforeAnswer)
         let steps = ["drop-next-request recharge", "buy", "wait 3s", "crash", "launch"]
         _ = try await store.play(steps, seed: 1, as: PurchaseManager.self, user: Self.buy)
         let verdict = await store.verdict()
         let missed = try #require(verdict.unresolved.first, "\(verdict)")
         #expect(missed.type == "missed-order")
-        #expect(missed.causedBy?.hasPrefix("caused by: no injected input") == true, "\(verdict)")
+        #expect(missed.causedBy == "caused by: step 1: drop-next-request recharge", "\(verdict)")
+        #expect(verdict.lines.allSatisfy { !$0.contains("no injected input") }, "\(verdict)")
         #expect(missed.preventedBy == "prevented by: server-notifications true", "\(verdict)")
     }
 
