@@ -48,11 +48,11 @@ sweep() {
 }
 
 sweep "built-in catalog, default steps" "$PER_SEED" "$SEEDS"
-sweep "built-in catalog, --steps 100" $((PER_SEED * SEEDS / 100 / 10)) 10 --steps 100
+sweep "built-in catalog, --steps 100" $((PER_SEED * SEEDS / 100)) 10 --steps 100
 for catalog in scenarios/dungeon.storekit scenarios/iapsim.storekit Tests/Fixtures/storekit/v3.storekit \
   Tests/Fixtures/storekit/v4.storekit Tests/Fixtures/storekit/v5.storekit; do
   name=$(basename "$catalog" .storekit)
-  sweep "$name, no grants (one unit each)" $((PER_SEED * SEEDS / 100 / 10)) 10 --storekit "$catalog"
+  sweep "$name, no grants (one unit each)" $((PER_SEED * SEEDS / 100)) 10 --storekit "$catalog"
   case $name in
     dungeon) grants=$OUT/dungeon-grants.yaml ;;
     iapsim) grants=$OUT/builtin-grants.yaml ;;
@@ -61,7 +61,7 @@ for catalog in scenarios/dungeon.storekit scenarios/iapsim.storekit Tests/Fixtur
     *) grants= ;;
   esac
   if [[ -n $grants ]]; then
-    sweep "$name, with grants" $((PER_SEED * SEEDS / 100 / 10)) 10 --storekit "$catalog" --grants "$grants"
+    sweep "$name, with grants" $((PER_SEED * SEEDS / 100)) 10 --storekit "$catalog" --grants "$grants"
   fi
 done
 exit "$failed"

@@ -174,6 +174,36 @@ import Testing
         #expect(summary(r).isEmpty, "\(summary(r))")
     }
 
+    /// Found by bench/truth-sweep.sh (dungeon.storekit, seed 7, run 3905): a non-renewing pass
+    /// sold as an unlock, refunded 50% (kept: half an unlock rounds to nothing), then while
+    /// the server is down the refund is reversed and the pass refunded whole. The whole
+    /// refund, heard after the outage, takes the pass back: a pass is held until taken back
+    /// (the server lists no entitlement for it, as it does for a non-consumable).
+    @Test func aWholeRefundAfterAHeardHalfTakesANonRenewingPassBack() throws {
+        let scenarios = StoreKitFixtures.root.appendingPathComponent("scenarios/finding.yaml").path
+        let r = try run(
+            """
+            format: 1
+            title: pass
+            policy: sk2-hardened
+            seed: 9783175141684411470
+            users: [alice]
+            storekit: "dungeon.storekit"
+            steps:
+              - do: buy season_pass
+              - after: 10s
+                do: refund newest percent 50
+              - do: wait 1m
+              - do: server-outage on
+              - do: refund-reverse newest
+              - do: refund newest
+              - do: wait 2h
+              - do: heal
+            """, file: scenarios)
+        #expect(unresolved(r).isEmpty, "\(summary(r))")
+        #expect(summary(r).contains("refund-unclawed:resolved"), "\(summary(r))")
+    }
+
     /// The rule's edge: a whole unit more than the exact share is still blamed. 100 coins, a
     /// 40% refund, a full clawback: 60 coins too many, `refund-overclawed`.
     @Test func aWholeUnitBeyondTheShareIsStillOverclawed() throws {

@@ -46,7 +46,9 @@ extension MerchantServer {
     mutating func heardRefund(_ signed: SignedTransaction, catalog: Catalog, _ out: inout Outbox) {
         let txn = signed.transactionId
         let percent = (signed.revocationPercentage ?? 100_000) / 1_000
-        guard !refundsHeard.contains(txn) else { return heardRefundAgain(txn, percent: percent, &out) }
+        guard !refundsHeard.contains(txn) else {
+            return heardRefundAgain(txn, percent: percent, catalog: catalog, &out)
+        }
         refundsHeard.append(txn)
         let credited = credits.filter { $0.transactionId == txn }
         if credited.isEmpty { return out.log(.server, .refundHeard(txn: txn, outcome: "nothing was credited for it")) }
@@ -97,16 +99,21 @@ extension MerchantServer {
 
     /// Whether `txn`, refunded by `percent` now, still owes coins (or an unlock) the server
     /// has not taken back: an unlock only while its account still holds it.
-    func owesRefund(_ txn: String, percent: Int, rule: ClawbackRule) -> Bool {
+    func owesRefund(_ txn: String, percent: Int, rule: ClawbackRule, catalog: Catalog) -> Bool {
         credits.contains { c in
             guard c.transactionId == txn else { return false }
             let (owed, taken) = (Self.shareOwed(c, percent: percent, rule: rule), takenBack(c))
-            if c.coins == 0 {
-                return owed.unlock && !taken.unlock
-                    && entitlements.contains(where: { $0.user == c.user && $0.product == c.productId })
-            }
+            if c.coins == 0 { return owed.unlock && !taken.unlock && holdsUnlock(c, catalog) }
             return owed.coins > taken.coins
         }
+    }
+
+    /// Whether the account of credit `c` (an unlock: no coins) still holds what it granted:
+    /// a non-consumable while its entitlement is listed (another purchase's refund may have
+    /// taken it); anything else sold as an unlock (a non-renewing pass) until taken back.
+    func holdsUnlock(_ c: CreditEntry, _ catalog: Catalog) -> Bool {
+        catalog.kind(of: c.productId) != .nonConsumable
+            || entitlements.contains(where: { $0.user == c.user && $0.product == c.productId })
     }
 
     /// Whether the server took back more of `txn` than the newest share it knows of asks
@@ -125,15 +132,13 @@ extension MerchantServer {
     /// never heard, a larger share, or a smaller one after a reversal it did not apply): what
     /// it has taken back is set to the newest signed share, taking or (with
     /// `server-refund-reversed restore`) giving back the difference (docs/world.md, "Refunds").
-    mutating func heardRefundAgain(_ txn: String, percent: Int, _ out: inout Outbox) {
+    mutating func heardRefundAgain(_ txn: String, percent: Int, catalog: Catalog, _ out: inout Outbox) {
         let rule = out.policy.serverClawback
         let restores = out.policy.serverRefundReversed == .restore
         for c in credits where c.transactionId == txn {
             let (owed, taken) = (Self.shareOwed(c, percent: percent, rule: rule), takenBack(c))
             if c.coins == 0 {
-                if owed.unlock && !taken.unlock
-                    && entitlements.contains(where: { $0.user == c.user && $0.product == c.productId })
-                {
+                if owed.unlock && !taken.unlock && holdsUnlock(c, catalog) {
                     clawBack(c, coins: 0, entitlement: true, &out)
                 } else if restores && taken.unlock && !owed.unlock {
                     giveBack(c, coins: 0, share: percent, &out)
@@ -186,7 +191,9 @@ extension MerchantServer {
     /// still being delivered, or its reconciliation, which reads the refund in the history).
     func refundBeyondReach(_ txn: String, store: AppStore, policy: Policy) -> String? {
         let percent = store.transaction(txn)?.refundPercent ?? 100
-        if refundsHeard.contains(txn), !owesRefund(txn, percent: percent, rule: policy.serverClawback) {
+        if refundsHeard.contains(txn),
+            !owesRefund(txn, percent: percent, rule: policy.serverClawback, catalog: store.catalog)
+        {
             return policy.serverClawback == .off ? AnomalyWording.coinsKept : AnomalyWording.shareRoundsToNothing
         }
         guard store.notificationPending(txn, .refund) || policy.serverReconcileMs != nil else {

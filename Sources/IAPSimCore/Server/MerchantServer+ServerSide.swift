@@ -55,7 +55,7 @@ extension MerchantServer {
             // A retry is signed anew: its transaction may carry a refund made since, which is
             // the newest signed share the server sets what it took back to.
             if let share = n.transaction.revocationPercentage, refundsHeard.contains(txn) {
-                heardRefundAgain(txn, percent: share / 1_000, &out)
+                heardRefundAgain(txn, percent: share / 1_000, catalog: catalog, &out)
             } else {
                 heardReversal(txn, &out)
             }
@@ -189,7 +189,7 @@ extension MerchantServer {
             if t.refundedAt != nil {
                 guard isCredited(t.id) else { return false }
                 return !refundsHeard.contains(t.id)
-                    || owesRefund(t.id, percent: t.refundPercent, rule: policy.serverClawback)
+                    || owesRefund(t.id, percent: t.refundPercent, rule: policy.serverClawback, catalog: store.catalog)
                     || owesRestore(t.id, percent: t.refundPercent, policy: policy)
             }
             if !refundsHeard.isEmpty, refundsHeard.contains(t.id) { return policy.serverRefundReversed == .restore }
