@@ -51,7 +51,9 @@ struct CatalogCommand: ParsableCommand {
     static func honoured(_ s: CatalogSettings) -> String {
         [
             "Ask to Buy \(s.askToBuy ? "on" : "off")", "billing issues \(s.billingIssues ? "on" : "off")",
-            "billing grace period \(s.billingGracePeriod ? "16 days unless a scenario's grace-period says" : "off")",
+            "billing grace period "
+                + (s.billingGracePeriod
+                    ? "16 days (6 days for weekly subscriptions) unless a scenario's grace-period says" : "off"),
             "storefront \(s.storefront) (\(s.currency))",
         ].joined(separator: ", ")
     }

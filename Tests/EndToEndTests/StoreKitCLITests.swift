@@ -46,6 +46,38 @@ import Testing
             ))
     }
 
+    /// Issue 49, item 3: the catalog says weekly subscriptions get 6 days of grace, and
+    /// reports `_compatibilityTimeRate` the same way as a number or as a map keyed by version.
+    @Test func catalogSaysWeeklyGraceAndReadsBothFormsOfTheCompatibilityTimeRate() throws {
+        let text = try String(contentsOfFile: CLI.root.path + "/" + Self.game, encoding: .utf8)
+        let graced = try Self.write(
+            text.replacingOccurrences(
+                of: "\"_billingGracePeriodEnabled\" : false", with: "\"_billingGracePeriodEnabled\" : true"),
+            "graced.storekit")
+        let result = try CLI.run(["catalog", graced])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout.contains(
+                "billing grace period 16 days (6 days for weekly subscriptions) unless a scenario's grace-period says"),
+            "\(result.stdout)")
+        var outputs: [[String]] = []
+        for (rate, name) in [("{\"4\" : 6}", "map.storekit"), ("6", "number.storekit")] {
+            let file = try Self.write(
+                text.replacingOccurrences(
+                    of: "\"settings\" : {", with: "\"settings\" : {\n    \"_compatibilityTimeRate\" : \(rate),"),
+                name)
+            let catalog = try CLI.run(["catalog", file])
+            #expect(catalog.status == 0, "\(catalog.stderr)")
+            let lines = catalog.lines.filter { $0.hasPrefix("listed: ") || $0.hasPrefix("not modelled: ") }
+            #expect(lines.first { $0.hasPrefix("listed: ") }?.contains("_compatibilityTimeRate 6") == true, "\(lines)")
+            #expect(
+                lines.first { $0.hasPrefix("not modelled: ") }?.contains(
+                    "_compatibilityTimeRate (renewals follow virtual time)") == true, "\(lines)")
+            outputs.append(lines)
+        }
+        #expect(outputs[0] == outputs[1])
+    }
+
     @Test func grantsFileMapsConsumablesToAUnit() throws {
         let grants = try Self.write("gems_small: 80 gems\ngems_chest: 1000 gems\n", "grants.yaml")
         defer { try? FileManager.default.removeItem(atPath: grants) }

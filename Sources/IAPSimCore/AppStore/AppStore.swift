@@ -152,15 +152,18 @@ package struct AppStore: Sendable, Hashable {
         if openCovers == transactions.count, let k = open.firstIndex(of: i) { open.remove(at: k) }
     }
 
+    /// A new transaction, purchasing; its `appAccountToken` is its username's (a UUID), or
+    /// `token` for a subscription's period (the subscription's token: its latest purchase's).
     mutating func newTransaction(
         product: String, username: String?, now: VirtualTime,
-        outcome: PlannedOutcome
+        outcome: PlannedOutcome, token: SubscriptionToken? = nil
     ) -> StoreTransaction {
-        let t = StoreTransaction(
+        var t = StoreTransaction(
             id: decimalString(nextTransactionNumber), productId: product,
             state: .purchasing, applicationUsername: username,
             finished: false, createdAt: now, chargedAt: nil,
             originalId: nil, outcome: outcome, failure: nil)
+        if let token { t.setAppAccountToken(token.value) }
         nextTransactionNumber += 1
         revision &+= 1
         transactions.append(t)

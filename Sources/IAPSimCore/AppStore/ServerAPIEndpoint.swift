@@ -3,14 +3,14 @@
 /// rate-limit tables are generated from (`iapsim-docs`).
 package enum ServerAPIEndpoint: String, Sendable, Hashable, CaseIterable {
     case transaction, history, historyV1, lookup, notificationHistory, testNotification, testNotificationStatus
-    case consumption, subscriptions
+    case consumption, subscriptions, setAppAccountToken
 
     /// The HTTP method.
     package var method: String {
         switch self {
         case .transaction, .history, .historyV1, .lookup, .subscriptions, .testNotificationStatus: return "GET"
         case .notificationHistory, .testNotification: return "POST"
-        case .consumption: return "PUT"
+        case .consumption, .setAppAccountToken: return "PUT"
         }
     }
 
@@ -26,6 +26,7 @@ package enum ServerAPIEndpoint: String, Sendable, Hashable, CaseIterable {
         case .testNotification: return "/inApps/v1/notifications/test"
         case .testNotificationStatus: return "/inApps/v1/notifications/test/{testNotificationToken}"
         case .consumption: return "/inApps/v2/transactions/consumption/{transactionId}"
+        case .setAppAccountToken: return "/inApps/v1/transactions/{originalTransactionId}/appAccountToken"
         }
     }
 
@@ -41,6 +42,7 @@ package enum ServerAPIEndpoint: String, Sendable, Hashable, CaseIterable {
         case .testNotification: return "Request a Test Notification"
         case .testNotificationStatus: return "Get Test Notification Status"
         case .consumption: return "Send Consumption Information"
+        case .setAppAccountToken: return "Set App Account Token"
         }
     }
 
@@ -55,6 +57,7 @@ package enum ServerAPIEndpoint: String, Sendable, Hashable, CaseIterable {
         case .testNotification: return "test-notification"
         case .testNotificationStatus: return "test-notification-status"
         case .consumption: return "consumption"
+        case .setAppAccountToken: return "app-account-token"
         }
     }
 
@@ -63,7 +66,8 @@ package enum ServerAPIEndpoint: String, Sendable, Hashable, CaseIterable {
     package var perSecondInProduction: Int {
         switch self {
         case .testNotification, .testNotificationStatus: return 1
-        case .transaction, .history, .historyV1, .lookup, .subscriptions, .notificationHistory, .consumption:
+        case .transaction, .history, .historyV1, .lookup, .subscriptions, .notificationHistory, .consumption,
+            .setAppAccountToken:
             return 50
         }
     }
@@ -110,13 +114,19 @@ extension ServerAPIEndpoint {
                 + "`server-history v1` teaches in the simulated world)"
         case .lookup: return "`{\"status\": 0, \"signedTransactions\"}`; an unknown order id `{\"status\": 1}`"
         case .notificationHistory:
-            return "the notifications sent, with their attempts; `paginationToken`, `onlyFailures`; a 180-day "
-                + "window (30 days in the sandbox)"
+            return "the notifications sent, with their attempts; `paginationToken`, `onlyFailures`, "
+                + "`notificationType` (with `notificationSubtype`) or `transactionId`, not both; a 180-day "
+                + "window (30 days in the sandbox); refused as Apple refuses (below)"
         case .testNotification: return "`{\"testNotificationToken\"}`"
         case .testNotificationStatus: return "the test notification's payload and its attempts"
         case .consumption:
             return "202 to a complete `ConsumptionRequest` within 12 h of its `CONSUMPTION_REQUEST`; refused as "
                 + "Apple refuses (below)"
+        case .setAppAccountToken:
+            return "200 with no body to `{\"appAccountToken\": UUID}` for an original transaction; from then on it "
+                + "and the transactions of the same original (renewals) are signed with the token, and a "
+                + "subscription's renewal info and later renewals and notifications carry it; refused as Apple "
+                + "refuses (below)"
         case .subscriptions:
             return "`environment`, `bundleId`, `appAppleId`, `data` per subscription group (`pro`): "
                 + "`lastTransactions` with `originalTransactionId`, `status` (1 active, 2 expired, 3 billing "

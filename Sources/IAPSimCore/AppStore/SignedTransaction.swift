@@ -29,7 +29,10 @@ package struct SignedTransaction: Sendable, Hashable {
     /// The price in milliunits of the currency (990 for 0.99).
     package var price: Int { fields.value.price }
     /// The UUID the app passed to `purchase(options: [.appAccountToken(_:)])`, if any.
-    package var appAccountToken: String? { fields.value.appAccountToken }
+    package var appAccountToken: String? {
+        get { fields.value.appAccountToken }
+        set { fields.value.appAccountToken = newValue }
+    }
     /// When Apple refunded it.
     package var revocationDate: VirtualTime? { fields.value.revocationDate }
     package var type: ProductKind { fields.value.type }

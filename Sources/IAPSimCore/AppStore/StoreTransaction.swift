@@ -29,9 +29,14 @@ package struct StoreTransaction: Sendable, Hashable, Identifiable {
             fields.value.appAccountToken = StoreTransaction.accountToken(newValue)
         }
     }
-    /// What the receipt shows as `app_account_token`: the username when it is a UUID (Apple).
-    /// Kept beside it because every receipt read needs it.
+    /// What the receipt shows as `app_account_token`: the username when it is a UUID (Apple),
+    /// a subscription's token for its renewals, or what Set App Account Token set. Kept beside
+    /// the username because every receipt read needs it.
     package var appAccountToken: String? { fields.value.appAccountToken }
+
+    /// Gives it `token`, whatever its username says (a renewal carries the subscription's
+    /// token; Set App Account Token replaces it). The App Store's token index must be told.
+    mutating func setAppAccountToken(_ token: String?) { fields.value.appAccountToken = token }
     package var finished: Bool {
         get { fields.value.finished }
         set { fields.value.finished = newValue }

@@ -51,6 +51,9 @@ package struct ExternalReply: Sendable, Hashable {
     /// A report answered with this 4xx status: a refusal the verdict names when the
     /// transaction was genuine (SERVE-CI rule 4).
     package var refusedStatus: Int?
+    /// Set App Account Token calls the API accepted during the exchange, in the world's ids:
+    /// the world's App Store takes them when the exchange ends.
+    package var tokenChanges: [AppAccountTokenChange] = []
 
     package init(_ outcome: ExternalOutcome, ledger: LedgerSnapshot? = nil, line: String? = nil) {
         self.outcome = outcome

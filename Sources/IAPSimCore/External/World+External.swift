@@ -37,6 +37,13 @@ extension World {
         guard let link = external else { return ExternalReply(.done("no backend")) }
         let reply = link.merchant.exchange(request, world: self)
         for call in reply.apiCalls { outbox.log(.appStore, .noted("App Store Server API: " + call)) }
+        for change in reply.tokenChanges where store.setAppAccountToken(change) == nil {
+            outbox.log(
+                .appStore,
+                .noted(
+                    "Set App Account Token: \(change.original) and its renewals carry appAccountToken "
+                        + change.token))
+        }
         if let line = reply.line { outbox.log(.server, .noted("backend: " + line)) }
         if let ledger = reply.ledger { external?.ledger = ledger }
         if !reply.calls.isEmpty {

@@ -99,7 +99,10 @@ package struct Subscription: Sendable, Hashable {
     package var latestTransactionId: String
     /// Every paid period, oldest first.
     package var periods: [SubscriptionPeriod] = []
-    /// The `appAccountToken` of the first purchase, carried by its renewals.
+    /// The `appAccountToken` of the latest purchase (the first, or a resubscription: Apple,
+    /// "when the customer purchases or changes the subscription, this property is the app
+    /// account token you provide"), or the one Set App Account Token set: carried by the
+    /// renewal info and the renewals that follow.
     package var appAccountToken: String?
     /// The time of the subscription's one pending clock event (renewal, retry, grace end).
     var clockAt: VirtualTime?
@@ -142,6 +145,12 @@ package struct Subscription: Sendable, Hashable {
     }
 }
 
+/// The token a subscription's new period carries (`AppStore.newTransaction`): its own,
+/// whatever the username of the purchase that started it says.
+struct SubscriptionToken: Sendable, Hashable {
+    var value: String?
+}
+
 /// `JWSRenewalInfoDecodedPayload` as a value: Apple's field names, dates in virtual
 /// milliseconds. Notifications about a subscription carry it (`data.signedRenewalInfo`);
 /// the edge signs it.
@@ -164,7 +173,8 @@ package struct RenewalInfo: Sendable, Hashable {
     package var status: SubscriptionStatus
     /// `renewalPrice` in milliunits of `currency` (USD), the upcoming renewal's product.
     package var renewalPrice: Int
-    /// The token that applies to the upcoming renewal: the first purchase's.
+    /// The token that applies to the upcoming renewal: the latest purchase's (or the one
+    /// Set App Account Token set).
     package var appAccountToken: String?
     /// The customer's `appTransactionId`.
     package var appTransactionId: String = AppStore.appTransactionId

@@ -2,7 +2,8 @@ import IAPSimCore
 
 extension StoreKitFile {
     /// The settings the world obeys, and the others listed (`_locale`) or named as not
-    /// modelled (`_timeRate`, `_failTransactionsEnabled`, enabled `_storeKitErrors`).
+    /// modelled (`_timeRate` and `_compatibilityTimeRate` other than real time,
+    /// `_failTransactionsEnabled`, enabled `_storeKitErrors`).
     mutating func settings(_ node: JSONNode?) throws(ScenarioError) -> CatalogSettings {
         var settings = CatalogSettings()
         guard let node else { return settings }
@@ -32,11 +33,24 @@ extension StoreKitFile {
             let on = errors.filter { (try? bool($0, "enabled")) == true }
             listed.append("\(key): \(on.count) of \(errors.count) enabled")
             if !on.isEmpty { notModelled.append("StoreKit errors (_storeKitErrors)") }
-        case ("_timeRate", .number(let rate)):
-            listed.append("\(key) \(rate)")
-            if rate != "0" { notModelled.append("_timeRate (renewals follow virtual time)") }
+        case ("_timeRate", .number(let rate)), ("_compatibilityTimeRate", .number(let rate)):
+            timeRate(key, [rate])
+        case ("_compatibilityTimeRate", .object(let versions)) where !versions.isEmpty:
+            // Xcode writes it as a number or as a map keyed by format version (`{"3": 6}`), and
+            // moves it into `_timeRate` when it reads the file: either form is a time rate.
+            var rates: [String] = []
+            for v in versions {
+                guard case .number(let rate) = v.value.value else {
+                    throw fail(
+                        v.value,
+                        "\"_compatibilityTimeRate\" \"\(VisibleText.escaped(v.key))\" is \(v.value.kind); "
+                            + "it must be a number (a time rate per format version)")
+                }
+                rates.append(rate)
+            }
+            timeRate(key, rates)
         case ("_failTransactionsEnabled", .bool(true)), ("_disableDialogs", .bool(true)),
-            ("_renewalBillingIssuesEnabled", .bool(true)), ("_compatibilityTimeRate", .object):
+            ("_renewalBillingIssuesEnabled", .bool(true)):
             listed.append("\(key) on")
             notModelled.append(key)
         case (_, .string(let s)): listed.append("\(key) \(VisibleText.escaped(String(s.prefix(60))))")
@@ -45,5 +59,15 @@ extension StoreKitFile {
         case (_, .null): listed.append("\(key) null")
         default: listed.append("\(key) (\(m.value.kind))")
         }
+    }
+
+    /// A time rate (`_timeRate`, or the `_compatibilityTimeRate` Xcode moves into it): listed
+    /// with its rate (the distinct rates of a map keyed by version), not modelled unless every
+    /// rate is 0 (real time).
+    private mutating func timeRate(_ key: String, _ rates: [String]) {
+        var distinct: [String] = []
+        for r in rates where !distinct.contains(r) { distinct.append(r) }
+        listed.append("\(key) \(distinct.joined(separator: ", "))")
+        if distinct.contains(where: { $0 != "0" }) { notModelled.append("\(key) (renewals follow virtual time)") }
     }
 }

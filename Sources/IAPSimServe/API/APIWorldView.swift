@@ -163,10 +163,14 @@ package protocol APIWorldProvider: Sendable {
     func testNotificationRequested(token: String, signedPayload: String) async
     /// A request was answered (the runner may show it: `GET /inApps/v2/history/… -> 200`).
     func answered(method: String, path: String, status: Int) async
+    /// Set App Account Token was accepted for `originalTransactionId` (as the API shows it):
+    /// the world carries `token` from then on, and the views that follow show it.
+    func appAccountTokenSet(originalTransactionId: String, token: String) async
 }
 
 extension APIWorldProvider {
     package func answered(method: String, path: String, status: Int) async {}
+    package func appAccountTokenSet(originalTransactionId: String, token: String) async {}
 }
 
 /// A world behind an actor: tests, and a runner that has nothing else to do on a request.
@@ -184,4 +188,8 @@ package actor LockedWorld: APIWorldProvider {
     package func consumptionInformation(txn: String, body: String) async { consumption.append((txn, body)) }
 
     package func testNotificationRequested(token: String, signedPayload: String) async { testRequests.append(token) }
+
+    package func appAccountTokenSet(originalTransactionId: String, token: String) async {
+        _ = simulation.setAppAccountToken(AppAccountTokenChange(original: originalTransactionId, token: token))
+    }
 }

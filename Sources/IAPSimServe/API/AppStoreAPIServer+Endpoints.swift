@@ -55,7 +55,28 @@ extension AppStoreAPIServer {
         case .subscriptions(let id):
             guard Self.isTransactionId(id) else { return .error(400, 4_000_006, "Invalid transaction id.") }
             return try subscriptionStatuses(id, query: query, view: view)
+        case .setAppAccountToken(let id):
+            return await setAppAccountToken(id, body: body, view: view)
         }
+    }
+
+    /// Set App Account Token: a UUID for an original transaction is 200 with no body, and the
+    /// world carries it from then on (`APIWorldProvider.appAccountTokenSet`).
+    func setAppAccountToken(_ id: String, body: String, view: APIWorldView) async -> APIAnswer {
+        guard Self.isTransactionId(id) else { return .error(400, 4_000_008, "Invalid original transaction id.") }
+        let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+        guard let token = object?["appAccountToken"] as? String, UUID(uuidString: token) != nil else {
+            return .error(400, 4_000_183, "Invalid request. The app account token field must be a valid UUID.")
+        }
+        guard let t = view.transactions.first(where: { $0.id == id }) else {
+            return .error(404, 4_040_010, "Transaction id not found.")
+        }
+        guard t.ids.transaction(t.signed.originalTransactionId) == id else {
+            return .error(
+                400, 4_000_187, "Invalid request. The transaction ID provided is not an original transaction ID.")
+        }
+        await world.appAccountTokenSet(originalTransactionId: id, token: token.lowercased())
+        return APIAnswer(status: 200, json: nil)
     }
 
     /// Send Consumption Information: a complete body (`ConsumptionValidation`) for a

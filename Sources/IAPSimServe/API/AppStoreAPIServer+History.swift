@@ -122,7 +122,9 @@ extension AppStoreAPIServer {
             return .error(400, 4_000_012, "Start date too far in past.")
         }
         let type = object["notificationType"] as? String
+        let subtype = object["notificationSubtype"] as? String
         let txn = object["transactionId"] as? String
+        if let refusal = Self.historyFilterRefusal(type: type, subtype: subtype, transactionId: txn) { return refusal }
         let onlyFailures = object["onlyFailures"] as? Bool ?? false
         // One record per notification as the backend saw it: under serve each world's UUIDs are
         // its own, so attempts are never merged across worlds (SERVE-CI rule 2).
@@ -140,6 +142,7 @@ extension AppStoreAPIServer {
             let date = APISigner.unix(first.at)
             guard date >= start, date < end else { continue }
             if let type, first.notification.type.rawValue != type { continue }
+            if let subtype, first.notification.subtype?.rawValue != subtype { continue }
             if let txn, first.ids.transaction(first.notification.transaction.transactionId) != txn { continue }
             if onlyFailures, latest.result == "SUCCESS" { continue }
             records.append(
@@ -167,4 +170,44 @@ extension AppStoreAPIServer {
             "{\"notificationHistory\":[\(items.joined(separator: ","))],\"hasMore\":\(hasMore)"
                 + (hasMore ? ",\"paginationToken\":\(APIJSON.quote(next))" : "") + "}")
     }
+
+    /// Get Notification History's filters, refused as Apple refuses them: `transactionId`
+    /// with `notificationType` ("Include either the transactionId or the notificationType in
+    /// your query, but not both": `4000019`, MultipleFiltersSuppliedError), an unknown type or
+    /// subtype, a subtype without its type, or a pair that is not one of Apple's combinations
+    /// (`4000018`, InvalidNotificationTypeError). Nil when the filters are acceptable.
+    static func historyFilterRefusal(type: String?, subtype: String?, transactionId: String?) -> APIAnswer? {
+        if transactionId != nil, type != nil || subtype != nil {
+            return .error(400, 4_000_019, "Invalid request. Include either the transactionId or the notificationType.")
+        }
+        guard type != nil || subtype != nil else { return nil }
+        guard let type, let allowed = NotificationFilter.subtypes[type] else {
+            return .error(400, 4_000_018, "Invalid notification type.")
+        }
+        if let subtype, !allowed.contains(subtype) {
+            return .error(400, 4_000_018, "Invalid notification type.")
+        }
+        return nil
+    }
+}
+
+/// Apple's notification types (App Store Server Notifications V2, `notificationType`) with the
+/// subtypes each may carry (`subtype`): Get Notification History accepts a type, or a type and
+/// one of its subtypes, and nothing else.
+enum NotificationFilter {
+    static let subtypes: [String: Set<String>] = [
+        "SUBSCRIBED": ["INITIAL_BUY", "RESUBSCRIBE"],
+        "DID_CHANGE_RENEWAL_PREF": ["UPGRADE", "DOWNGRADE"],
+        "DID_CHANGE_RENEWAL_STATUS": ["AUTO_RENEW_ENABLED", "AUTO_RENEW_DISABLED"],
+        "OFFER_REDEEMED": ["INITIAL_BUY", "RESUBSCRIBE", "UPGRADE", "DOWNGRADE"],
+        "DID_RENEW": ["BILLING_RECOVERY"],
+        "EXPIRED": ["VOLUNTARY", "BILLING_RETRY", "PRICE_INCREASE", "PRODUCT_NOT_FOR_SALE"],
+        "DID_FAIL_TO_RENEW": ["GRACE_PERIOD"],
+        "PRICE_INCREASE": ["PENDING", "ACCEPTED"],
+        "RENEWAL_EXTENSION": ["SUMMARY", "FAILURE"],
+        "EXTERNAL_PURCHASE_TOKEN": ["UNREPORTED", "ACTIVE_TOKEN_REMINDER", "CREATED"],
+        "GRACE_PERIOD_EXPIRED": [], "REFUND": [], "REFUND_DECLINED": [], "REFUND_REVERSED": [],
+        "CONSUMPTION_REQUEST": [], "RENEWAL_EXTENDED": [], "REVOKE": [], "TEST": [], "ONE_TIME_CHARGE": [],
+        "RESCIND_CONSENT": [], "METADATA_UPDATE": [], "MIGRATION": [], "PRICE_CHANGE": [],
+    ]
 }

@@ -23,8 +23,8 @@ import ServiceLifecycle
 /// Every request reads `world.view()` once, at request time: the answer is the world as it
 /// is then (virtual dates; JWT `exp` against the wall clock). Endpoints: Get Transaction Info,
 /// Get Transaction History v2, Look Up Order ID, Get Notification History, Request a Test
-/// Notification and its status, Send Consumption Information (v2), and Get All Subscription
-/// Statuses (`AppStoreAPIServer+Subscriptions.swift`).
+/// Notification and its status, Send Consumption Information (v2), Set App Account Token, and
+/// Get All Subscription Statuses (`AppStoreAPIServer+Subscriptions.swift`).
 package actor AppStoreAPIServer {
     let world: any APIWorldProvider
     let environment: StoreEnvironment
@@ -163,9 +163,9 @@ package actor AppStoreAPIServer {
         let split = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = split[0].split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
         let query = APIQuery(split.count > 1 ? String(split[1]) : nil)
-        guard let route = APIRoute(method: method, path: path) else {
-            return .error(404, 4_040_000, "No such endpoint.")
-        }
+        // A path the lookalike does not serve: a bare 404, no body (the simulator's reading of
+        // Apple's gateway, whose answer to an unknown path Apple does not document).
+        guard let route = APIRoute(method: method, path: path) else { return .notServed }
         let view = await world.view()
         let window = window(view)
         guard
@@ -185,7 +185,7 @@ package actor AppStoreAPIServer {
 /// The endpoint a request names, with its path argument.
 enum APIRoute {
     case transaction(String), history(String), historyV1(String), lookup(String), notificationHistory, testNotification
-    case testNotificationStatus(String), consumption(String), subscriptions(String)
+    case testNotificationStatus(String), consumption(String), subscriptions(String), setAppAccountToken(String)
 
     /// The endpoint of the one table (`ServerAPIEndpoint`) the request names, with its argument.
     init?(method: String, path: [String]) {
@@ -201,6 +201,7 @@ enum APIRoute {
         case .testNotification: self = .testNotification
         case .testNotificationStatus: self = .testNotificationStatus(a)
         case .consumption: self = .consumption(a)
+        case .setAppAccountToken: self = .setAppAccountToken(a)
         }
     }
 
@@ -216,6 +217,7 @@ enum APIRoute {
         case .testNotificationStatus: return .testNotificationStatus
         case .consumption: return .consumption
         case .subscriptions: return .subscriptions
+        case .setAppAccountToken: return .setAppAccountToken
         }
     }
 
@@ -231,6 +233,8 @@ struct APIAnswer: Sendable {
     var headers: [(String, String)] = []
 
     static let unauthorized = APIAnswer(status: 401, json: nil)
+    /// A path no endpoint serves: 404 with no body and no error code.
+    static let notServed = APIAnswer(status: 404, json: nil)
     /// A request body over `ServeLimits.maxAPIRequestBytes`, whoever sent it.
     static let tooLarge = error(
         413, 4_130_000, "The request body is larger than \(ServeLimits.maxAPIRequestBytes / 1_048_576) MB.")

@@ -19,6 +19,13 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
     private var own: APIWorldView?
     private var cached: APIWorldView?
     private var pendingTests: [(token: String, signedPayload: String)] = []
+    /// Set App Account Token calls (served ids) the world has not taken yet.
+    private var pendingTokens: [AppAccountTokenChange] = []
+    /// Every token set and not yet in a world shown, by original transaction (served ids):
+    /// the views show them at once, as Apple's answers would.
+    private var tokenOverlay: [String: String] = [:]
+    /// The originals whose change the world took during the exchange in progress.
+    private var tokensTaken: Set<String> = []
     private var consumption: [(txn: String, body: String)] = []
     private var calls: [String] = []
     package private(set) var url = ""
@@ -27,14 +34,24 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
 
     package init() {}
 
+    /// The virtual time of the world last shown (0 before any).
+    package var now: IAPSimCore.VirtualTime { locked { world?.now ?? 0 } }
+
     /// Where the API listens (`IAPSIM_API_URL`).
     package func listening(at url: String) { locked { self.url = url } }
 
     package func show(_ world: World, ids: ServeIds) {
         locked {
             if let old = self.world, let oldIds = self.ids, oldIds.world != ids.world {
-                earlier.append(own ?? APIWorldView(simulation: old, ids: oldIds.api))
+                var last = own ?? APIWorldView(simulation: old, ids: oldIds.api)
+                last.applyTokens(tokenOverlay)
+                earlier.append(last)
+                tokenOverlay = [:]
+                pendingTokens = []
+            } else {
+                for original in tokensTaken { tokenOverlay[original] = nil }
             }
+            tokensTaken = []
             self.world = world
             self.ids = ids
             own = nil
@@ -52,6 +69,7 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
             var view = earlier
             view.append(current)
             (view.environment, view.now) = (current.environment, current.now)
+            view.applyTokens(tokenOverlay)
             own = current
             cached = view
             return view
@@ -64,6 +82,24 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
 
     package func testNotificationRequested(token: String, signedPayload: String) async {
         locked { pendingTests.append((token, signedPayload)) }
+    }
+
+    package func appAccountTokenSet(originalTransactionId: String, token: String) async {
+        locked {
+            pendingTokens.append(AppAccountTokenChange(original: originalTransactionId, token: token))
+            tokenOverlay[originalTransactionId] = token
+            cached = nil
+        }
+    }
+
+    /// The Set App Account Token calls since the last look (served ids): the runner's world
+    /// takes them.
+    package func takeTokenChanges() -> [AppAccountTokenChange] {
+        locked {
+            defer { pendingTokens = [] }
+            tokensTaken.formUnion(pendingTokens.map(\.original))
+            return pendingTokens
+        }
     }
 
     package func answered(method: String, path: String, status: Int) async {
@@ -107,6 +143,24 @@ package final class ServeAPIWorld: APIWorldProvider, ServeAPIHosting, @unchecked
 }
 
 extension APIWorldView {
+    /// Shows the tokens Set App Account Token set (by original transaction, as the API shows
+    /// it) on every transaction of that original and on its subscription's renewal info.
+    mutating func applyTokens(_ tokens: [String: String]) {
+        guard !tokens.isEmpty else { return }
+        for i in transactions.indices {
+            let t = transactions[i]
+            if let token = tokens[t.ids.transaction(t.signed.originalTransactionId)] {
+                transactions[i].signed.appAccountToken = token
+            }
+        }
+        for i in subscriptions.indices {
+            if let token = tokens[subscriptions[i].originalTransactionId] {
+                subscriptions[i].latest.appAccountToken = token
+                subscriptions[i].renewalInfo.appAccountToken = token
+            }
+        }
+    }
+
     /// Adds what `other` shows after what this view shows (its environment and time unchanged).
     mutating func append(_ other: APIWorldView) {
         transactions += other.transactions

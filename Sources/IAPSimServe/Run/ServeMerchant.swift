@@ -25,6 +25,8 @@ package protocol ServeAPIHosting: AnyObject, Sendable {
     func show(_ world: World, ids: ServeIds)
     /// Request a Test Notification calls since the last look: the runner delivers them.
     func takeTestRequests() -> [(token: String, signedPayload: String)]
+    /// Set App Account Token calls since the last look (served ids): the world takes them.
+    func takeTokenChanges() -> [AppAccountTokenChange]
     /// The backend's calls to the API answered since the last look (`GET /inApps/... -> 200`).
     func takeCalls() -> [String]
     /// Arms a fault of the API (`server-api-fail`, `-slow`, `-outage`).
@@ -134,26 +136,37 @@ package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
         }
         deliverTestNotifications(now: now)
         reply.apiCalls = api?.takeCalls() ?? []
+        reply.tokenChanges = (api?.takeTokenChanges() ?? []).compactMap { change in
+            ids.coreTransaction(change.original).map { AppAccountTokenChange(original: $0, token: change.token) }
+        }
         reply.ledger = readLedger(now: now, catalog: world.config.catalog)
         reply.calls =
             exchanges[before...].map { "\($0.panelLine) (\($0.wallMs) ms)" } + reply.apiCalls.map { "API " + $0 }
         return reply
     }
 
-    /// A `TEST` notification asked for through the API reaches the backend's `notify` path
-    /// after the exchange during which it was asked for.
+    /// A `TEST` notification asked for through the API during an exchange reaches the
+    /// backend's `notify` path when that exchange ends (under `--hold`, within a poll of
+    /// `ServeSession.hold`).
     func deliverTestNotifications(now: Int64) {
         guard let api else { return }
         for test in api.takeTestRequests() {
-            let body = ServeJSON.Value.object([("signedPayload", .string(test.signedPayload))])
             let e = send(
-                "POST", config.notify.path, [], body.text, now: now, seconds: ServeLimits.notificationAnswerSeconds)
-            let ok = e.failure == nil && e.status.map { (200...206).contains($0) } == true
-            api.recordTestAttempt(
-                token: test.token,
-                result: ok ? "SUCCESS" : (e.status == nil ? "TIMED_OUT" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"),
-                at: IAPSimCore.VirtualTime(now))
+                "POST", config.notify.path, [], Self.testBody(test.signedPayload), now: now,
+                seconds: ServeLimits.notificationAnswerSeconds)
+            api.recordTestAttempt(token: test.token, result: Self.testResult(e), at: IAPSimCore.VirtualTime(now))
         }
+    }
+
+    /// The body of a `TEST` notification: `{"signedPayload": ...}`.
+    static func testBody(_ signedPayload: String) -> String {
+        ServeJSON.Value.object([("signedPayload", .string(signedPayload))]).text
+    }
+
+    /// Apple's `sendAttemptResult` of one delivery of a `TEST` notification.
+    static func testResult(_ e: HTTPExchange) -> String {
+        let ok = e.failure == nil && e.status.map { (200...206).contains($0) } == true
+        return ok ? "SUCCESS" : (e.status == nil ? "TIMED_OUT" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE")
     }
 
     /// What an exchange answers once the run has failed: nothing moves the world further.

@@ -197,10 +197,42 @@ package final class ServeSession: @unchecked Sendable {
                 _ = write(ServeSession.holdPipe, &byte, 1)
             }
         }
-        var byte: UInt8 = 0
-        while read(fds[0], &byte, 1) < 0 && errno == EINTR {}
+        serve(until: fds[0])
         Glibc.close(fds[0])
         Glibc.close(fds[1])
+    }
+
+    /// While holding (the API answers on its own threads): wakes every `holdPollMs` to
+    /// deliver the TEST notifications asked for meanwhile, since no exchange follows to carry
+    /// them; returns once `wake` is readable (a signal wrote to it).
+    func serve(until wake: Int32) {
+        var watched = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&watched, 1, Self.holdPollMs)
+            if ready > 0 || (ready < 0 && errno != EINTR) { return }
+            deliverHeldTests()
+        }
+    }
+
+    /// How often `hold()` looks for TEST notifications to deliver.
+    static let holdPollMs: Int32 = 200
+
+    /// Delivers the TEST notifications asked for while holding, straight to the backend (not
+    /// recorded: the run is over) at the last world's virtual time; a replay has no backend,
+    /// so its attempts time out.
+    func deliverHeldTests() {
+        let tests = api.takeTestRequests()
+        guard !tests.isEmpty else { return }
+        let now = api.now
+        for test in tests {
+            let sent = http?.call(
+                HTTPExchange(
+                    virtual: Int64(now), method: "POST", path: options.config.notify.path, headers: [],
+                    body: ServeMerchant.testBody(test.signedPayload)),
+                seconds: ServeLimits.notificationAnswerSeconds)
+            api.recordTestAttempt(
+                token: test.token, result: sent.map(ServeMerchant.testResult) ?? "TIMED_OUT", at: now)
+        }
     }
 
     /// Where a signal wakes `hold()` (a signal handler can reach no instance).

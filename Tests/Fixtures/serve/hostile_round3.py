@@ -6,6 +6,8 @@ library only). Listens on 127.0.0.1:$PORT; MODE says how it misbehaves:
   ledger-1e300     a report is credited; the ledger states an account of 1e300 coins
   keys             /healthz answers, reports are credited; $KEYS_SEEN gets the path of
                    IAPSIM_CERTS, the modes of it and its files, and this process's id
+  notes            /healthz answers, every POST is answered 200 and noted in the file $SEEN
+                   ("POST PATH BODY", one line each): the TEST notification under --hold
 """
 import os
 import time
@@ -65,7 +67,10 @@ class Handler(BaseHTTPRequestHandler):
         self.trickle() if MODE == "trickle" else self.answer(404, "{}")
 
     def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
+        if MODE == "notes":
+            with open(os.environ["SEEN"], "a") as f:
+                f.write("POST %s %s\n" % (self.path, body))
         if MODE == "trickle":
             return self.trickle()
         self.answer(200, '{"result": "credited"}')
