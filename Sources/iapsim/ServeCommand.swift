@@ -229,7 +229,7 @@ struct ServeCommand: ParsableCommand {
     /// Every file this serve reads: serve.yaml, the recording, the scenarios, the catalog's
     /// files and the script `--spawn` runs (`OutputCheck`: no output may be one of them).
     var inputs: [OutputCheck.Input] {
-        [("--config", config), ("--replay", replay)].compactMap { flag, path in path.map { .flag(flag, $0) } }
+        [config, replay].compactMap { $0 }.map(OutputCheck.Input.scenario)
             + catalog.inputs(scenarios: ScenarioFiles.expand(paths))
             + (spawn.map(Self.scripts) ?? []).map { .flag("--spawn's script", $0) }
     }
