@@ -70,7 +70,6 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let text = (0..<250_000).map { "p\($0): 1 coins\n" }.joined()
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        let start = ContinuousClock.now
         do {
             _ = try Grant.load(path: path, catalog: .standard)
             Issue.record("loaded")
@@ -80,7 +79,6 @@ import Testing
                     == "\(path):1001:1: YAML not accepted in a grants file: a map of more than 1000 keys; "
                     + "a grants file needs at most 1000")
         }
-        #expect(ContinuousClock.now - start < .seconds(5))
         // The same map in a scenario is refused by the same bound.
         let scenario = "format: 1\ntitle: t\ngrants:\n" + (0..<1_001).map { "  p\($0): 1 coins\n" }.joined()
         #expect(refusal(scenario)?.contains("a map of more than 1000 keys") == true)
