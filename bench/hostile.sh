@@ -195,3 +195,55 @@ except urllib.error.HTTPError as e:
     print(f"2 MB body to the API                   {e.code} {e.read()[:60].decode()} ({time.time() - start:.1f} s)")
 PY
 kill -TERM "$held"; wait "$held" || true
+
+# Issue 51: the team's catalog and grants are inputs too. Each line: wall time, peak memory,
+# exit status, the first words of the answer; the bound each case must keep is in brackets.
+echo
+echo "issue 51: the catalog and grants files, outputs onto inputs, pasted lines, a backend that dies"
+python3 - "$DIR" <<'PY'
+import sys
+d = sys.argv[1]
+def put(name, text):
+    open(f"{d}/{name}", "w").write(text)
+wide = lambda n: "{" + ",".join(f'"k{i}":1' for i in range(n)) + "}"
+put("keys-250000.storekit", wide(250_000))
+put("keys-80000.storekit", wide(80_000))
+put("dup-at-1000.storekit", "{" + ",".join(f'"k{i}":1' for i in range(999)) + ',"k998":2}')
+put("nested-1001.storekit", "[" * 1001 + "]" * 1001)
+put("values-250000.storekit", "[" + ",".join(["0"] * 250_000) + "]")
+put("grants-250000.yaml", "".join(f"p{i}: 1 coins\n" for i in range(250_000)))
+put("sk.yaml", "format: 1\ntitle: t\nstorekit: p.storekit\nsteps:\n  - do: buy gems_small\n")
+PY
+cp scenarios/dungeon.storekit "$DIR/p.storekit"
+ln "$DIR/p.storekit" "$DIR/hard.storekit"
+measure_flags ".storekit 250,000 keys [1,001st]" run --storekit "$DIR/keys-250000.storekit" "$DIR/wait-48h-in-ms.yaml"
+measure_flags ".storekit 80,000 keys [1,001st]" run --storekit "$DIR/keys-80000.storekit" "$DIR/wait-48h-in-ms.yaml"
+measure_flags ".storekit key twice at 1,000 [set]" run --storekit "$DIR/dup-at-1000.storekit" "$DIR/wait-48h-in-ms.yaml"
+measure_flags ".storekit nested 1,001 [1,000]" run --storekit "$DIR/nested-1001.storekit" "$DIR/wait-48h-in-ms.yaml"
+measure_flags ".storekit 250,000 values [200,000]" run --storekit "$DIR/values-250000.storekit" "$DIR/wait-48h-in-ms.yaml"
+measure_flags "--grants 250,000 keys [1,001st]" run --grants "$DIR/grants-250000.yaml" "$DIR/wait-48h-in-ms.yaml"
+measure_flags "check --junit onto --storekit [exit 2]" check --storekit "$DIR/p.storekit" --junit "$DIR/p.storekit" "$DIR/sk.yaml"
+measure_flags "run --log onto storekit: [exit 2]" run "$DIR/sk.yaml" --log "$DIR/hard.storekit"
+measure_flags "run --log onto --grants [exit 2]" run --grants "$DIR/grants-250000.yaml" "$DIR/sk.yaml" --log "$DIR/grants-250000.yaml"
+measure_flags "explore --junit onto --storekit [2]" explore --storekit "$DIR/p.storekit" --out "$DIR/o" --junit "$DIR/p.storekit"
+measure_flags "serve --port-file onto --storekit [2]" serve "${back[@]}" --explore --storekit "$DIR/p.storekit" --port-file "$DIR/p.storekit"
+echo "  p.storekit unchanged after all five: $(cmp -s scenarios/dungeon.storekit "$DIR/p.storekit" && echo yes || echo NO)"
+# explore's replay line with a hostile catalog name, pasted into sh -n and sh.
+hostile="$DIR/a b;\$(touch PWNED)\`id\`.storekit"
+cp scenarios/dungeon.storekit "$hostile"
+"$BIN" explore --policy naive --runs 200 --seed 3 --storekit "$hostile" --out "$DIR/found" >"$DIR/out" 2>&1 || true
+line=$(grep -m1 '^    iapsim explore ' "$DIR/out" | sed 's/^ *//')
+mkdir -p "$DIR/bin" && ln -sf "$BIN" "$DIR/bin/iapsim"
+(cd "$DIR" && PATH="$DIR/bin:$PATH" sh -n -c "$line") && parsed=ok || parsed=refused
+(cd "$DIR" && PATH="$DIR/bin:$PATH" sh -c "$line" >"$DIR/replay" 2>&1) || true
+echo "explore replay line [sh -n ok, PWNED never made]: sh -n $parsed; PWNED made: $([[ -e $DIR/PWNED ]] && echo YES || echo no);" \
+  "replayed: $(grep -c ': run ' "$DIR/replay") finding(s)"
+echo "  ${line//$DIR\//}"
+# A backend that dies in the second file: named, the first file's PASS, JUnit and --log kept, exit 3.
+code=0
+"$BIN" serve --config Tests/Fixtures/serve/other_backend.yaml --spawn "python3 Tests/Fixtures/serve/dying_backend.py" \
+  --junit "$DIR/j.xml" --log "$DIR/l.jsonl" scenarios/serve/purchase-credited.yaml \
+  scenarios/serve/refund-clawed-back.yaml >"$DIR/out" 2>"$DIR/err" || code=$?
+echo "backend dies in file 2 [exit 3, named, JUnit, --log]: exit $code; $(head -c 90 "$DIR/err" | head -1)"
+echo "  stdout: $(grep -c '^PASS' "$DIR/out") PASS; JUnit: $(grep -o 'tests="[0-9]*" failures="[0-9]*" errors="[0-9]*"' "$DIR/j.xml" 2>/dev/null | head -1 || echo none);" \
+  "--log: $(wc -l <"$DIR/l.jsonl" 2>/dev/null || echo 0) lines"

@@ -7,7 +7,7 @@
 extension ScenarioParser {
     /// The largest scenario file read: far above any real scenario (the shipped ones are a
     /// few KB), small enough that reading and checking it stays well under a second.
-    package static let maxFileBytes = 4 * 1_048_576
+    package static let maxFileBytes = FileLimits.maxFileBytes
 
     /// Reads and parses the file at `path`; `path` is also the name errors show.
     /// The only file I/O of this module.

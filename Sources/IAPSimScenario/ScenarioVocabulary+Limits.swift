@@ -36,10 +36,19 @@ extension ScenarioVocabulary {
             ("YAML aliases", limitText(YAMLPreScan.maxAliases)),
             ("keys in one map", limitText(YAMLPreScan.maxMapKeys)),
             ("values in the whole file", limitText(YAMLPreScan.maxNodes)),
+            ("nesting of lists and maps", "\(limitText(FileLimits.maxDepth)) deep"),
             (
-                "a StoreKit file (`storekit:`)",
-                "\(ScenarioParser.maxFileBytes / 1_048_576) MiB, \(limitText(StoreKitFile.maxProducts)) products, "
-                    + "\(StoreKitFile.maxGroups) groups, JSON nested \(JSONReader.maxDepth) deep"
+                "a StoreKit file (`storekit:`, `--storekit`)",
+                "the same: \(FileLimits.maxFileBytes / 1_048_576) MiB, \(limitText(FileLimits.maxMapKeys)) keys in one "
+                    + "object, JSON nested \(limitText(JSONReader.maxDepth)) deep, "
+                    + "\(limitText(FileLimits.maxValues)) values (and keys) in all; "
+                    + "\(limitText(StoreKitFile.maxProducts)) products, \(StoreKitFile.maxGroups) groups"
+            ),
+            (
+                "a grants file (`--grants`)",
+                "the same: \(FileLimits.maxFileBytes / 1_048_576) MiB, \(limitText(FileLimits.maxMapKeys)) keys "
+                    + "(as `grants:`), nested \(limitText(FileLimits.maxDepth)) deep, "
+                    + "\(limitText(FileLimits.maxValues)) values in all"
             ),
             ("a grant (`grants:`)", "\(limitText(Grant.maxAmount)) units a purchase"),
         ]

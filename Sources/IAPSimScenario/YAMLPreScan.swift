@@ -10,11 +10,9 @@ import CYaml
 enum YAMLPreScan {
     /// A scenario uses no alias at all; a few are allowed for files that share a `say`.
     static let maxAliases = 100
-    /// The largest map a scenario has is `policy` (about twenty keys) or `credited` (one key
-    /// per user, at most 100).
-    static let maxMapKeys = 1_000
-    /// Every list, map and text: `maxSteps` steps of four keys each fit.
-    static let maxNodes = 200_000
+    /// Every file reader's bounds (`FileLimits`).
+    static let maxMapKeys = FileLimits.maxMapKeys
+    static let maxNodes = FileLimits.maxValues
 
     static func check(_ text: String, file: String) throws(ScenarioError) {
         guard let problem = problem(in: text, kind: "a scenario") else { return }

@@ -17,7 +17,7 @@ extension UIModel {
         case .interrupted:
             return [.quit]
         case .saved(let path):
-            status = "saved the session to \(path); `iapsim run \(path)` replays it"
+            status = "saved the session to \(path); `iapsim run \(ShellWord.quoted(path))` replays it"
         case .handoutSaved(let path):
             status = "wrote the handout to \(path) (Markdown with a Mermaid diagram)"
         case .saveFailed(let reason):

@@ -27,6 +27,13 @@ struct CatalogFlags: ParsableArguments {
         }
     }
 
+    /// Every input of a command that reads `scenarios`: the scenarios, the flags' files and
+    /// each scenario's `storekit:` (for `OutputCheck`: no output may be one of them).
+    func inputs(scenarios: [String]) -> [OutputCheck.Input] {
+        scenarios.map(OutputCheck.Input.scenario)
+            + options.inputFiles(scenarios: scenarios).map { OutputCheck.Input(what: $0.what, path: $0.path) }
+    }
+
     /// The catalog the flags name (the built-in one when they name none), or exit 2 with
     /// the one line that says what is wrong.
     func load() throws -> LoadedCatalog {

@@ -25,7 +25,7 @@ struct CheckCommand: ParsableCommand {
         // A refused --storekit or --grants file is one line, not one a scenario.
         _ = try catalog.load()
         let files = ScenarioFiles.expand(paths.isEmpty ? ["scenarios"] : paths)
-        var report = try JUnitReport(suite: "iapsim check", path: junit, inputs: files)
+        var report = try JUnitReport(suite: "iapsim check", path: junit, inputs: catalog.inputs(scenarios: files))
         var passed = 0, failed = 0, invalid = 0
         func refuse(_ file: String, _ line: String) throws {
             invalid += 1

@@ -67,13 +67,14 @@ struct ExploreCommand: ParsableCommand {
     func run() throws {
         StagedFile.installCleanup()
         var files = OutputFiles()
-        var report = try JUnitReport(suite: "iapsim explore \(policy.rawValue)", path: junit, inputs: [])
+        let inputs = catalog.inputs(scenarios: [])
+        var report = try JUnitReport(suite: "iapsim explore \(policy.rawValue)", path: junit, inputs: inputs)
         do {
             var targets: [OutputCheck.Target] = [
                 .directory(flag: "--out", path: out, files: FindingsDirectory.names)
             ]
             if let junit { targets.append(.file(flag: "--junit", path: junit)) }
-            try OutputCheck.check(targets, inputs: [])
+            try OutputCheck.check(targets, inputs: inputs)
             try files.makeDirectory(out, flag: "--out")
         } catch {
             files.discard()

@@ -1,5 +1,6 @@
 import Foundation
 import IAPSimCore
+import IAPSimScenario
 
 extension ExploreRun.Result {
     var runsPerSecond: Double { Double(report.runs) / max(exploreSeconds, 1e-9) }
@@ -32,7 +33,7 @@ extension ExploreRun.Result {
                 lines.append(
                     "  \(f.type.rawValue): run \(f.run.index), \(f.originalSteps) -> \(f.shrunkSteps) steps, "
                         + "\(report.failingRuns[f.type] ?? 0) of \(report.runs) runs")
-                lines.append("    iapsim run \(Output.shellWord(f.file))")
+                lines.append("    iapsim run \(ShellWord.quoted(f.file))")
                 lines.append("    " + r.reproduceCommand(run: f.run.index))
             }
         }

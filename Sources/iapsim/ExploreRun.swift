@@ -79,10 +79,16 @@ struct ExploreRun {
             + (unresolved == 1 ? "anomaly" : "anomalies")
     }
 
-    /// The command that replays run `index` alone.
+    /// The command that replays run `index` alone: every flag that shapes its world (the
+    /// policy, the seed, the steps, the catalog's files), each word quoted for `sh` (`ShellWord`).
     func reproduceCommand(run index: Int) -> String {
-        "iapsim explore --policy \(policy.rawValue) --runs 1 --seed \(seed) --steps \(steps) --skip \(index)"
-            + (storekitPath.map { " --storekit \($0)" } ?? "") + (grantsPath.map { " --grants \($0)" } ?? "")
+        var words = [
+            "iapsim", "explore", "--policy", policy.rawValue, "--runs", "1", "--seed", "\(seed)", "--steps",
+            "\(steps)", "--skip", "\(index)",
+        ]
+        if let storekitPath { words += ["--storekit", storekitPath] }
+        if let grantsPath { words += ["--grants", grantsPath] }
+        return ShellWord.command(words)
     }
 
     func finding(_ type: AnomalyType, _ o: RunOutcome, _ explorer: Explorer) -> Finding {

@@ -26,7 +26,7 @@ struct JUnitReport {
     private(set) var cases: [Case] = []
 
     /// Checks `path` (`--junit`) before anything runs; `inputs` are the command's own files.
-    init(suite: String, path: String?, inputs: [String]) throws {
+    init(suite: String, path: String?, inputs: [OutputCheck.Input]) throws {
         self.suite = suite
         self.path = path
         guard let path else { return }

@@ -57,18 +57,6 @@ enum Output {
         return nil
     }
 
-    /// `word` as one word of a POSIX shell command line: as it is when it holds only
-    /// characters no shell treats specially, else in single quotes (a `'` inside written
-    /// `'\''`). A printed command can then be pasted as it is.
-    static func shellWord(_ word: String) -> String {
-        let plain = word.unicodeScalars.allSatisfy { s in
-            s.isASCII
-                && (s.properties.isAlphabetic || ("0"..."9").contains(s) || "_./:=@%+,-".unicodeScalars.contains(s))
-        }
-        if plain && !word.isEmpty { return word }
-        return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-    }
-
     /// The OS's words for the last error (`No space left on device`).
     static func osReason(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 }

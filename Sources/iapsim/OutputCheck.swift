@@ -16,7 +16,9 @@ import IAPSimScenario
 /// file), not a symbolic link (iapsim never writes through one), in a directory that exists
 /// and can be written. A directory output must be a directory (or creatable: its nearest
 /// existing parent is a writable directory), not a link; the files it will hold are checked
-/// as file outputs. No two outputs and no output and input may be the same file.
+/// as file outputs. No two outputs and no output and input may be the same file: the inputs
+/// are every file the command reads (its scenarios, `--storekit`, `--grants`, a scenario's
+/// `storekit:`, serve's `--config`, `--replay` and `--spawn` script).
 enum OutputCheck {
     typealias Failure = StagedFile.Failure
 
@@ -26,10 +28,25 @@ enum OutputCheck {
         case directory(flag: String, path: String, files: [String])
     }
 
-    static func check(_ targets: [Target], inputs: [String]) throws(Failure) {
+    /// An input the command reads: a scenario (`the input FILE`), or a file a flag or a key
+    /// names (`the input --storekit FILE`).
+    struct Input {
+        /// As a refusal names it after `the input `.
+        var what: String
+        var path: String
+
+        static func scenario(_ path: String) -> Input { Input(what: path, path: path) }
+        static func flag(_ flag: String, _ path: String) -> Input { Input(what: "\(flag) \(path)", path: path) }
+    }
+
+    /// Refuses any target that is not a file output may have, and any two that are one file:
+    /// two outputs, or an output and an input (by device and inode: a relative path, `..`, a
+    /// symbolic or a hard link to an input is that input).
+    static func check(_ targets: [Target], inputs: [Input]) throws(Failure) {
         var seen: [(what: String, identity: FileIdentity, isDirectory: Bool)] = []
         for input in inputs {
-            if let identity = FileIdentity(input) { seen.append(("the input \(input)", identity, false)) }
+            guard let identity = FileIdentity(input.path) else { continue }
+            seen.append(("the input \(input.what)", identity, false))
         }
         // Two directory outputs may share a directory (their files are claimed one by one);
         // a file output may not be where a directory output will be, nor a file of another.

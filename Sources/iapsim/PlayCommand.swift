@@ -37,7 +37,9 @@ struct PlayCommand: ParsableCommand {
         // Checked now, not when the recording is written at the end of the session.
         if let record {
             do {
-                try OutputCheck.check([.file(flag: "--record", path: record)], inputs: [file])
+                try OutputCheck.check(
+                    [.file(flag: "--record", path: record)],
+                    inputs: catalog.inputs(scenarios: ScenarioFiles.expand([file] + more)))
             } catch {
                 throw ValidationError(error.message)
             }

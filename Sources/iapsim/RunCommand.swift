@@ -65,7 +65,7 @@ struct RunCommand: ParsableCommand {
         }
         if let handoutDirectory { targets.append(.directory(flag: "--handout", path: handoutDirectory, files: [])) }
         do {
-            try OutputCheck.check(targets, inputs: [file])
+            try OutputCheck.check(targets, inputs: catalog.inputs(scenarios: [file]))
         } catch {
             throw ValidationError(error.message)
         }

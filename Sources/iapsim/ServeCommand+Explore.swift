@@ -23,7 +23,8 @@ struct ServeExplore {
         if loaded.catalog.settings.billingGracePeriod {
             explorer.catalogGracePeriodMs = CatalogOptions.fileGracePeriodMs
         }
-        var junit = try JUnitReport(suite: "iapsim serve --explore \(preset.rawValue)", path: command.junit, inputs: [])
+        var junit = try JUnitReport(
+            suite: "iapsim serve --explore \(preset.rawValue)", path: command.junit, inputs: command.inputs)
         let session = try ServeCommand.start(options, outputs: outputs)
         defer { session.close() }
         let log = ServeLog(outputs: outputs)
@@ -35,10 +36,34 @@ struct ServeExplore {
         let clock = ContinuousClock()
         let start = clock.now
         for index in skip..<(skip + runs) {
-            let (merchant, link) = try Self.merchant(session, explorer: explorer, index: index)
+            let name = "run \(index), seed \(command.seed)"
+            // No verdict for this run (exit 3): it is named, the runs before it keep their
+            // testcases, JUnit holds it as an error and `--log` what it did.
+            func fail(_ failure: ServeFailure) throws -> ExitCode {
+                let named = ServeFailure(exitCode: failure.exitCode, "explore run \(index): \(failure.description)")
+                junit.add(name, .invalid(reason: named.description))
+                let exit = ServeCommand.fail(named, session: session, outputs: outputs)
+                try junit.write()
+                return exit
+            }
+            let merchant: ServeMerchant
+            let link: ExternalLink
+            do {
+                // Under --race each delivery with a twin races or not as the run's own draw says.
+                (merchant, link) = try session.merchant(
+                    users: explorer.servedSchedule(index).users, prefix: "r\(index)-",
+                    raceSeed: explorer.runSeed(index) &+ 0x7261_6365)
+            } catch {
+                throw try fail(error)
+            }
             let (world, outcome) = explorer.served(index, link: link)
             if let failure = session.failure(of: merchant) ?? outputs.recordProblem {
-                throw ServeCommand.fail(failure, session: session, outputs: outputs)
+                if outputs.recordProblem == nil {
+                    try log.add(
+                        world.log.map(RunRecord.entry), world: session.worlds, prefix: "r\(index)-",
+                        source: "explore run \(index)")
+                }
+                throw try fail(failure)
             }
             exchanges += merchant.exchanges.count
             backend += merchant.exchanges.reduce(.zero) { $0 + $1.backendWall }
@@ -50,7 +75,6 @@ struct ServeExplore {
             try log.add(
                 world.log.map(RunRecord.entry), world: session.worlds, prefix: "r\(index)-",
                 source: "explore run \(index)")
-            let name = "run \(index), seed \(command.seed)"
             if outcome.failures.isEmpty {
                 junit.add(name, ms: merchant.exchanges.reduce(0) { $0 + $1.wallMs }, .passed)
             } else {
@@ -94,36 +118,33 @@ struct ServeExplore {
         if failedRuns > 0 { throw ExitCode(1) }
     }
 
-    /// The command that plays run `index` again, alone.
+    /// The command that plays run `index` again, alone: the backend as given and every flag
+    /// that shapes the world (the catalog's files, the calls' flags, the time, the race), each
+    /// word quoted for `sh` (`ShellWord`).
     func reproduce(_ index: Int, preset: PolicyPreset) -> String {
-        "iapsim serve \(backendFlags) --explore --policy \(preset.rawValue) --seed \(command.seed) --runs 1 "
-            + "--skip \(index)\(command.race ? " --race" : "") --verbose"
+        var words = ["iapsim", "serve"] + backendFlags
+        words += [
+            "--explore", "--policy", preset.rawValue, "--seed", "\(command.seed)", "--runs", "1", "--skip", "\(index)",
+        ]
+        if let storekit = command.catalog.storekit { words += ["--storekit", storekit] }
+        if let grants = command.catalog.grants { words += ["--grants", grants] }
+        let calls = [
+            ("--order", command.order), ("--report", command.report), ("--notify", command.notify),
+            ("--ledger", command.ledger), ("--spend", command.spend), ("--users", command.users),
+            ("--ticks", command.ticks),
+        ]
+        for case (let flag, let value?) in calls { words += [flag, value] }
+        if command.time != .warp { words += ["--time", command.time.rawValue] }
+        if command.race { words.append("--race") }
+        return ShellWord.command(words + ["--verbose"])
     }
 
     /// The flags that name the backend, as given (for the command that plays a run again).
-    var backendFlags: String {
+    var backendFlags: [String] {
         var flags: [String] = []
-        if let config = command.config { flags.append("--config " + Self.quoted(config)) }
-        if let backend = command.backend { flags.append("--backend " + Self.quoted(backend)) }
-        if let spawn = command.spawn { flags.append("--spawn " + Self.quoted(spawn)) }
-        return flags.joined(separator: " ")
-    }
-
-    static func quoted(_ s: String) -> String {
-        s.allSatisfy { $0.isLetter || $0.isNumber || "/._-:".contains($0) }
-            ? s : "'" + s.replacing("'", with: "'\\''") + "'"
-    }
-
-    static func merchant(_ session: ServeSession, explorer: Explorer, index: Int) throws -> (
-        ServeMerchant, ExternalLink
-    ) {
-        do {
-            // Under --race each delivery with a twin races or not as the run's own draw says.
-            return try session.merchant(
-                users: explorer.servedSchedule(index).users, prefix: "r\(index)-",
-                raceSeed: explorer.runSeed(index) &+ 0x7261_6365)
-        } catch {
-            throw ServeCommand.fail(error, session: session)
-        }
+        if let config = command.config { flags += ["--config", config] }
+        if let backend = command.backend { flags += ["--backend", backend] }
+        if let spawn = command.spawn { flags += ["--spawn", spawn] }
+        return flags
     }
 }

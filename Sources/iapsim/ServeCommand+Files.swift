@@ -22,7 +22,7 @@ struct ServeFiles {
 
     mutating func run() throws {
         let files = ScenarioFiles.expand(command.paths)
-        var junit = try JUnitReport(suite: "iapsim serve", path: command.junit, inputs: files)
+        var junit = try JUnitReport(suite: "iapsim serve", path: command.junit, inputs: command.inputs)
         var scenarios: [(file: String, scenario: Scenario)] = []
         var invalid: [(file: String, line: String)] = []
         for file in files {
@@ -87,7 +87,13 @@ struct ServeFiles {
             do {
                 outcome = try play(scenario, file: file, session: session, log: log)
             } catch let failure as ServeFailure {
-                throw ServeCommand.fail(failure, session: session, outputs: outputs)
+                // No verdict for this file (exit 3): it is named, the files before it keep
+                // their lines and testcases, JUnit holds it as an error and `--log` what it did.
+                let named = ServeFailure(exitCode: failure.exitCode, "\(file): \(failure.description)")
+                junit.add(file, .invalid(reason: named.description))
+                let exit = ServeCommand.fail(named, session: session, outputs: outputs)
+                try junit.write()
+                throw exit
             }
             if outcome.result.passed {
                 passed += 1
@@ -161,8 +167,11 @@ struct ServeFiles {
         while !player.stepsDone { records += player.playStep() }
         let (rest, result) = player.finish()
         records += rest
+        // Logged before a failure is thrown: `--log` keeps what happened until the backend failed.
+        if outputs.recordProblem == nil {
+            try log.add(records, world: session.worlds, prefix: "f\(session.worlds)-", source: file)
+        }
         if let failure = session.failure(of: merchant) ?? outputs.recordProblem { throw failure }
-        try log.add(records, world: session.worlds, prefix: "f\(session.worlds)-", source: file)
         let wall = clock.now - start
         let backendMs = HTTPExchange.milliseconds(merchant.exchanges.reduce(.zero) { $0 + $1.backendWall })
         let ms = wall.components.seconds * 1000 + wall.components.attoseconds / 1_000_000_000_000_000

@@ -164,7 +164,6 @@ struct ServeCommand: ParsableCommand {
         options.realTime = time == .real
         options.replay = replay
         options.race = race
-        let inputs = [config, replay].compactMap { $0 } + ScenarioFiles.expand(paths)
         let outputs = try ServeOutputs(self, inputs: inputs)
         defer { outputs.discard() }
         options.record = outputs.recordSink
@@ -226,6 +225,24 @@ struct ServeCommand: ParsableCommand {
     }
 
     var seed: UInt64 { (try? seedFlag.unsigned("--seed")) ?? 1 }
+
+    /// Every file this serve reads: serve.yaml, the recording, the scenarios, the catalog's
+    /// files and the script `--spawn` runs (`OutputCheck`: no output may be one of them).
+    var inputs: [OutputCheck.Input] {
+        [config, replay].compactMap { $0 }.map(OutputCheck.Input.scenario)
+            + catalog.inputs(scenarios: ScenarioFiles.expand(paths))
+            + (spawn.map(Self.scripts) ?? []).map { .flag("--spawn's script", $0) }
+    }
+
+    /// The words of a `--spawn` command that name an existing regular file (`./backend.sh`,
+    /// `python3 server.py`: `server.py`), as the shell would read a plain or quoted word.
+    static func scripts(_ command: String) -> [String] {
+        command.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == ";" || $0 == "&" || $0 == "|" })
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'\"")) }
+            .filter {
+                !$0.isEmpty && !$0.contains("$") && OSPath.info($0).map { $0.st_mode & S_IFMT == S_IFREG } == true
+            }
+    }
 
     /// Ends the session and exits 3 (or 2) for a failure that is not a verdict.
     /// `--log` and `--record` are put in place with what happened until then (the

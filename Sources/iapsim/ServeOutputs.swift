@@ -6,7 +6,8 @@ import IAPSimServe
 
 /// The files one serve writes (`--port-file`, `--log`, `--record`; docs/serve.md, "Files").
 /// Every path is checked before anything runs (`OutputCheck`): never an input of the same
-/// command (serve.yaml, a scenario file, the recording), a FIFO, a device, a link or a
+/// command (serve.yaml, a scenario file, the recording, the catalog's files, the `--spawn`
+/// script), a FIFO, a device, a link or a
 /// directory, and no two outputs on one file. Each is written into a staged file beside its
 /// target (`O_CREAT|O_EXCL|O_NOFOLLOW`, an unguessable name) and renamed into place:
 /// `--port-file` as soon as the API listens, `--log` and `--record` once the verdict is
@@ -20,7 +21,7 @@ final class ServeOutputs: @unchecked Sendable {
     private let lock = NSLock()
 
     /// Checks every output against the others and `inputs`, then stages `--log` and `--record`.
-    init(_ command: ServeCommand, inputs: [String]) throws {
+    init(_ command: ServeCommand, inputs: [OutputCheck.Input]) throws {
         portFile = command.portFile
         let outputs = [
             ("--port-file", command.portFile), ("--log", command.logFile), ("--record", command.record),

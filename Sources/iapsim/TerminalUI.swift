@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IAPSimCurses
+import IAPSimScenario
 import IAPSimTUI
 
 /// Starting the terminal UI from a command: the terminal check, the options from flags and
@@ -60,7 +61,9 @@ enum TerminalUI {
             throw ExitCode(2)
         }
         // The terminal is restored by now: say where the recording went.
-        if let record { print("recorded \(record); `asciinema play \(record)` shows it") }
+        if let record {
+            print(VisibleText.escaped("recorded \(record); ") + "`asciinema play \(ShellWord.quoted(record))` shows it")
+        }
         // A signal's status does not fit ExitCode's 0/1/2.
         if exit.status != 0 { Foundation.exit(exit.status) }
     }

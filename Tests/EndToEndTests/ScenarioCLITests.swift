@@ -29,12 +29,12 @@ enum CLI {
         var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
     }
 
-    /// Runs the binary (or `executable`) in the repository's root.
-    static func run(_ arguments: [String], executable: URL? = nil) throws -> Result {
+    /// Runs the binary (or `executable`) in the repository's root (or `directory`).
+    static func run(_ arguments: [String], executable: URL? = nil, in directory: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable ?? binary
         process.arguments = arguments
-        process.currentDirectoryURL = root
+        process.currentDirectoryURL = directory.map { URL(fileURLWithPath: $0) } ?? root
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

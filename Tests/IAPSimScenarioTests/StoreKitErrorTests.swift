@@ -99,8 +99,11 @@ import Testing
     @Test func sizesAreBounded() {
         let many = (0...StoreKitFile.maxProducts).map { Self.product("p\($0)") }.joined(separator: ",")
         #expect(storekitRefusal(Self.file(products: many)) == "P.storekit:2:16: 2001 products; the limit is 2000")
-        let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
-        #expect(storekitRefusal(deep)?.contains("nested deeper than 64 levels") == true)
+        let deep = String(repeating: "[", count: 1_001) + String(repeating: "]", count: 1_001)
+        #expect(
+            storekitRefusal(deep)
+                == "P.storekit:1:1001: too large for a StoreKit configuration file: values nested deeper than "
+                + "1,000 levels; the limit is 1,000")
     }
 
     @Test func grantsAreCheckedAgainstTheCatalog() {

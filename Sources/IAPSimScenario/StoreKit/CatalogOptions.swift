@@ -20,6 +20,43 @@ package struct CatalogOptions: Sendable, Hashable {
         return base.granting(try Grant.load(path: grants, catalog: base.catalog))
     }
 
+    /// Every file the catalog of a command reads besides its scenarios: `--storekit`,
+    /// `--grants`, and the `storekit:` of each scenario the flags do not override, found as
+    /// loading finds it: what each is (`--storekit FILE`, `FILE (the storekit: of s.yaml)`)
+    /// and its path. A scenario that cannot be read names nothing here: loading it says why.
+    package func inputFiles(scenarios: [String]) -> [(what: String, path: String)] {
+        var files: [(what: String, path: String)] = []
+        if let storekit { files.append(("--storekit \(storekit)", storekit)) }
+        if let grants { files.append(("--grants \(grants)", grants)) }
+        guard storekit == nil else { return files }
+        for scenario in scenarios {
+            if let written = Self.writtenStoreKit(scenario) {
+                let path = Self.storekitPath(written, of: scenario)
+                files.append(("\(path) (the storekit: of \(scenario))", path))
+            }
+        }
+        return files
+    }
+
+    /// The `storekit:` a scenario file names (as written), or nil; read with the scenario's
+    /// own bounds, without building the scenario.
+    static func writtenStoreKit(_ scenario: String) -> String? {
+        guard let bytes = try? ScenarioParser.readRegularFile(scenario) else { return nil }
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        guard let text = try? InputCheck.text(from: body, file: scenario),
+            YAMLPreScan.problem(in: text, kind: "a scenario") == nil,
+            let root = try? Yams.compose(yaml: text, .basic, .default, .utf8),
+            case .scalar(let written)? = root["storekit"], !written.string.isEmpty
+        else { return nil }
+        return written.string
+    }
+
+    /// Where a scenario's `storekit:` points: relative to the scenario file's folder.
+    package static func storekitPath(_ written: String, of scenario: String) -> String {
+        let dir = scenario.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return written.hasPrefix("/") || dir.isEmpty ? written : dir + "/" + written
+    }
+
     /// The grace period a catalog's `_billingGracePeriodEnabled` gives when nothing else
     /// names one: 16 days, App Store Connect's middle choice.
     package static let fileGracePeriodMs: VirtualTime = 16 * 86_400_000
@@ -55,8 +92,7 @@ extension ScenarioBuilder {
         guard !written.isEmpty else {
             throw .catalog(at: reader.location(node), problem: "'storekit' is empty; it names a .storekit file")
         }
-        let dir = reader.file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let path = written.hasPrefix("/") || dir.isEmpty ? written : dir + "/" + written
+        let path = CatalogOptions.storekitPath(written, of: reader.file)
         do {
             return try StoreKitFile.load(path: path)
         } catch {

@@ -56,10 +56,16 @@ package struct Grant: Sendable, Hashable {
         return grants
     }
 
-    /// A `--grants` file: a YAML map of the same form.
+    /// A `--grants` file: a YAML map of the same form, held to a scenario's bounds
+    /// (`FileLimits`: 1,000 keys in one map among them) before its tree is built.
     package static func load(path: String, catalog: Catalog) throws(ScenarioError) -> [Grant] {
         let bytes = try ScenarioParser.readRegularFile(path)
         let text = try InputCheck.text(from: bytes, file: path)
+        if let problem = YAMLPreScan.problem(in: text, kind: "a grants file") {
+            throw .catalog(
+                at: SourceLocation(file: path, line: problem.line, column: problem.column),
+                problem: "YAML not accepted in a grants file: \(problem.text)")
+        }
         let reader = NodeReader(file: path, text: text)
         guard let root = try ScenarioParser.compose(text, reader: reader) else {
             throw .emptyFile(at: SourceLocation(file: path, line: 1, column: 1))

@@ -1,9 +1,11 @@
 /// Reads JSON text (RFC 8259) into a `JSONNode` tree that knows where each value starts.
 /// Foundation's reader says neither line nor column, and a StoreKit configuration file's
-/// error must. Nesting is bounded (`maxDepth`); the caller bounds the size.
+/// error must. It keeps every file reader's bounds (`FileLimits`: keys in one object, nesting,
+/// values in all; the caller bounds the size), each refused where it is passed, and reads in
+/// time linear in its input (a key is looked up among the object's keys in a set).
 package struct JSONReader {
-    /// Deeper than any StoreKit configuration file (six levels), shallow enough for the stack.
-    package static let maxDepth = 64
+    /// The nesting every file reader allows (a StoreKit configuration file has six levels).
+    package static let maxDepth = FileLimits.maxDepth
 
     private let bytes: [UInt8]
     private var i = 0
@@ -16,6 +18,7 @@ package struct JSONReader {
     /// from there, so that a long line (a minified file) is counted once, not once a value.
     private var counted = (index: 0, column: 1)
     private var depth = 0
+    private var values = 0
 
     private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -47,6 +50,21 @@ package struct JSONReader {
         JSONSyntaxError(line: line, column: column, problem: problem)
     }
 
+    /// One more value (or key) read; past `FileLimits.maxValues` in all, refused here.
+    private mutating func count() throws(JSONSyntaxError) {
+        values += 1
+        guard values <= FileLimits.maxValues else {
+            throw limit(
+                "more than \(FileLimits.text(FileLimits.maxValues)) values (objects, arrays, keys and texts); "
+                    + "the limit is \(FileLimits.text(FileLimits.maxValues))")
+        }
+    }
+
+    /// A bound of `FileLimits` passed here: the file may be JSON, but not one iapsim reads.
+    private mutating func limit(_ problem: String) -> JSONSyntaxError {
+        JSONSyntaxError(line: line, column: column, problem: problem, isLimit: true)
+    }
+
     /// What is at the current position, for a message.
     private var found: String {
         guard i < bytes.count else { return "the end of the file" }
@@ -71,6 +89,7 @@ package struct JSONReader {
     private mutating func value() throws(JSONSyntaxError) -> JSONNode {
         let (l, c) = (line, column)
         guard i < bytes.count else { throw error("the file ends where a value was expected") }
+        try count()
         let v: JSONNode.Value
         switch bytes[i] {
         case UInt8(ascii: "{"): v = try object()
@@ -98,7 +117,11 @@ package struct JSONReader {
 
     private mutating func enter() throws(JSONSyntaxError) {
         depth += 1
-        guard depth <= Self.maxDepth else { throw error("values nested deeper than \(Self.maxDepth) levels") }
+        guard depth <= Self.maxDepth else {
+            throw limit(
+                "values nested deeper than \(FileLimits.text(Self.maxDepth)) levels; "
+                    + "the limit is \(FileLimits.text(Self.maxDepth))")
+        }
         i += 1
         skipSpace()
     }
@@ -107,6 +130,7 @@ package struct JSONReader {
         try enter()
         defer { depth -= 1 }
         var members: [JSONNode.Member] = []
+        var keys: Set<String> = []
         if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
             i += 1
             return .object(members)
@@ -117,9 +141,17 @@ package struct JSONReader {
             }
             let (kl, kc) = (line, column)
             let key = try string()
-            if members.contains(where: { $0.key == key }) {
+            try count()
+            guard keys.insert(key).inserted else {
                 throw JSONSyntaxError(
                     line: kl, column: kc, problem: "the key \"\(key)\" is written twice in one object")
+            }
+            guard keys.count <= FileLimits.maxMapKeys else {
+                throw JSONSyntaxError(
+                    line: kl, column: kc,
+                    problem: "an object of more than \(FileLimits.text(FileLimits.maxMapKeys)) keys; "
+                        + "the limit is \(FileLimits.text(FileLimits.maxMapKeys))",
+                    isLimit: true)
             }
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("\(found) where ':' was expected") }

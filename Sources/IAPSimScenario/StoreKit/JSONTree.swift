@@ -47,4 +47,6 @@ package struct JSONSyntaxError: Error, Sendable, Hashable {
     package var line: Int
     package var column: Int
     package var problem: String
+    /// The text is JSON (as far as read) past a bound of `FileLimits`, not a syntax error.
+    package var isLimit = false
 }

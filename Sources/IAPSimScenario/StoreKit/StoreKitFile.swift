@@ -38,7 +38,9 @@ package struct StoreKitFile {
         } catch {
             throw .catalog(
                 at: SourceLocation(file: file, line: error.line, column: error.column),
-                problem: "not JSON: \(error.problem); a StoreKit configuration file is the JSON Xcode writes")
+                problem: error.isLimit
+                    ? "too large for a StoreKit configuration file: \(error.problem)"
+                    : "not JSON: \(error.problem); a StoreKit configuration file is the JSON Xcode writes")
         }
         var reader = StoreKitFile(file: file)
         return try reader.catalog(root)
