@@ -20,6 +20,7 @@ printf 'gems_small: 80 gems\ngems_chest: 1000 gems\n' >"$OUT/dungeon-grants.yaml
 printf 'coins_100: 100 coins\ncoins_550: 550 coins\n' >"$OUT/builtin-grants.yaml"
 printf 'com.example.puzzles.hints10: 10 hints\n' >"$OUT/v3-grants.yaml"
 printf 'tutor.credits: 5 credits\n' >"$OUT/v5-grants.yaml"
+printf 'coins_100: 1 coin\ncoins_550: 1 coin\n' >"$OUT/one-unit-grants.yaml"
 
 field() { sed -E "s/.*\"$2\":([-0-9.e+]+).*/\1/" <<<"$1"; }
 failed=0
@@ -64,4 +65,7 @@ for catalog in scenarios/dungeon.storekit scenarios/iapsim.storekit Tests/Fixtur
     sweep "$name, with grants" $((PER_SEED * SEEDS / 100)) 10 --storekit "$catalog" --grants "$grants"
   fi
 done
+# A catalog of our own whose consumables grant one unit each: the built-in products, one coin a pack.
+sweep "built-in products, one unit a pack" $((PER_SEED * SEEDS / 100)) 10 --storekit scenarios/iapsim.storekit \
+  --grants "$OUT/one-unit-grants.yaml"
 exit "$failed"

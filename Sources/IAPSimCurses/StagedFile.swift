@@ -40,14 +40,19 @@ package final class StagedFile {
         for _ in 0..<16 {
             let name = FileName.bytes("\(directory)/.\(base).\(StagedFile.randomSuffix()).tmp")
             let cName = name.map { CChar(bitPattern: $0) } + [0]
+            // Registered before it exists: a signal between the creation and the registration
+            // left the file behind (the handler unlinks a name that is not there harmlessly).
+            let registered = cn_staged_add(cName, 0)
             let opened = open(cName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
-            if opened < 0 && errno == EEXIST { continue }
-            guard opened >= 0 else {
-                throw Failure(message: "\(path): cannot write in \(directory): \(StagedFile.osReason())")
+            if opened < 0 {
+                let code = errno
+                cn_staged_remove(registered)
+                if code == EEXIST { continue }
+                throw Failure(message: "\(path): cannot write in \(directory): \(StagedFile.osReason(code))")
             }
             fd = opened
             temp = name
-            slot = cn_staged_add(cName, 0)
+            slot = registered
             return
         }
         throw Failure(message: "\(path): cannot create a new file in \(directory)")
