@@ -67,7 +67,10 @@ struct ExploreCommand: ParsableCommand {
     func run() throws {
         StagedFile.installCleanup()
         var files = OutputFiles()
-        var report = try JUnitReport(suite: "iapsim explore \(policy.rawValue)", path: junit, inputs: [])
+        var report = try JUnitReport(
+            suite: "iapsim explore --policy \(policy.rawValue) --seed \(seed)", path: junit, inputs: [],
+            properties: JUnitReport.properties(
+                seed: "\(seed)", idBlock: "core", policy: policy.rawValue, catalog: catalog))
         do {
             var targets: [OutputCheck.Target] = [
                 .directory(flag: "--out", path: out, files: FindingsDirectory.names)
