@@ -1,5 +1,14 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// True when iapsim is the package being built, false when it is another package's
+/// dependency: SwiftPM evaluates a dependency's manifest from the root package's directory.
+/// SwiftPM runs a build-tool plugin for every target of the graph, also in a package that only
+/// builds `IAPSimStoreKit`: the `GitVersion` plugin is attached only here, at the root.
+let isRootPackage =
+    URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path
+    == URL(fileURLWithPath: Context.packageDirectory).resolvingSymlinksInPath().path
 
 let package = Package(
     name: "iapsim",
@@ -77,7 +86,9 @@ let package = Package(
                 "IAPSimCore", "IAPSimScenario", "IAPSimTUI", "IAPSimCurses", "IAPSimSigned", "IAPSimServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            plugins: ["GitVersion"]
+            // As a dependency: no plugin, and `iapsim --version` names no commit.
+            swiftSettings: isRootPackage ? [] : [.define("IAPSIM_NO_GIT_VERSION")],
+            plugins: isRootPackage ? ["GitVersion"] : []
         ),
         // `iapsim --version` names the commit the binary was built from (git, when there is one).
         // Only the `iapsim` executable uses it: no library product runs a build plugin.
