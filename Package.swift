@@ -1,5 +1,14 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// True when iapsim is the package being built, false when it is another package's
+/// dependency: SwiftPM evaluates a dependency's manifest from the root package's directory.
+/// SwiftPM runs a build-tool plugin for every target of the graph, also in a package that only
+/// builds `IAPSimStoreKit`: the `GitVersion` plugin is attached only here, at the root.
+let isRootPackage =
+    URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path
+    == URL(fileURLWithPath: Context.packageDirectory).resolvingSymlinksInPath().path
 
 let package = Package(
     name: "iapsim",
@@ -8,7 +17,11 @@ let package = Package(
         .executable(name: "iapsim", targets: ["iapsim"]),
         .executable(name: "iapsim-docs", targets: ["iapsim-docs"]),
         // StoreKit 2's API over the simulated world, for your app's purchase code in `swift test`.
+        // Builds no server or HTTP package and runs no build plugin: it is light to depend on.
         .library(name: "IAPSimStoreKit", targets: ["IAPSimStoreKit"]),
+        // `ServedBackend`: your own backend as the merchant server of a `SimulatedStore`
+        // (Hummingbird, AsyncHTTPClient and NIO come with it).
+        .library(name: "IAPSimStoreKitServe", targets: ["IAPSimStoreKitServe"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -56,10 +69,13 @@ let package = Package(
         // `iapsim serve`: the user's real backend as the merchant server. The only module that
         // speaks HTTP: Hummingbird 2 serves the App Store Server API lookalike, AsyncHTTPClient
         // makes the calls to the backend. Nothing else imports either.
+        // The core's signed values as Apple's payloads: what the API, `--signed` and the
+        // StoreKit harness sign.
+        .target(name: "IAPSimApplePayload", dependencies: ["IAPSimCore", "IAPSimSigned"]),
         .target(
             name: "IAPSimServe",
             dependencies: [
-                "IAPSimCore", "IAPSimScenario", "IAPSimSigned",
+                "IAPSimCore", "IAPSimScenario", "IAPSimSigned", "IAPSimApplePayload",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
@@ -70,9 +86,12 @@ let package = Package(
                 "IAPSimCore", "IAPSimScenario", "IAPSimTUI", "IAPSimCurses", "IAPSimSigned", "IAPSimServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            plugins: ["GitVersion"]
+            // As a dependency: no plugin, and `iapsim --version` names no commit.
+            swiftSettings: isRootPackage ? [] : [.define("IAPSIM_NO_GIT_VERSION")],
+            plugins: isRootPackage ? ["GitVersion"] : []
         ),
         // `iapsim --version` names the commit the binary was built from (git, when there is one).
+        // Only the `iapsim` executable uses it: no library product runs a build plugin.
         .plugin(name: "GitVersion", capability: .buildTool()),
         // The docs' generated tables: each block rendered from one of the code's own tables.
         .target(name: "IAPSimDocs", dependencies: ["IAPSimCore", "IAPSimScenario", "IAPSimTUI"]),
@@ -83,11 +102,14 @@ let package = Package(
         .target(
             name: "IAPSimStoreKit",
             dependencies: [
-                "IAPSimCore", "IAPSimScenario", "IAPSimSigned", "IAPSimServe",
+                "IAPSimCore", "IAPSimScenario", "IAPSimSigned", "IAPSimApplePayload",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
+        // `ServedBackend`: a `SimulatedStore` whose merchant server is your backend, as
+        // `iapsim serve` runs it. The only StoreKit-side module that speaks HTTP.
+        .target(name: "IAPSimStoreKitServe", dependencies: ["IAPSimStoreKit", "IAPSimServe", "IAPSimCore"]),
         // The example a team would recognise: a StoreKit 2 purchase manager, with planted bugs.
         .target(
             name: "PurchaseManager", dependencies: ["IAPSimStoreKit"],
@@ -97,9 +119,9 @@ let package = Package(
             name: "purchase-manager-bench", dependencies: ["PurchaseManager", "IAPSimStoreKit"],
             path: "Examples/PurchaseManager/Bench"),
         .testTarget(
-            name: "PurchaseManagerTests", dependencies: ["PurchaseManager", "IAPSimStoreKit"],
+            name: "PurchaseManagerTests", dependencies: ["PurchaseManager", "IAPSimStoreKit", "IAPSimStoreKitServe"],
             path: "Examples/PurchaseManager/Tests/PurchaseManagerTests"),
-        .testTarget(name: "IAPSimStoreKitTests", dependencies: ["IAPSimStoreKit"]),
+        .testTarget(name: "IAPSimStoreKitTests", dependencies: ["IAPSimStoreKit", "IAPSimStoreKitServe"]),
         .testTarget(name: "IAPSimCoreTests", dependencies: ["IAPSimCore"]),
         .testTarget(name: "IAPSimScenarioTests", dependencies: ["IAPSimScenario", "IAPSimCore"]),
         .testTarget(

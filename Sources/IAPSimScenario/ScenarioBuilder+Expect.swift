@@ -110,10 +110,24 @@ extension ScenarioBuilder {
                 guard let product = catalog.product(name) else {
                     throw .unknownProduct(at: reader.location(item), name: name, products: catalog.ids)
                 }
-                guard product.kind == .nonConsumable else {
-                    throw .consumableEntitlement(
-                        at: reader.location(item), name: name,
-                        heldable: catalog.products.filter { $0.kind == .nonConsumable }.map(\.id))
+                let heldable = catalog.products.filter { $0.kind == .nonConsumable }.map(\.id)
+                let held = heldable.isEmpty ? "none; its products: " + ScenarioVocabulary.list(catalog.allIds) : nil
+                switch product.kind {
+                case .nonConsumable: break
+                case .autoRenewable:
+                    throw .catalog(
+                        at: reader.location(item),
+                        problem: "'\(name)' is a subscription: use `subscriptions:` "
+                            + "(`subscriptions: {\(entry.key): {status: active, access: true}}`); the products "
+                            + "`entitlements:` can hold: " + (held ?? ScenarioVocabulary.list(heldable)))
+                case .consumable where held == nil:
+                    throw .consumableEntitlement(at: reader.location(item), name: name, heldable: heldable)
+                case .consumable, .nonRenewing:
+                    let what = product.kind == .consumable ? "a consumable" : "a non-renewing subscription"
+                    throw .catalog(
+                        at: reader.location(item),
+                        problem: "'\(name)' is \(what): it is not held as an entitlement; the products that can "
+                            + "be held: " + (held ?? ScenarioVocabulary.list(heldable)))
                 }
                 products.append(name)
             }

@@ -63,14 +63,16 @@ package enum Transcript {
 
     /// The auditor's verdict and each expectation, then one closing line.
     /// `whatIf`: the replays' answers, printed under each anomaly (caused by, prevented
-    /// by, saved by), then what the policy avoided that the other one does not.
+    /// by, saved by), then what the policy avoided that the other one does not. `glossary`:
+    /// the words' glossary under the anomalies (`run --glossary`; the TUI and `learn` have
+    /// their own page for it), never at the end of every failing verdict.
     package static func verdict(
-        _ result: ScenarioResult, scenario: Scenario, whatIf: WhatIfReport? = nil
+        _ result: ScenarioResult, scenario: Scenario, whatIf: WhatIfReport? = nil, glossary: Bool = false
     ) -> [String] {
         let sim = result.simulation
         let auditor = sim.auditor
         var lines = ["", "== verdict"]
-        lines += anomalyLines(sim, whatIf: whatIf, otherName: otherName(scenario, whatIf))
+        lines += anomalyLines(sim, whatIf: whatIf, otherName: otherName(scenario, whatIf), glossary: glossary)
         let balances = sim.users.map { user in
             let coins = sim.server.balance(of: user)
             return "\(user) \(coins)" + (coins < 0 ? " (debt)" : "")
@@ -107,8 +109,11 @@ package enum Transcript {
         }
     }
 
-    /// The anomalies, each with the replays' lines under it, and what was avoided.
-    package static func anomalyLines(_ sim: Simulation, whatIf: WhatIfReport?, otherName: String) -> [String] {
+    /// The anomalies, each with the replays' lines under it (and, with `glossary`, the glossary
+    /// of their words), and what was avoided.
+    package static func anomalyLines(
+        _ sim: Simulation, whatIf: WhatIfReport?, otherName: String, glossary: Bool = false
+    ) -> [String] {
         var lines: [String] = []
         if sim.auditor.anomalies.isEmpty {
             lines.append("anomalies: none")
@@ -124,8 +129,8 @@ package enum Transcript {
                 lines += (whatIf?.explanation(of: a.id)?.lines ?? []).map { "    " + $0 }
             }
             if let note = whatIf?.notWorkedOut { lines.append("  (\(note))") }
-            let glossary = AnomalyType.glossary(sim.auditor.anomalies.map { ($0.type, $0.status) })
-            if !glossary.isEmpty { lines += ["glossary:"] + glossary.map { "  " + $0 } }
+            let words = glossary ? AnomalyType.glossary(sim.auditor.anomalies.map { ($0.type, $0.status) }) : []
+            if !words.isEmpty { lines += ["glossary:"] + words.map { "  " + $0 } }
         }
         if let avoided = whatIf?.avoided, !avoided.isEmpty {
             lines.append("avoided (ends badly under \(otherName)):")

@@ -13,18 +13,19 @@ public struct Product: Sendable, Hashable, Identifiable {
     public let description: String
     /// The price in the storefront's currency.
     public let price: Decimal
-    /// The price as the purchase sheet shows it (`$0.99`).
+    /// The price as the purchase sheet shows it, in the storefront's locale (`$0.99`,
+    /// `£0.99`, `¥120`, `0,99 €`).
     public let displayPrice: String
     /// For an auto-renewable subscription: its group and period.
     public let subscription: SubscriptionInfo?
 
-    init(_ p: IAPSimCore.Product, currency: String) {
+    init(_ p: IAPSimCore.Product, storefront: String, currency: String) {
         id = p.id
         type = ProductType(p.kind)
         displayName = p.title
         description = p.title
         price = Decimal(p.priceCents) / 100
-        displayPrice = (currency == "USD" ? "$" : currency + " ") + formatMoney(p.priceCents)
+        displayPrice = Self.displayPrice(cents: p.priceCents, storefront: storefront, currency: currency)
         subscription = p.subscription.map { SubscriptionInfo(productID: p.id, terms: $0) }
     }
 
@@ -34,10 +35,28 @@ public struct Product: Sendable, Hashable, Identifiable {
     where Identifiers.Element == String {
         guard let store = SimulatedStore.current else { throw StoreKitError.unknown }
         guard store.noteCall() else { throw CancellationError() }
-        let currency = store.catalog.settings.currency
+        let settings = store.catalog.settings
         return (store.catalog.products + store.catalog.subscriptions)
             .filter { identifiers.contains($0.id) }
-            .map { Product($0, currency: currency) }
+            .map { Product($0, storefront: settings.storefront, currency: settings.currency) }
+    }
+
+    /// `cents` as the storefront's locale writes its currency: the symbol before the amount
+    /// in the English-speaking storefronts and Japan (no minor unit for the yen), the amount
+    /// with a decimal comma and the symbol after it in the euro area (but Ireland, Malta), the
+    /// ISO code before it for the others.
+    static func displayPrice(cents: Int, storefront: String, currency: String) -> String {
+        let amount = formatMoney(cents)
+        switch currency {
+        case "USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN": return "$" + amount
+        case "GBP": return "£" + amount
+        case "JPY": return "¥" + String(cents / 100)
+        case "CNY": return "¥" + amount
+        case "INR": return "₹" + amount
+        case "EUR" where storefront == "IRL" || storefront == "MLT": return "€" + amount
+        case "EUR": return amount.replacingOccurrences(of: ".", with: ",") + " €"
+        default: return currency + " " + amount
+        }
     }
 
     /// Buys the product. The result comes back to this call: `.success` with the signed
@@ -48,6 +67,12 @@ public struct Product: Sendable, Hashable, Identifiable {
         guard let store = SimulatedStore.current else { throw StoreKitError.unknown }
         let token = options.compactMap(\.token).first
         return try await store.purchase(product: id, token: token)
+    }
+
+    /// Buys the product, the confirmation shown in `scene` (StoreKit's `purchase(confirmIn:options:)`,
+    /// a `UIScene`, `UIViewController` or `NSWindow` on a device): here as `purchase(options:)`.
+    public func purchase(confirmIn scene: some Any, options: Set<PurchaseOption> = []) async throws -> PurchaseResult {
+        try await purchase(options: options)
     }
 
     /// What a purchase call returns.

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
+import IAPSimApplePayload
 import IAPSimCore
-import IAPSimServe
 import IAPSimSigned
 import X509
 
@@ -20,11 +20,20 @@ struct Signing: Sendable {
     }
 
     func sign(_ s: SignedTransaction) -> String {
-        (try? signer.sign(APISigner.payload(s))) ?? ""
+        (try? signer.sign(ApplePayload.transaction(s))) ?? ""
+    }
+
+    func sign(_ r: RenewalInfo) -> String {
+        (try? signer.sign(ApplePayload.renewalInfo(r))) ?? ""
     }
 
     /// Why `jws` does not verify against the simulator's root, or nil when it does.
     func failure(of jws: String) -> VerificationResult<Transaction>.VerificationError? {
+        failure(of: jws, as: Transaction.self)
+    }
+
+    /// Why `jws`, a signed `T`, does not verify against the simulator's root, or nil when it does.
+    func failure<T: Sendable>(of jws: String, as: T.Type) -> VerificationResult<T>.VerificationError? {
         let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let header = Self.decode(parts[0]),
             let json = try? JSONSerialization.jsonObject(with: header) as? [String: Any],

@@ -1,6 +1,5 @@
 import Foundation
 import IAPSimCore
-import IAPSimServe
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -17,10 +16,10 @@ public struct MerchantRoutes: Sendable, Hashable {
     public var report: String
 
     /// Your names for the contract's fields, per call: `fields:` of a `serve.yaml`.
-    var orderFields: [String: String] = [:]
-    var reportFields: [String: String] = [:]
+    package var orderFields: [String: String] = [:]
+    package var reportFields: [String: String] = [:]
     /// The product's field in an order: `product` here, `productId` in `serve`'s contract.
-    var productField = "product"
+    package var productField = "product"
 
     /// The merchant server at `baseURL`, with its two paths.
     public init(
@@ -32,34 +31,20 @@ public struct MerchantRoutes: Sendable, Hashable {
         self.report = report
     }
 
-    /// The merchant server at `baseURL`, spoken to as the `serve.yaml` at `path` says your
-    /// backend is (docs/serve.md, the same contract as `iapsim serve`): its `order` and `report`
-    /// paths, and its `fields:` renaming `user`, `productId`, `orderId`, `appAccountToken`,
-    /// `signedTransaction` and `result`. An app whose code `serve` tests against your backend
-    /// runs here against the simulated one unchanged. Without `order`, the app's order
-    /// requests find no host (under `serve`, iapsim makes the orders itself).
-    public init(baseURL: URL, serveConfig path: String) throws {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw SimulatedStoreError.badRoutes("\(path): cannot read the file: \(error.localizedDescription)")
+    /// `line` with the route of a route fault (`drop-next-request`, `drop-next-response`,
+    /// `latency`) named as the team names it (`report`, a path, its last part) in the core's
+    /// words (`recharge`, `order`), for the scenario vocabulary.
+    func coreWords(_ line: String) -> String {
+        var names: [String: String] = ["report": "recharge"]
+        for (path, word) in [(report, "recharge"), (orders, "order")] where !path.isEmpty {
+            names[path] = word
+            if let last = path.split(separator: "/").last { names[String(last)] = word }
         }
-        let config: ServeConfig
-        do {
-            config = try ServeConfig.parse(text, file: path)
-        } catch {
-            throw SimulatedStoreError.badRoutes(error.description)
-        }
-        self.init(baseURL: baseURL, config: config)
-    }
-
-    /// The paths and names of a read `serve.yaml`.
-    init(baseURL: URL, config: ServeConfig) {
-        self.init(baseURL: baseURL, orders: config.order?.path ?? "", report: config.report.path)
-        orderFields = config.order?.fields ?? [:]
-        reportFields = config.report.fields
-        productField = orderFields["productId"] ?? "productId"
+        var words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        let routed: Set<String> = ["drop-next-request", "drop-next-response", "latency"]
+        guard words.count > 1, routed.contains(words[0]), let core = names[words[1]] else { return line }
+        words[1] = core
+        return words.joined(separator: " ")
     }
 
     /// Your name for the order call's field `name`.

@@ -121,6 +121,7 @@ extension SimulatedStore {
             sim = Simulation(config)
             sim.attachDrivenApp()
             signedByJWS = [:]
+            revokedEmitted = []
             app = AppState()
             inputs = []
             lastMade = nil

@@ -54,11 +54,14 @@ extension SimulatedStore {
     /// current virtual time: a fault (`drop-next-response recharge`, `interrupt-next-payment`,
     /// `network off`), an attack (`replay`, `forge coins_100`), Apple's side (`refund newest`,
     /// `approve`), the app's life (`crash`, `launch`, `background`, `foreground`) or time
-    /// (`wait 5s`, `settle`). `buy` is your app's: call your app's own code instead.
+    /// (`wait 5s`, `settle`). `buy` is your app's: call your app's own code instead. A
+    /// fault's route may be named as your `serve.yaml` names it (`MerchantRoutes(baseURL:
+    /// serveConfig:)`): its path (`/v2/apple-receipts`), the path's last part
+    /// (`apple-receipts`) or its key (`report`) for `recharge`, and likewise for `order`.
     public func perform(_ line: String) async throws {
         let command: Command
         do {
-            command = try parser.parse(line)
+            command = try parser.parse(routes.coreWords(line))
         } catch {
             throw SimulatedStoreError.badCommand("\(line): \(error)")
         }

@@ -202,8 +202,9 @@ extension SimulatedStore {
     /// Hands what the world queued for your app to the waiting calls (under the lock).
     func takeEvents() -> AppState.Dropped? {
         let events = sim.takeDrivenEvents()
-        guard !events.isEmpty else { return nil }
-        var handed = AppState.Dropped()
+        let revoked = revocations()
+        guard !events.isEmpty else { return revoked }
+        var handed = revoked ?? AppState.Dropped()
         for event in events {
             switch event {
             case .purchaseReturned(let txn, let result):

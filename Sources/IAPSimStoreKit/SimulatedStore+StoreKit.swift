@@ -92,21 +92,53 @@ extension SimulatedStore {
             switch source {
             case .updates: ids = []
             case .unfinished: ids = sim.drivenUnfinished()
-            case .all:
-                ids = sim.store.transactions.filter { $0.chargedAt != nil }.map(\.id)
-            case .entitlements:
-                ids = sim.store.transactions.filter { t in
-                    guard t.chargedAt != nil, t.refundedAt == nil, let p = catalog.product(t.productId) else {
-                        return false
-                    }
-                    switch p.kind {
-                    case .consumable: return false
-                    case .nonConsumable, .nonRenewing: return true
-                    case .autoRenewable: return (t.subscription?.expiresAt ?? 0) > sim.now
-                    }
-                }.map(\.id)
+            case .all: ids = history()
+            case .entitlements: ids = entitlements()
             }
             return ids.compactMap { verification(of: $0) }
         }
+    }
+
+    /// `Transaction.all` (under the lock): every charged transaction, oldest first, without the
+    /// finished consumables unless refunded (StoreKit's history), or with them when
+    /// `includeConsumableInAppPurchaseHistory` says so (`SKIncludeConsumableInAppPurchaseHistory`).
+    func history() -> [String] {
+        sim.store.transactions.filter { t in
+            guard t.chargedAt != nil else { return false }
+            guard !includeConsumables, t.finished, t.refundedAt == nil,
+                catalog.product(t.productId)?.kind == .consumable
+            else { return true }
+            return false
+        }.map(\.id)
+    }
+
+    /// `Transaction.currentEntitlements` as Apple documents it (under the lock): the latest
+    /// transaction of each subscription subscribed or in its grace period, each non-consumable
+    /// owned, each non-renewing subscription; never a revoked, upgraded-away or superseded one.
+    func entitlements() -> [String] {
+        let subscribed = Set(sim.store.subscriptions.filter { $0.status.entitled }.map(\.latestTransactionId))
+        var owned: [String: String] = [:]
+        for t in sim.store.transactions where t.chargedAt != nil && t.refundedAt == nil {
+            guard t.subscription?.isUpgraded != true, let p = catalog.product(t.productId) else { continue }
+            switch p.kind {
+            case .consumable: continue
+            case .nonConsumable: if owned[p.id] == nil { owned[p.id] = t.id }
+            case .nonRenewing: owned[t.id] = t.id
+            case .autoRenewable: if subscribed.contains(t.id) { owned[t.id] = t.id }
+            }
+        }
+        let kept = Set(owned.values)
+        return sim.store.transactions.map(\.id).filter { kept.contains($0) }
+    }
+
+    /// The revoked transactions not yet on `Transaction.updates`, emitted to the running
+    /// process's listeners (under the lock): StoreKit sends a refunded or revoked transaction
+    /// there, signed with its `revocationDate`.
+    func revocations() -> AppState.Dropped? {
+        guard app.running, !app.listenerOrder.isEmpty else { return nil }
+        let news = sim.store.transactions.filter { $0.refundedAt != nil && !revokedEmitted.contains($0.id) }
+        guard !news.isEmpty else { return nil }
+        for t in news { revokedEmitted.insert(t.id) }
+        return app.emit(news.compactMap { verification(of: $0.id) })
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import IAPSimCore
 import IAPSimScenario
-import IAPSimServe
 
 /// A simulated App Store, merchant server and network around your app's own purchase code,
 /// in `swift test`.
@@ -70,6 +69,15 @@ public final class SimulatedStore: @unchecked Sendable {
     var incarnation = 0
     /// True while the launched app's code runs before its first idle moment.
     var launching = false
+    /// The revoked transactions already emitted on `Transaction.updates`.
+    var revokedEmitted: Set<String> = []
+    /// StoreKit's `SKIncludeConsumableInAppPurchaseHistory` (an Info.plist key): when true,
+    /// `Transaction.all` and `latest(for:)` keep the finished consumables too.
+    public var includeConsumableInAppPurchaseHistory: Bool {
+        get { locked { includeConsumables } }
+        set { locked { includeConsumables = newValue } }
+    }
+    var includeConsumables = false
     /// Each JWS handed to your app and the value it signs: what a report to the server carries.
     var signedByJWS: [String: SignedTransaction] = [:]
     /// The preset whose server side `serverPolicy` is: the what-if's other policy is its other.
@@ -106,9 +114,10 @@ public final class SimulatedStore: @unchecked Sendable {
     var paymentWaiter: CheckedContinuation<Bool, Never>?
     var paymentRound = 0
     var stallTimer: Task<Void, Never>?
-    /// Your backend, when it is the merchant server (`init(backend:)`), and this world's link to it.
-    var served: ServedBackend?
-    var servedMerchant: ServeMerchant?
+    /// Your backend, when it is the merchant server (`init(backend:)` of `IAPSimStoreKitServe`),
+    /// and this world's token with it.
+    package var served: (any MerchantBackend)?
+    var servedMerchant: AnyObject?
 
     /// A store over `catalog` (the built-in one by default) with the merchant server's
     /// `serverPolicy`, seeded with `seed`, with the accounts `users` (the first logged in at launch).
@@ -116,8 +125,11 @@ public final class SimulatedStore: @unchecked Sendable {
         catalog: StoreCatalog = .standard, serverPolicy: ServerPolicy = .hardened, seed: UInt64 = 1,
         users: [String] = ["alice"], routes: MerchantRoutes = MerchantRoutes()
     ) throws {
+        // A `.storekit` file's `_billingGracePeriodEnabled` gives the grace period the CLI gives it.
+        let grace = catalog.catalog.settings.billingGracePeriod ? CatalogOptions.fileGracePeriodMs : nil
         let config = WorldConfig(
-            seed: seed, users: users, policy: serverPolicy.policy, appRunning: false, catalog: catalog.catalog)
+            seed: seed, users: users, policy: serverPolicy.policy, appRunning: false, catalog: catalog.catalog,
+            gracePeriodMs: grace)
         sim = Simulation(config)
         sim.attachDrivenApp()
         self.catalog = catalog.catalog
@@ -129,36 +141,19 @@ public final class SimulatedStore: @unchecked Sendable {
         SimulatedStore.latest.withLock { $0 = WeakStore(self) }
     }
 
-    /// A store whose merchant server is your own backend (`ServedBackend`, as `iapsim serve`
-    /// runs it): your app's requests to `baseURL` reach it in the words of its `serve.yaml`
-    /// (`routes` are that file's paths and names), the App Store notifies it and answers its
-    /// App Store Server API calls, and the auditor reads its ledger. Each world the store plays
-    /// (this one, each `explore` run, each replay) is a new world against the same backend.
-    /// The what-if is not worked out (a real backend cannot be copied), as under `serve`.
-    public convenience init(
-        backend: ServedBackend, catalog: StoreCatalog = .standard, seed: UInt64 = 1, users: [String] = ["alice"],
-        baseURL: URL = URL(string: "https://merchant.example.com")!
-    ) throws {
-        try self.init(
-            catalog: catalog, serverPolicy: .hardened, seed: seed, users: users,
-            routes: MerchantRoutes(baseURL: baseURL, config: backend.config))
-        served = backend
-        try attachBackend()
-    }
-
     /// Hands the merchant server's part of the world just made to the backend, if there is one.
-    func attachBackend() throws {
+    package func attachBackend() throws {
         guard let backend = served else { return }
         let users = locked { sim.users }
-        let (merchant, link) = try backend.link(users: users)
+        let (world, link) = try backend.link(users: users)
         locked {
-            servedMerchant = merchant
+            servedMerchant = world
             sim.attachExternal(link)
         }
     }
 
     /// Runs `body` under the lock: on the backend's own thread when the world may wait for
-    /// your backend (`ServedBackend.queue` says why), else here.
+    /// your backend (`MerchantBackend.run` says why), else here.
     func worldWork<R>(_ body: @escaping () -> R) async -> R {
         guard let backend = served else { return locked(body) }
         return await backend.run { self.locked(body) }

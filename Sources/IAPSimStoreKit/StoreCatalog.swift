@@ -9,11 +9,46 @@ public struct StoreCatalog: Sendable {
     /// The built-in catalog: `coins_100`, `coins_550`, `no_ads` and the `pro` subscriptions.
     public static var standard: StoreCatalog { StoreCatalog(catalog: .standard) }
 
-    /// An Xcode StoreKit configuration file (docs/storekit.md); `grants` as `--grants` reads them.
-    public init(storekitFile path: String) throws {
+    /// An Xcode StoreKit configuration file (docs/storekit.md), with what each consumable
+    /// grants (`["gems_small": "100 gems"]`, as `grants:` and `--grants` read them): a
+    /// consumable no grant names credits one unit of its own product.
+    public init(storekitFile path: String, grants: [String: String] = [:]) throws {
+        let loaded = try Self.load(path)
+        var read: [Grant] = []
+        for (product, text) in grants.sorted(by: { $0.key < $1.key }) {
+            let consumables = loaded.catalog.products.filter { $0.kind == .consumable }.map(\.id)
+            guard let p = loaded.catalog.product(product) else {
+                throw SimulatedStoreError.badCatalog(
+                    "grants: the catalog has no product '\(product)'; its consumables: "
+                        + consumables.joined(separator: ", "))
+            }
+            guard p.kind == .consumable else {
+                throw SimulatedStoreError.badCatalog(
+                    "grants: '\(product)' is \(p.kind.rawValue); only a consumable grants an amount")
+            }
+            guard let (amount, unit) = Grant.read(text) else {
+                throw SimulatedStoreError.badCatalog("grants: '\(product)' grants '\(text)'; a grant is \(Grant.form)")
+            }
+            read.append(Grant(product: product, amount: amount, unit: unit))
+        }
+        catalog = loaded.granting(read).catalog
+    }
+
+    /// An Xcode StoreKit configuration file with the grants of the YAML file at `grantsFile`
+    /// (the `--grants` file: `{gems_small: 100 gems, gems_chest: 1200 gems}`).
+    public init(storekitFile path: String, grantsFile: String) throws {
+        let loaded = try Self.load(path)
+        do {
+            catalog = loaded.granting(try Grant.load(path: grantsFile, catalog: loaded.catalog)).catalog
+        } catch {
+            throw SimulatedStoreError.badCatalog(error.description)
+        }
+    }
+
+    static func load(_ path: String) throws -> LoadedCatalog {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         do {
-            catalog = try StoreKitFile.parse(bytes: [UInt8](data), file: path).catalog
+            return try StoreKitFile.parse(bytes: [UInt8](data), file: path)
         } catch {
             throw SimulatedStoreError.badCatalog(error.description)
         }

@@ -1,6 +1,6 @@
 import Foundation
+import IAPSimApplePayload
 import IAPSimCore
-import IAPSimServe
 
 /// A transaction as StoreKit 2 shows it to your app: what the simulated App Store signed.
 public struct Transaction: Sendable, Hashable, Identifiable {
@@ -20,18 +20,30 @@ public struct Transaction: Sendable, Hashable, Identifiable {
     public let signedDate: Date
     /// The token your app passed to `purchase(options: [.appAccountToken(_:)])`, if any.
     public let appAccountToken: UUID?
-    /// When Apple refunded it, if it did.
+    /// When Apple refunded or revoked it, if it did.
     public let revocationDate: Date?
+    /// Why Apple refunded it, while refunded (the simulated App Store says `.other`).
+    public let revocationReason: RevocationReason?
     /// For a subscription: when the period it paid for ends.
     public let expirationDate: Date?
     /// For a subscription: true when a higher level replaced it.
     public let isUpgraded: Bool
     /// Always 1.
     public let purchasedQuantity: Int
-    /// The signed transaction your server checks: send this, never a decoded field.
-    public let jwsRepresentation: String
+    /// Bought by this account (`.purchased`): the simulated store has no Family Sharing.
+    public let ownershipType: OwnershipType
+    /// A purchase or a subscription's renewal.
+    public let reason: Reason
+    /// The offer the transaction used: none in the simulated store (it charges the full price).
+    public let offer: Offer?
+    /// For a subscription: its group.
+    public let subscriptionGroupID: String?
+    /// The environment the App Store signed it in.
+    public let environment: AppStore.Environment
 
     let txn: String
+    /// The JWS it was decoded from: `VerificationResult.jwsRepresentation`.
+    let jws: String
 
     init(_ s: SignedTransaction, jws: String) {
         txn = s.transactionId
@@ -44,14 +56,96 @@ public struct Transaction: Sendable, Hashable, Identifiable {
         signedDate = Self.date(s.signedDate)
         appAccountToken = s.appAccountToken.flatMap(UUID.init(uuidString:))
         revocationDate = s.revocationDate.map(Self.date)
+        revocationReason = s.revocationReason.map(RevocationReason.init(rawValue:))
         expirationDate = s.expiresDate.map(Self.date)
         isUpgraded = s.subscription?.isUpgraded ?? false
         purchasedQuantity = 1
-        jwsRepresentation = jws
+        ownershipType = .purchased
+        reason = s.subscription?.reason == .renewal ? .renewal : .purchase
+        offer = nil
+        subscriptionGroupID = s.subscription?.group
+        environment = AppStore.Environment(rawValue: s.environment)
+        self.jws = jws
+    }
+
+    /// Why Apple refunded a transaction (StoreKit's `Transaction.RevocationReason`).
+    public struct RevocationReason: RawRepresentable, Sendable, Hashable {
+        /// Apple's number of the reason.
+        public let rawValue: Int
+        /// The reason numbered `rawValue`.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// An issue of the app.
+        public static let developerIssue = RevocationReason(rawValue: 1)
+        /// Another reason.
+        public static let other = RevocationReason(rawValue: 0)
+    }
+
+    /// Who owns a transaction (StoreKit's `Transaction.OwnershipType`).
+    public struct OwnershipType: RawRepresentable, Sendable, Hashable {
+        /// Apple's name of the type.
+        public let rawValue: String
+        /// The type named `rawValue`.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The account bought it.
+        public static let purchased = OwnershipType(rawValue: "PURCHASED")
+        /// A family member bought it and shares it.
+        public static let familyShared = OwnershipType(rawValue: "FAMILY_SHARED")
+    }
+
+    /// Why a transaction exists (StoreKit's `Transaction.Reason`).
+    public struct Reason: RawRepresentable, Sendable, Hashable {
+        /// Apple's name of the reason.
+        public let rawValue: String
+        /// The reason named `rawValue`.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The customer bought it.
+        public static let purchase = Reason(rawValue: "PURCHASE")
+        /// A subscription renewed.
+        public static let renewal = Reason(rawValue: "RENEWAL")
+    }
+
+    /// A subscription offer a transaction used (StoreKit's `Transaction.Offer`).
+    public struct Offer: Sendable, Hashable {
+        /// The offer's id (nil for an introductory offer).
+        public let id: String?
+        /// Introductory, promotional, offer code or win-back.
+        public let type: OfferType
+        /// How the customer pays for it.
+        public let paymentMode: PaymentMode?
+
+        /// How an offer is paid (StoreKit's `Transaction.Offer.PaymentMode`).
+        public struct PaymentMode: RawRepresentable, Sendable, Hashable {
+            /// Apple's name of the mode.
+            public let rawValue: String
+            /// The mode named `rawValue`.
+            public init(rawValue: String) { self.rawValue = rawValue }
+            /// Free for the offer's period.
+            public static let freeTrial = PaymentMode(rawValue: "FREE_TRIAL")
+            /// A reduced price each period.
+            public static let payAsYouGo = PaymentMode(rawValue: "PAY_AS_YOU_GO")
+            /// A reduced price once, up front.
+            public static let payUpFront = PaymentMode(rawValue: "PAY_UP_FRONT")
+        }
+    }
+
+    /// The kind of a subscription offer (StoreKit's `Transaction.OfferType`).
+    public struct OfferType: RawRepresentable, Sendable, Hashable {
+        /// Apple's number of the type.
+        public let rawValue: Int
+        /// The type numbered `rawValue`.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// An introductory offer.
+        public static let introductory = OfferType(rawValue: 1)
+        /// A promotional offer.
+        public static let promotional = OfferType(rawValue: 2)
+        /// An offer code.
+        public static let code = OfferType(rawValue: 3)
+        /// A win-back offer.
+        public static let winBack = OfferType(rawValue: 4)
     }
 
     static func date(_ virtual: VirtualTime) -> Date {
-        Date(timeIntervalSince1970: Double(APISigner.unix(virtual)) / 1000)
+        Date(timeIntervalSince1970: Double(ApplePayload.unix(virtual)) / 1000)
     }
 
     /// Tells the App Store your app has delivered what was bought: the transaction leaves
@@ -63,21 +157,25 @@ public struct Transaction: Sendable, Hashable, Identifiable {
     }
 
     /// The transactions that happen outside a purchase call (interrupted purchases, Ask to
-    /// Buy approvals, refunds) and, once right after launch, the unfinished ones. Start
+    /// Buy approvals, renewals and plan changes, refunds and revocations: the revoked
+    /// transaction, its `revocationDate` set) and, once right after launch, the unfinished ones. Start
     /// iterating it when your app launches.
     public static var updates: Transactions { Transactions(source: .updates) }
 
     /// The transactions your app has not finished.
     public static var unfinished: Transactions { Transactions(source: .unfinished) }
 
-    /// The latest transaction of each product the account is entitled to now (never a
-    /// consumable, nor a refunded one).
+    /// What the account is entitled to now: the latest transaction of each subscription
+    /// subscribed or in its grace period, each non-consumable owned, each non-renewing
+    /// subscription; never a consumable, a revoked, an upgraded-away or a superseded one.
     public static var currentEntitlements: Transactions { Transactions(source: .entitlements) }
 
-    /// Every transaction of the account, consumables finished included, oldest first.
+    /// Every transaction of the account, oldest first; a finished consumable only when refunded
+    /// (or with `SimulatedStore.includeConsumableInAppPurchaseHistory`, StoreKit's
+    /// `SKIncludeConsumableInAppPurchaseHistory`).
     public static var all: Transactions { Transactions(source: .all) }
 
-    /// The latest transaction for `productID`, if any.
+    /// The latest transaction for `productID` among `Transaction.all`'s, if any.
     public static func latest(for productID: String) async -> VerificationResult<Transaction>? {
         guard let store = SimulatedStore.current, store.noteCall() else { return nil }
         return store.snapshot(.all).last { $0.unsafePayloadValue.productID == productID }

@@ -39,6 +39,12 @@ public enum VerificationResult<SignedType: Sendable>: Sendable {
 }
 
 extension VerificationResult where SignedType == Transaction {
-    /// The transaction's JWS, as StoreKit received it.
-    public var jwsRepresentation: String { unsafePayloadValue.jwsRepresentation }
+    /// The transaction's JWS, as StoreKit received it: what your server checks (send this,
+    /// never a decoded field).
+    public var jwsRepresentation: String { unsafePayloadValue.jws }
+}
+
+extension VerificationResult where SignedType == Product.SubscriptionInfo.RenewalInfo {
+    /// The renewal info's JWS, as StoreKit received it.
+    public var jwsRepresentation: String { unsafePayloadValue.jws }
 }

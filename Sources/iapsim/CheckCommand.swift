@@ -25,7 +25,10 @@ struct CheckCommand: ParsableCommand {
         // A refused --storekit or --grants file is one line, not one a scenario.
         _ = try catalog.load()
         let files = ScenarioFiles.expand(paths.isEmpty ? ["scenarios"] : paths)
-        var report = try JUnitReport(suite: "iapsim check", path: junit, inputs: catalog.inputs(scenarios: files))
+        var report = try JUnitReport(
+            suite: "iapsim check", path: junit, inputs: catalog.inputs(scenarios: files),
+            properties: JUnitReport.properties(
+                seed: "each file's own", idBlock: "core", policy: "each file's own", catalog: catalog))
         var passed = 0, failed = 0, invalid = 0
         func refuse(_ file: String, _ line: String) throws {
             invalid += 1
@@ -76,12 +79,17 @@ struct CheckCommand: ParsableCommand {
         if failed > 0 { throw ExitCode(1) }
     }
 
-    /// A failed run's verdict for JUnit: what went wrong first, then each unresolved anomaly.
+    /// A failed run's verdict for JUnit: each unresolved anomaly (its type and status first),
+    /// then the expectation that failed; the first line is the `message`.
     static func verdictLines(_ result: ScenarioResult) -> [String] {
-        [reason(result)]
-            + result.simulation.auditor.anomalies.filter(\.status.isUnresolved).map {
-                "\($0.type.rawValue) (\($0.status.rawValue)): \($0.summary)"
-            }
+        anomalyLines(result) + [reason(result)]
+    }
+
+    /// `lost-order (unresolved): ...`: each unresolved anomaly, its type and status first.
+    static func anomalyLines(_ result: ScenarioResult) -> [String] {
+        result.simulation.auditor.anomalies.filter(\.status.isUnresolved).map {
+            "\($0.type.rawValue) (\($0.status.rawValue)): \($0.summary)"
+        }
     }
 
     /// The first thing that went wrong, in one line.

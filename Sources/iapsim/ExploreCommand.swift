@@ -68,7 +68,10 @@ struct ExploreCommand: ParsableCommand {
         StagedFile.installCleanup()
         var files = OutputFiles()
         let inputs = catalog.inputs(scenarios: [])
-        var report = try JUnitReport(suite: "iapsim explore \(policy.rawValue)", path: junit, inputs: inputs)
+        var report = try JUnitReport(
+            suite: "iapsim explore --policy \(policy.rawValue) --seed \(seed)", path: junit, inputs: inputs,
+            properties: JUnitReport.properties(
+                seed: "\(seed)", idBlock: "core", policy: policy.rawValue, catalog: catalog))
         do {
             var targets: [OutputCheck.Target] = [
                 .directory(flag: "--out", path: out, files: FindingsDirectory.names)

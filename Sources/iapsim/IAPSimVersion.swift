@@ -7,3 +7,8 @@ enum IAPSimVersion {
         gitCommit.isEmpty ? "iapsim \(number)" : "iapsim \(number) (\(gitCommit))"
     }
 }
+
+#if IAPSIM_NO_GIT_VERSION
+    /// Built as another package's dependency: the plugin does not run there (Package.swift).
+    let gitCommit = ""
+#endif

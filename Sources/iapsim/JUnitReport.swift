@@ -1,10 +1,13 @@
 import ArgumentParser
+import Foundation
 import IAPSimScenario
 
 /// `--junit FILE` on `serve`, `check` and `explore` (docs/serve.md, "CI"): JUnit XML, one
-/// `<testsuite>` with one `<testcase>` per file or explore run. A failing case carries
-/// `<failure message="FIRST VERDICT LINE">` with the verdict's lines as text; an invalid file
-/// is an `<error>`. The path is checked before anything runs (`OutputCheck`: never a FIFO,
+/// `<testsuite>` with one `<testcase>` per file or explore run. The suite's name says the
+/// command's mode, policy and seed (`iapsim serve --race --policy sk2-hardened --seed 1`), its
+/// `timestamp` when it ran, its `<properties>` what reproduces it (seed, id block, policy,
+/// catalog). A failing case carries `<failure message="FIRST VERDICT LINE">` (an anomaly's type
+/// and status first) with the verdict's lines as text; an invalid file is an `<error>`. The path is checked before anything runs (`OutputCheck`: never a FIFO,
 /// a device, a link or an input of the same command), and the file is written whole at the
 /// end, staged beside its target and renamed into place, also when the run fails.
 struct JUnitReport {
@@ -24,11 +27,20 @@ struct JUnitReport {
     let suite: String
     let path: String?
     private(set) var cases: [Case] = []
+    /// When the suite ran: ISO 8601, UTC, to the second.
+    let timestamp: String
+    /// What reproduces the suite, in `<properties>`: `seed`, `id-block`, `policy`, `catalog`.
+    var properties: [(name: String, value: String)]
 
     /// Checks `path` (`--junit`) before anything runs; `inputs` are the command's own files.
-    init(suite: String, path: String?, inputs: [OutputCheck.Input]) throws {
+    init(
+        suite: String, path: String?, inputs: [OutputCheck.Input],
+        properties: [(name: String, value: String)] = [], now: Date = Date()
+    ) throws {
         self.suite = suite
         self.path = path
+        self.properties = properties
+        timestamp = Self.timestamp(now)
         guard let path else { return }
         do {
             try OutputCheck.check([.file(flag: "--junit", path: path)], inputs: inputs)
@@ -51,7 +63,14 @@ struct JUnitReport {
         let counts =
             "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(Self.seconds(time))\""
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites \(counts)>\n"
-        out += "  <testsuite name=\"\(Self.escaped(suite))\" \(counts)>\n"
+        out += "  <testsuite name=\"\(Self.escaped(suite))\" timestamp=\"\(timestamp)\" \(counts)>\n"
+        if !properties.isEmpty {
+            out += "    <properties>\n"
+            for p in properties {
+                out += "      <property name=\"\(Self.escaped(p.name))\" value=\"\(Self.escaped(p.value))\"/>\n"
+            }
+            out += "    </properties>\n"
+        }
         for c in cases {
             let head =
                 "    <testcase name=\"\(Self.escaped(c.name))\" classname=\"\(Self.escaped(c.classname))\" "
@@ -82,6 +101,24 @@ struct JUnitReport {
             Output.error("Error: \(error.message)")
             throw ExitCode(2)
         }
+    }
+
+    /// `2026-12-02T16:33:55`: the form JUnit's schema gives `timestamp` (no zone; UTC here).
+    static func timestamp(_ date: Date) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        return f.string(from: date)
+    }
+
+    /// The `<properties>` of a suite: the seed, the id block (`core` for the core's own ids),
+    /// the policy and the catalog (`built-in`, or the `.storekit` file and the grants).
+    static func properties(seed: String, idBlock: String, policy: String, catalog: CatalogFlags)
+        -> [(name: String, value: String)]
+    {
+        let file = catalog.storekit.map { $0 + (catalog.grants.map { ", grants " + $0 } ?? "") }
+        return [("seed", seed), ("id-block", idBlock), ("policy", policy), ("catalog", file ?? "built-in")]
     }
 
     static func seconds(_ s: Double) -> String {

@@ -43,6 +43,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print only the title and the verdict, not the event log and narration.")
     var quiet = false
 
+    @Flag(help: "Print the glossary of the anomalies' words (lost vs missed, 掉单, ...) under the verdict.")
+    var glossary = false
+
     @Option(
         help: ArgumentHelp(
             "Also run the same inputs under this preset of the file's StoreKit world and print both verdicts side by side.",
@@ -98,7 +101,7 @@ struct RunCommand: ParsableCommand {
                 ? knownWhatIf ?? scenario.whatIf(result.simulation, against: against?.policy) : nil
             try stageHandouts(records, scenario: scenario, result: result, whatIf: whatIf, in: &files)
             try files.finish()
-            try Output.print(Transcript.verdict(result, scenario: scenario, whatIf: whatIf))
+            try Output.print(Transcript.verdict(result, scenario: scenario, whatIf: whatIf, glossary: glossary))
             if let against, let whatIf { try Output.print(againstLines(scenario, result, whatIf, against)) }
             try files.commit()
             if !result.passed { throw ExitCode(1) }

@@ -24,8 +24,13 @@ struct ServeExplore {
             explorer.catalogGracePeriodMs = CatalogOptions.fileGracePeriodMs
         }
         var junit = try JUnitReport(
-            suite: "iapsim serve --explore \(preset.rawValue)", path: command.junit, inputs: command.inputs)
+            suite: "iapsim serve --explore" + (command.race ? " --race" : "")
+                + " --policy \(preset.rawValue) --seed \(command.seed)",
+            path: command.junit, inputs: command.inputs,
+            properties: JUnitReport.properties(
+                seed: "\(command.seed)", idBlock: "not started", policy: preset.rawValue, catalog: command.catalog))
         let session = try ServeCommand.start(options, outputs: outputs)
+        junit.properties = junit.properties.map { $0.name == "id-block" ? ($0.name, "\(session.block)") : $0 }
         defer { session.close() }
         let log = ServeLog(outputs: outputs)
         var firstFailure: [AnomalyType: Int] = [:]
@@ -85,7 +90,8 @@ struct ServeExplore {
                 junit.add(
                     name, ms: merchant.exchanges.reduce(0) { $0 + $1.wallMs },
                     .failed(
-                        lines: [outcome.failures.map(\.rawValue).joined(separator: ", ") + " unresolved"] + unresolved
+                        lines: (unresolved.isEmpty
+                            ? [outcome.failures.map(\.rawValue).joined(separator: ", ") + " unresolved"] : unresolved)
                             + [reproduce(index, preset: preset)]))
             }
             for type in outcome.failures {

@@ -22,7 +22,14 @@ struct ServeFiles {
 
     mutating func run() throws {
         let files = ScenarioFiles.expand(command.paths)
-        var junit = try JUnitReport(suite: "iapsim serve", path: command.junit, inputs: command.inputs)
+        let policy = command.policy?.rawValue ?? "each file's own"
+        var junit = try JUnitReport(
+            suite: "iapsim serve" + (command.race ? " --race" : "")
+                + (command.policy.map { " --policy \($0.rawValue)" } ?? "")
+                + " --seed \(command.seed)",
+            path: command.junit, inputs: command.inputs,
+            properties: JUnitReport.properties(
+                seed: "\(command.seed)", idBlock: "not started", policy: policy, catalog: command.catalog))
         var scenarios: [(file: String, scenario: Scenario)] = []
         var invalid: [(file: String, line: String)] = []
         for file in files {
@@ -79,6 +86,7 @@ struct ServeFiles {
     {
         let session = try ServeCommand.start(options, outputs: outputs)
         self.session = session
+        junit.properties = junit.properties.map { $0.name == "id-block" ? ($0.name, "\(session.block)") : $0 }
         let log = ServeLog(outputs: outputs)
         var passed = 0
         var failed = 0
@@ -198,10 +206,7 @@ struct ServeFiles {
     /// A failed file's verdict: what went wrong first, each unresolved anomaly, and each
     /// genuine report the backend refused (`report refused: TXN (STATUS, BODY)`, in its ids).
     static func verdict(_ result: ScenarioResult, merchant: ServeMerchant) -> [String] {
-        var lines = [CheckCommand.reason(result)]
-        for a in result.simulation.auditor.anomalies where a.status.isUnresolved {
-            lines.append("\(a.type.rawValue) (\(a.status.rawValue)): \(a.summary)")
-        }
+        var lines = CheckCommand.anomalyLines(result) + [CheckCommand.reason(result)]
         for r in result.simulation.external?.refusedReports ?? [] {
             lines.append("report refused: \(merchant.ids.transaction(r.txn)) (\(r.why))")
         }

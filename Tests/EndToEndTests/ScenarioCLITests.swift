@@ -55,6 +55,17 @@ enum CLI {
 }
 
 @Suite(.serialized) struct ScenarioCLITests {
+    /// The glossary (掉单, 漏单, ...) is for a person who asks (`--glossary`; the TUI's and
+    /// `learn`'s page): a failing verdict of `run` ends without it.
+    @Test func theGlossaryComesOnlyWhenAskedFor() throws {
+        let file = "scenarios/double-credit-crash-before-finish-naive.yaml"
+        let plain = try CLI.run(["run", "--quiet", file])
+        #expect(plain.stdout.contains("double-credit"), "\(plain.stdout)")
+        #expect(!plain.stdout.contains("glossary:") && !plain.stdout.contains("掉单"), "\(plain.stdout)")
+        let asked = try CLI.run(["run", "--quiet", "--glossary", file])
+        #expect(asked.stdout.contains("glossary:"), "\(asked.stdout)")
+    }
+
     @Test func runOfAPassingFileExitsZeroWithNarrationLogAndVerdict() throws {
         let result = try CLI.run(["run", CLI.fixture("pass.yaml")])
         #expect(result.status == 0)

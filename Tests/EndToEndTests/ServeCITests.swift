@@ -124,7 +124,12 @@ import Testing
             ])
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains("<testsuite name=\"iapsim serve\" tests=\"3\" failures=\"1\" errors=\"1\""), "\(xml)")
+        #expect(xml.contains("<testsuite name=\"iapsim serve --seed 1\" timestamp=\""), "\(xml)")
+        #expect(xml.contains("tests=\"3\" failures=\"1\" errors=\"1\""), "\(xml)")
+        // The id block serve's ids come from, beside the seed: what reproduces the run.
+        #expect(xml.contains("<property name=\"seed\" value=\"1\"/>"), "\(xml)")
+        #expect(!xml.contains("<property name=\"id-block\" value=\"not started\"/>"), "\(xml)")
+        #expect(xml.contains("<property name=\"id-block\" value=\""), "\(xml)")
         #expect(xml.contains("<testcase name=\"scenarios/serve/purchase-credited.yaml\""))
         #expect(xml.contains("<failure message=\"reports-refused: expected 0, actual 2\""), "\(xml)")
         #expect(xml.contains("<error message="))
@@ -144,6 +149,20 @@ import Testing
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains("tests=\"2\" failures=\"1\" errors=\"0\""), "\(xml)")
         #expect(xml.contains("<failure message=\"credited alice: expected 999, actual 100\""), "\(xml)")
+        #expect(xml.contains("<testsuite name=\"iapsim check\" timestamp=\"20"), "\(xml)")
+        #expect(xml.contains("<property name=\"id-block\" value=\"core\"/>"), "\(xml)")
+        #expect(xml.contains("<property name=\"catalog\" value=\"built-in\"/>"), "\(xml)")
+        // A failing file with an unresolved anomaly: the message is the anomaly's line, type first.
+        let strict = CLI.temporaryFile("strict.yaml")
+        defer { try? FileManager.default.removeItem(atPath: strict) }
+        let naive = try String(
+            contentsOf: CLI.root.appendingPathComponent("scenarios/double-credit-crash-before-finish-naive.yaml"),
+            encoding: .utf8)
+        try naive.replacingOccurrences(of: "unresolved: 1", with: "unresolved: 0").write(
+            toFile: strict, atomically: true, encoding: .utf8)
+        _ = try CLI.run(["check", "--junit", junit, strict])
+        let typed = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(typed.contains("<failure message=\"double-credit (permanent): "), "\(typed)")
         let out = CLI.temporaryFile("explore-junit")
         defer { try? FileManager.default.removeItem(atPath: out) }
         let explore = try CLI.run([
@@ -153,6 +172,8 @@ import Testing
         let runs = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(runs.contains("tests=\"20\""), "\(runs)")
         #expect(runs.contains("<testcase name=\"run 0, seed 1\""))
+        #expect(runs.contains("<testsuite name=\"iapsim explore --policy naive --seed 1\" timestamp=\""), "\(runs)")
+        #expect(runs.contains("<property name=\"policy\" value=\"naive\"/>"), "\(runs)")
         #expect(runs.contains("iapsim explore --policy naive --runs 1 --seed 1"))
         let fifo = CLI.temporaryFile("junit.fifo")
         mkfifo(fifo, 0o600)

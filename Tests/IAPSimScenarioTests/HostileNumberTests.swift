@@ -102,6 +102,28 @@ import Testing
         #expect(refusal(Self.head + "steps: []\nexpect: {entitlements: {alice: [no_ads]}}\n") == nil)
     }
 
+    /// A subscription named in `entitlements:` is refused with the key that holds it, not as a
+    /// consumable; with a catalog that has no non-consumable, the refusal lists its products.
+    @Test func aSubscriptionInEntitlementsPointsToSubscriptions() throws {
+        let message = refusal(Self.head + "steps: []\nexpect: {entitlements: {alice: [pro_monthly]}}\n") ?? ""
+        #expect(message.contains("'pro_monthly' is a subscription: use `subscriptions:`"), "\(message)")
+        #expect(!message.contains("consumable"), "\(message)")
+        #expect(message.contains("can hold: no_ads"), "\(message)")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let file = try String(
+            contentsOf: root.appendingPathComponent("scenarios/dungeon.storekit"), encoding: .utf8
+        ).replacingOccurrences(of: "\"type\" : \"NonConsumable\"", with: "\"type\" : \"Consumable\"")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-non-consumable.storekit").path
+        try file.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let team =
+            refusal(
+                Self.head + "storekit: \(path)\nsteps: []\nexpect: {entitlements: {alice: [pass_weekly]}}\n") ?? ""
+        #expect(team.contains("'pass_weekly' is a subscription: use `subscriptions:`"), "\(team)")
+        #expect(team.contains("gems_small") && team.contains("pass_yearly"), "\(team)")
+    }
+
     @Test func tooDeepYAMLIsRefusedInTheFormatsWords() {
         let message = refusal(Self.head + "steps: " + String(repeating: "[", count: 1_500) + "\n") ?? ""
         #expect(message.hasSuffix("lists and maps are nested more than 1000 deep; the limit is 1000"), "\(message)")

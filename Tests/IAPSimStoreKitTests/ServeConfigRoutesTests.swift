@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimStoreKitServe
 import Testing
 
 @testable import IAPSimStoreKit
@@ -35,11 +36,12 @@ actor OwnWordsApp {
         let ref = try #require(order["ref"] as? String, "\(order)")
         let token = try #require((order["token"] as? String).flatMap(UUID.init(uuidString:)), "\(order)")
         let product = try #require(try await Product.products(for: [sku]).first)
-        guard case .success(.verified(let t)) = try await product.purchase(options: [.appAccountToken(token)])
+        guard case .success(let v) = try await product.purchase(options: [.appAccountToken(token)]),
+            case .verified(let t) = v
         else { return }
         do {
             let (_, answer) = try await post(
-                "/v2/apple-receipts", ["jws": t.jwsRepresentation, "ref": ref, "login": "alice"])
+                "/v2/apple-receipts", ["jws": v.jwsRepresentation, "ref": ref, "login": "alice"])
             if let status = answer["status"] as? String { credited.append(status) }
         } catch {
             if finishWhatever { await t.finish() }
@@ -81,19 +83,32 @@ actor OwnWordsApp {
         #expect(verdict.contains { $0.hasPrefix("balances: alice 100") }, "\(verdict)")
     }
 
-    @Test func underAFaultTheAppFinishingWhateverTheAnswerMissesTheOrder() async throws {
+    /// The fault names the report's route as the core does (`recharge`) or as the team's
+    /// `serve.yaml` does: its key, its path, the path's last part.
+    @Test(arguments: ["recharge", "report", "apple-receipts", "/v2/apple-receipts"])
+    func underAFaultTheAppFinishingWhateverTheAnswerMissesTheOrder(route: String) async throws {
         let path = try Self.config(Self.yaml)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let routes = try MerchantRoutes(baseURL: URL(string: "https://shop.example.com/api")!, serveConfig: path)
         let store = try SimulatedStore(serverPolicy: .naive, routes: routes)
         let app = await store.launch { OwnWordsApp(store.urlSessionConfiguration) }
-        try await store.perform("drop-next-request recharge")
+        try await store.perform("drop-next-request \(route)")
         let bought = await store.user { try await app.buy("coins_100", finishWhatever: true) }
         await store.settle()
         await #expect(throws: URLError.self) { try await bought.value }
         // The report never reached the server, and the app finished anyway: a missed order.
         let verdict = await store.verdict().lines
         #expect(verdict.contains { $0.hasPrefix("  A1 missed-order permanent") }, "\(verdict)")
+    }
+
+    @Test func theTeamsRouteNamesAreTheCoresInAFault() throws {
+        let path = try Self.config(Self.yaml)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let routes = try MerchantRoutes(baseURL: URL(string: "https://shop.example.com/api")!, serveConfig: path)
+        #expect(routes.coreWords("drop-next-response purchase-intents") == "drop-next-response order")
+        #expect(routes.coreWords("latency /v2/apple-receipts 5s") == "latency recharge 5s")
+        #expect(routes.coreWords("refund newest") == "refund newest")
+        #expect(routes.coreWords("drop-next-request nowhere") == "drop-next-request nowhere")
     }
 
     @Test func aBadServeYamlIsNamedWithItsLineAndColumn() throws {

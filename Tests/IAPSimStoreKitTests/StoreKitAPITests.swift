@@ -94,7 +94,7 @@ func expectFailure(_ task: Task<Int, Error>, _ code: URLError.Code) async {
         let token = UUID()
         let buy = await store.user { try await app.buy("coins_100", token: token) }
         await store.settle()
-        guard case .success(.verified(let t)) = try await buy.value else {
+        guard case .success(let v) = try await buy.value, case .verified(let t) = v else {
             Issue.record("not a verified success")
             return
         }
@@ -103,8 +103,11 @@ func expectFailure(_ task: Task<Int, Error>, _ code: URLError.Code) async {
         #expect(t.revocationDate == nil && t.expirationDate == nil && !t.isUpgraded)
         // Virtual 0 is 2026-01-01T00:00:00Z; the App Store charges 2 s after the call.
         #expect(Int64((t.purchaseDate.timeIntervalSince1970 * 1000).rounded()) == 1_767_225_602_000)
-        #expect(t.jwsRepresentation.split(separator: ".").count == 3)
-        // Finished: no longer unfinished; a consumable is no entitlement; it is in `all`.
+        #expect(v.jwsRepresentation.split(separator: ".").count == 3)
+        #expect(t.ownershipType == .purchased && t.reason == .purchase && t.environment == .production)
+        #expect(t.subscriptionGroupID == nil && t.offer == nil && t.revocationReason == nil)
+        // Finished: no longer unfinished; a consumable is no entitlement; a finished one is not
+        // in `all` nor `latest(for:)` (StoreKit keeps it out of the history).
         let lists = await store.user { () -> ([UInt64], [UInt64], UInt64?) in
             var unfinished: [UInt64] = []
             for await v in Transaction.unfinished { unfinished.append(v.unsafePayloadValue.id) }
@@ -113,7 +116,7 @@ func expectFailure(_ task: Task<Int, Error>, _ code: URLError.Code) async {
             return (unfinished, entitled, await Transaction.latest(for: "coins_100")?.unsafePayloadValue.id)
         }
         let (unfinished, entitled, latest) = try await lists.value
-        #expect(unfinished.isEmpty && entitled.isEmpty && latest == t.id)
+        #expect(unfinished.isEmpty && entitled.isEmpty && latest == nil)
     }
 
     @Test func onlyTheSimulatorsSignatureVerifies() async throws {
@@ -121,12 +124,12 @@ func expectFailure(_ task: Task<Int, Error>, _ code: URLError.Code) async {
         let app = await store.launch { TinyApp(listen: false) }
         let buy = await store.user { try await app.buy("no_ads") }
         await store.settle()
-        guard case .success(.verified(let t)) = try await buy.value else {
+        guard case .success(let v) = try await buy.value, case .verified = v else {
             Issue.record("not a verified success")
             return
         }
-        #expect(store.signing.failure(of: t.jwsRepresentation) == nil)
-        var parts = t.jwsRepresentation.split(separator: ".").map(String.init)
+        #expect(store.signing.failure(of: v.jwsRepresentation) == nil)
+        var parts = v.jwsRepresentation.split(separator: ".").map(String.init)
         parts[1] = parts[1].replacingOccurrences(of: "A", with: "B")
         #expect(store.signing.failure(of: parts.joined(separator: ".")) == .invalidSignature)
         #expect(store.signing.failure(of: "not.a.jws") == .invalidEncoding)

@@ -20,7 +20,7 @@ package struct Grant: Sendable, Hashable {
     package static let form = "a whole number from 1 to \(maxAmount) and a unit, such as `100 coins` or `5 gems`"
 
     /// `100 coins` -> (100, "coins").
-    static func read(_ text: String) -> (amount: Int, unit: String)? {
+    package static func read(_ text: String) -> (amount: Int, unit: String)? {
         let words = text.split(separator: " ", omittingEmptySubsequences: true)
         guard words.count == 2, words[0].allSatisfy({ $0.isASCII && $0.isNumber }), words[0].count <= 7,
             let amount = Int(words[0]), (1...maxAmount).contains(amount), words[1].count <= 40,

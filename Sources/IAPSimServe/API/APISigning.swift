@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimApplePayload
 import IAPSimCore
 import IAPSimSigned
 
@@ -14,66 +15,17 @@ package struct APISigner: Sendable {
     }
 
     /// Virtual milliseconds as Unix milliseconds (virtual 0 is 2026-01-01).
-    package static func unix(_ virtual: IAPSimCore.VirtualTime) -> Int64 {
-        IAPSimSigned.VirtualTime.unixMilliseconds(virtual: Int64(virtual))
-    }
+    package static func unix(_ virtual: IAPSimCore.VirtualTime) -> Int64 { ApplePayload.unix(virtual) }
 
     /// Apple's `JWSTransactionDecodedPayload` of a core value (`run --signed`, the API, serve):
     /// dates from virtual to Unix milliseconds, ids as `ids` shows them.
     package static func payload(_ s: SignedTransaction, ids: APIIds = .core) -> TransactionPayload {
-        var p = TransactionPayload(
-            transactionId: ids.transaction(s.transactionId), productId: s.productId,
-            type: productType(s.type),
-            purchaseDate: unix(s.purchaseDate), signedDate: unix(s.signedDate),
-            price: Int64(s.price), appAccountToken: s.appAccountToken)
-        p.originalTransactionId = ids.transaction(s.originalTransactionId)
-        p.originalPurchaseDate = unix(s.originalPurchaseDate)
-        p.revocationDate = s.revocationDate.map(unix)
-        p.revocationReason = s.revocationReason.map(Int64.init)
-        p.revocationType = s.revocationType
-        p.revocationPercentage = s.revocationPercentage.map(Int64.init)
-        p.appTransactionId = ids.appTransaction(s.appTransactionId)
-        p.environment = s.environment
-        p.storefront = s.storefront
-        p.storefrontId = s.storefrontId
-        p.currency = s.currency
-        if let f = s.subscription {
-            p.type = .autoRenewable
-            p.webOrderLineItemId = f.webOrderLineItemId
-            p.subscriptionGroupIdentifier = f.group
-            p.expiresDate = unix(f.expiresAt)
-            p.transactionReason = f.reason == .renewal ? .renewal : .purchase
-            p.isUpgraded = f.isUpgraded ? true : nil
-        }
-        return p
-    }
-
-    /// Apple's `type` of a product kind.
-    static func productType(_ kind: ProductKind) -> TransactionPayload.ProductType {
-        switch kind {
-        case .consumable: return .consumable
-        case .nonConsumable: return .nonConsumable
-        case .nonRenewing: return .nonRenewing
-        case .autoRenewable: return .autoRenewable
-        }
+        ApplePayload.transaction(s, transactionId: ids.transaction, appTransactionId: ids.appTransaction)
     }
 
     /// Apple's `JWSRenewalInfoDecodedPayload` of a core value.
     package static func payload(_ r: RenewalInfo, ids: APIIds = .core) -> RenewalInfoPayload {
-        var p = RenewalInfoPayload(
-            originalTransactionId: ids.transaction(r.originalTransactionId), productId: r.productId,
-            signedDate: unix(r.signedDate), recentSubscriptionStartDate: unix(r.recentSubscriptionStartDate),
-            renewalDate: unix(r.renewalDate), environment: r.environment)
-        p.autoRenewProductId = r.autoRenewProductId
-        p.autoRenewStatus = r.autoRenewStatus == 1 ? .on : .off
-        p.isInBillingRetryPeriod = r.isInBillingRetryPeriod
-        p.gracePeriodExpiresDate = r.gracePeriodExpiresDate.map(unix)
-        p.expirationIntent = r.expirationIntent.flatMap { RenewalInfoPayload.ExpirationIntent(rawValue: Int64($0)) }
-        p.renewalPrice = Int64(r.renewalPrice)
-        p.currency = "USD"
-        p.appAccountToken = r.appAccountToken
-        p.appTransactionId = ids.appTransaction(r.appTransactionId)
-        return p
+        ApplePayload.renewalInfo(r, transactionId: ids.transaction, appTransactionId: ids.appTransaction)
     }
 
     /// A notification's `data.status`: the subscription's status at its `signedDate`, as the

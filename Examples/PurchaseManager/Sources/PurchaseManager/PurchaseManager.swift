@@ -145,7 +145,7 @@ public actor PurchaseManager {
         if bugs.contains(.finishBeforeAnswer) { await transaction.finish() }
         for attempt in 0...Self.retries {
             if attempt > 0 { try? await clock.sleep(for: .seconds(5)) }
-            guard let answer = await report(transaction, order: orderID) else { continue }
+            guard let answer = await report(verification, order: orderID) else { continue }
             if answer != "retry" {
                 reported.insert(transaction.id)
                 await transaction.finish()
@@ -164,9 +164,10 @@ public actor PurchaseManager {
         return (id, token)
     }
 
-    /// `POST report`: the server's result, or nil when no answer came.
-    func report(_ t: Transaction, order: String?) async -> String? {
-        var body = ["signedTransaction": t.jwsRepresentation, "user": account() ?? ""]
+    /// `POST report`: the server's result, or nil when no answer came. The JWS is the
+    /// verification result's (StoreKit's `VerificationResult.jwsRepresentation`).
+    func report(_ v: VerificationResult<Transaction>, order: String?) async -> String? {
+        var body = ["signedTransaction": v.jwsRepresentation, "user": account() ?? ""]
         if let order { body["orderId"] = order }
         return (try? await post(endpoints.report, body))??["result"] as? String
     }

@@ -1,5 +1,6 @@
 import Foundation
 import IAPSimStoreKit
+import IAPSimStoreKitServe
 import PurchaseManager
 import Testing
 

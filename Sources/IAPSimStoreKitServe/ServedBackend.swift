@@ -1,6 +1,7 @@
 import Foundation
 import IAPSimCore
 import IAPSimServe
+import IAPSimStoreKit
 
 /// Your own backend as the merchant server of a `SimulatedStore`, as `iapsim serve` runs it
 /// (docs/serve.md): iapsim's App Store Server API listens, your backend is reached at its URL
@@ -24,7 +25,7 @@ import IAPSimServe
 /// takes a while, a world does not: share one across the tests of a `.serialized` suite. One
 /// backend serves one store at a time (its App Store Server API shows one world, the earlier
 /// ones behind it, as under `serve`).
-public final class ServedBackend: @unchecked Sendable {
+public final class ServedBackend: MerchantBackend, @unchecked Sendable {
     let session: ServeSession
     let config: ServeConfig
     /// Where the stepping of a world against this backend runs: a world waits for your
@@ -74,6 +75,32 @@ public final class ServedBackend: @unchecked Sendable {
             throw SimulatedStoreError.badBackend(error.description)
         }
         config = options.config
+        Self.running.withLock { list in
+            list.removeAll { $0.backend == nil }
+            list.append(Weak(backend: self))
+        }
+        _ = Self.closedAtExit
+    }
+
+    /// The backends not yet released: a suite's `static let` is never released, so each is
+    /// closed when the process exits (its spawned backend stopped, its API closed).
+    private struct Weak: @unchecked Sendable { weak var backend: ServedBackend? }
+    private static let running = LockedList()
+    private static let closedAtExit: Void = {
+        atexit {
+            for weak in ServedBackend.running.withLock({ $0 }) { weak.backend?.close() }
+        }
+    }()
+
+    /// `running`'s storage, under a lock.
+    private final class LockedList: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [Weak] = []
+        func withLock<R>(_ body: (inout [Weak]) -> R) -> R {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&list)
+        }
     }
 
     deinit { close() }
@@ -97,22 +124,25 @@ public final class ServedBackend: @unchecked Sendable {
     }
 
     /// The link of a new world of `users` (accounts `hN-NAME`).
-    func link(users: [String]) throws -> (ServeMerchant, ExternalLink) {
+    package func link(users: [String]) throws -> (world: AnyObject, link: ExternalLink) {
         do {
-            return try lock.withLock { try session.merchant(users: users, prefix: "h\(session.worlds + 1)-") }
+            let (merchant, link) = try lock.withLock {
+                try session.merchant(users: users, prefix: "h\(session.worlds + 1)-")
+            }
+            return (merchant, link)
         } catch {
             throw SimulatedStoreError.badBackend("\(error)")
         }
     }
 
-    /// Why the world of `merchant` cannot be judged (the backend unreachable, its ledger
-    /// unreadable), if so.
-    func failure(of merchant: ServeMerchant) -> String? {
-        session.failure(of: merchant)?.description
+    /// Why the world of `world` (its `ServeMerchant`) cannot be judged (the backend
+    /// unreachable, its ledger unreadable), if so.
+    package func failure(of world: AnyObject) -> String? {
+        (world as? ServeMerchant).flatMap { session.failure(of: $0)?.description }
     }
 
     /// Runs `body` on the backend's own thread and waits for it.
-    func run<R>(_ body: @escaping () -> R) async -> R {
+    package func run<R>(_ body: @escaping () -> R) async -> R {
         let work = Unchecked(body)
         return await withCheckedContinuation { (c: CheckedContinuation<Unchecked<R>, Never>) in
             queue.async { c.resume(returning: Unchecked(work.value())) }
@@ -124,4 +154,57 @@ public final class ServedBackend: @unchecked Sendable {
 struct Unchecked<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+extension SimulatedStore {
+    /// A store whose merchant server is your own backend (`ServedBackend`, as `iapsim serve`
+    /// runs it): your app's requests to `baseURL` reach it in the words of its `serve.yaml`
+    /// (`routes` are that file's paths and names), the App Store notifies it and answers its
+    /// App Store Server API calls, and the auditor reads its ledger. Each world the store plays
+    /// (this one, each `explore` run, each replay) is a new world against the same backend.
+    /// The what-if is not worked out (a real backend cannot be copied), as under `serve`.
+    public convenience init(
+        backend: ServedBackend, catalog: StoreCatalog = .standard, seed: UInt64 = 1, users: [String] = ["alice"],
+        baseURL: URL = URL(string: "https://merchant.example.com")!
+    ) throws {
+        try self.init(
+            catalog: catalog, serverPolicy: .hardened, seed: seed, users: users,
+            routes: MerchantRoutes(baseURL: baseURL, config: backend.config))
+        served = backend
+        try attachBackend()
+    }
+
+}
+
+extension MerchantRoutes {
+    /// The merchant server at `baseURL`, spoken to as the `serve.yaml` at `path` says your
+    /// backend is (docs/serve.md, the same contract as `iapsim serve`): its `order` and `report`
+    /// paths, and its `fields:` renaming `user`, `productId`, `orderId`, `appAccountToken`,
+    /// `signedTransaction` and `result`. An app whose code `serve` tests against your backend
+    /// runs here against the simulated one unchanged. Without `order`, the app's order
+    /// requests find no host (under `serve`, iapsim makes the orders itself).
+    public init(baseURL: URL, serveConfig path: String) throws {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw SimulatedStoreError.badRoutes("\(path): cannot read the file: \(error.localizedDescription)")
+        }
+        let config: ServeConfig
+        do {
+            config = try ServeConfig.parse(text, file: path)
+        } catch {
+            throw SimulatedStoreError.badRoutes(error.description)
+        }
+        self.init(baseURL: baseURL, config: config)
+    }
+
+    /// The paths and names of a read `serve.yaml`.
+    init(baseURL: URL, config: ServeConfig) {
+        self.init(baseURL: baseURL, orders: config.order?.path ?? "", report: config.report.path)
+        orderFields = config.order?.fields ?? [:]
+        reportFields = config.report.fields
+        productField = orderFields["productId"] ?? "productId"
+    }
+
 }
