@@ -91,7 +91,10 @@ package enum Transcript {
         }
         lines.append(
             "money: paid and not delivered \(formatMoney(auditor.paidNotDeliveredCents)); "
-                + "granted without payment \(formatMoney(auditor.grantedNotPaidCents))")
+                + "granted without payment \(formatMoney(auditor.grantedNotPaidCents))"
+                + (auditor.wholeUnitCents > 0
+                    ? " (\(formatMoney(auditor.wholeUnitCents)) of it the rest of a unit a prorated refund could not"
+                        + " split: no anomaly)" : ""))
         lines.append("queue: \(sim.store.queue.count) unfinished transaction(s)")
         lines += subscriptionLines(sim)
         lines += expectationLines(result, scenario: scenario)

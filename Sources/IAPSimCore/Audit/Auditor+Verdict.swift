@@ -15,6 +15,18 @@ extension Auditor {
         netPerAccount.reduce(0) { $0 + max(0, $1.delivered - $1.paid) } + timelineMoney.grantedNotPaid
     }
 
+    /// Of what was granted without payment, the value whole units force (docs/world.md, rule
+    /// 8): a prorated refund of a charge credited once whose take-back is within one unit of
+    /// the exact share (no anomaly) leaves the rest of a unit that no server could split.
+    package var wholeUnitCents: Int {
+        var total = 0
+        for c in ledger.charges where c.refundedAt != nil && c.credits.count == 1 && !c.overclawed {
+            guard c.refundAnomalyId == nil else { continue }
+            total += max(0, c.creditCents - c.takenCents - c.paidCents)
+        }
+        return min(total, grantedNotPaidCents)
+    }
+
     /// Per account (in the order first seen): what it paid, and the value of the credits it
     /// got (a credit is worth its charge's price; a forged one, its product's).
     var netPerAccount: [(account: String, paid: Int, delivered: Int)] {
