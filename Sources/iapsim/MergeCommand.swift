@@ -11,13 +11,9 @@ struct MergeCommand: ParsableCommand {
         commandName: "merge",
         abstract: "Merge the reports of explore's shards into the report of the unsharded run.",
         discussion: """
-            Each REPORT is the JSON object `iapsim explore --shard I/N --json` printed, saved to a file
-            (one per shard, 0/N to N-1/N). Runs, events and anomaly counts are summed; each anomaly type
-            keeps one finding (the run the unsharded explore shrinks: the lowest failing run index),
-            written to DIR/TYPE.yaml. The report (and --json object) is the unsharded run's; exit 0
-            when every run ended clean, 1 when one did not, 2 when the reports are not every shard of
-            one explore (another seed, policy, catalog, step count, run count, skip or version; a
-            shard missing or given twice).
+            Each REPORT is the JSON object `iapsim explore --shard I/N --json` printed, saved to a file (one per shard, 0/N to N-1/N). Runs, events and anomaly counts are summed; each anomaly type keeps one finding (the run the unsharded explore shrinks: the lowest failing run index), written to DIR/TYPE.yaml. The report (and --json object) is the unsharded run's.
+
+            Exit 0 when every run ended clean, 1 when one did not, 2 when the reports are not every shard of one explore (another seed, policy, catalog, step count, run count, skip or version; a shard missing or given twice).
             """
     )
 
@@ -48,7 +44,8 @@ struct MergeCommand: ParsableCommand {
                 read.append((path, try ExploreReportFile.decoded(data)))
             } catch {
                 Output.error(
-                    "Error: \(ShellWord.quoted(path)) is not a report of `iapsim explore --json`: \(error)")
+                    "Error: \(ShellWord.quoted(path)) is not a report of `iapsim explore --json`: "
+                        + Self.reason(error))
                 throw ExitCode(2)
             }
         }
@@ -82,6 +79,16 @@ struct MergeCommand: ParsableCommand {
         }
         try FindingsDirectory.publish(
             findings, in: out, files: &files, report: json ? [merged.encoded()] : human(merged))
+    }
+
+    /// What is wrong with a report that does not decode, in one phrase.
+    static func reason(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "it has no \(key.stringValue)"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "\(context.codingPath.map(\.stringValue).joined(separator: ".")) is not what explore writes"
+        default: return "it is not JSON"
+        }
     }
 
     func human(_ r: ExploreReportFile) -> [String] {

@@ -108,6 +108,15 @@ import Testing
         }
     }
 
+    @Test func aFileThatIsNoReportIsRefusedNamingIt() throws {
+        let path = CLI.temporaryFile("not-a-report.json")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "{}".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["merge", path, "--out", ExploreCLITests.scratch("no-report")])
+        #expect(result.status == 2)
+        #expect(result.stderr == "Error: \(path) is not a report of `iapsim explore --json`: it has no policy\n")
+    }
+
     @Test func aMissingOrRepeatedShardIsNamed() throws {
         let reports = try ["0/4", "1/4", "3/4"].map { try Self.report(seed: 5, shard: $0) }
         let missing = try CLI.run(["merge"] + reports + ["--out", ExploreCLITests.scratch("missing")])
