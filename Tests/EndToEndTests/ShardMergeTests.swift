@@ -80,15 +80,18 @@ import Testing
     }
 
     /// Writes shard `i`/`n` of a naive explore's report and returns its path.
-    static func report(seed: Int, shard: String, policy: String = "naive", steps: String = "24") throws -> String {
+    static func report(
+        seed: Int, shard: String, policy: String = "naive", steps: String = "24", extra: [String] = []
+    ) throws -> String {
         let out = ExploreCLITests.scratch(
             "refuse-\(seed)-\(policy)-\(steps)-\(shard.replacingOccurrences(of: "/", with: "of"))")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try CLI.run([
-            "explore", "--policy", policy, "--runs", "40", "--seed", "\(seed)", "--steps", steps,
-            "--shard", shard, "--out", out, "--json",
-        ])
-        let path = out + ".json"
+        let result = try CLI.run(
+            [
+                "explore", "--policy", policy, "--runs", "40", "--seed", "\(seed)", "--steps", steps,
+                "--shard", shard, "--out", out, "--json",
+            ] + extra)
+        let path = out + "\(extra.count).json"
         try result.stdout.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -99,6 +102,10 @@ import Testing
             (try Self.report(seed: 6, shard: "1/2"), "seed 6"),
             (try Self.report(seed: 5, shard: "1/2", policy: "retransmit"), "policy retransmit"),
             (try Self.report(seed: 5, shard: "1/2", steps: "12"), "steps 12"),
+            (
+                try Self.report(seed: 5, shard: "1/2", extra: ["--storekit", "Tests/Fixtures/storekit/v5.storekit"]),
+                "from catalog fnv1a64:"
+            ),
         ] {
             let result = try CLI.run(["merge", base, other, "--out", ExploreCLITests.scratch("refused")])
             #expect(result.status == 2)
