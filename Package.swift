@@ -142,6 +142,7 @@ let package = Package(
             name: "IAPSimServeTests",
             dependencies: ["IAPSimServe", "IAPSimCore", "IAPSimScenario", "IAPSimSigned"]),
         // Runs the built binaries; reads the vocabulary's tables for the lists it expects.
-        .testTarget(name: "EndToEndTests", dependencies: ["IAPSimCore"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["IAPSimCore", .product(name: "Yams", package: "Yams")]),
     ]
 )

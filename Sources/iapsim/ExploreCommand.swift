@@ -18,6 +18,10 @@ struct ExploreCommand: ParsableCommand {
             that ends open or permanent (or a replay that was not blocked), the first failing
             schedule is shrunk and written to DIR/TYPE.yaml. Exit 0 when every run ends clean, 1 when
             one does not, 2 on bad flags.
+
+            Over several machines: each runs `--shard I/N` (I from 0 to N-1; or IAPSIM_SHARD=I/N; or
+            --shards N in a Kubernetes Indexed Job) with --json > shard-I.json, and
+            `iapsim merge shard-*.json` prints the report, findings and exit status of the unsharded run.
             """
     )
 
@@ -39,6 +43,8 @@ struct ExploreCommand: ParsableCommand {
 
     @OptionGroup(title: "Schedules") var schedule: ScheduleFlags
 
+    @OptionGroup(title: "Sharding (over machines; then iapsim merge)") var sharding: ShardFlags
+
     // Read after `validate()` has checked them.
     var runs: Int { (try? runsFlag.whole("--runs", in: FlagRange.runs)) ?? 1 }
     var seed: UInt64 { schedule.seed }
@@ -46,7 +52,9 @@ struct ExploreCommand: ParsableCommand {
     var steps: Int { schedule.steps }
     var skip: Int { (try? skipFlag.whole("--skip", in: FlagRange.skip)) ?? 0 }
 
-    @Flag(help: "Print one JSON object instead of the human report.")
+    @Flag(
+        help:
+            "Print one JSON object instead of the human report (the report `iapsim merge` reads: save it to a file).")
     var json = false
 
     @Option(help: ArgumentHelp("Also write the runs as JUnit XML (one testcase per run).", valueName: "file"))
@@ -55,6 +63,7 @@ struct ExploreCommand: ParsableCommand {
     func validate() throws {
         let runs = try runsFlag.whole("--runs", in: FlagRange.runs)
         try schedule.check()
+        try sharding.check()
         let skip = try skipFlag.whole("--skip", in: FlagRange.skip)
         guard skip <= Int.max - runs else {
             throw ValidationError("--skip plus --runs must be at most \(Int.max), got \(skip) + \(runs)")
@@ -87,33 +96,20 @@ struct ExploreCommand: ParsableCommand {
         let loaded = try catalog.load()
         let result = ExploreRun(
             policy: policy, runs: runs, seed: seed, jobs: jobs, steps: steps,
-            skip: skip, outDir: out, showProgress: !json, catalog: loaded,
+            skip: skip, shard: sharding.shard, outDir: out, showProgress: !json, catalog: loaded,
             storekitPath: catalog.storekit.map(TerminalUI.absolutePath),
             grantsPath: catalog.grants.map(TerminalUI.absolutePath)
         ).execute()
-        do {
-            for finding in result.findings { try files.stage(finding.contents, to: finding.file) }
-            try files.finish()
-            try Output.print(
-                json
-                    ? [result.json()]
-                    : result.human().split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
-            if result.findings.isEmpty {
-                files.discard()  // no directory left behind that this run made for nothing
-            } else {
-                try files.commit()
-            }
-        } catch let failure as OutputFiles.Failure {
-            files.discard()
-            Output.error("Error: \(failure.message)")
-            throw ExitCode(2)
-        } catch {
-            files.discard()
-            throw error
-        }
-        FindingsDirectory.removeStale(out, keeping: result.findings.map(\.type))
+        try FindingsDirectory.publish(
+            result.findings.map { ($0.type, $0.file, $0.contents) }, in: out, files: &files,
+            report: json
+                ? [result.json()]
+                : result.human().split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         if junit != nil {
-            for index in skip..<(skip + runs) {
+            let range = skip..<(skip + runs)
+            let shard = sharding.shard
+            for k in 0..<shard.runs(in: range) {
+                let index = shard.run(k, in: range)
                 let name = "run \(index), seed \(seed)"
                 guard let types = result.report.failingRunTypes[index] else {
                     report.add(name, .passed)

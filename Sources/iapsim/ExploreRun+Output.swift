@@ -12,7 +12,9 @@ extension ExploreRun.Result {
         let r = run
         lines.append(
             "explore: policy \(r.policy.rawValue), \(report.runs) runs from seed \(r.seed)"
-                + (r.skip > 0 ? " (skipping \(r.skip))" : "") + ", \(r.steps) steps each, \(r.jobs) job(s)")
+                + (r.skip > 0 ? " (skipping \(r.skip))" : "") + ", \(r.steps) steps each, \(r.jobs) job(s)"
+                + (r.shard == .whole
+                    ? "" : ", shard \(r.shard) (run indices i with i % \(r.shard.count) == \(r.shard.index))"))
         if let line = r.catalog.headerLine { lines.append("  " + line) }
         lines.append(
             ExploreRun.progressLine(
@@ -41,11 +43,18 @@ extension ExploreRun.Result {
         return lines.joined(separator: "\n")
     }
 
-    func table() -> String {
+    func table() -> String { ExploreRun.table { report.count($0, $1) } }
+
+    func json() -> String { file.encoded() }
+}
+
+extension ExploreRun {
+    /// The count of each anomaly type (a row) by status (a column), aligned.
+    static func table(_ count: (AnomalyType, AnomalyStatus) -> Int) -> String {
         let statuses = AnomalyStatus.allCases
         var rows = [["type"] + statuses.map(\.rawValue)]
         for type in AnomalyType.simulatedWorld {
-            rows.append([type.rawValue] + statuses.map { String(report.count(type, $0)) })
+            rows.append([type.rawValue] + statuses.map { String(count(type, $0)) })
         }
         let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
         return rows.map { row in
@@ -55,25 +64,5 @@ extension ExploreRun.Result {
                     : String(repeating: " ", count: widths[c] - cell.count) + cell
             }.joined(separator: "  ")
         }.joined(separator: "\n")
-    }
-
-    func json() -> String {
-        var anomalies: [String: [String: Int]] = [:]
-        for type in AnomalyType.simulatedWorld {
-            var byStatus: [String: Int] = [:]
-            for status in AnomalyStatus.allCases { byStatus[status.rawValue] = report.count(type, status) }
-            anomalies[type.rawValue] = byStatus
-        }
-        var files: [String: String] = [:]
-        for f in findings { files[f.type.rawValue] = f.file }
-        let object: [String: Any] = [
-            "policy": run.policy.rawValue, "runs": report.runs, "seed": run.seed,
-            "anomalies": anomalies, "findings": files, "seconds": seconds,
-            "runs_per_second": runsPerSecond, "jobs": run.jobs, "events": report.events,
-            "events_per_second": eventsPerSecond, "facts": report.facts,
-            "facts_per_second": factsPerSecond, "skip": run.skip, "steps": run.steps,
-        ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
     }
 }

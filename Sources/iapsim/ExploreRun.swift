@@ -11,6 +11,8 @@ struct ExploreRun {
     var jobs: Int
     var steps: Int
     var skip: Int
+    /// The share of the runs this process runs (`--shard I/N`).
+    var shard: Shard = .whole
     var outDir: String
     var showProgress: Bool
     /// The products the runs buy (`--storekit`, `--grants`).
@@ -47,7 +49,8 @@ struct ExploreRun {
         // A terminal that says it is dumb (or says nothing) gets no escape sequence.
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
         let live = showProgress && isatty(STDERR_FILENO) != 0 && !term.isEmpty && term != "dumb"
-        let total = runs
+        let range = skip..<(skip + runs)
+        let total = shard.runs(in: range)
         var progress: (@Sendable (ParallelRuns.Progress) -> Void)?
         if live {
             progress = { @Sendable (p: ParallelRuns.Progress) in
@@ -59,7 +62,7 @@ struct ExploreRun {
                 Output.raw("\r\(line)\u{1B}[K")
             }
         }
-        let report = ParallelRuns.run(explorer, range: skip..<(skip + runs), jobs: jobs, progress: progress)
+        let report = ParallelRuns.run(explorer, range: range, shard: shard, jobs: jobs, progress: progress)
         let exploreSeconds = Date().timeIntervalSince(started)
         if live { Output.raw("\r\u{1B}[K") }
         var findings: [Finding] = []

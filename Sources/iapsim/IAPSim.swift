@@ -11,7 +11,8 @@ struct IAPSim: ParsableCommand {
         version: IAPSimVersion.line,
         subcommands: [
             SandboxCommand.self, PlayCommand.self, RunCommand.self, CheckCommand.self,
-            ExploreCommand.self, MatrixCommand.self, CertsCommand.self, LearnCommand.self, ServeCommand.self,
+            ExploreCommand.self, MatrixCommand.self, MergeCommand.self, CertsCommand.self, LearnCommand.self,
+            ServeCommand.self,
             CatalogCommand.self,
         ],
         defaultSubcommand: SandboxCommand.self

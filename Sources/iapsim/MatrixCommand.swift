@@ -17,6 +17,8 @@ struct MatrixCommand: ParsableCommand {
 
     @OptionGroup(title: "Schedules") var schedule: ScheduleFlags
 
+    @OptionGroup(title: "Sharding (over machines)") var sharding: ShardFlags
+
     // Read after `validate()` has checked them.
     var runs: Int { (try? runsFlag.whole("--runs", in: FlagRange.runs)) ?? 1 }
     var seed: UInt64 { schedule.seed }
@@ -50,6 +52,7 @@ struct MatrixCommand: ParsableCommand {
     func validate() throws {
         _ = try runsFlag.whole("--runs", in: FlagRange.runs)
         try schedule.check()
+        try sharding.check()
     }
 
     static let order: [PolicyPreset] = [.naive, .localTable, .retransmit, .retryFile, .hardened]
@@ -75,8 +78,12 @@ struct MatrixCommand: ParsableCommand {
             Output.error(error.description)
             throw ExitCode(2)
         }
+        let shard = sharding.shard
+        let share =
+            shard == .whole
+            ? "\(runs) runs" : "the \(shard.runs(in: 0..<runs)) runs of shard \(shard) (of \(runs) runs)"
         try Output.print([
-            "Share of \(runs) runs (seed \(seed), \(steps) steps each) that ended with the anomaly unresolved:"
+            "Share of \(share) (seed \(seed), \(steps) steps each) that ended with the anomaly unresolved:"
         ])
         if let line = loaded.headerLine { try Output.print([line]) }
         try Output.print([
@@ -89,7 +96,7 @@ struct MatrixCommand: ParsableCommand {
             if loaded.catalog.settings.billingGracePeriod {
                 explorer.catalogGracePeriodMs = CatalogOptions.fileGracePeriodMs
             }
-            let report = ParallelRuns.run(explorer, range: 0..<runs, jobs: jobs)
+            let report = ParallelRuns.run(explorer, range: 0..<runs, shard: shard, jobs: jobs)
             let cells = AnomalyType.simulatedWorld.map { MatrixCommand.percent(report.share($0)) }
             try Output.print(["| \(preset.rawValue) | " + cells.joined(separator: " | ") + " |"])
         }

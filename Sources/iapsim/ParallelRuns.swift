@@ -30,25 +30,26 @@ enum ParallelRuns {
         }
     }
 
+    /// Runs `shard`'s run indices in `range` (every index without one).
     /// `progress` is called every `every` runs (from any of the threads).
     static func run(
-        _ explorer: Explorer, range: Range<Int>, jobs: Int, every: Int = 500,
+        _ explorer: Explorer, range: Range<Int>, shard: Shard = .whole, jobs: Int, every: Int = 500,
         progress: (@Sendable (Progress) -> Void)? = nil
     ) -> ExploreReport {
-        let jobs = max(1, min(jobs, range.count))
+        let count = shard.runs(in: range)
+        let jobs = max(1, min(jobs, count))
         let box = Box()
         DispatchQueue.concurrentPerform(iterations: jobs) { job in
             var mine = ExploreReport()
             // Each run restarts the thread's world, which keeps the room of its lists.
             var world: Simulation?
-            var i = range.lowerBound + job
-            while i < range.upperBound {
-                let outcome = explorer.run(i, in: &world)
+            // Counted by the shard's k-th run, not by index: near Int.max (a large --skip)
+            // the next index may not exist.
+            var k = job
+            while k < count {
+                let outcome = explorer.run(shard.run(k, in: range), in: &world)
                 mine.add(outcome)
-                // Near Int.max (a large --skip) the next index may not exist.
-                let (next, overflow) = i.addingReportingOverflow(jobs)
-                if overflow { break }
-                i = next
+                k += jobs
                 if let progress {
                     let sofar = box.count(outcome)
                     if sofar.runs % every == 0 { progress(sofar) }

@@ -40,7 +40,11 @@ struct ServeExplore {
         var backend = Duration.zero
         let clock = ContinuousClock()
         let start = clock.now
-        for index in skip..<(skip + runs) {
+        let range = skip..<(skip + runs)
+        let shard = command.sharding.shard
+        let shardRuns = shard.runs(in: range)
+        for k in 0..<shardRuns {
+            let index = shard.run(k, in: range)
             let name = "run \(index), seed \(command.seed)"
             // No verdict for this run (exit 3): it is named, the runs before it keep their
             // testcases, JUnit holds it as an error and `--log` what it did.
@@ -103,7 +107,8 @@ struct ServeExplore {
         let ms = HTTPExchange.milliseconds(wall)
         let backendMs = HTTPExchange.milliseconds(backend)
         var lines = [
-            "\(runs) runs of \(preset.rawValue) against \(session.backend) (seed \(command.seed)): "
+            (shard == .whole ? "\(runs) runs" : "\(shardRuns) runs (shard \(shard) of \(runs))")
+                + " of \(preset.rawValue) against \(session.backend) (seed \(command.seed)): "
                 + "\(failedRuns) with unresolved anomalies; \(exchanges) exchanges, \(ms) ms (backend \(backendMs) ms)"
         ]
         for type in AnomalyType.allCases where counts[type] != nil {

@@ -90,6 +90,8 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("skip"), parsing: .unconditional, help: "Explore: start at this run index.")
     var skipFlag = NumberFlag("0")
 
+    @OptionGroup(title: "Sharding (with --explore)") var sharding: ShardFlags
+
     @Option(
         name: .customLong("log"), help: ArgumentHelp("Also write every run as JSON Lines.", valueName: "file.jsonl"))
     var logFile: String?
@@ -130,6 +132,10 @@ struct ServeCommand: ParsableCommand {
         if replay != nil && spawn != nil { throw ValidationError("--replay needs no backend: drop --spawn") }
         if explore && !paths.isEmpty { throw ValidationError("--explore plays random schedules: give no files") }
         if runsFlag != nil && !explore { throw ValidationError("--runs goes with --explore") }
+        if (sharding.shardText != nil || sharding.shardsFlag != nil) && !explore {
+            throw ValidationError("--shard and --shards go with --explore")
+        }
+        if explore { try sharding.check() }
         let runs = try runsFlag?.whole("--runs", in: FlagRange.runs) ?? ServeExplore.defaultRuns
         guard skip <= Int.max - runs else {
             throw ValidationError("--skip plus --runs must be at most \(Int.max), got \(skip) + \(runs)")
