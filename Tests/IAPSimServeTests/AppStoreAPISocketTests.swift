@@ -30,6 +30,8 @@ import Testing
     static func fetch(_ url: String, auth: String?) async throws -> (Int, [String: String], Data) {
         var request = URLRequest(url: try #require(URL(string: url)))
         if let auth { request.setValue(auth, forHTTPHeaderField: "Authorization") }
+        // As long as the server's start may take (URLSession's 60 s ran out on two loaded cores).
+        request.timeoutInterval = TimeInterval(listenSeconds)
         let (data, response) = try await URLSession.shared.data(for: request)
         let http = try #require(response as? HTTPURLResponse)
         var headers: [String: String] = [:]
