@@ -160,22 +160,19 @@ extension MerchantServer {
                 txn: c.transactionId,
                 outcome: "\(share)% refunded now: what was taken back beyond that share is given back"))
         recordSide { records in
+            // The newest clawbacks of this credit first; an unlock's is one debit of no coins.
             var left = coins
-            var k = records.debits.count - 1
-            while k >= 0 {
-                let d = records.debits[k]
-                if d.clawedBackFor == c.transactionId && d.user == c.user {
-                    if c.coins == 0 || d.coins <= left {
-                        left -= d.coins
-                        records.debits.remove(at: k)
-                        if c.coins == 0 { break }
-                    } else {
-                        records.debits[k].coins -= left
-                        left = 0
-                    }
-                    if left == 0 && c.coins > 0 { break }
+            for k in records.debits.indices.reversed()
+            where records.debits[k].clawedBackFor == c.transactionId && records.debits[k].user == c.user {
+                guard c.coins > 0 else {
+                    records.debits.remove(at: k)
+                    break
                 }
-                k -= 1
+                let part = min(left, records.debits[k].coins)
+                records.debits[k].coins -= part
+                left -= part
+                if records.debits[k].coins == 0 { records.debits.remove(at: k) }
+                if left == 0 { break }
             }
         }
         if let i = balances.firstIndex(where: { $0.user == c.user }) { balances[i].coins += coins }
