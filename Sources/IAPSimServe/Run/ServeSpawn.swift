@@ -61,6 +61,10 @@ package final class ServeSpawn: @unchecked Sendable {
             posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
         }
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        // Nothing else of this process reaches the backend: a pipe another thread opened for a
+        // child of its own (still open here for an instant) would stay open as long as the
+        // backend lives, and that child's reader would wait for its end for as long.
+        _ = spawnClosesFrom(&actions, STDERR_FILENO + 1)
         let argv = ["/bin/sh", "-c", command]
         var cArgv = argv.map { strdup($0) } + [nil]
         var cEnv = env.map { strdup($0) } + [nil]
@@ -180,3 +184,8 @@ package final class ServeSpawn: @unchecked Sendable {
         return Int(UInt16(bigEndian: addr.sin_port))
     }
 }
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which the Glibc module
+/// does not import: the child closes every descriptor from `from` on.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func spawnClosesFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
