@@ -38,7 +38,9 @@ let package = Package(
         // Standard library and swift-collections only: no I/O, no clock, no threads.
         .target(
             name: "IAPSimCore",
-            dependencies: [.product(name: "Collections", package: "swift-collections")]
+            // Only the heap: the umbrella `Collections` product would build every module of the
+            // package (ropes, bit sets, hash trees) for each consumer of IAPSimStoreKit.
+            dependencies: [.product(name: "HeapModule", package: "swift-collections")]
         ),
         // Scenario format v1: parse with line/column errors, run, expectations, exports.
         .target(

@@ -83,6 +83,17 @@ credit-reporter - replay-fraud wrong-account
 no-verify - replay-fraud
 racy-dedup --race double-credit
 TABLE
+# no-expiry leaves no anomaly (a subscription's timeline is not judged under serve): the access
+# read from its ledger fails subscription-expired.yaml's expectation.
+expiry="$(serve no-expiry no-expiry)"
+if [ "$expiry" -eq 1 ] && grep -q "^FAIL .*subscription-expired.yaml" "$out/no-expiry.out" \
+  && grep -q "subscriptions alice access" "$out/no-expiry.out"; then
+  echo "serve-matrix: BUGS=no-expiry: exit 1, $(tail -1 "$out/no-expiry.out"), subscription-expired.yaml's access"
+else
+  echo "serve-matrix: BUGS=no-expiry: expected exit 1 failing subscription-expired.yaml's access, got $expiry" >&2
+  cat "$out/no-expiry.out" >&2
+  failed=1
+fi
 # racy-dedup is a race: one delivery at a time it must pass.
 calm="$(serve racy-dedup racy-calm)"
 [ "$calm" -eq 0 ] && echo "serve-matrix: BUGS=racy-dedup without --race: $(tail -1 "$out/racy-calm.out")" \

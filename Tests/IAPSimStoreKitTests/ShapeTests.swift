@@ -20,8 +20,8 @@ import Testing
     }
 
     @Test func everyPublicSymbolMirrorsAnApplePageOrIsHarness() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.sources)
-            .filter { $0.hasSuffix(".swift") }.map { Self.sources + "/" + $0 }
+        let files = try #require(FileManager.default.subpaths(atPath: Self.sources))
+            .filter { $0.hasSuffix(".swift") }.sorted().map { Self.sources + "/" + $0 }
         let found = Set(try PublicSymbols.list(files: files))
         #expect(found.count > 250, "the reading of the sources found \(found.count) public symbols")
         let unlisted = found.subtracting(Self.rows.keys).sorted()

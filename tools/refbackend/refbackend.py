@@ -38,7 +38,7 @@ from appstoreserverlibrary.models.TransactionHistoryRequest import Order, Transa
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
 
 KNOWN_BUGS = ["no-dedup", "no-pagination", "ack-before-commit", "no-clawback", "credit-reporter", "no-verify",
-              "racy-dedup"]
+              "racy-dedup", "no-expiry"]
 BUGS = [b.strip() for b in os.environ.get("BUGS", "").split(",") if b.strip()]
 for unknown in [b for b in BUGS if b not in KNOWN_BUGS]:
     sys.exit(f"refbackend: unknown bug switch {unknown!r}; accepted: {', '.join(KNOWN_BUGS)}")
@@ -224,6 +224,21 @@ class Backend:
             else:
                 self.db.execute("INSERT OR IGNORE INTO entitlements VALUES (?, ?)", (account, product))
 
+    def end_access(self, t):
+        """EXPIRED or GRACE_PERIOD_EXPIRED: the subscriber's entitlement of the product ends
+        (a later purchase, reported, grants it again)."""
+        if "no-expiry" in BUGS:
+            return  # BUG no-expiry: EXPIRED is acknowledged and the lapsed subscriber keeps the access
+        owners = {a for (a,) in self.db.execute(
+            "SELECT account FROM credits WHERE transaction_id IN (?, ?)",
+            (t.get("originalTransactionId") or t["transactionId"], t["transactionId"]))}
+        owner = self.owner(t.get("appAccountToken"))
+        if owner is not None:
+            owners.add(owner)
+        for account in owners:
+            self.db.execute("DELETE FROM entitlements WHERE account = ? AND product_id = ?",
+                            (account, t["productId"]))
+
     def remember_customer(self, t):
         """The Apple customer behind a transaction, for reconciliation."""
         customer = t.get("appTransactionId") or t.get("originalTransactionId") or t["transactionId"]
@@ -277,6 +292,8 @@ class Backend:
             self.claw_back(t)
         elif kind == "REFUND_REVERSED":
             self.restore(t)
+        elif kind in ("EXPIRED", "GRACE_PERIOD_EXPIRED"):
+            self.end_access(t)
         elif kind == "CONSUMPTION_REQUEST":
             self.answer_consumption(t)
         self.db.execute("COMMIT")

@@ -189,9 +189,25 @@ package struct SubscriberView: Sendable, Hashable {
     package var renewalInfo: RenewalInfo
     /// Whether the merchant server grants access now.
     package var access: Bool
-    /// Until when the server grants access (nil: it grants none).
+    /// Until when the server grants access (nil: it grants none, or it is your backend's,
+    /// whose ledger has no expiry).
     package var accessUntil: VirtualTime?
+    /// Under `serve`: the entitlement of the backend's last ledger that grants the access (the
+    /// subscription's product or another of its group), nil when it lists none.
+    package var ledgerEntitlement: String? = nil
+    /// True under `serve` with a ledger: `access` is what the backend's last ledger lists.
+    package var fromLedger = false
 
     package var status: SubscriptionStatus { subscription.status }
     package var periods: [SubscriptionPeriod] { subscription.periods }
+
+    /// What the merchant server grants, in the words of where it is read (after "grants"): the
+    /// simulated server's record (until when), or under `serve` the backend's last ledger.
+    package var accessWords: String {
+        guard fromLedger else {
+            return access ? "access until \(accessUntil.map(SubscriptionCalendar.iso) ?? "?")" : "no access"
+        }
+        return ledgerEntitlement.map { "access (the ledger lists \($0))" }
+            ?? "no access (the ledger lists no product of its group)"
+    }
 }

@@ -11,16 +11,45 @@
 /// and a subscription notification carries its `renewalInfo` (`data.signedRenewalInfo`).
 extension World {
     /// Every subscription of the Apple ID, with what the server grants its subscriber now.
+    /// Under `serve` (a backend with a ledger) the access is what the backend's last ledger
+    /// lists: an entitlement of the subscription's product or another product of its group.
     package var subscribers: [SubscriberView] {
         store.subscriptions.indices.map { i in
             let s = store.subscriptions[i]
+            let renewalInfo = store.renewalInfo(i, at: now)
+            if let link = external, !link.blind {
+                let listed = ledgerEntitlement(of: s.user, for: s.productId, in: link.ledger)
+                var view = SubscriberView(
+                    user: s.user, subscription: s, renewalInfo: renewalInfo, access: listed != nil, accessUntil: nil)
+                view.ledgerEntitlement = listed
+                view.fromLedger = true
+                return view
+            }
             let access = server.subscriberAccess.first { $0.originalTransactionId == s.originalTransactionId }
             let until = access?.until(policy.serverGrace)
             return SubscriberView(
-                user: s.user, subscription: s,
-                renewalInfo: store.renewalInfo(i, at: now),
+                user: s.user, subscription: s, renewalInfo: renewalInfo,
                 access: until.map { now < $0 } ?? false, accessUntil: until)
         }
+    }
+
+    /// Whether the merchant server grants `user` a subscription's access now: the simulated
+    /// server's own record, or under `serve` the backend's last ledger (an entitlement of a
+    /// subscription product the user has subscribed, or of its group).
+    package func grantsSubscriptionAccess(_ user: String) -> Bool {
+        guard let link = external, !link.blind else { return server.hasAccess(user, at: now, policy: policy) }
+        return store.subscriptions.contains {
+            $0.user == user && ledgerEntitlement(of: user, for: $0.productId, in: link.ledger) != nil
+        }
+    }
+
+    /// The entitlement of `ledger`'s account `user` that grants `product`'s access: the product
+    /// itself, or another product of its subscription group.
+    func ledgerEntitlement(of user: String, for product: String, in ledger: LedgerSnapshot?) -> String? {
+        let listed = ledger?.accounts.first { $0.id == user }?.entitlements ?? []
+        if listed.contains(product) { return product }
+        guard let group = config.catalog.product(product)?.subscription?.group else { return nil }
+        return listed.first { config.catalog.product($0)?.subscription?.group == group }
     }
 
     /// Queue entries that are the subscription clock (renewals, retries, grace ends, status

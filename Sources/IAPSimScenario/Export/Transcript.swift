@@ -108,7 +108,7 @@ package enum Transcript {
             let paid = s.periods.reduce(0) { $0 + $1.keptCents }
             return "subscription: \(v.user) \(s.productId) \(s.status.word), \(s.periods.count) payment(s) "
                 + "(\(s.renewals) renewal(s)), \(formatMoney(paid)) kept; server grants "
-                + (v.access ? "access until \(v.accessUntil.map(SubscriptionCalendar.iso) ?? "?")" : "no access")
+                + v.accessWords
         }
     }
 

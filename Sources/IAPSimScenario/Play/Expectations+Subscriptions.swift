@@ -78,7 +78,7 @@ extension ExpectationCheck {
                         holds: actual == status.word))
             }
             if let access = e.access {
-                let actual = sim.server.hasAccess(user, at: sim.now, policy: sim.policy)
+                let actual = sim.world.grantsSubscriptionAccess(user)
                 results.append(
                     ExpectationResult(
                         name: "subscriptions \(user) access", expected: String(access), actual: String(actual),

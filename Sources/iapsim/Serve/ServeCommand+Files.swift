@@ -142,18 +142,19 @@ struct ServeFiles {
             return "spend needs spend: {path: ...} in serve.yaml (your backend's call that spends coins)"
         }
         let e = s.expect
-        // Under serve a subscription's access is not judged (a ledger has no expiry).
-        let unjudged =
-            (e.subscriptions.values.contains { $0.access != nil } ? ["subscriptions.*.access"] : [])
-            + e.anomalies.map(\.type).filter(\.isSubscription).map(\.rawValue)
+        // Under serve a subscription's access is read from the ledger (an entitlement of its
+        // product or group), but its timeline is not judged: a ledger has no expiry to compare.
+        let unjudged = e.anomalies.map(\.type).filter(\.isSubscription).map(\.rawValue)
         if !unjudged.isEmpty {
-            return "expect \(unjudged.joined(separator: ", ")): a subscription's access is not judged under serve"
-                + " (your ledger has no expiry to compare); expect status, product and renewals instead"
+            return "expect \(unjudged.joined(separator: ", ")): a subscription's access timeline is not judged under"
+                + " serve (your ledger has no expiry to compare); expect subscriptions.NAME.access (read from"
+                + " the ledger's entitlements), status, product and renewals instead"
         }
         guard options.config.ledger == nil else { return nil }
         var needs: [String] = []
         if !e.credited.isEmpty { needs.append("credited") }
         if !e.entitlements.isEmpty { needs.append("entitlements") }
+        if e.subscriptions.values.contains(where: { $0.access != nil }) { needs.append("subscriptions.*.access") }
         if !e.spent.isEmpty { needs.append("spent") }
         if e.money != nil { needs.append("money") }
         let seen = e.anomalies.map(\.type).filter { !Self.blindTypes.contains($0) }

@@ -15,7 +15,7 @@ extension Inspector {
                 Span("\(v.status.rawValue) \(v.status.word)", v.status.entitled ? Style(.good) : Style(.bad)),
             ],
             field(
-                "merchant server", v.access ? "grants access until \(date(v.accessUntil))" : "grants no access",
+                "merchant server", "grants " + v.accessWords,
                 v.access == v.status.entitled ? Style(.good) : Style(.bad, bold: true)),
             // Apple's rule: the latest transaction of a subscription that is active or in grace;
             // a revoked, expired or retrying one does not appear.
