@@ -161,3 +161,51 @@ import Testing
         #expect(Self.links(in: "see [a](docs/a.md#x) and [b](../b.md)") == ["docs/a.md", "../b.md"])
     }
 }
+
+extension DocumentationTests {
+    /// The kernel names no type declared in another folder of IAPSimCore (issue 53: `Outbox`
+    /// lives in `World/`, the facts' log entry in `Vocabulary/`), and nothing is `public` but
+    /// the StoreKit library's API (IAPSimStoreKit and IAPSimStoreKitServe).
+    @Test func theKernelNamesNoOtherFolderAndOnlyTheLibraryIsPublic() throws {
+        let fm = FileManager.default
+        let core = CLI.root.path + "/Sources/IAPSimCore"
+        let declaration = try Regex(
+            #"(?m)^\s*(?:package |public |private |fileprivate |internal )?(?:final |indirect )?(?:struct|enum|class|protocol|typealias|actor)\s+([A-Z]\w*)"#
+        )
+        var declaredIn: [String: Set<String>] = [:]
+        let paths = try #require(fm.subpaths(atPath: core)).filter { $0.hasSuffix(".swift") }
+        for path in paths {
+            let folder = String(path.split(separator: "/").first ?? "")
+            let text = try String(contentsOfFile: core + "/" + path, encoding: .utf8)
+            for match in text.matches(of: declaration) {
+                declaredIn[String(match.output[1].substring ?? ""), default: []].insert(folder)
+            }
+        }
+        #expect(declaredIn["World"]?.contains("World") == true && declaredIn["VirtualTime"] == ["Kernel"])
+        let word = try Regex(#"\b[A-Z]\w+\b"#)
+        let kernel = paths.filter { $0.hasPrefix("Kernel/") }
+        #expect(kernel.count >= 4)
+        for path in kernel {
+            let text = try String(contentsOfFile: core + "/" + path, encoding: .utf8)
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                for match in line.matches(of: word) {
+                    let name = String(line[match.range])
+                    if let folders = declaredIn[name], !folders.contains("Kernel") {
+                        Issue.record("IAPSimCore/\(path):\(n + 1) names \(name) of \(folders.sorted()): \(line)")
+                    }
+                }
+            }
+        }
+        let sources = CLI.root.path + "/Sources"
+        let open = try Regex(#"(?m)^\s*(?:@[\w()]+\s+)*public\s"#)
+        var read = 0
+        for path in try #require(fm.subpaths(atPath: sources)) where path.hasSuffix(".swift") {
+            guard !path.hasPrefix("IAPSimStoreKit/"), !path.hasPrefix("IAPSimStoreKitServe/") else { continue }
+            read += 1
+            let text = try String(contentsOfFile: sources + "/" + path, encoding: .utf8)
+            #expect(!text.contains(open), "Sources/\(path) declares something public")
+        }
+        #expect(read > 300)
+    }
+}

@@ -119,10 +119,10 @@ package final class FactTextBytes {
 
 /// Copies `n` bytes from `source` to `target`: up to 16 as two words of 8, 4 or 2 bytes (the
 /// second overlapping the first), more with `memmove` (a call costs more than the copy of a
-/// short piece: an id, a key, a word). Public and inlinable so that the `--log` writer of
-/// another module inlines it (a package function is a call there).
+/// short piece: an id, a key, a word). Inlinable so that the `--log` writer of
+/// another module of the package inlines it.
 @inlinable @inline(__always)
-public func copyShortBytes(_ source: UnsafePointer<UInt8>, _ n: Int, to target: UnsafeMutablePointer<UInt8>) {
+package func copyShortBytes(_ source: UnsafePointer<UInt8>, _ n: Int, to target: UnsafeMutablePointer<UInt8>) {
     if n >= 8 && n <= 16 {
         copyOverlapping(source, n, to: target, as: UInt64.self)
     } else if n >= 4 && n < 8 {
@@ -138,7 +138,7 @@ public func copyShortBytes(_ source: UnsafePointer<UInt8>, _ n: Int, to target: 
 
 /// `n` bytes (one to two words of `Word`) as two words, the second ending where the bytes end.
 @inlinable @inline(__always)
-public func copyOverlapping<Word: FixedWidthInteger>(
+package func copyOverlapping<Word: FixedWidthInteger>(
     _ source: UnsafePointer<UInt8>, _ n: Int, to target: UnsafeMutablePointer<UInt8>, as _: Word.Type
 ) {
     let from = UnsafeRawPointer(source)
