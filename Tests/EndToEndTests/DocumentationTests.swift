@@ -209,3 +209,30 @@ extension DocumentationTests {
         #expect(read > 300)
     }
 }
+
+extension DocumentationTests {
+    /// ARCHITECTURE's placement rule: "`World` is extended only in `World/` and in family files"
+    /// (a family file holds its `CommandSpec` rows: `static let specs: [CommandSpec]`), and
+    /// `CommandSpec.all` is built from the families, not a hand list of their rows.
+    @Test func worldIsExtendedOnlyInWorldAndFamilyFiles() throws {
+        let core = CLI.root.path + "/Sources/IAPSimCore"
+        let extendsWorld = try Regex(#"(?m)^extension World\b"#)
+        var families: [String] = []
+        var outside: [String] = []
+        for path in try #require(FileManager.default.subpaths(atPath: core)) where path.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: core + "/" + path, encoding: .utf8)
+            let family = text.contains("static let specs: [CommandSpec]")
+            if family { families.append(path) }
+            if text.contains(extendsWorld), !path.hasPrefix("World/"), !family { outside.append(path) }
+        }
+        #expect(outside.isEmpty, "World is extended outside World/ and the family files: \(outside.sorted())")
+        #expect(families.count >= 5, "\(families.sorted())")
+        let command = try String(contentsOfFile: core + "/Vocabulary/Commands/Command.swift", encoding: .utf8)
+        for path in families {
+            let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            #expect(command.contains("\(name).specs"), "CommandSpec.all does not take \(name)'s rows")
+        }
+        let architecture = try String(contentsOfFile: CLI.root.path + "/ARCHITECTURE.md", encoding: .utf8)
+        #expect(architecture.contains("`World` is extended only in `World/` and in family files"))
+    }
+}

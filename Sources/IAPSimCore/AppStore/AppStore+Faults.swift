@@ -3,6 +3,14 @@
 /// faults (billing, a delayed notification). Worded, ended and disarmed here alone.
 extension AppStore {
     /// What is armed, in words; `payment` names a payment as the world's StoreKit does.
+    /// Whether the App Store has a fault armed (what `armedFaults` lists, without its words):
+    /// the next payment's fate, Ask to Buy, its outage or status, its Server API's faults,
+    /// billing, a delayed notification.
+    var hasArmedFaults: Bool {
+        interruptNext || nextFailure != nil || askToBuy || outage || nextStatus != nil
+            || apiFaults != ServerAPIFaultState() || billingFails || subscriptionBook?.delayNextMs != nil
+    }
+
     func armedFaults(payment: String) -> [String] {
         var out: [String] = []
         if interruptNext { out.append("next \(payment) interrupted") }

@@ -124,3 +124,48 @@ extension World {
         app.replaceSigned(signed)
     }
 }
+
+/// The refund loop as rows of the vocabulary (docs/scenario-format.md). Not on explore's wheel:
+/// explore adds refunds to the schedules of worlds with a server-side key on
+/// (`Schedule.addServerSideSteps`).
+extension CommandSpec {
+    static let refund = CommandSpec(
+        "refund", usage: "refund TXN|newest [percent N|remaining]",
+        read: { a throws(CommandError) in try a.refund() },
+        doc: "Apple refunds that charge (`newest`: the newest charge not refunded yet); `percent N` (1 to 100, "
+            + "default 100) refunds N percent of the price (`REFUND_PRORATED`); `remaining` refunds the unused share "
+            + "of a subscription's current period, to the whole percent; a REFUND notification goes out when the "
+            + "server has a notification URL")
+    static let refundRequest = CommandSpec(
+        "refund-request", usage: "refund-request TXN|newest [reason REASON]",
+        read: { a throws(CommandError) in try a.refundRequest() },
+        doc: "the customer asks Apple for a refund of that charge; a consumable's or a subscription's request sends "
+            + "`CONSUMPTION_REQUEST` with `consumptionRequestReason` (`reason`: `UNINTENDED_PURCHASE`, "
+            + "`FULFILLMENT_ISSUE`, `UNSATISFIED_WITH_PURCHASE` (default), `LEGAL`, `OTHER`), which a server with "
+            + "`server-consumption-answer true` answers; for a subscription the App Store also turns auto-renew off; "
+            + "Apple decides later, by `refund` or `refund-decline`")
+    static let refundDecline = naming(
+        "refund-decline", doc: "Apple declines the customer's refund request (`REFUND_DECLINED`)"
+    ) { .refundDecline(txn: $0) }
+    static let refundReverse = naming(
+        "refund-reverse",
+        doc: "Apple reverses a refund in effect (`REFUND_REVERSED`; `newest`: the newest one): the customer has "
+            + "paid again"
+    ) { .refundReverse(txn: $0) }
+
+    /// A command of the refund loop that names one transaction id, or `newest`.
+    static func naming(_ word: String, doc: String, _ make: @escaping @Sendable (String?) -> Command) -> CommandSpec {
+        CommandSpec(
+            word, usage: "\(word) TXN|newest",
+            read: { a throws(CommandError) in
+                try a.exactly(1)
+                return make(try a.refundTarget(0))
+            }, doc: doc)
+    }
+}
+
+extension RefundCommand {
+    /// The family's rows of the vocabulary, in the format's order (`CommandSpec.all` is built
+    /// from the families).
+    static let specs: [CommandSpec] = [.refund, .refundRequest, .refundDecline, .refundReverse]
+}

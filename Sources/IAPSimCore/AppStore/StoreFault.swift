@@ -110,3 +110,46 @@ extension World {
         }
     }
 }
+
+/// The App Store's faults as rows of the vocabulary (docs/scenario-format.md).
+extension CommandSpec {
+    static let storeOutage = CommandSpec(
+        "store-outage", usage: "store-outage on|off", fault: true,
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .storeOutage(on: try a.onOff(0))
+        }, explore: ExploreDraw(slot: 5, weight: 1) { rng, _ in .storeOutage(on: rng.below(2) == 0) },
+        doc: "`on`: the App Store's verification answers 21005 (temporarily unavailable) until it is turned `off`")
+    static let storeStatus = CommandSpec(
+        "store-status", usage: "store-status CODE", faultIf: { $0 != .storeStatus(0) },
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .storeStatus(try a.statusCode(0))
+        },
+        explore: ExploreDraw(slot: 16, weight: 1) { rng, _ in
+            // Statuses a correct server survives: retryable ones and the sandbox's 21007.
+            .storeStatus([21_002, 21_007, 21_150][rng.below(3)])
+        },
+        doc: "the App Store's next verification answers CODE: `0`, `21002`, `21003`, `21005`, `21007`, `21010` or "
+            + "`21100`..`21199`; `0` restores normal answers")
+    static let failNextPayment = CommandSpec(
+        "fail-next-payment",
+        usage: "fail-next-payment [" + Self.failReasons.joined(separator: "|") + "]",
+        fault: true, read: { a throws(CommandError) in try a.failure() },
+        explore: ExploreDraw(slot: 6, weight: 1) { rng, _ in
+            rng.below(2) == 0 ? .failNextPayment(.cancelled) : .failNextPaymentUnfinished
+        },
+        doc: "the next payment fails, as `cancelled` (the default), `network` or `invalid`; `unfinished`: it fails "
+            + "and the app's failure branch skips `finishTransaction`")
+    static let interruptNextPayment = CommandSpec(
+        "interrupt-next-payment", .interruptNextPayment, fault: true,
+        explore: ExploreDraw(slot: 12, weight: 1) { _, _ in .interruptNextPayment },
+        doc: "the next payment is interrupted: a `failed` transaction at once and, 30 s later, a separate "
+            + "`purchased` one that charges")
+}
+
+extension StoreFault {
+    /// The family's rows of the vocabulary, in the format's order (`CommandSpec.all` is built
+    /// from the families).
+    static let specs: [CommandSpec] = [.storeOutage, .storeStatus, .failNextPayment, .interruptNextPayment]
+}

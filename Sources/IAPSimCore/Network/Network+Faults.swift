@@ -3,6 +3,13 @@
 /// status line and its heal phase ask this part (`Simulation.armedFaults`, `heal`).
 extension Network {
     /// What is armed, in words.
+    /// Whether a route or the device has a fault armed (what `armedFaults` lists, without its
+    /// words: asked once a run).
+    var hasArmedFaults: Bool {
+        !deviceOnline || routeLatencyMs != Network.defaultLatencies || !dropNextRequest.isEmpty
+            || !dropNextResponse.isEmpty
+    }
+
     var armedFaults: [String] {
         var out: [String] = []
         if !deviceOnline { out.append("device offline") }

@@ -81,3 +81,41 @@ extension World {
         }
     }
 }
+
+/// A route's faults as rows of the vocabulary (docs/scenario-format.md).
+extension CommandSpec {
+    static let dropNextRequest = CommandSpec(
+        "drop-next-request", usage: "drop-next-request ROUTE", fault: true,
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .dropNextRequest(try a.route(0))
+        },
+        explore: ExploreDraw(slot: 3, weight: 1) { rng, m in
+            rng.below(2) == 0 ? .dropNextRequest(m.route) : .dropNextResponse(m.route)
+        }, doc: "the next request on ROUTE is lost on the way (the receiver never sees it)")
+    static let dropNextResponse = CommandSpec(
+        "drop-next-response", usage: "drop-next-response ROUTE", fault: true,
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .dropNextResponse(try a.route(0))
+        }, doc: "the next request on ROUTE is handled but its answer is lost")
+    static let latency = CommandSpec(
+        "latency", usage: "latency ROUTE DURATION", fault: true,
+        read: { a throws(CommandError) in
+            try a.exactly(2)
+            return .latency(try a.route(0), try a.duration(1))
+        },
+        explore: ExploreDraw(slot: 13, weight: 1) { rng, m in
+            .latency(m.route, [80, 500, 2_000][rng.below(3)])
+        },
+        simpler: { command in
+            if case .networkFault(.latency(let r, let ms)) = command, ms > 500 { return [.latency(r, 500)] }
+            return []
+        }, doc: "the one-way latency of ROUTE from now on")
+}
+
+extension NetworkFault {
+    /// The family's rows of the vocabulary, in the format's order (`CommandSpec.all` is built
+    /// from the families).
+    static let specs: [CommandSpec] = [.dropNextRequest, .dropNextResponse, .latency]
+}

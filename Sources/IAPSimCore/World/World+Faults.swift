@@ -13,12 +13,9 @@ extension World {
     }
 
     /// Whether any part has a fault armed (what `armedFaults` would list, without its words:
-    /// asked once a run by explore's heal phase and the verdict).
+    /// asked once a run by explore's heal phase and the verdict): each part answers for its own.
     package var hasArmedFaults: Bool {
-        !network.deviceOnline || network.routeLatencyMs != Network.defaultLatencies || !network.dropNextRequest.isEmpty
-            || !network.dropNextResponse.isEmpty || store.interruptNext || store.nextFailure != nil || store.askToBuy
-            || store.outage || store.nextStatus != nil || store.apiFaults != ServerAPIFaultState() || store.billingFails
-            || store.subscriptionBook?.delayNextMs != nil || app.skipFinishNextFailed || server.outage
+        network.hasArmedFaults || store.hasArmedFaults || app.hasArmedFaults || server.hasArmedFaults
     }
 
     /// `heal`: every part ends what it has armed. The one-shots no command takes back are

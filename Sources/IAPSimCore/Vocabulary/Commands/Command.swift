@@ -121,15 +121,13 @@ package enum Command: Sendable, Hashable {
 
 extension CommandSpec {
     /// The vocabulary: one entry per command word, in the order of the format's table.
-    package static let all: [CommandSpec] = [
-        .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground,
-        .uninstall, .login, .logout, .network, .dropNextRequest, .dropNextResponse,
-        .latency, .storeOutage, .storeStatus, .failNextPayment, .interruptNextPayment,
-        .askToBuy, .approve, .decline, .replay, .forge, .serverOutage, .serverAPIFail, .serverAPISlow,
-        .serverAPIOutage, .refund, .refundRequest,
-        .refundDecline, .refundReverse, .spend, .billingFail, .autoRenew, .changePlan, .delayNextNotification,
-        .heal, .policy, .wait, .settle,
-    ]
+    package static let all: [CommandSpec] =
+        [
+            .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login, .logout,
+            .network,
+        ] + NetworkFault.specs + StoreFault.specs
+        + [.askToBuy, .approve, .decline, .replay, .forge, .serverOutage] + ServerAPIFault.specs
+        + RefundCommand.specs + [.spend] + SubscriptionCommand.specs + [.heal, .policy, .wait, .settle]
 
     static let buy = CommandSpec(
         "buy", usage: "buy PRODUCT",
@@ -197,67 +195,6 @@ extension CommandSpec {
             return .network(on: try a.onOff(0))
         }, explore: ExploreDraw(slot: 4, weight: 1) { rng, _ in .network(on: rng.below(2) == 0) },
         doc: "the device loses (`off`) or regains (`on`) connectivity")
-    static let dropNextRequest = CommandSpec(
-        "drop-next-request", usage: "drop-next-request ROUTE", fault: true,
-        read: { a throws(CommandError) in
-            try a.exactly(1)
-            return .dropNextRequest(try a.route(0))
-        },
-        explore: ExploreDraw(slot: 3, weight: 1) { rng, m in
-            rng.below(2) == 0 ? .dropNextRequest(m.route) : .dropNextResponse(m.route)
-        }, doc: "the next request on ROUTE is lost on the way (the receiver never sees it)")
-    static let dropNextResponse = CommandSpec(
-        "drop-next-response", usage: "drop-next-response ROUTE", fault: true,
-        read: { a throws(CommandError) in
-            try a.exactly(1)
-            return .dropNextResponse(try a.route(0))
-        }, doc: "the next request on ROUTE is handled but its answer is lost")
-    static let latency = CommandSpec(
-        "latency", usage: "latency ROUTE DURATION", fault: true,
-        read: { a throws(CommandError) in
-            try a.exactly(2)
-            return .latency(try a.route(0), try a.duration(1))
-        },
-        explore: ExploreDraw(slot: 13, weight: 1) { rng, m in
-            .latency(m.route, [80, 500, 2_000][rng.below(3)])
-        },
-        simpler: { command in
-            if case .networkFault(.latency(let r, let ms)) = command, ms > 500 { return [.latency(r, 500)] }
-            return []
-        }, doc: "the one-way latency of ROUTE from now on")
-    static let storeOutage = CommandSpec(
-        "store-outage", usage: "store-outage on|off", fault: true,
-        read: { a throws(CommandError) in
-            try a.exactly(1)
-            return .storeOutage(on: try a.onOff(0))
-        }, explore: ExploreDraw(slot: 5, weight: 1) { rng, _ in .storeOutage(on: rng.below(2) == 0) },
-        doc: "`on`: the App Store's verification answers 21005 (temporarily unavailable) until it is turned `off`")
-    static let storeStatus = CommandSpec(
-        "store-status", usage: "store-status CODE", faultIf: { $0 != .storeStatus(0) },
-        read: { a throws(CommandError) in
-            try a.exactly(1)
-            return .storeStatus(try a.statusCode(0))
-        },
-        explore: ExploreDraw(slot: 16, weight: 1) { rng, _ in
-            // Statuses a correct server survives: retryable ones and the sandbox's 21007.
-            .storeStatus([21_002, 21_007, 21_150][rng.below(3)])
-        },
-        doc: "the App Store's next verification answers CODE: `0`, `21002`, `21003`, `21005`, `21007`, `21010` or "
-            + "`21100`..`21199`; `0` restores normal answers")
-    static let failNextPayment = CommandSpec(
-        "fail-next-payment",
-        usage: "fail-next-payment [" + Self.failReasons.joined(separator: "|") + "]",
-        fault: true, read: { a throws(CommandError) in try a.failure() },
-        explore: ExploreDraw(slot: 6, weight: 1) { rng, _ in
-            rng.below(2) == 0 ? .failNextPayment(.cancelled) : .failNextPaymentUnfinished
-        },
-        doc: "the next payment fails, as `cancelled` (the default), `network` or `invalid`; `unfinished`: it fails "
-            + "and the app's failure branch skips `finishTransaction`")
-    static let interruptNextPayment = CommandSpec(
-        "interrupt-next-payment", .interruptNextPayment, fault: true,
-        explore: ExploreDraw(slot: 12, weight: 1) { _, _ in .interruptNextPayment },
-        doc: "the next payment is interrupted: a `failed` transaction at once and, 30 s later, a separate "
-            + "`purchased` one that charges")
     static let askToBuy = CommandSpec(
         "ask-to-buy", usage: "ask-to-buy on|off",
         read: { a throws(CommandError) in
@@ -284,6 +221,26 @@ extension CommandSpec {
             + "`environment Xcode` (or `LocalTesting`) makes the JWS claim a test environment, whose signature "
             + "Apple's verifier does not check")
     // Not on explore's wheel: explore's runs end in a heal phase of their own.
+    // The server side: not on explore's wheel either; explore adds refunds and spending to
+    // the schedules of worlds with a server-side key on (`Schedule.addServerSideSteps`), and
+    // the server's faults to every world's (`Schedule.addServerFaultSteps`, `faultDraws`).
+    static let serverOutage = CommandSpec(
+        "server-outage", usage: "server-outage on|off",
+        faultIf: { $0 == .serverOutage(on: true) },
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .serverOutage(on: try a.onOff(0))
+        },
+        doc: "`on`: the merchant server answers every request (orders, recharges, notifications) with HTTP 503 "
+            + "until it is turned `off`")
+    static let spend = CommandSpec(
+        "spend", usage: "spend USER COINS",
+        read: { a throws(CommandError) in
+            try a.exactly(2)
+            return .spend(user: try a.user(0), coins: try a.coins(1))
+        },
+        doc: "USER spends COINS coins in the app (the app must be running); refused, with the reason logged, when "
+            + "the balance is short")
     static let heal = CommandSpec(
         "heal", .heal,
         doc: "every armed fault ends, each part its own: a dropped request or answer and the next payment's failure "
