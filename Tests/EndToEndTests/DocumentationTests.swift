@@ -236,3 +236,29 @@ extension DocumentationTests {
         #expect(architecture.contains("`World` is extended only in `World/` and in family files"))
     }
 }
+
+extension DocumentationTests {
+    /// No `default:` over a message's payload or an external request (issue 53): a new case is
+    /// named by the compiler at every switch over them, never swallowed.
+    @Test func noSwitchOverAPayloadOrARequestHasADefault() throws {
+        let sources = CLI.root.path + "/Sources"
+        let subject = try Regex(#"^(\s*)(?:return |let \w+ = )?switch ((?:\w+\.)*payload|request) \{$"#)
+        var switches = 0
+        for path in try #require(FileManager.default.subpaths(atPath: sources)) where path.hasSuffix(".swift") {
+            let lines = try String(contentsOfFile: sources + "/" + path, encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            for (n, line) in lines.enumerated() {
+                guard let match = line.wholeMatch(of: subject) else { continue }
+                switches += 1
+                let indent = String(match.output[1].substring ?? "")
+                for later in lines[(n + 1)...] {
+                    if later == indent + "}" { break }
+                    #expect(
+                        !later.hasPrefix(indent + "default:"),
+                        "Sources/\(path):\(n + 1): a switch over \(match.output[2].substring ?? "") has a default")
+                }
+            }
+        }
+        #expect(switches >= 6, "only \(switches) switches over a payload or a request were found")
+    }
+}

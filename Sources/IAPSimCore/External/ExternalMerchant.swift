@@ -36,6 +36,19 @@ package enum ExternalOutcome: Sendable, Hashable {
     case done(String?)
 }
 
+extension ExternalOutcome {
+    /// The answer to a request no backend answers (none could be made, or the run has
+    /// stopped), `why` in its words: nothing moves the world further.
+    package static func unanswered(_ request: ExternalRequest, _ why: String) -> ExternalOutcome {
+        switch request {
+        case .order: return .orderRefused(why)
+        case .report: return .report(.retryLater(why))
+        case .notification: return .notification(status: 0)
+        case .tick, .spend, .ledger, .apiFault: return .done(why)
+        }
+    }
+}
+
 /// One exchange's result: the answer, the ledger read after it (nil: no `ledger` key, the
 /// blind mode), and the line the transcript shows (`POST /orders -> 201`).
 package struct ExternalReply: Sendable, Hashable {

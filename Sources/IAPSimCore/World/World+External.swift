@@ -110,7 +110,9 @@ extension World {
                 notes.append((.newsAcknowledged(txn: txn, type: n.type, status: status), outbox.facts.count))
             }
             outbox.send(.notify, .response, .app, exchange: m.exchange, .notificationResponse(status: status))
-        default:
+        case .orderResponse, .rechargeResponse, .verifyRequest, .verifyResponse, .notificationResponse,
+            .historyRequest, .historyResponse, .unavailable, .appTransactionReport, .consumptionInfo, .apiError,
+            .statusRequest, .statusResponse:
             break
         }
     }

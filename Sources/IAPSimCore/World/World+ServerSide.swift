@@ -80,7 +80,9 @@ extension World {
                 .rechargeResponse(.retryLater("HTTP 503: the merchant server is down"), transactionId: r.transactionId))
         case .notification:
             outbox.send(.notify, .response, .app, exchange: m.exchange, .notificationResponse(status: 503))
-        default:
+        case .orderRequest, .orderResponse, .rechargeResponse, .verifyRequest, .verifyResponse,
+            .notificationResponse, .historyRequest, .historyResponse, .unavailable, .appTransactionReport,
+            .consumptionInfo, .apiError, .statusRequest, .statusResponse:
             outbox.send(m.route, .response, m.sender, exchange: m.exchange, .unavailable)
         }
     }

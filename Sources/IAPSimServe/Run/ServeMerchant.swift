@@ -171,12 +171,7 @@ package final class ServeMerchant: ExternalMerchant, @unchecked Sendable {
 
     /// What an exchange answers once the run has failed: nothing moves the world further.
     static func silent(_ request: ExternalRequest) -> ExternalOutcome {
-        switch request {
-        case .order: return .orderRefused("the run has stopped")
-        case .report: return .report(.retryLater("the run has stopped"))
-        case .notification: return .notification(status: 0)
-        default: return .done("the run has stopped")
-        }
+        .unanswered(request, "the run has stopped")
     }
 
     func send(

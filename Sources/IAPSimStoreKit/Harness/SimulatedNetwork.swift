@@ -168,7 +168,9 @@ struct HTTPAnswer: Sendable {
                 status = 503
                 body = json([result: "retry", "reason": why])
             }
-        default:
+        case .orderRequest, .rechargeRequest, .verifyRequest, .verifyResponse, .notification, .notificationResponse,
+            .historyRequest, .historyResponse, .unavailable, .appTransactionReport, .consumptionInfo, .apiError,
+            .statusRequest, .statusResponse:
             status = 503
             body = json(["result": "retry", "reason": "unavailable"])
         }

@@ -42,11 +42,6 @@ struct ServeUI {
 /// The link of a world whose merchant could not be made: every call answers nothing.
 struct Unreachable: ExternalMerchant {
     func exchange(_ request: ExternalRequest, world: World) -> ExternalReply {
-        switch request {
-        case .order: return ExternalReply(.orderRefused("no backend"))
-        case .report: return ExternalReply(.report(.retryLater("no backend")))
-        case .notification: return ExternalReply(.notification(status: 0))
-        default: return ExternalReply(.done("no backend"))
-        }
+        ExternalReply(.unanswered(request, "no backend"))
     }
 }
