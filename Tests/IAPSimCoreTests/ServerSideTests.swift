@@ -71,7 +71,7 @@ import Testing
         h.settle()
         #expect(h.sim.network.totals(for: .notify).messages == 0)
         #expect(h.sim.network.totals(for: .serverAPI).messages == 0)
-        #expect(Self.sent(h.sim).isEmpty && !h.sim.reconcileArmed)
+        #expect(Self.sent(h.sim).isEmpty && !h.sim.server.jobs.reconcileArmed)
         #expect(h.summary == ["refund-unclawed:permanent"])
     }
 
@@ -133,7 +133,7 @@ import Testing
         h.settle()
         #expect(h.balance("alice") == 0)
         #expect(h.sim.network.totals(for: .serverAPI).messages == 0)
-        #expect(!h.sim.reconcileArmed && h.summary == ["lost-order:open"], "only a launch can recover it")
+        #expect(!h.sim.server.jobs.reconcileArmed && h.summary == ["lost-order:open"], "only a launch can recover it")
     }
 
     /// With the appTransactionId the app reported at login, the same customer is looked up by

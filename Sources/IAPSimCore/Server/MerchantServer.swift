@@ -89,6 +89,8 @@ package struct Debit: Sendable, Hashable {
 /// the coin ledger. Its three rules are policy keys: `server-dedup`, `server-bind-order`,
 /// `credit-to`. It survives everything.
 package struct MerchantServer: Sendable, Hashable {
+    /// Its own timers: whether its reconciliation and status poll are scheduled.
+    var jobs = ServerJobs()
     package internal(set) var orders: [Order] = []
     /// When `server-bind-order` was switched on while the world ran (-1: from the start): a
     /// purchase made by then that carries no token is accepted unbound, as a server that

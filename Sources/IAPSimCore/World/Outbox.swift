@@ -12,6 +12,10 @@ package struct Outbox: Sendable {
     package internal(set) var sends: [Message] = []
     var nextMessageId: Int
     var nextExchange: Int
+    /// What the event being handled tells its onlooker beyond its facts (`OnlookerNote`),
+    /// each with the place in `facts` where what the onlooker answers goes. Empty but under
+    /// serve; the world's `commit` hands them over and empties it.
+    var notes: [(note: OnlookerNote, at: Int)] = []
     /// False when nobody keeps or collects the log: then `facts` holds only the facts of
     /// the kinds in `subscribed`, and the others are only counted (explore runs write many
     /// facts that nobody reads; building and dropping them at once is the cheap way to

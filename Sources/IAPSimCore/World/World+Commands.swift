@@ -94,8 +94,8 @@ extension World {
         case .background: app.background(&outbox)
         case .foreground: app.foreground(store: &store, &outbox)
         case .launch:
-            let first = firstLaunchDone ? nil : config.users.first
-            firstLaunchDone = true
+            let first = counters.firstLaunchDone ? nil : config.users.first
+            counters.firstLaunchDone = true
             app.launch(firstUser: first, store: &store, &outbox)
         case .uninstall: app.uninstall(&outbox)
         case .login(let user): app.login(user, store: &store, &outbox)

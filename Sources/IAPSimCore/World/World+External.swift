@@ -107,7 +107,7 @@ extension World {
                 acknowledged(txn, user: nil, sender: .app, via: .notification)
             }
             if (200...206).contains(status), n.type == .refund || n.type == .refundReversed {
-                notes.append((.newsAcknowledged(txn: txn, type: n.type, status: status), outbox.facts.count))
+                outbox.notes.append((.newsAcknowledged(txn: txn, type: n.type, status: status), outbox.facts.count))
             }
             outbox.send(.notify, .response, .app, exchange: m.exchange, .notificationResponse(status: status))
         case .orderResponse, .rechargeResponse, .verifyRequest, .verifyResponse, .notificationResponse,
@@ -143,7 +143,7 @@ extension World {
                 user: buyer, product: product, txn: txn, order: nil, sender: sender, via: via, receipt: nil,
                 out: &outbox)
         }
-        notes.append((.acknowledged(txn: txn), outbox.facts.count))
+        outbox.notes.append((.acknowledged(txn: txn), outbox.facts.count))
     }
 
     /// A blind backend keeps no ledger: the world notes who paid for each charge of the
@@ -204,7 +204,7 @@ extension World {
         }
         external = link
         // The verdict's anomalies follow the rows' facts (`World.tell`).
-        for note in mismatched { notes.append((note, outbox.facts.count)) }
+        for note in mismatched { outbox.notes.append((note, outbox.facts.count)) }
     }
 
     func coinsOf(_ row: LedgerSnapshot.Row) -> Int {

@@ -21,7 +21,7 @@ extension World {
 
     /// The reconciliation job's tick (skipped if the key was turned off meanwhile).
     mutating func reconcileDue() {
-        reconcileArmed = false
+        server.jobs.reconcileArmed = false
         // A tick that would find nothing is skipped (see `armReconcileIfDue`).
         guard policy.serverReconcileMs != nil, server.reconciliationHasWork(store, policy: policy) else { return }
         server.reconcile(&outbox)
@@ -91,7 +91,7 @@ extension World {
     /// 1h) when a reconciliation would find something; a tick that would find nothing is
     /// skipped, which changes nothing but the length of the log.
     mutating func armReconcileIfDue() {
-        guard let interval = policy.serverReconcileMs, !reconcileArmed else { return }
+        guard let interval = policy.serverReconcileMs, !server.jobs.reconcileArmed else { return }
         // Asked after every event: the answer can change only when the transactions or the
         // server's credits, orders or news changed (all of them only grow or are updated in
         // place, so their counts and the store's revision say whether they did).
@@ -99,18 +99,13 @@ extension World {
             store: store.revision, credits: server.credits.count, orders: server.orders.count,
             toldOf: server.toldOf.count, refundsHeard: server.refundsHeard.count,
             reported: server.appTransactions.count)
-        guard stamp != reconcileIdleAt else { return }
+        guard stamp != server.jobs.reconcileIdleAt else { return }
         guard server.reconciliationHasWork(store, policy: policy) else {
-            reconcileIdleAt = stamp
+            server.jobs.reconcileIdleAt = stamp
             return
         }
-        reconcileIdleAt = nil
-        reconcileArmed = true
+        server.jobs.reconcileIdleAt = nil
+        server.jobs.reconcileArmed = true
         schedule((now / interval + 1) * interval - now, .serverReconcile)
     }
-}
-
-/// What `MerchantServer.reconciliationHasWork` reads, counted: the same stamp, the same answer.
-struct ReconcileStamp: Equatable {
-    var store: Int, credits: Int, orders: Int, toldOf: Int, refundsHeard: Int, reported: Int
 }

@@ -54,12 +54,12 @@ extension World {
 
     /// Queue entries that are the subscription clock (renewals, retries, grace ends, status
     /// polls): `settle` stops when only these remain.
-    var subscriptionClockEvents: Int { store.subscriptionClockEvents + (statusPollArmed ? 1 : 0) }
+    var subscriptionClockEvents: Int { store.subscriptionClockEvents + (server.jobs.statusPollArmed ? 1 : 0) }
 
     /// The status poll's tick: Get All Subscription Statuses for each subscriber the server
     /// knows (route `server-api`), then the next tick.
     mutating func statusPollDue() {
-        statusPollArmed = false
+        server.jobs.statusPollArmed = false
         guard let interval = policy.serverStatusPollMs, !server.subscriberAccess.isEmpty else { return }
         for a in server.subscriberAccess {
             let exchange = outbox.newExchange()
@@ -67,16 +67,16 @@ extension World {
                 .serverAPI, .request, .app, exchange: exchange,
                 .statusRequest(originalTransactionId: a.originalTransactionId))
         }
-        statusPollArmed = true
+        server.jobs.statusPollArmed = true
         outbox.after(interval, .serverStatusPoll)
     }
 
     /// `server-status-poll`: arms the poll once the server knows a subscriber.
     mutating func armStatusPollIfDue() {
-        guard !statusPollArmed, let interval = policy.serverStatusPollMs, !server.subscriberAccess.isEmpty else {
+        guard !server.jobs.statusPollArmed, let interval = policy.serverStatusPollMs, !server.subscriberAccess.isEmpty else {
             return
         }
-        statusPollArmed = true
+        server.jobs.statusPollArmed = true
         schedule(interval, .serverStatusPoll)
     }
 

@@ -58,53 +58,45 @@ package struct World: Sendable {
     package internal(set) var network: Network
     package internal(set) var server: MerchantServer
     package internal(set) var attacker = Attacker()
-    /// The event log, oldest first (bounded by `config.logLimit`).
-    package private(set) var log: [LogEntry] = []
-    /// How many log entries were ever written (dropped ones included).
-    package private(set) var logCount = 0
-    /// How many events the engine has processed.
-    package private(set) var eventsProcessed = 0
-    /// The most events this world may process (a replay's share of the what-if's budget):
-    /// once it has processed that many, nothing more is scheduled for it (`nextEventTime` is
-    /// nil), as when the store is over its limit.
-    package var eventLimit = Int.max
+    /// The event log, and how many entries were ever written.
+    var journal = Journal()
+    /// The engine's counters: ids handed out, events processed and their limit.
+    var counters = EngineCounters()
     /// The events to come; their actions wait in `outbox.pending`.
     var queue = Heap<Scheduled>()
-    /// What the event or command being handled writes. One outbox serves them all, one
-    /// at a time: `begin` readies it and `commit` empties it, keeping its buffers.
+    /// What the event or command being handled writes, and what it tells its onlooker beyond
+    /// its facts (`outbox.notes`). One outbox serves them all, one at a time: `begin` readies
+    /// it and `commit` empties it, keeping its buffers.
     var outbox: Outbox
-    /// What the event being handled tells its onlooker beyond its facts (`OnlookerNote`),
-    /// each with the place in `outbox.facts` where what the onlooker answers goes. Empty but
-    /// under serve; `commit` hands them over and empties it.
-    var notes: [(note: OnlookerNote, at: Int)] = []
-    var seq = 0
-    var nextMessageId = 0
-    var nextExchange = 0
-    var firstLaunchDone = false
-    /// The reconciliation job is scheduled (`server-reconcile`).
-    var reconcileArmed = false
-    /// The world as it was when `armReconcileIfDue` last found no work (nil: not known).
-    var reconcileIdleAt: ReconcileStamp?
     /// `merchant: external` (`iapsim serve`): the user's backend plays the merchant server.
     package var external: ExternalLink? {
-        didSet {
-            isExternal = external != nil
-            outbox.served = isExternal
-        }
+        didSet { outbox.served = external != nil }
     }
-    /// True when the user's backend plays the merchant server (`external` is set). Kept apart
-    /// because the engine asks it at every event: comparing the optional with nil copies it.
-    package private(set) var isExternal = false
+    /// True when the user's backend plays the merchant server (`external` is set): the
+    /// outbox's flag, asked at every event (comparing the optional with nil copies it).
+    package var isExternal: Bool { outbox.served }
     /// The app's part played by real app code (`IAPSimStoreKit`), with what reached it.
-    package internal(set) var driven: DrivenApp? { didSet { isDriven = driven != nil } }
+    package internal(set) var driven: DrivenApp? { didSet { counters.isDriven = driven != nil } }
     /// True when real app code plays the app (`driven` is set), kept apart as `isExternal` is.
-    package private(set) var isDriven = false
-    /// The subscription status poll is scheduled (`server-status-poll`).
-    var statusPollArmed = false
+    package var isDriven: Bool { counters.isDriven }
     #if DEBUG
         /// What the invariants saw after the previous event (`assertInvariants`).
         var invariantWatch = InvariantWatch()
     #endif
+
+    /// The event log, oldest first (bounded by `config.logLimit`).
+    package var log: [LogEntry] { journal.log }
+    /// How many log entries were ever written (dropped ones included).
+    package var logCount: Int { journal.logCount }
+    /// How many events the engine has processed.
+    package var eventsProcessed: Int { counters.eventsProcessed }
+    /// The most events this world may process (a replay's share of the what-if's budget):
+    /// once it has processed that many, nothing more is scheduled for it (`nextEventTime` is
+    /// nil), as when the store is over its limit.
+    package var eventLimit: Int {
+        get { counters.eventLimit }
+        set { counters.eventLimit = newValue }
+    }
 
     /// The bound of `settle()`: 24 hours of virtual time.
     package static let settleLimitMs: VirtualTime = 24 * 3_600_000
@@ -152,14 +144,14 @@ package struct World: Sendable {
     /// because too many transactions were unfinished at once (`AppStore.overLimit`) or it
     /// has processed its `eventLimit`.
     package var nextEventTime: VirtualTime? {
-        store.overLimit || eventsProcessed >= eventLimit ? nil : queue.min?.time
+        store.overLimit || counters.eventsProcessed >= counters.eventLimit ? nil : queue.min?.time
     }
 
     /// The time of the event `runNext` runs, if any is queued (ignoring `eventLimit`).
     var nextQueued: VirtualTime? { queue.min?.time }
 
     /// True once the world has processed `eventLimit` events and stopped there.
-    package var eventLimitReached: Bool { eventsProcessed >= eventLimit }
+    package var eventLimitReached: Bool { counters.eventsProcessed >= counters.eventLimit }
 
     package var isIdle: Bool { queue.isEmpty }
 
@@ -197,7 +189,7 @@ package struct World: Sendable {
     /// Runs one event's action into the outbox.
     mutating func handle(_ next: Scheduled, collecting: Bool) {
         now = max(now, next.time)
-        eventsProcessed += 1
+        counters.eventsProcessed += 1
         let action = outbox.unpark(next.slot)
         begin(collecting: collecting)
         dispatch(action)
@@ -207,8 +199,8 @@ package struct World: Sendable {
     /// `collecting`: somebody wants what it writes.
     mutating func begin(collecting: Bool) {
         outbox.now = now
-        outbox.nextMessageId = nextMessageId
-        outbox.nextExchange = nextExchange
+        outbox.nextMessageId = counters.nextMessageId
+        outbox.nextExchange = counters.nextExchange
         outbox.keepsEveryFact = collecting || config.logLimit != 0
         outbox.unkept = 0
         outbox.triggers = TriggerSet()
@@ -229,14 +221,14 @@ package struct World: Sendable {
             while let m = sends.popLast() { network.transmit(m, &outbox) }
             swap(&sends, &outbox.sends)
         }
-        nextMessageId = outbox.nextMessageId
-        nextExchange = outbox.nextExchange
+        counters.nextMessageId = outbox.nextMessageId
+        counters.nextExchange = outbox.nextExchange
         scheduleTimers()
         if policy.serverReconcileMs != nil { armReconcileIfDue() }
         if policy.statusPollMs != 0 { armStatusPollIfDue() }
-        if !notes.isEmpty { tell(&onlooker) }
+        if !outbox.notes.isEmpty { tell(&onlooker) }
         written?.reserveCapacity(outbox.facts.count + 2)
-        logCount += outbox.unkept
+        journal.logCount += outbox.unkept
         if !outbox.facts.isEmpty {
             if isExternal { notePayers() }
             // Each fact moves out of the outbox, in the order written, and is recorded.
@@ -258,13 +250,13 @@ package struct World: Sendable {
     /// the event's facts; what it answers to each goes where the note was written among them.
     mutating func tell<O: Onlooker>(_ onlooker: inout O) {
         var inserted = 0
-        for (note, at) in notes {
+        for (note, at) in outbox.notes {
             var answer: [LogEntry] = []
             onlooker.hear(note, at: now, &answer)
             outbox.facts.insert(contentsOf: answer, at: at + inserted)
             inserted += answer.count
         }
-        notes.removeAll(keepingCapacity: true)
+        outbox.notes.removeAll(keepingCapacity: true)
     }
 
     /// Writes a part's fact to the log (and to `written`) and shows it to the onlooker if it
@@ -274,7 +266,7 @@ package struct World: Sendable {
     mutating func record<O: Onlooker>(
         _ entry: LogEntry, counted: Bool, into written: inout [LogEntry]?, _ onlooker: inout O
     ) {
-        if counted { logCount += 1 } else { append(entry, into: &written) }
+        if counted { journal.logCount += 1 } else { append(entry, into: &written) }
         if outbox.subscribed.contains(entry.fact.kind) {
             var found: [LogEntry] = []
             onlooker.see(entry, &found)
@@ -283,17 +275,17 @@ package struct World: Sendable {
     }
 
     mutating func append(_ entry: LogEntry, into written: inout [LogEntry]?) {
-        logCount += 1
+        journal.logCount += 1
         if written != nil { written!.append(entry) }
         if config.logLimit != 0 { keep(entry) }
     }
 
     mutating func keep(_ entry: LogEntry) {
-        if let limit = config.logLimit, log.count >= 2 * limit {
+        if let limit = config.logLimit, journal.log.count >= 2 * limit {
             // Trim in chunks so that appending stays amortised O(1).
-            log.removeFirst(log.count - limit)
+            journal.log.removeFirst(journal.log.count - limit)
         }
-        log.append(entry)
+        journal.log.append(entry)
     }
 
     /// Queues the outbox's timers (their actions are parked already). The events get
@@ -303,15 +295,35 @@ package struct World: Sendable {
         guard count > 0 else { return }
         for i in 0..<count {
             let timer = outbox.timers[i]
-            queue.insert(Scheduled(time: now + timer.delay, seq: seq + 1 + i, slot: timer.slot))
+            queue.insert(Scheduled(time: now + timer.delay, seq: counters.seq + 1 + i, slot: timer.slot))
         }
-        seq += count
+        counters.seq += count
         outbox.timerCount = 0
     }
 
     mutating func schedule(_ delay: VirtualTime, _ action: Action) {
-        seq += 1
+        counters.seq += 1
         var action = action
-        queue.insert(Scheduled(time: now + delay, seq: seq, slot: outbox.park(&action)))
+        queue.insert(Scheduled(time: now + delay, seq: counters.seq, slot: outbox.park(&action)))
     }
+}
+
+/// The world's event log, and how many entries were ever written (dropped ones included).
+struct Journal: Sendable {
+    var log: [LogEntry] = []
+    var logCount = 0
+}
+
+/// The engine's counters: the ids it hands out (event order, messages, exchanges), the
+/// events it processed and may process, and two facts of the run's shape.
+struct EngineCounters: Sendable {
+    var seq = 0
+    var nextMessageId = 0
+    var nextExchange = 0
+    var eventsProcessed = 0
+    var eventLimit = Int.max
+    /// The first `launch` has happened (it logs the first user in).
+    var firstLaunchDone = false
+    /// Real app code plays the app (`World.driven` is set).
+    var isDriven = false
 }
