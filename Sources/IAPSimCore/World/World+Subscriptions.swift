@@ -73,7 +73,8 @@ extension World {
 
     /// `server-status-poll`: arms the poll once the server knows a subscriber.
     mutating func armStatusPollIfDue() {
-        guard !server.jobs.statusPollArmed, let interval = policy.serverStatusPollMs, !server.subscriberAccess.isEmpty else {
+        guard !server.jobs.statusPollArmed, let interval = policy.serverStatusPollMs, !server.subscriberAccess.isEmpty
+        else {
             return
         }
         server.jobs.statusPollArmed = true
