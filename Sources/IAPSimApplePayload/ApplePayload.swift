@@ -39,6 +39,11 @@ package enum ApplePayload {
             p.expiresDate = unix(f.expiresAt)
             p.transactionReason = f.reason == .renewal ? .renewal : .purchase
             p.isUpgraded = f.isUpgraded ? true : nil
+            if let o = f.offer {
+                p.offerType = Int64(o.type)
+                p.offerDiscountType = o.paymentMode.rawValue
+                p.offerPeriod = o.period
+            }
         }
         return p
     }
@@ -71,6 +76,11 @@ package enum ApplePayload {
         p.currency = "USD"
         p.appAccountToken = r.appAccountToken
         p.appTransactionId = appTransactionId(r.appTransactionId)
+        if let o = r.offer {
+            p.offerType = Int64(o.type)
+            p.offerDiscountType = o.paymentMode.rawValue
+            p.offerPeriod = o.period
+        }
         return p
     }
 }

@@ -13,7 +13,8 @@ package enum VirtualTime {
 /// names and JSON types; dates are milliseconds since the Unix epoch, `price` in milliunits.
 /// An auto-renewable subscription's transaction adds `webOrderLineItemId`,
 /// `subscriptionGroupIdentifier` and `expiresDate` (and `isUpgraded` on the transaction an
-/// upgrade replaced); `offerType` is never written (the simulator has no offers).
+/// upgrade replaced); a period bought or renewed at an introductory offer adds `offerType` 1,
+/// `offerDiscountType` and `offerPeriod`, and its `price` is what was paid (0 for a free trial).
 package struct TransactionPayload: Equatable, Sendable, JSONPayload {
     package enum ProductType: String, Sendable {
         case consumable = "Consumable", nonConsumable = "Non-Consumable"
@@ -61,6 +62,12 @@ package struct TransactionPayload: Equatable, Sendable, JSONPayload {
     package var revocationPercentage: Int64?
     /// The customer's `AppTransaction.appTransactionID` (App Store Server API 1.15).
     package var appTransactionId: String?
+    /// `1` for an introductory offer (Apple's `OfferType`), absent without an offer.
+    package var offerType: Int64?
+    /// `FREE_TRIAL`, `PAY_AS_YOU_GO` or `PAY_UP_FRONT`, with `offerType`.
+    package var offerDiscountType: String?
+    /// The offer's duration (ISO 8601, `P3D`), with `offerType`.
+    package var offerPeriod: String?
 
     /// A first purchase (original id and date are its own) in the simulator's sandbox
     /// storefront; the fixed fields take the values docs/world.md gives.
@@ -129,6 +136,7 @@ package struct TransactionPayload: Equatable, Sendable, JSONPayload {
         m.add("inAppOwnershipType", inAppOwnershipType)
         m.add("signedDate", signedDate)
         m.add("isUpgraded", isUpgraded)
+        m.add("offerType", offerType)
         m.add("environment", environment)
         m.add("transactionReason", transactionReason.rawValue)
         m.add("storefront", storefront)
@@ -140,7 +148,9 @@ package struct TransactionPayload: Equatable, Sendable, JSONPayload {
         m.add("revocationReason", revocationReason)
         m.add("revocationType", revocationType)
         m.add("revocationPercentage", revocationPercentage)
+        m.add("offerDiscountType", offerDiscountType)
         m.add("appTransactionId", appTransactionId)
+        m.add("offerPeriod", offerPeriod)
     }
 }
 

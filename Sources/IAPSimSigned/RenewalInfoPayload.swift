@@ -2,7 +2,8 @@
 /// renewal date, signed like a transaction. Names and JSON types are Apple's; dates are
 /// milliseconds since the Unix epoch. A field that does not apply is absent, as Apple leaves it
 /// out (`expirationIntent` only once the subscription expired, `gracePeriodExpiresDate` only in
-/// a grace period); `offerType` is never written (the simulator has no offers).
+/// a grace period); `offerType`, `offerDiscountType` and `offerPeriod` only while the next
+/// renewal is still at an introductory offer's price (pay as you go).
 package struct RenewalInfoPayload: Equatable, Sendable, JSONPayload {
     /// Apple's `ExpirationIntent`, the two reasons a simulated subscription expires.
     package enum ExpirationIntent: Int64, Sendable, CaseIterable {
@@ -39,6 +40,12 @@ package struct RenewalInfoPayload: Equatable, Sendable, JSONPayload {
     package var appAccountToken: String?
     /// The customer's `AppTransaction.appTransactionID`.
     package var appTransactionId: String?
+    /// The offer of the next renewal: `1` introductory, absent without one.
+    package var offerType: Int64?
+    /// `PAY_AS_YOU_GO` (the only introductory offer that renews), with `offerType`.
+    package var offerDiscountType: String?
+    /// The offer's duration (ISO 8601), with `offerType`.
+    package var offerPeriod: String?
 
     /// Renewal info of a subscription that renews to the product it has, auto-renew on, not
     /// in billing retry; the caller changes what differs.
@@ -65,6 +72,7 @@ package struct RenewalInfoPayload: Equatable, Sendable, JSONPayload {
         m.add("productId", productId)
         m.add("autoRenewStatus", autoRenewStatus.rawValue)
         m.add("isInBillingRetryPeriod", isInBillingRetryPeriod)
+        m.add("offerType", offerType)
         m.add("gracePeriodExpiresDate", gracePeriodExpiresDate)
         m.add("signedDate", signedDate)
         m.add("environment", environment)
@@ -73,6 +81,8 @@ package struct RenewalInfoPayload: Equatable, Sendable, JSONPayload {
         m.add("currency", currency)
         m.add("renewalPrice", renewalPrice)
         m.add("appAccountToken", appAccountToken)
+        m.add("offerDiscountType", offerDiscountType)
         m.add("appTransactionId", appTransactionId)
+        m.add("offerPeriod", offerPeriod)
     }
 }

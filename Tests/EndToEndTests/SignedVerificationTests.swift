@@ -95,6 +95,9 @@ import Testing
             "appTransactionId": try #require(t["appTransactionId"] as? String), "currency": "USD",
             "quantity": 1, "inAppOwnershipType": "PURCHASED", "transactionReason": reason,
         ]
+        // An introductory offer's period names its offer; every other transaction has none.
+        fields["offerType"] = t["offerType"] ?? NSNull()
+        for key in ["offerDiscountType", "offerPeriod"] where t[key] != nil { fields[key] = t[key] }
         fields.merge(store) { _, b in b }
         return refund.merging(fields) { a, _ in a }
     }

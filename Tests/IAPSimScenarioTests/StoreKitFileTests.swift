@@ -42,12 +42,14 @@ func storekitRefusal(_ text: String) -> String? {
         #expect(hints.kind == .consumable && hints.priceCents == 199 && hints.title == "10 Hints")
         #expect(hints.coins == 1 && c.unit(of: hints.id) == "com.example.puzzles.hints10")
         let yearly = try #require(c.product("com.example.puzzles.plus.yearly"))
-        #expect(yearly.subscription == SubscriptionTerms(group: "21345678", level: 1, period: RenewalPeriod(1, .year)))
+        let trial = IntroductoryOffer(paymentMode: .freeTrial, period: RenewalPeriod(1, .week))
+        #expect(
+            yearly.subscription
+                == SubscriptionTerms(group: "21345678", level: 1, period: RenewalPeriod(1, .year), intro: trial))
         #expect(yearly.priceCents == 2_499)
         #expect(c.product("com.example.puzzles.plus.monthly")?.subscription?.level == 2)
-        #expect(loaded.listed.contains("com.example.puzzles.plus.yearly: introductory offer free for P1W"))
         #expect(loaded.listed.contains("com.example.puzzles.plus.yearly: 1 promotional offer"))
-        #expect(loaded.notModelled == ["subscription offers", "Family Sharing"])
+        #expect(loaded.notModelled == ["promotional, offer-code and win-back offers", "Family Sharing"])
         #expect(c.settings == CatalogSettings())
     }
 
@@ -63,7 +65,7 @@ func storekitRefusal(_ text: String) -> String? {
         #expect(loaded.listed.contains("news.weekly: 1 win-back offer"))
         #expect(loaded.listed.contains("news.weekly: 1 offer code"))
         #expect(loaded.listed.contains("appPolicies"))
-        #expect(loaded.notModelled.contains("subscription offers"))
+        #expect(loaded.notModelled.contains("promotional, offer-code and win-back offers"))
         #expect(loaded.notModelled.contains("non-renewing subscriptions' duration (sold as unlocks)"))
     }
 
@@ -76,7 +78,9 @@ func storekitRefusal(_ text: String) -> String? {
         #expect(c.product("tutor.twomonths")?.subscription?.period == RenewalPeriod(2, .month))
         #expect(c.settings.billingIssues && c.settings.currency == "KRW")
         #expect(loaded.listed.contains("tutor.halfyear: 1 billing plan"))
-        #expect(loaded.listed.contains("tutor.halfyear: introductory offer free for P1W"))
+        #expect(
+            c.product("tutor.halfyear")?.subscription?.intro
+                == IntroductoryOffer(paymentMode: .freeTrial, period: RenewalPeriod(1, .week)))
         #expect(loaded.notModelled.contains("StoreKit errors (_storeKitErrors)"))
     }
 

@@ -21,16 +21,20 @@ package enum ProductKind: String, Sendable, Hashable {
 }
 
 /// What makes a product an auto-renewable subscription: its group, its level in the group
-/// (1 is the highest service) and its period.
+/// (1 is the highest service), its period, and its introductory offer if it has one.
 package struct SubscriptionTerms: Sendable, Hashable {
     package var group: String
     package var level: Int
     package var period: RenewalPeriod
+    /// The introductory offer (free trial, pay as you go, pay up front) an eligible customer
+    /// gets at the first purchase in the group.
+    package var intro: IntroductoryOffer?
 
-    package init(group: String, level: Int, period: RenewalPeriod) {
+    package init(group: String, level: Int, period: RenewalPeriod, intro: IntroductoryOffer? = nil) {
         self.group = group
         self.level = level
         self.period = period
+        self.intro = intro
     }
 
     package init(group: String, level: Int, months: Int) {
@@ -158,8 +162,17 @@ package struct CatalogSettings: Sendable, Hashable {
     /// `_billingGracePeriodEnabled`: the app has a billing grace period (its length is the
     /// scenario's `grace-period`, 16 days when it names none).
     package var billingGracePeriod = false
+    /// Which renewals the billing grace period covers (App Store Connect's `renewalType`):
+    /// every one, or only paid-to-paid ones (a free trial's conversion gets no grace).
+    package var graceRenewals = GraceRenewals.all
 
     package init() {}
+}
+
+/// App Store Connect's billing grace `renewalType`: `ALL_RENEWALS` or `PAID_TO_PAID_ONLY`.
+package enum GraceRenewals: String, Sendable, Hashable, CaseIterable {
+    case all
+    case paidToPaidOnly = "paid-to-paid-only"
 }
 
 /// Money for people: 99 -> "0.99".

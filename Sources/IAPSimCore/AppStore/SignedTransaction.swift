@@ -115,7 +115,8 @@ extension AppStore {
             transactionId: t.id, originalTransactionId: original.id, productId: t.productId,
             type: kind, purchaseDate: charged,
             originalPurchaseDate: original.chargedAt ?? charged, signedDate: now,
-            price: t.originalId == nil ? priceCents * 10 : 0,
+            // What was paid: an introductory offer's price (0 for a free trial), else the product's.
+            price: t.originalId == nil ? (t.subscription?.offer?.priceCents ?? priceCents) * 10 : 0,
             appAccountToken: t.appAccountToken, signer: .appStore,
             revocationDate: t.refundedAt, revocationPercentage: t.refundPercent * 1_000,
             environment: environment.payloadName, subscription: t.subscription, store: catalog.settings)

@@ -50,6 +50,8 @@ extension AppStore {
             reason: .purchase, &out)
         book.subscriptions[i].autoRenewProductId = id
         book.subscriptions[i].anchorDay = SubscriptionCalendar.date(out.now).day
+        // An upgrade ends what was left of an introductory offer.
+        book.subscriptions[i].introPeriodsLeft = 0
         if s.status == .grace {
             book.subscriptions[i].status = .active
             book.subscriptions[i].gracePeriodExpiresAt = nil

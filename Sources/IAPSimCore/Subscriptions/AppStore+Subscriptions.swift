@@ -99,7 +99,10 @@ extension AppStore {
         guard let t = transaction(id) else { return }
         let user = book.buyers.first { $0.txn == id }?.user ?? t.applicationUsername ?? "?"
         book.buyers.removeAll { $0.txn == id }
-        let end = terms.period.end(after: out.now)
+        // An eligible customer's first period is the introductory offer's (a free trial, or
+        // its first reduced charge): Apple applies it by itself.
+        let offer = introOffer(for: terms)
+        let end = (offer?.chargedSpan ?? terms.period).end(after: out.now)
         let existing = subscriptionIndex(group: terms.group)
         let original = existing.map { book.subscriptions[$0].originalTransactionId } ?? id
         let number = existing.map { book.subscriptions[$0].periods.count } ?? 0
@@ -108,10 +111,12 @@ extension AppStore {
             $0.chargedAt = out.now
             $0.subscription = SubscriptionFields(
                 originalTransactionId: original, expiresAt: end,
-                webOrderLineItemId: Self.webOrderLineItemId(original, number), reason: .purchase, group: terms.group)
+                webOrderLineItemId: Self.webOrderLineItemId(original, number), reason: .purchase, group: terms.group,
+                offer: offer.map(OfferUse.init))
         }
         let period = SubscriptionPeriod(
-            start: out.now, end: end, productId: product.id, priceCents: product.priceCents, transactionId: id)
+            start: out.now, end: end, productId: product.id, priceCents: offer?.priceCents ?? product.priceCents,
+            transactionId: id)
         let i: Int
         if let k = existing {
             i = k
@@ -137,9 +142,20 @@ extension AppStore {
             s.appAccountToken = t.appAccountToken
             book.subscriptions.append(s)
         }
-        book.subscriptions[i].anchorDay = SubscriptionCalendar.date(out.now).day
+        // After a free trial of days the paid periods end on the day the trial ended.
+        book.subscriptions[i].anchorDay = SubscriptionCalendar.date(offer == nil ? out.now : end).day
+        book.subscriptions[i].introOffer = offer
+        book.subscriptions[i].introPeriodsLeft = offer.map { $0.charges - 1 } ?? 0
         let event: SubscriptionEvent = existing == nil ? .started : .resubscribed
         noteChange(i, event, txn: id, &out)
+        if let offer {
+            let regular = offer.span.end(after: out.now)
+            out.log(
+                .appStore,
+                .noted(
+                    "introductory offer of \(product.id) applied to \(id): \(offer.summary);"
+                        + " \(formatMoney(product.priceCents)) is charged from \(SubscriptionCalendar.iso(regular))"))
+        }
         out.log(.storeKit, .transactionUpdated(txn: id, product: product.id, state: .purchased))
         out.after(0, .storeDeliver(txns: [id], redelivery: false, atForeground: false))
         notifySubscription(.subscribed, existing == nil ? .initialBuy : .resubscribe, i, &out)
@@ -165,13 +181,30 @@ extension AppStore {
     func noteChange(_ i: Int, _ event: SubscriptionEvent, txn: String?, _ out: inout Outbox) {
         let s = book.subscriptions[i]
         let last = s.periods.last
+        var rate = (start: last?.start ?? s.expiresAt, cents: last?.priceCents ?? 0)
+        if s.isInBillingRetryPeriod, let last, transaction(last.transactionId)?.subscription?.offer != nil {
+            rate = pendingRate(s)
+        }
         out.log(
             .appStore,
             .subscriptionChanged(
                 SubscriptionNote(
                     event: event, user: s.user, productId: s.productId, txn: txn,
                     status: s.status, expiresAt: s.expiresAt, graceUntil: s.gracePeriodExpiresAt,
-                    periodStart: last?.start ?? s.expiresAt, priceCents: last?.priceCents ?? 0)))
+                    periodStart: rate.start, priceCents: rate.cents)))
+    }
+
+    /// What a day of billing retry after an offer's period is worth: the pending renewal's
+    /// price over its period (the offer's while a pay-as-you-go offer has periods left, else
+    /// the product's), since a recovery charges those days at it, not at the offer's period
+    /// that ended (a free trial's: nothing). Given as the start of a period of that length
+    /// ending at `expiresAt`.
+    func pendingRate(_ s: Subscription) -> (start: VirtualTime, cents: Int) {
+        let terms = catalog.product(s.autoRenewProductId).flatMap { p in p.subscription.map { (p.priceCents, $0) } }
+        guard let (regular, t) = terms else { return (s.expiresAt, 0) }
+        let offer = s.introPeriodsLeft > 0 ? s.introOffer : nil
+        let length = (offer?.period ?? t.period).end(after: s.expiresAt) - s.expiresAt
+        return (s.expiresAt - length, offer?.priceCents ?? regular)
     }
 
     /// The subscription clock: the renewal charge `renewalLeadMs` before the expiry, the
@@ -223,7 +256,12 @@ extension AppStore {
     /// grace when the app has one.
     mutating func failRenewal(_ i: Int, _ out: inout Outbox) {
         let period = catalog.product(book.subscriptions[i].autoRenewProductId)?.subscription?.period
-        let grace = out.policy.storekit == .two ? gracePeriodMs.map { Self.billingGrace($0, period: period) } : nil
+        // A free trial's conversion is no paid-to-paid renewal: with `PAID_TO_PAID_ONLY` it
+        // gets no grace.
+        let fromTrial = book.subscriptions[i].periods.last.map { $0.priceCents == 0 } ?? false
+        let covered = !(fromTrial && catalog.settings.graceRenewals == .paidToPaidOnly)
+        let grace =
+            out.policy.storekit == .two && covered ? gracePeriodMs.map { Self.billingGrace($0, period: period) } : nil
         book.subscriptions[i].chargeFailed = false
         book.subscriptions[i].retryStartedAt = out.now
         book.subscriptions[i].billingRetries.append(
@@ -247,14 +285,19 @@ extension AppStore {
         guard let product = catalog.product(s.autoRenewProductId), let terms = product.subscription,
             let first = transaction(s.originalTransactionId)
         else { return }
+        // A pay-as-you-go introductory offer renews at its price for its remaining periods.
+        let offer = s.introPeriodsLeft > 0 && s.autoRenewProductId == s.productId ? s.introOffer : nil
+        let period = offer?.period ?? terms.period
         let restarts = recovered && s.status == .billingRetry
         let start = restarts ? out.now : s.expiresAt
         let day = restarts ? nil : s.anchorDay
-        var end = terms.period.end(after: start, day: day)
-        while end <= out.now { end = terms.period.end(after: end, day: day) }
+        var end = period.end(after: start, day: day)
+        while end <= out.now { end = period.end(after: end, day: day) }
         if restarts { book.subscriptions[i].anchorDay = SubscriptionCalendar.date(start).day }
+        book.subscriptions[i].introPeriodsLeft = offer == nil ? 0 : s.introPeriodsLeft - 1
         let t = chargePeriod(
-            i, product, from: start, to: end, username: first.applicationUsername, reason: .renewal, &out)
+            i, product, from: start, to: end, username: first.applicationUsername, reason: .renewal, offer: offer,
+            &out)
         book.subscriptions[i].status = .active
         book.subscriptions[i].gracePeriodExpiresAt = nil
         book.subscriptions[i].retryStartedAt = nil
@@ -272,7 +315,7 @@ extension AppStore {
     /// becomes the subscription's product, expiry and latest transaction (`appendPeriod`).
     mutating func chargePeriod(
         _ i: Int, _ product: Product, from start: VirtualTime, to end: VirtualTime, username: String?,
-        reason: TransactionReason, _ out: inout Outbox
+        reason: TransactionReason, offer: IntroductoryOffer? = nil, _ out: inout Outbox
     ) -> StoreTransaction {
         let s = book.subscriptions[i]
         let t = newTransaction(
@@ -284,12 +327,14 @@ extension AppStore {
             $0.subscription = SubscriptionFields(
                 originalTransactionId: s.originalTransactionId, expiresAt: end,
                 webOrderLineItemId: Self.webOrderLineItemId(s.originalTransactionId, s.periods.count),
-                reason: reason, group: s.group)
+                reason: reason, group: s.group,
+                offer: offer.map(OfferUse.init))
         }
         appendPeriod(
             i,
             SubscriptionPeriod(
-                start: start, end: end, productId: product.id, priceCents: product.priceCents, transactionId: t.id))
+                start: start, end: end, productId: product.id, priceCents: offer?.priceCents ?? product.priceCents,
+                transactionId: t.id))
         return t
     }
 

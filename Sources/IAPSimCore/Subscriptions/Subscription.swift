@@ -39,6 +39,8 @@ package struct SubscriptionFields: Sendable, Hashable {
     /// `isUpgraded`: the customer upgraded away from this period (Apple sets it on the
     /// replaced transaction, and only when true).
     package var isUpgraded = false
+    /// The introductory offer the period was bought or renewed at, if any.
+    package var offer: OfferUse?
 }
 
 /// One paid period of a subscription: what the auditor's timeline and the read API list.
@@ -91,6 +93,10 @@ package struct Subscription: Sendable, Hashable {
     /// Every billing retry, oldest first, kept after it ends (a recovery, a new purchase,
     /// the expiry): the history the Subscriptions view draws.
     package var billingRetries: [BillingRetrySpan] = []
+    /// The introductory offer of the current run of periods, if it began with one.
+    package var introOffer: IntroductoryOffer?
+    /// How many renewals are still charged at the introductory offer's price (pay as you go).
+    package var introPeriodsLeft = 0
     /// `expirationIntent`: 1 voluntary, 2 billing, once expired.
     package var expirationIntent: Int?
     /// `recentSubscriptionStartDate`: the start of the latest run of periods without a gap.
@@ -131,7 +137,10 @@ package struct Subscription: Sendable, Hashable {
     /// past once expired or revoked (Apple: "always present … even for expired
     /// subscriptions"); `renewalPriceCents` is the price of the upcoming renewal's product.
     package func renewalInfo(signedAt now: VirtualTime, environment: String, renewalPriceCents: Int) -> RenewalInfo {
-        RenewalInfo(
+        // The next renewal is still one of the introductory offer's periods (pay as you go):
+        // the renewal info names the offer and its price.
+        let offer = introPeriodsLeft > 0 && autoRenewProductId == productId ? introOffer : nil
+        var info = RenewalInfo(
             originalTransactionId: originalTransactionId, autoRenewProductId: autoRenewProductId,
             productId: productId, autoRenewStatus: autoRenew ? 1 : 0,
             isInBillingRetryPeriod: isInBillingRetryPeriod,
@@ -141,7 +150,9 @@ package struct Subscription: Sendable, Hashable {
             expirationIntent: status == .expired ? expirationIntent : (isInBillingRetryPeriod ? 2 : nil),
             renewalDate: expiresAt, signedDate: now, environment: environment,
             recentSubscriptionStartDate: recentStartAt, status: status,
-            renewalPrice: renewalPriceCents * 10, appAccountToken: appAccountToken)
+            renewalPrice: (offer?.priceCents ?? renewalPriceCents) * 10, appAccountToken: appAccountToken)
+        info.offer = offer.map(OfferUse.init)
+        return info
     }
 }
 
@@ -178,6 +189,9 @@ package struct RenewalInfo: Sendable, Hashable {
     package var appAccountToken: String?
     /// The customer's `appTransactionId`.
     package var appTransactionId: String = AppStore.appTransactionId
+    /// The offer that applies to the next renewal (`offerType`, `offerDiscountType`,
+    /// `offerPeriod`), if any: the rest of a pay-as-you-go introductory offer.
+    package var offer: OfferUse?
 }
 
 /// What the read API gives per subscriber (`Simulation.subscribers`): the App Store's

@@ -107,7 +107,10 @@ package struct StatusAnswer: Sendable, Hashable {
 
 extension World {
     /// Subscription payments the App Store charged: purchases, renewals, recoveries, upgrades.
-    package var subscriptionCharges: Int { store.subscriptions.reduce(0) { $0 + $1.periods.count } }
+    package var subscriptionCharges: Int {
+        // A free trial's period charges nothing: no payment.
+        store.subscriptions.reduce(0) { $0 + $1.periods.filter { $0.priceCents > 0 }.count }
+    }
     /// Subscription payments Apple gave money back for (a refund in effect, whole or a
     /// share, or an upgrade's prorated refund).
     package var subscriptionRefunds: Int {

@@ -60,13 +60,17 @@ package struct LoadedCatalog: Sendable, Hashable {
         }
     }
 
-    /// What buying the product gives: `grants 100 coins`, `unlocks no_ads`, `access while it renews`.
+    /// What buying the product gives: `grants 100 coins`, `unlocks no_ads`, `access while it
+    /// renews` (with its introductory offer: `, introductory offer: free trial for P3D`).
     package func grantText(_ p: Product) -> String {
         switch p.kind {
         case .consumable: return "grants \(p.coins) \(catalog.unit(of: p.id))"
         case .nonConsumable: return "unlocks \(p.id)"
         case .nonRenewing: return "unlocks \(p.id) (the app counts its time)"
-        case .autoRenewable: return "access while it renews"
+        case .autoRenewable:
+            // Its introductory offer, applied at an eligible customer's first purchase.
+            let offer = p.subscription?.intro.map { ", introductory offer: \($0.summary)" }
+            return "access while it renews" + (offer ?? "")
         }
     }
 

@@ -44,8 +44,8 @@ extension StoreKitFile {
                 "the subscription \"\(id)\" names the group \(named.map { "\"\($0)\"" } ?? "(none)"), which the file does not have; its \"subscriptionGroupID\" must be the \"id\" of a group of \"subscriptionGroups\" (\(known))"
             )
         }
-        let terms = SubscriptionTerms(group: named, level: try level(item, id), period: try period(item, id))
-        try offers(item, id)
+        var terms = SubscriptionTerms(group: named, level: try level(item, id), period: try period(item, id))
+        terms.intro = try offers(item, id)
         if try bool(item, "familyShareable") { familyShareable = true }
         return Product(
             id: id, kind: .autoRenewable, priceCents: try price(item, id), coins: 0, title: try title(item, id),
@@ -76,17 +76,14 @@ extension StoreKitFile {
         return period
     }
 
-    /// Offers are read and listed; the simulator charges the full price every period.
-    mutating func offers(_ item: JSONNode, _ id: String) throws(ScenarioError) {
+    /// Offers: the introductory offer is applied (`introductoryOffer`, or the first of an
+    /// older file's `introductoryOffers`); the others are read and listed, not applied.
+    mutating func offers(_ item: JSONNode, _ id: String) throws(ScenarioError) -> IntroductoryOffer? {
         var intro: [JSONNode] = []
         if let one = item["introductoryOffer"], case .object = one.value { intro.append(one) }
         intro += try items(item["introductoryOffers"], key: "introductoryOffers", limit: 100)
-        for offer in intro {
-            let mode = try string(offer, "paymentMode") ?? "?"
-            let span = try string(offer, "subscriptionPeriod") ?? "?"
-            listed.append("\(id): introductory offer \(mode) for \(span)")
-        }
-        var any = !intro.isEmpty
+        let applied = try intro.first.map { node throws(ScenarioError) in try introductoryOffer(node, id) }
+        var any = false
         let kinds = [
             ("adHocOffers", "promotional offer"), ("codeOffers", "offer code"), ("winbackOffers", "win-back offer"),
             ("billingPlans", "billing plan"),
@@ -98,6 +95,48 @@ extension StoreKitFile {
                 listed.append("\(id): \(found.count) \(name)\(found.count == 1 ? "" : "s")")
             }
         }
-        if any, !notModelled.contains("subscription offers") { notModelled.append("subscription offers") }
+        let words = "promotional, offer-code and win-back offers"
+        if any, !notModelled.contains(words) { notModelled.append(words) }
+        return applied
     }
+
+    /// One introductory offer: `paymentMode` (`free`, `payAsYouGo`, `payUpFront`),
+    /// `subscriptionPeriod`, `numberOfPeriods`, and `displayPrice` unless free.
+    func introductoryOffer(_ offer: JSONNode, _ id: String) throws(ScenarioError) -> IntroductoryOffer {
+        guard case .object = offer.value else {
+            throw fail(offer, "an introductory offer of \"\(id)\" must be an object, not \(offer.kind)")
+        }
+        let modes = IntroductoryOffer.PaymentMode.allCases
+        let modeNode = offer["paymentMode"]
+        guard let word = try string(offer, "paymentMode"), let mode = modes.first(where: { $0.storeKitWord == word })
+        else {
+            throw fail(
+                modeNode ?? offer,
+                "the introductory offer of \"\(id)\" has paymentMode \(modeNode.map(describe) ?? "missing"); accepted: "
+                    + modes.map { "\"\($0.storeKitWord)\"" }.joined(separator: ", "))
+        }
+        let accepted = "accepted: " + RenewalPeriod.offerAccepted.joined(separator: ", ")
+        let periodNode = offer["subscriptionPeriod"]
+        guard let text = try string(offer, "subscriptionPeriod"), let period = RenewalPeriod(offerISO: text) else {
+            throw fail(
+                periodNode ?? offer,
+                "the introductory offer of \"\(id)\" has subscriptionPeriod \(periodNode.map(describe) ?? "missing"); \(accepted)"
+            )
+        }
+        var count = 1
+        if let node = offer["numberOfPeriods"] {
+            guard case .number(let n) = node.value, let k = Int(n), (1...Self.maxOfferPeriods).contains(k) else {
+                throw fail(
+                    node,
+                    "the introductory offer of \"\(id)\" has numberOfPeriods \(describe(node)); a whole number from 1 to \(Self.maxOfferPeriods)"
+                )
+            }
+            count = k
+        }
+        let cents = mode == .freeTrial ? 0 : try price(offer, "\(id)'s introductory offer")
+        return IntroductoryOffer(paymentMode: mode, period: period, periodCount: count, priceCents: cents)
+    }
+
+    /// The most periods an introductory offer may have (a year of weekly ones).
+    static let maxOfferPeriods = 52
 }

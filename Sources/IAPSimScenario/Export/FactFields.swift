@@ -77,7 +77,16 @@ enum FactFields {
         return [
             ("expiresDate", .int(f.expiresAt)), ("webOrderLineItemId", .string(f.webOrderLineItemId)),
             ("subscriptionGroupIdentifier", .string(f.group)), ("transactionReason", .string(f.reason.rawValue)),
-        ] + (f.isUpgraded ? [("isUpgraded", JSONValue.bool(true))] : [])
+        ] + (f.isUpgraded ? [("isUpgraded", JSONValue.bool(true))] : []) + offerFields(f.offer)
+    }
+
+    /// An offer's fields (`offerType`, `offerDiscountType`, `offerPeriod`), none without one.
+    static func offerFields(_ offer: OfferUse?) -> [(String, JSONValue)] {
+        guard let o = offer else { return [] }
+        return [
+            ("offerType", .int(o.type)), ("offerDiscountType", .string(o.paymentMode.rawValue)),
+            ("offerPeriod", .string(o.period)),
+        ]
     }
 
     /// Renewal info as its decoded payload (`JWSRenewalInfoDecodedPayload`), dates in virtual ms.
@@ -96,7 +105,7 @@ enum FactFields {
                 ("renewalPrice", .int(r.renewalPrice)), ("currency", .string("USD")),
                 ("appAccountToken", r.appAccountToken.map(JSONValue.string) ?? .null),
                 ("appTransactionId", .string(r.appTransactionId)),
-            ])
+            ] + offerFields(r.offer))
     }
 
     /// A notification V2 as its decoded payload: Apple's field names, the transaction inside.

@@ -22,6 +22,8 @@ package enum ScenarioWriter {
         if scenario.environment != .production { lines.append("environment: \(scenario.environment.rawValue)") }
         if scenario.merchant != .simulated { lines.append("merchant: \(scenario.merchant.rawValue)") }
         if let grace = scenario.gracePeriodMs { lines.append("grace-period: \(ScenarioVocabulary.graceWord(grace))") }
+        let renewals = scenario.catalog.catalog.settings.graceRenewals
+        if renewals != .all { lines.append("grace-renewals: \(renewals.rawValue)") }
         if let storekit = scenario.storekitPath {
             lines.append("storekit: " + YAMLScalar.inline(storekit, flow: false))
         }

@@ -78,7 +78,8 @@ package enum Transcript {
             return "\(user) \(coins)" + (coins < 0 ? " (debt)" : "")
         }
         lines.append("balances: " + balances.joined(separator: ", "))
-        let periods = sim.store.subscriptions.flatMap(\.periods)
+        // A free trial's period is no payment.
+        let periods = sim.store.subscriptions.flatMap(\.periods).filter { $0.priceCents > 0 }
         let paid = auditor.charges.reduce(0) { $0 + $1.priceCents } + periods.reduce(0) { $0 + $1.priceCents }
         lines.append("charged: \(auditor.charges.count + periods.count) payment(s), \(formatMoney(paid))")
         let refunds = auditor.charges.filter { $0.refundedAt != nil }
@@ -106,7 +107,9 @@ package enum Transcript {
         sim.subscribers.map { v in
             let s = v.subscription
             let paid = s.periods.reduce(0) { $0 + $1.keptCents }
-            return "subscription: \(v.user) \(s.productId) \(s.status.word), \(s.periods.count) payment(s) "
+            let free = s.periods.filter { $0.priceCents == 0 }.count
+            return "subscription: \(v.user) \(s.productId) \(s.status.word), \(s.periods.count - free) payment(s) "
+                + (free > 0 ? "and \(free) free trial period(s) " : "")
                 + "(\(s.renewals) renewal(s)), \(formatMoney(paid)) kept; server grants "
                 + v.accessWords
         }

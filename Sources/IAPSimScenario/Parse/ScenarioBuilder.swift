@@ -41,6 +41,9 @@ struct ScenarioBuilder {
         if let merchant = keys["merchant"] { scenario.merchant = try self.merchant(merchant.value) }
         if let grace = keys["grace-period"] { scenario.gracePeriodMs = try gracePeriod(grace.value) }
         try readCatalog(keys, into: &scenario)
+        if let renewals = keys["grace-renewals"] {
+            scenario.catalog.catalog.settings.graceRenewals = try graceRenewals(renewals.value)
+        }
         scenario.steps = try steps(keys["steps"]!.value, users: scenario.users, world: scenario.policy.storekit)
         if let expect = keys["expect"] {
             scenario.expect = try expectations(expect.value, users: scenario.users)
@@ -102,6 +105,17 @@ struct ScenarioBuilder {
                 at: reader.location(node), command: "merchant", word: text, expected: "simulated or external")
         }
         return mode
+    }
+
+    /// `grace-renewals: all | paid-to-paid-only`.
+    private func graceRenewals(_ node: Node) throws(ScenarioError) -> GraceRenewals {
+        let text = try reader.string(node, what: "'grace-renewals'")
+        guard let found = GraceRenewals(rawValue: text) else {
+            throw .badArgument(
+                at: reader.location(node), command: "grace-renewals", word: text,
+                expected: ScenarioVocabulary.list(GraceRenewals.allCases.map(\.rawValue)))
+        }
+        return found
     }
 
     /// `grace-period: off | 3d | 16d | 28d`.

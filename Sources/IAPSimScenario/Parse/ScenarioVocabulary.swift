@@ -40,6 +40,12 @@ package enum ScenarioVocabulary {
                 + "; default `off`. In grace the customer keeps access while the App Store retries billing"
         ),
         (
+            "grace-renewals", false,
+            "which renewals the billing grace period covers (App Store Connect's `renewalType`): `all` "
+                + "(`ALL_RENEWALS`, default) or `paid-to-paid-only` (`PAID_TO_PAID_ONLY`: a free trial's conversion "
+                + "to a paid period that fails to bill gets no grace, only billing retry)"
+        ),
+        (
             "storekit", false,
             "the path of an Xcode StoreKit configuration file (`Products.storekit`), relative to the scenario "
                 + "file: its products are the catalog the steps name (docs/storekit.md); default the built-in "

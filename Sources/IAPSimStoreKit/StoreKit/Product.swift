@@ -26,7 +26,9 @@ public struct Product: Sendable, Hashable, Identifiable {
         description = p.title
         price = Decimal(p.priceCents) / 100
         displayPrice = Self.displayPrice(cents: p.priceCents, storefront: storefront, currency: currency)
-        subscription = p.subscription.map { SubscriptionInfo(productID: p.id, terms: $0) }
+        subscription = p.subscription.map {
+            SubscriptionInfo(productID: p.id, terms: $0, storefront: storefront, currency: currency)
+        }
     }
 
     /// The products of `identifiers` the catalog sells, in the catalog's order; unknown ids

@@ -10,24 +10,29 @@ extension Product {
         public let groupLevel: Int
         /// How long one period lasts.
         public let subscriptionPeriod: Product.SubscriptionPeriod
-        /// The introductory offer: none in the simulated store (it charges the full price every
-        /// period; a `.storekit` file's offers are listed, not applied).
+        /// The introductory offer (a `.storekit` file's `introductoryOffer`), nil without one;
+        /// the simulated App Store applies it at the purchase of an eligible customer.
         public let introductoryOffer: Product.SubscriptionOffer?
         /// The promotional offers: none in the simulated store.
         public let promotionalOffers: [Product.SubscriptionOffer]
         let productID: String
 
-        init(productID: String, terms: SubscriptionTerms) {
+        init(productID: String, terms: SubscriptionTerms, storefront: String = "USA", currency: String = "USD") {
             self.productID = productID
             subscriptionGroupID = terms.group
             groupLevel = terms.level
             subscriptionPeriod = Product.SubscriptionPeriod(terms.period)
-            introductoryOffer = nil
+            introductoryOffer = terms.intro.map {
+                Product.SubscriptionOffer(
+                    $0,
+                    displayPrice: Product.displayPrice(
+                        cents: $0.priceCents, storefront: storefront, currency: currency))
+            }
             promotionalOffers = []
         }
 
         /// Whether the account may still get an introductory offer in this group: true until
-        /// it bought any subscription of the group (Apple's rule).
+        /// it subscribes to any product of the group (Apple's rule).
         public var isEligibleForIntroOffer: Bool {
             get async { await Self.isEligibleForIntroOffer(for: subscriptionGroupID) }
         }
@@ -35,9 +40,7 @@ extension Product {
         /// Whether the account may still get an introductory offer in the group `groupID`.
         public static func isEligibleForIntroOffer(for groupID: String) async -> Bool {
             guard let store = SimulatedStore.current, store.noteCall() else { return false }
-            return store.locked {
-                !store.sim.store.transactions.contains { $0.chargedAt != nil && $0.subscription?.group == groupID }
-            }
+            return store.locked { store.sim.store.isEligibleForIntroOffer(group: groupID) }
         }
 
         /// The subscription's status in its group, one entry per subscription of the account.
@@ -152,6 +155,7 @@ extension Product {
         init(_ period: RenewalPeriod) {
             value = period.count
             switch period.unit {
+            case .day: unit = .day
             case .week: unit = .week
             case .month: unit = .month
             case .year: unit = .year
@@ -160,7 +164,7 @@ extension Product {
     }
 
     /// A subscription offer (StoreKit's `Product.SubscriptionOffer`): the simulated store
-    /// applies none, so no product has one.
+    /// has introductory offers (free trial, pay as you go, pay up front).
     public struct SubscriptionOffer: Sendable, Hashable {
         /// The offer's id (nil for an introductory offer).
         public let id: String?
@@ -176,6 +180,20 @@ extension Product {
         public let periodCount: Int
         /// How it is paid.
         public let paymentMode: PaymentMode
+
+        init(_ offer: IntroductoryOffer, displayPrice: String) {
+            id = nil
+            type = .introductory
+            price = Decimal(offer.priceCents) / 100
+            self.displayPrice = displayPrice
+            period = Product.SubscriptionPeriod(offer.period)
+            periodCount = offer.periodCount
+            switch offer.paymentMode {
+            case .freeTrial: paymentMode = .freeTrial
+            case .payAsYouGo: paymentMode = .payAsYouGo
+            case .payUpFront: paymentMode = .payUpFront
+            }
+        }
 
         /// The kind of an offer (StoreKit's `Product.SubscriptionOffer.OfferType`).
         public struct OfferType: RawRepresentable, Sendable, Hashable {

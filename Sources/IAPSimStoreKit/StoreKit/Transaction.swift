@@ -34,7 +34,7 @@ public struct Transaction: Sendable, Hashable, Identifiable {
     public let ownershipType: OwnershipType
     /// A purchase or a subscription's renewal.
     public let reason: Reason
-    /// The offer the transaction used: none in the simulated store (it charges the full price).
+    /// The offer the transaction used (an introductory offer's period), nil for the full price.
     public let offer: Offer?
     /// For a subscription: its group.
     public let subscriptionGroupID: String?
@@ -62,7 +62,9 @@ public struct Transaction: Sendable, Hashable, Identifiable {
         purchasedQuantity = 1
         ownershipType = .purchased
         reason = s.subscription?.reason == .renewal ? .renewal : .purchase
-        offer = nil
+        offer = s.subscription?.offer.map {
+            Offer(id: nil, type: .introductory, paymentMode: Offer.PaymentMode(rawValue: $0.paymentMode.rawValue))
+        }
         subscriptionGroupID = s.subscription?.group
         environment = AppStore.Environment(rawValue: s.environment)
         self.jws = jws

@@ -99,7 +99,9 @@ extension Picker {
                 switch p.kind {
                 case .consumable: what = "\(p.coins) \(catalog.unit(of: p.id))"
                 case .autoRenewable:
-                    what = "subscription" + (p.subscription.map { ", group \($0.group), level \($0.level)" } ?? "")
+                    what =
+                        "subscription" + (p.subscription.map { ", group \($0.group), level \($0.level)" } ?? "")
+                        + (p.subscription?.intro.map { ", first \($0.summary) if eligible" } ?? "")
                 case .nonConsumable, .nonRenewing: what = "entitlement, \(p.kind.rawValue)"
                 }
                 let price = formatMoney(p.priceCents)

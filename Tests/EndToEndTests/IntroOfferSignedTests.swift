@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// The payloads of introductory offers, judged by Apple's app-store-server-library: each
+/// transaction of an offer verifies and decodes with `offerType` 1, its `offerDiscountType`,
+/// `offerPeriod` and the `price` paid; a regular period decodes with no `offerType`.
+@Suite(.serialized) struct IntroOfferSignedTests {
+    typealias V = SignedVerificationTests
+    static var gbp: [String: Any] { ["currency": "GBP", "storefront": "GBR", "storefrontId": "143444"] }
+
+    @Test(.enabled(if: V.applePython != nil, V.skipReason))
+    func theDungeonPassTrialAndItsConversionAreVerified() throws {
+        let python = try #require(V.applePython)
+        for name in ["game-weekly-pass-renewal-hardened.yaml", "game-trial-card-declined-hardened.yaml"] {
+            let judged = try V.judge(name, python: python, store: Self.gbp)
+            #expect(judged.verifier.status == 0, "\(name): \(judged.verifier.stdout)\(judged.verifier.stderr)")
+            #expect(
+                judged.verifier.stdout.hasSuffix("\(judged.expected.count) passed, 0 failed\n"),
+                "\(name): \(judged.verifier.stdout)")
+            let trial = judged.expected.filter {
+                $0.contains("\"offerDiscountType\":\"FREE_TRIAL\"") && $0.contains("\"offerPeriod\":\"P3D\"")
+                    && $0.contains("\"offerType\":1") && $0.contains("\"price\":0")
+            }
+            #expect(!trial.isEmpty, "\(name): \(judged.expected)")
+            // The conversion, at 1.99, names no offer (the judge checks offerType is absent).
+            #expect(
+                judged.expected.contains { $0.contains("\"price\":1990") && $0.contains("\"offerType\":null") },
+                "\(name)")
+        }
+    }
+
+    @Test(.enabled(if: V.applePython != nil, V.skipReason))
+    func payAsYouGoAndPayUpFrontAreVerified() throws {
+        let python = try #require(V.applePython)
+        let judged = try V.judge("Tests/Fixtures/storekit/offers-sk2.yaml", python: python)
+        #expect(judged.verifier.status == 0, "\(judged.verifier.stdout)\(judged.verifier.stderr)")
+        let all = judged.expected.joined(separator: "\n")
+        #expect(all.contains("\"offerDiscountType\":\"PAY_AS_YOU_GO\""))
+        #expect(all.contains("\"offerPeriod\":\"P3M\"") && all.contains("\"price\":990"))
+        #expect(all.contains("\"offerDiscountType\":\"PAY_UP_FRONT\"") && all.contains("\"offerPeriod\":\"P6M\""))
+        #expect(all.contains("\"price\":2990") && all.contains("\"offerPeriod\":\"P1W\""))
+    }
+
+    @Test(.enabled(if: V.applePython != nil, V.skipReason))
+    func aTrialThatDecodesAsAnotherOfferFailsTheJudge() throws {
+        let python = try #require(V.applePython)
+        let judged = try V.judge("game-weekly-pass-renewal-hardened.yaml", python: python, store: Self.gbp) { lines in
+            lines.map { $0.replacingOccurrences(of: "\"FREE_TRIAL\"", with: "\"PAY_UP_FRONT\"") }
+        }
+        #expect(judged.verifier.status == 1)
+        #expect(
+            judged.verifier.stdout.contains("offerDiscountType: expected 'PAY_UP_FRONT', decoded 'FREE_TRIAL'"),
+            "\(judged.verifier.stdout)")
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import IAPSimCore
+import IAPSimScenario
+import Testing
+
+@testable import IAPSimTUI
+
+/// The free trial of `scenarios/dungeon.storekit`'s weekly pass in the terminal UI: the buy
+/// picker names it, and `play` of the weekly-pass scenario shows the trial charged nothing.
+@Suite struct IntroOfferScreenTests {
+    @Test func theBuyPickerNamesTheWeeklyPassTrial() {
+        let loaded = CatalogScreenTests.game
+        let items = Picker.buy(loaded.catalog, in: .two).items
+        let weekly = items.first { $0.label == "pass_weekly" }
+        #expect(weekly?.detail.contains("first free trial for P3D if eligible") == true, "\(weekly?.detail ?? "none")")
+        let yearly = items.first { $0.label == "pass_yearly" }
+        #expect(yearly?.detail.contains("trial") == false, "\(yearly?.detail ?? "none")")
+    }
+
+    @Test func playingTheWeeklyPassShowsTheTrialFreeAndTheConversionCharged() throws {
+        let file = "game-weekly-pass-renewal-hardened.yaml"
+        var d = Driver(UIModel(play: try RenderGoldenTests.shipped(file), file: "scenarios/\(file)"))
+        d.keys("G")
+        d.wait(wallMs: 20_000)
+        let charges = d.model.simulation.store.subscriptions.first?.periods.map(\.priceCents)
+        #expect(charges == [0, 199], "\(charges ?? [])")
+        let lines = d.model.simulation.log.map(\.fact.text)
+        #expect(lines.contains { $0.contains("introductory offer of pass_weekly applied") })
+        #expect(lines.contains { $0.contains("subscribed (1000000000001), 0.00") })
+    }
+}
