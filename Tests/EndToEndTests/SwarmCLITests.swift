@@ -77,4 +77,28 @@ import Testing
         #expect(lines.first == "Error: --swarm must be on or off, got maybe", "\(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
+
+    /// bench/zoo.sh on 2 seeds of 300 naive runs: a row per anomaly type with its runs to the
+    /// first detection, as the failing runs of each report say.
+    @Test func theZooPrintsRunsToFirstDetectionPerBug() throws {
+        let result = try CLI.run(
+            ["IAPSIM_BIN=\(CLI.binary.path)", CLI.root.path + "/bench/zoo.sh", "2", "300", "naive"],
+            executable: URL(fileURLWithPath: "/usr/bin/env"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = result.stdout.split(separator: "\n").filter { $0.hasPrefix("| naive | ") }
+        #expect(rows.count >= 4, "\(result.stdout)")
+        // The first detection of a type is the first failing run of the explore (index + 1).
+        let out = ExploreCLITests.scratch("zoo-check")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let report = try ExploreCLITests.json(
+            try CLI.run(["explore", "--policy", "naive", "--runs", "300", "--seed", "1", "--out", out, "--json"]))
+        let failing = try #require(report["failing_runs"] as? [String: [String]])
+        let firstReplay = failing.filter { $0.value.contains("replay-fraud") }.keys.compactMap { Int($0) }.min()
+        let row = try #require(rows.first { $0.contains("| replay-fraud |") })
+        let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        // Seed 1 is at most the worst of the two seeds; the median is between their values.
+        let worst = try #require(Int(cells[3]))
+        let first = try #require(firstReplay)
+        #expect(worst >= first + 1)
+    }
 }
