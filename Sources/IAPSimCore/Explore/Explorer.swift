@@ -30,13 +30,19 @@ package struct Explorer: Sendable {
     package var steps: Int
     /// The products the runs buy (`--storekit`): the built-in catalog unless told.
     package var catalog: Catalog
+    /// Swarm draws (`--swarm on`): each run draws its own fault weights (`Swarm`).
+    package var swarm: Bool
 
-    package init(policy: Policy, seed: UInt64, steps: Int = 24, catalog: Catalog = .standard) {
+    package init(policy: Policy, seed: UInt64, steps: Int = 24, catalog: Catalog = .standard, swarm: Bool = false) {
         self.policy = policy
         self.seed = seed
         self.steps = steps
         self.catalog = catalog
+        self.swarm = swarm
     }
+
+    /// The swarm weights of the run whose seed is `seed`, nil without swarm.
+    package func swarmWeights(seed: UInt64) -> Swarm? { swarm ? Swarm(seed: seed) : nil }
 
     /// The seed of run `index`: its schedule and its world both derive from it.
     package func runSeed(_ index: Int) -> UInt64 {
@@ -49,11 +55,12 @@ package struct Explorer: Sendable {
     /// The schedule of the run whose seed is `seed` (`runSeed(index)`); `served`: a run against
     /// a real backend, whose server-side faults `addServedFaultSteps` draws instead.
     func schedule(seed: UInt64, served: Bool = false) -> Schedule {
-        var schedule = Schedule.random(seed: seed, count: steps, catalog: catalog)
+        let weights = swarmWeights(seed: seed)
+        var schedule = Schedule.random(seed: seed, count: steps, catalog: catalog, swarm: weights)
         // Refunds and spending only where the server side is in play.
         if policy.storekit == .two || policy.serverSide { schedule.addServerSideSteps(seed: seed, policy: policy) }
         if policy.storekit == .two { schedule.addSubscriptionSteps(seed: seed, catalog: catalog) }
-        if !served { schedule.addServerFaultSteps(seed: seed, policy: policy, catalog: catalog) }
+        if !served { schedule.addServerFaultSteps(seed: seed, policy: policy, catalog: catalog, swarm: weights) }
         return schedule
     }
 

@@ -18,10 +18,15 @@ extension Schedule {
         ("auto-renew", "subscriptions (StoreKit 2)"), ("delay-next-notification", "subscriptions (StoreKit 2)"),
     ]
 
-    /// Up to two server-side faults in a third of the runs.
-    mutating func addServerFaultSteps(seed: UInt64, policy: Policy, catalog: Catalog) {
+    /// Up to two server-side faults in a third of the runs; with `swarm`, in the share of
+    /// runs its `server` weight says (none at 0, every run at the full weight).
+    mutating func addServerFaultSteps(seed: UInt64, policy: Policy, catalog: Catalog, swarm: Swarm? = nil) {
         var rng = SplitMix64(seed: seed).derive("schedule-server-faults")
-        guard rng.below(3) == 0 else { return }
+        if let swarm {
+            guard swarm.keeps(.server, &rng) else { return }
+        } else {
+            guard rng.below(3) == 0 else { return }
+        }
         let usesAPI = policy.storekit == .two || policy.serverSide
         for _ in 0..<(1 + rng.below(2)) {
             let at = rng.below(steps.count + 1)

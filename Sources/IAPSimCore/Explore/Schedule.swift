@@ -25,13 +25,18 @@ package struct Schedule: Sendable, Hashable {
     /// Draws `count` steps. Same seed, same schedule. Crashes favour the moments that
     /// matter (at a charge, a delivery, a request or a response) and are usually followed
     /// by a relaunch, as a user would reopen the app.
-    package static func random(seed: UInt64, count: Int, catalog: Catalog = .standard) -> Schedule {
+    /// With `swarm`, a command of a family the run weighs down is sometimes drawn again
+    /// (`Swarm.keeps`); without it, the draws are exactly those from before swarm.
+    package static func random(
+        seed: UInt64, count: Int, catalog: Catalog = .standard, swarm: Swarm? = nil
+    ) -> Schedule {
         var rng = SplitMix64(seed: seed).derive("schedule")
         let users = Self.users, crashPoints = Self.crashPoints, delays = Self.delays
         var steps: [ScheduleStep] = []
         steps.reserveCapacity(count + 5)  // and room for `addServerSideSteps`
         while steps.count < count {
             let command = randomCommand(&rng, users: users, catalog: catalog)
+            if let swarm, !swarm.keeps(Swarm.family(of: command), &rng) { continue }
             if case .crash = command {
                 let point = crashPoints[rng.below(crashPoints.count)]
                 steps.append(

@@ -96,7 +96,8 @@ struct ExploreCommand: ParsableCommand {
         let loaded = try catalog.load()
         let result = ExploreRun(
             policy: policy, runs: runs, seed: seed, jobs: jobs, steps: steps,
-            skip: skip, shard: sharding.shard, outDir: out, showProgress: !json, catalog: loaded,
+            skip: skip, shard: sharding.shard, swarm: schedule.swarm, outDir: out, showProgress: !json,
+            catalog: loaded,
             storekitPath: catalog.storekit.map(TerminalUI.absolutePath),
             grantsPath: catalog.grants.map(TerminalUI.absolutePath)
         ).execute()

@@ -12,7 +12,7 @@ extension ExploreReportFile {
         [
             ("seed", { "\($0.seed)" }), ("policy", { $0.policy }), ("catalog", { $0.catalog }),
             ("steps", { "\($0.steps)" }), ("runs", { "\($0.totalRuns)" }), ("skip", { "\($0.skip)" }),
-            ("version", { $0.version }),
+            ("version", { $0.version }), ("swarm", { $0.swarm == true ? "on" : "off" }),
         ]
     }
 
@@ -31,7 +31,7 @@ extension ExploreReportFile {
                 throw MergeRefusal(
                     description: "\(path) is from \(field.name) \(field.value(report)), \(firstPath) from "
                         + "\(field.name) \(field.value(first)): merge takes the shards of one explore "
-                        + "(the same seed, policy, catalog, steps, runs, skip and version)")
+                        + "(the same seed, policy, catalog, steps, runs, skip, version and swarm)")
             }
         }
         try checkShards(reports)

@@ -19,6 +19,8 @@ struct ExploreReportFile: Codable, Equatable {
     var version: String
     /// The catalog's identity (`ExploreReportFile.catalogIdentity`).
     var catalog: String
+    /// `--swarm on`: true; absent with `--swarm off` (the report as before swarm).
+    var swarm: Bool?
     /// The runs this report counts, their engine events and log facts.
     var runs: Int
     var events: Int
@@ -109,7 +111,8 @@ extension ExploreRun.Result {
             policy: run.policy.rawValue, seed: run.seed, steps: run.steps, skip: run.skip, totalRuns: run.runs,
             shard: run.shard.description, version: IAPSimVersion.line,
             catalog: ExploreReportFile.catalogIdentity(storekit: run.storekitPath, grants: run.grantsPath),
-            runs: report.runs, events: report.events, facts: report.facts, anomalies: anomalies,
+            swarm: run.swarm ? true : nil, runs: report.runs, events: report.events, facts: report.facts,
+            anomalies: anomalies,
             failingRuns: failing, findings: files, shrunk: shrunk, jobs: run.jobs, seconds: seconds,
             runsPerSecond: runsPerSecond, eventsPerSecond: eventsPerSecond, factsPerSecond: factsPerSecond)
     }

@@ -13,6 +13,8 @@ struct ExploreRun {
     var skip: Int
     /// The share of the runs this process runs (`--shard I/N`).
     var shard: Shard = .whole
+    /// `--swarm on`: each run draws its own fault weights.
+    var swarm = false
     var outDir: String
     var showProgress: Bool
     /// The products the runs buy (`--storekit`, `--grants`).
@@ -40,7 +42,8 @@ struct ExploreRun {
     }
 
     func execute() -> Result {
-        var explorer = Explorer(policy: policy.policy, seed: seed, steps: steps, catalog: catalog.catalog)
+        var explorer = Explorer(
+            policy: policy.policy, seed: seed, steps: steps, catalog: catalog.catalog, swarm: swarm)
         if catalog.catalog.settings.billingGracePeriod {
             explorer.catalogGracePeriodMs = CatalogOptions.fileGracePeriodMs
         }
@@ -89,6 +92,7 @@ struct ExploreRun {
             "iapsim", "explore", "--policy", policy.rawValue, "--runs", "1", "--seed", "\(seed)", "--steps",
             "\(steps)", "--skip", "\(index)",
         ]
+        if swarm { words += ["--swarm", "on"] }
         if let storekitPath { words += ["--storekit", storekitPath] }
         if let grantsPath { words += ["--grants", grantsPath] }
         return ShellWord.command(words)

@@ -92,7 +92,8 @@ struct MatrixCommand: ParsableCommand {
             "|---|" + AnomalyType.simulatedWorld.map { _ in "---:" }.joined(separator: "|") + "|",
         ])
         for preset in storekit.presets {
-            var explorer = Explorer(policy: preset.policy, seed: seed, steps: steps, catalog: loaded.catalog)
+            var explorer = Explorer(
+                policy: preset.policy, seed: seed, steps: steps, catalog: loaded.catalog, swarm: schedule.swarm)
             if loaded.catalog.settings.billingGracePeriod {
                 explorer.catalogGracePeriodMs = CatalogOptions.fileGracePeriodMs
             }

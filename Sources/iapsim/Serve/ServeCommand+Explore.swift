@@ -19,7 +19,8 @@ struct ServeExplore {
         let runs = try command.runsFlag?.whole("--runs", in: FlagRange.runs) ?? Self.defaultRuns
         let skip = try command.skipFlag.whole("--skip", in: FlagRange.skip)
         let loaded = try command.catalog.load()
-        var explorer = Explorer(policy: preset.policy, seed: command.seed, catalog: loaded.catalog)
+        var explorer = Explorer(
+            policy: preset.policy, seed: command.seed, catalog: loaded.catalog, swarm: command.swarm)
         if loaded.catalog.settings.billingGracePeriod {
             explorer.catalogGracePeriodMs = CatalogOptions.fileGracePeriodMs
         }

@@ -35,6 +35,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("seed"), parsing: .unconditional, help: "The seed (explore and the UI).")
     var seedFlag = NumberFlag("1")
 
+    @OptionGroup var swarmFlags: SwarmFlags
+    var swarm: Bool { swarmFlags.swarm }
+
     @Option(
         name: .customLong("api-listen"),
         help: ArgumentHelp(
@@ -123,6 +126,7 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         _ = try seedFlag.unsigned("--seed")
+        _ = try swarmFlags.swarmFlag.value()
         let skip = try skipFlag.whole("--skip", in: FlagRange.skip)
         if backend != nil && spawn != nil {
             throw ValidationError(

@@ -1,0 +1,68 @@
+import IAPSimCore
+import Testing
+
+/// Swarm draws (issue 55 item 4): each run's fault weights come from its run seed.
+@Suite struct SwarmTests {
+    static func crashShare(_ schedule: Schedule) -> Double {
+        let crashes = schedule.steps.filter { if case .crash = $0.command { return true } else { return false } }
+        return Double(crashes.count) / Double(schedule.steps.count)
+    }
+
+    @Test func theSameRunIndexDrawsTheSameRunWithSwarm() {
+        let a = Explorer(policy: PolicyPreset.naive.policy, seed: 7, swarm: true)
+        let b = Explorer(policy: PolicyPreset.naive.policy, seed: 7, swarm: true)
+        for index in [0, 1, 17, 999] {
+            #expect(a.schedule(index) == b.schedule(index))
+            #expect(a.run(index) == b.run(index))
+        }
+    }
+
+    @Test func swarmOffDrawsTheSchedulesOfBeforeSwarm() {
+        let off = Explorer(policy: PolicyPreset.sk2Naive.policy, seed: 3)
+        for index in 0..<50 {
+            let seed = off.runSeed(index)
+            // The draws of before: `Schedule.random` with no weights at all.
+            let plain = Schedule.random(seed: seed, count: off.steps, catalog: off.catalog)
+            // The plain draws are the explorer's schedule's first steps (later sub-generators insert).
+            let drawn = off.schedule(index).steps
+            #expect(plain.steps.allSatisfy { drawn.contains($0) })
+            #expect(off.swarmWeights(seed: seed) == nil)
+            #expect(Schedule.random(seed: seed, count: 24, swarm: nil) == plain)
+        }
+    }
+
+    @Test func swarmVariesTheMixFromRunToRun() {
+        let explorer = Explorer(policy: PolicyPreset.naive.policy, seed: 1, swarm: true)
+        let shares = (0..<200).map { Self.crashShare(explorer.schedule($0)) }
+        // Some runs have no crash step at all, others are mostly crashes (with their relaunches).
+        #expect(shares.contains(0))
+        #expect(shares.contains { $0 >= 0.4 }, "the most crashes in a run: \(shares.max() ?? 0)")
+        // Without swarm every run draws the same mix: no run is that full of crashes.
+        let fixed = Explorer(policy: PolicyPreset.naive.policy, seed: 1)
+        let fixedShares = (0..<200).map { Self.crashShare(fixed.schedule($0)) }
+        #expect(fixedShares.max()! < shares.max()!)
+        // Network faults: some runs none, others many.
+        let network = (0..<200).map { index in
+            explorer.schedule(index).steps.filter { Swarm.family(of: $0.command) == .network }.count
+        }
+        #expect(network.contains(0))
+        #expect(network.max()! >= 6, "the most network steps in a run: \(network.max()!)")
+    }
+
+    @Test func weightsComeFromTheRunSeedAndTakeEveryLevel() {
+        let weights = (0..<400).map { Swarm(seed: UInt64($0) &* 0x9E37_79B9_7F4A_7C15) }
+        for family in Swarm.Family.allCases {
+            let drawn = Set(weights.map { $0.weight(family) })
+            #expect(drawn == (family == .other ? [1, 4, 8] : [0, 1, 4, 8]), "\(family): \(drawn)")
+        }
+        #expect(Swarm(seed: 42) == Swarm(seed: 42))
+    }
+
+    @Test func aFamilyOffNeverAppears() {
+        let swarm = Swarm(weights: [.crash: 0, .network: 8, .store: 8, .server: 0, .other: 1])
+        for seed in UInt64(0)..<50 {
+            let steps = Schedule.random(seed: seed, count: 24, swarm: swarm).steps
+            #expect(!steps.contains { Swarm.family(of: $0.command) == .crash })
+        }
+    }
+}
