@@ -188,7 +188,7 @@ package enum Handout {
 
     /// A subscriber's money as the verdict counts it: each paid period, what Apple refunded
     /// of it, and what the timeline cost either side (`money:` in the verdict).
-    static func subscriptionMoney(_ s: Subscription, of user: String, in sim: Simulation) -> [String] {
+    package static func subscriptionMoney(_ s: Subscription, of user: String, in sim: Simulation) -> [String] {
         var out = s.periods.map { p in
             "- paid: \(formatMoney(p.priceCents)) for \(p.productId) (\(p.transactionId)), "
                 + "\(SubscriptionCalendar.iso(p.start)) to \(SubscriptionCalendar.iso(p.end))"
