@@ -22,4 +22,20 @@ import Testing
             #expect(flat.contains("prevented by: server-notifications true + server-grace honor"), "\(text)")
         }
     }
+
+    /// Lesson 8's end: the side that never had the grace cut counts it avoided, with the keys
+    /// (a subscription world is never idle, so the ended file's split works it out).
+    @Test func theSplitAtTheEndOfTheGraceFileCountsTheCutAvoidedWithItsKeys() throws {
+        for (width, height) in [(120, 40), (80, 24)] {
+            var d = try DefectTests.play("sub-grace-cut-naive.yaml")
+            d.keys("VG")
+            let right = d.model.splitAvoided?.right ?? []
+            #expect(
+                right.first?.hasPrefix(
+                    "grace-cut 1000000000001, prevented by: server-notifications true + server-grace honor") == true,
+                "\(right)")
+            let text = d.screen(width, height).text
+            #expect(text.contains("avoided: grace-cut"), "\(text)")
+        }
+    }
 }
