@@ -40,7 +40,7 @@ import Testing
         #expect(
             result.lines.contains { $0.contains("A1 lost-order open o1") && $0.contains("| A1 lost-order resolved o1") }
         )
-        #expect(result.lines.contains { $0.hasSuffix("| prevented: lost-order o1, by observer launch") })
+        #expect(result.lines.contains { $0.hasSuffix("| avoided: lost-order o1, resolved by: observer launch") })
     }
 
     @Test func againstAPresetOfTheOtherWorldIsRefused() throws {

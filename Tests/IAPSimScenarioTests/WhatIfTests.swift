@@ -73,14 +73,14 @@ import Testing
         #expect(result.simulation.auditor.anomalies.allSatisfy { $0.status == .blocked })
         for x in report.explanations {
             #expect(x.savedBy.map(\.words) == ["server-dedup true"])
-            #expect(x.preventedByLine == nil)
+            #expect(x.account.fix == .resolved)
         }
     }
 
     @Test func hardenedListsWhatItAvoided() throws {
         let (result, report) = Self.explain(try Self.load("lost-order-crash-at-charge-hardened"))
         #expect(result.simulation.auditor.anomalies.allSatisfy { !$0.status.isUnresolved })
-        #expect(report.avoided.map(\.line).contains("lost-order o1, by observer launch"))
+        #expect(report.avoided.map(\.line).contains("lost-order o1, resolved by: observer launch"))
     }
 
     @Test func replaysLeaveTheRunAlone() throws {
@@ -142,16 +142,16 @@ import Testing
     @Test func theRetriesAndNotTheTokenSaveALostRequestUnderSK2Hardened() throws {
         let (_, report) = Self.explain(try Self.load("sk2-missed-order-retried-hardened"))
         let avoided = try #require(report.avoided.first)
-        #expect(avoided.line == "missed-order o1, by retry-immediate 3 | retry-interval 5m")
+        #expect(avoided.line == "missed-order o1, prevented by: retry-immediate 3 | retry-interval 5m")
     }
 
     @Test func eitherOfTwoSettingsIsJoinedByABarAndEachNeededOneByAPlus() throws {
         let (_, blocked) = Self.explain(try Self.load("replay-fraud-blocked-hardened"))
-        #expect(blocked.explanations.first?.savedByLine == "saved by: server-dedup true | server-bind-order true")
+        #expect(blocked.explanations.first?.account.line == "resolved by: server-dedup true | server-bind-order true")
         var scenario = try Self.load("replay-fraud-naive")
         scenario.policy.serverDedup = true
         let (_, dedup) = Self.explain(scenario)
-        #expect(dedup.explanations.first?.savedByLine == "saved by: server-dedup true")
+        #expect(dedup.explanations.first?.account.line == "resolved by: server-dedup true")
     }
 
     @Test func theValuesOfOneKeyThatEachPreventItAreNamedOnce() throws {

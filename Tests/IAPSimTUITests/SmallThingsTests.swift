@@ -11,7 +11,7 @@ import Testing
         var d = try DefectTests.play("missed-order-request-lost-naive.yaml")
         d.keys("VG")
         let text = d.screen(120, 40).text
-        #expect(text.contains("prevented: missed-order o1, by"), "\(text)")
+        #expect(text.contains("avoided: missed-order o1, prevented by"), "\(text)")
         #expect(!text.contains("retry-in\n") && !text.contains("retry-in│"), "\(text)")
         #expect(text.contains("retry-interval"), "the second key is whole on the next line:\n\(text)")
     }

@@ -187,8 +187,8 @@ import Testing
         #expect(text.contains("policy naive (this run): 1 anomaly, 1 unresolved"), "\(text)")
         #expect(text.contains("policy hardened (same inputs): no anomaly"), "\(text)")
         // Once both worlds are idle the replays say what saved it, as `run --against` does.
-        #expect(text.contains("prevented: missed-order o1, by retry-immediate 3"), "\(text)")
-        #expect(d.model.splitAvoided?.right.first?.hasPrefix("missed-order o1, by ") == true)
+        #expect(text.contains("avoided: missed-order o1, prevented by: retry-immediate"), "\(text)")
+        #expect(d.model.splitAvoided?.right.first?.hasPrefix("missed-order o1, prevented by: ") == true)
         #expect(d.model.splitAvoided?.left.isEmpty == true)
         #expect(d.model.twin?.simulation.server.balance(of: "alice") == 100)
         d.keys("V")

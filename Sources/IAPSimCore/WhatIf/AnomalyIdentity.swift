@@ -126,8 +126,9 @@ package struct ReplayVerdict: Sendable {
 
     /// True when `identity`, which ends badly in `run`, ends well in this replay (a policy
     /// changed) with what it concerns still delivered.
-    func prevents(_ identity: AnomalyIdentity, as run: ReplayVerdict) -> Bool {
-        !endsBadly(identity) && keepsDelivering(identity, as: run)
+    /// With `opening`: when it never opens in this replay at all.
+    func prevents(_ identity: AnomalyIdentity, as run: ReplayVerdict, opening: Bool = false) -> Bool {
+        (opening ? status(of: identity) == nil : !endsBadly(identity)) && keepsDelivering(identity, as: run)
     }
 
     /// True when this replay (a policy changed) delivers what `run` (the run's own inputs

@@ -22,7 +22,9 @@ extension WhatIf {
     /// concerns is still delivered (`ReplayVerdict.keepsDelivering`) and no other one that
     /// did not end badly before ends badly: single changes, and pairs of changes to two keys
     /// only for an anomaly no single change prevents (none, or none that keeps delivering).
-    mutating func preventedBy(_ bad: [AnomalyIdentity], before: [AnomalyIdentity])
+    /// With `opening`, for anomalies that ended well without any setting's help: the
+    /// changes after which they never open at all.
+    mutating func preventedBy(_ bad: [AnomalyIdentity], before: [AnomalyIdentity], opening: Bool = false)
         -> [AnomalyIdentity: [[PolicyChange]]]
     {
         guard !bad.isEmpty else { return [:] }
@@ -32,7 +34,7 @@ extension WhatIf {
         for (change, policy) in singles {
             let replay = verdict(policy)
             guard replay.newBadOnes(comparedWith: before).isEmpty else { continue }
-            for identity in bad where replay.prevents(identity, as: run) {
+            for identity in bad where replay.prevents(identity, as: run, opening: opening) {
                 out[identity, default: []].append([change])
             }
         }
@@ -44,7 +46,7 @@ extension WhatIf {
                 guard (try? policy.set(second.change.key, to: second.change.value)) != nil else { continue }
                 let replay = verdict(policy)
                 guard replay.newBadOnes(comparedWith: before).isEmpty else { continue }
-                for identity in unprevented where replay.prevents(identity, as: run) {
+                for identity in unprevented where replay.prevents(identity, as: run, opening: opening) {
                     out[identity, default: []].append([first.change, second.change])
                 }
             }
@@ -115,7 +117,9 @@ extension WhatIf {
         let here = ReplayVerdict(run, attacks: attacks(removing: []))
         var out: [AvoidedAnomaly] = []
         let theirs = AnomalyIdentity.all(in: otherWorld, attacks: attacks(removing: []))
-        for (a, identity) in zip(otherWorld.auditor.anomalies, theirs) where a.status.isUnresolved {
+        // What the other side had and this one never did counts too, however it ended there.
+        for (a, identity) in zip(otherWorld.auditor.anomalies, theirs)
+        where a.status.isUnresolved || here.status(of: identity) == nil {
             guard !here.endsBadly(identity) else { continue }
             let fresh = a.involved.first { id in
                 otherWorld.server.orders.contains { $0.id == id && $0.createdBy == .attacker }
@@ -124,9 +128,37 @@ extension WhatIf {
             out.append(
                 AvoidedAnomaly(
                     identity: identity, words: words, savedBy: saving.keys(saving: identity),
-                    together: saving.together(identity)))
+                    together: saving.together(identity), happenedHere: here.status(of: identity) != nil))
         }
         return out
+    }
+
+    /// For each avoided anomaly no setting of this side is named for, the hardening changes
+    /// that stop it on the side that had it (`other`, whose world is `otherWorld`): its
+    /// `preventedBy` there, or for one that ended well there, the changes after which it never
+    /// opens. The replays count towards this report's.
+    mutating func preventedThere(_ avoided: [AvoidedAnomaly], other: Policy, otherWorld: Simulation)
+        -> [AvoidedAnomaly]
+    {
+        let missing = avoided.filter { $0.savedBy.isEmpty }.map(\.identity)
+        guard !missing.isEmpty else { return avoided }
+        var input = input
+        input.config.policy = other
+        var there = WhatIf(input)
+        there.replayer = replayer
+        let theirs = AnomalyIdentity.all(in: otherWorld, attacks: attacks(removing: []))
+        let badThere = zip(otherWorld.auditor.anomalies, theirs).filter { $0.0.status.isUnresolved }.map(\.1)
+        var fixes = there.preventedBy(missing.filter(badThere.contains), before: badThere)
+        let quiet = missing.filter { !badThere.contains($0) }
+        fixes.merge(there.preventedBy(quiet, before: badThere, opening: true)) { mine, _ in mine }
+        replays += there.replays
+        events += there.events
+        if there.budgetSpent { budgetSpent = true }
+        return avoided.map { a in
+            var a = a
+            if a.savedBy.isEmpty { a.preventedThere = fixes[a.identity] ?? [] }
+            return a
+        }
     }
 }
 

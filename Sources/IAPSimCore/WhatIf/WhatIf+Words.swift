@@ -18,17 +18,8 @@ extension AnomalyExplanation {
             : "caused by: " + causedBy.map(\.words).joined(separator: "; ")
     }
 
-    /// `prevented by: observer launch | sweep-unfinished true`: ` | ` between alternatives
-    /// (any one of them), ` + ` within one (all of them together); the several values of one
-    /// key that each work are named once (`retry-immediate 1 (or 2 … 10)`). Nil for an
-    /// anomaly that ends well.
-    package var preventedByLine: String? {
-        guard endsBadly else { return nil }
-        guard !preventedBy.isEmpty else {
-            return "prevented by: no hardening within one or two policy changes"
-        }
-        return "prevented by: " + Self.alternatives(preventedBy)
-    }
+    /// The account's line (`AnomalyAccount`): `prevented by: …` or `resolved by: …`.
+    package var preventedByLine: String? { account.line }
 
     /// Alternatives joined by ` | `, each a change or changes joined by ` + `; the single
     /// changes of one key folded into one (its first value, then the others in brackets).
@@ -55,21 +46,11 @@ extension AnomalyExplanation {
         return words.joined(separator: " | ")
     }
 
-    /// `saved by: observer launch`: the settings that each must stay (` + `: all of them
-    /// together), or the pair of which either one alone is enough (` | `); nil when none.
-    package var savedByLine: String? {
-        savedBy.isEmpty ? nil : "saved by: " + savedBy.map(\.words).joined(separator: savedTogether ? " | " : " + ")
-    }
-
     /// Every line, in the order they are printed.
-    package var lines: [String] { [causedByLine] + [preventedByLine, savedByLine].compactMap { $0 } }
+    package var lines: [String] { [causedByLine, account.line] }
 }
 
 extension AvoidedAnomaly {
-    /// `lost-order o1, by observer launch`
-    package var line: String {
-        words + ", by "
-            + (savedBy.isEmpty
-                ? "more than two settings" : savedBy.map(\.words).joined(separator: together ? " | " : " + "))
-    }
+    /// `lost-order o1, resolved by: observer launch`
+    package var line: String { words + ", " + account.line }
 }

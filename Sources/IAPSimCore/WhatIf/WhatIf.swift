@@ -43,6 +43,11 @@ package struct AvoidedAnomaly: Sendable, Hashable {
     package var words: String
     package var savedBy: [PolicyChange]
     package var together = false
+    /// It opened on this side too (and ended well): put right, not kept from happening.
+    package var happenedHere = false
+    /// When no setting of this side is named (`savedBy` empty): the hardening changes that
+    /// stop it on the side that had it (its `preventedBy` there).
+    package var preventedThere: [[PolicyChange]] = []
 }
 
 /// The replays' answers for a whole run.
@@ -192,6 +197,10 @@ package struct WhatIf: Sendable {
         if !good.isEmpty || !avoided.isEmpty {
             (saving, avoided) = savings(of: good, towards: explicit, run: run, otherWorld: otherWorld)
         }
+        if let otherWorld { avoided = preventedThere(avoided, other: other, otherWorld: otherWorld) }
+        // One put right by no setting of this policy: what would have kept it from happening.
+        let quiet = good.filter { saving.keys(saving: $0).isEmpty }
+        let quietFixes = quiet.isEmpty ? [:] : preventedBy(quiet, before: bad, opening: true)
         var explanations: [AnomalyExplanation] = []
         for (a, identity) in zip(anomalies, identities) {
             let endsBadly = a.status.isUnresolved
@@ -199,7 +208,7 @@ package struct WhatIf: Sendable {
                 AnomalyExplanation(
                     anomalyId: a.id, endsBadly: endsBadly,
                     causedBy: causes[identity] ?? [], causeUnknown: unknownCauses,
-                    preventedBy: endsBadly ? fixes[identity] ?? [] : [],
+                    preventedBy: (endsBadly ? fixes[identity] : quietFixes[identity]) ?? [],
                     savedBy: endsBadly ? [] : saving.keys(saving: identity),
                     savedTogether: !endsBadly && saving.together(identity)))
         }

@@ -38,7 +38,7 @@ package enum AgainstColumns {
             "balances: " + side.sim.users.map { "\($0) \(side.sim.server.balance(of: $0))" }.joined(separator: ", "))
         let bad = auditor.anomalies.filter { $0.status.isUnresolved }.count
         out.append(bad == 0 ? "verdict: nothing ends badly" : "verdict: \(bad) anomaly(ies) end badly")
-        out += side.whatIf.avoided.map { "prevented: " + $0.line }
+        out += side.whatIf.avoided.map { "avoided: " + $0.line }
         return out
     }
 }

@@ -49,10 +49,10 @@ package enum Handout {
         let facts = chainEntries(a, source: source, causes: x?.causedBy ?? [])
         out += section("Chain of facts", chain(facts, in: world))
         out += section("Money", money(a, in: source.sim))
-        if a.status.isUnresolved {
-            out += section("Prevented by", x.map(prevented) ?? ["- not worked out"])
+        if let x {
+            out += section(x.account.fix == .resolved ? "Resolved by" : "Prevented by", account(x))
         } else {
-            out += section("Saved by", x.map(saved) ?? ["- not worked out"])
+            out += section(a.status.isUnresolved ? "Prevented by" : "Resolved by", ["- not worked out"])
         }
         if !source.records.isEmpty {
             out += section("Sequence diagram", diagram(steppedChain(facts, in: source.records), in: world))
@@ -68,24 +68,17 @@ package enum Handout {
             : ["Without these inputs it does not happen:", ""] + x.causedBy.map { "- \($0.words)" }
     }
 
-    static func prevented(_ x: AnomalyExplanation) -> [String] {
-        x.preventedBy.isEmpty
-            ? ["No hardening within one or two policy changes prevents it."]
-            : [
-                "Any one of these hardening changes (` | `: any one; ` + `: all together), set from the start, "
-                    + "prevents it (and nothing new goes wrong):", "",
-            ] + x.preventedBy.map { "- " + $0.map { "`\($0.words)`" }.joined(separator: " + ") }
-    }
-
-    static func saved(_ x: AnomalyExplanation) -> [String] {
-        x.savedBy.isEmpty
-            ? ["No single setting of this policy: it ends well with the other preset's value of each key too."]
-            : [
-                x.savedTogether
-                    ? "Either of these settings alone saves it: set both to the other preset's value and it ends badly:"
-                    : "Each of these settings, set to the other preset's value, makes it end badly:", "",
-            ]
-                + x.savedBy.map { "- `\($0.words)`" }
+    /// The account's line (`AnomalyAccount`), then each alternative on its own line.
+    static func account(_ x: AnomalyExplanation) -> [String] {
+        let account = x.account
+        let head = "`\(account.line)` (` | `: any one; ` + `: all together)"
+        guard !account.keys.isEmpty else { return [head] }
+        let meaning =
+            account.fix == .resolved
+            ? "Settings in effect that put it right: set to the other preset's value, it ends badly:"
+            : "Hardening changes, set from the start, after which it does not happen or ends well "
+                + "(and nothing new goes wrong):"
+        return [head, "", meaning, ""] + account.keys.map { "- " + $0.map { "`\($0.words)`" }.joined(separator: " + ") }
     }
 
     static func chainEntries(_ a: Anomaly, source: Source, causes: [ReplayStep]) -> [LogEntry] {
@@ -195,7 +188,7 @@ package enum Handout {
 
     /// A subscriber's money as the verdict counts it: each paid period, what Apple refunded
     /// of it, and what the timeline cost either side (`money:` in the verdict).
-    static func subscriptionMoney(_ s: Subscription, of user: String, in sim: Simulation) -> [String] {
+    package static func subscriptionMoney(_ s: Subscription, of user: String, in sim: Simulation) -> [String] {
         var out = s.periods.map { p in
             "- paid: \(formatMoney(p.priceCents)) for \(p.productId) (\(p.transactionId)), "
                 + "\(SubscriptionCalendar.iso(p.start)) to \(SubscriptionCalendar.iso(p.end))"

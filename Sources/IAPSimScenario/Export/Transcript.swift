@@ -139,8 +139,8 @@ package enum Transcript {
             if !words.isEmpty { lines += ["glossary:"] + words.map { "  " + $0 } }
         }
         if let avoided = whatIf?.avoided, !avoided.isEmpty {
-            lines.append("avoided (ends badly under \(otherName)):")
-            lines += avoided.map { "  prevented: " + $0.line }
+            lines.append("avoided (happened under \(otherName), not here or put right here):")
+            lines += avoided.map { "  avoided: " + $0.line }
         }
         return lines
     }

@@ -2,13 +2,15 @@ import IAPSimCore
 
 /// The replays' answers as JSON fields of an `anomalyOpened` line:
 /// `causedBy: [{step, line, command}]`, `preventedBy: [[{key, value}]]` (`[]` when nothing
-/// within one or two changes prevents it, or it ends well) and `savedBy: [{key, value}]`.
+/// within one or two changes prevents it, or a setting in effect resolved it), `savedBy:
+/// [{key, value}]` and `account`, the one line every surface shows (`AnomalyAccount`).
 enum WhatIfFields {
     static func of(_ x: AnomalyExplanation) -> [(String, JSONValue)] {
         [
             ("causedBy", .array(x.causedBy.map(step))),
             ("preventedBy", .array(x.preventedBy.map { .array($0.map(change)) })),
             ("savedBy", .array(x.savedBy.map(change))),
+            ("account", .string(x.account.line)),
         ]
     }
 

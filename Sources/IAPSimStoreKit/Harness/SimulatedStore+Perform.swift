@@ -129,11 +129,11 @@ public struct Verdict: Sendable, Hashable, CustomStringConvertible {
         /// inputs (faults, account switches, attacks, refunds) without which it does not open,
         /// as `iapsim run` prints it; nil when the what-if was not worked out.
         public let causedBy: String?
-        /// `prevented by: server-dedup true`: for one still wrong, the server settings (one or
-        /// two) after which it ends well and nothing new goes wrong; nil when it ends well or
-        /// the what-if was not worked out.
+        /// `prevented by: server-dedup true`: the server settings (one or two) after which it
+        /// ends well (or, put right by no setting, never happens) and nothing new goes wrong;
+        /// nil when a setting in effect resolved it or the what-if was not worked out.
         public let preventedBy: String?
-        /// `saved by: server-dedup true`: for one that ended well, the server settings in
+        /// `resolved by: server-dedup true`: for one that ended well, the server settings in
         /// effect without which it would have ended badly; nil when none.
         public let savedBy: String?
     }
@@ -175,10 +175,12 @@ public struct Verdict: Sendable, Hashable, CustomStringConvertible {
         let auditor = sim.auditor
         anomalies = auditor.anomalies.map { a in
             let x = whatIf?.explanation(of: a.id)
+            let account = x?.account
             return Anomaly(
                 type: a.type.rawValue, status: a.status.rawValue, cause: a.mechanism, summary: a.summary,
                 transactionID: a.txn, user: a.user, isUnresolved: a.status.isUnresolved, causedBy: x?.causedByLine,
-                preventedBy: x?.preventedByLine, savedBy: x?.savedByLine)
+                preventedBy: account?.fix == .prevented ? account?.line : nil,
+                savedBy: account?.fix == .resolved ? account?.line : nil)
         }
         avoided = whatIf?.avoided.map(\.line) ?? []
         paidNotDeliveredCents = auditor.paidNotDeliveredCents

@@ -84,7 +84,18 @@ struct Inspector {
                 orders.map(orderWords).joined(separator: "; ").nonEmpty ?? "(none)"))
         if let user = x.user { out.append(field("account", user)) }
         out.append(heading("money"))
-        out += money(x.txn)
+        // A subscription's money is its paid periods, as the handout and the verdict count it.
+        if x.type.family == .subscription, let user = x.user,
+            let subscription = sim.subscribers.first(where: { $0.user == user })?.subscription
+        {
+            out += Handout.subscriptionMoney(subscription, of: user, in: sim).map { line in
+                let text = line.hasPrefix("- ") ? String(line.dropFirst(2)) : line
+                guard let colon = text.firstIndex(of: ":") else { return field("paid", text) }
+                return field(String(text[..<colon]), String(text[text.index(after: colon)...].drop { $0 == " " }))
+            }
+        } else {
+            out += money(x.txn)
+        }
         out.append(field("mechanism", x.mechanism.map(worldWords.anomaly) ?? "(none yet: \(x.status.rawValue))"))
         for line in Prevention.lines(whatIf?.explanation(of: x.id), sandbox: sandbox) {
             out.append([Span(line, Style(.good, bold: true))])

@@ -36,9 +36,9 @@ extension UIModel {
     /// anomalies it avoided, by type and status. A key is never cut mid-word.
     func keyLines(prevented: [(Anomaly, String)], saved: [String]?, width: Int) -> [String] {
         let words: String
-        if let saved, !saved.isEmpty, !prevented.isEmpty {
+        if let saved, !saved.isEmpty {
             words =
-                "prevented: " + saved.prefix(3).joined(separator: "; ")
+                "avoided: " + saved.prefix(3).joined(separator: "; ")
                 + (saved.count > 3 ? " +\(saved.count - 3)" : "")
         } else if prevented.isEmpty {
             words = "avoided: nothing the other side has"

@@ -80,7 +80,12 @@ extension UIModel {
     /// observer launch"). Only once both worlds are idle (replays cost whole runs: not at every
     /// frame) and only when either log has moved since the last time.
     mutating func refreshSplitAvoided() {
-        guard let twin, simulation.isIdle, twin.simulation.isIdle else { return }
+        // A subscription world is never idle (its next renewal is always due): an ended file
+        // counts as settled, its twin once it has caught up with it.
+        let ended = result != nil
+        guard let twin, simulation.isIdle || ended,
+            twin.simulation.isIdle || (ended && twin.simulation.now >= simulation.now)
+        else { return }
         let stamp = [simulation.logCount, twin.simulation.logCount, session.count]
         if split.avoided?.stamp == stamp { return }
         let mine = sessionScenario

@@ -1,0 +1,41 @@
+import Testing
+
+@testable import IAPSimTUI
+
+/// Issue 52 (review N1, N2): at the end of lesson 8's file the inspector says what `run` and
+/// the handout say: the grace cut's fix by name, and the paid periods behind it.
+@Suite struct OneAccountScreenTests {
+    @Test func theGraceCutInspectorNamesItsFixAndItsCharge() throws {
+        for (width, height) in [(120, 40), (80, 24)] {
+            var d = try DefectTests.play("sub-grace-cut-naive.yaml")
+            d.keys("Gi")
+            var text = d.screen(width, height).text
+            // The inspector scrolls: read every page of it.
+            for _ in 0..<6 {
+                d.key(.pageDown)
+                text += d.screen(width, height).text
+            }
+            let flat = text.replacingOccurrences(of: "│", with: "").split(whereSeparator: \.isWhitespace).joined(
+                separator: " ")
+            #expect(!flat.contains("no charge behind it"), "\(text)")
+            #expect(flat.contains("paid: 4.99 for pro_monthly"), "\(text)")
+            #expect(flat.contains("prevented by: server-notifications true + server-grace honor"), "\(text)")
+        }
+    }
+
+    /// Lesson 8's end: the side that never had the grace cut counts it avoided, with the keys
+    /// (a subscription world is never idle, so the ended file's split works it out).
+    @Test func theSplitAtTheEndOfTheGraceFileCountsTheCutAvoidedWithItsKeys() throws {
+        for (width, height) in [(120, 40), (80, 24)] {
+            var d = try DefectTests.play("sub-grace-cut-naive.yaml")
+            d.keys("VG")
+            let right = d.model.splitAvoided?.right ?? []
+            #expect(
+                right.first?.hasPrefix(
+                    "grace-cut 1000000000001, prevented by: server-notifications true + server-grace honor") == true,
+                "\(right)")
+            let text = d.screen(width, height).text
+            #expect(text.contains("avoided: grace-cut"), "\(text)")
+        }
+    }
+}
