@@ -163,25 +163,33 @@ package final class ServeSpawn: @unchecked Sendable {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
-    /// A free TCP port on 127.0.0.1 (bound, read, closed).
+    /// A free TCP port on 127.0.0.1 for the spawned backend: a random one of 20000-32767 that
+    /// binds (bound, closed), below Linux's ephemeral range (32768-60999). A port the kernel
+    /// hands out for `bind(0)` (the API this very process serves next, another test's
+    /// backend) is never taken from there, so none of them can take the backend's port
+    /// before it binds it (seen: "Address already in use" when both were ephemeral).
     package static func freePort() -> Int? {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<64 {
+            let port = Int.random(in: 20_000...32_767, using: &random)
+            if binds(port) { return port }
+        }
+        return nil
+    }
+
+    /// Whether 127.0.0.1:`port` can be bound now (the socket is closed again at once).
+    static func binds(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return false }
         defer { close(fd) }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = 0
+        addr.sin_port = UInt16(port).bigEndian
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &addr) {
+        let len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        return withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
-        }
-        guard bound == 0 else { return nil }
-        let named = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
-        }
-        guard named == 0 else { return nil }
-        return Int(UInt16(bigEndian: addr.sin_port))
+        } == 0
     }
 }
 
