@@ -62,11 +62,9 @@ let package = Package(
         // library accepts. Plain values in, bytes out; it does not know the core.
         .target(
             name: "IAPSimSigned",
-            dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ]
+            // Crypto only: the certificate chain is pinned bytes (`SigningChain`); the X.509 code
+            // that made it is in the tests, so a consumer of IAPSimStoreKit builds none.
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
         // `iapsim serve`: the user's real backend as the merchant server. The only module that
         // speaks HTTP: Hummingbird 2 serves the App Store Server API lookalike, AsyncHTTPClient
@@ -106,7 +104,6 @@ let package = Package(
             dependencies: [
                 "IAPSimCore", "IAPSimScenario", "IAPSimSigned", "IAPSimApplePayload",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
             ]
         ),
         // `ServedBackend`: a `SimulatedStore` whose merchant server is your backend, as

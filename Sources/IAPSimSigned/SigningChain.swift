@@ -1,16 +1,17 @@
 import Crypto
 import Foundation
-import SwiftASN1
-import X509
 
 /// A certificate chain root -> intermediate -> leaf shaped like the App Store's, and the
 /// leaf's private key that signs JWS with it.
 ///
 /// Keys come from fixed labels (the SHA-256 of a label is the P-256 private scalar), so the
-/// root's key and subject are the same on every machine and in every run: a `root.cer`
-/// written once keeps trusting what later runs sign. ECDSA signatures take fresh nonces, so
-/// a certificate built twice differs in its signature bytes; the App Store root is therefore
-/// pinned (its DER as first built), which makes `root.cer` the same bytes everywhere.
+/// keys are the same on every machine and in every run. The certificates are pinned: their DER
+/// as first built (ECDSA signatures take fresh nonces, so a chain built twice differs in its
+/// signature bytes). So `root.cer` written once keeps trusting what later runs sign, every
+/// process signs with the same `x5c` header, and this library holds bytes, not an X.509
+/// builder: a package that depends on `IAPSimStoreKit` builds no certificate code.
+/// `ChainBuilder` in the tests makes the chains again from the labels and checks each pinned
+/// certificate against it (same to-be-signed bytes, signed by the issuer's key).
 package struct SigningChain: Sendable {
     /// DER of leaf, intermediate, root: the order of the JWS `x5c` header.
     package let certificates: [[UInt8]]
@@ -18,27 +19,46 @@ package struct SigningChain: Sendable {
 
     package var root: [UInt8] { certificates[2] }
 
-    /// The simulator's App Store: the chain a merchant server trusts through `root.cer`. Built
-    /// once a process (the keys derive from fixed labels, so every build is the same chain):
-    /// `iapsim serve` makes a signer for every world, and building the certificates each
-    /// time cost more than the world's own work.
+    /// The simulator's App Store: the chain a merchant server trusts through `root.cer`.
     package static func appStore() throws -> SigningChain {
         try builtAppStore.get()
     }
 
     /// The attacker's own chain: same names and markers as the App Store's, other keys, so
-    /// that only the trust anchor tells them apart. Built once a process, as the App Store's.
+    /// that only the trust anchor tells them apart.
     package static func forger() throws -> SigningChain { try builtForger.get() }
 
     private static let builtAppStore = Result {
-        try SigningChain(labeled: "iapsim app store", pinnedRoot: pinnedAppStoreRoot)
+        try SigningChain(labeled: appStoreLabel, pinned: pinnedAppStore)
     }
-    private static let builtForger = Result { try SigningChain(labeled: "iapsim forger", pinnedRoot: nil) }
+    private static let builtForger = Result { try SigningChain(labeled: forgerLabel, pinned: pinnedForger) }
 
-    /// The App Store root's DER (base64) as first built. Used only while it is exactly the root
-    /// built now (same to-be-signed bytes, valid signature by the root key); after a change to
-    /// the root's names or extensions a test fails and prints the new value to pin.
-    static let pinnedAppStoreRoot = """
+    static let appStoreLabel = "iapsim app store"
+    static let forgerLabel = "iapsim forger"
+
+    /// The App Store chain's DER (base64), leaf, intermediate, root, as first built.
+    static let pinnedAppStore = [
+        """
+        MIICGjCCAcCgAwIBAgIBAzAKBggqhkjOPQQDAjBkMQswCQYDVQQGEwJVUzEjMCEGA1UECgwaaWFwc2ltIHNpbXVsYXRl\
+        ZCBBcHAgU3RvcmUxMDAuBgNVBAMMJ2lhcHNpbSBXb3JsZHdpZGUgRGV2ZWxvcGVyIFJlbGF0aW9ucyBDQTAeFw0yNTAx\
+        MDEwMDAwMDBaFw0zNjAxMDEwMDAwMDBaMFUxCzAJBgNVBAYTAlVTMSMwIQYDVQQKDBppYXBzaW0gc2ltdWxhdGVkIEFw\
+        cCBTdG9yZTEhMB8GA1UEAwwYaWFwc2ltIEFwcCBTdG9yZSBTaWduaW5nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\
+        TG9PaB1CBrbXQwemKUzZFxy/R4ydQ8D6/pWdVTY56tvY+8/aC/cJ056Q0s9RFOXddLQ3M0Ymy7qOHxzj2aLaGKNyMHAw\
+        DAYDVR0TAQH/BAIwADAOBgNVHQ8BAf8EBAMCB4AwHQYDVR0OBBYEFLajZ7G4SVNQOP/p/SBnEJs8OKcpMB8GA1UdIwQY\
+        MBaAFIktf8xrw0yaiSmmstJ1dtaf/07VMBAGCiqGSIb3Y2QGCwEEAgUAMAoGCCqGSM49BAMCA0gAMEUCIQDEyEhrkExE\
+        Vr0+ZSjRsR5RbugKcYgG1jOJU1DXTNNRhwIgZ6Wjk+kz2EMh33QDnRT8t6ZX+wLPmnucShkCvI6k+Zg=
+        """,
+        """
+        MIICEzCCAbmgAwIBAgIBAjAKBggqhkjOPQQDAjBLMQswCQYDVQQGEwJVUzEjMCEGA1UECgwaaWFwc2ltIHNpbXVsYXRl\
+        ZCBBcHAgU3RvcmUxFzAVBgNVBAMMDmlhcHNpbSBSb290IENBMB4XDTI1MDEwMTAwMDAwMFoXDTM2MDEwMTAwMDAwMFow\
+        ZDELMAkGA1UEBhMCVVMxIzAhBgNVBAoMGmlhcHNpbSBzaW11bGF0ZWQgQXBwIFN0b3JlMTAwLgYDVQQDDCdpYXBzaW0g\
+        V29ybGR3aWRlIERldmVsb3BlciBSZWxhdGlvbnMgQ0EwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAAT9SrqjVdHV8paH\
+        P3xkrGrtzB501HT3BlAmIxOayd9mGNe051IxSuK0B/kuPNIYGbfQR+QwgROzKB1hsjS5cqWto3UwczAPBgNVHRMBAf8E\
+        BTADAQH/MA4GA1UdDwEB/wQEAwIBBjAdBgNVHQ4EFgQUiS1/zGvDTJqJKaay0nV21p//TtUwHwYDVR0jBBgwFoAU1cQJ\
+        Hl5uKbKqz+lQfj2+vBZVJGAwEAYKKoZIhvdjZAYCAQQCBQAwCgYIKoZIzj0EAwIDSAAwRQIhAMKaf8POgF8YAWyuLTgv\
+        hwIdZwTlOBKunLCg4ezeUqaIAiAi43XEhmNR2UiL8UrwA0ELIGEqWg5R1AIYdHXVoEIUWw==
+        """,
+        """
         MIIByDCCAW2gAwIBAgIBATAKBggqhkjOPQQDAjBLMQswCQYDVQQGEwJVUzEjMCEGA1UECgwaaWFwc2ltIHNpbXVsYXRl\
         ZCBBcHAgU3RvcmUxFzAVBgNVBAMMDmlhcHNpbSBSb290IENBMB4XDTI1MDEwMTAwMDAwMFoXDTM2MDEwMTAwMDAwMFow\
         SzELMAkGA1UEBhMCVVMxIzAhBgNVBAoMGmlhcHNpbSBzaW11bGF0ZWQgQXBwIFN0b3JlMRcwFQYDVQQDDA5pYXBzaW0g\
@@ -46,121 +66,57 @@ package struct SigningChain: Sendable {
         4ZXB6pxisosreXKsZaXY0SXriQAzJlzEySLbWOujQjBAMA8GA1UdEwEB/wQFMAMBAf8wDgYDVR0PAQH/BAQDAgEGMB0G\
         A1UdDgQWBBTVxAkeXm4psqrP6VB+Pb68FlUkYDAKBggqhkjOPQQDAgNJADBGAiEA+hG5uZoGo4p3QdktyDPigj/OXiab\
         WL+ezW1X+t3xU4gCIQD/FzD/Bp3szvqal5c89E8yjAsQ0e3USxO0E8aJIK50zw==
+        """,
+    ]
+
+    /// The forger's chain's DER (base64), leaf, intermediate, root, as first built.
+    static let pinnedForger = [
         """
+        MIICGjCCAcCgAwIBAgIBAzAKBggqhkjOPQQDAjBkMQswCQYDVQQGEwJVUzEjMCEGA1UECgwaaWFwc2ltIHNpbXVsYXRl\
+        ZCBBcHAgU3RvcmUxMDAuBgNVBAMMJ2lhcHNpbSBXb3JsZHdpZGUgRGV2ZWxvcGVyIFJlbGF0aW9ucyBDQTAeFw0yNTAx\
+        MDEwMDAwMDBaFw0zNjAxMDEwMDAwMDBaMFUxCzAJBgNVBAYTAlVTMSMwIQYDVQQKDBppYXBzaW0gc2ltdWxhdGVkIEFw\
+        cCBTdG9yZTEhMB8GA1UEAwwYaWFwc2ltIEFwcCBTdG9yZSBTaWduaW5nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\
+        xv92CKi3j8RhGrht+DV9old05NI+75jBNPPapSNMh6dC9yjTXD0r/5YvaVSG/5yh1em23UEB/3PSg4Ts/UFX0aNyMHAw\
+        DAYDVR0TAQH/BAIwADAOBgNVHQ8BAf8EBAMCB4AwHQYDVR0OBBYEFPd7b5M/hS1PecISZqk06d+d49pdMB8GA1UdIwQY\
+        MBaAFODkGvW0YUdCfTNrG6xKmL7E832jMBAGCiqGSIb3Y2QGCwEEAgUAMAoGCCqGSM49BAMCA0gAMEUCIQCacJj5eMYB\
+        Fiu0qMfttkTfZcReUGdWwSxSKDk/LQ7VEAIgSXE3hJV1EngGIDwQsxtWFHkN2uTEFfHWx0DGmODdfwg=
+        """,
+        """
+        MIICFDCCAbmgAwIBAgIBAjAKBggqhkjOPQQDAjBLMQswCQYDVQQGEwJVUzEjMCEGA1UECgwaaWFwc2ltIHNpbXVsYXRl\
+        ZCBBcHAgU3RvcmUxFzAVBgNVBAMMDmlhcHNpbSBSb290IENBMB4XDTI1MDEwMTAwMDAwMFoXDTM2MDEwMTAwMDAwMFow\
+        ZDELMAkGA1UEBhMCVVMxIzAhBgNVBAoMGmlhcHNpbSBzaW11bGF0ZWQgQXBwIFN0b3JlMTAwLgYDVQQDDCdpYXBzaW0g\
+        V29ybGR3aWRlIERldmVsb3BlciBSZWxhdGlvbnMgQ0EwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAARVVrQdYqx08Xcl\
+        0aKBYiFONgzRlGKnUMiIdenN8chF5VbNj3fIn9691mQZyU9Pwf9izCZpxNK50rCAjRLsKT2Ho3UwczAPBgNVHRMBAf8E\
+        BTADAQH/MA4GA1UdDwEB/wQEAwIBBjAdBgNVHQ4EFgQU4OQa9bRhR0J9M2sbrEqYvsTzfaMwHwYDVR0jBBgwFoAURMfv\
+        6zo9x/DNHF/J/Az/xDDdKg4wEAYKKoZIhvdjZAYCAQQCBQAwCgYIKoZIzj0EAwIDSQAwRgIhAJl0sKk/tWU8bWqS0peO\
+        oG72DlrgeLQ31eRjS9IZ32jpAiEA8yaFDDwYOJnmQFiPfp9eW/Bu/H9w0CVpaAQAm10ViEE=
+        """,
+        """
+        MIIByDCCAW2gAwIBAgIBATAKBggqhkjOPQQDAjBLMQswCQYDVQQGEwJVUzEjMCEGA1UECgwaaWFwc2ltIHNpbXVsYXRl\
+        ZCBBcHAgU3RvcmUxFzAVBgNVBAMMDmlhcHNpbSBSb290IENBMB4XDTI1MDEwMTAwMDAwMFoXDTM2MDEwMTAwMDAwMFow\
+        SzELMAkGA1UEBhMCVVMxIzAhBgNVBAoMGmlhcHNpbSBzaW11bGF0ZWQgQXBwIFN0b3JlMRcwFQYDVQQDDA5pYXBzaW0g\
+        Um9vdCBDQTBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABBIQkvsNsNct4wd1RI2+uM9xZ7Y5sP2MywgtE7PtDMqtlDUo\
+        5Lam6QHMvmKBcPQwrbi8urNsYvwb+VBZQqdEQzCjQjBAMA8GA1UdEwEB/wQFMAMBAf8wDgYDVR0PAQH/BAQDAgEGMB0G\
+        A1UdDgQWBBREx+/rOj3H8M0cX8n8DP/EMN0qDjAKBggqhkjOPQQDAgNJADBGAiEArZWUmDso8Y6aNyILdu69FvAEJv45\
+        N1XmtON4WmHY7awCIQC5awZcqSuDulJ92hbo2UJKdXjSWtR/DNAObIOLIf6+ug==
+        """,
+    ]
 
-    /// Apple's marker extension on the WWDR intermediate.
-    static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 2, 1]
-    /// Apple's marker extension on the App Store receipt-signing leaf.
-    static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 11, 1]
-
-    static let notValidBefore = Date(timeIntervalSince1970: 1_735_689_600)  // 2025-01-01T00:00:00Z
-    static let notValidAfter = Date(timeIntervalSince1970: 2_082_758_400)  // 2036-01-01T00:00:00Z
-
-    private init(labeled label: String, pinnedRoot: String?) throws {
-        let rootKey = try Self.key(label + " root")
-        let intermediateKey = try Self.key(label + " intermediate")
+    private init(labeled label: String, pinned: [String]) throws {
         leafKey = try Self.key(label + " leaf")
-        let rootName = try Self.name("iapsim Root CA")
-        let intermediateName = try Self.name("iapsim Worldwide Developer Relations CA")
-        let leafName = try Self.name("iapsim App Store Signing")
-
-        let root = try Self.certificate(
-            serial: 1, key: rootKey.publicKey, subject: rootName, issuer: rootName,
-            extensions: Self.authorityExtensions(rootKey.publicKey, issuer: nil, marker: nil),
-            signer: rootKey)
-        let intermediate = try Self.certificate(
-            serial: 2, key: intermediateKey.publicKey, subject: intermediateName, issuer: rootName,
-            extensions: Self.authorityExtensions(
-                intermediateKey.publicKey, issuer: rootKey.publicKey,
-                marker: Self.intermediateMarker),
-            signer: rootKey)
-        let leaf = try Self.certificate(
-            serial: 3, key: leafKey.publicKey, subject: leafName, issuer: intermediateName,
-            extensions: Self.leafExtensions(leafKey.publicKey, issuer: intermediateKey.publicKey),
-            signer: intermediateKey)
-        certificates = try [
-            Self.der(leaf), Self.der(intermediate),
-            Self.pinned(pinnedRoot, standingFor: root) ?? Self.der(root),
-        ]
-    }
-
-    /// The pinned DER when it is `root` but for the signature's nonce, else nil.
-    static func pinned(_ base64: String?, standingFor root: Certificate) throws -> [UInt8]? {
-        guard let base64, let bytes = Data(base64Encoded: base64) else { return nil }
-        let pinned = try Certificate(derEncoded: Array(bytes))
-        guard pinned.tbsCertificateBytes == root.tbsCertificateBytes,
-            root.publicKey.isValidSignature(pinned.signature, for: pinned)
-        else { return nil }
-        return Array(bytes)
+        certificates = try pinned.map { base64 in
+            guard let bytes = Data(base64Encoded: base64) else { throw PinnedChainError.notBase64(label) }
+            return Array(bytes)
+        }
     }
 
     /// The P-256 private key whose scalar is SHA-256(label).
     static func key(_ label: String) throws -> P256.Signing.PrivateKey {
         try P256.Signing.PrivateKey(rawRepresentation: Array(SHA256.hash(data: Array(label.utf8))))
     }
+}
 
-    private static func name(_ commonName: String) throws -> DistinguishedName {
-        try DistinguishedName {
-            CountryName("US")
-            OrganizationName("iapsim simulated App Store")
-            CommonName(commonName)
-        }
-    }
-
-    /// A CA: critical basicConstraints CA:TRUE, keyUsage keyCertSign, its key identifier, and
-    /// (below the root) the issuer's key identifier and Apple's marker.
-    private static func authorityExtensions(
-        _ key: P256.Signing.PublicKey, issuer: P256.Signing.PublicKey?, marker: ASN1ObjectIdentifier?
-    ) throws -> Certificate.Extensions {
-        var extensions = try Certificate.Extensions {
-            Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
-            Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-            SubjectKeyIdentifier(hash: Certificate.PublicKey(key))
-        }
-        if let issuer { try extensions.append(authorityKeyIdentifier(issuer)) }
-        if let marker { try extensions.append(markerExtension(marker)) }
-        return extensions
-    }
-
-    /// The signing leaf: not a CA, digitalSignature only, Apple's leaf marker.
-    private static func leafExtensions(
-        _ key: P256.Signing.PublicKey, issuer: P256.Signing.PublicKey
-    ) throws -> Certificate.Extensions {
-        var extensions = try Certificate.Extensions {
-            Critical(BasicConstraints.notCertificateAuthority)
-            Critical(KeyUsage(digitalSignature: true))
-            SubjectKeyIdentifier(hash: Certificate.PublicKey(key))
-        }
-        try extensions.append(authorityKeyIdentifier(issuer))
-        try extensions.append(markerExtension(leafMarker))
-        return extensions
-    }
-
-    private static func authorityKeyIdentifier(_ issuer: P256.Signing.PublicKey) throws -> Certificate.Extension {
-        let issuerIdentifier = SubjectKeyIdentifier(hash: Certificate.PublicKey(issuer)).keyIdentifier
-        return try Certificate.Extension(AuthorityKeyIdentifier(keyIdentifier: issuerIdentifier), critical: false)
-    }
-
-    /// Apple's marker extensions hold an ASN.1 NULL.
-    private static func markerExtension(_ oid: ASN1ObjectIdentifier) -> Certificate.Extension {
-        Certificate.Extension(oid: oid, critical: false, value: [0x05, 0x00])
-    }
-
-    private static func certificate(
-        serial: Int, key: P256.Signing.PublicKey, subject: DistinguishedName, issuer: DistinguishedName,
-        extensions: Certificate.Extensions, signer: P256.Signing.PrivateKey
-    ) throws -> Certificate {
-        try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(serial),
-            publicKey: Certificate.PublicKey(key),
-            notValidBefore: notValidBefore, notValidAfter: notValidAfter,
-            issuer: issuer, subject: subject, signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: extensions, issuerPrivateKey: Certificate.PrivateKey(signer))
-    }
-
-    private static func der(_ certificate: Certificate) throws -> [UInt8] {
-        var serializer = DER.Serializer()
-        try serializer.serialize(certificate)
-        return serializer.serializedBytes
-    }
+/// A pinned certificate that is not base64: a defect of this file, caught by its tests.
+package enum PinnedChainError: Error, Sendable {
+    case notBase64(String)
 }

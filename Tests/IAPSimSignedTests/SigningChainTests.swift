@@ -66,18 +66,32 @@ import X509
         }
     }
 
-    @Test func rootIsThePinnedBytesEveryBuild() throws {
-        let built = try SigningChain.appStore().root
+    /// Each pinned certificate is what `ChainBuilder` makes from the labels but for the
+    /// signature's nonce: the same to-be-signed bytes, signed by the issuer's key; and the
+    /// chain's leaf key is the pinned leaf's. After a change to names, extensions or keys this
+    /// fails and prints the new chain to pin.
+    @Test(arguments: [SigningChain.appStoreLabel, SigningChain.forgerLabel])
+    func pinnedChainIsTheBuiltChain(label: String) throws {
+        let chain = try label == SigningChain.appStoreLabel ? SigningChain.appStore() : SigningChain.forger()
+        let built = try ChainBuilder.build(labeled: label)
+        let pinned = try chain.certificates.map { try Certificate(derEncoded: $0) }
+        let fresh = try built.map { Data(try ChainBuilder.der($0)).base64EncodedString() }
+        for (index, (p, b)) in zip(pinned, built).enumerated() {
+            #expect(
+                p.tbsCertificateBytes == b.tbsCertificateBytes,
+                "\(label): certificate \(index) changed; pin \(fresh[index])")
+        }
+        #expect(pinned[2].publicKey.isValidSignature(pinned[2].signature, for: pinned[2]))
+        #expect(pinned[2].publicKey.isValidSignature(pinned[1].signature, for: pinned[1]))
+        #expect(pinned[1].publicKey.isValidSignature(pinned[0].signature, for: pinned[0]))
         #expect(
-            Data(built).base64EncodedString() == SigningChain.pinnedAppStoreRoot,
-            "the root changed: pin its new DER, \(Data(built).base64EncodedString())")
-        #expect(try SigningChain.appStore().root == built)
+            P256.Signing.PublicKey(pinned[0].publicKey)?.rawRepresentation == chain.leafKey.publicKey.rawRepresentation)
     }
 
-    @Test func aPinThatIsNotThisRootIsIgnored() throws {
-        let forgerRoot = Data(try SigningChain.forger().root).base64EncodedString()
-        #expect(try SigningChain.pinned(forgerRoot, standingFor: root) == nil)
-        #expect(try SigningChain.pinned(SigningChain.pinnedAppStoreRoot, standingFor: root) != nil)
+    /// The same bytes in every process: `root.cer` written once keeps trusting later runs.
+    @Test func rootIsTheSameBytesEveryBuild() throws {
+        #expect(try SigningChain.appStore().root == SigningChain.appStore().root)
+        #expect(Data(try SigningChain.appStore().root).base64EncodedString().hasPrefix("MIIByDCCAW2gAwIBAgIBATAK"))
     }
 
     @Test func forgerChainLooksTheSameButHasOtherKeys() throws {

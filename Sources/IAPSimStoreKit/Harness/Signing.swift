@@ -3,20 +3,16 @@ import Foundation
 import IAPSimApplePayload
 import IAPSimCore
 import IAPSimSigned
-import X509
 
 /// The JWS of the simulated App Store: signed with the simulator's chain (as `iapsim run
 /// --signed`), and checked against the simulator's root, as your app's `VerificationResult`.
 struct Signing: Sendable {
     let signer: JWSSigner
-    let root: [UInt8]
-    /// The chains already checked, by their `x5c` header: each is checked once a process.
-    let checkedChains = LockedBox<[String: P256.Signing.PublicKey]>([:])
 
     static func shared() throws -> Signing { try built.get() }
     private static let built = Result { () throws -> Signing in
         let chain = try SigningChain.appStore()
-        return Signing(signer: JWSSigner(chain: chain), root: chain.root)
+        return Signing(signer: JWSSigner(chain: chain))
     }
 
     func sign(_ s: SignedTransaction) -> String {
@@ -40,30 +36,20 @@ struct Signing: Sendable {
             let x5c = json["x5c"] as? [String], x5c.count == 3,
             let signature = Self.decode(parts[2])
         else { return .invalidEncoding }
-        let key: P256.Signing.PublicKey
-        if let known = checkedChains.withLock({ $0[x5c.joined()] }) {
-            key = known
-        } else {
-            guard let found = chainKey(x5c) else { return .invalidCertificateChain }
-            checkedChains.withLock { $0[x5c.joined()] = found }
-            key = found
-        }
+        guard let key = chainKey(x5c) else { return .invalidCertificateChain }
         guard let sig = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
             key.isValidSignature(sig, for: Data((parts[0] + "." + parts[1]).utf8))
         else { return .invalidSignature }
         return nil
     }
 
-    /// The leaf's key when the chain ends at the simulator's root and each link is signed
-    /// by the next.
+    /// The leaf's key when `x5c` is the simulated App Store's chain, byte for byte: its
+    /// certificates are pinned (`SigningChain`), so every JWS it signs, in any process, carries
+    /// exactly these; any other chain (the forger's, a changed certificate) is not its chain.
     func chainKey(_ x5c: [String]) -> P256.Signing.PublicKey? {
-        let ders = x5c.compactMap { Data(base64Encoded: $0) }
-        guard ders.count == 3, [UInt8](ders[2]) == root,
-            let certs = try? ders.map({ try Certificate(derEncoded: [UInt8]($0)) }),
-            certs[2].publicKey.isValidSignature(certs[1].signature, for: certs[1]),
-            certs[1].publicKey.isValidSignature(certs[0].signature, for: certs[0])
-        else { return nil }
-        return P256.Signing.PublicKey(certs[0].publicKey)
+        let ders = x5c.map { Data(base64Encoded: $0).map { [UInt8]($0) } }
+        guard ders == signer.chain.certificates.map({ Optional($0) }) else { return nil }
+        return signer.chain.leafKey.publicKey
     }
 
     /// Base64url, unpadded, as JWS writes it.
