@@ -81,7 +81,10 @@ func storekitRefusal(_ text: String) -> String? {
         #expect(
             c.product("tutor.halfyear")?.subscription?.intro
                 == IntroductoryOffer(paymentMode: .freeTrial, period: RenewalPeriod(1, .week)))
-        #expect(loaded.notModelled.contains("StoreKit errors (_storeKitErrors)"))
+        // Its Purchase error (generic, index 0) is honoured: every purchase fails with it.
+        #expect(c.settings.storeKitErrors[.purchase]?.name == "StoreKitError.unknown")
+        #expect(c.settings.purchaseFailure == .unknown)
+        #expect(!loaded.notModelled.contains { $0.contains("rror") }, "\(loaded.notModelled)")
     }
 
     @Test func theShippedGameFileIsRead() throws {
@@ -127,9 +130,27 @@ func storekitRefusal(_ text: String) -> String? {
         #expect(result.simulation.log.contains { $0.fact.trigger == .deferred })
     }
 
+    /// v5's Purchase error (StoreKit Errors: Purchase, generic, index 0) fails every purchase
+    /// with `StoreKitError.unknown`, as Xcode does with the file.
+    @Test func theFilesPurchaseErrorFailsThePurchase() throws {
+        let scenario = try Self.scenario("v5.storekit", policy: "sk2-hardened", steps: "  - do: buy tutor.twomonths\n")
+        let result = ScenarioPlayer.run(scenario).result
+        #expect(result.simulation.store.subscriptions.isEmpty)
+        #expect(result.simulation.auditor.charges.isEmpty)
+        #expect(
+            result.simulation.log.contains { "\($0.fact)".contains("StoreKitError.unknown") },
+            "\(result.simulation.log.map { "\($0.fact)" })")
+    }
+
     @Test func billingIssuesOfTheFileFailTheFirstRenewal() throws {
+        // v5 with its Purchase error switched off, so that the subscription is bought.
+        let text = try String(contentsOfFile: StoreKitFixtures.fixture("v5.storekit"), encoding: .utf8)
+            .replacingOccurrences(of: "\"enabled\" : true", with: "\"enabled\" : false")
+        let copy = StoreKitFixtures.fixture("v5-no-errors.storekit")
+        try text.write(toFile: copy, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
         let scenario = try Self.scenario(
-            "v5.storekit", policy: "sk2-hardened", steps: "  - do: buy tutor.twomonths\n  - do: wait 62d\n")
+            "v5-no-errors.storekit", policy: "sk2-hardened", steps: "  - do: buy tutor.twomonths\n  - do: wait 62d\n")
         #expect(ScenarioPlayer(scenario).simulation.store.billingFails)
         let result = ScenarioPlayer.run(scenario).result
         #expect(result.simulation.log.contains { $0.fact.trigger == .renewalFailed })

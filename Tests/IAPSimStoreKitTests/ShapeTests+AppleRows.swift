@@ -75,6 +75,7 @@ extension ShapeTests {
         "StoreKitError.notAvailableInStorefront":
             "https://developer.apple.com/documentation/storekit/storekiterror/notavailableinstorefront",
         "StoreKitError.notEntitled": "https://developer.apple.com/documentation/storekit/storekiterror/notentitled",
+        "StoreKitError.unsupported": "https://developer.apple.com/documentation/storekit/storekiterror/unsupported",
         "SimulatedStoreError": "https://developer.apple.com/documentation/storekit/simulatedstoreerror",
         "SimulatedStoreError.badCommand":
             "https://developer.apple.com/documentation/storekit/simulatedstoreerror/badcommand",

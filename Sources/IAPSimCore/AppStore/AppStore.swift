@@ -195,6 +195,8 @@ package struct AppStore: Sendable, Hashable {
             nextFailure = nil
             return .fail(failure)
         }
+        // The StoreKit configuration file's `_failTransactionsEnabled` or Purchase error.
+        if let configured = catalog.settings.purchaseFailure { return .fail(configured) }
         return askToBuy ? .askToBuy : .charge
     }
 

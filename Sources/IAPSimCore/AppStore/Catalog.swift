@@ -165,8 +165,116 @@ package struct CatalogSettings: Sendable, Hashable {
     /// Which renewals the billing grace period covers (App Store Connect's `renewalType`):
     /// every one, or only paid-to-paid ones (a free trial's conversion gets no grace).
     package var graceRenewals = GraceRenewals.all
+    /// `_failTransactionsEnabled`: every purchase fails, as Xcode fails it (`SKError.unknown`,
+    /// StoreKit 2's `StoreKitError.unknown`), unless `_storeKitErrors` names the purchase's error.
+    package var failTransactions = false
+    /// `_storeKitErrors`: the StoreKit APIs the file fails, each with its chosen error.
+    package var storeKitErrors: [StoreKitAPI: ConfiguredStoreKitError] = [:]
 
     package init() {}
+
+    /// What a purchase ends in under these settings: nil when purchases are not failed.
+    package var purchaseFailure: PaymentFailure? {
+        if let configured = storeKitErrors[.purchase] { return configured.paymentFailure }
+        return failTransactions ? .unknown : nil
+    }
+}
+
+/// Xcode's StoreKit Errors (`_storeKitErrors`, StoreKit Test's `FailableStoreKitAPI`): the
+/// APIs a configuration file can fail, by the name Xcode writes.
+package enum StoreKitAPI: String, Sendable, Hashable, CaseIterable {
+    case loadProducts = "Load Products"
+    case purchase = "Purchase"
+    case verification = "Verification"
+    case appStoreSync = "App Store Sync"
+    case subscriptionStatus = "Subscription Status"
+    case appTransaction = "App Transaction"
+    case manageSubscriptions = "Manage Subscriptions Sheet"
+    case refundRequest = "Refund Request Sheet"
+    case offerCodeRedeem = "Offer Code Redeem Sheet"
+
+    /// The kinds of error StoreKit Test lets this API fail with (`SKTestFailures`).
+    package var kinds: [StoreKitErrorKind] {
+        switch self {
+        case .purchase: return [.generic, .purchase]
+        case .verification: return [.verification]
+        case .appTransaction: return [.generic, .verification]
+        case .refundRequest: return [.generic, .refundRequest]
+        case .loadProducts, .appStoreSync, .subscriptionStatus, .manageSubscriptions, .offerCodeRedeem:
+            return [.generic]
+        }
+    }
+
+    /// The API named `name` (Xcode's words; " Sheet" may be left out, case is ignored).
+    package static func named(_ name: String) -> StoreKitAPI? {
+        let wanted = name.lowercased()
+        return allCases.first {
+            let own = $0.rawValue.lowercased()
+            return own == wanted || own == wanted + " sheet"
+        }
+    }
+}
+
+/// The kind of a configured error (`current.type`), its Swift type and its cases in
+/// StoreKit's declaration order (`current.index` counts them).
+package enum StoreKitErrorKind: String, Sendable, Hashable, CaseIterable {
+    case generic, purchase, verification, refundRequest
+
+    package var typeName: String {
+        switch self {
+        case .generic: return "StoreKitError"
+        case .purchase: return "Product.PurchaseError"
+        case .verification: return "VerificationResult.VerificationError"
+        case .refundRequest: return "Transaction.RefundRequestError"
+        }
+    }
+
+    package var cases: [String] {
+        switch self {
+        case .generic:
+            return [
+                "unknown", "userCancelled", "networkError", "systemError", "notAvailableInStorefront", "notEntitled",
+                "unsupported",
+            ]
+        case .purchase:
+            return [
+                "invalidQuantity", "productUnavailable", "purchaseNotAllowed", "ineligibleForOffer",
+                "invalidOfferIdentifier", "invalidOfferPrice", "invalidOfferSignature", "missingOfferParameters",
+            ]
+        case .verification:
+            return [
+                "revokedCertificate", "invalidCertificateChain", "invalidDeviceVerification", "invalidEncoding",
+                "invalidSignature", "missingRequiredProperties",
+            ]
+        case .refundRequest: return ["duplicateRequest", "failed"]
+        }
+    }
+}
+
+/// One API's configured error: `kind.cases[index]`.
+package struct ConfiguredStoreKitError: Sendable, Hashable {
+    package let kind: StoreKitErrorKind
+    package let index: Int
+
+    package init(kind: StoreKitErrorKind, index: Int) {
+        self.kind = kind
+        self.index = index
+    }
+
+    /// Its case name (`networkError`).
+    package var caseName: String { kind.cases[index] }
+    /// As code names it (`StoreKitError.networkError`).
+    package var name: String { kind.typeName + "." + caseName }
+
+    /// The world's payment failure nearest to it (the harness throws the error itself).
+    package var paymentFailure: PaymentFailure {
+        switch (kind, caseName) {
+        case (.generic, "userCancelled"): return .cancelled
+        case (.generic, "networkError"): return .network
+        case (.purchase, _): return .invalid
+        default: return .unknown
+        }
+    }
 }
 
 /// App Store Connect's billing grace `renewalType`: `ALL_RENEWALS` or `PAID_TO_PAID_ONLY`.

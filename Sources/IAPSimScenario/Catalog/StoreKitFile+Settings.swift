@@ -1,9 +1,9 @@
 import IAPSimCore
 
 extension StoreKitFile {
-    /// The settings the world obeys, and the others listed (`_locale`) or named as not
-    /// modelled (`_timeRate` and `_compatibilityTimeRate` other than real time,
-    /// `_failTransactionsEnabled`, enabled `_storeKitErrors`).
+    /// The settings the world obeys (`_failTransactionsEnabled` and enabled `_storeKitErrors`
+    /// among them), and the others listed (`_locale`) or named as not modelled (`_timeRate`
+    /// and `_compatibilityTimeRate` other than real time).
     mutating func settings(_ node: JSONNode?) throws(ScenarioError) -> CatalogSettings {
         var settings = CatalogSettings()
         guard let node else { return settings }
@@ -21,18 +21,89 @@ extension StoreKitFile {
                 notModelled.append("storefront \(VisibleText.escaped(code)) (prices in USD)")
             }
         }
-        let honoured = ["_askToBuyEnabled", "_billingIssuesEnabled", "_billingGracePeriodEnabled", "_storefront"]
+        settings.failTransactions = try bool(node, "_failTransactionsEnabled")
+        if settings.failTransactions { listed.append("_failTransactionsEnabled on (purchases fail: SKError.unknown)") }
+        if let errors = node["_storeKitErrors"] { settings.storeKitErrors = try storeKitErrors(errors) }
+        let honoured = [
+            "_askToBuyEnabled", "_billingIssuesEnabled", "_billingGracePeriodEnabled", "_storefront",
+            "_failTransactionsEnabled", "_storeKitErrors",
+        ]
         for m in members where !honoured.contains(m.key) { try other(m) }
         return settings
+    }
+
+    /// `_storeKitErrors`: each enabled API with its chosen error (`current`: `type` and the
+    /// case's `index`; none chosen is `StoreKitError.unknown`), listed; a name, type or index
+    /// StoreKit does not have is refused where it is written.
+    private mutating func storeKitErrors(_ node: JSONNode) throws(ScenarioError) -> [StoreKitAPI:
+        ConfiguredStoreKitError]
+    {
+        var found: [StoreKitAPI: ConfiguredStoreKitError] = [:]
+        let entries = try items(node, key: "_storeKitErrors", limit: 64)
+        for entry in entries {
+            guard case .object = entry.value else {
+                throw fail(entry, "a \"_storeKitErrors\" entry is \(entry.kind); it must be an object")
+            }
+            guard try bool(entry, "enabled") else { continue }
+            guard let name = try string(entry, "name") else {
+                throw fail(entry, "an enabled \"_storeKitErrors\" entry has no \"name\"")
+            }
+            guard let api = StoreKitAPI.named(name) else {
+                throw fail(
+                    entry["name"] ?? entry,
+                    "\"_storeKitErrors\" names \"\(VisibleText.escaped(name))\"; the APIs are "
+                        + StoreKitAPI.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+            }
+            found[api] = try chosenError(entry["current"], for: api)
+            // Only a purchase is failed in the world itself; your code under IAPSimStoreKit
+            // gets the errors of every API it can call; the sheets have no call there.
+            switch api {
+            case .purchase: break
+            case .manageSubscriptions, .refundRequest, .offerCodeRedeem: notModelled.append("\(api.rawValue) error")
+            case .loadProducts, .verification, .appStoreSync, .subscriptionStatus, .appTransaction:
+                notModelled.append("\(api.rawValue) error outside IAPSimStoreKit")
+            }
+        }
+        let on = found.keys.sorted { $0.rawValue < $1.rawValue }
+        listed.append(
+            "_storeKitErrors: \(on.count) of \(entries.count) enabled"
+                + (on.isEmpty
+                    ? ""
+                    : " ("
+                        + on.compactMap { api in found[api].map { "\(api.rawValue) \($0.name)" } }.joined(
+                            separator: ", ") + ")"))
+        return found
+    }
+
+    /// An entry's `current` error: null is `StoreKitError.unknown`.
+    private func chosenError(_ node: JSONNode?, for api: StoreKitAPI) throws(ScenarioError) -> ConfiguredStoreKitError {
+        guard let node, node.value != .null else {
+            return ConfiguredStoreKitError(kind: api.kinds[0], index: 0)
+        }
+        guard case .object = node.value else {
+            throw fail(node, "\"current\" is \(node.kind); it must be an object or null")
+        }
+        let typeName = try string(node, "type") ?? ""
+        guard let kind = StoreKitErrorKind(rawValue: typeName), api.kinds.contains(kind) else {
+            throw fail(
+                node["type"] ?? node,
+                "\"\(api.rawValue)\" fails with \(api.kinds.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")) errors, "
+                    + "not \"\(VisibleText.escaped(typeName))\"")
+        }
+        guard let indexNode = node["index"], case .number(let text) = indexNode.value, let index = Int(text),
+            kind.cases.indices.contains(index)
+        else {
+            throw fail(
+                node["index"] ?? node,
+                "\"index\" of a \"\(kind.rawValue)\" error must be 0 to \(kind.cases.count - 1) (\(kind.typeName): "
+                    + kind.cases.enumerated().map { "\($0.offset) \($0.element)" }.joined(separator: ", ") + ")")
+        }
+        return ConfiguredStoreKitError(kind: kind, index: index)
     }
 
     private mutating func other(_ m: JSONNode.Member) throws(ScenarioError) {
         let key = VisibleText.escaped(m.key)
         switch (m.key, m.value.value) {
-        case ("_storeKitErrors", .array(let errors)):
-            let on = errors.filter { (try? bool($0, "enabled")) == true }
-            listed.append("\(key): \(on.count) of \(errors.count) enabled")
-            if !on.isEmpty { notModelled.append("StoreKit errors (_storeKitErrors)") }
         case ("_timeRate", .number(let rate)), ("_compatibilityTimeRate", .number(let rate)):
             timeRate(key, [rate])
         case ("_compatibilityTimeRate", .object(let versions)) where !versions.isEmpty:
@@ -49,7 +120,7 @@ extension StoreKitFile {
                 rates.append(rate)
             }
             timeRate(key, rates)
-        case ("_failTransactionsEnabled", .bool(true)), ("_disableDialogs", .bool(true)),
+        case ("_disableDialogs", .bool(true)),
             ("_renewalBillingIssuesEnabled", .bool(true)):
             listed.append("\(key) on")
             notModelled.append(key)

@@ -32,6 +32,8 @@ extension SimulatedStore {
         case .userCancelled: return .success(.userCancelled)
         case .pending: return .success(.pending)
         case .failed(let error):
+            // The file's `_storeKitErrors` Purchase error, exactly as chosen.
+            if let configured = configuredError(.purchase) { return .failure(configured) }
             if error.hasPrefix("StoreKitError.networkError") {
                 return .failure(StoreKitError.networkError(URLError(.notConnectedToInternet)))
             }
@@ -47,6 +49,9 @@ extension SimulatedStore {
         signedByJWS[jws] = s
         let t = Transaction(s, jws: jws)
         if let failure = signing.failure(of: jws) { return .unverified(t, failure) }
+        if let configured = configuredVerificationError(.verification, as: Transaction.self) {
+            return .unverified(t, configured)
+        }
         return .verified(t)
     }
 

@@ -40,6 +40,7 @@ extension SimulatedStore {
             return nil
         }
         if let refusal { throw refusal }
+        if let configured = configuredError(.appStoreSync) { throw configured }
     }
 
     /// The server environment of the world's signed data.

@@ -37,6 +37,7 @@ public struct Product: Sendable, Hashable, Identifiable {
     where Identifiers.Element == String {
         guard let store = SimulatedStore.current else { throw StoreKitError.unknown }
         guard store.noteCall() else { throw CancellationError() }
+        if let configured = store.configuredError(.loadProducts) { throw configured }
         let settings = store.catalog.settings
         return (store.catalog.products + store.catalog.subscriptions)
             .filter { identifiers.contains($0.id) }
@@ -145,4 +146,5 @@ public enum StoreKitError: Error, Sendable {
     case systemError(any Error)
     case notAvailableInStorefront
     case notEntitled
+    case unsupported
 }

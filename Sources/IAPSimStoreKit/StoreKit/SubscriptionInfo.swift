@@ -48,6 +48,7 @@ extension Product {
             get async throws {
                 guard let store = SimulatedStore.current else { throw StoreKitError.unknown }
                 guard store.noteCall() else { throw CancellationError() }
+                if let configured = store.configuredError(.subscriptionStatus) { throw configured }
                 return store.subscriptionStatus(group: subscriptionGroupID)
             }
         }
@@ -261,12 +262,17 @@ public struct AppTransaction: Sendable, Hashable {
         get async throws {
             guard let store = SimulatedStore.current else { throw StoreKitError.unknown }
             guard store.noteCall() else { throw CancellationError() }
+            if let c = store.catalog.settings.storeKitErrors[.appTransaction], c.kind == .generic {
+                throw SimulatedStore.thrown(c)
+            }
             let environment = store.locked { store.environment }
-            return .verified(
-                AppTransaction(
-                    appTransactionID: IAPSimCore.AppStore.appTransactionId, bundleID: "com.example.iapsim",
-                    appVersion: "1.0",
-                    originalAppVersion: "1.0", environment: environment))
+            let app = AppTransaction(
+                appTransactionID: IAPSimCore.AppStore.appTransactionId, bundleID: "com.example.iapsim",
+                appVersion: "1.0", originalAppVersion: "1.0", environment: environment)
+            if let failure = store.configuredVerificationError(.appTransaction, as: AppTransaction.self) {
+                return .unverified(app, failure)
+            }
+            return .verified(app)
         }
     }
 }

@@ -181,7 +181,7 @@ extension Picker {
         guard world == .two else {
             return Picker(
                 title: "Fail next payment",
-                items: PaymentFailure.allCases.map {
+                items: failures.map {
                     PickerItem($0.rawValue, $0.skError, .run(.failNextPayment($0)))
                 } + [
                     PickerItem(
@@ -190,11 +190,14 @@ extension Picker {
                     PickerItem(
                         "interrupted", "failed now, a separate purchased one 30s later",
                         .run(.interruptNextPayment)),
+                    PickerItem(
+                        PaymentFailure.unknown.rawValue, PaymentFailure.unknown.skError,
+                        .run(.failNextPayment(.unknown))),
                 ])
         }
         return Picker(
             title: "Fail next purchase()",
-            items: PaymentFailure.allCases.map {
+            items: failures.map {
                 PickerItem(
                     $0.rawValue,
                     $0 == .cancelled ? "purchase() returns .userCancelled" : "purchase() throws \($0.storeKit2Error)",
@@ -202,9 +205,16 @@ extension Picker {
             } + [
                 PickerItem(
                     "interrupted", ".userCancelled; charged 30s later on Transaction.updates",
-                    .run(.interruptNextPayment))
+                    .run(.interruptNextPayment)),
+                PickerItem(
+                    PaymentFailure.unknown.rawValue, "purchase() throws \(PaymentFailure.unknown.storeKit2Error)",
+                    .run(.failNextPayment(.unknown))),
             ])
     }
+
+    /// The failures offered before "unfinished" and "interrupted", whose numbers stay as they
+    /// were; `unknown` (what a file's `_failTransactionsEnabled` fails with) comes last.
+    private static let failures = PaymentFailure.allCases.filter { $0 != .unknown }
 
     /// The App Store's answer to the next receipt verification (`store-status CODE`).
     static let storeStatus = Picker(

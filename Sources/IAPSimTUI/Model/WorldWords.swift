@@ -53,6 +53,7 @@ struct WorldWords {
             case .cancelled: return narrow ? "cancelled" : "userCancelled"
             case .network: return narrow ? "netError" : "networkError"
             case .invalid: return "unavailable"
+            case .unknown: return "unknown"
             }
         }
     }

@@ -55,6 +55,14 @@ struct CatalogCommand: ParsableCommand {
                 + (s.billingGracePeriod
                     ? "16 days (6 days for weekly subscriptions) unless a scenario's grace-period says" : "off"),
             "storefront \(s.storefront) (\(s.currency))",
+            "fail transactions \(s.failTransactions ? "on" : "off")",
+            "StoreKit errors "
+                + (s.storeKitErrors.isEmpty
+                    ? "none"
+                    : s.storeKitErrors.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+                        "\($0.key.rawValue) \($0.value.name)"
+                    }
+                    .joined(separator: "; ")),
         ].joined(separator: ", ")
     }
 }
