@@ -29,7 +29,8 @@ import Testing
         (.forge(product: "coins_550", environment: "Xcode"), false), (.storeStatus(21_009), true),
         (.buy(product: "pro_monthly"), false), (.billingFail(on: true), true), (.billingFail(on: false), false),
         (.autoRenew(on: false), true), (.autoRenew(on: true), false), (.changePlan(product: "plus_monthly"), false),
-        (.delayNextNotification(2 * 86_400_000), true),
+        (.delayNextNotification(2 * 86_400_000), true), (.gracePeriod(16 * 86_400_000), false),
+        (.gracePeriod(nil), false), (.gracePeriod(3 * 86_400_000), false), (.gracePeriod(28 * 86_400_000), false),
     ]
     static let samples = table.map(\.command)
 

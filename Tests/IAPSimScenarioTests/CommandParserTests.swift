@@ -72,6 +72,8 @@ import Testing
         ("auto-renew on", .autoRenew(on: true)),
         ("change-plan plus_monthly", .changePlan(product: "plus_monthly")),
         ("delay-next-notification 2d", .delayNextNotification(2 * 86_400_000)),
+        ("grace-period 16d", .gracePeriod(16 * 86_400_000)),
+        ("grace-period off", .gracePeriod(nil)),
         ("policy server-reconcile 1h", .setPolicy(.serverReconcile, "1h")),
         ("policy server-notifications true", .setPolicy(.serverNotifications, "true")),
         ("refund newest percent 40", .refund(txn: nil, percent: 40)),
@@ -104,6 +106,18 @@ import Testing
             } throws: { error in
                 "\(error)".contains("off, full, refunded-share")
             }
+        }
+    }
+
+    /// `grace-period` takes App Store Connect's choices only, and says which.
+    @Test func gracePeriodTakesAppStoreConnectsChoices() {
+        for bad in ["grace-period 5d", "grace-period", "grace-period 16d 3d", "grace-period on"] {
+            #expect(throws: (any Error).self, "\(bad)") { try parser.parse(bad) }
+        }
+        #expect {
+            try parser.parse("grace-period 5d")
+        } throws: { error in
+            "\(error)".contains("off, 3d, 16d, 28d")
         }
     }
 

@@ -111,6 +111,27 @@ func storekitRefusal(_ text: String) -> String? {
         #expect(granted.catalog.unit(of: "gems_small") == "gems")
         #expect(granted.catalog.product("gems_chest")?.coins == 1)
         #expect(granted.catalog.balanceUnit == "units")
+        #expect(granted.ungranted == ["gems_chest"])
+        #expect(loaded.ungranted == ["gems_small", "gems_chest"])
+        #expect(
+            loaded.ungrantedLine?.hasPrefix("no grant named for gems_small, gems_chest: each credits 1 of itself")
+                == true)
+    }
+
+    /// Issue 52, item 7: a team's copy of the built-in file (grace switched on) keeps the
+    /// built-in grants, 100 and 550 coins, and no product is said to grant nothing; a grant
+    /// still wins over them.
+    @Test func aCopyOfTheBuiltInFileKeepsTheBuiltInGrants() throws {
+        let text = BuiltInStoreKit.text.replacingOccurrences(
+            of: "\"settings\" : {", with: "\"settings\" : {\n\"_billingGracePeriodEnabled\" : true,")
+        let copy = try StoreKitFile.parse(bytes: Array(text.utf8), file: "grace.storekit")
+        #expect(copy.catalog.settings.billingGracePeriod)
+        #expect(copy.catalog.product("coins_100")?.coins == 100 && copy.catalog.product("coins_550")?.coins == 550)
+        #expect(copy.catalog.balanceUnit == "coins")
+        #expect(copy.ungranted.isEmpty && copy.ungrantedLine == nil)
+        #expect(copy.grantText(copy.catalog.product("coins_100")!) == "grants 100 coins")
+        let regranted = copy.granting([Grant(product: "coins_100", amount: 5, unit: "gems")])
+        #expect(regranted.catalog.product("coins_100")?.coins == 5 && regranted.catalog.unit(of: "coins_100") == "gems")
     }
 }
 

@@ -178,6 +178,25 @@ package struct CatalogSettings: Sendable, Hashable {
         if let configured = storeKitErrors[.purchase] { return configured.paymentFailure }
         return failTransactions ? .unknown : nil
     }
+
+    /// `cents` as the storefront's locale writes its currency, as StoreKit's `displayPrice`
+    /// does (`$0.99`, `£0.99`, `¥120`, `0,99 €`): the symbol before the amount in the
+    /// English-speaking storefronts and Japan (no minor unit for the yen), the amount with a
+    /// decimal comma and the symbol after it in the euro area (but Ireland, Malta), the ISO
+    /// code before it for the others. The one formatter of prices shown to people.
+    package func displayPrice(_ cents: Int) -> String {
+        let amount = formatMoney(cents)
+        switch currency {
+        case "USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN": return "$" + amount
+        case "GBP": return "£" + amount
+        case "JPY": return "¥" + String(cents / 100)
+        case "CNY": return "¥" + amount
+        case "INR": return "₹" + amount
+        case "EUR" where storefront == "IRL" || storefront == "MLT": return "€" + amount
+        case "EUR": return String(amount.map { $0 == "." ? "," : $0 }) + " €"
+        default: return currency + " " + amount
+        }
+    }
 }
 
 /// Xcode's StoreKit Errors (`_storeKitErrors`, StoreKit Test's `FailableStoreKitAPI`): the

@@ -12,6 +12,20 @@ package enum SubscriptionCommand: Sendable, Hashable {
     case changePlan(product: String)
     /// `delay-next-notification DURATION`: the next notification V2 leaves that much later.
     case delayNextNotification(VirtualTime)
+    /// `grace-period off|3d|16d|28d`: the app's billing grace period is switched in App Store
+    /// Connect; renewals that fail from now on get it.
+    case gracePeriod(VirtualTime?)
+
+    /// App Store Connect's billing grace periods (3, 16 or 28 days), or none: the values of
+    /// the command, of a scenario's `grace-period` and of the sandbox's `--grace-period`.
+    package static let gracePeriods: [(word: String, ms: VirtualTime?)] = [
+        ("off", nil), ("3d", 3 * 86_400_000), ("16d", 16 * 86_400_000), ("28d", 28 * 86_400_000),
+    ]
+
+    /// How a grace period is written: `16d`, `off`.
+    package static func graceWord(_ ms: VirtualTime?) -> String {
+        gracePeriods.first { $0.ms == ms }?.word ?? "off"
+    }
 
     /// The command's text as a scenario file writes it.
     var scenarioText: String {
@@ -20,6 +34,7 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .autoRenew(let on): return "auto-renew \(on ? "on" : "off")"
         case .changePlan(let p): return "change-plan \(p)"
         case .delayNextNotification(let ms): return "delay-next-notification \(DurationText.format(ms))"
+        case .gracePeriod(let ms): return "grace-period \(Self.graceWord(ms))"
         }
     }
 
@@ -30,13 +45,14 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .autoRenew: return .autoRenew
         case .changePlan: return .changePlan
         case .delayNextNotification: return .delayNextNotification
+        case .gracePeriod: return .gracePeriod
         }
     }
 
     /// A line a generated story says for it (explore's findings).
     var narration: String {
         switch self {
-        case .billingFail, .autoRenew, .changePlan, .delayNextNotification: return scenarioText + "."
+        case .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod: return scenarioText + "."
         }
     }
 }
@@ -48,6 +64,7 @@ extension Command {
     package static func delayNextNotification(_ ms: VirtualTime) -> Command {
         .subscription(.delayNextNotification(ms))
     }
+    package static func gracePeriod(_ ms: VirtualTime?) -> Command { .subscription(.gracePeriod(ms)) }
 }
 
 extension World {
@@ -68,6 +85,10 @@ extension World {
             }
             if live.status != .active && live.status != .grace { return "the subscription is in billing retry" }
             if live.autoRenewProductId == p && live.productId == p { return "the subscription is already \(p)" }
+        case .gracePeriod(let ms):
+            if store.gracePeriodMs == ms {
+                return "the billing grace period is already \(SubscriptionCommand.graceWord(ms))"
+            }
         case .billingFail, .delayNextNotification:
             break
         }
@@ -112,6 +133,15 @@ extension World {
             store.delayNextNotification(ms)
             outbox.narrate(
                 .fault, .faultArmed("the next notification V2 leaves \(DurationText.format(ms)) after its event"))
+        case .gracePeriod(let ms):
+            store.gracePeriodMs = ms
+            outbox.narrate(
+                .appStore,
+                .faultArmed(
+                    ms.map {
+                        "billing grace period \(SubscriptionCommand.graceWord($0)) (App Store Connect): renewals that fail from now on keep access"
+                    }
+                        ?? "billing grace period off (App Store Connect): a renewal that fails goes to billing retry"))
         }
     }
 }
@@ -156,10 +186,31 @@ extension CommandSpec {
             + "event (its `signedDate` and payload are of that moment), so notifications arrive out of order")
 }
 
+extension CommandSpec {
+    static let gracePeriod = CommandSpec(
+        "grace-period", usage: "grace-period off|3d|16d|28d",
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            let word = a.words[0]
+            guard let found = SubscriptionCommand.gracePeriods.first(where: { $0.word == word.text }) else {
+                throw CommandError(
+                    offset: word.offset,
+                    problem: .badArgument(
+                        "grace-period", word.text,
+                        expected: SubscriptionCommand.gracePeriods.map(\.word).joined(separator: ", ")))
+            }
+            return .gracePeriod(found.ms)
+        },
+        doc: "StoreKit 2 only: the app's billing grace period is switched in App Store Connect (as the top-level "
+            + "`grace-period` says at the start): a renewal that fails from then on keeps access for that long "
+            + "(6 days at most for a weekly subscription); `off`, it goes straight to billing retry. A subscription "
+            + "already in billing retry keeps what it had")
+}
+
 extension SubscriptionCommand {
     /// The family's rows of the vocabulary, in the format's order (`CommandSpec.all` is built
     /// from the families).
-    static let specs: [CommandSpec] = [.billingFail, .autoRenew, .changePlan, .delayNextNotification]
+    static let specs: [CommandSpec] = [.billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod]
 }
 
 extension CommandArguments {

@@ -44,6 +44,20 @@ package struct LoadedCatalog: Sendable, Hashable {
         return line
     }
 
+    /// The consumables no grant names (`grants:`, `--grants`, a built-in product's own):
+    /// each credits one unit of itself, which a team's code means as nothing.
+    package var ungranted: [String] {
+        catalog.products.filter { $0.kind == .consumable && catalog.units[$0.id] == $0.id && $0.coins == 1 }.map(\.id)
+    }
+
+    /// What the UI says of `ungranted`, or nil when every consumable has a grant.
+    package var ungrantedLine: String? {
+        let ids = ungranted
+        guard !ids.isEmpty else { return nil }
+        return "no grant named for " + ids.joined(separator: ", ")
+            + ": each credits 1 of itself (--grants FILE or grants: names what it grants)"
+    }
+
     /// One line a product, as `iapsim catalog` prints them: id, type, price, group and
     /// level, period, what it grants.
     package var productLines: [String] {

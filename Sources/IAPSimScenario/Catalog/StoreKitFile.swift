@@ -83,6 +83,13 @@ package struct StoreKitFile {
             notModelled.append("non-renewing subscriptions' duration (sold as unlocks)")
         }
         if familyShareable { notModelled.append("Family Sharing") }
+        // A consumable with a built-in product's id grants what the built-in one does (a
+        // copy of scenarios/iapsim.storekit keeps its 100 and 550 coins); `grants:` wins.
+        for g in BuiltInStoreKit.grants {
+            guard let i = products.firstIndex(where: { $0.id == g.product && $0.kind == .consumable }) else { continue }
+            products[i].coins = g.amount
+            units[g.product] = g.unit == "coins" ? nil : g.unit
+        }
         var catalog = Catalog(products: products, subscriptions: subscriptions, settings: settings)
         catalog.units = units
         var loaded = LoadedCatalog(

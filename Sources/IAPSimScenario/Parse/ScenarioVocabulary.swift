@@ -61,14 +61,11 @@ package enum ScenarioVocabulary {
         ("expect", false, "what must hold once the run has settled"),
     ]
     /// The values of `grace-period`: App Store Connect's choices (3, 16 or 28 days), or none.
-    package static let gracePeriods: [(word: String, ms: VirtualTime?)] = [
-        ("off", nil), ("3d", 3 * 86_400_000), ("16d", 16 * 86_400_000), ("28d", 28 * 86_400_000),
-    ]
+    /// (The core's table: the command `grace-period` reads the same words.)
+    package static let gracePeriods = SubscriptionCommand.gracePeriods
 
     /// How `grace-period` writes a grace period.
-    package static func graceWord(_ ms: VirtualTime?) -> String {
-        gracePeriods.first { $0.ms == ms }?.word ?? "off"
-    }
+    package static func graceWord(_ ms: VirtualTime?) -> String { SubscriptionCommand.graceWord(ms) }
 
     /// Every top-level key.
     package static let topLevelKeys = topLevel.map(\.key)

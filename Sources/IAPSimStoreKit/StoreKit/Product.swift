@@ -44,22 +44,13 @@ public struct Product: Sendable, Hashable, Identifiable {
             .map { Product($0, storefront: settings.storefront, currency: settings.currency) }
     }
 
-    /// `cents` as the storefront's locale writes its currency: the symbol before the amount
-    /// in the English-speaking storefronts and Japan (no minor unit for the yen), the amount
-    /// with a decimal comma and the symbol after it in the euro area (but Ireland, Malta), the
-    /// ISO code before it for the others.
+    /// `cents` as the storefront's locale writes its currency (`CatalogSettings.displayPrice`,
+    /// the one formatter the terminal UI shows too).
     static func displayPrice(cents: Int, storefront: String, currency: String) -> String {
-        let amount = formatMoney(cents)
-        switch currency {
-        case "USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN": return "$" + amount
-        case "GBP": return "£" + amount
-        case "JPY": return "¥" + String(cents / 100)
-        case "CNY": return "¥" + amount
-        case "INR": return "₹" + amount
-        case "EUR" where storefront == "IRL" || storefront == "MLT": return "€" + amount
-        case "EUR": return amount.replacingOccurrences(of: ".", with: ",") + " €"
-        default: return currency + " " + amount
-        }
+        var settings = CatalogSettings()
+        settings.storefront = storefront
+        settings.currency = currency
+        return settings.displayPrice(cents)
     }
 
     /// Buys the product. The result comes back to this call: `.success` with the signed

@@ -170,7 +170,10 @@ struct Inspector {
         guard let t = sim.store.transaction(id) else {
             return id == "(none)" ? "(none): a failed transaction, which has no transactionIdentifier" : id
         }
-        let price = sim.auditor.charges.first { $0.txn == id }.map { " " + formatMoney($0.priceCents) } ?? ""
+        let price =
+            sim.auditor.charges.first { $0.txn == id }.map {
+                " " + sim.config.catalog.settings.displayPrice($0.priceCents)
+            } ?? ""
         return
             "\(id) (\(t.productId)\(price), \(worldWords.state(t, returned: WorldWords.returnedSuccess(sim))), \(t.finished ? "finished" : "unfinished"))"
     }
@@ -188,7 +191,8 @@ struct Inspector {
         var out = [
             field(
                 "paid",
-                "\(formatMoney(charge.priceCents)) by \(charge.buyer) at \(DurationText.clock(charge.chargedAt))")
+                "\(sim.config.catalog.settings.displayPrice(charge.priceCents)) by \(charge.buyer) at \(DurationText.clock(charge.chargedAt))"
+            )
         ]
         if charge.credits.isEmpty {
             out.append(field("credited", "nothing", Style(.bad, bold: true)))

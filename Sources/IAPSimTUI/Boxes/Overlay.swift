@@ -89,8 +89,9 @@ package struct Picker: Sendable, Hashable {
 
 extension Picker {
     /// What `b` offers: the products, and in the StoreKit 2 world the auto-renewable
-    /// subscriptions (sold there only) with their periods.
-    static func buy(_ catalog: Catalog, in world: StoreKitWorld) -> Picker {
+    /// subscriptions (sold there only) with their periods; prices as the storefront writes
+    /// them, a group by the file's `name` for it (its id when it has none).
+    static func buy(_ catalog: Catalog, groupNames: [String: String] = [:], in world: StoreKitWorld) -> Picker {
         let subscriptions = world == .two ? catalog.subscriptions : []
         return Picker(
             title: "Buy",
@@ -100,12 +101,13 @@ extension Picker {
                 case .consumable: what = "\(p.coins) \(catalog.unit(of: p.id))"
                 case .autoRenewable:
                     what =
-                        "subscription" + (p.subscription.map { ", group \($0.group), level \($0.level)" } ?? "")
+                        "subscription"
+                        + (p.subscription.map { ", group \(groupNames[$0.group] ?? $0.group), level \($0.level)" } ?? "")
                         + (p.subscription?.intro.map { ", first \($0.summary) if eligible" } ?? "")
                 case .nonConsumable, .nonRenewing: what = "entitlement, \(p.kind.rawValue)"
                 }
-                let price = formatMoney(p.priceCents)
-                let aligned = String(repeating: " ", count: max(0, 6 - price.count)) + price
+                let price = catalog.settings.displayPrice(p.priceCents)
+                let aligned = String(repeating: " ", count: max(0, 7 - TextWidth.of(price))) + price
                 return PickerItem(p.id, "\(aligned)  \(what)", .run(.buy(product: p.id)))
             })
     }

@@ -28,6 +28,11 @@ extension UIModel {
     func helpLines() -> [Line] {
         var out: [Line] = []
         let world = simulation.policy.storekit
+        // A team's catalog: what it is and what of it the world does not model.
+        if let lines = UIModel.catalogLines(player.scenario.catalog) {
+            out.append([Span("Catalog", Style(.title, bold: true))])
+            out += lines.map { [Span($0)] }
+        }
         for group in KeyBinding.Group.allCases {
             let bindings = KeyBinding.all.filter { $0.group == group && $0.exists(in: world) }
             out.append([Span(group.rawValue, Style(.title, bold: true))])

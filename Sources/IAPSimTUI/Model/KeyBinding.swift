@@ -175,7 +175,7 @@ extension KeyBinding {
             footer: "subs", .view, .subscriptions, when: .storeKit2),
         KeyBinding(
             chars("C"), "`C`",
-            "the subscription: billing fails / recovers, auto-renew off / on, change plan, refund a renewal (picker)",
+            "the subscription: billing fails / recovers, auto-renew off / on, change plan, refund a renewal, grace 16d / off (picker)",
             footer: "subscription", .faults, .subscription, when: .storeKit2Live),
         KeyBinding(chars("A"), "`A`", "autopilot: seeded random purchases, faults", .faults, .autopilot, when: .live),
         KeyBinding(

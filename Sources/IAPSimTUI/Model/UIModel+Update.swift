@@ -137,7 +137,12 @@ extension UIModel {
     /// The actions that act on the world through a command or a picker, or move the view.
     mutating func performWorldOrView(_ action: UIAction) {
         switch action {
-        case .buy: overlay = .picker(vetted(.buy(simulation.config.catalog, in: simulation.policy.storekit)))
+        case .buy:
+            overlay = .picker(
+                vetted(
+                    .buy(
+                        simulation.config.catalog, groupNames: player.scenario.catalog.groupNames,
+                        in: simulation.policy.storekit)))
         case .crash: overlay = .picker(vetted(.crash(simulation.policy.storekit)))
         case .launch: act(.launch)
         case .uninstall:

@@ -140,20 +140,34 @@ package struct UIModel: Sendable {
     package init(
         seed: UInt64 = 1, users: [String] = ["alice", "bob"],
         preset: PolicyPreset = .hardened, options: UIOptions = UIOptions(),
-        catalog: LoadedCatalog = .builtIn, storekitPath: String? = nil
+        catalog: LoadedCatalog = .builtIn, storekitPath: String? = nil, gracePeriodMs: VirtualTime?? = nil
     ) {
         var scenario = Scenario(title: "iapsim sandbox", preset: preset, seed: seed, users: users)
         scenario.catalog = catalog
         scenario.storekitPath = storekitPath
-        if catalog.catalog.settings.billingGracePeriod { scenario.gracePeriodMs = CatalogOptions.fileGracePeriodMs }
+        // `--grace-period` (nil when not given: the catalog's `_billingGracePeriodEnabled` decides).
+        if let given = gracePeriodMs {
+            scenario.gracePeriodMs = given
+        } else if catalog.catalog.settings.billingGracePeriod {
+            scenario.gracePeriodMs = CatalogOptions.fileGracePeriodMs
+        }
         self.init(scenario: scenario, mode: .sandbox, options: options)
         // A StoreKit file's catalog says what it is, and what is not modelled, until the first key.
-        status = catalog.headerLine
+        status = UIModel.catalogLines(catalog).map { $0.joined(separator: "; ") }
+    }
+
+    /// What the status line at start and help (`?`) say of a team's catalog: its header line
+    /// (file, products, currency, what is not modelled: `LoadedCatalog.headerLine`, the line
+    /// `run` prints), and the consumables no grant names; nil for the built-in catalog.
+    static func catalogLines(_ catalog: LoadedCatalog) -> [String]? {
+        guard let header = catalog.headerLine else { return nil }
+        return [header] + (catalog.ungrantedLine.map { [$0] } ?? [])
     }
 
     /// Play mode: a scenario file, one step at a time.
     package init(play scenario: Scenario, file: String, options: UIOptions = UIOptions()) {
         self.init(scenario: scenario, mode: .play(file: file), options: options)
+        status = UIModel.catalogLines(scenario.catalog).map { $0.joined(separator: "; ") }
         if player.nextStepIsDue { playState.waitForStep() }
     }
 

@@ -109,15 +109,15 @@ extension PanelContent {
         var out: [Line] = [
             [
                 Span("paid, not delivered ", Style(.dim)),
-                Span(formatMoney(unpaid), unpaid > 0 ? Style(.bad, bold: true) : Style(.good)),
+                Span(price(unpaid), unpaid > 0 ? Style(.bad, bold: true) : Style(.good)),
                 Span(narrow ? "" : "  \(glyphs.sep)  granted, not paid ", Style(.dim)),
-                Span(narrow ? "" : formatMoney(free), free > 0 ? Style(.bad, bold: true) : Style(.good)),
+                Span(narrow ? "" : price(free), free > 0 ? Style(.bad, bold: true) : Style(.good)),
             ]
         ]
         if narrow {
             out.append([
                 Span("granted, not paid ", Style(.dim)),
-                Span(formatMoney(free), free > 0 ? Style(.bad, bold: true) : Style(.good)),
+                Span(price(free), free > 0 ? Style(.bad, bold: true) : Style(.good)),
             ])
         }
         let unresolved = a.unresolved.count

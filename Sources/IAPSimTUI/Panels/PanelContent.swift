@@ -16,6 +16,9 @@ struct PanelContent {
     /// The run's StoreKit world's words.
     var words: WorldWords { WorldWords(sim.policy.storekit) }
 
+    /// Money as the catalog's storefront writes it (`$0.99`, `£0.28`, `0,99 €`).
+    func price(_ cents: Int) -> String { sim.config.catalog.settings.displayPrice(cents) }
+
     /// How many finished transactions, orders or anomalies a panel lists, newest first.
     static let historyLimit = 200
 

@@ -64,26 +64,62 @@ extension UIModel {
         spans.append(Span(" \(badge.text) ", badge.style))
         // A narrow header drops the word "policy" so that the file name of play mode fits.
         spans.append(Span((grid.width < 100 ? "  " : "  policy ") + policyName, bar))
-        spans.append(Span("  seed \(player.scenario.seed)", bar))
+        // A team's catalog is named with its currency; a narrow header makes room for it by
+        // leaving out the seed and the word "sandbox" (the default mode).
+        let catalog = catalogBadge
+        let narrow = grid.width < 100
+        if !(narrow && catalog != nil) { spans.append(Span("  seed \(player.scenario.seed)", bar)) }
         // The App Store's Sandbox environment is said (production is the default, left unsaid),
         // in words that do not read as the sandbox mode that follows.
         if simulation.config.environment == .sandbox { spans.append(Span("  App Store env: Sandbox", bar)) }
+        let room = grid.width - 8 - spans.reduce(0) { $0 + TextWidth.of($1.text) }
         switch mode {
-        case .sandbox: spans.append(Span(simulation.isExternal ? "  serve: your backend" : "  sandbox", bar))
+        case .sandbox:
+            if simulation.isExternal {
+                spans.append(Span("  serve: your backend", bar))
+            } else if !(narrow && catalog != nil) {
+                spans.append(Span("  sandbox", bar))
+            }
+            if let catalog {
+                let left = grid.width - 8 - spans.reduce(0) { $0 + TextWidth.of($1.text) }
+                spans.append(Span(catalogText(catalog, room: left), bar))
+            }
         case .play(let file):
             // A lesson's file name says how it ends: held back until the reveal.
             let name =
                 lessonHoldsBack.map { "lesson \($0.index + 1)" } ?? file.split(separator: "/").last.map(String.init)
                 ?? file
-            let used = spans.reduce(0) { $0 + TextWidth.of($1.text) }
-            let room = grid.width - 8 - used - 7
+            // The file's name keeps up to 24 columns before the catalog's name is cut.
+            let catalogRoom = catalog.map { _ in max(0, room - 7 - min(TextWidth.of(name), 24)) } ?? 0
+            let catalogSpan = catalog.map { catalogText($0, room: catalogRoom) } ?? ""
+            let nameRoom = room - 7 - TextWidth.of(catalogSpan)
             spans.append(
-                Span("  play " + (room >= 6 ? TextWidth.truncate(name, to: room, ascii: options.ascii) : ""), bar))
+                Span(
+                    "  play " + (nameRoom >= 6 ? TextWidth.truncate(name, to: nameRoom, ascii: options.ascii) : ""),
+                    bar))
+            if catalog != nil { spans.append(Span(catalogSpan, bar)) }
         }
         if recording != nil { spans.append(Span("  REC", Style(.bad, bold: true, reverse: true))) }
         if autopilot != nil { spans.append(Span("  AUTOPILOT", Style(.header, bold: true, reverse: true))) }
         grid.put(spans, x: 0, y: 0, width: grid.width - 8)
         grid.put("? help ", x: grid.width - 7, y: 0, bar)
+    }
+
+    /// A team's catalog (`--storekit`, a scenario's `storekit:`): its file's name and its
+    /// currency; nil for the built-in one.
+    var catalogBadge: (file: String, currency: String)? {
+        let loaded = player.scenario.catalog
+        guard let file = loaded.file else { return nil }
+        return (String(file.split(separator: "/").last ?? Substring(file)), loaded.catalog.settings.currency)
+    }
+
+    /// `  dungeon.storekit GBP` in at most `room` columns: the file's name is cut first, then
+    /// left out (the currency stays).
+    func catalogText(_ catalog: (file: String, currency: String), room: Int) -> String {
+        let fixed = 3 + TextWidth.of(catalog.currency)
+        let nameRoom = room - fixed
+        guard nameRoom >= 6 else { return "  " + catalog.currency }
+        return "  " + TextWidth.truncate(catalog.file, to: nameRoom, ascii: options.ascii) + " " + catalog.currency
     }
 
     var speedText: String {

@@ -1,4 +1,5 @@
 import IAPSimCore
+import IAPSimScenario
 
 extension UIModel {
     /// `T`: shows or closes the Subscriptions view.
@@ -94,6 +95,18 @@ enum SubscriptionMenu {
                 "delay next notification 2d", "the next notification V2 leaves two days late",
                 .delayNextNotification(2 * 86_400_000)
             ))
+        // Last, so that the rows above keep their numbers.
+        let grace = model.simulation.store.gracePeriodMs
+        rows.append(
+            grace == nil
+                ? (
+                    "grace period 16d", "App Store Connect: a renewal that fails keeps access 16 days (weekly: 6)",
+                    .gracePeriod(CatalogOptions.fileGracePeriodMs)
+                )
+                : (
+                    "grace period off", "App Store Connect: a renewal that fails goes to billing retry at once",
+                    .gracePeriod(nil)
+                ))
         return rows
     }
 

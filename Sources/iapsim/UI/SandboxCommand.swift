@@ -30,6 +30,21 @@ struct SandboxCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp(TerminalUI.speedHelp, valueName: "x"))
     var speed: String = "1"
 
+    @Option(
+        name: .customLong("grace-period"),
+        help: ArgumentHelp(
+            "The app's billing grace period (App Store Connect): \(Self.graceWords); default: the catalog's "
+                + "_billingGracePeriodEnabled (16d), else off. C changes it live.",
+            valueName: "period"))
+    var gracePeriod: String?
+
+    static let graceWords = ScenarioVocabulary.gracePeriods.map(\.word).joined(separator: ", ")
+
+    /// `--grace-period` read (`validate()` has checked it); nil when not given.
+    var graceMs: VirtualTime?? {
+        gracePeriod.map { word in ScenarioVocabulary.gracePeriods.first { $0.word == word }?.ms ?? nil }
+    }
+
     @Flag(name: .customLong("no-color"), help: "No colour (also when NO_COLOR is set).")
     var noColor = false
 
@@ -44,6 +59,11 @@ struct SandboxCommand: ParsableCommand {
     func validate() throws {
         _ = try TerminalUI.speed(speed)
         _ = try seedFlag.unsigned("--seed")
+        if let gracePeriod, !ScenarioVocabulary.gracePeriods.contains(where: { $0.word == gracePeriod }) {
+            throw ValidationError(
+                "--grace-period: \"\(gracePeriod)\" is not a billing grace period; accepted: \(Self.graceWords) "
+                    + "(App Store Connect's 3, 16 or 28 days, or none)")
+        }
         let names = userList
         if let empty = names.firstIndex(where: \.isEmpty) {
             throw ValidationError("--users: name \(empty + 1) is empty in \"\(users)\"")
@@ -74,7 +94,7 @@ struct SandboxCommand: ParsableCommand {
         try TerminalUI.launch(noColor: noColor, autopilot: autopilot, speed: try TerminalUI.speed(speed)) { options in
             var model = UIModel(
                 seed: seed, users: names, preset: policy, options: options, catalog: loaded,
-                storekitPath: catalog.storekit.map(TerminalUI.absolutePath))
+                storekitPath: catalog.storekit.map(TerminalUI.absolutePath), gracePeriodMs: graceMs)
             model.playlist = playlist
             (model.playlistGroups, model.playlistTitles) = PlaylistFiles.describe(playlist)
             return model
