@@ -165,7 +165,12 @@ package enum MermaidExport {
         case .signedReplayPrepared, .forgeryPrepared:
             return note("over Attacker", fact.text)
         case .commandIssued(let command):
-            return command.isFault ? nil : arrow("User", "->>", "App", command.scenarioText)
+            if command.isFault { return nil }
+            switch command {
+            // The user's own proxy sends a replay or a forgery, not the app.
+            case .replay, .forge: return arrow("User", "->>", "Attacker", command.scenarioText)
+            default: return arrow("User", "->>", "App", command.scenarioText)
+            }
         case .observerRegistered:
             return arrow("App", "->>", "StoreKit", "add(observer)")
         case .paymentAdded(let txn, let product, _, _, _):
@@ -219,7 +224,7 @@ package enum MermaidExport {
     /// `lines` (a diagram) declaring only the lanes its arrows and notes use, in the usual
     /// order: a page about one anomaly has no idle Attacker. A note over every lane (the
     /// auditor's) spans the lanes kept.
-    static func declaringOnlyUsed(_ lines: [String]) -> [String] {
+    package static func declaringOnlyUsed(_ lines: [String]) -> [String] {
         let wide = "    Note over User,Attacker:"
         let lanes = Stream.header.dropFirst().map { $0.split(separator: " ")[1] }.map(String.init)
         var used = Set<String>()
