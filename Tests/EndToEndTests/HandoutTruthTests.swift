@@ -15,18 +15,18 @@ import Testing
 
     @Test func aRequestSentBeforeACrashIsDrawnBeforeItAndItsAnswerIsLost() throws {
         let lines = try diagram("double-credit-crash-before-finish-naive.yaml")
-        let sent = try #require(lines.firstIndex(of: "    App->>Server: POST /recharge"))
+        let sent = try #require(lines.firstIndex(of: "    App->>Server: POST /recharge (1000000000001, o1)"))
         let died = try #require(lines.firstIndex { $0.contains("Note over App: app process died") })
         let relaunch = try #require(lines[died...].firstIndex { $0.contains("Note over App: app launched") })
         #expect(sent < died, "the request left before the app died")
         let between = lines[died..<relaunch]
         #expect(!between.contains { $0.contains("Server-->>App") }, "no answer delivered to a dead app: \(between)")
-        #expect(between.contains("    Server-xApp: recharge answer (lost: its receiver is gone)"))
+        #expect(between.contains("    Server-xApp: credited 1000000000001 (lost: its receiver is gone)"))
     }
 
     @Test func finishAfterTheRequestIsDrawnAfterIt() throws {
         let lines = try diagram("wrong-account-switch-before-delivery-naive.yaml")
-        let sent = try #require(lines.firstIndex(of: "    App->>Server: POST /recharge"))
+        let sent = try #require(lines.firstIndex(of: "    App->>Server: POST /recharge (1000000000001, no order)"))
         let finished = try #require(lines.firstIndex { $0.hasPrefix("    App->>StoreKit: finishTransaction(") })
         #expect(sent < finished)
     }

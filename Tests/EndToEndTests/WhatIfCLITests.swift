@@ -80,7 +80,11 @@ import Testing
         #expect(prose.contains("granted to a replayed JWS"))
         #expect(prose.contains("purchase\\(\\) under way"))
         #expect(!page.contains("old receipt"), "the prose and the diagram")
-        #expect(page.contains("AppStore-->>StoreKit: 1000000000001 coins_100: purchase() under way"))
+        // The app calls purchase(); the sheet is StoreKit's and the App Store's; the proxy replays.
+        #expect(page.contains("App->>StoreKit: purchase() of coins_100 (alice, order o1)"))
+        #expect(page.contains("Note over StoreKit,AppStore: 1000000000001 coins_100: purchase() under way"))
+        #expect(page.contains("User->>Attacker: replay"))
+        #expect(page.contains("Attacker->>Server: POST /recharge (replayed JWS of 1000000000001, o2)"))
         #expect(!prose.contains("purchasing"))
     }
 }

@@ -80,7 +80,8 @@ import Testing
             ])
         #expect(lines.contains("    User->>App: buy coins_100"))
         #expect(lines.contains("    Note over App: app process died: memory, timers and callbacks gone"))
-        #expect(lines.contains("    App->>Server: POST /recharge"))
+        #expect(lines.contains("    App->>Server: POST /recharge (1000000000001, no order)"))
+        #expect(lines.contains("    Server-->>App: credited 1000000000001"))
         #expect(lines.contains("    Server->>AppStore: verifyReceipt"))
         #expect(lines.contains("    Note left of User: Alice taps \"Buy 100 coins\"."))
         #expect(lines.contains { $0.hasPrefix("    Note over User,Attacker: auditor: A1 lost-order") })
@@ -89,6 +90,67 @@ import Testing
             !diagram.replacingOccurrences(
                 of: "#[0-9]+;", with: "", options: .regularExpression
             ).contains(";"))
+    }
+
+    /// A message is labelled with what the facts of its moment say it carries: the app's
+    /// `rechargeSent`, the server's credit before its answer, the attacker's replay.
+    @Test func diagramLabelsEachMessageWithWhatTheLogSaysItCarries() {
+        func at(_ t: Int, _ part: Part, _ fact: Fact) -> RunRecord { .entry(LogEntry(time: t, part: part, fact: fact)) }
+        let records: [RunRecord] = [
+            at(
+                0, .app,
+                .rechargeSent(
+                    txn: "1000000000001", order: "o1", user: "alice", reason: .firstDelivery, forDelivered: nil)),
+            at(0, .network, .messageSent(id: 1, route: .recharge, direction: .request, bytes: 9, sender: .app)),
+            at(80, .network, .messageArrived(id: 1, route: .recharge, direction: .request, latencyMs: 80)),
+            at(
+                80, .server,
+                .coinsCredited(
+                    user: "alice", coins: 100, product: "coins_100", txn: "1000000000001", order: "o1", sender: .app,
+                    via: .firstDelivery)),
+            at(80, .network, .messageSent(id: 2, route: .recharge, direction: .response, bytes: 9, sender: .app)),
+            at(160, .network, .messageDropped(id: 2, route: .recharge, direction: .response)),
+            at(500, .attacker, .signedReplayPrepared(txn: "1000000000001")),
+            at(500, .network, .messageSent(id: 3, route: .order, direction: .request, bytes: 9, sender: .attacker)),
+            at(580, .network, .messageArrived(id: 3, route: .order, direction: .request, latencyMs: 80)),
+            at(
+                580, .server,
+                .orderCreated(order: "o2", user: "alice", product: "coins_100", token: "t", sender: .attacker)),
+            at(580, .network, .messageSent(id: 4, route: .order, direction: .response, bytes: 9, sender: .attacker)),
+            at(660, .network, .messageArrived(id: 4, route: .order, direction: .response, latencyMs: 80)),
+            at(660, .network, .messageSent(id: 5, route: .recharge, direction: .request, bytes: 9, sender: .attacker)),
+            at(740, .network, .messageArrived(id: 5, route: .recharge, direction: .request, latencyMs: 80)),
+        ]
+        let arrows = MermaidExport.diagram(records).split(separator: "\n").filter {
+            $0.contains("Server") && !$0.contains("Note")
+        }
+        #expect(
+            arrows == [
+                "    participant Server as Merchant server",
+                "    App->>Server: POST /recharge (1000000000001, o1)",
+                "    Server-xApp: credited 1000000000001 (lost)",
+                "    Attacker->>Server: POST /orders",
+                "    Server-->>Attacker: order o2 and token",
+                "    Attacker->>Server: POST /recharge (replayed JWS of 1000000000001, o2)",
+            ])
+        // A handout reads the threads of the whole log: the order request takes the words of
+        // its answer, and the exchange the attacker's request continues.
+        let threads = MessageThreads(records.compactMap { if case .entry(let e) = $0 { e } else { nil } })
+        #expect(threads.words(of: 3).contains("o2"))
+        #expect(threads.words(of: 5).contains("1000000000001"))
+        #expect(!threads.words(of: 1).contains("o2"))
+    }
+
+    @Test func aHandoutDiagramDeclaresOnlyTheLanesItUses() {
+        let lines =
+            MermaidExport.Stream.header + [
+                "    App-xServer: POST /recharge (1, o1) (lost)", "    Note over User,Attacker: auditor: A1",
+            ]
+        #expect(
+            MermaidExport.declaringOnlyUsed(lines) == [
+                "sequenceDiagram", "    participant App", "    participant Server as Merchant server",
+                "    App-xServer: POST /recharge (1, o1) (lost)", "    Note over App,Server: auditor: A1",
+            ])
     }
 
     @Test func diagramDrawsLostMessagesAsCrossesAndEscapesEntities() {

@@ -16,6 +16,8 @@ package enum Handout {
         package var whatIf: WhatIfReport?
         /// The words of each entry of `log` (`CausalChain.words`), split once for every page.
         var words: [Set<String>]
+        /// What each message of `log` carries, read once for every page's diagram.
+        var threads: MessageThreads
 
         package init(
             title: String, file: String, sim: Simulation, log: [LogEntry], records: [RunRecord],
@@ -28,6 +30,7 @@ package enum Handout {
             self.records = records
             self.whatIf = whatIf
             words = log.map { CausalChain.words($0.fact.text) }
+            threads = records.isEmpty ? MessageThreads() : MessageThreads(log)
         }
     }
 
@@ -55,7 +58,10 @@ package enum Handout {
             out += section(a.status.isUnresolved ? "Prevented by" : "Resolved by", ["- not worked out"])
         }
         if !source.records.isEmpty {
-            out += section("Sequence diagram", diagram(steppedChain(facts, in: source.records), in: world))
+            let drawn = withMessages(facts, of: a, source: source)
+            out += section(
+                "Sequence diagram", diagram(steppedChain(drawn, in: source.records), in: world, threads: source.threads)
+            )
         }
         return out.map(VisibleText.escaped).joined(separator: "\n") + "\n"
     }
@@ -82,8 +88,41 @@ package enum Handout {
     }
 
     static func chainEntries(_ a: Anomaly, source: Source, causes: [ReplayStep]) -> [LogEntry] {
-        let ids = Set([a.txn, a.order].compactMap { $0 } + a.involved)
-        return CausalChain.entries(source.log, anomaly: a.id, ids: ids, causes: causes, words: source.words)
+        CausalChain.entries(source.log, anomaly: a.id, ids: ids(of: a), causes: causes, words: source.words)
+    }
+
+    /// The transactions and orders an anomaly names.
+    static func ids(of a: Anomaly) -> Set<String> { Set([a.txn, a.order].compactMap { $0 } + a.involved) }
+
+    /// StoreKit 2's `purchase()` of one of `ids`: its words name no transaction (none exists
+    /// before it returns), but the log knows which one it became.
+    static func isPurchaseCall(_ fact: Fact, of ids: Set<String>) -> Bool {
+        if case .purchaseStarted(let txn, _, _, _, _) = fact { ids.contains(txn) } else { false }
+    }
+
+    /// The chain with the messages that carried it (`MessageThreads`: a message whose thread
+    /// names the anomaly, its transactions or its orders), each fact of them where the log
+    /// has it: the requests and answers between app, server, attacker and App Store that
+    /// the chain's facts (a credit, a refusal) were the ends of; and the app's `purchase()`.
+    static func withMessages(_ chain: [LogEntry], of a: Anomaly, source: Source) -> [LogEntry] {
+        let names = ids(of: a).union(["A\(a.id)"])
+        var out: [LogEntry] = []
+        var next = 0
+        var sentLast = false
+        for entry in source.log {
+            if next < chain.count, entry == chain[next] {
+                out.append(entry)
+                next += 1
+                sentLast = false
+                continue
+            }
+            let carried = entry.fact.messageId.map { !source.threads.words(of: $0).isDisjoint(with: names) } ?? false
+            // A request that never left the device ends with the fact after its send.
+            let offline = sentLast && { if case .requestFailedOffline = entry.fact { true } else { false } }()
+            if carried || offline || isPurchaseCall(entry.fact, of: names) { out.append(entry) }
+            sentLast = carried && { if case .messageSent = entry.fact { true } else { false } }()
+        }
+        return next == chain.count ? out : chain
     }
 
     /// The most facts a page's table and diagram show: a page is about one anomaly, and a run
@@ -103,21 +142,17 @@ package enum Handout {
     }
 
     /// The chain's facts in the run's records, each after the step (and its `say`) during
-    /// which it happened: the diagram reads as the lesson does. A step with no fact of the
-    /// chain is left out.
+    /// which it happened: the diagram reads as the lesson does. Every step is drawn, in
+    /// order, also one with no fact of the chain: a purchase is drawn under the step that
+    /// made it, not under the next one that has a fact of it.
     static func steppedChain(_ chain: [LogEntry], in records: [RunRecord]) -> [RunRecord] {
         var out: [RunRecord] = []
         var next = 0
-        var step: RunRecord?
         for record in records {
             switch record {
-            case .stepStarted:
-                step = record
-            case .stepTimedOut:
+            case .stepStarted, .stepTimedOut:
                 out.append(record)
             case .entry(let e) where next < chain.count && e == chain[next]:
-                if let s = step { out.append(s) }
-                step = nil
                 out.append(record)
                 next += 1
             case .entry, .story, .settled:
@@ -130,9 +165,10 @@ package enum Handout {
 
     /// The diagram of the anomaly's own chain of facts (not the whole run's: `run --diagram`
     /// draws that), at most `maxFacts` records of it.
-    static func diagram(_ records: [RunRecord], in world: StoreKitWorld) -> [String] {
-        ["```mermaid"]
-            + MermaidExport.diagram(Array(records.prefix(maxFacts)), in: world).split(separator: "\n").map(String.init)
+    static func diagram(_ records: [RunRecord], in world: StoreKitWorld, threads: MessageThreads) -> [String] {
+        let lines = MermaidExport.diagram(Array(records.prefix(maxFacts)), in: world, threads: threads)
+            .split(separator: "\n").map(String.init)
+        return ["```mermaid"] + MermaidExport.declaringOnlyUsed(lines)
             + ["```"] + cut(records.count)
     }
 

@@ -2,15 +2,26 @@ import IAPSimCore
 
 /// The `--diagram` export: a Mermaid `sequenceDiagram` of a run, with lanes User, App,
 /// StoreKit, Merchant server, App Store and Attacker. Messages that arrive are arrows, lost
-/// ones end in a cross; faults, crashes, credits and the auditor's findings are notes; each
-/// step's `say` is a note beside the user. Facts of no interest to a reader (timers, sizes)
-/// are left out.
+/// ones end in a cross, each labelled with what it carries where the log says it
+/// (`MessageThreads`: `POST /recharge (1000000000001, o1)`, `credited 1000000000001`); the
+/// app's calls to StoreKit (`add(SKPayment(…))`, `purchase()`, `finish()`) and StoreKit's
+/// callbacks are arrows; faults, crashes, credits and the auditor's findings are notes; each
+/// step and its `say` is a note beside the user. Facts of no interest to a reader (timers,
+/// sizes) are left out.
 package enum MermaidExport {
     /// The diagram of `records`, in the words of `world` (StoreKit 2's for the transaction
     /// states and the auditor's notes).
-    package static func diagram(_ records: [RunRecord], in world: StoreKitWorld = .one) -> String {
+    /// `threads`: the messages' threads read from the whole log, when `records` are a part of
+    /// it (a handout's chain); by default they are read from `records`.
+    package static func diagram(
+        _ records: [RunRecord], in world: StoreKitWorld = .one, threads: MessageThreads? = nil
+    ) -> String {
         var stream = Stream()
         stream.world = world
+        if let threads {
+            stream.threads = threads
+            stream.readsThreads = false
+        }
         var lines = Stream.header
         for record in records { stream.add(record, to: &lines) }
         stream.finish(to: &lines)
@@ -37,10 +48,14 @@ package enum MermaidExport {
         package static let maxHeld = 4_096
         /// Lines held back: a `nil` is the slot of a message not yet arrived or lost.
         var held: [String?] = []
-        /// The message in each slot: its sender, route and direction, by id.
-        var slots: [Int: (index: Int, sender: Sender, route: Route, direction: Direction)] = [:]
+        /// The message in each slot: its sender, route, direction and label, by id.
+        var slots: [Int: (index: Int, sender: Sender, route: Route, direction: Direction, label: String)] = [:]
         /// Whose words the notes use.
         package var world = StoreKitWorld.one
+        /// What each message carries, for its label.
+        var threads = MessageThreads()
+        /// Whether `threads` is read from the records drawn (false: it was read beforehand).
+        var readsThreads = true
 
         package init() {}
 
@@ -64,26 +79,31 @@ package enum MermaidExport {
         package mutating func finish(to lines: inout [String]) {
             for (_, slot) in slots {
                 let (from, to) = ends(slot.route, slot.direction, slot.sender)
-                held[slot.index] = arrow(from, "-)", to, label(slot.route, slot.direction) + " (still on the wire)")
+                held[slot.index] = arrow(from, "-)", to, slot.label + " (still on the wire)")
             }
             slots = [:]
             release(to: &lines)
         }
 
         mutating func addEntry(_ entry: LogEntry) {
+            if readsThreads { threads.read(entry) }
             switch entry.fact {
             case .messageSent(let id, let route, let direction, _, let sender):
-                slots[id] = (held.count, sender, route, direction)
+                slots[id] = (held.count, sender, route, direction, threads.label(id, route, direction))
                 held.append(nil)
                 if held.count > Stream.maxHeld, let oldest = slots.min(by: { $0.value.index < $1.value.index }) {
                     let s = oldest.value
                     let (from, to) = ends(s.route, s.direction, s.sender)
-                    held[s.index] = arrow(from, "-)", to, label(s.route, s.direction) + " (on the wire)")
+                    held[s.index] = arrow(from, "-)", to, s.label + " (on the wire)")
                     slots[oldest.key] = nil
                 }
-            case .messageArrived(let id, _, _, _), .messageDropped(let id, _, _), .messageUnclaimed(let id, _, _, _):
+            case .messageArrived(let id, let route, let direction, _),
+                .messageDropped(let id, let route, let direction),
+                .messageUnclaimed(let id, let route, let direction, _):
                 let slot = slots.removeValue(forKey: id)
-                let drawn = MermaidExport.line(for: entry.fact, sender: slot?.sender ?? .app, in: world)
+                let drawn = MermaidExport.line(
+                    for: entry.fact, sender: slot?.sender ?? .app, label: slot?.label ?? label(route, direction),
+                    in: world)
                 if let slot { held[slot.index] = drawn ?? "" } else if let drawn { put(drawn) }
             case .requestFailedOffline(let route):
                 // The request never left the device: no arrow, the app's note says it.
@@ -114,12 +134,43 @@ package enum MermaidExport {
         }
     }
 
-    static func line(for fact: Fact, sender: Sender, in world: StoreKitWorld = .one) -> String? {
+    /// `label`: what a message carries (`MessageThreads.label`), its route's name by default.
+    static func line(for fact: Fact, sender: Sender, label: String? = nil, in world: StoreKitWorld = .one)
+        -> String?
+    {
         switch fact {
+        case .transactionUpdated(_, _, .purchasing) where world == .two:
+            // StoreKit 2 has no purchasing state the app sees: the sheet is StoreKit's and
+            // the App Store's business while `purchase()` waits.
+            return fact.storeKit2Words.map { note("over StoreKit,AppStore", $0) }
         case .transactionUpdated where world == .two:
             return fact.storeKit2Words.map { arrow("AppStore", "-->>", "StoreKit", $0) }
+        case .listenerStarted:
+            return arrow("App", "->>", "StoreKit", "for await update in Transaction.updates")
+        case .purchaseStarted(_, let product, let token, let user, let order):
+            return arrow(
+                "App", "->>", "StoreKit",
+                "purchase() of \(product) (\(user), \(order.map { "order \($0)" } ?? "no order")"
+                    + (token == nil ? ")" : ", appAccountToken)"))
+        case .purchaseReturned, .updatesEmitted, .revocationEmitted, .unfinishedSwept:
+            return arrow("StoreKit", "-->>", "App", fact.text)
+        case .finishCalled(let txn):
+            return arrow("App", "->>", "StoreKit", "finish() \(txn)")
+        case .purchaseCompletedOutsideApp:
+            return note("over StoreKit,AppStore", fact.text)
+        case .jwsChecked, .accessChanged:
+            return note("over Server", fact.text)
+        case .subscriptionChanged:
+            return note("over AppStore", fact.text)
+        case .signedReplayPrepared, .forgeryPrepared:
+            return note("over Attacker", fact.text)
         case .commandIssued(let command):
-            return command.isFault ? nil : arrow("User", "->>", "App", command.scenarioText)
+            if command.isFault { return nil }
+            switch command {
+            // The user's own proxy sends a replay or a forgery, not the app.
+            case .replay, .forge: return arrow("User", "->>", "Attacker", command.scenarioText)
+            default: return arrow("User", "->>", "App", command.scenarioText)
+            }
         case .observerRegistered:
             return arrow("App", "->>", "StoreKit", "add(observer)")
         case .paymentAdded(let txn, let product, _, _, _):
@@ -137,13 +188,13 @@ package enum MermaidExport {
             let (from, to) = ends(route, direction, sender)
             return arrow(
                 from, direction == .request ? "->>" : "-->>", to,
-                label(route, direction))
+                label ?? Self.label(route, direction))
         case .messageDropped(_, let route, let direction):
             let (from, to) = ends(route, direction, sender)
-            return arrow(from, "-x", to, label(route, direction) + " (lost)")
+            return arrow(from, "-x", to, (label ?? Self.label(route, direction)) + " (lost)")
         case .messageUnclaimed(_, let route, let direction, _):
             let (from, to) = ends(route, direction, sender)
-            return arrow(from, "-x", to, label(route, direction) + " (lost: its receiver is gone)")
+            return arrow(from, "-x", to, (label ?? Self.label(route, direction)) + " (lost: its receiver is gone)")
         case .paymentCharged, .receiptVerified, .deferredExpired, .ownedProductNotCharged,
             .askToBuyMerged, .refundIssued, .refundReversed, .notificationUnanswered, .notificationDropped:
             return note("over AppStore", fact.text)
@@ -168,6 +219,34 @@ package enum MermaidExport {
         default:
             return nil
         }
+    }
+
+    /// `lines` (a diagram) declaring only the lanes its arrows and notes use, in the usual
+    /// order: a page about one anomaly has no idle Attacker. A note over every lane (the
+    /// auditor's) spans the lanes kept.
+    package static func declaringOnlyUsed(_ lines: [String]) -> [String] {
+        let wide = "    Note over User,Attacker:"
+        let lanes = Stream.header.dropFirst().map { $0.split(separator: " ")[1] }.map(String.init)
+        var used = Set<String>()
+        for line in lines.dropFirst(Stream.header.count) where !line.hasPrefix(wide) {
+            guard let head = line.split(separator: ":", maxSplits: 1).first?.drop(while: { $0 == " " }) else {
+                continue
+            }
+            if head.hasPrefix("Note ") {
+                used.formUnion(head.split { !$0.isLetter }.map(String.init))
+            } else {
+                // `From->>To`, `From-xTo`, `From-)To`: the cross of a lost message is not a name.
+                let from = head.prefix(while: \.isLetter)
+                var to = head.dropFirst(from.count).drop { "->)".contains($0) }
+                if to.hasPrefix("x") { to = to.dropFirst() }
+                used.formUnion([String(from), String(to)])
+            }
+        }
+        let kept = lanes.filter(used.contains)
+        guard let first = kept.first, let last = kept.last else { return lines }
+        let span = "    Note over " + (first == last ? first : "\(first),\(last)") + ":"
+        return [lines[0]] + Stream.header.dropFirst().filter { kept.contains(String($0.split(separator: " ")[1])) }
+            + lines.dropFirst(Stream.header.count).map { $0.hasPrefix(wide) ? span + $0.dropFirst(wide.count) : $0 }
     }
 
     /// What a message is, in the words of the API it belongs to.
