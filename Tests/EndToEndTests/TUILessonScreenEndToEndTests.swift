@@ -85,3 +85,24 @@ import Testing
         try e2e.expectCleanExit(tmux)
     }
 }
+
+/// Issue 52 item 10 (review N10): what the panels say after the sandbox's own keys.
+@Suite(.serialized) struct TUILeftoversEndToEndTests {
+    let e2e = TUIEndToEndTests()
+
+    /// `b 1`, `m 1` under naive: the queue says REFUNDED, and so does the Merchant's order row.
+    @Test(arguments: TUILessonScreenEndToEndTests.sizes)
+    func aRefundedOrderSaysSoInTheMerchantPanel(_ w: Int, _ h: Int) throws {
+        let tmux = try Tmux(["--policy", "naive"], width: w, height: h)
+        defer { tmux.kill() }
+        try e2e.waitForPanels(tmux)
+        try tmux.send("b", "1")
+        try tmux.wait("the order credited") { $0.panel("Merchant server").contains("credited …0001") }
+        try tmux.send("m", "1")
+        let screen = try tmux.wait(for: "REFUNDED")
+        let row = screen.panel("Merchant server").split(separator: "\n").first { $0.contains("o1") } ?? ""
+        #expect(row.contains("refunded"), "\(screen)")
+        try tmux.send("q")
+        try e2e.expectCleanExit(tmux)
+    }
+}
