@@ -106,3 +106,23 @@ import Testing
         try e2e.expectCleanExit(tmux)
     }
 }
+
+extension TUILeftoversEndToEndTests {
+    /// StoreKit 2: a renewal's row says `renewal` (Apple's transactionReason), not `verified`
+    /// as a charge no purchase() returned would, beside the purchase's `success`.
+    @Test(arguments: TUILessonScreenEndToEndTests.sizes)
+    func aRenewalsRowSaysRenewal(_ w: Int, _ h: Int) throws {
+        let tmux = try Tmux(["play", "scenarios/sub-grace-cut-naive.yaml"], width: w, height: h)
+        defer { tmux.kill() }
+        try tmux.wait(for: "Transactions")
+        try tmux.send("G")
+        let screen = try tmux.wait(for: "ENDED")
+        let rows = screen.panel("Transactions").split(separator: "\n")
+        #expect(rows.contains { $0.contains("0002") && $0.contains("renewal") }, "\(screen)")
+        // 80x24's panel has room for the newest row only.
+        if h >= 40 { #expect(rows.contains { $0.contains("0001") && $0.contains("success") }, "\(screen)") }
+        #expect(!rows.contains { $0.contains("verified") }, "\(screen)")
+        try tmux.send("q")
+        try e2e.expectCleanExit(tmux)
+    }
+}
