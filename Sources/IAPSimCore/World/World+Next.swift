@@ -24,7 +24,14 @@ extension World {
         case .serverVerifyTimeout(let exchange):
             return server.verifying[exchange] == nil
                 ? "the App Store answered: the server's time-out does nothing" : nil
-        case .storeResolvePayment, .storeInterruptedCharge, .storeDeferredExpired, .storeDeliver, .storeVerifyDone,
+        case .storeDeliver:
+            // Apple delivers to a running app only; StoreKit 1 to a registered observer only
+            // (the transaction waits in the queue). Dispatch drops it, and says nothing.
+            guard !app.isRunning || (policy.storekit == .one && !app.observerRegistered) else { return nil }
+            return app.isRunning
+                ? "no observer is registered: nothing is delivered, the transaction waits in the queue"
+                : "the app is not running: nothing is delivered, the transaction stays unfinished"
+        case .storeResolvePayment, .storeInterruptedCharge, .storeDeferredExpired, .storeVerifyDone,
             .arrive, .appReceive, .appRequestFailedOffline, .storeNotifyCheck, .storeNotifyRetry, .storeHistoryDone,
             .serverReconcile, .storeSubscriptionClock, .serverStatusPoll, .vacant:
             return nil

@@ -143,6 +143,30 @@ extension UIModel {
 
     // MARK: play mode
 
+    /// Step `i` and what it says: on lines of their own, or, when that does not fit in
+    /// `room` lines (80x24), the words run on after the step on its line.
+    func narration(of i: Int, width: Int, room: Int) -> [Line] {
+        let step = player.scenario.steps[i]
+        let label = "Step \(i + 1) (line \(step.line)) "
+        let command = UIModel.triggerText(step.trigger) + step.command.scenarioText
+        let say = UIModel.plain(step.say ?? "")
+        let apart =
+            UIModel.wrap(
+                [Span(label, Style(.title, bold: true)), Span(command, Style(bold: true))], width: width, indent: 2)
+            + Wrap.words(say, width: width).map { [Span($0)] }
+        let head = label + command + " \(glyphs.sep) "
+        let runOn = Wrap.words(head + say, width: width)
+        guard apart.count > room, !say.isEmpty, runOn.count < apart.count, let first = runOn.first,
+            first.hasPrefix(head)
+        else { return apart }
+        return [
+            [
+                Span(label, Style(.title, bold: true)), Span(command, Style(bold: true)),
+                Span(" \(glyphs.sep) ", Style(.dim)), Span(String(first.dropFirst(head.count))),
+            ]
+        ] + runOn.dropFirst().map { [Span($0)] }
+    }
+
     func renderNarration(_ grid: inout Grid, _ r: Rect) {
         let steps = player.scenario.steps
         let badge = "step \(min(player.nextStep, steps.count))/\(steps.count)"
@@ -157,14 +181,7 @@ extension UIModel {
         if let result {
             lines += resultLines(result, width: textWidth)
         } else if let i = narratedStep {
-            let step = steps[i]
-            lines += UIModel.wrap(
-                [
-                    Span("Step \(i + 1) (line \(step.line)) ", Style(.title, bold: true)),
-                    Span(UIModel.triggerText(step.trigger) + step.command.scenarioText, Style(bold: true)),
-                ],
-                width: textWidth, indent: 2)
-            lines += Wrap.words(UIModel.plain(step.say ?? ""), width: textWidth).map { [Span($0)] }
+            lines += narration(of: i, width: textWidth, room: inner.height - (result == nil ? 1 : 0))
         } else if lessonHoldsBack != nil {
             lines += Wrap.words(
                 "Watch what happens; a question comes before the step that decides it. "

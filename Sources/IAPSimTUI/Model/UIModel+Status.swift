@@ -4,6 +4,10 @@ extension UIModel {
     /// The status line's words when nothing else is said: the next event, its time and
     /// what it is. A timer the world has made moot is not announced as if it would act.
     var idleStatus: String {
+        // A lesson's question is due: the clock holds (the header says WAITING: answer).
+        if lessonWaitsForDecidingStep, result == nil {
+            return "the clock waits for the step the question asks about: Enter runs it"
+        }
         let next = simulation.nextEvent
         if let end = simulation.auditor.nextGraceEnd, end < next?.time ?? .max {
             // The auditor's own clock: a look, not an event of the world.
@@ -15,8 +19,12 @@ extension UIModel {
         guard let next else { return "no fault armed; nothing scheduled" }
         let inMs = max(0, next.time - simulation.now)
         let when = "\(DurationText.clock(next.time)) (in \(DurationText.age(inMs)))"
-        if simulation.moot(next.action) != nil {
-            return "no fault armed; nothing due changes the world (at \(when) an old timer runs out: it does nothing)"
+        if let moot = simulation.moot(next.action) {
+            guard case .storeDeliver = next.action else {
+                return
+                    "no fault armed; nothing due changes the world (at \(when) an old timer runs out: it does nothing)"
+            }
+            return "no fault armed; at \(when) StoreKit would deliver, but \(moot)"
         }
         return "no fault armed; next event at \(when): " + next.action.words(in: simulation.policy.storekit)
     }

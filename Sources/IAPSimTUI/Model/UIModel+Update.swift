@@ -267,6 +267,8 @@ extension UIModel {
             // The lesson's question: Enter goes on with the step it was asked before.
             if case .question = page {
                 paused = false
+                // Esc: the status line's own words say that the clock waits for the step.
+                status = nil
                 if action == .goOn { playNextStep() }
             }
         case .scroll(let delta): overlay = .page(page, scroll: scrolled(scroll, by: delta))

@@ -41,12 +41,17 @@ struct WorldWords {
     /// A transaction's state: `SKPaymentTransactionState` in StoreKit 1; in StoreKit 2 what
     /// `purchase()` returned (`success`, `pending`, `userCancelled`) or threw, and `verified`
     /// for a charge no purchase call returned (the app died, or it completed outside the
-    /// app): only `Transaction.updates` or `Transaction.unfinished` can hand it over.
+    /// app): only `Transaction.updates` or `Transaction.unfinished` can hand it over;
+    /// `renewal` for a subscription's renewal (`transactionReason` RENEWAL), which no
+    /// purchase call ever returns.
     func state(_ t: StoreTransaction, narrow: Bool = false, returned: Set<String>) -> String {
         guard storeKit2 else { return t.state.rawValue }
         switch t.state {
         case .purchasing: return "purchasing"
-        case .purchased, .restored: return returned.contains(t.id) ? "success" : "verified"
+        case .purchased, .restored:
+            if returned.contains(t.id) { return "success" }
+            // A renewal is no purchase() call's: Apple's transactionReason names it.
+            return t.subscription?.reason == .renewal ? "renewal" : "verified"
         case .deferred: return "pending"
         case .failed:
             switch t.failure ?? .cancelled {
@@ -101,6 +106,7 @@ struct WorldWords {
             (g.dot, "unfinished: in Transaction.unfinished"), (g.check, "finish() called / listening"),
             (g.cross, "no Transaction.updates listener"), ("success", "purchase() returned .success(.verified)"),
             ("verified", "charged; no purchase() returned it (updates or unfinished must)"),
+            ("renewal", "a renewal (transactionReason RENEWAL): on Transaction.updates"),
         ]
     }
 

@@ -5,6 +5,9 @@ import IAPSimCore
 enum EventRow: Hashable {
     case entry(Int)
     case note(Int)
+    /// Where a held-back part's first line would be (`Simulation.log` index): one line
+    /// saying it is held back.
+    case heldBack(Int)
 }
 
 extension PanelContent {
@@ -24,9 +27,12 @@ extension PanelContent {
     /// Every line Events has, oldest first: the log kept in memory with the UI's notes merged
     /// in where they were added (no notes under a part filter).
     /// `hiding`: a part left out (`N` hides Network); `search`: only lines containing it,
-    /// ignoring case (notes included).
-    func eventRows(notes: [EventNote], filter: Part?, hiding: Part? = nil, search: String? = nil) -> [EventRow] {
-        let rows = eventRows(notes: notes, filter: filter, hiding: hiding)
+    /// ignoring case (notes included); `holding`: a part whose lines are held back (a
+    /// lesson's question waits), one line saying so where its first would be.
+    func eventRows(
+        notes: [EventNote], filter: Part?, hiding: Part? = nil, search: String? = nil, holding: Part? = nil
+    ) -> [EventRow] {
+        let rows = eventRows(notes: notes, filter: filter, hiding: hiding, holding: holding)
         guard let search, !search.isEmpty else { return rows }
         let needle = search.lowercased()
         return rows.filter { row in
@@ -35,14 +41,16 @@ extension PanelContent {
                 return PanelContent.text(sim.log[i].fact, in: sim.policy.storekit).lowercased().contains(needle)
                     || sim.log[i].part.rawValue.lowercased().contains(needle)
             case .note(let i): return notes[i].text.lowercased().contains(needle)
+            case .heldBack: return false
             }
         }
     }
 
-    func eventRows(notes: [EventNote], filter: Part?, hiding: Part?) -> [EventRow] {
+    func eventRows(notes: [EventNote], filter: Part?, hiding: Part?, holding: Part?) -> [EventRow] {
         let logStart = sim.logCount - sim.log.count
         var next = filter == nil ? (notes.firstIndex { $0.position >= logStart } ?? notes.count) : notes.count
         var rows: [EventRow] = []
+        var held = false
         rows.reserveCapacity(sim.log.count + notes.count - next)
         for i in sim.log.indices {
             while next < notes.count, notes[next].position <= logStart + i {
@@ -52,6 +60,11 @@ extension PanelContent {
             let part = sim.log[i].part
             if let filter, part != filter { continue }
             if part == hiding { continue }
+            if part == holding {
+                if !held { rows.append(.heldBack(i)) }
+                held = true
+                continue
+            }
             if part == .auditor, PanelContent.repeatsOpening(sim.log, i) { continue }
             if part == .user, !PanelContent.shows(sim.log[i], filter: filter) { continue }
             rows.append(.entry(i))
@@ -80,8 +93,18 @@ extension PanelContent {
             switch row {
             case .entry(let i): return event(sim.log[i])
             case .note(let i): return note(notes[i])
+            case .heldBack(let i): return heldBack(sim.log[i])
             }
         }
+    }
+
+    /// The line standing for a held-back part's lines: its first line's time and part.
+    func heldBack(_ e: LogEntry) -> Line {
+        [
+            Span(clock(e.time) + " ", Style(.dim)),
+            Span(TextWidth.pad(e.part.rawValue, to: narrow || width < 100 ? 9 : 16) + " ", UIStyle.part(e.part)),
+            Span(UIModel.auditorHeldBack[0].map(\.text).joined(), Style(.dim)),
+        ]
     }
 
     /// A time of Events, right-aligned to the width of now's: the column stays straight when

@@ -208,8 +208,14 @@ struct PanelContent {
             ]
             // A tiny panel keeps the owner and the state, and drops the product.
             if !tiny { line.append(Span(TextWidth.pad(o.productId, to: 9) + " ")) }
+            // Apple refunded the credited transaction behind it (the queue says REFUNDED),
+            // whether or not the server took anything back (the balance and the Auditor say):
+            // the state column says so (the end of a narrow row is what gets cut).
+            let refunded = o.transactionId.flatMap { sim.store.transaction($0)?.refundedAt } != nil
             line.append(
-                Span(TextWidth.pad(o.state.rawValue, to: 8), o.state == .credited ? Style(.good) : Style(.warn)))
+                refunded && o.state == .credited
+                    ? Span(TextWidth.pad("refunded", to: 8), Style(.bad, bold: true))
+                    : Span(TextWidth.pad(o.state.rawValue, to: 8), o.state == .credited ? Style(.good) : Style(.warn)))
             // Credited to someone else than the order's owner: who got the coins, before the
             // transaction id (the end of a narrow row is what gets cut).
             if let t = o.transactionId,

@@ -41,6 +41,7 @@ extension UIModel {
         let step = SubscriptionStrip.step(span: to - from, cells: cells)
         let tolerance = UIModel.auditorGrace
         var lines: [Line] = []
+        var scroll = 0
         if rows.isEmpty {
             lines.append([Span(emptySubscriptionsWords, Style(.dim))])
         } else {
@@ -49,12 +50,15 @@ extension UIModel {
             lines.append([Span(TextWidth.pad("", to: UIModel.stripLabel)), Span(axis, Style(.title, bold: true))])
             for (index, row) in rows.enumerated() {
                 let selected = index == selectedSubscriber(in: rows)
-                lines += subscriberLines(
+                let block = subscriberLines(
                     row, from: from, step: step, cells: cells, tolerance: tolerance, now: nowCell, selected: selected)
+                // The selected subscriber's lines stay on screen.
+                if selected { scroll = max(0, lines.count + block.count - inner.height) }
+                lines += block
             }
             lines += legend(width: inner.width)
         }
-        let first = min(subscriptionsScroll(rows, height: inner.height), max(0, lines.count - inner.height))
+        let first = min(scroll, max(0, lines.count - inner.height))
         let badge =
             rows.isEmpty
             ? nil
@@ -71,7 +75,9 @@ extension UIModel {
             : "no subscriptions yet: buy pro_monthly, plus_monthly or pro_yearly (b) to start one"
     }
 
-    /// Five lines per subscriber: what it is now, the paid strip, E, G, the differences.
+    /// Five lines per subscriber: what it is now (two when it does not fit the width: what
+    /// the server grants and the anomalies are the words that matter), the paid strip, E, G,
+    /// the differences.
     func subscriberLines(
         _ row: SubscriberRow, from: VirtualTime, step: VirtualTime, cells: Int, tolerance: VirtualTime, now: Int,
         selected: Bool
@@ -101,13 +107,34 @@ extension UIModel {
         let differ = strips.differ
         // The anomalies end the head line: the marks' strip fills the width and would hide them.
         if !row.anomalies.isEmpty { head.append(Span("  " + row.anomalies.joined(separator: ", "), Style(.bad))) }
-        return [
-            head,
+        return UIModel.wrapAtSpans(head, width: UIModel.stripLabel + cells, indent: 4, sep: sep) + [
+
             stripLine("paid", strips.paid, now: now, style: Style(.info)),
             stripLine("E", strips.entitled, now: now, style: Style(.good)),
             stripLine("G", strips.granted, now: now, style: Style(.accent)),
             [Span(TextWidth.pad("", to: UIModel.stripLabel)), Span(differ, Style(.bad, bold: true))],
         ]
+    }
+
+    /// `line` over the lines it needs, broken between spans only (their words stay whole);
+    /// a span that opens a line drops its separator `sep` and is indented by `indent`.
+    static func wrapAtSpans(_ line: Line, width: Int, indent: Int, sep: String) -> [Line] {
+        var out: [Line] = [[]]
+        var used = 0
+        for span in line {
+            let w = TextWidth.of(span.text)
+            if used + w > width, used > indent {
+                var text = Substring(span.text)
+                if text.hasPrefix(sep) { text = text.dropFirst(sep.count) }
+                text = text.drop { $0 == " " }
+                out.append([Span(String(repeating: " ", count: indent)), Span(String(text), span.style)])
+                used = indent + TextWidth.of(String(text))
+            } else {
+                out[out.count - 1].append(span)
+                used += w
+            }
+        }
+        return out
     }
 
     /// A strip with its label; the cells after now are dim (they are what is scheduled).
@@ -166,9 +193,4 @@ extension UIModel {
         subscriptionsView.selected(of: rows.count)
     }
 
-    /// The first line shown: the selected subscriber's five lines stay on screen.
-    func subscriptionsScroll(_ rows: [SubscriberRow], height: Int) -> Int {
-        let top = 1 + 5 * selectedSubscriber(in: rows)
-        return max(0, top + 5 - height)
-    }
 }

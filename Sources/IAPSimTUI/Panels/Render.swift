@@ -127,12 +127,22 @@ extension UIModel {
         return s == s.rounded() ? "\(Int(s))x" : (s == 0.5 ? "0.5x" : "0.25x")
     }
 
-    /// PAUSED, RUNNING, NEXT: Enter or ENDED: a word, bold and reversed as well as coloured.
+    /// PAUSED, RUNNING, NEXT: Enter, WAITING: answer or ENDED: a word, bold and reversed as well as coloured.
     var badge: (text: String, style: Style) {
         if result != nil { return ("ENDED", Style(.accent, bold: true)) }
+        // The lesson's question holds the clock until Enter runs the step it asks about.
+        if lessonWaitsForDecidingStep { return ("WAITING: answer", Style(.warn, bold: true)) }
         if waitingForStep { return ("NEXT: Enter", Style(.warn, bold: true)) }
         if paused { return ("PAUSED", Style(.warn, bold: true)) }
         return ("RUNNING", Style(.good, bold: true))
+    }
+
+    /// The rows Events shows now: its filters, and the Auditor's lines held back while a
+    /// lesson's question waits (they would answer it).
+    func eventRows(_ content: PanelContent) -> [EventRow] {
+        content.eventRows(
+            notes: notes, filter: eventsView.filter, hiding: eventsView.hideNetwork ? .network : nil,
+            search: eventsView.search, holding: lessonHoldsBack == nil ? nil : .auditor)
     }
 
     /// The largest scroll of `panel` that still moves what it shows: its lines (for Events,
@@ -147,13 +157,7 @@ extension UIModel {
             rows = (layout.panels[panel]?.inner.height) ?? 1
         }
         let content = PanelContent(sim: simulation, glyphs: glyphs, ascii: options.ascii, width: width)
-        let total =
-            panel == .events
-            ? content.eventRows(
-                notes: notes, filter: eventsView.filter, hiding: eventsView.hideNetwork ? .network : nil,
-                search: eventsView.search
-            ).count
-            : content.total(panel)
+        let total = panel == .events ? eventRows(content).count : content.total(panel)
         return max(0, total - max(1, rows))
     }
 
@@ -168,9 +172,7 @@ extension UIModel {
             (panel == .events ? name + eventsTitleNote : name)
             + (zoomed == panel ? " (zoomed: z returns, Tab pages)" : "")
         if panel == .events {
-            let rows = content.eventRows(
-                notes: notes, filter: eventsView.filter, hiding: eventsView.hideNetwork ? .network : nil,
-                search: eventsView.search)
+            let rows = eventRows(content)
             let total = rows.count
             let offset = min(scrollOffset(panel), max(0, total - inner.height))
             let lines = content.events(rows, notes: notes, count: inner.height, offsetFromBottom: offset)
@@ -184,12 +186,16 @@ extension UIModel {
             grid.lines(lines.map { UIModel.shifted($0, by: shift) }, in: inner, offset: 0, ellipsis: glyphs.more)
             return
         }
-        let total = content.total(panel)
-        let highlight = selectedLines(panel, content: content)
+        // A lesson's question comes first: the auditor's money and findings would answer it.
+        let heldBack = panel == .auditor && lessonHoldsBack != nil
+        let total = heldBack ? UIModel.auditorHeldBack.count : content.total(panel)
+        let highlight = heldBack ? nil : selectedLines(panel, content: content)
         var offset = min(scrollOffset(panel), max(0, total - inner.height))
         if let h = highlight, focus == panel { offset = max(0, h.upperBound - inner.height) }
         // A short Auditor shows its anomalies, the thing being taught, before its money lines.
-        if panel == .auditor, focus != panel, scrollOffset(panel) == 0, !simulation.auditor.anomalies.isEmpty {
+        if panel == .auditor, !heldBack, focus != panel, scrollOffset(panel) == 0,
+            !simulation.auditor.anomalies.isEmpty
+        {
             offset = min(content.auditorHeaderCount, max(0, total - inner.height))
         }
         content.limit = offset + inner.height + 2
@@ -200,9 +206,7 @@ extension UIModel {
         case .queue: lines = content.queue; badge = content.queueBadge
         case .server: lines = simulation.isExternal ? content.backend : content.server
         case .network: lines = content.network
-        case .auditor:
-            // A lesson's question comes first: the auditor's money and findings would answer it.
-            lines = lessonHoldsBack == nil ? content.auditor : UIModel.auditorHeldBack
+        case .auditor: lines = heldBack ? UIModel.auditorHeldBack : content.auditor
         case .events: lines = []
         }
         if let h = highlight, focus == panel {

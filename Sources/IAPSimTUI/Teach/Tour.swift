@@ -40,8 +40,9 @@ package struct Lesson: Sendable, Hashable {
             (
                 .duplicateReceipt, "duplicate-receipt-unfinished-failure-naive.yaml",
                 "duplicate-receipt-token-match-hardened.yaml", 2,
-                "Alice's payment is about to fail, and this app never finishes a failed transaction: it "
-                    + "stays in the queue. She buys again. Which transaction will the app send with the new order?"
+                "Alice cancelled the purchase sheet: her payment failed, and this app never finishes a failed "
+                    + "transaction, so it stays in the queue. She buys again. Which transaction will the app send "
+                    + "with the new order?"
             ),
             (
                 .doubleCredit, "double-credit-crash-before-finish-naive.yaml", "double-credit-prevented-hardened.yaml",
@@ -107,8 +108,12 @@ extension UIModel {
     }
 
     /// Before the decisive step: the question, once, with the clock stopped. True when asked.
+    /// Enter does not wait for the clock: what the steps before still have to do (a
+    /// purchase's charge and credit) runs first, so that the question is about what the
+    /// screen shows.
     mutating func askIfDue() -> Bool {
         guard var t = tour, t.stage == .playing, player.nextStep >= t.lesson.askBefore else { return false }
+        runToQuestion()
         t.stage = .asked
         tour = t
         paused = true
@@ -129,11 +134,34 @@ extension UIModel {
         return t
     }
 
-    /// A lesson whose next step decides it: the clock waits for Enter, whatever its speed, so
-    /// that nothing decides the question before that step runs.
+    /// A lesson whose next step decides it: once its question is due, the clock waits for
+    /// Enter, whatever its speed, so that nothing decides the question before that step runs.
     var lessonWaitsForDecidingStep: Bool {
-        guard let t = tour, t.stage == .playing || t.stage == .asked else { return false }
-        return player.nextStep == t.lesson.askBefore
+        guard let t = tour, player.nextStep == t.lesson.askBefore else { return false }
+        return t.stage == .asked || (t.stage == .playing && lessonReadyToAsk)
+    }
+
+    /// The deciding step is next and the steps before have done what they started: it is
+    /// due; or it waits for an event (`when`: the clock may not run towards it); or nothing
+    /// the world has scheduled before its time changes anything (the first event is after
+    /// it, or moot: a delivery with no observer, a dead process's timer).
+    var lessonReadyToAsk: Bool {
+        guard let t = tour, player.nextStep >= t.lesson.askBefore else { return false }
+        guard result == nil, !player.nextStepIsDue, let time = player.nextStepTime else { return true }
+        guard let next = simulation.nextEvent, next.time < time else { return true }
+        return simulation.moot(next.action) != nil
+    }
+
+    /// Runs the world, event by event, as its clock would, to where the lesson's question is
+    /// due; never into the deciding step (the player stops before a step's trigger).
+    mutating func runToQuestion() {
+        var events = 0
+        while !lessonReadyToAsk, simulation.nextEventTime != nil, events < 10_000 {
+            let moved = player.advance(until: Int.max / 2, maxEvents: 1, watch: armed?.event)
+            events += 1
+            if moved.watchFired { fireArmed() }
+            if moved.stepDue { playState.waitForStep() }
+        }
     }
 
     /// After each message: once the step before the decisive one has run, the question, with
@@ -142,7 +170,7 @@ extension UIModel {
     /// with what caused it and what prevents it worked out by replay.
     mutating func watchLesson() {
         guard var t = tour, overlay == nil else { return }
-        if t.stage == .playing, result == nil, player.nextStep >= t.lesson.askBefore {
+        if t.stage == .playing, result == nil, lessonReadyToAsk {
             _ = askIfDue()
             return
         }

@@ -75,8 +75,7 @@ extension UIModel {
         case .network: lines = content.network
         case .auditor: lines = content.auditor
         case .events:
-            let rows = content.eventRows(
-                notes: notes, filter: eventsView.filter, hiding: eventsView.hideNetwork ? .network : nil)
+            let rows = eventRows(content)
             lines = content.events(rows, notes: notes, count: 200, offsetFromBottom: scrollOffset(.events))
         }
         let widest = lines.map { $0.reduce(0) { $0 + TextWidth.of($1.text) } }.max() ?? 0
