@@ -22,14 +22,14 @@ import Testing
         let cases = try ShardMergeTests.testcases(dir + "/whole.xml")
         #expect(cases.count == 12, "\(whole.stdout)\(whole.stderr)")
         // The failing runs of the whole exploration, by index.
-        let failing = cases.filter { !$0.value }.keys.compactMap { Int($0.dropFirst(4).prefix { $0 != "," }) }.sorted()
+        let failing = cases.filter(\.value).keys.compactMap { Int($0.dropFirst(4).prefix { $0 != "," }) }.sorted()
         try #require(failing.count >= 2, "no-dedup failed fewer than two of 12 runs: \(whole.stdout)")
         let stopped = try Self.serve(["--runs", "12", "--stop-after", "2"], junit: dir + "/stopped.xml")
         #expect(stopped.status == 1, "\(stopped.stderr)")
         let played = try ShardMergeTests.testcases(dir + "/stopped.xml")
         // Every run up to the second failing one, and none after it.
         #expect(played.count == failing[1] + 1, "\(stopped.stdout)")
-        #expect(played.filter { !$0.value }.count == 2)
+        #expect(played.filter(\.value).count == 2)
         #expect(
             stopped.lines.first?.hasPrefix(
                 "\(failing[1] + 1) runs (stopped after 2 failing; --stop-after) of sk2-naive")
