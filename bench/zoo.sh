@@ -86,7 +86,7 @@ if found:
     index, t = min(found)
     print(f"serve BUGS={bug} {swarm} {seed} {index + 1} {t}")
 PY
-        if ! grep -q " runs of sk2-hardened against " "$OUT/serve.out"; then
+        if ! grep -q " of sk2-hardened against " "$OUT/serve.out"; then
           echo "zoo: serve BUGS=$bug seed $seed swarm $swarm gave no summary:" >&2
           cat "$OUT/serve.out" "$OUT/serve.err" >&2
           exit 1
