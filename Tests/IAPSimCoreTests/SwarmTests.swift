@@ -1,5 +1,6 @@
-import IAPSimCore
 import Testing
+
+@testable import IAPSimCore
 
 /// Swarm draws (issue 55 item 4): each run's fault weights come from its run seed.
 @Suite struct SwarmTests {
@@ -65,5 +66,66 @@ import Testing
             let steps = Schedule.random(seed: seed, count: 24, swarm: swarm).steps
             #expect(!steps.contains { Swarm.family(of: $0.command) == .crash })
         }
+    }
+
+    @Test func aKindOffNeverAppearsAndBuyingIsNeverOff() {
+        // Every kind of the wheel off but the buy: a run of buys only.
+        var swarm = Swarm(weights: [:])
+        swarm.kinds = Array(repeating: 0, count: 64)
+        if let buy = Swarm.buySlot { swarm.kinds[buy] = Swarm.scale }
+        for seed in UInt64(0)..<50 {
+            let steps = Schedule.random(seed: seed, count: 24, swarm: swarm).steps
+            #expect(steps.allSatisfy { if case .buy = $0.command { true } else { false } }, "\(steps)")
+        }
+        // Drawn weights: each run turns some kinds off, never the buy.
+        let drawn = (0..<200).map { Swarm(seed: UInt64($0) &* 0x9E37_79B9_7F4A_7C15) }
+        #expect(drawn.contains { $0.kinds.contains(0) })
+        #expect(drawn.allSatisfy { $0.kinds[Swarm.buySlot!] == Swarm.scale })
+    }
+
+    static func subscriptionSteps(_ schedule: Schedule) -> Int {
+        schedule.steps.filter { if case .subscription = $0.command { true } else { false } }.count
+    }
+
+    @Test func runsSubscribeNeverAsBeforeOrMuchAsTheirSwarmSays() {
+        let explorer = Explorer(policy: PolicyPreset.sk2Naive.policy, seed: 9, swarm: true)
+        var steps: [Swarm.Amount: [Int]] = [:]
+        for index in 0..<300 {
+            let amount = explorer.swarmWeights(seed: explorer.runSeed(index))!.subscriptions
+            steps[amount, default: []].append(Self.subscriptionSteps(explorer.schedule(index)))
+        }
+        #expect(Set(steps.keys) == Set(Swarm.Amount.allCases), "\(steps.keys)")
+        // Off: no billing failure, auto-renew or plan change at all.
+        #expect(steps[.off]!.allSatisfy { $0 == 0 })
+        // Many: every run subscribes, with at least six steps, its buy and its long wait.
+        for index in 0..<300 where explorer.swarmWeights(seed: explorer.runSeed(index))!.subscriptions == .many {
+            #expect(explorer.schedule(index).steps.count >= explorer.steps + 8)
+        }
+        // Without swarm half the runs subscribe.
+        let off = Explorer(policy: PolicyPreset.sk2Naive.policy, seed: 9)
+        let plain = (0..<300).map { Self.subscriptionSteps(off.schedule($0)) }
+        #expect(plain.contains(0) && plain.contains { $0 > 0 })
+        let mean = { (xs: [Int]) in Double(xs.reduce(0, +)) / Double(xs.count) }
+        #expect(mean(steps[.many]!) > mean(plain))
+    }
+
+    @Test func runsRefundNeverAsBeforeOrMuchAsTheirSwarmSays() {
+        let explorer = Explorer(policy: PolicyPreset.sk2Naive.policy, seed: 4, swarm: true)
+        var seen: Set<Swarm.Amount> = []
+        for index in 0..<200 {
+            let amount = explorer.swarmWeights(seed: explorer.runSeed(index))!.refunds
+            seen.insert(amount)
+            // The refund loop's own steps (a subscription's steps may refund too).
+            var schedule = Schedule(users: Schedule.users, steps: [])
+            schedule.addServerSideSteps(
+                seed: explorer.runSeed(index), policy: explorer.policy,
+                swarm: explorer.swarmWeights(seed: explorer.runSeed(index)))
+            let refunds = schedule.steps.filter {
+                if case .refundLoop = $0.command { true } else if case .spend = $0.command { true } else { false }
+            }
+            if amount == .off { #expect(refunds.isEmpty) }
+            if amount == .many { #expect(refunds.count >= 2) }
+        }
+        #expect(seen == Set(Swarm.Amount.allCases))
     }
 }

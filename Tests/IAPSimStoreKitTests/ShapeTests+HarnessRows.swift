@@ -28,7 +28,7 @@ extension ShapeTests {
         "MerchantRoutes.init(baseURL:orders:report:)": "harness",
         "SimulatedStore.urlSessionConfiguration": "harness",
         "SimulatedStore.exploreFaults": "harness",
-        "SimulatedStore.explore(runs:seed:maxSteps:stopAfter:as:user:)": "harness",
+        "SimulatedStore.explore(runs:seed:maxSteps:stopAfter:swarm:as:user:)": "harness",
         "SimulatedStore.play(_:seed:as:user:)": "harness",
         "ExploreReport": "harness",
         "ExploreReport.runs": "harness",

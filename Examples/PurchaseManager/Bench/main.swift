@@ -46,6 +46,37 @@ if CommandLine.arguments.dropFirst().first == "findings" {
     exit(0)
 }
 
+// `purchase-manager-bench zoo SEEDS RUNS [off,on]`: for each planted bug, swarm off and on, each seed
+// 1...SEEDS, the runs explore plays to its first failing run (RUNS + 1: none within RUNS), one
+// line each: `BUG off|on SEED RUNS TYPE` (bench/zoo.sh reads them).
+if CommandLine.arguments.dropFirst().first == "zoo" {
+    let seeds = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 20
+    let limit = Int(CommandLine.arguments.dropFirst(3).first ?? "") ?? 10_000
+    let modes = (CommandLine.arguments.dropFirst(4).first ?? "off,on").split(separator: ",").map { $0 == "on" }
+    let bugs: [(String, PurchaseManager.PlantedBug)] = [
+        ("listener-on-store-screen", .listenerOnStoreScreen), ("finish-before-answer", .finishBeforeAnswer),
+        ("no-appAccountToken", .noToken), ("ignored-pending", .ignoredPending),
+    ]
+    for (name, bug) in bugs {
+        let buggy = try SimulatedStore(serverPolicy: .appDependent, users: ["alice", "bob"])
+        _ = await buggy.launch {
+            PurchaseManager(
+                configuration: buggy.urlSessionConfiguration, baseURL: buggy.routes.baseURL, clock: buggy.clock,
+                keychain: Keychain(storage: buggy.storage), account: { buggy.currentUser }, bugs: bug)
+        }
+        for swarm in modes {
+            for seed in 1...seeds {
+                let report = try await buggy.explore(
+                    runs: limit, seed: UInt64(seed), stopAfter: 1, swarm: swarm, user: buy)
+                let runs = report.firstFailure.map { $0.run + 1 } ?? limit + 1
+                let type = report.firstFailure?.verdict.unresolved.first?.type ?? "-"
+                print("\(name) \(swarm ? "on" : "off") \(seed) \(runs) \(type)")
+            }
+        }
+    }
+    exit(0)
+}
+
 let purchases = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 200
 var clean = 0
 let start = clock.now

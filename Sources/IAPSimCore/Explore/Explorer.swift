@@ -58,8 +58,10 @@ package struct Explorer: Sendable {
         let weights = swarmWeights(seed: seed)
         var schedule = Schedule.random(seed: seed, count: steps, catalog: catalog, swarm: weights)
         // Refunds and spending only where the server side is in play.
-        if policy.storekit == .two || policy.serverSide { schedule.addServerSideSteps(seed: seed, policy: policy) }
-        if policy.storekit == .two { schedule.addSubscriptionSteps(seed: seed, catalog: catalog) }
+        if policy.storekit == .two || policy.serverSide {
+            schedule.addServerSideSteps(seed: seed, policy: policy, swarm: weights)
+        }
+        if policy.storekit == .two { schedule.addSubscriptionSteps(seed: seed, catalog: catalog, swarm: weights) }
         if !served { schedule.addServerFaultSteps(seed: seed, policy: policy, catalog: catalog, swarm: weights) }
         return schedule
     }

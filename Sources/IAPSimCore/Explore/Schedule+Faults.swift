@@ -28,7 +28,9 @@ extension Schedule {
             guard rng.below(3) == 0 else { return }
         }
         let usesAPI = policy.storekit == .two || policy.serverSide
-        for _ in 0..<(1 + rng.below(2)) {
+        // A run whose server faults are at their full weight has up to `serverMany` of them.
+        let most = swarm.map { $0.weight(.server) >= Swarm.scale ? Swarm.serverMany : 2 } ?? 2
+        for _ in 0..<(1 + rng.below(most)) {
             let at = rng.below(steps.count + 1)
             let pause = ScheduleStep(.after(0), .wait(Self.servedPauses[rng.below(Self.servedPauses.count)]))
             let pair: [Command]

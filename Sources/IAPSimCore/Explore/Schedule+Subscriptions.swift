@@ -6,17 +6,21 @@ extension Schedule {
     static let longWaits: [VirtualTime] = [86_400_000, 10 * 86_400_000, 35 * 86_400_000, 70 * 86_400_000]
 
     /// The catalog's subscriptions, in its order; none: no subscription steps.
-    mutating func addSubscriptionSteps(seed: UInt64, catalog: Catalog = .standard) {
+    /// With `swarm`, a run subscribes as without it, never, or always with up to twice the
+    /// steps, of the kinds it keeps.
+    mutating func addSubscriptionSteps(seed: UInt64, catalog: Catalog = .standard, swarm: Swarm? = nil) {
         let products = catalog.subscriptions
         var rng = SplitMix64(seed: seed).derive("schedule-subscriptions")
-        guard rng.below(2) == 0, !products.isEmpty else { return }
+        let amount = swarm?.subscriptions ?? .usual
+        guard amount == .many || rng.below(2) == 0, amount != .off, !products.isEmpty else { return }
         gracePeriodMs = Self.graceChoices[rng.below(Self.graceChoices.count)]
         var added = [ScheduleStep(.after(0), .buy(product: products[rng.below(products.count)].id))]
-        for _ in 0..<(3 + rng.below(5)) {
+        let count = amount == .many ? 6 + rng.below(9) : 3 + rng.below(5)
+        for _ in 0..<count {
             added.append(
                 ScheduleStep(
                     .after(Self.delays[rng.below(Self.delays.count)]),
-                    Self.subscriptionCommand(&rng, products: products)))
+                    Self.subscriptionCommand(&rng, products: products, kinds: swarm?.subscriptionKinds)))
         }
         // In order, each at a random place after the one before.
         var at = rng.below(steps.count + 1)
@@ -28,8 +32,8 @@ extension Schedule {
         steps.append(ScheduleStep(.after(0), .wait(Self.longWaits[rng.below(Self.longWaits.count)])))
     }
 
-    static func subscriptionCommand(_ rng: inout SplitMix64, products: [Product]) -> Command {
-        switch rng.below(10) {
+    static func subscriptionCommand(_ rng: inout SplitMix64, products: [Product], kinds: [Int]? = nil) -> Command {
+        switch roll(subscriptionKinds, kinds: kinds, &rng) {
         case 0: return .billingFail(on: true)
         case 1: return .billingFail(on: false)
         case 2: return .autoRenew(on: rng.below(2) == 0)

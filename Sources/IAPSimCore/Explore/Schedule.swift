@@ -35,8 +35,8 @@ package struct Schedule: Sendable, Hashable {
         var steps: [ScheduleStep] = []
         steps.reserveCapacity(count + 5)  // and room for `addServerSideSteps`
         while steps.count < count {
-            let command = randomCommand(&rng, users: users, catalog: catalog)
-            if let swarm, !swarm.keeps(Swarm.family(of: command), &rng) { continue }
+            let (command, slot) = randomCommandAndSlot(&rng, users: users, catalog: catalog)
+            if let swarm, !swarm.keeps(slot: slot, Swarm.family(of: command), &rng) { continue }
             if case .crash = command {
                 let point = crashPoints[rng.below(crashPoints.count)]
                 steps.append(
@@ -76,9 +76,16 @@ package struct Schedule: Sendable, Hashable {
     /// Spins explore's wheel (`CommandSpec.wheel`): a route first, then a slot, then
     /// the slot's own draw.
     static func randomCommand(_ rng: inout SplitMix64, users: [String], catalog: Catalog) -> Command {
+        randomCommandAndSlot(&rng, users: users, catalog: catalog).command
+    }
+
+    /// `randomCommand`, and the wheel's slot that drew it (swarm weighs kinds by slot).
+    static func randomCommandAndSlot(
+        _ rng: inout SplitMix64, users: [String], catalog: Catalog
+    ) -> (command: Command, slot: Int) {
         let material = ExploreMaterial(route: routes[rng.below(routes.count)], users: users, catalog: catalog)
-        let roll = rng.below(CommandSpec.wheelSize)
-        return CommandSpec.wheel[CommandSpec.wheelSlots[roll]].draw(&rng, material)
+        let slot = CommandSpec.wheelSlots[rng.below(CommandSpec.wheelSize)]
+        return (CommandSpec.wheel[slot].draw(&rng, material), slot)
     }
 }
 
@@ -89,11 +96,18 @@ extension Schedule {
     /// spending coins. A server that hears no refund at all (`sk2-naive`) sometimes gets the
     /// refund handler a naive team adds first: notifications, and a full clawback.
     /// A schedule drawn by `random` has room for them.
-    mutating func addServerSideSteps(seed: UInt64, policy: Policy) {
+    /// With `swarm`, a run has none of them, or up to six, of the kinds it keeps.
+    mutating func addServerSideSteps(seed: UInt64, policy: Policy, swarm: Swarm? = nil) {
         var rng = SplitMix64(seed: seed).derive("schedule-server-side")
-        for _ in 0..<rng.below(4) {
-            let step = ScheduleStep(
-                .after(Self.delays[rng.below(Self.delays.count)]), Self.refundLoopCommand(&rng, users))
+        let count: Int
+        switch swarm?.refunds ?? .usual {
+        case .usual: count = rng.below(4)
+        case .off: count = 0
+        case .many: count = 2 + rng.below(5)
+        }
+        for _ in 0..<count {
+            let command = Self.refundLoopCommand(&rng, users, kinds: swarm?.refundKinds)
+            let step = ScheduleStep(.after(Self.delays[rng.below(Self.delays.count)]), command)
             steps.insert(step, at: rng.below(steps.count + 1))
         }
         if !policy.serverNotifications, policy.serverClawback == .off, rng.below(3) == 0 {
@@ -102,8 +116,23 @@ extension Schedule {
         }
     }
 
-    static func refundLoopCommand(_ rng: inout SplitMix64, _ users: [String]) -> Command {
-        switch rng.below(7) {
+    /// A roll of `0..<count`, drawn again while its weight in `kinds` (swarm's) says so (at
+    /// most 32 draws); without `kinds`, the first roll.
+    static func roll(_ count: Int, kinds: [Int]?, _ rng: inout SplitMix64) -> Int {
+        var roll = rng.below(count)
+        guard let kinds else { return roll }
+        for _ in 0..<32 {
+            if roll >= kinds.count || Swarm.keeps(kinds[roll], &rng) { return roll }
+            roll = rng.below(count)
+        }
+        return roll
+    }
+
+    static let refundKinds = 7
+    static let subscriptionKinds = 10
+
+    static func refundLoopCommand(_ rng: inout SplitMix64, _ users: [String], kinds: [Int]? = nil) -> Command {
+        switch roll(refundKinds, kinds: kinds, &rng) {
         case 0: return .spend(user: users[rng.below(users.count)], coins: 50)
         case 1: return .refund(txn: nil, percent: [40, 50][rng.below(2)])
         case 2: return .refundRequest(txn: nil)

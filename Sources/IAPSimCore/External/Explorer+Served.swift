@@ -14,7 +14,7 @@ extension Explorer {
                 return false
             }
         }
-        schedule.addServedFaultSteps(seed: s, catalog: catalog)
+        schedule.addServedFaultSteps(seed: s, catalog: catalog, swarm: swarmWeights(seed: s))
         var sim = Simulation(
             WorldConfig(
                 seed: s, users: schedule.users, policy: policy, catalog: catalog, logLimit: nil,
@@ -27,7 +27,7 @@ extension Explorer {
     /// The schedule `served(index, link:)` plays (its steps, for a finding's reproduction).
     package func servedSchedule(_ index: Int) -> Schedule {
         var schedule = schedule(seed: runSeed(index), served: true)
-        schedule.addServedFaultSteps(seed: runSeed(index), catalog: catalog)
+        schedule.addServedFaultSteps(seed: runSeed(index), catalog: catalog, swarm: swarmWeights(seed: runSeed(index)))
         return schedule
     }
 }
@@ -38,9 +38,16 @@ extension Schedule {
     /// (and back), the merchant server out (and back: iapsim answers 503 for your backend),
     /// and a forged JWS reported to your backend. Every fault that is turned on is turned
     /// off again a few minutes later, so that the heal phase finds nothing armed.
-    package mutating func addServedFaultSteps(seed: UInt64, catalog: Catalog) {
+    /// With `swarm`, as many as the run's `server` weight says: none at 0, up to
+    /// `Swarm.serverMany` at the full weight.
+    package mutating func addServedFaultSteps(seed: UInt64, catalog: Catalog, swarm: Swarm? = nil) {
         var rng = SplitMix64(seed: seed).derive("schedule-served")
-        for _ in 0..<rng.below(3) {
+        var count = rng.below(3)
+        if let swarm {
+            let w = swarm.weight(.server)
+            count = w == 0 ? 0 : w >= Swarm.scale ? 1 + rng.below(Swarm.serverMany) : min(count, 1)
+        }
+        for _ in 0..<count {
             let at = rng.below(steps.count + 1)
             let pause = ScheduleStep(.after(0), .wait(Self.servedPauses[rng.below(Self.servedPauses.count)]))
             let pair: [Command]

@@ -29,10 +29,14 @@ extension SimulatedStore {
     ///
     /// `stopAfter`: end after that many failing runs (nil: play every run).
     ///
+    /// `swarm`: each run draws its own weight for each family of faults (`ExploreSwarm`), as
+    /// `iapsim explore --swarm on` does: some runs are all crashes, some all network faults,
+    /// some none of either. Off (the default), every run draws the schedules of before swarm.
+    ///
     /// The store is left in the state of the last world it played.
     public func explore<App: Sendable>(
-        runs: Int, seed: UInt64, maxSteps: Int = 6, stopAfter failures: Int? = nil, as appType: App.Type = App.self,
-        user: @escaping @Sendable (App) async throws -> Void
+        runs: Int, seed: UInt64, maxSteps: Int = 6, stopAfter failures: Int? = nil, swarm: Bool = false,
+        as appType: App.Type = App.self, user: @escaping @Sendable (App) async throws -> Void
     ) async throws -> ExploreReport {
         guard locked({ factory }) != nil else { throw SimulatedStoreError.noApp }
         let root = SplitMix64(seed: seed)
@@ -44,7 +48,8 @@ extension SimulatedStore {
             played += 1
             var rng = root.derive("run \(run)")
             let runSeed = rng.next()
-            let steps = Self.schedule(&rng, maxSteps: maxSteps, faults: exploreFaults)
+            let weights = swarm ? ExploreSwarm(root.derive("swarm run \(run)")) : nil
+            let steps = Self.schedule(&rng, maxSteps: maxSteps, faults: exploreFaults, swarm: weights)
             let verdict = try await play(steps, seed: runSeed, as: appType, user: user)
             guard !verdict.isClean else { continue }
             // A failure counts when it reproduces: the same steps and seed fail again. One
@@ -132,8 +137,13 @@ extension SimulatedStore {
 
     /// A schedule: at least one `buy`; a crash is followed by a launch before the next buy;
     /// `ask-to-buy on` is an episode: a buy, a wait, the parent's approval.
-    static func schedule(_ rng: inout SplitMix64, maxSteps: Int, faults: [String]) -> [String] {
-        let count = 1 + rng.below(max(1, maxSteps))
+    /// With `swarm`, a fault of a family the run weighs down is sometimes drawn again, a run may
+    /// be up to twice as long, and its share of buys is its own; without it, the draws are
+    /// exactly those from before swarm.
+    static func schedule(
+        _ rng: inout SplitMix64, maxSteps: Int, faults: [String], swarm: ExploreSwarm? = nil
+    ) -> [String] {
+        let count = 1 + rng.below(max(1, maxSteps * (swarm?.lengthFactor ?? 1)))
         var steps: [String] = []
         var down = false
         func buy(_ rng: inout SplitMix64) {
@@ -144,10 +154,11 @@ extension SimulatedStore {
             steps.append("buy")
         }
         for _ in 0..<count {
-            if rng.below(3) == 0 {
+            if rng.below(swarm?.buyOneIn ?? 3) == 0 {
                 buy(&rng)
             } else {
-                let fault = faults[rng.below(faults.count)]
+                var fault = faults[rng.below(faults.count)]
+                if let swarm { fault = swarm.redraw(fault, from: faults, &rng) }
                 if fault == "crash" {
                     if down { continue }
                     down = true

@@ -18,6 +18,7 @@ struct ServeExplore {
         let preset = command.policy ?? .sk2Hardened
         let runs = try command.runsFlag?.whole("--runs", in: FlagRange.runs) ?? Self.defaultRuns
         let skip = try command.skipFlag.whole("--skip", in: FlagRange.skip)
+        let stopAfter = try command.stopAfterFlag?.whole("--stop-after", in: FlagRange.runs)
         let loaded = try command.catalog.load()
         var explorer = Explorer(
             policy: preset.policy, seed: command.seed, catalog: loaded.catalog, swarm: command.swarm)
@@ -44,7 +45,11 @@ struct ServeExplore {
         let range = skip..<(skip + runs)
         let shard = command.sharding.shard
         let shardRuns = shard.runs(in: range)
+        var played = 0
         for k in 0..<shardRuns {
+            // `--stop-after N`: the N-th failing run was the last one played.
+            if let stopAfter, failedRuns >= stopAfter { break }
+            played += 1
             let index = shard.run(k, in: range)
             let name = "run \(index), seed \(command.seed)"
             // No verdict for this run (exit 3): it is named, the runs before it keep their
@@ -107,8 +112,9 @@ struct ServeExplore {
         let wall = clock.now - start
         let ms = HTTPExchange.milliseconds(wall)
         let backendMs = HTTPExchange.milliseconds(backend)
+        let stopped = played < shardRuns ? " (stopped after \(failedRuns) failing; --stop-after)" : ""
         var lines = [
-            (shard == .whole ? "\(runs) runs" : "\(shardRuns) runs (shard \(shard) of \(runs))")
+            (shard == .whole ? "\(played) runs" : "\(played) runs (shard \(shard) of \(runs))") + stopped
                 + " of \(preset.rawValue) against \(session.backend) (seed \(command.seed)): "
                 + "\(failedRuns) with unresolved anomalies; \(exchanges) exchanges, \(ms) ms (backend \(backendMs) ms)"
         ]

@@ -93,6 +93,13 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("skip"), parsing: .unconditional, help: "Explore: start at this run index.")
     var skipFlag = NumberFlag("0")
 
+    @Option(
+        name: .customLong("stop-after"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Explore: stop after this many runs with unresolved anomalies (default: play every run).",
+            valueName: "n"))
+    var stopAfterFlag: NumberFlag?
+
     @OptionGroup(title: "Sharding (with --explore)") var sharding: ShardFlags
 
     @Option(
@@ -136,6 +143,8 @@ struct ServeCommand: ParsableCommand {
         if replay != nil && spawn != nil { throw ValidationError("--replay needs no backend: drop --spawn") }
         if explore && !paths.isEmpty { throw ValidationError("--explore plays random schedules: give no files") }
         if runsFlag != nil && !explore { throw ValidationError("--runs goes with --explore") }
+        if stopAfterFlag != nil && !explore { throw ValidationError("--stop-after goes with --explore") }
+        _ = try stopAfterFlag?.whole("--stop-after", in: FlagRange.runs)
         if (sharding.shardText != nil || sharding.shardsFlag != nil) && !explore {
             throw ValidationError("--shard and --shards go with --explore")
         }

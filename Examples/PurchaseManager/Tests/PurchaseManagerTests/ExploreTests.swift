@@ -44,4 +44,24 @@ import Testing
         }
         #expect(again.unresolved.first?.type == anomaly, "\(again)")
     }
+
+    /// Swarm draws (`swarm: true`, each run its own mix of fault families): explore still
+    /// finds each planted bug, and the same seed finds it in the same run, with the same steps.
+    @Test(arguments: [
+        PurchaseManager.PlantedBug.listenerOnStoreScreen, .finishBeforeAnswer, .noToken, .ignoredPending,
+    ])
+    func swarmFindsEachPlantedBugAndReplaysIt(bug: PurchaseManager.PlantedBug) async throws {
+        let (store, _) = try await launched(bug, users: ["alice", "bob"])
+        func explore() async throws -> ExploreReport {
+            try await store.explore(runs: 1_000, seed: 1, stopAfter: 1, swarm: true, as: PurchaseManager.self) {
+                _ = try await $0.buy("coins_100")
+            }
+        }
+        let first = try #require(try await explore().firstFailure)
+        let again = try #require(try await explore().firstFailure)
+        #expect(first.run == again.run)
+        #expect(first.seed == again.seed)
+        #expect(first.steps == again.steps)
+        #expect(!first.verdict.unresolved.isEmpty || !first.verdict.isClean)
+    }
 }
