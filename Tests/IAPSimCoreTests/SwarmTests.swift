@@ -128,4 +128,15 @@ import Testing
         }
         #expect(seen == Set(Swarm.Amount.allCases))
     }
+
+    /// A swarm run whose world was still busy when the verdict waited for the auditor's last
+    /// grace period: the clock jumped past a queued event and the world's invariant stopped
+    /// the debug build. Now the verdict runs the world's events on the way, and the run ends
+    /// clean.
+    @Test func theVerdictNeverPassesAQueuedEvent() {
+        let explorer = Explorer(policy: PolicyPreset.sk2Hardened.policy, seed: 32, swarm: true)
+        let outcome = explorer.run(349)
+        #expect(outcome.failures.isEmpty, "\(outcome.anomalies)")
+        #expect(outcome.events > 0)
+    }
 }
