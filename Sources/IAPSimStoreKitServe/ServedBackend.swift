@@ -65,6 +65,9 @@ public final class ServedBackend: MerchantBackend, @unchecked Sendable {
         }
         options.spawn = spawn
         options.quietBackend = !showOutput
+        // In `swift test` the suite's other tests may hold every cooperative thread for a
+        // while (seen on 2 cores: more than 10 s): the API gets as long as the socket tests give it.
+        options.apiListenSeconds = max(options.apiListenSeconds, 300)
         if spawn == nil, options.config.backend == nil {
             throw SimulatedStoreError.badBackend(
                 "\(path): no backend: give its URL (`backend:` in the file, or url:) or a command (spawn:)")

@@ -140,6 +140,8 @@ import Testing
         options.spawn =
             "MODE=notes SEEN=\(seen) python3 \(AppStoreAPISocketTests.repository)/Tests/Fixtures/serve/hostile_round3.py"
         options.quietBackend = true
+        // The suite's other tests may hold the cooperative threads a while: as the socket tests.
+        options.apiListenSeconds = AppStoreAPISocketTests.listenSeconds
         // The session blocks while it starts and stops: on a thread of its own, not the test's.
         let chosen = options
         let started = await Self.offThePool { Result { try ServeSession(chosen) } }

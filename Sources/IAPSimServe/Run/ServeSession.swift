@@ -25,6 +25,11 @@ package final class ServeSession: @unchecked Sendable {
         package var race = false
         /// The terminal UI runs: a spawned backend's output would write over its screen.
         package var quietBackend = false
+        /// How long the API may take to listen before the session fails (`--api-listen`'s
+        /// bound by default). In a test process (`ServedBackend`) the cooperative threads may
+        /// all be held by tests that wait synchronously for a while: it waits longer there,
+        /// and no longer than it takes to listen.
+        package var apiListenSeconds = ServeLimits.apiListenSeconds
         package init() {}
     }
 
@@ -78,10 +83,11 @@ package final class ServeSession: @unchecked Sendable {
         let environment = options.environment
         let host = options.apiHost
         let port = options.apiPort
+        let listenSeconds = options.apiListenSeconds
         let started: Result<(AppStoreAPIServer, Int), ServeFailure> = Blocking.run {
             do {
                 let server = try AppStoreAPIServer(world: api, environment: environment)
-                let bound = try await server.start(host: host, port: port)
+                let bound = try await server.start(host: host, port: port, listenSeconds: listenSeconds)
                 return .success((server, bound))
             } catch {
                 return .failure(
