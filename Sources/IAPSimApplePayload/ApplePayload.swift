@@ -41,6 +41,7 @@ package enum ApplePayload {
             p.isUpgraded = f.isUpgraded ? true : nil
             if let o = f.offer {
                 p.offerType = Int64(o.type)
+                p.offerIdentifier = o.identifier
                 p.offerDiscountType = o.paymentMode.rawValue
                 p.offerPeriod = o.period
             }
@@ -78,6 +79,7 @@ package enum ApplePayload {
         p.appTransactionId = appTransactionId(r.appTransactionId)
         if let o = r.offer {
             p.offerType = Int64(o.type)
+            p.offerIdentifier = o.identifier
             p.offerDiscountType = o.paymentMode.rawValue
             p.offerPeriod = o.period
         }

@@ -62,8 +62,10 @@ package struct TransactionPayload: Equatable, Sendable, JSONPayload {
     package var revocationPercentage: Int64?
     /// The customer's `AppTransaction.appTransactionID` (App Store Server API 1.15).
     package var appTransactionId: String?
-    /// `1` for an introductory offer (Apple's `OfferType`), absent without an offer.
+    /// `1` for an introductory offer, `2` a promotional one (Apple's `OfferType`), absent without an offer.
     package var offerType: Int64?
+    /// A promotional offer's identifier, with `offerType` 2.
+    package var offerIdentifier: String?
     /// `FREE_TRIAL`, `PAY_AS_YOU_GO` or `PAY_UP_FRONT`, with `offerType`.
     package var offerDiscountType: String?
     /// The offer's duration (ISO 8601, `P3D`), with `offerType`.
@@ -137,6 +139,7 @@ package struct TransactionPayload: Equatable, Sendable, JSONPayload {
         m.add("signedDate", signedDate)
         m.add("isUpgraded", isUpgraded)
         m.add("offerType", offerType)
+        m.add("offerIdentifier", offerIdentifier)
         m.add("environment", environment)
         m.add("transactionReason", transactionReason.rawValue)
         m.add("storefront", storefront)

@@ -40,8 +40,10 @@ package struct RenewalInfoPayload: Equatable, Sendable, JSONPayload {
     package var appAccountToken: String?
     /// The customer's `AppTransaction.appTransactionID`.
     package var appTransactionId: String?
-    /// The offer of the next renewal: `1` introductory, absent without one.
+    /// The offer of the next renewal: `1` introductory, `2` promotional, absent without one.
     package var offerType: Int64?
+    /// A promotional offer's identifier, with `offerType` 2.
+    package var offerIdentifier: String?
     /// `PAY_AS_YOU_GO` (the only introductory offer that renews), with `offerType`.
     package var offerDiscountType: String?
     /// The offer's duration (ISO 8601), with `offerType`.
@@ -73,6 +75,7 @@ package struct RenewalInfoPayload: Equatable, Sendable, JSONPayload {
         m.add("autoRenewStatus", autoRenewStatus.rawValue)
         m.add("isInBillingRetryPeriod", isInBillingRetryPeriod)
         m.add("offerType", offerType)
+        m.add("offerIdentifier", offerIdentifier)
         m.add("gracePeriodExpiresDate", gracePeriodExpiresDate)
         m.add("signedDate", signedDate)
         m.add("environment", environment)

@@ -31,7 +31,7 @@ import Testing
         #expect(result.lines.contains { $0.hasPrefix("  season_pass      non-renewing") })
         #expect(
             result.stdout.contains(
-                "not modelled: promotional, offer-code and win-back offers, non-renewing subscriptions' duration"))
+                "not modelled: offer-code and win-back offers, non-renewing subscriptions' duration"))
         #expect(!result.stdout.contains("introductory offer free"))
     }
 

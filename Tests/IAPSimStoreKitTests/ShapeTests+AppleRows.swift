@@ -100,6 +100,24 @@ extension ShapeTests {
             "https://developer.apple.com/documentation/storekit/product/subscriptioninfo/subscriptionperiod",
         "Product.SubscriptionInfo.introductoryOffer":
             "https://developer.apple.com/documentation/storekit/product/subscriptioninfo/introductoryoffer",
+        "Product.SubscriptionOffer.Signature":
+            "https://developer.apple.com/documentation/storekit/product/subscriptionoffer/signature",
+        "Product.SubscriptionOffer.Signature.keyID":
+            "https://developer.apple.com/documentation/storekit/product/subscriptionoffer/signature/keyid",
+        "Product.SubscriptionOffer.Signature.nonce":
+            "https://developer.apple.com/documentation/storekit/product/subscriptionoffer/signature/nonce",
+        "Product.SubscriptionOffer.Signature.timestamp":
+            "https://developer.apple.com/documentation/storekit/product/subscriptionoffer/signature/timestamp",
+        "Product.SubscriptionOffer.Signature.signature":
+            "https://developer.apple.com/documentation/storekit/product/subscriptionoffer/signature/signature",
+        "Product.SubscriptionOffer.Signature.init(keyID:nonce:timestamp:signature:)":
+            "https://developer.apple.com/documentation/storekit/product/subscriptionoffer/signature/init(keyid:nonce:timestamp:signature:)",
+        "Product.PurchaseOption.promotionalOffer(offerID:keyID:nonce:signature:timestamp:)":
+            "https://developer.apple.com/documentation/storekit/product/purchaseoption/promotionaloffer(offerid:keyid:nonce:signature:timestamp:)",
+        "Product.PurchaseOption.promotionalOffer(offerID:signature:)":
+            "https://developer.apple.com/documentation/storekit/product/purchaseoption/promotionaloffer(offerid:signature:)",
+        "Product.PurchaseOption.promotionalOffer(_:compactJWS:)":
+            "https://developer.apple.com/documentation/storekit/product/purchaseoption/promotionaloffer(_:compactjws:)",
         "Product.SubscriptionInfo.promotionalOffers":
             "https://developer.apple.com/documentation/storekit/product/subscriptioninfo/promotionaloffers",
         "Product.SubscriptionInfo.isEligibleForIntroOffer":

@@ -203,7 +203,7 @@ package struct AppStore: Sendable, Hashable {
     /// `SKPaymentQueue.add(SKPayment)`: the purchase sheet opens; the outcome comes later.
     mutating func addPayment(
         product: String, applicationUsername: String?, user: String,
-        order: String?, _ out: inout Outbox
+        order: String?, promotional: IntroductoryOffer? = nil, _ out: inout Outbox
     ) -> String {
         let outcome = plannedOutcome(out.policy)
         if let unfinished = blockedByUnfinished(product, &out) { return unfinished }
@@ -219,7 +219,7 @@ package struct AppStore: Sendable, Hashable {
         let t = newTransaction(
             product: product, username: applicationUsername,
             now: out.now, outcome: outcome)
-        if catalog.isSubscription(product) { noteSubscriptionBuyer(t.id, user: user) }
+        if catalog.isSubscription(product) { noteSubscriptionBuyer(t.id, user: user, promotional: promotional) }
         if out.policy.storekit == .two {
             out.log(
                 .app,

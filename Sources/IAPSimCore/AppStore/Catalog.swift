@@ -29,12 +29,20 @@ package struct SubscriptionTerms: Sendable, Hashable {
     /// The introductory offer (free trial, pay as you go, pay up front) an eligible customer
     /// gets at the first purchase in the group.
     package var intro: IntroductoryOffer?
+    /// The promotional offers (a `.storekit` file's `adHocOffers`), each with its
+    /// `promotionalId`: applied only to a purchase that carries the merchant server's
+    /// signature for it (`PromotionalOffer.swift`).
+    package var promotional: [IntroductoryOffer] = []
 
-    package init(group: String, level: Int, period: RenewalPeriod, intro: IntroductoryOffer? = nil) {
+    package init(
+        group: String, level: Int, period: RenewalPeriod, intro: IntroductoryOffer? = nil,
+        promotional: [IntroductoryOffer] = []
+    ) {
         self.group = group
         self.level = level
         self.period = period
         self.intro = intro
+        self.promotional = promotional
     }
 
     package init(group: String, level: Int, months: Int) {

@@ -50,7 +50,9 @@ extension Simulation {
     /// the simulated app's ticket), else for the logged-in account. Returns the transaction
     /// the call waits for, and whether it is pending already (an Ask to Buy request merged
     /// into the one waiting for the parent); nil when nobody is logged in.
-    package mutating func drivenPurchase(product: String, token: String?) -> (txn: String, pending: Bool)? {
+    package mutating func drivenPurchase(
+        product: String, token: String?, promotional: IntroductoryOffer? = nil
+    ) -> (txn: String, pending: Bool)? {
         guard let loggedIn = world.app.loggedIn else { return nil }
         let user = token.flatMap { world.server.order(token: $0)?.user } ?? loggedIn
         return drivenCall { w in
@@ -60,13 +62,41 @@ extension Simulation {
             }
             let known = w.store.transactions.count
             let txn = w.store.addPayment(
-                product: product, applicationUsername: token, user: user, order: nil, &w.outbox)
+                product: product, applicationUsername: token, user: user, order: nil, promotional: promotional,
+                &w.outbox)
             guard w.store.transactions.count > known else {
                 w.outbox.log(.app, .purchaseReturned(txn: txn, product: product, result: .pending))
                 return (txn, true)
             }
             w.driven?.awaiting.append(txn)
             return (txn, false)
+        }
+    }
+
+    /// `purchase(options:)` with a promotional offer: the App Store judges the signature
+    /// (`AppStore.redeem`) before any payment. Accepted, its offer goes with the payment
+    /// (`drivenPurchase(promotional:)`); refused, the purchase throws StoreKit's error and
+    /// nothing is charged. Either way the Events say so.
+    package mutating func drivenRedeem(
+        _ signature: OfferSignature, product: String, token: String?
+    ) -> Result<IntroductoryOffer, OfferRefusal> {
+        drivenCall { w in
+            let r = w.store.redeem(signature, product: product, account: token, now: w.outbox.now)
+            switch r {
+            case .success(let offer):
+                w.outbox.log(
+                    .appStore,
+                    .noted(
+                        "promotional offer \(signature.offerId) of \(product): signature accepted"
+                            + " (\(offer.summary); nonce \(signature.nonce) used)"))
+            case .failure(let refusal):
+                w.outbox.log(
+                    .appStore,
+                    .noted(
+                        "promotional offer \(signature.offerId) of \(product) refused: \(refusal.words)"
+                            + " (Product.PurchaseError.\(refusal.storeKit2Error)); nothing is charged"))
+            }
+            return r
         }
     }
 

@@ -11,10 +11,14 @@ struct SubscriptionBook: Sendable, Hashable {
     /// Subscription clock events in the queue (renewals, retries, grace ends), stale ones
     /// included: `settle` stops when only these (and status polls) remain.
     var clockEvents = 0
+    /// The nonces of the promotional offer signatures the App Store accepted: each once.
+    var offerNonces: Set<String> = []
 
     struct Buyer: Sendable, Hashable {
         var txn: String
         var user: String
+        /// The promotional offer the payment carries, accepted with its signature.
+        var promotional: IntroductoryOffer?
     }
 }
 
@@ -62,8 +66,8 @@ extension AppStore {
     }
 
     /// Notes who a subscription payment is for (called when the payment is added).
-    mutating func noteSubscriptionBuyer(_ txn: String, user: String) {
-        book.buyers.append(SubscriptionBook.Buyer(txn: txn, user: user))
+    mutating func noteSubscriptionBuyer(_ txn: String, user: String, promotional: IntroductoryOffer? = nil) {
+        book.buyers.append(SubscriptionBook.Buyer(txn: txn, user: user, promotional: promotional))
     }
 
     mutating func setBillingFails(_ on: Bool) { book.billingFails = on }
@@ -98,10 +102,11 @@ extension AppStore {
     mutating func startSubscription(_ id: String, product: Product, terms: SubscriptionTerms, _ out: inout Outbox) {
         guard let t = transaction(id) else { return }
         let user = book.buyers.first { $0.txn == id }?.user ?? t.applicationUsername ?? "?"
+        // A promotional offer the payment carried (signed by the merchant server) applies;
+        // else an eligible customer's first period is the introductory offer's (a free
+        // trial, or its first reduced charge): Apple applies it by itself.
+        let offer = promotionalOffer(of: id) ?? introOffer(for: terms)
         book.buyers.removeAll { $0.txn == id }
-        // An eligible customer's first period is the introductory offer's (a free trial, or
-        // its first reduced charge): Apple applies it by itself.
-        let offer = introOffer(for: terms)
         let end = (offer?.chargedSpan ?? terms.period).end(after: out.now)
         let existing = subscriptionIndex(group: terms.group)
         let original = existing.map { book.subscriptions[$0].originalTransactionId } ?? id
@@ -153,7 +158,8 @@ extension AppStore {
             out.log(
                 .appStore,
                 .noted(
-                    "introductory offer of \(product.id) applied to \(id): \(offer.summary);"
+                    "\(offer.promotionalId.map { "promotional offer \($0)" } ?? "introductory offer") of \(product.id)"
+                        + " applied to \(id): \(offer.summary);"
                         + " \(formatMoney(product.priceCents)) is charged from \(SubscriptionCalendar.iso(regular))"))
         }
         out.log(.storeKit, .transactionUpdated(txn: id, product: product.id, state: .purchased))

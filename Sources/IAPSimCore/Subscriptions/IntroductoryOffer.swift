@@ -36,12 +36,20 @@ package struct IntroductoryOffer: Sendable, Hashable {
     /// The offer's price: of each period (pay as you go), of the whole span (pay up front),
     /// 0 (free trial).
     package var priceCents: Int
+    /// A promotional offer's identifier (App Store Connect's offer id, a `.storekit` file's
+    /// `offerID`): the same terms, applied only with the merchant server's signature
+    /// (`PromotionalOffer.swift`); nil for the introductory offer.
+    package var promotionalId: String?
 
-    package init(paymentMode: PaymentMode, period: RenewalPeriod, periodCount: Int = 1, priceCents: Int = 0) {
+    package init(
+        paymentMode: PaymentMode, period: RenewalPeriod, periodCount: Int = 1, priceCents: Int = 0,
+        promotionalId: String? = nil
+    ) {
         self.paymentMode = paymentMode
         self.period = period
         self.periodCount = periodCount
         self.priceCents = paymentMode == .freeTrial ? 0 : priceCents
+        self.promotionalId = promotionalId
     }
 
     /// How many transactions the offer makes: one a period when paid as you go, else one.
@@ -61,11 +69,14 @@ package struct IntroductoryOffer: Sendable, Hashable {
     }
 }
 
-/// The offer a subscription transaction used (its `offerType`, `offerDiscountType`,
-/// `offerPeriod`): an introductory offer, `offerType` 1, the only kind the simulator applies.
+/// The offer a subscription transaction used (its `offerType`, `offerIdentifier`,
+/// `offerDiscountType`, `offerPeriod`): an introductory offer (`offerType` 1) or a
+/// promotional one (`offerType` 2, with its identifier).
 package struct OfferUse: Sendable, Hashable {
-    /// Apple's `offerType`: 1 introductory.
+    /// Apple's `offerType`: 1 introductory, 2 promotional.
     package var type = 1
+    /// `offerIdentifier`: a promotional offer's id; nil for an introductory offer.
+    package var identifier: String?
     package var paymentMode: IntroductoryOffer.PaymentMode
     /// `offerPeriod`: the whole offer's duration (ISO 8601).
     package var period: String
@@ -73,6 +84,8 @@ package struct OfferUse: Sendable, Hashable {
     package var priceCents: Int
 
     package init(_ offer: IntroductoryOffer) {
+        type = offer.promotionalId == nil ? 1 : 2
+        identifier = offer.promotionalId
         paymentMode = offer.paymentMode
         period = offer.span.iso
         priceCents = offer.priceCents

@@ -46,6 +46,7 @@ extension StoreKitFile {
         }
         var terms = SubscriptionTerms(group: named, level: try level(item, id), period: try period(item, id))
         terms.intro = try offers(item, id)
+        terms.promotional = try promotionalOffers(item, id)
         if try bool(item, "familyShareable") { familyShareable = true }
         return Product(
             id: id, kind: .autoRenewable, priceCents: try price(item, id), coins: 0, title: try title(item, id),
@@ -77,17 +78,16 @@ extension StoreKitFile {
     }
 
     /// Offers: the introductory offer is applied (`introductoryOffer`, or the first of an
-    /// older file's `introductoryOffers`); the others are read and listed, not applied.
+    /// older file's `introductoryOffers`), the promotional ones with a signature
+    /// (`promotionalOffers`); offer codes, win-back offers and billing plans are read and
+    /// listed, not applied.
     mutating func offers(_ item: JSONNode, _ id: String) throws(ScenarioError) -> IntroductoryOffer? {
         var intro: [JSONNode] = []
         if let one = item["introductoryOffer"], case .object = one.value { intro.append(one) }
         intro += try items(item["introductoryOffers"], key: "introductoryOffers", limit: 100)
         let applied = try intro.first.map { node throws(ScenarioError) in try introductoryOffer(node, id) }
         var any = false
-        let kinds = [
-            ("adHocOffers", "promotional offer"), ("codeOffers", "offer code"), ("winbackOffers", "win-back offer"),
-            ("billingPlans", "billing plan"),
-        ]
+        let kinds = [("codeOffers", "offer code"), ("winbackOffers", "win-back offer"), ("billingPlans", "billing plan")]
         for (key, name) in kinds {
             let found = try items(item[key], key: key, limit: 100)
             if !found.isEmpty {
@@ -95,16 +95,48 @@ extension StoreKitFile {
                 listed.append("\(id): \(found.count) \(name)\(found.count == 1 ? "" : "s")")
             }
         }
-        let words = "promotional, offer-code and win-back offers"
+        let words = "offer-code and win-back offers"
         if any, !notModelled.contains(words) { notModelled.append(words) }
         return applied
     }
 
-    /// One introductory offer: `paymentMode` (`free`, `payAsYouGo`, `payUpFront`),
-    /// `subscriptionPeriod`, `numberOfPeriods`, and `displayPrice` unless free.
-    func introductoryOffer(_ offer: JSONNode, _ id: String) throws(ScenarioError) -> IntroductoryOffer {
+    /// `adHocOffers`: the promotional offers, each an offer's terms with its `offerID`
+    /// (unique within the subscription).
+    mutating func promotionalOffers(_ item: JSONNode, _ id: String) throws(ScenarioError) -> [IntroductoryOffer] {
+        var offers: [IntroductoryOffer] = []
+        for node in try items(item["adHocOffers"], key: "adHocOffers", limit: 100) {
+            guard case .object = node.value else {
+                throw fail(node, "a promotional offer of \"\(id)\" must be an object, not \(node.kind)")
+            }
+            let idNode = node["offerID"]
+            guard let offerId = try string(node, "offerID"), !offerId.isEmpty else {
+                throw fail(
+                    idNode ?? node,
+                    "a promotional offer of \"\(id)\" has offerID \(idNode.map(describe) ?? "missing");"
+                        + " it must be a non-empty string (the offer's identifier in App Store Connect)")
+            }
+            let shown = VisibleText.escaped(offerId)
+            guard !offers.contains(where: { $0.promotionalId == shown }) else {
+                throw fail(
+                    idNode ?? node,
+                    "\"\(id)\" has two promotional offers with offerID \"\(shown)\"; each needs its own identifier")
+            }
+            var offer = try introductoryOffer(node, id, kind: "promotional offer \"\(shown)\"")
+            offer.promotionalId = shown
+            offers.append(offer)
+            listed.append("\(id): promotional offer \(shown) (\(offer.summary))")
+        }
+        return offers
+    }
+
+    /// One offer's terms (the introductory offer's, or a promotional offer's): `paymentMode`
+    /// (`free`, `payAsYouGo`, `payUpFront`), `subscriptionPeriod`, `numberOfPeriods`, and
+    /// `displayPrice` unless free.
+    func introductoryOffer(
+        _ offer: JSONNode, _ id: String, kind: String = "introductory offer"
+    ) throws(ScenarioError) -> IntroductoryOffer {
         guard case .object = offer.value else {
-            throw fail(offer, "an introductory offer of \"\(id)\" must be an object, not \(offer.kind)")
+            throw fail(offer, "the \(kind) of \"\(id)\" must be an object, not \(offer.kind)")
         }
         let modes = IntroductoryOffer.PaymentMode.allCases
         let modeNode = offer["paymentMode"]
@@ -112,7 +144,7 @@ extension StoreKitFile {
         else {
             throw fail(
                 modeNode ?? offer,
-                "the introductory offer of \"\(id)\" has paymentMode \(modeNode.map(describe) ?? "missing"); accepted: "
+                "the \(kind) of \"\(id)\" has paymentMode \(modeNode.map(describe) ?? "missing"); accepted: "
                     + modes.map { "\"\($0.storeKitWord)\"" }.joined(separator: ", "))
         }
         let accepted = "accepted: " + RenewalPeriod.offerAccepted.joined(separator: ", ")
@@ -120,7 +152,7 @@ extension StoreKitFile {
         guard let text = try string(offer, "subscriptionPeriod"), let period = RenewalPeriod(offerISO: text) else {
             throw fail(
                 periodNode ?? offer,
-                "the introductory offer of \"\(id)\" has subscriptionPeriod \(periodNode.map(describe) ?? "missing"); \(accepted)"
+                "the \(kind) of \"\(id)\" has subscriptionPeriod \(periodNode.map(describe) ?? "missing"); \(accepted)"
             )
         }
         var count = 1
@@ -128,12 +160,12 @@ extension StoreKitFile {
             guard case .number(let n) = node.value, let k = Int(n), (1...Self.maxOfferPeriods).contains(k) else {
                 throw fail(
                     node,
-                    "the introductory offer of \"\(id)\" has numberOfPeriods \(describe(node)); a whole number from 1 to \(Self.maxOfferPeriods)"
+                    "the \(kind) of \"\(id)\" has numberOfPeriods \(describe(node)); a whole number from 1 to \(Self.maxOfferPeriods)"
                 )
             }
             count = k
         }
-        let cents = mode == .freeTrial ? 0 : try price(offer, "\(id)'s introductory offer")
+        let cents = mode == .freeTrial ? 0 : try price(offer, "\(id)'s \(kind)")
         return IntroductoryOffer(paymentMode: mode, period: period, periodCount: count, priceCents: cents)
     }
 

@@ -5,13 +5,25 @@ import IAPSimCore
 extension SimulatedStore {
     /// `product.purchase(options:)`: the payment is added at the current virtual time and
     /// the call waits for the App Store's answer.
-    func purchase(product: String, token: UUID?) async throws -> Product.PurchaseResult {
+    func purchase(
+        product: String, token: UUID?, promotional: PromotionalSignature? = nil
+    ) async throws -> Product.PurchaseResult {
         guard noteCall() else { throw CancellationError() }
         return try await withCheckedThrowingContinuation { c in
             let now: Result<Product.PurchaseResult, Error>? = locked {
                 guard callerAlive else { return .failure(CancellationError()) }
                 guard catalog.product(product) != nil else { return .failure(Product.PurchaseError.productUnavailable) }
-                guard let (txn, pending) = sim.drivenPurchase(product: product, token: token?.uuidString.lowercased())
+                let account = token?.uuidString.lowercased()
+                var offer: IntroductoryOffer?
+                if let promotional {
+                    guard sim.app.loggedIn != nil else { return .failure(StoreKitError.notEntitled) }
+                    switch sim.drivenRedeem(
+                        offerSignature(promotional, product: product, account: account), product: product, token: account) {
+                    case .success(let accepted): offer = accepted
+                    case .failure(let refusal): return .failure(Product.PurchaseError(refusal))
+                    }
+                }
+                guard let (txn, pending) = sim.drivenPurchase(product: product, token: account, promotional: offer)
                 else { return .failure(StoreKitError.notEntitled) }
                 if pending { return .success(.pending) }
                 let task = currentTaskID()

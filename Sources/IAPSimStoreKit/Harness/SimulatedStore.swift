@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import IAPSimCore
 import IAPSimScenario
@@ -44,6 +45,8 @@ public final class SimulatedStore: @unchecked Sendable {
 
     let lock = NSLock()
     var sim: Simulation
+    /// The In-App Purchase keys registered for promotional offers (`registerPromotionalOfferKey`).
+    var offerKeys: [String: P256.Signing.PublicKey] = [:]
     let catalog: Catalog
     let parser: CommandParser
     let signing: Signing

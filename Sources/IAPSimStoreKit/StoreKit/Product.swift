@@ -60,7 +60,8 @@ public struct Product: Sendable, Hashable, Identifiable {
     public func purchase(options: Set<PurchaseOption> = []) async throws -> PurchaseResult {
         guard let store = SimulatedStore.current else { throw StoreKitError.unknown }
         let token = options.compactMap(\.token).first
-        return try await store.purchase(product: id, token: token)
+        let promotional = options.compactMap(\.promotional).first
+        return try await store.purchase(product: id, token: token, promotional: promotional)
     }
 
     /// Buys the product, the confirmation shown in `scene` (StoreKit's `purchase(confirmIn:options:)`,
@@ -83,6 +84,13 @@ public struct Product: Sendable, Hashable, Identifiable {
     /// An option of a purchase call.
     public struct PurchaseOption: Sendable, Hashable {
         let token: UUID?
+        /// A promotional offer with your server's signature (`PromotionalOffer.swift`).
+        let promotional: PromotionalSignature?
+
+        init(token: UUID? = nil, promotional: PromotionalSignature? = nil) {
+            self.token = token
+            self.promotional = promotional
+        }
 
         /// Ties the transaction to your account: the App Store signs it into the transaction
         /// (`appAccountToken`) and your server can credit the order it names.
@@ -90,8 +98,9 @@ public struct Product: Sendable, Hashable, Identifiable {
     }
 
     /// What a purchase call throws when the product cannot be bought. The simulated store
-    /// throws `productUnavailable` (an unknown product, or the `invalid` payment failure);
-    /// the other cases exist for code written against StoreKit.
+    /// throws `productUnavailable` (an unknown product, or the `invalid` payment failure),
+    /// `invalidOfferIdentifier` and `invalidOfferSignature` (a promotional offer the App Store
+    /// refuses); the other cases exist for code written against StoreKit.
     public enum PurchaseError: Error, Sendable, Equatable {
         case invalidQuantity
         case productUnavailable

@@ -13,7 +13,8 @@ extension Product {
         /// The introductory offer (a `.storekit` file's `introductoryOffer`), nil without one;
         /// the simulated App Store applies it at the purchase of an eligible customer.
         public let introductoryOffer: Product.SubscriptionOffer?
-        /// The promotional offers: none in the simulated store.
+        /// The promotional offers (a `.storekit` file's `adHocOffers`): applied to a purchase
+        /// only with your server's signature (`PurchaseOption.promotionalOffer`).
         public let promotionalOffers: [Product.SubscriptionOffer]
         let productID: String
 
@@ -28,7 +29,12 @@ extension Product {
                     displayPrice: Product.displayPrice(
                         cents: $0.priceCents, storefront: storefront, currency: currency))
             }
-            promotionalOffers = []
+            promotionalOffers = terms.promotional.map {
+                Product.SubscriptionOffer(
+                    $0,
+                    displayPrice: Product.displayPrice(
+                        cents: $0.priceCents, storefront: storefront, currency: currency))
+            }
         }
 
         /// Whether the account may still get an introductory offer in this group: true until
@@ -183,8 +189,8 @@ extension Product {
         public let paymentMode: PaymentMode
 
         init(_ offer: IntroductoryOffer, displayPrice: String) {
-            id = nil
-            type = .introductory
+            id = offer.promotionalId
+            type = offer.promotionalId == nil ? .introductory : .promotional
             price = Decimal(offer.priceCents) / 100
             self.displayPrice = displayPrice
             period = Product.SubscriptionPeriod(offer.period)

@@ -63,7 +63,9 @@ public struct Transaction: Sendable, Hashable, Identifiable {
         ownershipType = .purchased
         reason = s.subscription?.reason == .renewal ? .renewal : .purchase
         offer = s.subscription?.offer.map {
-            Offer(id: nil, type: .introductory, paymentMode: Offer.PaymentMode(rawValue: $0.paymentMode.rawValue))
+            Offer(
+                id: $0.identifier, type: OfferType(rawValue: $0.type),
+                paymentMode: Offer.PaymentMode(rawValue: $0.paymentMode.rawValue))
         }
         subscriptionGroupID = s.subscription?.group
         environment = AppStore.Environment(rawValue: s.environment)
