@@ -42,6 +42,25 @@ import Testing
     }
 
     @Test(.enabled(if: V.applePython != nil, V.skipReason))
+    func promotionalOffersAreVerifiedWithTheirIdentifier() throws {
+        let python = try #require(V.applePython)
+        for name in ["game-promo-offer-new-customer-naive.yaml", "game-promo-offer-new-customer-hardened.yaml"] {
+            let judged = try V.judge(name, python: python, store: Self.gbp)
+            #expect(judged.verifier.status == 0, "\(name): \(judged.verifier.stdout)\(judged.verifier.stderr)")
+            let promo = judged.expected.filter {
+                $0.contains("\"offerType\":2") && $0.contains("\"offerIdentifier\":\"comeback_half\"")
+                    && $0.contains("\"offerDiscountType\":\"PAY_AS_YOU_GO\"") && $0.contains("\"price\":990")
+            }
+            #expect(!promo.isEmpty, "\(name): \(judged.expected)")
+        }
+        // A promotional offer that decodes under another identifier fails the judge.
+        let changed = try V.judge("game-promo-offer-new-customer-naive.yaml", python: python, store: Self.gbp) {
+            $0.map { $0.replacingOccurrences(of: "\"comeback_half\"", with: "\"other_offer\"") }
+        }
+        #expect(changed.verifier.status == 1, "\(changed.verifier.stdout)")
+    }
+
+    @Test(.enabled(if: V.applePython != nil, V.skipReason))
     func aTrialThatDecodesAsAnotherOfferFailsTheJudge() throws {
         let python = try #require(V.applePython)
         let judged = try V.judge("game-weekly-pass-renewal-hardened.yaml", python: python, store: Self.gbp) { lines in

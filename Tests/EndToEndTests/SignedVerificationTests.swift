@@ -97,7 +97,7 @@ import Testing
         ]
         // An introductory offer's period names its offer; every other transaction has none.
         fields["offerType"] = t["offerType"] ?? NSNull()
-        for key in ["offerDiscountType", "offerPeriod"] where t[key] != nil { fields[key] = t[key] }
+        for key in ["offerIdentifier", "offerDiscountType", "offerPeriod"] where t[key] != nil { fields[key] = t[key] }
         fields.merge(store) { _, b in b }
         return refund.merging(fields) { a, _ in a }
     }

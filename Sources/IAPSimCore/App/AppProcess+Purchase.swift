@@ -1,12 +1,12 @@
 extension AppProcess {
     /// The user taps Buy: open the store screen, resend what waits (if the policy says),
     /// then ask the merchant server for an order.
-    mutating func buy(_ product: String, store: inout AppStore, _ out: inout Outbox) {
+    mutating func buy(_ product: String, offer: String? = nil, store: inout AppStore, _ out: inout Outbox) {
         guard let user = loggedIn else { return }
         openStore(store: &store, &out)
         if out.policy.resends(on: .purchase) { resendAll(.resend(.purchase), store: &store, &out) }
         let exchange = out.newExchange()
-        inFlight[exchange] = .order(product: product, user: user)
+        inFlight[exchange] = .order(product: product, user: user, offer: offer)
         out.send(
             .order, .request, .app, exchange: exchange,
             .orderRequest(user: user, product: product))
@@ -15,17 +15,17 @@ extension AppProcess {
 
     /// `POST /orders` answered: add `SKPayment(product, applicationUsername: token)`.
     mutating func orderAnswered(
-        exchange: Int, order: String, token: String, product: String,
+        exchange: Int, order: String, token: String, product: String, signature: OfferSignature? = nil,
         store: inout AppStore, _ out: inout Outbox
     ) {
         // The order belongs to whoever tapped Buy, even if the account changed meanwhile.
-        guard case .order(_, let user)? = inFlight.removeValue(forKey: exchange) else { return }
+        guard case .order(_, let user, _)? = inFlight.removeValue(forKey: exchange) else { return }
         let ticket = OrderTicket(id: order, token: token, productId: product, user: user)
         currentOrder = ticket
         tickets.append(ticket)
         ticketTokens.appended(to: tickets, \.token)
         ticketIds.appended(to: tickets, \.id)
-        if out.policy.storekit == .two { return purchase(ticket, store: &store, &out) }
+        if out.policy.storekit == .two { return purchase(ticket, signature: signature, store: &store, &out) }
         _ = store.addPayment(
             product: product, applicationUsername: token, user: user,
             order: order, &out)

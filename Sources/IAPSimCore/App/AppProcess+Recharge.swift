@@ -85,7 +85,7 @@ extension AppProcess {
     mutating func requestFailed(exchange: Int, why: String, _ out: inout Outbox) -> Route? {
         guard let what = inFlight.removeValue(forKey: exchange) else { return nil }
         switch what {
-        case .order(let product, _):
+        case .order(let product, _, _):
             out.log(.app, .purchaseAbandoned(product: product, reason: why))
             return .order
         case .recharge(let txn):

@@ -11,15 +11,26 @@ package struct AwaitedPurchase: Sendable, Hashable {
 /// transaction, sent as its `jwsRepresentation`; there is no pairing by position.
 extension AppProcess {
     /// `product.purchase(options:)`, with the order's token when `account-token` says so.
-    mutating func purchase(_ ticket: OrderTicket, store: inout AppStore, _ out: inout Outbox) {
+    mutating func purchase(
+        _ ticket: OrderTicket, signature: OfferSignature? = nil, store: inout AppStore, _ out: inout Outbox
+    ) {
         let token = out.policy.accountToken ? ticket.token : nil
+        // A promotional offer goes with the call (`PurchaseOption.promotionalOffer`): the App
+        // Store judges its signature first; refused, purchase() throws and nothing is charged.
+        var promotional: IntroductoryOffer?
+        if let signature {
+            switch store.redeemLogged(signature, product: ticket.productId, account: token, &out) {
+            case .success(let offer): promotional = offer
+            case .failure: return
+            }
+        }
         if let owned = store.returnOwned(ticket.productId, &out) {
             return awaiting.append(AwaitedPurchase(txn: owned, ticket: ticket))
         }
         let known = store.transactions.count
         let txn = store.addPayment(
             product: ticket.productId, applicationUsername: token,
-            user: ticket.user, order: ticket.id, &out)
+            user: ticket.user, order: ticket.id, promotional: promotional, &out)
         guard store.transactions.count > known else {
             // Merged into the Ask to Buy request already waiting for the parent (TN2259):
             // this call is pending too, and the approval comes on Transaction.updates.

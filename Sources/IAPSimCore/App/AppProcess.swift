@@ -29,7 +29,8 @@ package struct PendingReceipt: Sendable, Hashable {
 
 /// What an exchange in flight was for.
 enum InFlight: Sendable, Hashable {
-    case order(product: String, user: String)
+    /// `offer`: the promotional offer the user chose at Buy, which the order's answer signs.
+    case order(product: String, user: String, offer: String? = nil)
     case recharge(txn: String)
 }
 

@@ -30,6 +30,9 @@ extension Auditor {
         line.subscribedAtApple = true
         line.setEntitled(note.status.entitled, at: t)
         subscriberTimelines[k] = line
+        if note.event == .started, let offer = note.promotionalOffer {
+            openPromoIneligible(note, offer: offer, at: t, &out)
+        }
         checkTimeline(k, at: t, changed: "Apple's status: \(note.productId) \(note.event.rawValue)", &out)
     }
 
@@ -120,6 +123,26 @@ extension Auditor {
     }
 }
 
+extension Auditor {
+    /// A promotional offer went to an account new to the group (`.started`: it never
+    /// subscribed there): the server signed it for a customer the offer is not for. The
+    /// discount is given and cannot be taken back: permanent at once.
+    mutating func openPromoIneligible(
+        _ note: SubscriptionNote, offer: String, at t: VirtualTime, _ out: inout [LogEntry]
+    ) {
+        let lost = max(0, note.regularCents - note.priceCents)
+        _ = open(
+            .promoIneligible, .permanent, txn: note.txn, at: t,
+            summary: "promotional offer \(offer) of \(note.productId) went to \(note.user), who never subscribed in"
+                + " its group: \(formatMoney(note.priceCents)) paid for a \(formatMoney(note.regularCents)) period,"
+                + " \(formatMoney(lost)) given away",
+            mechanism: "the merchant server signed the offer for an account with no subscription in the group, and"
+                + " the App Store applies whatever the server signs",
+            involved: [note.user] + (note.txn.map { [$0] } ?? []),
+            &out)
+    }
+}
+
 extension AnomalyWording {
     /// The summary of a difference of E and G.
     static func timeline(_ type: AnomalyType, _ line: SubscriberTimeline, since: VirtualTime) -> String {
@@ -137,7 +160,7 @@ extension AnomalyWording {
         case .graceCut:
             return "\(sub): in its billing grace period, Apple entitles it, the server grants no access since \(from)"
         case .renewalUnserved, .lostOrder, .missedOrder, .replayFraud, .duplicateReceipt, .doubleCredit,
-            .refundUnclawed, .refundOverclawed, .ackedNotCredited, .ledgerMismatch:
+            .refundUnclawed, .refundOverclawed, .ackedNotCredited, .ledgerMismatch, .promoIneligible:
             return
                 "\(sub): Apple charged and entitles it (\(line.event.rawValue)), the server grants no access since \(from)"
         }

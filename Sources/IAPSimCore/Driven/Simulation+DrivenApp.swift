@@ -80,24 +80,7 @@ extension Simulation {
     package mutating func drivenRedeem(
         _ signature: OfferSignature, product: String, token: String?
     ) -> Result<IntroductoryOffer, OfferRefusal> {
-        drivenCall { w in
-            let r = w.store.redeem(signature, product: product, account: token, now: w.outbox.now)
-            switch r {
-            case .success(let offer):
-                w.outbox.log(
-                    .appStore,
-                    .noted(
-                        "promotional offer \(signature.offerId) of \(product): signature accepted"
-                            + " (\(offer.summary); nonce \(signature.nonce) used)"))
-            case .failure(let refusal):
-                w.outbox.log(
-                    .appStore,
-                    .noted(
-                        "promotional offer \(signature.offerId) of \(product) refused: \(refusal.words)"
-                            + " (Product.PurchaseError.\(refusal.storeKit2Error)); nothing is charged"))
-            }
-            return r
-        }
+        drivenCall { w in w.store.redeemLogged(signature, product: product, account: token, &w.outbox) }
     }
 
     /// `transaction.finish()`.

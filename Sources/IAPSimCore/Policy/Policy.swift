@@ -71,6 +71,11 @@ package struct Policy: Sendable, Hashable {
         get { subscriptionBits & 2 != 0 ? .honor : .ignore }
         set { subscriptionBits = subscriptionBits & ~2 | (newValue == .honor ? 2 : 0) }
     }
+    /// `server-offer-signing`: for whom the server signs a promotional offer (bit 4).
+    package var serverOfferSigning: OfferSigning {
+        get { subscriptionBits & 16 != 0 ? .subscribers : .any }
+        set { subscriptionBits = subscriptionBits & ~16 | (newValue == .subscribers ? 16 : 0) }
+    }
     /// On `REFUND` of a subscription transaction, the server ends access.
     package var serverRevoke: Bool {
         get { subscriptionBits & 4 != 0 }
@@ -171,6 +176,7 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     case serverGrace = "server-grace"
     case serverRevoke = "server-revoke"
     case serverStatusPoll = "server-status-poll"
+    case serverOfferSigning = "server-offer-signing"
 }
 
 extension PolicyKeySpec {
@@ -377,5 +383,13 @@ extension PolicyKeySpec {
             example: "24h or 12h", choices: ["off", "1h", "12h", "24h"],
             presets: .all("off", except: [.sk2Hardened: "24h"])
         ).graded(),
+        .choice(
+            .serverOfferSigning, \.serverOfferSigning, .serverSide,
+            help: "server signs promotional offers for anyone, or only for subscribers",
+            doc: "`any`: the server signs the promotional offer the app asks for, for whoever asks; `subscribers`: "
+                + "only for an account that has subscribed in the offer's group (current or lapsed: promotional offers "
+                + "are for existing or previous subscribers), else it answers no signature and the app buys without the "
+                + "offer (a new customer gets the introductory offer, if any). Read in the StoreKit 2 world",
+            presets: .all("any", except: [.sk2Hardened: "subscribers"])),
     ]
 }

@@ -133,3 +133,11 @@ package enum GraceRule: String, Sendable, Hashable, CaseIterable {
     /// Access lasts until `gracePeriodExpiresDate`.
     case honor
 }
+
+/// `server-offer-signing`: for whom the merchant server signs a promotional offer.
+package enum OfferSigning: String, Sendable, Hashable, CaseIterable {
+    /// For whoever asks.
+    case any
+    /// Only for an account that has subscribed in the offer's group (current or lapsed).
+    case subscribers
+}

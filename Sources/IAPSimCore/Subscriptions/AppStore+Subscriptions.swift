@@ -191,13 +191,17 @@ extension AppStore {
         if s.isInBillingRetryPeriod, let last, transaction(last.transactionId)?.subscription?.offer != nil {
             rate = pendingRate(s)
         }
-        out.log(
-            .appStore,
-            .subscriptionChanged(
-                SubscriptionNote(
-                    event: event, user: s.user, productId: s.productId, txn: txn,
-                    status: s.status, expiresAt: s.expiresAt, graceUntil: s.gracePeriodExpiresAt,
-                    periodStart: rate.start, priceCents: rate.cents)))
+        var note = SubscriptionNote(
+            event: event, user: s.user, productId: s.productId, txn: txn,
+            status: s.status, expiresAt: s.expiresAt, graceUntil: s.gracePeriodExpiresAt,
+            periodStart: rate.start, priceCents: rate.cents)
+        if event == .started || event == .resubscribed, let txn, let offer = transaction(txn)?.subscription?.offer,
+            offer.type == 2
+        {
+            note.promotionalOffer = offer.identifier
+            note.regularCents = catalog.product(s.productId)?.priceCents ?? 0
+        }
+        out.log(.appStore, .subscriptionChanged(note))
     }
 
     /// What a day of billing retry after an offer's period is worth: the pending renewal's

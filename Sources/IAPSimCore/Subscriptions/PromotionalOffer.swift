@@ -111,3 +111,60 @@ extension AppStore {
         book.buyers.first { $0.txn == txn }?.promotional
     }
 }
+
+extension AppStore {
+    /// `redeem`, with the App Store's word on it in the Events.
+    mutating func redeemLogged(
+        _ signature: OfferSignature, product: String, account: String?, _ out: inout Outbox
+    ) -> Result<IntroductoryOffer, OfferRefusal> {
+        let r = redeem(signature, product: product, account: account, now: out.now)
+        switch r {
+        case .success(let offer):
+            out.log(
+                .appStore,
+                .noted(
+                    "promotional offer \(signature.offerId) of \(product): signature accepted (\(offer.summary);"
+                        + " nonce \(signature.nonce) used)"))
+        case .failure(let refusal):
+            out.log(
+                .appStore,
+                .noted(
+                    "promotional offer \(signature.offerId) of \(product) refused: \(refusal.words)"
+                        + " (Product.PurchaseError.\(refusal.storeKit2Error)); purchase() throws, nothing is charged"))
+        }
+        return r
+    }
+}
+
+extension MerchantServer {
+    /// The server signs promotional offer `offer` of `product` for the order `order` of `user`
+    /// (its `appAccountToken` `token`), with the order's answer (`POST /orders` with the offer
+    /// the user chose); nil when it refuses (`server-offer-signing subscribers` and `user`
+    /// never subscribed in the group: promotional offers are for existing or previous
+    /// subscribers, Apple, Developer Forums 758078).
+    func signPromotionalOffer(
+        _ offer: String, product: String, order: String, user: String, token: String, catalog: Catalog,
+        _ out: inout Outbox
+    ) -> OfferSignature? {
+        if out.policy.serverOfferSigning == .subscribers {
+            let group = catalog.product(product)?.subscription?.group
+            let subscribed = subscriberAccess.contains {
+                $0.user == user && catalog.product($0.productId)?.subscription?.group == group
+            }
+            guard subscribed else {
+                out.log(
+                    .server,
+                    .noted(
+                        "no signature for promotional offer \(offer) of \(product): \(user) never subscribed in its"
+                            + " group (server-offer-signing subscribers); the app buys it without the offer"))
+                return nil
+            }
+        }
+        out.log(.server, .noted("promotional offer \(offer) of \(product) signed for \(user) (order \(order))"))
+        // A team whose app sends no appAccountToken signs an empty one (Apple: "may be an
+        // empty string").
+        return OfferSignature(
+            offerId: offer, productId: product, verified: true, account: out.policy.accountToken ? token : "",
+            nonce: "nonce-\(order)", signedAt: out.now)
+    }
+}

@@ -15,6 +15,9 @@ package enum SubscriptionCommand: Sendable, Hashable {
     /// `grace-period off|3d|16d|28d`: the app's billing grace period is switched in App Store
     /// Connect; renewals that fail from now on get it.
     case gracePeriod(VirtualTime?)
+    /// `buy PRODUCT offer OFFER`: the user buys a subscription with one of its promotional
+    /// offers, which the merchant server signs with the order (PromotionalOffer.swift).
+    case buyOffer(product: String, offer: String)
 
     /// App Store Connect's billing grace periods (3, 16 or 28 days), or none: the values of
     /// the command, of a scenario's `grace-period` and of the sandbox's `--grace-period`.
@@ -35,6 +38,7 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .changePlan(let p): return "change-plan \(p)"
         case .delayNextNotification(let ms): return "delay-next-notification \(DurationText.format(ms))"
         case .gracePeriod(let ms): return "grace-period \(Self.graceWord(ms))"
+        case .buyOffer(let p, let o): return "buy \(p) offer \(o)"
         }
     }
 
@@ -46,6 +50,7 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .changePlan: return .changePlan
         case .delayNextNotification: return .delayNextNotification
         case .gracePeriod: return .gracePeriod
+        case .buyOffer: return .buy
         }
     }
 
@@ -53,6 +58,7 @@ package enum SubscriptionCommand: Sendable, Hashable {
     var narration: String {
         switch self {
         case .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod: return scenarioText + "."
+        case .buyOffer(let p, let o): return "The logged-in user buys \(p) with its promotional offer \(o)."
         }
     }
 }
@@ -89,6 +95,16 @@ extension World {
             if store.gracePeriodMs == ms {
                 return "the billing grace period is already \(SubscriptionCommand.graceWord(ms))"
             }
+        case .buyOffer(let p, let o):
+            guard let terms = config.catalog.read(p, { $0.subscription }) ?? nil else {
+                return "\(p) is not a subscription"
+            }
+            if !terms.promotional.contains(where: { $0.promotionalId == o }) {
+                return "\(p) has no promotional offer \(o)"
+            }
+            if let why = subscriptionPurchaseRefusal(group: terms.group) { return why }
+            if !app.isRunning { return "the app is not running" }
+            if app.loggedIn == nil { return "nobody is logged in" }
         case .billingFail, .delayNextNotification:
             break
         }
@@ -133,6 +149,8 @@ extension World {
             store.delayNextNotification(ms)
             outbox.narrate(
                 .fault, .faultArmed("the next notification V2 leaves \(DurationText.format(ms)) after its event"))
+        case .buyOffer(let product, let offer):
+            app.buy(product, offer: offer, store: &store, &outbox)
         case .gracePeriod(let ms):
             store.gracePeriodMs = ms
             outbox.narrate(

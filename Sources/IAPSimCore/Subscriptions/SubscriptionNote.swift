@@ -40,6 +40,10 @@ package struct SubscriptionNote: Sendable, Hashable {
     /// The current period's start and price: the rate of a day of it.
     package var periodStart: VirtualTime
     package var priceCents: Int
+    /// The promotional offer the event's transaction used (`offerIdentifier`), if any.
+    package var promotionalOffer: String? = nil
+    /// The product's full price, beside `priceCents` when an offer made it less.
+    package var regularCents: Int = 0
 }
 
 extension Fact {
@@ -64,5 +68,22 @@ extension Fact {
             return "access of \(user) until \(SubscriptionCalendar.iso(until)) (\(why))"
         default: return text
         }
+    }
+}
+
+extension SubscriptionNote: CustomStringConvertible {
+    /// The note as the `--log` export's `value` writes it: the fields a note always had, then
+    /// the promotional offer only when there is one (so that a log without offers reads as
+    /// before).
+    package var description: String {
+        var text =
+            "SubscriptionNote(event: \(String(reflecting: event)), user: \(String(reflecting: user)), "
+            + "productId: \(String(reflecting: productId)), txn: \(String(reflecting: txn)), "
+            + "status: \(String(reflecting: status)), expiresAt: \(expiresAt), "
+            + "graceUntil: \(String(reflecting: graceUntil)), periodStart: \(periodStart), priceCents: \(priceCents)"
+        if let promotionalOffer {
+            text += ", promotionalOffer: \(String(reflecting: promotionalOffer)), regularCents: \(regularCents)"
+        }
+        return text + ")"
     }
 }

@@ -150,7 +150,7 @@ extension Command {
     /// What the user does inside the app, which cannot happen while it is in the background.
     var needsForeground: Bool {
         switch self {
-        case .buy, .openStore, .closeStore, .login, .logout: return true
+        case .buy, .openStore, .closeStore, .login, .logout, .subscription(.buyOffer): return true
         case .crash, .launch, .background, .foreground, .uninstall, .network, .networkFault, .storeFault,
             .askToBuy, .approve, .decline, .replay, .forge, .serverOutage, .serverAPIFault, .refundLoop, .spend,
             .subscription, .heal, .setPolicy, .setPreset, .wait, .settle:

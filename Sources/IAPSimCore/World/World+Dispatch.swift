@@ -137,8 +137,14 @@ extension World {
         if isDriven { return drivenAnswered(m) }
         switch m.payload {
         case .orderResponse(let order, let token, let product):
+            // A promotional offer the user chose comes back signed with the order, or not.
+            var signature: OfferSignature?
+            if case .order(_, let user, let offer?)? = app.inFlight[m.exchange] {
+                signature = server.signPromotionalOffer(
+                    offer, product: product, order: order, user: user, token: token, catalog: config.catalog, &outbox)
+            }
             app.orderAnswered(
-                exchange: m.exchange, order: order, token: token, product: product,
+                exchange: m.exchange, order: order, token: token, product: product, signature: signature,
                 store: &store, &outbox)
         case .rechargeResponse(let answer, let txn):
             app.rechargeAnswered(exchange: m.exchange, answer: answer, txn: txn, store: &store, &outbox)

@@ -80,13 +80,12 @@ enum FactFields {
         ] + (f.isUpgraded ? [("isUpgraded", JSONValue.bool(true))] : []) + offerFields(f.offer)
     }
 
-    /// An offer's fields (`offerType`, `offerDiscountType`, `offerPeriod`), none without one.
+    /// An offer's fields (`offerType`, `offerIdentifier` for a promotional offer,
+    /// `offerDiscountType`, `offerPeriod`), none without one.
     static func offerFields(_ offer: OfferUse?) -> [(String, JSONValue)] {
         guard let o = offer else { return [] }
-        return [
-            ("offerType", .int(o.type)), ("offerDiscountType", .string(o.paymentMode.rawValue)),
-            ("offerPeriod", .string(o.period)),
-        ]
+        return [("offerType", .int(o.type))] + (o.identifier.map { [("offerIdentifier", JSONValue.string($0))] } ?? [])
+            + [("offerDiscountType", .string(o.paymentMode.rawValue)), ("offerPeriod", .string(o.period))]
     }
 
     /// Renewal info as its decoded payload (`JWSRenewalInfoDecodedPayload`), dates in virtual ms.

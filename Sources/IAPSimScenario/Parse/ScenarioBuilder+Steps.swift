@@ -33,7 +33,7 @@ extension ScenarioBuilder {
         switch command {
         case .setPolicy(let s) where s.key == .storekit: world = StoreKitWorld(rawValue: s.value) ?? world
         case .setPreset(let preset): world = preset.policy.storekit
-        case .buy(let product), .subscription(.changePlan(let product)):
+        case .buy(let product), .subscription(.changePlan(let product)), .subscription(.buyOffer(let product, _)):
             guard world == .one, catalog.product(product)?.subscription != nil else { return }
             let doNode = (try? reader.entries(item, what: "a step"))?.first { $0.key == "do" }?.value ?? item
             throw .subscriptionNeedsStoreKit2(at: reader.location(doNode), product: product)

@@ -14,13 +14,15 @@ enum Glossary {
         }
     }
 
-    /// The names Chinese-speaking teams use for the first four types.
+    /// The names Chinese-speaking teams use for the first four types, and for promotion abuse
+    /// (薅羊毛, "fleecing the sheep": discounts taken by those they are not for).
     static func chinese(_ type: AnomalyType) -> String? {
         switch type {
         case .lostOrder: return "掉单"
         case .missedOrder: return "漏单"
         case .replayFraud: return "刷单"
         case .duplicateReceipt: return "订单重复"
+        case .promoIneligible: return "薅羊毛"
         case .doubleCredit, .wrongAccount, .refundUnclawed, .refundOverclawed, .ackedNotCredited,
             .ledgerMismatch, .accessAfterEnd, .accessAfterRevoke, .renewalUnserved, .graceCut:
             return nil

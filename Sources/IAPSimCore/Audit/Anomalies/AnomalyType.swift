@@ -22,6 +22,8 @@ package enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
     case accessAfterRevoke = "access-after-revoke"
     case renewalUnserved = "renewal-unserved"
     case graceCut = "grace-cut"
+    /// A promotional offer signed for an account that never subscribed in its group.
+    case promoIneligible = "promo-ineligible"
 
     package static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -36,7 +38,8 @@ package enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The type's family: an exhaustive switch, so a new type must say which it is.
     package var family: Family {
         switch self {
-        case .lostOrder, .missedOrder, .replayFraud, .duplicateReceipt, .doubleCredit, .wrongAccount: return .charge
+        case .lostOrder, .missedOrder, .replayFraud, .duplicateReceipt, .doubleCredit, .wrongAccount, .promoIneligible:
+            return .charge
         case .refundUnclawed, .refundOverclawed: return .refund
         case .accessAfterEnd, .accessAfterRevoke, .renewalUnserved, .graceCut: return .subscription
         case .ackedNotCredited, .ledgerMismatch: return .served
@@ -98,6 +101,9 @@ extension AnomalyType {
         case .graceCut:
             return
                 "the subscription is in its billing grace period, so Apple still entitles the customer, but the merchant server cut access at expiresDate"
+        case .promoIneligible:
+            return
+                "the merchant server signed a promotional offer for an account that never subscribed in the offer's group (promotional offers are for existing or lapsed subscribers; a new customer's discount is the introductory offer): the discount is revenue given away"
         }
     }
 
@@ -118,7 +124,7 @@ extension AnomalyType {
         case .duplicateReceipt:
             return "StoreKit 1 only: an order paired with a stale transaction; StoreKit 2 has no pairing by position"
         case .doubleCredit, .wrongAccount, .refundUnclawed, .refundOverclawed, .ackedNotCredited, .ledgerMismatch,
-            .accessAfterEnd, .accessAfterRevoke, .renewalUnserved, .graceCut:
+            .accessAfterEnd, .accessAfterRevoke, .renewalUnserved, .graceCut, .promoIneligible:
             return meaning
         }
     }

@@ -97,7 +97,8 @@ enum AnomalyWording {
                 "order \(order) was paired with \(stale) instead of its own \(c.txn) (\(c.productId) paid by \(c.buyer)); "
                 + (staleCredited ? "order \(order) was credited with \(stale)'s receipt" : "\(c.txn) was never sent")
         case .missedOrder, .replayFraud, .doubleCredit, .wrongAccount, .refundUnclawed, .refundOverclawed,
-            .ackedNotCredited, .ledgerMismatch, .accessAfterEnd, .accessAfterRevoke, .renewalUnserved, .graceCut:
+            .ackedNotCredited, .ledgerMismatch, .accessAfterEnd, .accessAfterRevoke, .renewalUnserved, .graceCut,
+            .promoIneligible:
             return "\(charge(c)): the app handled it, the server never credited it"
         }
     }

@@ -130,8 +130,12 @@ extension CommandSpec {
         + RefundCommand.specs + [.spend] + SubscriptionCommand.specs + [.heal, .policy, .wait, .settle]
 
     static let buy = CommandSpec(
-        "buy", usage: "buy PRODUCT",
+        "buy", usage: "buy PRODUCT [offer OFFER]",
         read: { a throws(CommandError) in
+            if a.words.count > 1, a.words[1].text == "offer" {
+                try a.exactly(3)
+                return .subscription(.buyOffer(product: try a.product(0), offer: try a.promotionalOffer(2, of: 0)))
+            }
             try a.exactly(1)
             return .buy(product: try a.product(0))
         },
@@ -148,7 +152,10 @@ extension CommandSpec {
         },
         doc: "the logged-in user opens the store screen (if it is not open) and taps Buy: the app creates an "
             + "order, then adds the payment. PRODUCT is a product of the catalog: `coins_100`, `coins_550` or "
-            + "`no_ads` in the built-in one, a StoreKit file's own ids with `storekit:` (docs/storekit.md)")
+            + "`no_ads` in the built-in one, a StoreKit file's own ids with `storekit:` (docs/storekit.md). "
+            + "`offer OFFER` (StoreKit 2, a subscription): with its promotional offer OFFER (a `.storekit` file's "
+            + "`adHocOffers`), which the merchant server signs with the order (`server-offer-signing`) and the App "
+            + "Store checks")
     static let openStore = CommandSpec(
         "open-store", .openStore,
         explore: ExploreDraw(slot: 14, weight: 1) { rng, _ in

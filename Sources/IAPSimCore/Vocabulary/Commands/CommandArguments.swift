@@ -43,6 +43,22 @@ package struct CommandArguments: Sendable {
         return word.text
     }
 
+    /// Word `i`, a promotional offer of the product at word `product`.
+    func promotionalOffer(_ i: Int, of product: Int) throws(CommandError) -> String {
+        let word = words[i]
+        let offers = (catalog.product(words[product].text)?.subscription?.promotional ?? []).compactMap(\.promotionalId)
+        guard offers.contains(word.text) else {
+            throw CommandError(
+                offset: word.offset,
+                problem: .badArgument(
+                    "buy", word.text,
+                    expected: offers.isEmpty
+                        ? "none: \(words[product].text) has no promotional offer (a .storekit file's adHocOffers)"
+                        : offers.joined(separator: ", ")))
+        }
+        return word.text
+    }
+
     func user(_ i: Int) throws(CommandError) -> String {
         let word = words[i]
         guard users.contains(word.text) else {
