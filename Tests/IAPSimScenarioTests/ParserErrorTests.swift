@@ -312,7 +312,7 @@ let head = "format: 1\ntitle: t\nusers: [alice, bob]\nsteps:\n"
     @Test func missingArgument() {
         #expect(
             refusal(head + "  - do: buy\n")
-                == "s.yaml:5:12: 'buy' is missing an argument; write: buy PRODUCT")
+                == "s.yaml:5:12: 'buy' is missing an argument; write: buy PRODUCT [offer OFFER]")
     }
 
     @Test func extraArgument() {

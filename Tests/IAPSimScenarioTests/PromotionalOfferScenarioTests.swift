@@ -87,4 +87,32 @@ import Testing
         #expect(OfferRefusal.unknownOffer.storeKit2Error == "invalidOfferIdentifier")
         #expect(OfferRefusal.expired.storeKit2Error == "invalidOfferSignature")
     }
+
+    /// Explore over a catalog with a promotional offer draws `buy PRODUCT offer OFFER`: the
+    /// StoreKit 2 naive server's signing is found and shrunk to a few steps; the hardened one
+    /// never signs for an account new to the group. A catalog without offers draws as before.
+    @Test func exploreDrawsOffersAndOnlyTheNaiveServerIsCaught() throws {
+        let catalog = try StoreKitFile.load(path: StoreKitFixtures.shipped("dungeon-offers.storekit")).catalog
+        let naive = Explorer(policy: PolicyPreset.sk2Naive.policy, seed: 1, catalog: catalog)
+        let found = (0..<300).lazy.map { naive.run($0) }.first { $0.failures.contains(.promoIneligible) }
+        let run = try #require(found, "sk2-naive found no promo-ineligible in 300 runs")
+        let small = naive.shrink(naive.schedule(run.index), seed: run.seed, type: .promoIneligible)
+        #expect(small.steps.contains { if case .subscription(.buyOffer) = $0.command { true } else { false } })
+        #expect(small.steps.count <= 4, "\(small.steps.map(\.command.scenarioText))")
+        let hardened = Explorer(policy: PolicyPreset.sk2Hardened.policy, seed: 1, catalog: catalog)
+        var offered = 0
+        for i in 0..<300 {
+            if hardened.schedule(i).steps.contains(where: {
+                if case .subscription(.buyOffer) = $0.command { true } else { false }
+            }) {
+                offered += 1
+            }
+            #expect(!hardened.run(i).failures.contains(.promoIneligible), "run \(i)")
+        }
+        #expect(offered > 50, "\(offered) of 300 hardened runs drew an offer")
+        let plain = Explorer(policy: PolicyPreset.sk2Naive.policy, seed: 1)
+        #expect(
+            !(0..<100).contains { i in plain.schedule(i).steps.contains { $0.command.scenarioText.contains(" offer ") }
+            })
+    }
 }

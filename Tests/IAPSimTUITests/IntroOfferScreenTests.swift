@@ -17,6 +17,20 @@ import Testing
         #expect(yearly?.detail.contains("trial") == false, "\(yearly?.detail ?? "none")")
     }
 
+    /// A promotional offer is a row of its own under its product, and choosing it buys with it.
+    @Test func theBuyPickerListsEachPromotionalOfferAndBuysWithIt() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let loaded = try StoreKitFile.load(path: root.appendingPathComponent("scenarios/dungeon-offers.storekit").path)
+        let items = Picker.buy(loaded.catalog, in: .two).items
+        let k = try #require(items.firstIndex { $0.label == "pass_weekly offer comeback_half" })
+        #expect(items[k - 1].label == "pass_weekly")
+        #expect(items[k].detail.contains("promotional offer: pay as you go 0.99 for 2 x P1W"), "\(items[k].detail)")
+        #expect(items[k].action == .run(.subscription(.buyOffer(product: "pass_weekly", offer: "comeback_half"))))
+        // StoreKit 1 sells no subscription, so no offer either.
+        #expect(!Picker.buy(loaded.catalog, in: .one).items.contains { $0.label.contains(" offer ") })
+    }
+
     @Test func playingTheWeeklyPassShowsTheTrialFreeAndTheConversionCharged() throws {
         let file = "game-weekly-pass-renewal-hardened.yaml"
         var d = Driver(UIModel(play: try RenderGoldenTests.shipped(file), file: "scenarios/\(file)"))

@@ -61,7 +61,10 @@ package struct Explorer: Sendable {
         if policy.storekit == .two || policy.serverSide {
             schedule.addServerSideSteps(seed: seed, policy: policy, swarm: weights)
         }
-        if policy.storekit == .two { schedule.addSubscriptionSteps(seed: seed, catalog: catalog, swarm: weights) }
+        if policy.storekit == .two {
+            schedule.addSubscriptionSteps(seed: seed, catalog: catalog, swarm: weights)
+            schedule.addOfferSteps(seed: seed, catalog: catalog)
+        }
         if !served { schedule.addServerFaultSteps(seed: seed, policy: policy, catalog: catalog, swarm: weights) }
         return schedule
     }

@@ -45,3 +45,23 @@ extension Schedule {
         }
     }
 }
+
+extension Schedule {
+    /// Promotional offers for StoreKit 2 schedules when the catalog has any, from a generator
+    /// of their own (so a catalog without offers draws exactly as before): a third of the
+    /// runs buy a subscription with one of its offers, once or twice, at random places (a
+    /// new customer, or one back after a lapse).
+    mutating func addOfferSteps(seed: UInt64, catalog: Catalog) {
+        let offers = catalog.subscriptions.flatMap { p in
+            (p.subscription?.promotional ?? []).compactMap { o in o.promotionalId.map { (p.id, $0) } }
+        }
+        var rng = SplitMix64(seed: seed).derive("schedule-offers")
+        guard !offers.isEmpty, rng.below(3) == 0 else { return }
+        for _ in 0..<(1 + rng.below(2)) {
+            let (product, offer) = offers[rng.below(offers.count)]
+            steps.insert(
+                ScheduleStep(.after(0), .subscription(.buyOffer(product: product, offer: offer))),
+                at: rng.below(steps.count + 1))
+        }
+    }
+}

@@ -95,7 +95,7 @@ extension Picker {
         let subscriptions = world == .two ? catalog.subscriptions : []
         return Picker(
             title: "Buy",
-            items: (catalog.products + subscriptions).map { p in
+            items: (catalog.products + subscriptions).map { p -> [PickerItem] in
                 let what: String
                 switch p.kind {
                 case .consumable: what = "\(p.coins) \(catalog.unit(of: p.id))"
@@ -108,8 +108,17 @@ extension Picker {
                 }
                 let price = catalog.settings.displayPrice(p.priceCents)
                 let aligned = String(repeating: " ", count: max(0, 7 - TextWidth.of(price))) + price
-                return PickerItem(p.id, "\(aligned)  \(what)", .run(.buy(product: p.id)))
-            })
+                // Each promotional offer is a row of its own, under its product (the server signs it).
+                let offers = (p.subscription?.promotional ?? []).compactMap { o in
+                    o.promotionalId.map { id in
+                        PickerItem(
+                            "\(p.id) offer \(id)",
+                            "\(String(repeating: " ", count: 7))  promotional offer: \(o.summary), if the server signs it",
+                            .run(.subscription(.buyOffer(product: p.id, offer: id))))
+                    }
+                }
+                return [PickerItem(p.id, "\(aligned)  \(what)", .run(.buy(product: p.id)))] + offers
+            }.flatMap { $0 })
     }
 
     /// When to crash; the callbacks are named as the run's world has them.
