@@ -25,7 +25,7 @@ import Testing
         let items = Picker.buy(loaded.catalog, in: .two).items
         let k = try #require(items.firstIndex { $0.label == "pass_weekly offer comeback_half" })
         #expect(items[k - 1].label == "pass_weekly")
-        #expect(items[k].detail.contains("promotional offer: pay as you go 0.99 for 2 x P1W"), "\(items[k].detail)")
+        #expect(items[k].detail.contains("£0.99  promotional offer, pay as you go, 2 x P1W"), "\(items[k].detail)")
         #expect(items[k].action == .run(.subscription(.buyOffer(product: "pass_weekly", offer: "comeback_half"))))
         // StoreKit 1 sells no subscription, so no offer either.
         #expect(!Picker.buy(loaded.catalog, in: .one).items.contains { $0.label.contains(" offer ") })

@@ -131,7 +131,7 @@ extension Auditor {
         _ note: SubscriptionNote, offer: String, at t: VirtualTime, _ out: inout [LogEntry]
     ) {
         let lost = max(0, note.regularCents - note.priceCents)
-        _ = open(
+        let id = open(
             .promoIneligible, .permanent, txn: note.txn, at: t,
             summary: "promotional offer \(offer) of \(note.productId) went to \(note.user), who never subscribed in"
                 + " its group: \(formatMoney(note.priceCents)) paid for a \(formatMoney(note.regularCents)) period,"
@@ -140,6 +140,7 @@ extension Auditor {
                 + " the App Store applies whatever the server signs",
             involved: [note.user] + (note.txn.map { [$0] } ?? []),
             &out)
+        anomalies[id - 1].user = note.user
     }
 }
 

@@ -106,19 +106,24 @@ extension Picker {
                         + (p.subscription?.intro.map { ", first \($0.summary) if eligible" } ?? "")
                 case .nonConsumable, .nonRenewing: what = "entitlement, \(p.kind.rawValue)"
                 }
-                let price = catalog.settings.displayPrice(p.priceCents)
-                let aligned = String(repeating: " ", count: max(0, 7 - TextWidth.of(price))) + price
+                let aligned = Self.priceColumn(catalog.settings.displayPrice(p.priceCents))
                 // Each promotional offer is a row of its own, under its product (the server signs it).
                 let offers = (p.subscription?.promotional ?? []).compactMap { o in
                     o.promotionalId.map { id in
                         PickerItem(
                             "\(p.id) offer \(id)",
-                            "\(String(repeating: " ", count: 7))  promotional offer: \(o.summary), if the server signs it",
+                            "\(Self.priceColumn(catalog.settings.displayPrice(o.priceCents)))  promotional offer, "
+                                + "\(o.paymentMode.words), \(o.periodCount) x \(o.period.iso), if the server signs it",
                             .run(.subscription(.buyOffer(product: p.id, offer: id))))
                     }
                 }
                 return [PickerItem(p.id, "\(aligned)  \(what)", .run(.buy(product: p.id)))] + offers
             }.flatMap { $0 })
+    }
+
+    /// A price right-aligned in the picker's price column.
+    static func priceColumn(_ price: String) -> String {
+        String(repeating: " ", count: max(0, 7 - TextWidth.of(price))) + price
     }
 
     /// When to crash; the callbacks are named as the run's world has them.

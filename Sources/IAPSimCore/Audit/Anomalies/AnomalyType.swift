@@ -38,10 +38,10 @@ package enum AnomalyType: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The type's family: an exhaustive switch, so a new type must say which it is.
     package var family: Family {
         switch self {
-        case .lostOrder, .missedOrder, .replayFraud, .duplicateReceipt, .doubleCredit, .wrongAccount, .promoIneligible:
-            return .charge
+        case .lostOrder, .missedOrder, .replayFraud, .duplicateReceipt, .doubleCredit, .wrongAccount: return .charge
         case .refundUnclawed, .refundOverclawed: return .refund
-        case .accessAfterEnd, .accessAfterRevoke, .renewalUnserved, .graceCut: return .subscription
+        // A promotional offer's misuse is about a subscriber and its paid periods, as these.
+        case .accessAfterEnd, .accessAfterRevoke, .renewalUnserved, .graceCut, .promoIneligible: return .subscription
         case .ackedNotCredited, .ledgerMismatch: return .served
         }
     }
