@@ -9,13 +9,14 @@ package struct NotificationPayload: Equatable, Sendable, JSONPayload {
         case subscribed = "SUBSCRIBED", didRenew = "DID_RENEW", didFailToRenew = "DID_FAIL_TO_RENEW"
         case gracePeriodExpired = "GRACE_PERIOD_EXPIRED", expired = "EXPIRED"
         case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS", didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
+        case offerRedeemed = "OFFER_REDEEMED"
 
         /// The subtypes Apple sends with this type, as far as the simulator models them; a
         /// type whose list holds `nil` may come without one (`DID_RENEW` after a plain renewal,
         /// `DID_FAIL_TO_RENEW` without a grace period, `REFUND`, `GRACE_PERIOD_EXPIRED`).
         package var subtypes: [Subtype?] {
             switch self {
-            case .subscribed: [.initialBuy, .resubscribe]
+            case .subscribed, .offerRedeemed: [.initialBuy, .resubscribe]
             case .didRenew: [nil, .billingRecovery]
             case .didFailToRenew: [nil, .gracePeriod]
             case .expired: [.voluntary, .billingRetry]

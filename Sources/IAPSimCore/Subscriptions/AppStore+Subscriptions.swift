@@ -164,7 +164,9 @@ extension AppStore {
         }
         out.log(.storeKit, .transactionUpdated(txn: id, product: product.id, state: .purchased))
         out.after(0, .storeDeliver(txns: [id], redelivery: false, atForeground: false))
-        notifySubscription(.subscribed, existing == nil ? .initialBuy : .resubscribe, i, &out)
+        notifySubscription(
+            offer?.promotionalId == nil ? .subscribed : .offerRedeemed, existing == nil ? .initialBuy : .resubscribe, i,
+            &out)
         armRenewal(i, &out)
     }
 

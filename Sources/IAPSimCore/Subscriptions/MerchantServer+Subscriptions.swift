@@ -123,7 +123,7 @@ extension MerchantServer {
         to a: inout SubscriberAccess, _ out: inout Outbox
     ) -> Bool {
         switch news {
-        case .report, .notification(.subscribed, _), .notification(.didRenew, _),
+        case .report, .notification(.subscribed, _), .notification(.offerRedeemed, _), .notification(.didRenew, _),
             .notification(.didChangeRenewalPref, _), .notification(.didChangeRenewalStatus, _):
             // The transaction a notification carries is taken as the subscription's state
             // (under `arrival`, even when an older one arrives after a newer).

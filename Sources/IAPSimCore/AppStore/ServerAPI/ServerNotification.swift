@@ -15,6 +15,10 @@ package enum NotificationType: String, Sendable, Hashable {
     case expired = "EXPIRED"
     case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS"
     case didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
+    /// A subscription bought or resumed with a promotional offer (or an offer code): Apple
+    /// sends it with `INITIAL_BUY` or `RESUBSCRIBE` where a purchase without one gets
+    /// `SUBSCRIBED` ("indicates that the customer redeemed a promotional offer or offer code").
+    case offerRedeemed = "OFFER_REDEEMED"
 }
 
 /// Why the customer asked for a refund: a `CONSUMPTION_REQUEST`'s
