@@ -71,6 +71,11 @@ package struct Policy: Sendable, Hashable {
         get { subscriptionBits & 2 != 0 ? .honor : .ignore }
         set { subscriptionBits = subscriptionBits & ~2 | (newValue == .honor ? 2 : 0) }
     }
+    /// `server-price-increase` (bit 4): what the server makes of `PRICE_INCREASE`.
+    package var serverPriceIncrease: PriceIncreaseRule {
+        get { subscriptionBits & 16 != 0 ? .awaitRenewal : .assumeRenewal }
+        set { subscriptionBits = subscriptionBits & ~16 | (newValue == .awaitRenewal ? 16 : 0) }
+    }
     /// On `REFUND` of a subscription transaction, the server ends access.
     package var serverRevoke: Bool {
         get { subscriptionBits & 4 != 0 }
@@ -171,6 +176,7 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     case serverGrace = "server-grace"
     case serverRevoke = "server-revoke"
     case serverStatusPoll = "server-status-poll"
+    case serverPriceIncrease = "server-price-increase"
 }
 
 extension PolicyKeySpec {
@@ -377,5 +383,14 @@ extension PolicyKeySpec {
             example: "24h or 12h", choices: ["off", "1h", "12h", "24h"],
             presets: .all("off", except: [.sk2Hardened: "24h"])
         ).graded(),
+        .choice(
+            .serverPriceIncrease, \.serverPriceIncrease, .serverSide,
+            help: "PRICE_INCREASE read as a renewal to come, or access waits for the renewal",
+            doc:
+                "`assume-renewal`: the server reads `PRICE_INCREASE` as a renewal announced and grants the next period "
+                + "at once, and its `EXPIRED` handler acts only on the subtypes `VOLUNTARY` and `BILLING_RETRY` (so "
+                + "`EXPIRED` / `PRICE_INCREASE` leaves access on); `await-renewal`: `PRICE_INCREASE` changes no access "
+                + "(access follows the transactions) and every `EXPIRED` ends it. Read in the StoreKit 2 world",
+            presets: .all("assume-renewal", except: [.sk2Hardened: "await-renewal"])),
     ]
 }

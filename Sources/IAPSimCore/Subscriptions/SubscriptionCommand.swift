@@ -15,6 +15,11 @@ package enum SubscriptionCommand: Sendable, Hashable {
     /// `grace-period off|3d|16d|28d`: the app's billing grace period is switched in App Store
     /// Connect; renewals that fail from now on get it.
     case gracePeriod(VirtualTime?)
+    /// `price-increase PRODUCT PRICE consent|no-consent`: the developer raises the price
+    /// of the subscription for its subscriber (`PriceIncrease.swift`).
+    case priceIncrease(product: String, cents: Int, consent: Bool)
+    /// `consent`: the customer agrees to the pending price increase.
+    case consentToPriceIncrease
 
     /// App Store Connect's billing grace periods (3, 16 or 28 days), or none: the values of
     /// the command, of a scenario's `grace-period` and of the sandbox's `--grace-period`.
@@ -35,6 +40,9 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .changePlan(let p): return "change-plan \(p)"
         case .delayNextNotification(let ms): return "delay-next-notification \(DurationText.format(ms))"
         case .gracePeriod(let ms): return "grace-period \(Self.graceWord(ms))"
+        case .priceIncrease(let p, let cents, let consent):
+            return "price-increase \(p) \(formatMoney(cents)) \(consent ? "consent" : "no-consent")"
+        case .consentToPriceIncrease: return "consent"
         }
     }
 
@@ -46,13 +54,17 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .changePlan: return .changePlan
         case .delayNextNotification: return .delayNextNotification
         case .gracePeriod: return .gracePeriod
+        case .priceIncrease: return .priceIncrease
+        case .consentToPriceIncrease: return .consent
         }
     }
 
     /// A line a generated story says for it (explore's findings).
     var narration: String {
         switch self {
-        case .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod: return scenarioText + "."
+        case .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod, .priceIncrease,
+            .consentToPriceIncrease:
+            return scenarioText + "."
         }
     }
 }
@@ -65,6 +77,10 @@ extension Command {
         .subscription(.delayNextNotification(ms))
     }
     package static func gracePeriod(_ ms: VirtualTime?) -> Command { .subscription(.gracePeriod(ms)) }
+    package static func priceIncrease(product: String, cents: Int, consent: Bool) -> Command {
+        .subscription(.priceIncrease(product: product, cents: cents, consent: consent))
+    }
+    package static var consentToPriceIncrease: Command { .subscription(.consentToPriceIncrease) }
 }
 
 extension World {
@@ -89,6 +105,13 @@ extension World {
             if store.gracePeriodMs == ms {
                 return "the billing grace period is already \(SubscriptionCommand.graceWord(ms))"
             }
+        case .priceIncrease(let p, let cents, _):
+            guard let i = store.priceIncreaseTarget(p) else { return "no subscription renews to \(p)" }
+            let now = store.increasedRenewalPrice(store.subscriptions[i]) ?? config.catalog.read(p, { $0.priceCents })
+            if let now, cents <= now { return "\(p) renews at \(formatMoney(now)): a price increase must be higher" }
+            if store.subscriptions[i].priceIncrease != nil { return "a price increase of \(p) is already pending" }
+        case .consentToPriceIncrease:
+            if store.pendingConsentIndex == nil { return "no price increase waits for the customer's consent" }
         case .billingFail, .delayNextNotification:
             break
         }
@@ -142,6 +165,10 @@ extension World {
                         "billing grace period \(SubscriptionCommand.graceWord($0)) (App Store Connect): renewals that fail from now on keep access"
                     }
                         ?? "billing grace period off (App Store Connect): a renewal that fails goes to billing retry"))
+        case .priceIncrease(let product, let cents, let consent):
+            store.raisePrice(product, to: cents, consent: consent, appRunning: app.isRunning, &outbox)
+        case .consentToPriceIncrease:
+            store.consentToPriceIncrease(&outbox)
         }
     }
 }
@@ -210,7 +237,9 @@ extension CommandSpec {
 extension SubscriptionCommand {
     /// The family's rows of the vocabulary, in the format's order (`CommandSpec.all` is built
     /// from the families).
-    static let specs: [CommandSpec] = [.billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod]
+    static let specs: [CommandSpec] = [
+        .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod, .priceIncrease, .consent,
+    ]
 }
 
 extension CommandArguments {

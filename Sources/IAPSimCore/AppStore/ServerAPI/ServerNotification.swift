@@ -15,6 +15,9 @@ package enum NotificationType: String, Sendable, Hashable {
     case expired = "EXPIRED"
     case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS"
     case didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
+    /// A price increase: `PENDING` until the customer consents, `ACCEPTED` then (or at once
+    /// when it needs no consent).
+    case priceIncrease = "PRICE_INCREASE"
 }
 
 /// Why the customer asked for a refund: a `CONSUMPTION_REQUEST`'s
@@ -39,6 +42,10 @@ package enum NotificationSubtype: String, Sendable, Hashable {
     case autoRenewDisabled = "AUTO_RENEW_DISABLED"
     case upgrade = "UPGRADE"
     case downgrade = "DOWNGRADE"
+    case pending = "PENDING"
+    case accepted = "ACCEPTED"
+    /// `EXPIRED` / `PRICE_INCREASE`: the customer did not consent to a price increase.
+    case priceIncrease = "PRICE_INCREASE"
 }
 
 /// One App Store Server Notification V2 as a value: the decoded `signedPayload`
