@@ -2,7 +2,6 @@
 /// and what it hands out), which have no StoreKit counterpart.
 extension ShapeTests {
     static let harnessRows: [String: String] = [
-        "Message.display()": "harness",
         "SimulatedClock": "harness",
         "SimulatedClock.Duration": "harness",
         "SimulatedClock.Instant": "harness",

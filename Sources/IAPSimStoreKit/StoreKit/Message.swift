@@ -3,8 +3,9 @@ import IAPSimCore
 /// A message from the App Store to show the customer (StoreKit's `Message`): in the
 /// simulated store, the consent sheet of a price increase that needs the customer's consent
 /// (reason `priceIncreaseConsent`), delivered at the app's launch. Not promised: StoreKit's
-/// `display(in:)` takes a window scene; the harness has none, so `display()` shows the sheet
-/// as the simulated world's log says, and the customer's answer is a scenario step (`consent`).
+/// `display(in:)` takes a window scene, which the harness has none of; the simulated world
+/// shows the sheet when it delivers the message (its log says so), and the customer's answer
+/// is a step (`consent`).
 public struct Message: Sendable, Hashable {
     /// Why the App Store sends the message (StoreKit's `Message.Reason`).
     public struct Reason: RawRepresentable, Sendable, Hashable {
@@ -28,10 +29,6 @@ public struct Message: Sendable, Hashable {
     /// waits for more; this one ends after those delivered so far (the harness's messages
     /// come only at launch).
     public static var messages: Messages { Messages() }
-
-    /// Shows the message now (StoreKit's `display(in:)`, without a window scene): the
-    /// customer sees the price increase sheet.
-    public func display() {}
 
     /// An asynchronous sequence of messages (StoreKit's `Message.Messages`).
     public struct Messages: AsyncSequence, Sendable {
