@@ -38,7 +38,7 @@ APP_APPLE_ID = 6450000001
 SUBSCRIPTION = "Auto-Renewable Subscription"
 SUBSCRIPTION_FIELDS = ("expiresDate", "webOrderLineItemId", "subscriptionGroupIdentifier")
 SUBSCRIPTION_ONLY = {"SUBSCRIBED", "OFFER_REDEEMED", "DID_RENEW", "DID_FAIL_TO_RENEW", "GRACE_PERIOD_EXPIRED", "EXPIRED",
-                     "DID_CHANGE_RENEWAL_STATUS", "DID_CHANGE_RENEWAL_PREF"}
+                     "DID_CHANGE_RENEWAL_STATUS", "DID_CHANGE_RENEWAL_PREF", "PRICE_INCREASE"}
 
 
 def decoded_value(decoded, field):

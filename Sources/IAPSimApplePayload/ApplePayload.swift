@@ -74,6 +74,7 @@ package enum ApplePayload {
         p.gracePeriodExpiresDate = r.gracePeriodExpiresDate.map(unix)
         p.expirationIntent = r.expirationIntent.flatMap { RenewalInfoPayload.ExpirationIntent(rawValue: Int64($0)) }
         p.renewalPrice = Int64(r.renewalPrice)
+        p.priceIncreaseStatus = r.priceIncreaseStatus.map(Int64.init)
         p.currency = "USD"
         p.appAccountToken = r.appAccountToken
         p.appTransactionId = appTransactionId(r.appTransactionId)

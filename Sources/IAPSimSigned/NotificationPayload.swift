@@ -10,6 +10,7 @@ package struct NotificationPayload: Equatable, Sendable, JSONPayload {
         case gracePeriodExpired = "GRACE_PERIOD_EXPIRED", expired = "EXPIRED"
         case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS", didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
         case offerRedeemed = "OFFER_REDEEMED"
+        case priceIncrease = "PRICE_INCREASE"
 
         /// The subtypes Apple sends with this type, as far as the simulator models them; a
         /// type whose list holds `nil` may come without one (`DID_RENEW` after a plain renewal,
@@ -19,7 +20,8 @@ package struct NotificationPayload: Equatable, Sendable, JSONPayload {
             case .subscribed, .offerRedeemed: [.initialBuy, .resubscribe]
             case .didRenew: [nil, .billingRecovery]
             case .didFailToRenew: [nil, .gracePeriod]
-            case .expired: [.voluntary, .billingRetry]
+            case .expired: [.voluntary, .billingRetry, .priceIncrease]
+            case .priceIncrease: [.pending, .accepted]
             case .didChangeRenewalStatus: [.autoRenewEnabled, .autoRenewDisabled]
             case .didChangeRenewalPref: [.upgrade, .downgrade, nil]
             case .oneTimeCharge, .refund, .consumptionRequest, .refundDeclined, .refundReversed,
@@ -35,6 +37,7 @@ package struct NotificationPayload: Equatable, Sendable, JSONPayload {
         case gracePeriod = "GRACE_PERIOD", voluntary = "VOLUNTARY", billingRetry = "BILLING_RETRY"
         case autoRenewEnabled = "AUTO_RENEW_ENABLED", autoRenewDisabled = "AUTO_RENEW_DISABLED"
         case upgrade = "UPGRADE", downgrade = "DOWNGRADE"
+        case pending = "PENDING", accepted = "ACCEPTED", priceIncrease = "PRICE_INCREASE"
     }
 
     /// Apple's `Status` of an auto-renewable subscription (`data.status`).

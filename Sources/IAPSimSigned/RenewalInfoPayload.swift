@@ -5,12 +5,14 @@
 /// a grace period); `offerType`, `offerDiscountType` and `offerPeriod` only while the next
 /// renewal is still at an introductory offer's price (pay as you go).
 package struct RenewalInfoPayload: Equatable, Sendable, JSONPayload {
-    /// Apple's `ExpirationIntent`, the two reasons a simulated subscription expires.
+    /// Apple's `ExpirationIntent`, the three reasons a simulated subscription expires.
     package enum ExpirationIntent: Int64, Sendable, CaseIterable {
         /// The customer turned auto-renew off.
         case customerCancelled = 1
         /// Billing failed and the retries ended.
         case billingError = 2
+        /// The customer did not consent to a price increase that needed consent.
+        case didNotConsentToPriceIncrease = 3
     }
 
     /// Apple's `AutoRenewStatus`: 0 off, 1 on.
@@ -48,6 +50,9 @@ package struct RenewalInfoPayload: Equatable, Sendable, JSONPayload {
     package var offerDiscountType: String?
     /// The offer's duration (ISO 8601), with `offerType`.
     package var offerPeriod: String?
+    /// Apple's `priceIncreaseStatus` while a price increase applies to the next renewal: 0
+    /// the customer has not responded, 1 consented or told; absent without one.
+    package var priceIncreaseStatus: Int64?
 
     /// Renewal info of a subscription that renews to the product it has, auto-renew on, not
     /// in billing retry; the caller changes what differs.
@@ -74,6 +79,7 @@ package struct RenewalInfoPayload: Equatable, Sendable, JSONPayload {
         m.add("productId", productId)
         m.add("autoRenewStatus", autoRenewStatus.rawValue)
         m.add("isInBillingRetryPeriod", isInBillingRetryPeriod)
+        m.add("priceIncreaseStatus", priceIncreaseStatus)
         m.add("offerType", offerType)
         m.add("offerIdentifier", offerIdentifier)
         m.add("gracePeriodExpiresDate", gracePeriodExpiresDate)

@@ -71,6 +71,12 @@ import Testing
         ("auto-renew off", .autoRenew(on: false)),
         ("auto-renew on", .autoRenew(on: true)),
         ("change-plan plus_monthly", .changePlan(product: "plus_monthly")),
+        ("price-increase pro_monthly 6.99 consent", .priceIncrease(product: "pro_monthly", cents: 699, consent: true)),
+        (
+            "price-increase pro_monthly 5.5 no-consent",
+            .priceIncrease(product: "pro_monthly", cents: 550, consent: false)
+        ),
+        ("consent", .consentToPriceIncrease),
         ("delay-next-notification 2d", .delayNextNotification(2 * 86_400_000)),
         ("grace-period 16d", .gracePeriod(16 * 86_400_000)),
         ("grace-period off", .gracePeriod(nil)),

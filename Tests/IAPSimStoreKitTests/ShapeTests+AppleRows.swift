@@ -176,6 +176,46 @@ extension ShapeTests {
             "https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalinfo/recentsubscriptionstartdate",
         "Product.SubscriptionInfo.RenewalInfo.appAccountToken":
             "https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalinfo/appaccounttoken",
+        "Product.SubscriptionInfo.RenewalInfo.renewalPrice":
+            "https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalinfo/renewalprice",
+        "Product.SubscriptionInfo.RenewalInfo.priceIncreaseStatus":
+            "https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalinfo/priceincreasestatus-swift.property",
+        "Product.SubscriptionInfo.RenewalInfo.PriceIncreaseStatus":
+            "https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalinfo/priceincreasestatus-swift.enum",
+        "Product.SubscriptionInfo.RenewalInfo.PriceIncreaseStatus.noIncreasePending":
+            "https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalinfo/priceincreasestatus-swift.enum/noincreasepending",
+        "Product.SubscriptionInfo.RenewalInfo.PriceIncreaseStatus.pending":
+            "https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalinfo/priceincreasestatus-swift.enum/pending",
+        "Product.SubscriptionInfo.RenewalInfo.PriceIncreaseStatus.agreed":
+            "https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalinfo/priceincreasestatus-swift.enum/agreed",
+        "Message":
+            "https://developer.apple.com/documentation/storekit/message",
+        "Message.reason":
+            "https://developer.apple.com/documentation/storekit/message/reason-swift.property",
+        "Message.Reason":
+            "https://developer.apple.com/documentation/storekit/message/reason-swift.struct",
+        "Message.Reason.rawValue":
+            "https://developer.apple.com/documentation/storekit/message/reason-swift.struct/rawvalue",
+        "Message.Reason.init(rawValue:)":
+            "https://developer.apple.com/documentation/storekit/message/reason-swift.struct/init(rawvalue:)",
+        "Message.Reason.priceIncreaseConsent":
+            "https://developer.apple.com/documentation/storekit/message/reason-swift.struct/priceincreaseconsent",
+        "Message.Reason.billingIssue":
+            "https://developer.apple.com/documentation/storekit/message/reason-swift.struct/billingissue",
+        "Message.Reason.generic":
+            "https://developer.apple.com/documentation/storekit/message/reason-swift.struct/generic",
+        "Message.messages":
+            "https://developer.apple.com/documentation/storekit/message/messages-swift.type.property",
+        "Message.Messages":
+            "https://developer.apple.com/documentation/storekit/message/messages-swift.struct",
+        "Message.Messages.Element":
+            "https://developer.apple.com/documentation/storekit/message/messages-swift.struct/element",
+        "Message.Messages.makeAsyncIterator()":
+            "https://developer.apple.com/documentation/storekit/message/messages-swift.struct/makeasynciterator()",
+        "Message.Messages.AsyncIterator":
+            "https://developer.apple.com/documentation/storekit/message/messages-swift.struct/asynciterator",
+        "Message.Messages.AsyncIterator.next()":
+            "https://developer.apple.com/documentation/storekit/message/messages-swift.struct/asynciterator/next()",
         "Product.SubscriptionInfo.RenewalInfo.ExpirationReason":
             "https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalinfo/expirationreason-swift.struct",
         "Product.SubscriptionInfo.RenewalInfo.ExpirationReason.rawValue":

@@ -172,6 +172,8 @@ package struct AppProcess: Sendable, Hashable {
         resetPeriodicBackOff()
         periodicBackedOffMs = 0
         out.log(.app, .appLaunched(freshInstall: fresh))
+        // StoreKit delivers the messages that waited for a launch (a price increase's).
+        store.deliverStoreKitMessages(&out)
         if fresh, let user = savedLogin {
             out.log(.app, .userLoggedIn(user))
             reportAppTransaction(user, &out)

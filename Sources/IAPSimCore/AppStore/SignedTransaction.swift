@@ -116,7 +116,8 @@ extension AppStore {
             type: kind, purchaseDate: charged,
             originalPurchaseDate: original.chargedAt ?? charged, signedDate: now,
             // What was paid: an introductory offer's price (0 for a free trial), else the product's.
-            price: t.originalId == nil ? (t.subscription?.offer?.priceCents ?? priceCents) * 10 : 0,
+            price: t.originalId == nil
+                ? (t.subscription?.offer?.priceCents ?? t.subscription?.chargedCents ?? priceCents) * 10 : 0,
             appAccountToken: t.appAccountToken, signer: .appStore,
             revocationDate: t.refundedAt, revocationPercentage: t.refundPercent * 1_000,
             environment: environment.payloadName, subscription: t.subscription, store: catalog.settings)

@@ -41,8 +41,19 @@ extension Schedule {
         case 4: return .refund(txn: nil)
         case 5: return .delayNextNotification([3_600_000, 86_400_000][rng.below(2)])
         case 6: return .openStore
+        case 7: return priceIncreaseCommand(&rng, products: products)
         default: return .wait(longWaits[rng.below(longWaits.count)])
         }
+    }
+
+    /// A price increase of a subscription (20% to 60% up, with or without consent), or the
+    /// customer's consent to one (a slot that drew a long wait before).
+    static func priceIncreaseCommand(_ rng: inout SplitMix64, products: [Product]) -> Command {
+        let kind = rng.below(3)
+        guard kind < 2 else { return .consentToPriceIncrease }
+        let p = products[rng.below(products.count)]
+        let cents = p.priceCents + p.priceCents * (2 + rng.below(5)) / 10
+        return .priceIncrease(product: p.id, cents: cents, consent: kind == 0)
     }
 }
 

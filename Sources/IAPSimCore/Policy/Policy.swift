@@ -71,10 +71,15 @@ package struct Policy: Sendable, Hashable {
         get { subscriptionBits & 2 != 0 ? .honor : .ignore }
         set { subscriptionBits = subscriptionBits & ~2 | (newValue == .honor ? 2 : 0) }
     }
-    /// `server-offer-signing`: for whom the server signs a promotional offer (bit 4).
+    /// `server-offer-signing`: for whom the server signs a promotional offer (bit 5).
     package var serverOfferSigning: OfferSigning {
-        get { subscriptionBits & 16 != 0 ? .subscribers : .any }
-        set { subscriptionBits = subscriptionBits & ~16 | (newValue == .subscribers ? 16 : 0) }
+        get { subscriptionBits & 32 != 0 ? .subscribers : .any }
+        set { subscriptionBits = subscriptionBits & ~32 | (newValue == .subscribers ? 32 : 0) }
+    }
+    /// `server-price-increase` (bit 4): what the server makes of `PRICE_INCREASE`.
+    package var serverPriceIncrease: PriceIncreaseRule {
+        get { subscriptionBits & 16 != 0 ? .awaitRenewal : .assumeRenewal }
+        set { subscriptionBits = subscriptionBits & ~16 | (newValue == .awaitRenewal ? 16 : 0) }
     }
     /// On `REFUND` of a subscription transaction, the server ends access.
     package var serverRevoke: Bool {
@@ -177,6 +182,7 @@ package enum PolicyKey: String, Sendable, Hashable, CaseIterable {
     case serverRevoke = "server-revoke"
     case serverStatusPoll = "server-status-poll"
     case serverOfferSigning = "server-offer-signing"
+    case serverPriceIncrease = "server-price-increase"
 }
 
 extension PolicyKeySpec {
@@ -391,5 +397,14 @@ extension PolicyKeySpec {
                 + "are for existing or previous subscribers), else it answers no signature and the app buys without the "
                 + "offer (a new customer gets the introductory offer, if any). Read in the StoreKit 2 world",
             presets: .all("any", except: [.sk2Hardened: "subscribers"])),
+        .choice(
+            .serverPriceIncrease, \.serverPriceIncrease, .serverSide,
+            help: "PRICE_INCREASE read as a renewal to come, or access waits for the renewal",
+            doc:
+                "`assume-renewal`: the server reads `PRICE_INCREASE` as a renewal announced and grants the next period "
+                + "at once, and its `EXPIRED` handler acts only on the subtypes `VOLUNTARY` and `BILLING_RETRY` (so "
+                + "`EXPIRED` / `PRICE_INCREASE` leaves access on); `await-renewal`: `PRICE_INCREASE` changes no access "
+                + "(access follows the transactions) and every `EXPIRED` ends it. Read in the StoreKit 2 world",
+            presets: .all("assume-renewal", except: [.sk2Hardened: "await-renewal"])),
     ]
 }

@@ -234,5 +234,6 @@ extension PolicyKey {
     /// The server-side keys only a subscription reads.
     package static let subscriptionServerKeys: [PolicyKey] = [
         .serverSubscriptionOrder, .serverGrace, .serverRevoke, .serverStatusPoll, .serverOfferSigning,
+        .serverPriceIncrease,
     ]
 }

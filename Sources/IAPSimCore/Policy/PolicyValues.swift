@@ -126,6 +126,15 @@ package enum SubscriptionOrder: String, Sendable, Hashable, CaseIterable {
     case signedDate = "signed-date"
 }
 
+/// `server-price-increase`: what the server makes of a subscription's price increase.
+package enum PriceIncreaseRule: String, Sendable, Hashable, CaseIterable {
+    /// `PRICE_INCREASE` grants the next period at once; `EXPIRED` / `PRICE_INCREASE` is a
+    /// subtype the handler does not know, and ignores.
+    case assumeRenewal = "assume-renewal"
+    /// Access follows the transactions; every `EXPIRED` ends it.
+    case awaitRenewal = "await-renewal"
+}
+
 /// `server-grace`: whether the server keeps access through the billing grace period.
 package enum GraceRule: String, Sendable, Hashable, CaseIterable {
     /// Access ends at `expiresDate`.

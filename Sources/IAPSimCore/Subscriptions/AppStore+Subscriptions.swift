@@ -79,9 +79,13 @@ extension AppStore {
         // Read in place from the book (`subscriptions` is the book's list or none, and a
         // copy of the subscription and of its product cost a renewal info each).
         let s = subscriptionBook!.subscriptions
-        return s[i].renewalInfo(
+        var info = s[i].renewalInfo(
             signedAt: now, environment: environment.payloadName,
-            renewalPriceCents: catalog.read(s[i].autoRenewProductId) { $0.priceCents } ?? 0)
+            renewalPriceCents: increasedRenewalPrice(s[i]) ?? catalog.read(s[i].autoRenewProductId) { $0.priceCents }
+                ?? 0)
+        // A price increase of the next renewal: its status (0 not yet responded, 1 consented).
+        if increasedRenewalPrice(s[i]) != nil { info.priceIncreaseStatus = s[i].priceIncrease?.status }
+        return info
     }
 
     /// Schedules subscription `i`'s renewal charge: `renewalLeadMs` before its expiry (now,
@@ -231,6 +235,16 @@ extension AppStore {
         case .active where out.now < s.expiresAt:
             // The renewal charge, before the expiry: found failing now, the subscription
             // enters billing retry at its expiresDate.
+            if s.autoRenew, s.priceIncrease?.blocksRenewal == true {
+                // No consent to the price increase yet: nothing is charged; the subscription
+                // expires at its expiresDate unless the customer consents before.
+                out.log(
+                    .appStore,
+                    .noted(
+                        "renewal of \(s.originalTransactionId) not charged: the customer has not consented to the price"
+                            + " increase; it expires at \(SubscriptionCalendar.iso(s.expiresAt)) without consent"))
+                return armClock(i, at: s.expiresAt, &out)
+            }
             if s.autoRenew && book.billingFails {
                 book.subscriptions[i].chargeFailed = true
                 out.log(
@@ -243,12 +257,14 @@ extension AppStore {
             renew(i, recovered: false, &out)
         case .active:
             if !s.autoRenew { return expire(i, intent: 1, &out) }
+            if s.priceIncrease?.blocksRenewal == true { return expire(i, intent: 3, &out) }
             if s.chargeFailed || book.billingFails { return failRenewal(i, &out) }
             renew(i, recovered: false, &out)
         case .billingRetry, .grace:
             let start = s.retryStartedAt ?? s.expiresAt
             let day = Int((out.now - start) / Self.retryEveryMs)
             if day >= Self.retryDays || !s.autoRenew { return expire(i, intent: s.autoRenew ? 2 : 1, &out) }
+            if s.priceIncrease?.blocksRenewal == true { return expire(i, intent: 3, &out) }
             if !book.billingFails { return renew(i, recovered: true, &out) }
             out.log(
                 .appStore,
@@ -294,9 +310,14 @@ extension AppStore {
     /// if nothing happened; after it, the new period starts now.
     mutating func renew(_ i: Int, recovered: Bool, _ out: inout Outbox) {
         let s = book.subscriptions[i]
-        guard let product = catalog.product(s.autoRenewProductId), let terms = product.subscription,
+        guard var product = catalog.product(s.autoRenewProductId), let terms = product.subscription,
             let first = transaction(s.originalTransactionId)
         else { return }
+        // A price increase the customer consented to (or was told of) is charged now, once.
+        if let raised = increasedRenewalPrice(s) {
+            product.priceCents = raised
+            book.subscriptions[i].priceIncrease = nil
+        }
         // A pay-as-you-go introductory offer renews at its price for its remaining periods.
         let offer = s.introPeriodsLeft > 0 && s.autoRenewProductId == s.productId ? s.introOffer : nil
         let period = offer?.period ?? terms.period
@@ -330,6 +351,8 @@ extension AppStore {
         reason: TransactionReason, offer: IntroductoryOffer? = nil, _ out: inout Outbox
     ) -> StoreTransaction {
         let s = book.subscriptions[i]
+        // Charged other than the catalog's price: a renewal after a price increase.
+        let raised = catalog.read(product.id) { $0.priceCents } != product.priceCents
         let t = newTransaction(
             product: product.id, username: username, now: out.now, outcome: .charge,
             token: SubscriptionToken(value: s.appAccountToken))
@@ -341,6 +364,7 @@ extension AppStore {
                 webOrderLineItemId: Self.webOrderLineItemId(s.originalTransactionId, s.periods.count),
                 reason: reason, group: s.group,
                 offer: offer.map(OfferUse.init))
+            if raised { $0.subscription?.chargedCents = product.priceCents }
         }
         appendPeriod(
             i,
@@ -366,7 +390,8 @@ extension AppStore {
         book.subscriptions[i].gracePeriodExpiresAt = nil
         endBillingRetry(i, at: out.now)
         noteChange(i, .expired, txn: nil, &out)
-        notifySubscription(.expired, intent == 1 ? .voluntary : .billingRetry, i, &out)
+        let subtype: NotificationSubtype = intent == 1 ? .voluntary : intent == 3 ? .priceIncrease : .billingRetry
+        notifySubscription(.expired, subtype, i, &out)
     }
 
     /// Sends a notification about subscription `i` (its newest transaction and its renewal

@@ -136,6 +136,8 @@ extension MerchantServer {
             a.graceUntil = renewal?.gracePeriodExpiresDate
         case .notification(.gracePeriodExpired, _):
             a.graceUntil = nil
+        case .notification(.priceIncrease, _), .notification(.expired, .priceIncrease):
+            return applyPriceIncrease(news, signed, renewal: renewal, signedAt: signedAt, to: &a, &out)
         case .notification(.expired, _):
             a.expiresAt = min(a.expiresAt, signedAt)
             a.graceUntil = nil
@@ -186,6 +188,34 @@ extension MerchantServer {
             a.revoked = status == .revoked
             a.revokedBy = a.revoked ? signed.transactionId : nil
         }
+        return true
+    }
+
+    /// `PRICE_INCREASE`, and `EXPIRED` / `PRICE_INCREASE`, under `server-price-increase`:
+    /// `assume-renewal` grants the next period (its length: the transaction's) at once and
+    /// ignores the `EXPIRED` subtype its handler does not know; `await-renewal` changes no
+    /// access for a price increase and ends it at `EXPIRED`.
+    func applyPriceIncrease(
+        _ news: SubscriptionNews, _ signed: SignedTransaction, renewal: RenewalInfo?, signedAt: VirtualTime,
+        to a: inout SubscriberAccess, _ out: inout Outbox
+    ) -> Bool {
+        let assumes = out.policy.serverPriceIncrease == .assumeRenewal
+        guard case .notification(.priceIncrease, _) = news else {
+            guard assumes else {
+                a.expiresAt = min(a.expiresAt, signedAt)
+                a.graceUntil = nil
+                return true
+            }
+            out.log(
+                .server,
+                .noted(
+                    "EXPIRED/PRICE_INCREASE for \(signed.transactionId) ignored: a subtype the handler does not know"
+                        + " (server-price-increase assume-renewal)"))
+            return false
+        }
+        guard assumes, let end = signed.expiresDate else { return false }
+        let next = (renewal?.renewalDate ?? end) + (end - signed.purchaseDate)
+        a.expiresAt = max(a.expiresAt, next)
         return true
     }
 

@@ -41,6 +41,9 @@ package struct SubscriptionFields: Sendable, Hashable {
     package var isUpgraded = false
     /// The introductory offer the period was bought or renewed at, if any.
     package var offer: OfferUse?
+    /// What the period was charged when it is not the product's catalog price (a renewal
+    /// after a price increase).
+    package var chargedCents: Int?
 }
 
 /// One paid period of a subscription: what the auditor's timeline and the read API list.
@@ -97,8 +100,10 @@ package struct Subscription: Sendable, Hashable {
     package var introOffer: IntroductoryOffer?
     /// How many renewals are still charged at the introductory offer's price (pay as you go).
     package var introPeriodsLeft = 0
-    /// `expirationIntent`: 1 voluntary, 2 billing, once expired.
+    /// `expirationIntent`: 1 voluntary, 2 billing, 3 price increase not consented, once expired.
     package var expirationIntent: Int?
+    /// The price increase of the next renewal's product, until that renewal charges it.
+    package var priceIncrease: PriceIncrease?
     /// `recentSubscriptionStartDate`: the start of the latest run of periods without a gap.
     package var recentStartAt: VirtualTime
     /// The newest transaction of the subscription.
@@ -173,7 +178,7 @@ package struct RenewalInfo: Sendable, Hashable {
     package var autoRenewStatus: Int
     package var isInBillingRetryPeriod: Bool
     package var gracePeriodExpiresDate: VirtualTime?
-    /// 1 voluntary, 2 billing error.
+    /// 1 voluntary, 2 billing error, 3 price increase not consented.
     package var expirationIntent: Int?
     /// When the next renewal is due (or was: in the past once expired or revoked).
     package var renewalDate: VirtualTime
@@ -192,6 +197,9 @@ package struct RenewalInfo: Sendable, Hashable {
     /// The offer that applies to the next renewal (`offerType`, `offerDiscountType`,
     /// `offerPeriod`), if any: the rest of a pay-as-you-go introductory offer.
     package var offer: OfferUse?
+    /// `priceIncreaseStatus` while a price increase applies to the next renewal: 0 the
+    /// customer has not responded, 1 consented (or told of one that needs no consent).
+    package var priceIncreaseStatus: Int?
 }
 
 /// What the read API gives per subscriber (`Simulation.subscribers`): the App Store's

@@ -18,6 +18,11 @@ package enum SubscriptionCommand: Sendable, Hashable {
     /// `buy PRODUCT offer OFFER`: the user buys a subscription with one of its promotional
     /// offers, which the merchant server signs with the order (PromotionalOffer.swift).
     case buyOffer(product: String, offer: String)
+    /// `price-increase PRODUCT PRICE consent|no-consent`: the developer raises the price
+    /// of the subscription for its subscriber (`PriceIncrease.swift`).
+    case priceIncrease(product: String, cents: Int, consent: Bool)
+    /// `consent`: the customer agrees to the pending price increase.
+    case consentToPriceIncrease
 
     /// App Store Connect's billing grace periods (3, 16 or 28 days), or none: the values of
     /// the command, of a scenario's `grace-period` and of the sandbox's `--grace-period`.
@@ -39,6 +44,9 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .delayNextNotification(let ms): return "delay-next-notification \(DurationText.format(ms))"
         case .gracePeriod(let ms): return "grace-period \(Self.graceWord(ms))"
         case .buyOffer(let p, let o): return "buy \(p) offer \(o)"
+        case .priceIncrease(let p, let cents, let consent):
+            return "price-increase \(p) \(formatMoney(cents)) \(consent ? "consent" : "no-consent")"
+        case .consentToPriceIncrease: return "consent"
         }
     }
 
@@ -51,13 +59,17 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .delayNextNotification: return .delayNextNotification
         case .gracePeriod: return .gracePeriod
         case .buyOffer: return .buy
+        case .priceIncrease: return .priceIncrease
+        case .consentToPriceIncrease: return .consent
         }
     }
 
     /// A line a generated story says for it (explore's findings).
     var narration: String {
         switch self {
-        case .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod: return scenarioText + "."
+        case .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod, .priceIncrease,
+            .consentToPriceIncrease:
+            return scenarioText + "."
         case .buyOffer(let p, let o): return "The logged-in user buys \(p) with its promotional offer \(o)."
         }
     }
@@ -71,6 +83,10 @@ extension Command {
         .subscription(.delayNextNotification(ms))
     }
     package static func gracePeriod(_ ms: VirtualTime?) -> Command { .subscription(.gracePeriod(ms)) }
+    package static func priceIncrease(product: String, cents: Int, consent: Bool) -> Command {
+        .subscription(.priceIncrease(product: product, cents: cents, consent: consent))
+    }
+    package static var consentToPriceIncrease: Command { .subscription(.consentToPriceIncrease) }
 }
 
 extension World {
@@ -105,6 +121,13 @@ extension World {
             if let why = subscriptionPurchaseRefusal(group: terms.group) { return why }
             if !app.isRunning { return "the app is not running" }
             if app.loggedIn == nil { return "nobody is logged in" }
+        case .priceIncrease(let p, let cents, _):
+            guard let i = store.priceIncreaseTarget(p) else { return "no subscription renews to \(p)" }
+            let now = store.increasedRenewalPrice(store.subscriptions[i]) ?? config.catalog.read(p, { $0.priceCents })
+            if let now, cents <= now { return "\(p) renews at \(formatMoney(now)): a price increase must be higher" }
+            if store.subscriptions[i].priceIncrease != nil { return "a price increase of \(p) is already pending" }
+        case .consentToPriceIncrease:
+            if store.pendingConsentIndex == nil { return "no price increase waits for the customer's consent" }
         case .billingFail, .delayNextNotification:
             break
         }
@@ -160,6 +183,10 @@ extension World {
                         "billing grace period \(SubscriptionCommand.graceWord($0)) (App Store Connect): renewals that fail from now on keep access"
                     }
                         ?? "billing grace period off (App Store Connect): a renewal that fails goes to billing retry"))
+        case .priceIncrease(let product, let cents, let consent):
+            store.raisePrice(product, to: cents, consent: consent, appRunning: app.isRunning, &outbox)
+        case .consentToPriceIncrease:
+            store.consentToPriceIncrease(&outbox)
         }
     }
 }
@@ -228,7 +255,9 @@ extension CommandSpec {
 extension SubscriptionCommand {
     /// The family's rows of the vocabulary, in the format's order (`CommandSpec.all` is built
     /// from the families).
-    static let specs: [CommandSpec] = [.billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod]
+    static let specs: [CommandSpec] = [
+        .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod, .priceIncrease, .consent,
+    ]
 }
 
 extension CommandArguments {

@@ -104,7 +104,8 @@ enum FactFields {
                 ("renewalPrice", .int(r.renewalPrice)), ("currency", .string("USD")),
                 ("appAccountToken", r.appAccountToken.map(JSONValue.string) ?? .null),
                 ("appTransactionId", .string(r.appTransactionId)),
-            ] + offerFields(r.offer))
+            ] + offerFields(r.offer)
+                + (r.priceIncreaseStatus.map { [("priceIncreaseStatus", JSONValue.int($0))] } ?? []))
     }
 
     /// A notification V2 as its decoded payload: Apple's field names, the transaction inside.

@@ -33,14 +33,16 @@ extension ScenarioBuilder {
         switch command {
         case .setPolicy(let s) where s.key == .storekit: world = StoreKitWorld(rawValue: s.value) ?? world
         case .setPreset(let preset): world = preset.policy.storekit
-        case .buy(let product), .subscription(.changePlan(let product)), .subscription(.buyOffer(let product, _)):
+        case .buy(let product), .subscription(.changePlan(let product)),
+            .subscription(.priceIncrease(let product, _, _)), .subscription(.buyOffer(let product, _)):
             guard world == .one, catalog.product(product)?.subscription != nil else { return }
             let doNode = (try? reader.entries(item, what: "a step"))?.first { $0.key == "do" }?.value ?? item
             throw .subscriptionNeedsStoreKit2(at: reader.location(doNode), product: product)
         case .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login, .logout, .network,
             .networkFault, .storeFault, .askToBuy, .approve, .decline, .replay, .forge, .serverOutage, .serverAPIFault,
             .refundLoop, .spend, .subscription(.billingFail), .subscription(.autoRenew),
-            .subscription(.delayNextNotification), .subscription(.gracePeriod), .heal, .setPolicy, .wait, .settle:
+            .subscription(.delayNextNotification), .subscription(.gracePeriod), .subscription(.consentToPriceIncrease),
+            .heal, .setPolicy, .wait, .settle:
             return
         }
     }

@@ -108,6 +108,10 @@ extension Product {
             public let recentSubscriptionStartDate: Date
             /// The token of the upcoming renewal (the first purchase's).
             public let appAccountToken: UUID?
+            /// The price of the next renewal (the new price while a price increase applies to it).
+            public let renewalPrice: Decimal?
+            /// Whether a price increase applies to the next renewal, and the customer's answer.
+            public let priceIncreaseStatus: PriceIncreaseStatus
             /// The JWS it was decoded from: `VerificationResult.jwsRepresentation`.
             let jws: String
 
@@ -124,7 +128,24 @@ extension Product {
                 environment = AppStore.Environment(rawValue: r.environment)
                 recentSubscriptionStartDate = Transaction.date(r.recentSubscriptionStartDate)
                 appAccountToken = r.appAccountToken.flatMap(UUID.init(uuidString:))
+                renewalPrice = Decimal(r.renewalPrice) / 1000
+                priceIncreaseStatus = PriceIncreaseStatus(r.priceIncreaseStatus)
                 self.jws = jws
+            }
+
+            /// StoreKit's `RenewalInfo.PriceIncreaseStatus`: no increase pending, one the
+            /// customer has not answered, or one agreed to (consented, or told of one that
+            /// needs no consent).
+            public enum PriceIncreaseStatus: Sendable, Hashable {
+                case noIncreasePending, pending, agreed
+
+                init(_ status: Int?) {
+                    switch status {
+                    case 0: self = .pending
+                    case 1: self = .agreed
+                    default: self = .noIncreasePending
+                    }
+                }
             }
 
             /// Why a subscription expired (StoreKit's `RenewalInfo.ExpirationReason`).

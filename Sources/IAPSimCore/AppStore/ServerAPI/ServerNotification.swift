@@ -19,6 +19,9 @@ package enum NotificationType: String, Sendable, Hashable {
     /// sends it with `INITIAL_BUY` or `RESUBSCRIBE` where a purchase without one gets
     /// `SUBSCRIBED` ("indicates that the customer redeemed a promotional offer or offer code").
     case offerRedeemed = "OFFER_REDEEMED"
+    /// A price increase: `PENDING` until the customer consents, `ACCEPTED` then (or at once
+    /// when it needs no consent).
+    case priceIncrease = "PRICE_INCREASE"
 }
 
 /// Why the customer asked for a refund: a `CONSUMPTION_REQUEST`'s
@@ -43,6 +46,10 @@ package enum NotificationSubtype: String, Sendable, Hashable {
     case autoRenewDisabled = "AUTO_RENEW_DISABLED"
     case upgrade = "UPGRADE"
     case downgrade = "DOWNGRADE"
+    case pending = "PENDING"
+    case accepted = "ACCEPTED"
+    /// `EXPIRED` / `PRICE_INCREASE`: the customer did not consent to a price increase.
+    case priceIncrease = "PRICE_INCREASE"
 }
 
 /// One App Store Server Notification V2 as a value: the decoded `signedPayload`
