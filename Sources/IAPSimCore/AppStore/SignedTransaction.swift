@@ -37,6 +37,11 @@ package struct SignedTransaction: Sendable, Hashable {
     package var revocationDate: VirtualTime? { fields.value.revocationDate }
     package var type: ProductKind { fields.value.type }
     package var signer: Signer { fields.value.signer }
+    /// `inAppOwnershipType`: `PURCHASED`, or `FAMILY_SHARED` for a family member's
+    /// transaction of a purchase shared through Family Sharing.
+    package var inAppOwnershipType: String { fields.value.familyShared ? "FAMILY_SHARED" : "PURCHASED" }
+    /// A family member's transaction (`FAMILY_SHARED`): nobody paid for it.
+    package var isFamilyShared: Bool { fields.value.familyShared }
 
     /// Why (`revocationReason`): 0, refunded for another reason, for every simulated refund.
     package var revocationReason: Int? { revocationDate.map { _ in 0 } }
@@ -76,7 +81,8 @@ package struct SignedTransaction: Sendable, Hashable {
         price: Int, appAccountToken: String?, signer: Signer, revocationDate: VirtualTime? = nil,
         revocationPercentage: Int = 100_000, appTransactionId: String = AppStore.appTransactionId,
         environment: String = StoreEnvironment.production.payloadName,
-        subscription: SubscriptionFields? = nil, store: CatalogSettings = CatalogSettings()
+        subscription: SubscriptionFields? = nil, store: CatalogSettings = CatalogSettings(),
+        familyShared: Bool = false
     ) {
         fields = Shared(
             Values(
@@ -85,7 +91,7 @@ package struct SignedTransaction: Sendable, Hashable {
                 signedDate: signedDate, price: price, appAccountToken: appAccountToken,
                 revocationDate: revocationDate, type: type, signer: signer,
                 revocationPercentage: revocationPercentage, appTransactionId: appTransactionId,
-                environment: environment, subscription: subscription, store: store))
+                environment: environment, subscription: subscription, store: store, familyShared: familyShared))
     }
 
     /// Realistic size of the compact JWS: the x5c chain in the header, payload, signature.
@@ -142,5 +148,6 @@ extension SignedTransaction {
         var environment: String
         var subscription: SubscriptionFields?
         var store: CatalogSettings
+        var familyShared: Bool
     }
 }

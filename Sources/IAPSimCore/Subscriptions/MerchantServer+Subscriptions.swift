@@ -153,6 +153,17 @@ extension MerchantServer {
             }
             a.revoked = true
             a.revokedBy = signed.transactionId
+        case .notification(.revoke, _):
+            // Family Sharing ended for the member: access ends, as for a refund
+            // (`server-revoke`, which covers both).
+            guard out.policy.serverRevoke else {
+                out.log(
+                    .server,
+                    .noted("REVOKE of \(signed.transactionId) heard; access unchanged (server-revoke false)"))
+                return false
+            }
+            a.revoked = true
+            a.revokedBy = signed.transactionId
         case .notification(.refundReversed, _):
             // Apple reinstated the period: a server that restores on REFUND_REVERSED grants
             // access again; one that ignores it keeps it cut (the auditor catches it).

@@ -15,6 +15,9 @@ package enum SubscriptionCommand: Sendable, Hashable {
     /// `grace-period off|3d|16d|28d`: the app's billing grace period is switched in App Store
     /// Connect; renewals that fail from now on get it.
     case gracePeriod(VirtualTime?)
+    /// Family Sharing (FamilyCommand.swift): `join-family NAME`, `leave-family`,
+    /// `family-share on|off`.
+    case family(FamilyCommand)
 
     /// App Store Connect's billing grace periods (3, 16 or 28 days), or none: the values of
     /// the command, of a scenario's `grace-period` and of the sandbox's `--grace-period`.
@@ -35,6 +38,7 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .changePlan(let p): return "change-plan \(p)"
         case .delayNextNotification(let ms): return "delay-next-notification \(DurationText.format(ms))"
         case .gracePeriod(let ms): return "grace-period \(Self.graceWord(ms))"
+        case .family(let c): return c.scenarioText
         }
     }
 
@@ -46,13 +50,15 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .changePlan: return .changePlan
         case .delayNextNotification: return .delayNextNotification
         case .gracePeriod: return .gracePeriod
+        case .family(let c): return c.spec
         }
     }
 
     /// A line a generated story says for it (explore's findings).
     var narration: String {
         switch self {
-        case .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod: return scenarioText + "."
+        case .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod, .family:
+            return scenarioText + "."
         }
     }
 }
@@ -74,6 +80,7 @@ extension World {
     mutating func refusing(_ command: SubscriptionCommand) -> String? {
         if case .delayNextNotification = command { return nil }
         if let why = subscriptionsRefused { return why }
+        if case .family(let c) = command { return refusing(c) }
         let live = liveSubscription
         switch command {
         case .autoRenew(let on):
@@ -89,7 +96,7 @@ extension World {
             if store.gracePeriodMs == ms {
                 return "the billing grace period is already \(SubscriptionCommand.graceWord(ms))"
             }
-        case .billingFail, .delayNextNotification:
+        case .billingFail, .delayNextNotification, .family:
             break
         }
         return nil
@@ -133,6 +140,8 @@ extension World {
             store.delayNextNotification(ms)
             outbox.narrate(
                 .fault, .faultArmed("the next notification V2 leaves \(DurationText.format(ms)) after its event"))
+        case .family(let c):
+            perform(c)
         case .gracePeriod(let ms):
             store.gracePeriodMs = ms
             outbox.narrate(
@@ -210,7 +219,8 @@ extension CommandSpec {
 extension SubscriptionCommand {
     /// The family's rows of the vocabulary, in the format's order (`CommandSpec.all` is built
     /// from the families).
-    static let specs: [CommandSpec] = [.billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod]
+    static let specs: [CommandSpec] =
+        [.billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod] + FamilyCommand.specs
 }
 
 extension CommandArguments {

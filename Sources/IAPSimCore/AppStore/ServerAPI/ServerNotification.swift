@@ -15,6 +15,9 @@ package enum NotificationType: String, Sendable, Hashable {
     case expired = "EXPIRED"
     case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS"
     case didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
+    /// A family member's access through Family Sharing ended: the purchaser stopped sharing,
+    /// left the family (or the member did), or was refunded (Subscriptions/FamilySharing.swift).
+    case revoke = "REVOKE"
 }
 
 /// Why the customer asked for a refund: a `CONSUMPTION_REQUEST`'s
@@ -204,6 +207,8 @@ extension AppStore {
             notifications[i].notification.renewalInfo?.status = status
         }
         if let t = transaction(txn), let signed = sign(t, now: out.now) {
+            notifications[i].notification.transaction = signed
+        } else if let signed = signMember(id: txn, now: out.now) {
             notifications[i].notification.transaction = signed
         }
         notifications[i].notification.signedDate = out.now
