@@ -49,7 +49,10 @@ func storekitRefusal(_ text: String) -> String? {
         #expect(yearly.priceCents == 2_499)
         #expect(c.product("com.example.puzzles.plus.monthly")?.subscription?.level == 2)
         #expect(loaded.listed.contains("com.example.puzzles.plus.yearly: 1 promotional offer"))
-        #expect(loaded.notModelled == ["promotional, offer-code and win-back offers", "Family Sharing of one-time products"])
+        #expect(
+            loaded.notModelled == [
+                "promotional, offer-code and win-back offers", "Family Sharing of one-time products",
+            ])
         #expect(c.settings == CatalogSettings())
     }
 

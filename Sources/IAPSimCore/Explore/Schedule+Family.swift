@@ -4,6 +4,9 @@
 extension Schedule {
     /// The family member explore's runs use: never one of the device's accounts.
     static let familyMember = "kid"
+    /// Gaps between sharing steps: never 0, so that one instant never both ends and begins a
+    /// share (its `REVOKE` and the new transaction would carry the same millisecond).
+    static let familyDelays: [VirtualTime] = [1_000, 60_000, 3_600_000, 86_400_000]
 
     /// In a third of the runs that subscribe to a catalog with a `familyShareable`
     /// subscription: `join-family kid` somewhere, then one to three sharing steps after it.
@@ -25,7 +28,7 @@ extension Schedule {
                 member.toggle()
             }
             at = min(steps.count, at + 1 + rng.below(max(1, steps.count - at)))
-            steps.insert(ScheduleStep(.after(Self.delays[rng.below(Self.delays.count)]), command), at: at)
+            steps.insert(ScheduleStep(.after(Self.familyDelays[rng.below(Self.familyDelays.count)]), command), at: at)
         }
     }
 }

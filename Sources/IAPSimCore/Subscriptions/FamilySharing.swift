@@ -100,13 +100,22 @@ extension AppStore {
         }
     }
 
-    /// Subscription `i` starts reaching the member: their first transaction of it.
+    /// Subscription `i` starts reaching the member: their first transaction of it, or, when it
+    /// reached them before, a new one under the same `originalTransactionId` (as a
+    /// resubscription keeps the purchaser's; Apple does not say, the simulator's choice).
     mutating func beginShare(_ i: Int, _ out: inout Outbox) {
         guard let member = familyBook?.member else { return }
         let s = subscriptions[i]
+        if let k = family.shares.lastIndex(where: {
+            $0.purchaserOriginal == s.originalTransactionId && $0.member == member
+        }) {
+            family.shares[k].revoked = false
+            return addMemberPeriod(k, i, &out)
+        }
         let id = decimalString(nextTransactionNumber)
         family.shares.append(
-            FamilyShare(member: member, purchaserOriginal: s.originalTransactionId, originalTransactionId: id,
+            FamilyShare(
+                member: member, purchaserOriginal: s.originalTransactionId, originalTransactionId: id,
                 latestTransactionId: id))
         addMemberPeriod(family.shares.count - 1, i, &out)
     }
@@ -184,7 +193,8 @@ extension AppStore {
     /// After a notification about subscription `i` (`notifySubscription`): the same for the
     /// member's transaction, while it is shared (Apple sends the member's notifications with
     /// `FAMILY_SHARED` transactions: Developer Forums 744155).
-    mutating func notifyFamily(_ type: NotificationType, _ subtype: NotificationSubtype?, _ i: Int, _ out: inout Outbox) {
+    mutating func notifyFamily(_ type: NotificationType, _ subtype: NotificationSubtype?, _ i: Int, _ out: inout Outbox)
+    {
         guard let k = liveShare(of: i) else { return }
         let share = family.shares[k]
         guard let m = family.transactions.lastIndex(where: { $0.id == share.latestTransactionId }),
@@ -230,7 +240,7 @@ extension AppStore {
 
     /// Get All Subscription Statuses for the member's `originalTransactionId`: the
     /// purchaser's status while shared, 5 (revoked) after `REVOKE`.
-    func memberStatus(original: String, at now: VirtualTime) -> StatusAnswer? {
+    package func memberStatus(original: String, at now: VirtualTime) -> StatusAnswer? {
         guard let f = familyBook, let share = f.shares.last(where: { $0.originalTransactionId == original }),
             let m = f.transactions.lastIndex(where: { $0.id == share.latestTransactionId }),
             let signed = signMember(m, now: now),

@@ -40,7 +40,8 @@ extension ScenarioBuilder {
         case .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login, .logout, .network,
             .networkFault, .storeFault, .askToBuy, .approve, .decline, .replay, .forge, .serverOutage, .serverAPIFault,
             .refundLoop, .spend, .subscription(.billingFail), .subscription(.autoRenew),
-            .subscription(.delayNextNotification), .subscription(.gracePeriod), .subscription(.family), .heal, .setPolicy, .wait, .settle:
+            .subscription(.delayNextNotification), .subscription(.gracePeriod), .subscription(.family), .heal,
+            .setPolicy, .wait, .settle:
             return
         }
     }
