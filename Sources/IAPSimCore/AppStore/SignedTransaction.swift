@@ -49,10 +49,15 @@ package struct SignedTransaction: Sendable, Hashable {
     package var appTransactionId: String { fields.value.appTransactionId }
     /// The refunded share in thousandths of a percent (`revocationPercentage`: 100000 for
     /// all of it), present once refunded.
-    package var revocationPercentage: Int? { revocationDate == nil ? nil : fields.value.revocationPercentage }
-    /// `revocationType`: `REFUND_FULL`, or `REFUND_PRORATED` for a share.
+    /// A family member's revoked transaction has none: nothing was refunded to them.
+    package var revocationPercentage: Int? {
+        revocationDate == nil || isFamilyShared ? nil : fields.value.revocationPercentage
+    }
+    /// `revocationType`: `REFUND_FULL`, or `REFUND_PRORATED` for a share; `FAMILY_REVOKE` for a
+    /// family member's transaction whose sharing ended.
     package var revocationType: String? {
-        revocationPercentage.map { $0 == 100_000 ? "REFUND_FULL" : "REFUND_PRORATED" }
+        if isFamilyShared { return revocationDate.map { _ in "FAMILY_REVOKE" } }
+        return revocationPercentage.map { $0 == 100_000 ? "REFUND_FULL" : "REFUND_PRORATED" }
     }
     /// The `environment` the payload claims: the world's (`Production`, `Sandbox`), or
     /// what a forger wrote (`Xcode`).
