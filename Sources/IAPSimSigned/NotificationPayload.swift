@@ -9,6 +9,7 @@ package struct NotificationPayload: Equatable, Sendable, JSONPayload {
         case subscribed = "SUBSCRIBED", didRenew = "DID_RENEW", didFailToRenew = "DID_FAIL_TO_RENEW"
         case gracePeriodExpired = "GRACE_PERIOD_EXPIRED", expired = "EXPIRED"
         case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS", didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
+        case revoke = "REVOKE"
 
         /// The subtypes Apple sends with this type, as far as the simulator models them; a
         /// type whose list holds `nil` may come without one (`DID_RENEW` after a plain renewal,
@@ -22,7 +23,7 @@ package struct NotificationPayload: Equatable, Sendable, JSONPayload {
             case .didChangeRenewalStatus: [.autoRenewEnabled, .autoRenewDisabled]
             case .didChangeRenewalPref: [.upgrade, .downgrade, nil]
             case .oneTimeCharge, .refund, .consumptionRequest, .refundDeclined, .refundReversed,
-                .gracePeriodExpired:
+                .gracePeriodExpired, .revoke:
                 [nil]
             }
         }

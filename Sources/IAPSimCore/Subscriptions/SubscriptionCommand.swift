@@ -219,8 +219,7 @@ extension CommandSpec {
 extension SubscriptionCommand {
     /// The family's rows of the vocabulary, in the format's order (`CommandSpec.all` is built
     /// from the families).
-    static let specs: [CommandSpec] =
-        [.billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod] + FamilyCommand.specs
+    static let specs: [CommandSpec] = [.billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod]
 }
 
 extension CommandArguments {
