@@ -31,6 +31,8 @@ import Testing
         (.autoRenew(on: false), true), (.autoRenew(on: true), false), (.changePlan(product: "plus_monthly"), false),
         (.delayNextNotification(2 * 86_400_000), true), (.gracePeriod(16 * 86_400_000), false),
         (.gracePeriod(nil), false), (.gracePeriod(3 * 86_400_000), false), (.gracePeriod(28 * 86_400_000), false),
+        (.joinFamily("kid"), false), (.leaveFamily, false), (.familyShare(on: false), true),
+        (.familyShare(on: true), false),
     ]
     static let samples = table.map(\.command)
 
