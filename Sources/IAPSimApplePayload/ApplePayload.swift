@@ -29,6 +29,7 @@ package enum ApplePayload {
         p.revocationPercentage = s.revocationPercentage.map(Int64.init)
         p.appTransactionId = appTransactionId(s.appTransactionId)
         p.environment = s.environment
+        p.inAppOwnershipType = s.inAppOwnershipType
         p.storefront = s.storefront
         p.storefrontId = s.storefrontId
         p.currency = s.currency

@@ -11,6 +11,7 @@ package struct NotificationPayload: Equatable, Sendable, JSONPayload {
         case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS", didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
         case offerRedeemed = "OFFER_REDEEMED"
         case priceIncrease = "PRICE_INCREASE"
+        case revoke = "REVOKE"
 
         /// The subtypes Apple sends with this type, as far as the simulator models them; a
         /// type whose list holds `nil` may come without one (`DID_RENEW` after a plain renewal,
@@ -25,7 +26,7 @@ package struct NotificationPayload: Equatable, Sendable, JSONPayload {
             case .didChangeRenewalStatus: [.autoRenewEnabled, .autoRenewDisabled]
             case .didChangeRenewalPref: [.upgrade, .downgrade, nil]
             case .oneTimeCharge, .refund, .consumptionRequest, .refundDeclined, .refundReversed,
-                .gracePeriodExpired:
+                .gracePeriodExpired, .revoke:
                 [nil]
             }
         }

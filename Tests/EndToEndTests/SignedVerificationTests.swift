@@ -76,7 +76,8 @@ import Testing
                 "revocationDate": try date("revocationDate"),
                 "revocationReason": try #require(t["revocationReason"] as? Int),
                 "revocationType": try #require(t["revocationType"] as? String),
-                "revocationPercentage": try #require(t["revocationPercentage"] as? Int),
+                // None for a family member's revoked transaction (FAMILY_REVOKE).
+                "revocationPercentage": t["revocationPercentage"] ?? NSNull(),
             ]
         }
         let type: String = typeNames[t["type"] as? String ?? ""] ?? "Non-Consumable"
@@ -93,7 +94,7 @@ import Testing
             "appAccountToken": t["appAccountToken"] ?? NSNull(),
             "bundleId": "com.example.iapsim", "environment": try #require(t["environment"] as? String),
             "appTransactionId": try #require(t["appTransactionId"] as? String), "currency": "USD",
-            "quantity": 1, "inAppOwnershipType": "PURCHASED", "transactionReason": reason,
+            "quantity": 1, "inAppOwnershipType": t["inAppOwnershipType"] ?? "PURCHASED", "transactionReason": reason,
         ]
         // An introductory offer's period names its offer; every other transaction has none.
         fields["offerType"] = t["offerType"] ?? NSNull()

@@ -123,7 +123,7 @@ import Testing
         #expect(
             result.lines.contains(
                 "   catalog: scenarios/dungeon.storekit, 7 products, prices in GBP; not modelled: promotional, "
-                    + "offer-code and win-back offers, non-renewing subscriptions' duration (sold as unlocks), Family Sharing"
+                    + "offer-code and win-back offers, non-renewing subscriptions' duration (sold as unlocks), Family Sharing of one-time products"
             ))
         #expect(result.stdout.contains("+80 coins to alice"))
         let check = try CLI.run(["check", "scenarios"])

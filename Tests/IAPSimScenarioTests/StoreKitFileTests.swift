@@ -57,7 +57,7 @@ func storekitRefusal(_ text: String) -> String? {
         #expect(
             loaded.listed.contains(
                 "com.example.puzzles.plus.yearly: promotional offer comeback (pay as you go 0.99 for 3 x P1M)"))
-        #expect(loaded.notModelled == ["Family Sharing"])
+        #expect(loaded.notModelled == ["Family Sharing of one-time products"])
         #expect(c.settings == CatalogSettings())
     }
 

@@ -22,6 +22,7 @@ extension ShapeTests {
         "Product.price": "https://developer.apple.com/documentation/storekit/product/price",
         "Product.displayPrice": "https://developer.apple.com/documentation/storekit/product/displayprice",
         "Product.subscription": "https://developer.apple.com/documentation/storekit/product/subscription",
+        "Product.isFamilyShareable": "https://developer.apple.com/documentation/storekit/product/isfamilyshareable",
         "Product.products(for:)": "https://developer.apple.com/documentation/storekit/product/products(for:)",
         "Product.purchase(options:)": "https://developer.apple.com/documentation/storekit/product/purchase(options:)",
         "Product.purchase(confirmIn:options:)":

@@ -56,6 +56,8 @@ package struct AppStore: Sendable, Hashable {
     /// Auto-renewable subscriptions (`Subscriptions/AppStore+Subscriptions.swift`), nil
     /// until the first is sold or a subscription command runs.
     var subscriptionBook: SubscriptionBook?
+    /// Family Sharing (`Subscriptions/FamilySharing.swift`), nil until a family command runs.
+    var familyBook: FamilyBook?
     /// The app's billing grace period (`grace-period`: 3, 16 or 28 days), if it has one.
     package internal(set) var gracePeriodMs: VirtualTime?
     /// The transactions whose refund the customer asked for and Apple has not yet decided

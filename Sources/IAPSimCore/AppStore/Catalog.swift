@@ -60,11 +60,15 @@ package struct Product: Sendable, Hashable {
     package var title: String
     /// Its group, level and period when it is an auto-renewable subscription.
     package var subscription: SubscriptionTerms?
+    /// `familyShareable`: a subscription the purchaser's family shares (Family Sharing,
+    /// Subscriptions/FamilySharing.swift); StoreKit's `Product.isFamilyShareable`.
+    package var familyShareable = false
 
     package init(
         id: String, kind: ProductKind, priceCents: Int, coins: Int, title: String,
-        subscription: SubscriptionTerms? = nil
+        subscription: SubscriptionTerms? = nil, familyShareable: Bool = false
     ) {
+        self.familyShareable = familyShareable
         self.id = id
         self.kind = kind
         self.priceCents = priceCents
@@ -107,13 +111,14 @@ package struct Catalog: Sendable, Hashable {
         subscriptions: [
             Product(
                 id: "pro_monthly", kind: .autoRenewable, priceCents: 499, coins: 0, title: "Pro, monthly",
-                subscription: SubscriptionTerms(group: "pro", level: 2, months: 1)),
+                subscription: SubscriptionTerms(group: "pro", level: 2, months: 1), familyShareable: true),
             Product(
                 id: "plus_monthly", kind: .autoRenewable, priceCents: 999, coins: 0, title: "Plus, monthly",
-                subscription: SubscriptionTerms(group: "pro", level: 1, months: 1)),
+                subscription: SubscriptionTerms(group: "pro", level: 1, months: 1), familyShareable: true),
             Product(
                 id: "pro_yearly", kind: .autoRenewable, priceCents: 4_999, coins: 0, title: "Pro, yearly",
-                subscription: SubscriptionTerms(group: "pro", level: 2, period: RenewalPeriod(1, .year))),
+                subscription: SubscriptionTerms(group: "pro", level: 2, period: RenewalPeriod(1, .year)),
+                familyShareable: true),
         ])
 
     /// The one-time products' ids (what explore and the buy menu draw from).

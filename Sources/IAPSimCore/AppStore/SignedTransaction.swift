@@ -37,6 +37,11 @@ package struct SignedTransaction: Sendable, Hashable {
     package var revocationDate: VirtualTime? { fields.value.revocationDate }
     package var type: ProductKind { fields.value.type }
     package var signer: Signer { fields.value.signer }
+    /// `inAppOwnershipType`: `PURCHASED`, or `FAMILY_SHARED` for a family member's
+    /// transaction of a purchase shared through Family Sharing.
+    package var inAppOwnershipType: String { fields.value.familyShared ? "FAMILY_SHARED" : "PURCHASED" }
+    /// A family member's transaction (`FAMILY_SHARED`): nobody paid for it.
+    package var isFamilyShared: Bool { fields.value.familyShared }
 
     /// Why (`revocationReason`): 0, refunded for another reason, for every simulated refund.
     package var revocationReason: Int? { revocationDate.map { _ in 0 } }
@@ -44,10 +49,15 @@ package struct SignedTransaction: Sendable, Hashable {
     package var appTransactionId: String { fields.value.appTransactionId }
     /// The refunded share in thousandths of a percent (`revocationPercentage`: 100000 for
     /// all of it), present once refunded.
-    package var revocationPercentage: Int? { revocationDate == nil ? nil : fields.value.revocationPercentage }
-    /// `revocationType`: `REFUND_FULL`, or `REFUND_PRORATED` for a share.
+    /// A family member's revoked transaction has none: nothing was refunded to them.
+    package var revocationPercentage: Int? {
+        revocationDate == nil || isFamilyShared ? nil : fields.value.revocationPercentage
+    }
+    /// `revocationType`: `REFUND_FULL`, or `REFUND_PRORATED` for a share; `FAMILY_REVOKE` for a
+    /// family member's transaction whose sharing ended.
     package var revocationType: String? {
-        revocationPercentage.map { $0 == 100_000 ? "REFUND_FULL" : "REFUND_PRORATED" }
+        if isFamilyShared { return revocationDate.map { _ in "FAMILY_REVOKE" } }
+        return revocationPercentage.map { $0 == 100_000 ? "REFUND_FULL" : "REFUND_PRORATED" }
     }
     /// The `environment` the payload claims: the world's (`Production`, `Sandbox`), or
     /// what a forger wrote (`Xcode`).
@@ -76,7 +86,8 @@ package struct SignedTransaction: Sendable, Hashable {
         price: Int, appAccountToken: String?, signer: Signer, revocationDate: VirtualTime? = nil,
         revocationPercentage: Int = 100_000, appTransactionId: String = AppStore.appTransactionId,
         environment: String = StoreEnvironment.production.payloadName,
-        subscription: SubscriptionFields? = nil, store: CatalogSettings = CatalogSettings()
+        subscription: SubscriptionFields? = nil, store: CatalogSettings = CatalogSettings(),
+        familyShared: Bool = false
     ) {
         fields = Shared(
             Values(
@@ -85,7 +96,7 @@ package struct SignedTransaction: Sendable, Hashable {
                 signedDate: signedDate, price: price, appAccountToken: appAccountToken,
                 revocationDate: revocationDate, type: type, signer: signer,
                 revocationPercentage: revocationPercentage, appTransactionId: appTransactionId,
-                environment: environment, subscription: subscription, store: store))
+                environment: environment, subscription: subscription, store: store, familyShared: familyShared))
     }
 
     /// Realistic size of the compact JWS: the x5c chain in the header, payload, signature.
@@ -143,5 +154,6 @@ extension SignedTransaction {
         var environment: String
         var subscription: SubscriptionFields?
         var store: CatalogSettings
+        var familyShared: Bool
     }
 }

@@ -150,6 +150,9 @@ extension AnomalyWording {
         let from = SubscriptionCalendar.iso(since)
         let sub = line.originalTxn.map { "subscription \($0) of \(line.user)" } ?? "the subscription of \(line.user)"
         switch type {
+        case .accessAfterRevoke where line.event == .familyRevoked:
+            return "\(sub): Family Sharing ended (REVOKE), the server still grants the family member access since"
+                + " \(from)"
         case .accessAfterRevoke:
             return "\(sub): Apple revoked the period (refund), the server still grants access since \(from)"
         case .wrongAccount:

@@ -29,6 +29,7 @@ extension Schedule {
             at = at + 1 + rng.below(max(1, steps.count - at))
             at = min(at, steps.count)
         }
+        addFamilySteps(seed: seed, catalog: catalog)
         steps.append(ScheduleStep(.after(0), .wait(Self.longWaits[rng.below(Self.longWaits.count)])))
     }
 

@@ -377,9 +377,9 @@ extension PolicyKeySpec {
             presets: .all("ignore", except: [.sk2Hardened: "honor"])),
         .flag(
             .serverRevoke, \.serverRevoke, .serverSide,
-            help: "REFUND of a subscription transaction ends access",
-            doc: "on `REFUND` of a subscription transaction of the current period the server ends access. Read in "
-                + "the StoreKit 2 world",
+            help: "REFUND of a subscription transaction, or REVOKE of a family-shared one, ends access",
+            doc: "on `REFUND` of a subscription transaction of the current period, or `REVOKE` of a family member's "
+                + "`FAMILY_SHARED` one (Family Sharing ended), the server ends access. Read in the StoreKit 2 world",
             presets: .all("false", except: [.sk2Hardened: "true"])),
         .interval(
             .serverStatusPoll, \.serverStatusPollMs, .serverSide,

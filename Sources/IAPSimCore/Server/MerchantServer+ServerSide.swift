@@ -60,7 +60,7 @@ extension MerchantServer {
                 heardReversal(txn, &out)
             }
         case .subscribed, .didRenew, .didFailToRenew, .gracePeriodExpired, .expired, .didChangeRenewalStatus,
-            .didChangeRenewalPref, .offerRedeemed, .priceIncrease:
+            .didChangeRenewalPref, .offerRedeemed, .priceIncrease, .revoke:
             break
         }
     }

@@ -190,7 +190,7 @@ extension AppStore {
     }
 
     /// Writes the fact of a subscription's change, with its status after it.
-    func noteChange(_ i: Int, _ event: SubscriptionEvent, txn: String?, _ out: inout Outbox) {
+    mutating func noteChange(_ i: Int, _ event: SubscriptionEvent, txn: String?, _ out: inout Outbox) {
         let s = book.subscriptions[i]
         let last = s.periods.last
         var rate = (start: last?.start ?? s.expiresAt, cents: last?.priceCents ?? 0)
@@ -208,6 +208,7 @@ extension AppStore {
             note.regularCents = catalog.product(s.productId)?.priceCents ?? 0
         }
         out.log(.appStore, .subscriptionChanged(note))
+        noteFamilyChange(i, event, &out)
     }
 
     /// What a day of billing retry after an offer's period is worth: the pending renewal's
@@ -407,6 +408,7 @@ extension AppStore {
             uuid: rng.uuid(), type: type, signedDate: out.now, transaction: signed, attempt: 1, subtype: subtype,
             renewalInfo: renewalInfo(i, at: out.now))
         enqueueNotification(n, &out)
+        notifyFamily(type, subtype, i, &out)
     }
 
     /// Sends a notification now, or, after `delay-next-notification`, as signed now but

@@ -15,6 +15,9 @@ package struct SubscriberAccess: Sendable, Hashable {
     var revokedBy: String?
     /// The newest `signedDate` the server applied (`server-subscription-order signed-date`).
     package var newestSignedDate: VirtualTime
+    /// The newest `purchaseDate` of a transaction it applied: a `REVOKE` of an older one (a
+    /// family member's share revoked, then shared again) ends nothing under `signed-date`.
+    var newestPurchase: VirtualTime = 0
 
     /// Until when access is granted (nil: none), under the server's grace rule.
     package func until(_ grace: GraceRule) -> VirtualTime? {
@@ -130,6 +133,7 @@ extension MerchantServer {
             a.productId = signed.productId
             a.expiresAt = signed.expiresDate ?? a.expiresAt
             a.graceUntil = nil
+            a.newestPurchase = max(a.newestPurchase, signed.purchaseDate)
             a.revoked = out.policy.serverRevoke && signed.revocationDate != nil
             a.revokedBy = a.revoked ? signed.transactionId : nil
         case .notification(.didFailToRenew, _):
@@ -151,6 +155,21 @@ extension MerchantServer {
                         revokes
                             ? "REFUND of \(signed.transactionId), an earlier period: access unchanged"
                             : "REFUND of \(signed.transactionId) heard; access unchanged (server-revoke false)"))
+                return false
+            }
+            a.revoked = true
+            a.revokedBy = signed.transactionId
+        case .notification(.revoke, _):
+            // Family Sharing ended for the member: access ends, as for a refund
+            // (`server-revoke`, which covers both).
+            guard out.policy.serverRevoke else {
+                out.log(
+                    .server,
+                    .noted("REVOKE of \(signed.transactionId) heard; access unchanged (server-revoke false)"))
+                return false
+            }
+            if out.policy.serverSubscriptionOrder == .signedDate, signed.purchaseDate < a.newestPurchase {
+                out.log(.server, .noted("REVOKE of \(signed.transactionId), an earlier transaction: access unchanged"))
                 return false
             }
             a.revoked = true

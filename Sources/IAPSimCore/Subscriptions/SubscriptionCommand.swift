@@ -23,6 +23,9 @@ package enum SubscriptionCommand: Sendable, Hashable {
     case priceIncrease(product: String, cents: Int, consent: Bool)
     /// `consent`: the customer agrees to the pending price increase.
     case consentToPriceIncrease
+    /// Family Sharing (FamilyCommand.swift): `join-family NAME`, `leave-family`,
+    /// `family-share on|off`.
+    case family(FamilyCommand)
 
     /// App Store Connect's billing grace periods (3, 16 or 28 days), or none: the values of
     /// the command, of a scenario's `grace-period` and of the sandbox's `--grace-period`.
@@ -47,6 +50,7 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .priceIncrease(let p, let cents, let consent):
             return "price-increase \(p) \(formatMoney(cents)) \(consent ? "consent" : "no-consent")"
         case .consentToPriceIncrease: return "consent"
+        case .family(let c): return c.scenarioText
         }
     }
 
@@ -61,6 +65,7 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .buyOffer: return .buy
         case .priceIncrease: return .priceIncrease
         case .consentToPriceIncrease: return .consent
+        case .family(let c): return c.spec
         }
     }
 
@@ -68,7 +73,7 @@ package enum SubscriptionCommand: Sendable, Hashable {
     var narration: String {
         switch self {
         case .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod, .priceIncrease,
-            .consentToPriceIncrease:
+            .consentToPriceIncrease, .family:
             return scenarioText + "."
         case .buyOffer(let p, let o): return "The logged-in user buys \(p) with its promotional offer \(o)."
         }
@@ -96,6 +101,7 @@ extension World {
     mutating func refusing(_ command: SubscriptionCommand) -> String? {
         if case .delayNextNotification = command { return nil }
         if let why = subscriptionsRefused { return why }
+        if case .family(let c) = command { return refusing(c) }
         let live = liveSubscription
         switch command {
         case .autoRenew(let on):
@@ -128,7 +134,7 @@ extension World {
             if store.subscriptions[i].priceIncrease != nil { return "a price increase of \(p) is already pending" }
         case .consentToPriceIncrease:
             if store.pendingConsentIndex == nil { return "no price increase waits for the customer's consent" }
-        case .billingFail, .delayNextNotification:
+        case .billingFail, .delayNextNotification, .family:
             break
         }
         return nil
@@ -174,6 +180,8 @@ extension World {
                 .fault, .faultArmed("the next notification V2 leaves \(DurationText.format(ms)) after its event"))
         case .buyOffer(let product, let offer):
             app.buy(product, offer: offer, store: &store, &outbox)
+        case .family(let c):
+            perform(c)
         case .gracePeriod(let ms):
             store.gracePeriodMs = ms
             outbox.narrate(

@@ -13,6 +13,10 @@ package enum SubscriptionEvent: String, Sendable, Hashable {
     case autoRenewOn = "auto-renew turned on"
     case upgraded
     case planChangeScheduled = "plan change set for the next renewal"
+    /// Family Sharing (FamilySharing.swift): the purchaser's subscription reaches the family
+    /// member (a `FAMILY_SHARED` transaction), or stops reaching them (`REVOKE`).
+    case familyShared = "shared with the family member"
+    case familyRevoked = "no longer shared (REVOKE)"
 
     /// The scenario event it is, if any.
     var trigger: TriggerEvent? {
@@ -21,7 +25,9 @@ package enum SubscriptionEvent: String, Sendable, Hashable {
         case .renewed, .recovered: return .renewed
         case .renewalFailed: return .renewalFailed
         case .expired: return .expired
-        case .graceExpired, .revoked, .reinstated, .autoRenewOff, .autoRenewOn, .planChangeScheduled: return nil
+        case .graceExpired, .revoked, .reinstated, .autoRenewOff, .autoRenewOn, .planChangeScheduled, .familyShared,
+            .familyRevoked:
+            return nil
         }
     }
 }

@@ -25,6 +25,7 @@ extension Action {
         case .serverReconcile: return "the server's reconciliation job runs"
         case .storeSubscriptionClock: return "the App Store's subscription clock (a renewal, a billing retry)"
         case .serverStatusPoll: return "the server polls Get All Subscription Statuses"
+        case .storeFamilyDeliver: return "the family member's device gets a FAMILY_SHARED transaction"
         case .vacant: return "nothing (a free slot)"
         }
     }
@@ -45,7 +46,7 @@ extension Action {
         case .storeResolvePayment, .storeInterruptedCharge, .storeDeferredExpired, .storeVerifyDone, .arrive,
             .appReceive, .appRequestTimeout, .appRequestFailedOffline, .appRetry, .serverVerifyTimeout,
             .storeNotifyCheck, .storeNotifyRetry, .storeHistoryDone, .serverReconcile, .storeSubscriptionClock,
-            .serverStatusPoll, .vacant:
+            .serverStatusPoll, .storeFamilyDeliver, .vacant:
             return words
         }
     }

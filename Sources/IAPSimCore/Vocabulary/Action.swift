@@ -30,6 +30,9 @@ package enum Action: Sendable, Hashable {
     /// status poll.
     case storeSubscriptionClock(index: Int)
     case serverStatusPoll
+    /// Family Sharing: the family member's device gets their transaction `index`
+    /// (`Subscriptions/FamilySharing.swift`).
+    case storeFamilyDeliver(index: Int)
     /// What a free slot of the queue's actions holds (`Outbox.pending`): never scheduled.
     case vacant
 }

@@ -72,6 +72,8 @@ extension World {
             store.subscriptionClock(index, &outbox)
         case .serverStatusPoll:
             statusPollDue()
+        case .storeFamilyDeliver(let index):
+            familyDelivered(index)
         case .vacant:
             assertionFailure("a free slot of the queue was scheduled")
         }
@@ -166,7 +168,7 @@ extension World {
             return true
         case .storeResolvePayment, .storeInterruptedCharge, .storeDeferredExpired, .storeDeliver, .storeVerifyDone,
             .arrive, .serverVerifyTimeout, .storeNotifyCheck, .storeNotifyRetry, .storeHistoryDone, .serverReconcile,
-            .storeSubscriptionClock, .serverStatusPoll, .vacant:
+            .storeSubscriptionClock, .serverStatusPoll, .storeFamilyDeliver, .vacant:
             return false
         }
     }

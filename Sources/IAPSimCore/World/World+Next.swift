@@ -33,7 +33,7 @@ extension World {
                 : "the app is not running: nothing is delivered, the transaction stays unfinished"
         case .storeResolvePayment, .storeInterruptedCharge, .storeDeferredExpired, .storeVerifyDone,
             .arrive, .appReceive, .appRequestFailedOffline, .storeNotifyCheck, .storeNotifyRetry, .storeHistoryDone,
-            .serverReconcile, .storeSubscriptionClock, .serverStatusPoll, .vacant:
+            .serverReconcile, .storeSubscriptionClock, .serverStatusPoll, .storeFamilyDeliver, .vacant:
             return nil
         }
     }

@@ -90,7 +90,11 @@ extension World {
             }),
             let t = store.transaction(store.subscriptions[i].latestTransactionId),
             let signed = store.sign(t, now: now)
-        else { return }
+        else {
+            // A family member's subscription (FamilySharing.swift), or none.
+            guard let answer = store.memberStatus(original: original, at: now) else { return }
+            return outbox.send(.serverAPI, .response, .app, exchange: exchange, .statusResponse(answer))
+        }
         let info = store.renewalInfo(i, at: now)
         let answer = StatusAnswer(status: info.status, transaction: signed, renewalInfo: info)
         outbox.send(.serverAPI, .response, .app, exchange: exchange, .statusResponse(answer))

@@ -47,10 +47,10 @@ extension StoreKitFile {
         var terms = SubscriptionTerms(group: named, level: try level(item, id), period: try period(item, id))
         terms.intro = try offers(item, id)
         terms.promotional = try promotionalOffers(item, id)
-        if try bool(item, "familyShareable") { familyShareable = true }
+        // Family Sharing of a subscription is modelled (Subscriptions/FamilySharing.swift).
         return Product(
             id: id, kind: .autoRenewable, priceCents: try price(item, id), coins: 0, title: try title(item, id),
-            subscription: terms)
+            subscription: terms, familyShareable: try bool(item, "familyShareable"))
     }
 
     func level(_ item: JSONNode, _ id: String) throws(ScenarioError) -> Int {

@@ -19,7 +19,8 @@ package struct StoreKitFile {
     var listed: [String] = []
     var notModelled: [String] = []
     var groupNames: [String: String] = [:]
-    /// A product's `familyShareable` was true; what each consumable counts (its own id).
+    /// A one-time product's `familyShareable` was true (a subscription's is modelled); what
+    /// each consumable counts (its own id).
     var familyShareable = false
     var units: [String: String] = [:]
 
@@ -82,7 +83,7 @@ package struct StoreKitFile {
         if products.contains(where: { $0.kind == .nonRenewing }) {
             notModelled.append("non-renewing subscriptions' duration (sold as unlocks)")
         }
-        if familyShareable { notModelled.append("Family Sharing") }
+        if familyShareable { notModelled.append("Family Sharing of one-time products") }
         // A consumable with a built-in product's id grants what the built-in one does (a
         // copy of scenarios/iapsim.storekit keeps its 100 and 550 coins); `grants:` wins.
         for g in BuiltInStoreKit.grants {

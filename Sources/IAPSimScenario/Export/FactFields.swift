@@ -66,9 +66,14 @@ enum FactFields {
                         ("revocationDate", JSONValue.int($0)),
                         ("revocationReason", .int(s.revocationReason ?? 0)),
                         ("revocationType", .string(s.revocationType ?? "")),
-                        ("revocationPercentage", .int(s.revocationPercentage ?? 0)),
-                    ]
-                } ?? []) + subscriptionFields(s))
+                    ] + (s.revocationPercentage.map { [("revocationPercentage", JSONValue.int($0))] } ?? [])
+                } ?? []) + ownershipFields(s) + subscriptionFields(s))
+    }
+
+    /// `inAppOwnershipType`, written only for a family member's transaction (every other one
+    /// is `PURCHASED`).
+    static func ownershipFields(_ s: SignedTransaction) -> [(String, JSONValue)] {
+        s.isFamilyShared ? [("inAppOwnershipType", .string(s.inAppOwnershipType))] : []
     }
 
     /// A subscription transaction's own fields (none for a one-time product).

@@ -18,11 +18,15 @@ public struct Product: Sendable, Hashable, Identifiable {
     public let displayPrice: String
     /// For an auto-renewable subscription: its group and period.
     public let subscription: SubscriptionInfo?
+    /// Whether the purchaser's family shares it (the catalog's `familyShareable`): a family
+    /// member gets a `FAMILY_SHARED` transaction of each period (docs/world.md, "Family Sharing").
+    public let isFamilyShareable: Bool
 
     init(_ p: IAPSimCore.Product, storefront: String, currency: String) {
         id = p.id
         type = ProductType(p.kind)
         displayName = p.title
+        isFamilyShareable = p.familyShareable
         description = p.title
         price = Decimal(p.priceCents) / 100
         displayPrice = Self.displayPrice(cents: p.priceCents, storefront: storefront, currency: currency)

@@ -30,7 +30,8 @@ public struct Transaction: Sendable, Hashable, Identifiable {
     public let isUpgraded: Bool
     /// Always 1.
     public let purchasedQuantity: Int
-    /// Bought by this account (`.purchased`): the simulated store has no Family Sharing.
+    /// `.purchased` for the purchaser's own, `.familyShared` for a family member's transaction of
+    /// a purchase shared through Family Sharing (the payload's `inAppOwnershipType`).
     public let ownershipType: OwnershipType
     /// A purchase or a subscription's renewal.
     public let reason: Reason
@@ -60,7 +61,7 @@ public struct Transaction: Sendable, Hashable, Identifiable {
         expirationDate = s.expiresDate.map(Self.date)
         isUpgraded = s.subscription?.isUpgraded ?? false
         purchasedQuantity = 1
-        ownershipType = .purchased
+        ownershipType = OwnershipType(rawValue: s.inAppOwnershipType)
         reason = s.subscription?.reason == .renewal ? .renewal : .purchase
         offer = s.subscription?.offer.map {
             Offer(

@@ -22,6 +22,9 @@ package enum NotificationType: String, Sendable, Hashable {
     /// A price increase: `PENDING` until the customer consents, `ACCEPTED` then (or at once
     /// when it needs no consent).
     case priceIncrease = "PRICE_INCREASE"
+    /// A family member's access through Family Sharing ended: the purchaser stopped sharing,
+    /// left the family (or the member did), or was refunded (Subscriptions/FamilySharing.swift).
+    case revoke = "REVOKE"
 }
 
 /// Why the customer asked for a refund: a `CONSUMPTION_REQUEST`'s
@@ -215,6 +218,8 @@ extension AppStore {
             notifications[i].notification.renewalInfo?.status = status
         }
         if let t = transaction(txn), let signed = sign(t, now: out.now) {
+            notifications[i].notification.transaction = signed
+        } else if let signed = signMember(id: txn, now: out.now) {
             notifications[i].notification.transaction = signed
         }
         notifications[i].notification.signedDate = out.now

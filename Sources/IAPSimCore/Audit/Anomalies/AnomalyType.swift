@@ -94,7 +94,7 @@ extension AnomalyType {
                 "the merchant server grants a subscriber access that Apple no longer entitles: past its expiry, past its grace period, or during billing retry without grace (to an account that never subscribed it is wrong-account)"
         case .accessAfterRevoke:
             return
-                "the merchant server grants access to a subscription period Apple refunded (also when a late DID_RENEW grants it again)"
+                "the merchant server grants access to a subscription period Apple refunded (also when a late DID_RENEW grants it again), or to a family member after REVOKE (Family Sharing ended)"
         case .renewalUnserved:
             return
                 "Apple charged a subscription (a renewal, a recovery from billing retry, a purchase) and entitles the customer, but the merchant server grants no access"

@@ -127,7 +127,8 @@ extension CommandSpec {
             .network,
         ] + NetworkFault.specs + StoreFault.specs
         + [.askToBuy, .approve, .decline, .replay, .forge, .serverOutage] + ServerAPIFault.specs
-        + RefundCommand.specs + [.spend] + SubscriptionCommand.specs + [.heal, .policy, .wait, .settle]
+        + RefundCommand.specs + [.spend] + SubscriptionCommand.specs + FamilyCommand.specs
+        + [.heal, .policy, .wait, .settle]
 
     static let buy = CommandSpec(
         "buy", usage: "buy PRODUCT [offer OFFER]",
