@@ -9,7 +9,7 @@ extension TUIItemTenEndToEndTests {
         let tmux = try Tmux(
             ["--storekit", "scenarios/dungeon.storekit", "--policy", "sk2-naive"], width: w, height: h)
         defer { tmux.kill() }
-        try e2e.waitForPanels(tmux)
+        try tmux.wait(for: "Transactions")
         try tmux.send("b", "1")
         try tmux.wait(for: "answered: credited 1000000000001")
         try tmux.send("/")

@@ -8,12 +8,12 @@ extension TUIItemTenEndToEndTests {
     func theMerchantPanelListsTheRenewalsItCredited(_ w: Int, _ h: Int) throws {
         let tmux = try Tmux(["--policy", "sk2-naive"], width: w, height: h)
         defer { tmux.kill() }
-        try e2e.waitForPanels(tmux)
+        try tmux.wait(for: "Transactions")
         try tmux.send("b", "4")
         try tmux.wait("the purchase credited") { $0.panel("Merchant server").contains("credited …0001") }
         // `.` runs one event at a time, up to the renewal and the server's answer to its report.
         var screen = tmux.screen()
-        for _ in 0..<40 where !screen.contains("answered: credited 1000000000002") {
+        for _ in 0..<40 where !screen.panel("Merchant server").contains("…0002") {
             try tmux.send(".")
             usleep(150_000)
             screen = tmux.screen()
