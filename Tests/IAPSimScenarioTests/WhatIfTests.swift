@@ -77,6 +77,23 @@ import Testing
         }
     }
 
+    /// Issue 52, item 10: a purchase put right by a live key change (the policy panel's `p`
+    /// while the order is in trouble) names the change as what resolved it.
+    @Test func aLiveKeyChangeThatSavesAPurchaseIsNamed() throws {
+        var scenario = try Self.load("lost-order-crash-at-charge-naive")
+        let launch = try #require(scenario.steps.firstIndex { $0.command == .launch })
+        scenario.steps.insert(Step(.after(0), .setPolicy(.observer, "launch")), at: launch)
+        let (result, report) = Self.explain(scenario)
+        let a = try #require(result.simulation.auditor.anomalies.first)
+        #expect(a.type == .lostOrder && !a.status.isUnresolved)
+        let x = try #require(report.explanation(of: a.id))
+        #expect(x.savedBy.map(\.words) == ["observer launch"])
+        #expect(x.account.line == "resolved by: observer launch")
+        // Without the change the same file names no saving setting.
+        let (_, before) = Self.explain(try Self.load("lost-order-crash-at-charge-naive"))
+        #expect(before.explanations.allSatisfy { $0.savedBy.isEmpty })
+    }
+
     @Test func hardenedListsWhatItAvoided() throws {
         let (result, report) = Self.explain(try Self.load("lost-order-crash-at-charge-hardened"))
         #expect(result.simulation.auditor.anomalies.allSatisfy { !$0.status.isUnresolved })

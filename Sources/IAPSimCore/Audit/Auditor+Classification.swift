@@ -159,7 +159,7 @@ extension Auditor {
         guard graceOver || (finished && !alive) || ledger.charges[i].anomalyId != nil else { return }
         let stuck = ledger.charges[i].stuck
         let status: AnomalyStatus = alive && !stuck ? .open : .permanent
-        let type = uncreditedType(i, now: now)
+        let type = uncreditedType(i, now: now, beyondRecovery: status == .permanent)
         let mechanism =
             stuck
             ? AnomalyWording.stuck
@@ -192,11 +192,15 @@ extension Auditor {
 
     /// Lost while the app never handled it; missed once it did (and had time to finish the
     /// normal path); duplicate when the app paired its order with another transaction,
-    /// whether or not it sent it (docs/world.md, "The rules").
-    func uncreditedType(_ i: Int, now: VirtualTime) -> AnomalyType {
+    /// whether or not it sent it (docs/world.md, "The rules"). A lost order the app handled
+    /// keeps its type while the normal path may still credit it; once it is `beyondRecovery`
+    /// (permanent) no path is left to wait for, and it is a missed order at once.
+    func uncreditedType(_ i: Int, now: VirtualTime, beyondRecovery: Bool = false) -> AnomalyType {
         if ledger.charges[i].pairedWrongly { return .duplicateReceipt }
         guard let handled = ledger.charges[i].handledAt else { return .lostOrder }
-        if let id = ledger.charges[i].anomalyId, anomalies[id - 1].type == .lostOrder, now - handled <= graceMs {
+        if !beyondRecovery, let id = ledger.charges[i].anomalyId, anomalies[id - 1].type == .lostOrder,
+            now - handled <= graceMs
+        {
             return .lostOrder
         }
         return .missedOrder

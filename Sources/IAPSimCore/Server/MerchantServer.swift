@@ -115,6 +115,9 @@ package struct MerchantServer: Sendable, Hashable {
     var sideRecords: ServerSideRecords?
     /// The access granted to each subscriber (`Subscriptions/MerchantServer+Subscriptions.swift`).
     package internal(set) var subscriberAccess: [SubscriberAccess] = []
+    /// The subscription transactions (a purchase, each renewal) through which the server
+    /// granted access, oldest first: what it credited for subscriptions.
+    package internal(set) var subscriptionCredits: [String] = []
     static let verifyTimeoutMs: VirtualTime = 5_000
 
     package init(users: [String], rng: SplitMix64) {

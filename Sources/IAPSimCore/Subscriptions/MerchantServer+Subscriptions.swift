@@ -114,6 +114,12 @@ extension MerchantServer {
         guard apply(news, signed, renewal: renewal, signedAt: signedAt, to: &a, &out) else { return }
         subscriberAccess[k] = a
         let after = a.until(out.policy.serverGrace)
+        // Access granted through this transaction: its period is the one the server grants.
+        if after != nil, !a.revoked, signed.revocationDate == nil, signed.expiresDate == a.expiresAt,
+            !subscriptionCredits.contains(signed.transactionId)
+        {
+            subscriptionCredits.append(signed.transactionId)
+        }
         if after != before {
             out.log(.server, .accessChanged(user: a.user, until: after, why: news.words + " (\(signed.transactionId))"))
         }

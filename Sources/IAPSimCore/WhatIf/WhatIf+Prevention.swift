@@ -73,6 +73,29 @@ extension WhatIf {
         return SavingReplays(replays: replays, targets: tried)
     }
 
+    /// The live key changes (`policy KEY VALUE` steps, the policy panel's `p`) that saved
+    /// anomalies of `good` (the run's anomalies that end well): each step replayed away, the
+    /// rest as run; an anomaly that then ends badly was saved by the step's setting. A
+    /// setting from the start cannot say so (its replay leaves the step out, and the step
+    /// sets the key anyway).
+    mutating func liveSavings(of good: [AnomalyIdentity]) -> [AnomalyIdentity: [PolicyChange]] {
+        guard !good.isEmpty else { return [:] }
+        var out: [AnomalyIdentity: [PolicyChange]] = [:]
+        for (i, step) in input.steps.enumerated() {
+            guard case .setPolicy(let setting) = step.command else { continue }
+            let without = verdict(input.policy, removing: [i])
+            for identity in good where without.endsBadly(identity) {
+                out[identity] = Self.union(out[identity] ?? [], [PolicyChange(setting.key, setting.value)])
+            }
+        }
+        return out
+    }
+
+    /// `a` then the changes of `b` it does not hold.
+    static func union(_ a: [PolicyChange], _ b: [PolicyChange]) -> [PolicyChange] {
+        a + b.filter { !a.contains($0) }
+    }
+
     /// For each setting that alone saves something, the replays with it and each other key
     /// changed together: a setting whose change is harmless once another key changes too
     /// (`account-token`, whose absence only a binding server refuses) did not act itself,

@@ -198,8 +198,9 @@ package struct WhatIf: Sendable {
             (saving, avoided) = savings(of: good, towards: explicit, run: run, otherWorld: otherWorld)
         }
         if let otherWorld { avoided = preventedThere(avoided, other: other, otherWorld: otherWorld) }
+        let live = liveSavings(of: good)
         // One put right by no setting of this policy: what would have kept it from happening.
-        let quiet = good.filter { saving.keys(saving: $0).isEmpty }
+        let quiet = good.filter { saving.keys(saving: $0).isEmpty && live[$0] == nil }
         let quietFixes = quiet.isEmpty ? [:] : preventedBy(quiet, before: bad, opening: true)
         var explanations: [AnomalyExplanation] = []
         for (a, identity) in zip(anomalies, identities) {
@@ -209,8 +210,8 @@ package struct WhatIf: Sendable {
                     anomalyId: a.id, endsBadly: endsBadly,
                     causedBy: causes[identity] ?? [], causeUnknown: unknownCauses,
                     preventedBy: (endsBadly ? fixes[identity] : quietFixes[identity]) ?? [],
-                    savedBy: endsBadly ? [] : saving.keys(saving: identity),
-                    savedTogether: !endsBadly && saving.together(identity)))
+                    savedBy: endsBadly ? [] : Self.union(saving.keys(saving: identity), live[identity] ?? []),
+                    savedTogether: !endsBadly && live[identity] == nil && saving.together(identity)))
         }
         return WhatIfReport(
             explanations: explanations, avoided: avoided, other: other, replays: replays, events: events,

@@ -22,7 +22,8 @@ extension Inspector {
         ]
         for e in sim.log where storeKit2History(e.fact, of: t.id) {
             out.append([
-                Span("  " + DurationText.clock(e.time) + " ", Style(.dim)), Span(PanelContent.text(e.fact, in: .two)),
+                Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
+                Span(PanelContent.text(e.fact, in: .two, prices: sim.config.catalog.settings)),
             ])
         }
         out.append(heading("money"))

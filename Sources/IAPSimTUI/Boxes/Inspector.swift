@@ -240,7 +240,8 @@ struct Inspector {
         let causal = Set(CausalChain.entries(log, anomaly: anomalyId, ids: ids, causes: causes))
         var named = Set<Int>()
         for (i, e) in log.enumerated() {
-            let words = CausalChain.words(PanelContent.text(e.fact, in: sim.policy.storekit))
+            let words = CausalChain.words(
+                PanelContent.text(e.fact, in: sim.policy.storekit, prices: sim.config.catalog.settings))
             if !words.isDisjoint(with: ids) || words.contains(own) { named.insert(i) }
         }
         guard let firstNamed = named.min(), let last = named.max() else {
@@ -268,7 +269,9 @@ struct Inspector {
             out.append([
                 Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
                 Span(TextWidth.pad(e.part.rawValue, to: 16) + " ", UIStyle.part(e.part)),
-                Span(PanelContent.text(e.fact, in: sim.policy.storekit), named.contains(i) ? .plain : Style(.warn)),
+                Span(
+                    PanelContent.text(e.fact, in: sim.policy.storekit, prices: sim.config.catalog.settings),
+                    named.contains(i) ? .plain : Style(.warn)),
             ])
         }
         return out
@@ -307,7 +310,8 @@ struct Inspector {
             case .transactionUpdated(t.id, _, _), .paymentCharged(t.id, _, _), .transactionFinished(t.id),
                 .finishSkipped(t.id, _), .finishFailedError(t.id, _), .deferredExpired(t.id):
                 out.append([
-                    Span("  " + DurationText.clock(e.time) + " ", Style(.dim)), Span(PanelContent.text(e.fact)),
+                    Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
+                    Span(PanelContent.priced(PanelContent.text(e.fact), e.fact, sim.config.catalog.settings)),
                 ])
             default: break
             }

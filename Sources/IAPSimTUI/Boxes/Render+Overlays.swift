@@ -58,7 +58,7 @@ extension UIModel {
 
     func renderPolicy(selected: Int, _ grid: inout Grid) {
         let policy = simulation.policy
-        let differs = policy.differences(from: player.scenario.preset.policy)
+        let differs = listedDifferences(from: player.scenario.preset.policy)
         let note =
             differs.isEmpty
             ? "as started: \(player.scenario.preset.rawValue)"

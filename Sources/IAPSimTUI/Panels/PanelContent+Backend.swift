@@ -21,11 +21,10 @@ extension PanelContent {
                 out.append(line)
             }
             if ledger.accounts.isEmpty { out.append(label("ledger", "no accounts yet", Style(.dim))) }
-            out.append(
-                label(
-                    "rows",
-                    "\(ledger.credits.count) credits, \(ledger.clawbacks.count) clawbacks, "
-                        + "\(ledger.restores.count) restores", Style(.dim)))
+            out += wrappedLabel(
+                "rows",
+                "\(ledger.credits.count) credits, \(ledger.clawbacks.count) clawbacks, "
+                    + "\(ledger.restores.count) restores", Style(.dim))
         } else {
             out.append(
                 label("ledger", link.blind ? "none (blind: credits are not seen)" : "not read yet", Style(.warn)))
@@ -40,11 +39,21 @@ extension PanelContent {
         for call in link.calls.reversed() where out.count < limit {
             let failed = !Self.succeeded(call.text)
             // Whole seconds: the panel is narrow, and the Events panel has the milliseconds.
-            let clock = DurationText.clock(call.time).split(separator: ".").first.map(String.init) ?? ""
-            out.append([
-                Span(TextWidth.pad(clock, to: 8), Style(.dim)),
-                Span(call.text, failed ? Style(.bad) : Style()),
-            ])
+            // Right-aligned to now's width: the column stays straight past 99 hours.
+            let clock = seconds(call.time)
+            let width = max(7, seconds(max(call.time, sim.now)).count)
+            // The call wraps under itself: its status and time are at its end.
+            let indent = width + 1
+            for (n, part) in Wrap.words(call.text, width: max(8, self.width - indent)).enumerated() {
+                out.append([
+                    Span(
+                        n == 0
+                            ? String(repeating: " ", count: width - clock.count) + clock + " "
+                            : String(
+                                repeating: " ", count: indent), Style(.dim)),
+                    Span(part, failed ? Style(.bad) : Style()),
+                ])
+            }
         }
         return out
     }
@@ -53,5 +62,19 @@ extension PanelContent {
     static func succeeded(_ text: String) -> Bool {
         guard let arrow = text.range(of: "-> ") else { return false }
         return text[arrow.upperBound...].hasPrefix("2")
+    }
+}
+
+extension PanelContent {
+    /// `label`, its value wrapped under itself to the panel's width instead of cut.
+    func wrappedLabel(_ text: String, _ value: String, _ style: Style) -> [Line] {
+        Wrap.words(value, width: max(8, width - 9)).enumerated().map { n, part in
+            label(n == 0 ? text : "", part, style)
+        }
+    }
+
+    /// `DurationText.clock` to the whole second (`0:00:05`).
+    func seconds(_ t: VirtualTime) -> String {
+        DurationText.clock(t).split(separator: ".").first.map(String.init) ?? ""
     }
 }

@@ -38,7 +38,8 @@ extension PanelContent {
         return rows.filter { row in
             switch row {
             case .entry(let i):
-                return PanelContent.text(sim.log[i].fact, in: sim.policy.storekit).lowercased().contains(needle)
+                return PanelContent.text(sim.log[i].fact, in: sim.policy.storekit, prices: sim.config.catalog.settings)
+                    .lowercased().contains(needle)
                     || sim.log[i].part.rawValue.lowercased().contains(needle)
             case .note(let i): return notes[i].text.lowercased().contains(needle)
             case .heldBack: return false
@@ -149,19 +150,35 @@ extension PanelContent {
         return [
             Span(clock(e.time) + " ", Style(.dim)),
             Span(TextWidth.pad(part, to: partWidth) + " ", UIStyle.part(e.part)),
-            Span(PanelContent.text(e.fact, in: sim.policy.storekit), textStyle),
+            Span(PanelContent.text(e.fact, in: sim.policy.storekit, prices: sim.config.catalog.settings), textStyle),
         ]
     }
 
     /// `text(_:)` in the words of `world`: the auditor's lines about a StoreKit 2 run name
     /// its signed transactions, not a receipt.
-    static func text(_ fact: Fact, in world: StoreKitWorld) -> String {
+    /// With `prices`, the catalog's settings: a price as its storefront writes it (`£0.99`).
+    static func text(_ fact: Fact, in world: StoreKitWorld, prices: CatalogSettings? = nil) -> String {
         switch fact {
         case .anomalyOpened, .anomalyStatusChanged: return AnomalyType.text(text(fact), in: world)
         // StoreKit 2 has no SKPaymentTransactionState: its own words for the same moments.
         case .transactionUpdated where world == .two: return fact.storeKit2Words ?? text(fact)
-        default: return text(fact)
+        default: return prices.map { priced(text(fact), fact, $0) } ?? text(fact)
         }
+    }
+
+    /// The core's words of a fact that names an amount (a charge, a refund, a subscription's
+    /// charge or renewal), the amount in the currency of the catalog (`settings`).
+    static func priced(_ text: String, _ fact: Fact, _ settings: CatalogSettings) -> String {
+        let cents: Int
+        let before: String
+        switch fact {
+        case .paymentCharged(_, _, let c): (cents, before) = (c, "charged ")
+        case .refundIssued(_, _, let c, _): (cents, before) = (c, "refunded ")
+        case .subscriptionChanged(let n): (cents, before) = (n.priceCents, "), ")
+        default: return text
+        }
+        guard let range = text.range(of: before + formatMoney(cents)) else { return text }
+        return text.replacingCharacters(in: range, with: before + settings.displayPrice(cents))
     }
 
     /// A fact in the UI's words: the core's text, except where that text misleads on a

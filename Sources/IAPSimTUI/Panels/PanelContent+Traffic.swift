@@ -59,7 +59,7 @@ extension PanelContent {
         case .timedOut, .offline: fateStyle = Style(.warn, bold: true)
         }
         var line: Line = []
-        if !narrow { line.append(Span(DurationText.clock(m.sentAt) + " ", Style(.dim))) }
+        if !narrow { line.append(Span(clock(m.sentAt) + " ", Style(.dim))) }
         line.append(
             Span(
                 TextWidth.pad(m.route.rawValue, to: routeNameWidth) + " \(arrow) \(kind) ",

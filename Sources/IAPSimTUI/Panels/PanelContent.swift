@@ -189,6 +189,10 @@ struct PanelContent {
         for o in s.orders.suffix(48).reversed() where o.state == .credited {
             if let t = o.transactionId, !credited.contains(t) { credited.append(t) }
         }
+        // Each subscription period the server granted access through (a renewal too), and
+        // everything newest first: transaction ids grow with time.
+        credited += s.subscriptionCredits.suffix(48).filter { !credited.contains($0) }
+        credited.sort { ($0.count, $0) > ($1.count, $1) }
         out.append(
             label(
                 "credited", credited.isEmpty ? "none yet" : credited.prefix(12).map(txn).joined(separator: " "),

@@ -19,8 +19,9 @@ extension UIModel {
         for (i, (model, r, _)) in halves.enumerated() {
             let otherWorld = i == 0 ? twin.simulation : simulation
             let saved = i == 0 ? splitAvoided?.left : splitAvoided?.right
+            let open = (i == 0 ? splitAvoided?.leftOpen : splitAvoided?.rightOpen) ?? []
             let prevented = UIModel.prevented(in: otherWorld, by: model.simulation)
-            keyLines.append(model.keyLines(prevented: prevented, saved: saved, width: r.width))
+            keyLines.append(model.keyLines(prevented: prevented, saved: saved, open: open, width: r.width))
         }
         // Both halves keep their panels level: the taller key line sets the height.
         let header = 1 + (keyLines.map(\.count).max() ?? 1)
@@ -34,14 +35,18 @@ extension UIModel {
     /// What one half avoided, wrapped to its width (two lines at most): the replays' words
     /// ("lost-order o1, by observer launch") once worked out (`saved`); until then the
     /// anomalies it avoided, by type and status. A key is never cut mid-word.
-    func keyLines(prevented: [(Anomaly, String)], saved: [String]?, width: Int) -> [String] {
-        let words: String
+    /// When it avoided nothing, what both sides have (`open`) and the keys that prevent it.
+    func keyLines(prevented: [(Anomaly, String)], saved: [String]?, open: [String] = [], width: Int) -> [String] {
+        var words: String
         if let saved, !saved.isEmpty {
             words =
                 "avoided: " + saved.prefix(3).joined(separator: "; ")
                 + (saved.count > 3 ? " +\(saved.count - 3)" : "")
         } else if prevented.isEmpty {
             words = "avoided: nothing the other side has"
+            if let first = open.first {
+                words += "; both have " + first + (open.count > 1 ? " +\(open.count - 1)" : "")
+            }
         } else {
             words =
                 "avoided: "
@@ -50,7 +55,10 @@ extension UIModel {
                 + (prevented.count > 4 ? " +\(prevented.count - 4)" : "")
         }
         let wrapped = Wrap.words(words, width: width - 1).map { " " + $0 }
-        return wrapped.count > 2 ? [wrapped[0], wrapped[1] + " \(glyphs.more)"] : wrapped
+        // The keys of what both sides have take a third line.
+        let most = open.isEmpty ? 2 : 3
+        return wrapped.count > most
+            ? Array(wrapped.prefix(most - 1)) + [wrapped[most - 1] + " \(glyphs.more)"] : wrapped
     }
 
     /// One half of the split screen: its label, its key lines, then its Auditor, Merchant
@@ -73,14 +81,21 @@ extension UIModel {
     }
 
     /// The policy by its preset's name, or the nearest preset and how many keys differ
-    /// (`sk2-hardened +1`), never a bare "custom".
+    /// (`sk2-hardened +1`), never a bare "custom". Only the keys the policy panel lists
+    /// count: under serve a `server-*` key, which the backend ignores, is no difference.
     var policyName: String {
         let policy = simulation.policy
         if let preset = policy.matchingPreset { return preset.rawValue }
         let near = PolicyPreset.allCases.filter { $0.policy.storekit == policy.storekit }
-            .map { ($0, policy.differences(from: $0.policy).count) }
+            .map { ($0, listedDifferences(from: $0.policy).count) }
             .min { $0.1 < $1.1 }
-        return near.map { "\($0.0.rawValue) +\($0.1)" } ?? policy.displayName
+        return near.map { $0.1 == 0 ? $0.0.rawValue : "\($0.0.rawValue) +\($0.1)" } ?? policy.displayName
+    }
+
+    /// The keys the policy panel lists whose value differs from `other`'s.
+    func listedDifferences(from other: Policy) -> [PolicyKey] {
+        let differs = simulation.policy.differences(from: other)
+        return simulation.isExternal ? differs.filter(policyKeys.contains) : differs
     }
 
     /// The auditor's count of anomalies by status, in a few words.

@@ -92,10 +92,28 @@ extension UIModel {
         var theirs = mine
         theirs.policy = twin.simulation.policy
         theirs.preset = twin.simulation.policy.matchingPreset ?? twinPreset
+        let left = mine.whatIf(simulation, against: twin.simulation.policy)
+        let right = theirs.whatIf(twin.simulation, against: simulation.policy)
         split.avoided = SplitAvoided(
-            stamp: stamp,
-            left: mine.whatIf(simulation, against: twin.simulation.policy).avoided.map(\.line),
-            right: theirs.whatIf(twin.simulation, against: simulation.policy).avoided.map(\.line))
+            stamp: stamp, left: left.avoided.map(\.line), right: right.avoided.map(\.line),
+            leftOpen: UIModel.bothHave(simulation, twin.simulation, left),
+            rightOpen: UIModel.bothHave(twin.simulation, simulation, right))
+    }
+
+    /// The anomalies of `world` that end badly there and beside it in `other` too (neither
+    /// side avoided them), each with its account from the replays (`report`): the keys
+    /// that prevent it, which neither policy has (`refund-unclawed …0001 permanent,
+    /// prevented by: server-notifications true + server-clawback full`).
+    static func bothHave(_ world: Simulation, _ other: Simulation, _ report: WhatIfReport) -> [String] {
+        world.auditor.anomalies.filter(\.status.isUnresolved).compactMap { a in
+            guard
+                other.auditor.anomalies.contains(where: {
+                    $0.type == a.type && $0.txn == a.txn && $0.status.isUnresolved
+                }),
+                let x = report.explanation(of: a.id)
+            else { return nil }
+            return "\(a.type.rawValue) \(PanelContent.shortId(a.txn)) \(a.status.rawValue), \(x.account.line)"
+        }
     }
 
     /// What `other`'s policy did about each unresolved anomaly of `world`: prevented (no
@@ -124,4 +142,7 @@ package struct SplitAvoided: Sendable, Hashable {
     var stamp: [Int]
     var left: [String]
     var right: [String]
+    /// What each half has and the other has too, with the keys that prevent it.
+    var leftOpen: [String] = []
+    var rightOpen: [String] = []
 }
