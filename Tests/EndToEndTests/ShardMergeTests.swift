@@ -68,6 +68,40 @@ import Testing
         }
     }
 
+    /// Issue 55: one finding per type, the shortest shrunk scenario, ties by run index. Naive,
+    /// seed 5: replay-fraud fails first at run 13 (shrunk to 3 steps), but run 31 shrinks to 2;
+    /// the finding is run 31's, in the unsharded report and in the merge of 7 shards, where run
+    /// 13 is shard 6's and run 31 shard 3's.
+    @Test func theFindingIsTheShortestShrunkScenarioNotTheFirstFailingRuns() throws {
+        let arguments = ["explore", "--policy", "naive", "--runs", "300", "--seed", "5"]
+        let out = ExploreCLITests.scratch("shortest")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let whole = try CLI.run(arguments + ["--out", out, "--json"])
+        let object = try ExploreCLITests.json(whole)
+        let shrunk = try #require(object["shrunk"] as? [String: [String: Any]])
+        let candidates = try #require(object["candidates"] as? [String: [[String: Any]]])
+        #expect(Set(shrunk.keys) == Set(candidates.keys))
+        var notFirst: [String] = []
+        for (type, finding) in shrunk {
+            let runs = try #require(candidates[type]).map { ($0["run"] as! Int, $0["steps"] as! Int) }
+            #expect(runs.count <= 4 && !runs.isEmpty)
+            #expect(runs.map(\.0) == runs.map(\.0).sorted(), "\(type): candidates lowest index first")
+            let best = runs.min { ($0.1, $0.0) < ($1.1, $1.0) }!
+            #expect(finding["run"] as? Int == best.0, "\(type): \(runs)")
+            #expect(finding["steps"] as? Int == best.1)
+            if best.0 != runs[0].0 { notFirst.append(type) }
+        }
+        let replay = try #require(shrunk["replay-fraud"])
+        #expect(replay["run"] as? Int == 31 && replay["steps"] as? Int == 2, "\(replay)")
+        #expect(notFirst.contains("replay-fraud"))
+        // The finding's file is the chosen run's scenario.
+        let file = try String(contentsOfFile: out + "/replay-fraud.yaml", encoding: .utf8)
+        #expect(file.contains("--skip 31"))
+        let (_, merged) = try Self.sharded(arguments, shards: 7, name: "shortest")
+        let mergedShrunk = try #require(try ExploreCLITests.json(merged)["shrunk"] as? [String: [String: Any]])
+        #expect(mergedShrunk["replay-fraud"]?["run"] as? Int == 31)
+    }
+
     @Test func aCleanPolicyMergesToExitZero() throws {
         let arguments = ["explore", "--policy", "hardened", "--runs", "120", "--seed", "2"]
         let out = ExploreCLITests.scratch("clean-whole")

@@ -163,5 +163,17 @@ import Testing
             #expect(first.index == outcomes.filter { $0.failures.contains(type) }.map(\.index).min())
         }
         #expect(!even.firstFailure.isEmpty, "naive runs fail: the first failure is compared")
+        // The candidates to shrink: each type's four lowest failing indices, whatever the order
+        // of the runs and however they were split (7 reports, as 7 shards, merged in reverse).
+        var shards = Array(repeating: ExploreReport(), count: 7)
+        for o in outcomes.shuffled() { shards[o.index % 7].add(o) }
+        var merged = ExploreReport()
+        for shard in shards.reversed() { merged.merge(shard) }
+        #expect(merged == even)
+        for (type, runs) in even.candidates {
+            let failing = outcomes.filter { $0.failures.contains(type) }.map(\.index).sorted()
+            #expect(runs.map(\.index) == Array(failing.prefix(ExploreReport.candidateCount)), "\(type)")
+        }
+        #expect(even.candidates.values.contains { $0.count == ExploreReport.candidateCount })
     }
 }

@@ -10,8 +10,16 @@ package struct ExploreReport: Sendable, Hashable {
     package var counts: [AnomalyKey: Int]
     /// Per type: how many runs ended with it unresolved.
     package var failingRuns: [AnomalyType: Int]
+    /// Per type: the `candidateCount` lowest-index runs that ended with it unresolved, lowest
+    /// first: the runs explore shrinks, its finding the shortest shrunk one (ties by index).
+    /// A shard's candidates hold every candidate of the whole explore that it ran: one of the
+    /// whole explore's first four is among the first four of its shard.
+    package var candidates: [AnomalyType: [RunOutcome]]
+    /// How many failing runs a type keeps to shrink.
+    package static let candidateCount = 4
+
     /// Per type: the lowest-index run that ended with it unresolved.
-    package var firstFailure: [AnomalyType: RunOutcome]
+    package var firstFailure: [AnomalyType: RunOutcome] { candidates.compactMapValues(\.first) }
 
     /// Builds the report; the outcomes may come in any order.
     package init(_ outcomes: [RunOutcome]) {
@@ -27,11 +35,11 @@ package struct ExploreReport: Sendable, Hashable {
         facts = 0
         counts = [:]
         failingRuns = [:]
-        firstFailure = [:]
+        candidates = [:]
         failingRunCount = 0
     }
 
-    /// Counts one run. Every field is a sum or a minimum by index: the order in which runs
+    /// Counts one run. Every field is a sum or the lowest indices: the order in which runs
     /// are added does not change the report.
     package mutating func add(_ o: RunOutcome) {
         runs += 1
@@ -44,7 +52,7 @@ package struct ExploreReport: Sendable, Hashable {
         for key in o.anomalies { counts[key, default: 0] += 1 }
         for type in o.failures {
             failingRuns[type, default: 0] += 1
-            keepFirst(type, o)
+            keep(type, [o])
         }
     }
 
@@ -57,12 +65,18 @@ package struct ExploreReport: Sendable, Hashable {
         counts.merge(other.counts, uniquingKeysWith: +)
         failingRuns.merge(other.failingRuns, uniquingKeysWith: +)
         failingRunTypes.merge(other.failingRunTypes) { a, _ in a }
-        for (type, o) in other.firstFailure { keepFirst(type, o) }
+        for (type, runs) in other.candidates { keep(type, runs) }
     }
 
-    private mutating func keepFirst(_ type: AnomalyType, _ o: RunOutcome) {
-        if let first = firstFailure[type], first.index <= o.index { return }
-        firstFailure[type] = o
+    /// Keeps the `candidateCount` lowest indices of `type`'s candidates and `runs`.
+    private mutating func keep(_ type: AnomalyType, _ runs: [RunOutcome]) {
+        var kept = candidates[type] ?? []
+        if kept.count == Self.candidateCount, let last = kept.last, runs.allSatisfy({ $0.index > last.index }) {
+            return
+        }
+        kept += runs
+        kept.sort { $0.index < $1.index }
+        candidates[type] = Array(kept.prefix(Self.candidateCount))
     }
 
     /// Anomalies that ended open or permanent (a replay that succeeded is permanent).

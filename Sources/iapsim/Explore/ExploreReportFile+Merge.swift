@@ -17,10 +17,10 @@ extension ExploreReportFile {
     }
 
     /// The report of the unsharded explore, from the reports of all its shards: runs, events,
-    /// facts, anomaly counts and failing runs summed; per anomaly type the finding of the
-    /// lowest failing run index (the run the unsharded explore shrinks: the shortest of the
-    /// candidates is this one, each shard shrinking its own first failure, since a merge must
-    /// equal the unsharded report); the findings' files named under `out`.
+    /// facts, anomaly counts and failing runs summed; per anomaly type the first four failing
+    /// runs of all the shards' candidates (each of the unsharded explore's first four is among
+    /// the first four of its shard) and, of those, the shortest shrunk scenario, ties by run
+    /// index, as the unsharded explore picks; the findings' files named under `out`.
     static func merge(_ reports: [(path: String, report: ExploreReportFile)], out: String) throws(MergeRefusal)
         -> ExploreReportFile
     {
@@ -43,13 +43,14 @@ extension ExploreReportFile {
             merged.facts += report.facts
             merged.anomalies.merge(report.anomalies) { a, b in a.merging(b, uniquingKeysWith: +) }
             merged.failingRuns.merge(report.failingRuns) { a, _ in a }
-            for (type, finding) in report.shrunk {
-                if let kept = merged.shrunk[type], kept.run <= finding.run { continue }
-                merged.shrunk[type] = finding
+            for (type, theirs) in report.candidates {
+                let all = (merged.candidates[type] ?? []) + theirs
+                merged.candidates[type] = Array(all.sorted { $0.run < $1.run }.prefix(ExploreReport.candidateCount))
             }
             merged.jobs = max(merged.jobs, report.jobs)
             merged.seconds = max(merged.seconds, report.seconds)
         }
+        merged.shrunk = merged.candidates.compactMapValues { $0.min { $0.isBetter(than: $1) } }
         merged.findings = merged.shrunk.mapValues { _ in "" }
         for type in merged.shrunk.keys {
             merged.findings[type] = (out as NSString).appendingPathComponent("\(type).yaml")

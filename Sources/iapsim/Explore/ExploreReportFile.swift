@@ -31,8 +31,12 @@ struct ExploreReportFile: Codable, Equatable {
     var failingRuns: [String: [String]]
     /// Per type found: the scenario file written.
     var findings: [String: String]
-    /// Per type found: the run it was shrunk from and the shrunk scenario's text.
+    /// Per type found: the run it was shrunk from and the shrunk scenario's text: of the type's
+    /// first four failing runs (`candidates`), the shortest shrunk scenario, ties by run index.
     var shrunk: [String: Shrunk]
+    /// Per type found: its first four failing runs, each shrunk, lowest index first (`merge`
+    /// keeps the first four of every shard's and picks the shortest again).
+    var candidates: [String: [Shrunk]]
     var jobs: Int
     var seconds: Double
     var runsPerSecond: Double
@@ -47,6 +51,9 @@ struct ExploreReportFile: Codable, Equatable {
         var reproduce: String
         /// The scenario file's text.
         var scenario: String
+
+        /// The finding a type keeps: the shortest shrunk scenario, ties by the lower run index.
+        func isBetter(than other: Shrunk) -> Bool { (steps, run) < (other.steps, other.run) }
     }
 
     /// Per type: runs that ended with it unresolved.
@@ -101,11 +108,16 @@ extension ExploreRun.Result {
         for (index, types) in report.failingRunTypes { failing[String(index)] = types.map(\.rawValue) }
         var files: [String: String] = [:]
         var shrunk: [String: ExploreReportFile.Shrunk] = [:]
-        for f in findings {
-            files[f.type.rawValue] = f.file
-            shrunk[f.type.rawValue] = ExploreReportFile.Shrunk(
+        var candidates: [String: [ExploreReportFile.Shrunk]] = [:]
+        func entry(_ f: ExploreRun.Finding) -> ExploreReportFile.Shrunk {
+            ExploreReportFile.Shrunk(
                 run: f.run.index, originalSteps: f.originalSteps, steps: f.shrunkSteps,
                 reproduce: run.reproduceCommand(run: f.run.index), scenario: f.contents)
+        }
+        for f in findings {
+            files[f.type.rawValue] = f.file
+            shrunk[f.type.rawValue] = entry(f)
+            candidates[f.type.rawValue] = f.candidates.map(entry)
         }
         return ExploreReportFile(
             policy: run.policy.rawValue, seed: run.seed, steps: run.steps, skip: run.skip, totalRuns: run.runs,
@@ -113,7 +125,8 @@ extension ExploreRun.Result {
             catalog: ExploreReportFile.catalogIdentity(storekit: run.storekitPath, grants: run.grantsPath),
             swarm: run.swarm ? true : nil, runs: report.runs, events: report.events, facts: report.facts,
             anomalies: anomalies,
-            failingRuns: failing, findings: files, shrunk: shrunk, jobs: run.jobs, seconds: seconds,
+            failingRuns: failing, findings: files, shrunk: shrunk, candidates: candidates, jobs: run.jobs,
+            seconds: seconds,
             runsPerSecond: runsPerSecond, eventsPerSecond: eventsPerSecond, factsPerSecond: factsPerSecond)
     }
 }

@@ -30,7 +30,7 @@ extension ExploreRun.Result {
         if findings.isEmpty {
             lines.append("No run ended with an open or permanent anomaly; every attack was blocked.")
         } else {
-            lines.append("Findings (first failing run per type, shrunk):")
+            lines.append("Findings (per type, the shortest shrunk of its first four failing runs):")
             for f in findings {
                 lines.append(
                     "  \(f.type.rawValue): run \(f.run.index), \(f.originalSteps) -> \(f.shrunkSteps) steps, "

@@ -31,6 +31,14 @@ struct ExploreRun {
         var contents: String
         var originalSteps: Int
         var shrunkSteps: Int
+        /// Every failing run of this type that was shrunk (`ExploreReport.candidates`), this one
+        /// among them, lowest index first.
+        var candidates: [Finding] = []
+
+        /// The finding a type keeps: the shortest shrunk scenario, ties by the lower run index.
+        func isBetter(than other: Finding) -> Bool {
+            (shrunkSteps, run.index) < (other.shrunkSteps, other.run.index)
+        }
     }
 
     struct Result {
@@ -70,8 +78,10 @@ struct ExploreRun {
         if live { Output.raw("\r\u{1B}[K") }
         var findings: [Finding] = []
         for type in AnomalyType.simulatedWorld {
-            guard let first = report.firstFailure[type] else { continue }
-            findings.append(finding(type, first, explorer))
+            let shrunk = (report.candidates[type] ?? []).map { finding(type, $0, explorer) }
+            guard var best = shrunk.min(by: { $0.isBetter(than: $1) }) else { continue }
+            best.candidates = shrunk
+            findings.append(best)
         }
         return Result(
             run: self, report: report, findings: findings,

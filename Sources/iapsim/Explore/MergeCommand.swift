@@ -11,7 +11,7 @@ struct MergeCommand: ParsableCommand {
         commandName: "merge",
         abstract: "Merge the reports of explore's shards into the report of the unsharded run.",
         discussion: """
-            Each REPORT is the JSON object `iapsim explore --shard I/N --json` printed, saved to a file (one per shard, 0/N to N-1/N). Runs, events and anomaly counts are summed; each anomaly type keeps one finding (the run the unsharded explore shrinks: the lowest failing run index), written to DIR/TYPE.yaml. The report (and --json object) is the unsharded run's.
+            Each REPORT is the JSON object `iapsim explore --shard I/N --json` printed, saved to a file (one per shard, 0/N to N-1/N). Runs, events and anomaly counts are summed; each anomaly type keeps one finding (as the unsharded explore: of its first four failing runs, each shrunk, the shortest scenario, ties by run index), written to DIR/TYPE.yaml. The report (and --json object) is the unsharded run's.
 
             Exit 0 when every run ended clean, 1 when one did not, 2 when the reports are not every shard of one explore (another seed, policy, catalog, step count, run count, skip or version; a shard missing or given twice).
             """
@@ -106,7 +106,7 @@ struct MergeCommand: ParsableCommand {
             lines.append("No run ended with an open or permanent anomaly; every attack was blocked.")
             return lines
         }
-        lines.append("Findings (first failing run per type, shrunk):")
+        lines.append("Findings (per type, the shortest shrunk of its first four failing runs):")
         let counts = r.failingRunCounts
         for type in AnomalyType.simulatedWorld {
             guard let f = r.shrunk[type.rawValue] else { continue }
