@@ -18,7 +18,8 @@ import Testing
         let local = root.appendingPathComponent(".venv-apple/bin/python").path
         return FileManager.default.isExecutableFile(atPath: local) ? local : nil
     }()
-    static let skip: Comment = "Apple's app-store-server-library is not installed: set IAPSIM_APPLE_PYTHON or run tools/apple-venv.sh"
+    static let skip: Comment =
+        "Apple's app-store-server-library is not installed: set IAPSIM_APPLE_PYTHON or run tools/apple-venv.sh"
 
     /// The weekly pass with a promotional offer: 0.99 a week for two weeks.
     static let offer = """
@@ -77,7 +78,8 @@ import Testing
         let signature = try #require(Data(base64Encoded: base64))
         return [
             .appAccountToken(account),
-            .promotionalOffer(offerID: offer, keyID: keyID ?? self.keyID, nonce: nonce, signature: signature, timestamp: timestamp),
+            .promotionalOffer(
+                offerID: offer, keyID: keyID ?? self.keyID, nonce: nonce, signature: signature, timestamp: timestamp),
         ]
     }
 
@@ -141,7 +143,8 @@ import Testing
     func aCompactJWSFromAppleLibraryIsAccepted() async throws {
         let (store, _) = try await store()
         let jws = try sign([
-            "form": "jws", "product": "pass_weekly", "offer": "comeback", "issuer": "57246542-96fe-1a63-e053-0824d011072a",
+            "form": "jws", "product": "pass_weekly", "offer": "comeback",
+            "issuer": "57246542-96fe-1a63-e053-0824d011072a",
             "transactionId": "705000000000000001",
         ])
         let bought = try await buy(store, Set(Product.PurchaseOption.promotionalOffer("comeback", compactJWS: jws)))
@@ -165,18 +168,27 @@ import Testing
                 var bytes = s.signature
                 bytes[bytes.count - 1] ^= 1
                 changed.insert(
-                    .promotionalOffer(offerID: id, keyID: s.keyID, nonce: s.nonce, signature: bytes, timestamp: s.timestamp))
+                    .promotionalOffer(
+                        offerID: id, keyID: s.keyID, nonce: s.nonce, signature: bytes, timestamp: s.timestamp))
             }
         }
         #expect(refusal(try await buy(store, changed)) == .invalidOfferSignature)
         // Signed for another account than the purchase's appAccountToken.
-        #expect(refusal(try await buy(store, try fieldsOptions(store, account: account, signedFor: UUID()))) == .invalidOfferSignature)
+        #expect(
+            refusal(try await buy(store, try fieldsOptions(store, account: account, signedFor: UUID())))
+                == .invalidOfferSignature)
         // More than 24 hours old.
-        #expect(refusal(try await buy(store, try fieldsOptions(store, account: account, ageMs: 25 * 3_600_000))) == .invalidOfferSignature)
+        #expect(
+            refusal(try await buy(store, try fieldsOptions(store, account: account, ageMs: 25 * 3_600_000)))
+                == .invalidOfferSignature)
         // Signed with a key App Store Connect does not know.
-        #expect(refusal(try await buy(store, try fieldsOptions(store, account: account, keyID: "UNKNOWN"))) == .invalidOfferSignature)
+        #expect(
+            refusal(try await buy(store, try fieldsOptions(store, account: account, keyID: "UNKNOWN")))
+                == .invalidOfferSignature)
         // An offer the product does not have.
-        #expect(refusal(try await buy(store, try fieldsOptions(store, offer: "nope", account: account))) == .invalidOfferIdentifier)
+        #expect(
+            refusal(try await buy(store, try fieldsOptions(store, offer: "nope", account: account)))
+                == .invalidOfferIdentifier)
         // Nothing was charged: no transaction at all.
         let none = try await store.user { await Transaction.latest(for: "pass_weekly") }.value
         #expect(none == nil)

@@ -87,7 +87,9 @@ extension StoreKitFile {
         intro += try items(item["introductoryOffers"], key: "introductoryOffers", limit: 100)
         let applied = try intro.first.map { node throws(ScenarioError) in try introductoryOffer(node, id) }
         var any = false
-        let kinds = [("codeOffers", "offer code"), ("winbackOffers", "win-back offer"), ("billingPlans", "billing plan")]
+        let kinds = [
+            ("codeOffers", "offer code"), ("winbackOffers", "win-back offer"), ("billingPlans", "billing plan"),
+        ]
         for (key, name) in kinds {
             let found = try items(item[key], key: key, limit: 100)
             if !found.isEmpty {

@@ -18,7 +18,9 @@ extension SimulatedStore {
                 if let promotional {
                     guard sim.app.loggedIn != nil else { return .failure(StoreKitError.notEntitled) }
                     switch sim.drivenRedeem(
-                        offerSignature(promotional, product: product, account: account), product: product, token: account) {
+                        offerSignature(promotional, product: product, account: account), product: product,
+                        token: account)
+                    {
                     case .success(let accepted): offer = accepted
                     case .failure(let refusal): return .failure(Product.PurchaseError(refusal))
                     }
