@@ -59,7 +59,7 @@ def decoded_fields(t):
         "environment": t["environment"],
         "currency": "USD",
     } | ({"revocationDate": t["revocationDate"] + EPOCH_MS, "revocationReason": t["revocationReason"],
-          "revocationType": t["revocationType"], "revocationPercentage": t["revocationPercentage"]}
+          "revocationType": t["revocationType"], "revocationPercentage": t.get("revocationPercentage")}
          if "revocationDate" in t else {}) | subscription_fields(t)
 
 

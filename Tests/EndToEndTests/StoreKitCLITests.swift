@@ -122,7 +122,7 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)")
         #expect(
             result.lines.contains(
-                "   catalog: scenarios/dungeon.storekit, 7 products, prices in GBP; not modelled: promotional, "
+                "   catalog: scenarios/dungeon.storekit, 7 products, prices in GBP; not modelled: "
                     + "offer-code and win-back offers, non-renewing subscriptions' duration (sold as unlocks), Family Sharing of one-time products"
             ))
         #expect(result.stdout.contains("+80 coins to alice"))

@@ -88,7 +88,7 @@ import Testing
         d.key(.enter)  // crash right after the charge
         #expect(d.model.simulation.app.process == .crashed)
         let rows = d.screen().lines
-        let charged = try #require(rows.firstIndex { $0.contains("charged 0.99") })
+        let charged = try #require(rows.firstIndex { $0.contains("charged $0.99") })
         let marker = try #require(rows.firstIndex { $0.contains("-- step 2 (line 14): when charged: crash") })
         let crash = try #require(rows.firstIndex { $0.contains("> crash") })
         #expect(charged < marker && marker < crash, "the step's marker stands where it began")
