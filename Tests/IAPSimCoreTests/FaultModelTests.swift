@@ -10,6 +10,8 @@ import Testing
     static let instant: [String: String] = [
         "crash": "the process dies at once; the heal phase launches it again",
         "auto-renew": "the customer's choice, not an armed fault: heal leaves it as the customer set it",
+        "price-increase": "the developer's new price, in effect at once (PRICE_INCREASE): nothing is left armed",
+        "family-share": "the purchaser's choice in Settings, in effect at once (REVOKE): nothing is left armed",
     ]
 
     /// A world in each StoreKit, the SK2 one with a subscription bought (so that its faults apply).

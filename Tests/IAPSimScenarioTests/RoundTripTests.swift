@@ -76,7 +76,9 @@ import Testing
     /// elsewhere): the StoreKit 1 round trip leaves them to `subscriptionFieldsSurviveARoundTrip`.
     static func namesSubscription(_ command: Command) -> Bool {
         switch command {
-        case .buy(let p), .subscription(.changePlan(let p)): return Catalog.standard.product(p)?.subscription != nil
+        case .buy(let p), .subscription(.changePlan(let p)), .subscription(.priceIncrease(let p, _, _)),
+            .subscription(.buyOffer(let p, _)):
+            return Catalog.standard.product(p)?.subscription != nil
         default: return false
         }
     }

@@ -16,6 +16,7 @@ extension Schedule {
         ("server-api-outage", "server faults (StoreKit 2, or a server-side key on)"),
         ("forge", "server faults (StoreKit 2)"), ("billing-fail", "subscriptions (StoreKit 2)"),
         ("auto-renew", "subscriptions (StoreKit 2)"), ("delay-next-notification", "subscriptions (StoreKit 2)"),
+        ("price-increase", "subscriptions (StoreKit 2)"), ("family-share", "family steps (StoreKit 2)"),
     ]
 
     /// Up to two server-side faults in a third of the runs; with `swarm`, in the share of
