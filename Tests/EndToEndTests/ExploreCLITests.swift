@@ -185,8 +185,9 @@ import Testing
                 == ["naive", "local-table", "retransmit", "retry-file", "hardened"])
         #expect(rows.last == "| hardened |" + String(repeating: " 0% |", count: Self.allTypes.count))
         // StoreKit 1 schedules draw no refunds and sell no subscriptions: naive shows every
-        // other failure (the two refund types and the four subscription types are last).
-        let none = String(repeating: " 0% |", count: 6)
+        // other failure (the two refund types, the four subscription types and
+        // promo-ineligible are last).
+        let none = String(repeating: " 0% |", count: 7)
         #expect((rows.first ?? "").hasSuffix(none))
         #expect(!(rows.first ?? "").dropLast(none.count).contains(" 0% "), "naive: \(rows.first ?? "")")
     }

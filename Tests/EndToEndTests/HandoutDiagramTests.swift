@@ -152,6 +152,10 @@ import Testing
             // An order paired with another transaction (or with none): the purchases it is
             // between are drawn.
             need(page.has(purchase), "the app's purchase call")
+        case "access-after-revoke" where page.lines.contains { $0.contains("FAMILY_SHARED") }:
+            // A family member's access: the member's shared transaction and the REVOKE that
+            // ended it (the purchaser's own purchase call is another account's chain).
+            need(page.lines.contains { $0.contains("REVOKE") }, "the REVOKE that ended the share")
         case "grace-cut", "renewal-unserved", "access-after-revoke", "access-after-end":
             need(page.has(purchase), "the app's purchase call")
         default:

@@ -161,8 +161,9 @@ import Testing
         let start = clock.now
         var attempts: [[String: Any]] = []
         // The hold loop looks every 200 ms and delivers at once (a second on an idle machine);
-        // the wait allows a loaded one (the whole suite on two cores) ten.
-        while attempts.isEmpty, clock.now - start < .seconds(10) {
+        // the wait allows a loaded one (the whole suite on two cores, where ten were once too
+        // few) sixty; it ends as soon as the attempt is there.
+        while attempts.isEmpty, clock.now - start < .seconds(60) {
             try await Task.sleep(for: .milliseconds(50))
             // The status endpoint allows one call a second: its answer is read from the server.
             attempts =
