@@ -8,11 +8,11 @@ import Testing
 /// and what it hands out). A public symbol added without a row, or a row whose symbol went,
 /// fails `everyPublicSymbolMirrorsAnApplePageOrIsHarness`.
 @Suite struct ShapeTests {
-    /// Every row: the StoreKit mirrors (ShapeTests+AppleRows.swift) and the harness
+    /// Every row: the StoreKit mirrors (ShapeTests+AppleRows.swift, ShapeTests+TransactionRows.swift) and the harness
     /// (ShapeTests+HarnessRows.swift).
-    static let rows: [String: String] = appleRows.merging(harnessRows) { _, _ in
+    static let rows: [String: String] = appleRows.merging(transactionRows) { _, _ in
         preconditionFailure("a symbol has a row in both tables")
-    }
+    }.merging(harnessRows) { _, _ in preconditionFailure("a symbol has a row in both tables") }
 
     static var sources: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
