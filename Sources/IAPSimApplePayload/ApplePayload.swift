@@ -85,6 +85,7 @@ package enum ApplePayload {
             p.offerDiscountType = o.paymentMode.rawValue
             p.offerPeriod = o.period
         }
+        if !r.eligibleWinBackOfferIds.isEmpty { p.eligibleWinBackOfferIds = r.eligibleWinBackOfferIds }
         return p
     }
 }

@@ -6,6 +6,8 @@ package protocol JSONMembers {
     mutating func add(_ key: StaticString, _ value: String?)
     mutating func add(_ key: StaticString, _ value: Int64?)
     mutating func add(_ key: StaticString, _ value: Bool?)
+    /// A member whose value is an array of strings.
+    mutating func add(_ key: StaticString, strings: [String]?)
     /// A member whose value is an object of the members `object` adds.
     mutating func add(_ key: StaticString, object: (inout Self) -> Void)
 }
@@ -47,6 +49,9 @@ package struct JSONTreeMembers: JSONMembers {
     package mutating func add(_ key: StaticString, _ value: String?) { add(key, value.map(JSONText.string)) }
     package mutating func add(_ key: StaticString, _ value: Int64?) { add(key, value.map(JSONText.integer)) }
     package mutating func add(_ key: StaticString, _ value: Bool?) { add(key, value.map(JSONText.bool)) }
+    package mutating func add(_ key: StaticString, strings: [String]?) {
+        add(key, strings.map { .array($0.map(JSONText.string)) })
+    }
 
     package mutating func add(_ key: StaticString, object: (inout Self) -> Void) {
         var inner = Self()
@@ -86,6 +91,17 @@ package struct JSONByteMembers: JSONMembers {
         guard let value else { return }
         self.key(key)
         out.append(contentsOf: value ? "true".utf8 : "false".utf8)
+    }
+
+    package mutating func add(_ key: StaticString, strings: [String]?) {
+        guard let strings else { return }
+        self.key(key)
+        out.append(UInt8(ascii: "["))
+        for (n, s) in strings.enumerated() {
+            if n > 0 { out.append(UInt8(ascii: ",")) }
+            JSONText.quote(s, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     package mutating func add(_ key: StaticString, object: (inout Self) -> Void) {

@@ -62,9 +62,9 @@ package struct TransactionPayload: Equatable, Sendable, JSONPayload {
     package var revocationPercentage: Int64?
     /// The customer's `AppTransaction.appTransactionID` (App Store Server API 1.15).
     package var appTransactionId: String?
-    /// `1` for an introductory offer, `2` a promotional one (Apple's `OfferType`), absent without an offer.
+    /// `1` introductory, `2` promotional, `3` an offer code, `4` win-back (Apple's `OfferType`); absent without an offer.
     package var offerType: Int64?
-    /// A promotional offer's identifier, with `offerType` 2.
+    /// The offer's identifier, with `offerType` 2 (promotional), 3 (an offer code's reference name) or 4 (win-back).
     package var offerIdentifier: String?
     /// `FREE_TRIAL`, `PAY_AS_YOU_GO` or `PAY_UP_FRONT`, with `offerType`.
     package var offerDiscountType: String?

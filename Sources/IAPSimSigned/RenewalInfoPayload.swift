@@ -42,9 +42,9 @@ package struct RenewalInfoPayload: Equatable, Sendable, JSONPayload {
     package var appAccountToken: String?
     /// The customer's `AppTransaction.appTransactionID`.
     package var appTransactionId: String?
-    /// The offer of the next renewal: `1` introductory, `2` promotional, absent without one.
+    /// The offer of the next renewal: `1` introductory, `2` promotional, `3` an offer code, absent without one.
     package var offerType: Int64?
-    /// A promotional offer's identifier, with `offerType` 2.
+    /// The offer's identifier, with `offerType` 2 (promotional), 3 (an offer code's reference name) or 4 (win-back).
     package var offerIdentifier: String?
     /// `PAY_AS_YOU_GO` (the only introductory offer that renews), with `offerType`.
     package var offerDiscountType: String?
@@ -53,6 +53,9 @@ package struct RenewalInfoPayload: Equatable, Sendable, JSONPayload {
     /// Apple's `priceIncreaseStatus` while a price increase applies to the next renewal: 0
     /// the customer has not responded, 1 consented or told; absent without one.
     package var priceIncreaseStatus: Int64?
+    /// The win-back offers the customer may redeem now, best first (a lapsed subscription
+    /// only); absent when none.
+    package var eligibleWinBackOfferIds: [String]?
 
     /// Renewal info of a subscription that renews to the product it has, auto-renew on, not
     /// in billing retry; the caller changes what differs.
@@ -93,5 +96,6 @@ package struct RenewalInfoPayload: Equatable, Sendable, JSONPayload {
         m.add("offerDiscountType", offerDiscountType)
         m.add("appTransactionId", appTransactionId)
         m.add("offerPeriod", offerPeriod)
+        m.add("eligibleWinBackOfferIds", strings: eligibleWinBackOfferIds)
     }
 }

@@ -72,3 +72,47 @@ import Testing
             "\(judged.verifier.stdout)")
     }
 }
+
+/// Offer codes and win-back offers, judged by Apple's app-store-server-library: the code's
+/// transaction decodes with `offerType` 3 and its reference name, the win-back offer's with
+/// `offerType` 4 and its id; both notifications are `OFFER_REDEEMED` (`INITIAL_BUY`,
+/// `RESUBSCRIBE`), and the lapsed subscription's renewal info lists the win-back offer in
+/// `eligibleWinBackOfferIds`.
+@Suite(.serialized) struct OfferCodeSignedTests {
+    typealias V = SignedVerificationTests
+
+    @Test(.enabled(if: V.applePython != nil, V.skipReason))
+    func codesAndWinBackOffersAreVerifiedWithTheirTypesAndTheEligibleOffers() throws {
+        let python = try #require(V.applePython)
+        let name = "Tests/Fixtures/subscriptions/offer-codes-win-back-sk2.yaml"
+        let judged = try V.judge(name, python: python, store: IntroOfferSignedTests.gbp) { lines in
+            let redeemed = PriceIncreaseSignedTests.expecting(
+                "OFFER_REDEEMED", ["subtype": "INITIAL_BUY"], in: lines, matching: { $0.contains("\"offerType\":3") })
+            let back = PriceIncreaseSignedTests.expecting(
+                "OFFER_REDEEMED", ["subtype": "RESUBSCRIBE"], in: redeemed,
+                matching: { $0.contains("\"offerType\":4") })
+            return PriceIncreaseSignedTests.expecting(
+                "EXPIRED", ["subtype": "VOLUNTARY", "renewalInfo": ["eligibleWinBackOfferIds": ["yearly_comeback"]]],
+                in: back)
+        }
+        #expect(judged.verifier.status == 0, "\(judged.verifier.stdout)\(judged.verifier.stderr)")
+        let code = judged.expected.filter {
+            $0.contains("\"offerType\":3") && $0.contains("\"offerIdentifier\":\"Streamer month\"")
+                && $0.contains("\"offerDiscountType\":\"PAY_UP_FRONT\"") && $0.contains("\"offerPeriod\":\"P1M\"")
+                && $0.contains("\"price\":2990")
+        }
+        #expect(!code.isEmpty, "\(judged.expected)")
+        let winBack = judged.expected.filter {
+            $0.contains("\"offerType\":4") && $0.contains("\"offerIdentifier\":\"yearly_comeback\"")
+                && $0.contains("\"price\":29990")
+        }
+        #expect(!winBack.isEmpty, "\(judged.expected)")
+        #expect(judged.expected.contains { $0.contains("\"eligibleWinBackOfferIds\":[\"yearly_comeback\"]") })
+        // A renewal info that decodes with other eligible offers fails the judge.
+        let changed = try V.judge(name, python: python, store: IntroOfferSignedTests.gbp) { lines in
+            PriceIncreaseSignedTests.expecting(
+                "EXPIRED", ["renewalInfo": ["eligibleWinBackOfferIds": ["other_offer"]]], in: lines)
+        }
+        #expect(changed.verifier.status == 1, "\(changed.verifier.stdout)")
+    }
+}

@@ -33,7 +33,7 @@ import Testing
             try tmux.send("Escape", "?")
             let help = try tmux.wait(for: "Catalog")
             // Wrapped inside the box (two columns at 120): these words stay on one line.
-            #expect(help.contains("modelled: offer-code and"), "\(help)")
+            #expect(help.contains("modelled: non-renewing"), "\(help)")
             #expect(help.contains("no grant named for gems_small, gems_chest"), "\(help)")
             try tmux.send("Escape", "q")
             try e2e.expectCleanExit(tmux)

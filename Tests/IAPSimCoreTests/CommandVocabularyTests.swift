@@ -34,13 +34,14 @@ import Testing
         (.priceIncrease(product: "pro_monthly", cents: 699, consent: true), true),
         (.priceIncrease(product: "pro_monthly", cents: 550, consent: false), false), (.consentToPriceIncrease, false),
         (.joinFamily("kid"), false), (.leaveFamily, false), (.familyShare(on: false), true),
-        (.familyShare(on: true), false),
+        (.familyShare(on: true), false), (.subscription(.redeemCode("WELCOMEBACK")), false),
+        (.subscription(.redeemCode("WELCOMEBACK-3")), false),
     ]
     static let samples = table.map(\.command)
 
     @Test func everyCommandReadsBackFromItsText() throws {
         for command in Self.samples {
-            let read = try Command.read(command.scenarioText, users: ["alice", "bob"])
+            let read = try Command.read(command.scenarioText, users: ["alice", "bob"], catalog: .withOfferCode)
             #expect(read == command, "\(command.scenarioText)")
             #expect(command.scenarioText.hasPrefix(command.spec.word))
         }
@@ -68,4 +69,17 @@ import Testing
             try Command.read("  fly away", users: ["alice"])
         }
     }
+}
+
+extension Catalog {
+    /// The built-in catalog with an offer code on `pro_monthly` ("Welcome back": custom code
+    /// `WELCOMEBACK`), so that `redeem-code` has a code to read.
+    static let withOfferCode: Catalog = {
+        var subscriptions = Catalog.standard.subscriptions
+        let offer = IntroductoryOffer(
+            paymentMode: .freeTrial, period: RenewalPeriod(1, .month), promotionalId: "Welcome back", kind: .code)
+        subscriptions[0].subscription?.codes = [OfferCode(offer: offer)]
+        return Catalog(
+            products: Catalog.standard.products, subscriptions: subscriptions, settings: Catalog.standard.settings)
+    }()
 }

@@ -3,7 +3,7 @@ import IAPSimScenario
 import Testing
 
 @Suite struct CommandParserTests {
-    let parser = CommandParser(users: ["alice", "bob"])
+    let parser = CommandParser(users: ["alice", "bob"], catalog: .withOfferCode)
 
     /// Every command string of docs/scenario-format.md's table, as written there.
     static let formatCommands: [(String, Command)] = [
@@ -83,6 +83,8 @@ import Testing
         ("join-family kid", .joinFamily("kid")),
         ("leave-family", .leaveFamily),
         ("family-share off", .familyShare(on: false)),
+        ("redeem-code WELCOMEBACK", .subscription(.redeemCode("WELCOMEBACK"))),
+        ("redeem-code WELCOMEBACK-12", .subscription(.redeemCode("WELCOMEBACK-12"))),
         ("policy server-reconcile 1h", .setPolicy(.serverReconcile, "1h")),
         ("policy server-notifications true", .setPolicy(.serverNotifications, "true")),
         ("refund newest percent 40", .refund(txn: nil, percent: 40)),
@@ -180,4 +182,17 @@ import Testing
         #expect(failure("")?.problem == .empty)
         #expect(failure("Crash")?.problem == .unknownCommand("Crash"))
     }
+}
+
+extension Catalog {
+    /// The built-in catalog with an offer code on `pro_monthly` ("Welcome back": custom code
+    /// `WELCOMEBACK`), so that `redeem-code` has a code to read.
+    static let withOfferCode: Catalog = {
+        var subscriptions = Catalog.standard.subscriptions
+        let offer = IntroductoryOffer(
+            paymentMode: .freeTrial, period: RenewalPeriod(1, .month), promotionalId: "Welcome back", kind: .code)
+        subscriptions[0].subscription?.codes = [OfferCode(offer: offer)]
+        return Catalog(
+            products: Catalog.standard.products, subscriptions: subscriptions, settings: Catalog.standard.settings)
+    }()
 }

@@ -70,10 +70,18 @@ func storekitRefusal(_ text: String) -> String? {
         #expect(c.product("news.quarterly")?.subscription?.period == RenewalPeriod(3, .month))
         #expect(c.settings.askToBuy && c.settings.billingGracePeriod && !c.settings.billingIssues)
         #expect(c.settings.storefront == "DEU" && c.settings.currency == "EUR" && c.settings.storefrontId == "143443")
-        #expect(loaded.listed.contains("news.weekly: 1 win-back offer"))
-        #expect(loaded.listed.contains("news.weekly: 1 offer code"))
+        #expect(
+            loaded.listed.contains(
+                "news.weekly: win-back offer we_miss_you (pay as you go 1.99 for 1 x P1W; 0+ months paid, lapsed 0-24"
+                    + " months ago, once)"), "\(loaded.listed)")
+        #expect(
+            loaded.listed.contains(
+                "news.weekly: offer code \"Press\" (free trial for P1M; custom code PRESS, one-time codes PRESS-N;"
+                    + " for new, expired)"), "\(loaded.listed)")
+        #expect(c.product("news.weekly")?.subscription?.codes.first?.offer.kind == .code)
+        #expect(c.product("news.weekly")?.subscription?.winBack.first?.offer.kind == .winBack)
         #expect(loaded.listed.contains("appPolicies"))
-        #expect(loaded.notModelled.contains("offer-code and win-back offers"))
+        #expect(!loaded.notModelled.contains { $0.contains("offer") })
         #expect(loaded.notModelled.contains("non-renewing subscriptions' duration (sold as unlocks)"))
     }
 

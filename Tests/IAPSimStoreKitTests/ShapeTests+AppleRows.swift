@@ -14,6 +14,8 @@ extension ShapeTests {
             "https://developer.apple.com/documentation/storekit/appstore/environment/sandbox",
         "AppStore.Environment.xcode": "https://developer.apple.com/documentation/storekit/appstore/environment/xcode",
         "AppStore.sync()": "https://developer.apple.com/documentation/storekit/appstore/sync()",
+        "AppStore.presentOfferCodeRedeemSheet(in:)":
+            "https://developer.apple.com/documentation/storekit/appstore/presentoffercoderedeemsheet(in:)",
         "Product": "https://developer.apple.com/documentation/storekit/product",
         "Product.id": "https://developer.apple.com/documentation/storekit/product/id",
         "Product.type": "https://developer.apple.com/documentation/storekit/product/type",
@@ -121,6 +123,12 @@ extension ShapeTests {
             "https://developer.apple.com/documentation/storekit/product/purchaseoption/promotionaloffer(_:compactjws:)",
         "Product.SubscriptionInfo.promotionalOffers":
             "https://developer.apple.com/documentation/storekit/product/subscriptioninfo/promotionaloffers",
+        "Product.SubscriptionInfo.winBackOffers":
+            "https://developer.apple.com/documentation/storekit/product/subscriptioninfo/winbackoffers",
+        "Product.PurchaseOption.winBackOffer(_:)":
+            "https://developer.apple.com/documentation/storekit/product/purchaseoption/winbackoffer(_:)",
+        "Product.SubscriptionInfo.RenewalInfo.eligibleWinBackOfferIDs":
+            "https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalinfo/eligiblewinbackofferids",
         "Product.SubscriptionInfo.isEligibleForIntroOffer":
             "https://developer.apple.com/documentation/storekit/product/subscriptioninfo/iseligibleforintrooffer",
         "Product.SubscriptionInfo.isEligibleForIntroOffer(for:)":

@@ -94,6 +94,8 @@ extension ShapeTests {
         "SimulatedStore.now": "harness",
         "SimulatedStore.currentUser": "harness",
         "SimulatedStore.registerPromotionalOfferKey(keyID:pem:)": "harness",
+        "SimulatedStore.customerEntersOfferCode(_:)": "harness",
+        "SimulatedStore.redeemOfferCodeOutsideApp(_:)": "harness",
         "SimulatedStore.bundleID": "harness",
         "SimulatedStore.date": "harness",
         "StoreCatalog": "harness",

@@ -16,7 +16,7 @@ extension AppProcess {
     /// `POST /orders` answered: add `SKPayment(product, applicationUsername: token)`.
     mutating func orderAnswered(
         exchange: Int, order: String, token: String, product: String, signature: OfferSignature? = nil,
-        store: inout AppStore, _ out: inout Outbox
+        winBack: String? = nil, store: inout AppStore, _ out: inout Outbox
     ) {
         // The order belongs to whoever tapped Buy, even if the account changed meanwhile.
         guard case .order(_, let user, _)? = inFlight.removeValue(forKey: exchange) else { return }
@@ -25,7 +25,9 @@ extension AppProcess {
         tickets.append(ticket)
         ticketTokens.appended(to: tickets, \.token)
         ticketIds.appended(to: tickets, \.id)
-        if out.policy.storekit == .two { return purchase(ticket, signature: signature, store: &store, &out) }
+        if out.policy.storekit == .two {
+            return purchase(ticket, signature: signature, winBack: winBack, store: &store, &out)
+        }
         _ = store.addPayment(
             product: product, applicationUsername: token, user: user,
             order: order, &out)

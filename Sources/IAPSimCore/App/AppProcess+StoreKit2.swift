@@ -12,7 +12,8 @@ package struct AwaitedPurchase: Sendable, Hashable {
 extension AppProcess {
     /// `product.purchase(options:)`, with the order's token when `account-token` says so.
     mutating func purchase(
-        _ ticket: OrderTicket, signature: OfferSignature? = nil, store: inout AppStore, _ out: inout Outbox
+        _ ticket: OrderTicket, signature: OfferSignature? = nil, winBack: String? = nil, store: inout AppStore,
+        _ out: inout Outbox
     ) {
         let token = out.policy.accountToken ? ticket.token : nil
         // A promotional offer goes with the call (`PurchaseOption.promotionalOffer`): the App
@@ -20,6 +21,13 @@ extension AppProcess {
         var promotional: IntroductoryOffer?
         if let signature {
             switch store.redeemLogged(signature, product: ticket.productId, account: token, &out) {
+            case .success(let offer): promotional = offer
+            case .failure: return
+            }
+        }
+        // A win-back offer (`PurchaseOption.winBackOffer`): the App Store judges the customer.
+        if let winBack {
+            switch store.redeemWinBackLogged(winBack, product: ticket.productId, &out) {
             case .success(let offer): promotional = offer
             case .failure: return
             }

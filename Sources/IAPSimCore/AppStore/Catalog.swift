@@ -33,6 +33,12 @@ package struct SubscriptionTerms: Sendable, Hashable {
     /// `promotionalId`: applied only to a purchase that carries the merchant server's
     /// signature for it (`PromotionalOffer.swift`).
     package var promotional: [IntroductoryOffer] = []
+    /// The offer codes (a `.storekit` file's `codeOffers`): redeemed with a code
+    /// (`redeem-code`, `OfferCodes.swift`).
+    package var codes: [OfferCode] = []
+    /// The win-back offers (a `.storekit` file's `winbackOffers`): for lapsed subscribers
+    /// who meet their rules (`OfferCodes.swift`).
+    package var winBack: [WinBackOffer] = []
 
     package init(
         group: String, level: Int, period: RenewalPeriod, intro: IntroductoryOffer? = nil,

@@ -83,6 +83,22 @@ extension Simulation {
         drivenCall { w in w.store.redeemLogged(signature, product: product, account: token, &w.outbox) }
     }
 
+    /// `purchase(options:)` with a win-back offer: the App Store judges the customer
+    /// (`AppStore.redeemWinBackLogged`) before any payment.
+    package mutating func drivenWinBack(_ offer: String, product: String) -> Result<IntroductoryOffer, OfferRefusal> {
+        drivenCall { w in w.store.redeemWinBackLogged(offer, product: product, &w.outbox) }
+    }
+
+    /// The customer redeems an offer code outside the app's calls (the App Store, a link, or
+    /// the app's redemption sheet): the transaction, if any, comes on `Transaction.updates`.
+    package mutating func drivenRedeemCode(_ code: String) -> CodeRefusal? {
+        drivenCall { w in
+            let refusal = w.store.codeRefusal(code)
+            w.store.redeemCode(code, user: w.app.loggedIn ?? w.config.users[0], &w.outbox)
+            return refusal
+        }
+    }
+
     /// `transaction.finish()`.
     package mutating func drivenFinish(_ txn: String) {
         drivenCall { w in w.store.finish(txn, &w.outbox) }

@@ -64,6 +64,7 @@ package struct Explorer: Sendable {
         if policy.storekit == .two {
             schedule.addSubscriptionSteps(seed: seed, catalog: catalog, swarm: weights)
             schedule.addOfferSteps(seed: seed, catalog: catalog)
+            schedule.addCodeAndWinBackSteps(seed: seed, catalog: catalog)
         }
         if !served { schedule.addServerFaultSteps(seed: seed, policy: policy, catalog: catalog, swarm: weights) }
         return schedule

@@ -77,3 +77,34 @@ extension Schedule {
         }
     }
 }
+
+extension Schedule {
+    /// Offer codes and win-back offers for StoreKit 2 schedules when the catalog has any, from
+    /// a generator of their own (a catalog without them draws exactly as before): a third of
+    /// the runs redeem a code (its custom code, or one of three one-time codes, so that some
+    /// are used twice) or buy a subscription with a win-back offer, once to three times, at
+    /// random places; a win-back offer's buy follows a lapse (auto-renew off, then a long wait).
+    mutating func addCodeAndWinBackSteps(seed: UInt64, catalog: Catalog) {
+        let codes = catalog.subscriptions.flatMap { $0.subscription?.codes ?? [] }.map(\.customCode)
+        let winBack = catalog.subscriptions.flatMap { p in (p.subscription?.winBack ?? []).map { (p.id, $0.id) } }
+        var rng = SplitMix64(seed: seed).derive("schedule-codes")
+        guard !codes.isEmpty || !winBack.isEmpty, rng.below(3) == 0 else { return }
+        for _ in 0..<(1 + rng.below(3)) {
+            let at = rng.below(steps.count + 1)
+            if !codes.isEmpty, winBack.isEmpty || rng.below(2) == 0 {
+                let code = codes[rng.below(codes.count)]
+                let n = rng.below(4)
+                let word = n == 0 ? code : "\(code)-\(n)"
+                steps.insert(ScheduleStep(.after(0), .subscription(.redeemCode(word))), at: at)
+            } else {
+                let (product, offer) = winBack[rng.below(winBack.count)]
+                steps.insert(
+                    contentsOf: [
+                        ScheduleStep(.after(0), .autoRenew(on: false)),
+                        ScheduleStep(.after(0), .wait(Self.longWaits[2 + rng.below(2)])),
+                        ScheduleStep(.after(0), .subscription(.buyOffer(product: product, offer: offer))),
+                    ], at: at)
+            }
+        }
+    }
+}

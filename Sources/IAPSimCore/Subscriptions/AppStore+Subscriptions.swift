@@ -13,11 +13,17 @@ struct SubscriptionBook: Sendable, Hashable {
     var clockEvents = 0
     /// The nonces of the promotional offer signatures the App Store accepted: each once.
     var offerNonces: Set<String> = []
+    /// The offer codes redeemed (`redeem-code`): a one-time code once, a custom code once per
+    /// Apple ID (the simulator has one).
+    var redeemedCodes: Set<String> = []
+    /// The win-back offers redeemed, oldest first: their wait is counted from their end.
+    var winBackUses: [WinBackUse] = []
 
     struct Buyer: Sendable, Hashable {
         var txn: String
         var user: String
-        /// The promotional offer the payment carries, accepted with its signature.
+        /// The offer the payment carries: a promotional offer accepted with its signature, a
+        /// win-back offer the customer is eligible for, an offer code redeemed.
         var promotional: IntroductoryOffer?
     }
 }
@@ -85,6 +91,9 @@ extension AppStore {
                 ?? 0)
         // A price increase of the next renewal: its status (0 not yet responded, 1 consented).
         if increasedRenewalPrice(s[i]) != nil { info.priceIncreaseStatus = s[i].priceIncrease?.status }
+        if s[i].status == .expired {
+            info.eligibleWinBackOfferIds = eligibleWinBackOfferIds(group: s[i].group, now: now)
+        }
         return info
     }
 
@@ -106,9 +115,10 @@ extension AppStore {
     mutating func startSubscription(_ id: String, product: Product, terms: SubscriptionTerms, _ out: inout Outbox) {
         guard let t = transaction(id) else { return }
         let user = book.buyers.first { $0.txn == id }?.user ?? t.applicationUsername ?? "?"
-        // A promotional offer the payment carried (signed by the merchant server) applies;
-        // else an eligible customer's first period is the introductory offer's (a free
-        // trial, or its first reduced charge): Apple applies it by itself.
+        // An offer the payment carried (a promotional offer signed by the merchant server, a
+        // win-back offer, an offer code) applies; else an eligible customer's first period is
+        // the introductory offer's (a free trial, or its first reduced charge): Apple applies
+        // it by itself.
         let offer = promotionalOffer(of: id) ?? introOffer(for: terms)
         book.buyers.removeAll { $0.txn == id }
         let end = (offer?.chargedSpan ?? terms.period).end(after: out.now)
@@ -162,14 +172,15 @@ extension AppStore {
             out.log(
                 .appStore,
                 .noted(
-                    "\(offer.promotionalId.map { "promotional offer \($0)" } ?? "introductory offer") of \(product.id)"
+                    "\(offer.name) of \(product.id)"
                         + " applied to \(id): \(offer.summary);"
                         + " \(formatMoney(product.priceCents)) is charged from \(SubscriptionCalendar.iso(regular))"))
         }
         out.log(.storeKit, .transactionUpdated(txn: id, product: product.id, state: .purchased))
         out.after(0, .storeDeliver(txns: [id], redelivery: false, atForeground: false))
         notifySubscription(
-            offer?.promotionalId == nil ? .subscribed : .offerRedeemed, existing == nil ? .initialBuy : .resubscribe, i,
+            (offer?.kind ?? .introductory) == .introductory ? .subscribed : .offerRedeemed,
+            existing == nil ? .initialBuy : .resubscribe, i,
             &out)
         armRenewal(i, &out)
     }
@@ -284,9 +295,10 @@ extension AppStore {
             product.priceCents = raised
             book.subscriptions[i].priceIncrease = nil
         }
-        // A pay-as-you-go introductory offer renews at its price for its remaining periods.
+        // A pay-as-you-go introductory offer renews at its price for its remaining periods;
+        // an offer code an active subscriber redeemed is the next renewal's.
         let offer = s.introPeriodsLeft > 0 && s.autoRenewProductId == s.productId ? s.introOffer : nil
-        let period = offer?.period ?? terms.period
+        let period = offer?.chargedSpan ?? terms.period
         let restarts = recovered && s.status == .billingRetry
         let start = restarts ? out.now : s.expiresAt
         let day = restarts ? nil : s.anchorDay

@@ -36,20 +36,51 @@ package struct IntroductoryOffer: Sendable, Hashable {
     /// The offer's price: of each period (pay as you go), of the whole span (pay up front),
     /// 0 (free trial).
     package var priceCents: Int
-    /// A promotional offer's identifier (App Store Connect's offer id, a `.storekit` file's
-    /// `offerID`): the same terms, applied only with the merchant server's signature
-    /// (`PromotionalOffer.swift`); nil for the introductory offer.
+    /// The offer's identifier (`offerIdentifier`): a promotional or win-back offer's offer id
+    /// (a `.storekit` file's `offerID`), applied only with the merchant server's signature
+    /// (`PromotionalOffer.swift`) or to an eligible lapsed subscriber (`OfferCodes.swift`); an
+    /// offer code's reference name; nil for the introductory offer.
     package var promotionalId: String?
+    /// Which of Apple's offers it is (`offerType`).
+    package var kind: Kind
+
+    /// Apple's `offerType`: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
+    package enum Kind: Int, Sendable, Hashable, CaseIterable {
+        case introductory = 1
+        case promotional = 2
+        case code = 3
+        case winBack = 4
+
+        /// `introductory offer`, `promotional offer`, `offer code`, `win-back offer`.
+        package var words: String {
+            switch self {
+            case .introductory: return "introductory offer"
+            case .promotional: return "promotional offer"
+            case .code: return "offer code"
+            case .winBack: return "win-back offer"
+            }
+        }
+    }
 
     package init(
         paymentMode: PaymentMode, period: RenewalPeriod, periodCount: Int = 1, priceCents: Int = 0,
-        promotionalId: String? = nil
+        promotionalId: String? = nil, kind: Kind? = nil
     ) {
         self.paymentMode = paymentMode
         self.period = period
         self.periodCount = periodCount
         self.priceCents = paymentMode == .freeTrial ? 0 : priceCents
         self.promotionalId = promotionalId
+        self.kind = kind ?? (promotionalId == nil ? .introductory : .promotional)
+    }
+
+    /// `introductory offer`, `promotional offer comeback_half`, `offer code "Welcome back"`.
+    package var name: String {
+        switch kind {
+        case .introductory: return kind.words
+        case .code: return "\(kind.words) \"\(promotionalId ?? "")\""
+        case .promotional, .winBack: return "\(kind.words) \(promotionalId ?? "")"
+        }
     }
 
     /// How many transactions the offer makes: one a period when paid as you go, else one.
@@ -70,12 +101,13 @@ package struct IntroductoryOffer: Sendable, Hashable {
 }
 
 /// The offer a subscription transaction used (its `offerType`, `offerIdentifier`,
-/// `offerDiscountType`, `offerPeriod`): an introductory offer (`offerType` 1) or a
-/// promotional one (`offerType` 2, with its identifier).
+/// `offerDiscountType`, `offerPeriod`): an introductory offer (`offerType` 1), or a
+/// promotional one (2), an offer code (3) or a win-back offer (4), with its identifier.
 package struct OfferUse: Sendable, Hashable {
-    /// Apple's `offerType`: 1 introductory, 2 promotional.
+    /// Apple's `offerType`: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
     package var type = 1
-    /// `offerIdentifier`: a promotional offer's id; nil for an introductory offer.
+    /// `offerIdentifier`: a promotional or win-back offer's id, an offer code's reference
+    /// name; nil for an introductory offer.
     package var identifier: String?
     package var paymentMode: IntroductoryOffer.PaymentMode
     /// `offerPeriod`: the whole offer's duration (ISO 8601).
@@ -84,7 +116,7 @@ package struct OfferUse: Sendable, Hashable {
     package var priceCents: Int
 
     package init(_ offer: IntroductoryOffer) {
-        type = offer.promotionalId == nil ? 1 : 2
+        type = offer.kind.rawValue
         identifier = offer.promotionalId
         paymentMode = offer.paymentMode
         period = offer.span.iso

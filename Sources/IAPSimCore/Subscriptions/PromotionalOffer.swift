@@ -56,6 +56,8 @@ package enum OfferRefusal: Error, Sendable, Hashable, CaseIterable {
     case reusedNonce
     /// Its `transactionId` is not one of this customer's.
     case otherCustomer
+    /// A win-back offer the customer is not eligible for (`ineligibleForOffer`).
+    case ineligible
 
     /// What the refusal is, in words.
     package var words: String {
@@ -67,12 +69,17 @@ package enum OfferRefusal: Error, Sendable, Hashable, CaseIterable {
         case .expired: return "the signature is more than 24 hours old"
         case .reusedNonce: return "the signature's nonce was already used"
         case .otherCustomer: return "the signature's transactionId is not this customer's"
+        case .ineligible: return "the customer is not eligible for the offer"
         }
     }
 
     /// StoreKit 2's error (`Product.PurchaseError`).
     package var storeKit2Error: String {
-        self == .unknownOffer ? "invalidOfferIdentifier" : "invalidOfferSignature"
+        switch self {
+        case .unknownOffer: return "invalidOfferIdentifier"
+        case .ineligible: return "ineligibleForOffer"
+        default: return "invalidOfferSignature"
+        }
     }
 
     /// StoreKit 1's error (`SKError.Code`).

@@ -200,6 +200,8 @@ package struct RenewalInfo: Sendable, Hashable {
     /// `priceIncreaseStatus` while a price increase applies to the next renewal: 0 the
     /// customer has not responded, 1 consented (or told of one that needs no consent).
     package var priceIncreaseStatus: Int?
+    /// `eligibleWinBackOfferIds`: the win-back offers the customer may redeem now, best first.
+    package var eligibleWinBackOfferIds: [String] = []
 }
 
 /// What the read API gives per subscriber (`Simulation.subscribers`): the App Store's

@@ -23,6 +23,9 @@ package enum SubscriptionCommand: Sendable, Hashable {
     case priceIncrease(product: String, cents: Int, consent: Bool)
     /// `consent`: the customer agrees to the pending price increase.
     case consentToPriceIncrease
+    /// `redeem-code CODE`: the customer redeems an offer code outside any purchase call
+    /// (OfferCodes.swift).
+    case redeemCode(String)
     /// Family Sharing (FamilyCommand.swift): `join-family NAME`, `leave-family`,
     /// `family-share on|off`.
     case family(FamilyCommand)
@@ -50,6 +53,7 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .priceIncrease(let p, let cents, let consent):
             return "price-increase \(p) \(formatMoney(cents)) \(consent ? "consent" : "no-consent")"
         case .consentToPriceIncrease: return "consent"
+        case .redeemCode(let code): return "redeem-code \(code)"
         case .family(let c): return c.scenarioText
         }
     }
@@ -65,6 +69,7 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .buyOffer: return .buy
         case .priceIncrease: return .priceIncrease
         case .consentToPriceIncrease: return .consent
+        case .redeemCode: return .redeemCode
         case .family(let c): return c.spec
         }
     }
@@ -75,7 +80,8 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod, .priceIncrease,
             .consentToPriceIncrease, .family:
             return scenarioText + "."
-        case .buyOffer(let p, let o): return "The logged-in user buys \(p) with its promotional offer \(o)."
+        case .buyOffer(let p, let o): return "The logged-in user buys \(p) with its offer \(o)."
+        case .redeemCode(let code): return "The customer redeems the offer code \(code) in the App Store."
         }
     }
 }
@@ -121,8 +127,10 @@ extension World {
             guard let terms = config.catalog.read(p, { $0.subscription }) ?? nil else {
                 return "\(p) is not a subscription"
             }
-            if !terms.promotional.contains(where: { $0.promotionalId == o }) {
-                return "\(p) has no promotional offer \(o)"
+            if !terms.promotional.contains(where: { $0.promotionalId == o })
+                && !terms.winBack.contains(where: { $0.id == o })
+            {
+                return "\(p) has no promotional or win-back offer \(o)"
             }
             if let why = subscriptionPurchaseRefusal(group: terms.group) { return why }
             if !app.isRunning { return "the app is not running" }
@@ -134,6 +142,8 @@ extension World {
             if store.subscriptions[i].priceIncrease != nil { return "a price increase of \(p) is already pending" }
         case .consentToPriceIncrease:
             if store.pendingConsentIndex == nil { return "no price increase waits for the customer's consent" }
+        case .redeemCode(let code):
+            if config.catalog.offerCode(code) == nil { return "the catalog has no offer code \(code)" }
         case .billingFail, .delayNextNotification, .family:
             break
         }
@@ -195,6 +205,9 @@ extension World {
             store.raisePrice(product, to: cents, consent: consent, appRunning: app.isRunning, &outbox)
         case .consentToPriceIncrease:
             store.consentToPriceIncrease(&outbox)
+        case .redeemCode(let code):
+            // The Apple ID's customer: the app account logged in, else the first.
+            store.redeemCode(code, user: app.loggedIn ?? config.users[0], &outbox)
         }
     }
 }
@@ -240,6 +253,20 @@ extension CommandSpec {
 }
 
 extension CommandSpec {
+    static let redeemCode = CommandSpec(
+        "redeem-code", usage: "redeem-code CODE",
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            return .subscription(.redeemCode(try a.offerCode(0)))
+        },
+        doc: "StoreKit 2 only: the customer redeems an offer code (a `.storekit` file's `codeOffers`) in the App "
+            + "Store, through a redemption link or in the app's sheet (`presentOfferCodeRedeemSheet`): CODE is an "
+            + "offer's custom code (its reference name's letters and digits in capitals, once per Apple ID) or one "
+            + "of its one-time codes, `CODE-N` (each once). A customer new to the group or lapsed is charged the "
+            + "offer now and the transaction (`offerType` 3, `offerIdentifier` the reference name) reaches the app "
+            + "only on `Transaction.updates` (`OFFER_REDEEMED` `INITIAL_BUY` or `RESUBSCRIBE`); an active "
+            + "subscriber's next renewal is at the offer (`OFFER_REDEEMED`, no subtype). The App Store refuses a "
+            + "used code or a customer the offer is not for, and charges nothing")
     static let gracePeriod = CommandSpec(
         "grace-period", usage: "grace-period off|3d|16d|28d",
         read: { a throws(CommandError) in
@@ -265,6 +292,7 @@ extension SubscriptionCommand {
     /// from the families).
     static let specs: [CommandSpec] = [
         .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod, .priceIncrease, .consent,
+        .redeemCode,
     ]
 }
 

@@ -17,6 +17,8 @@ package enum SubscriptionEvent: String, Sendable, Hashable {
     /// member (a `FAMILY_SHARED` transaction), or stops reaching them (`REVOKE`).
     case familyShared = "shared with the family member"
     case familyRevoked = "no longer shared (REVOKE)"
+    /// An active subscriber redeemed an offer code: the next renewal is at the offer.
+    case codeRedeemed = "offer code redeemed for the next renewal"
 
     /// The scenario event it is, if any.
     var trigger: TriggerEvent? {
@@ -26,7 +28,7 @@ package enum SubscriptionEvent: String, Sendable, Hashable {
         case .renewalFailed: return .renewalFailed
         case .expired: return .expired
         case .graceExpired, .revoked, .reinstated, .autoRenewOff, .autoRenewOn, .planChangeScheduled, .familyShared,
-            .familyRevoked:
+            .familyRevoked, .codeRedeemed:
             return nil
         }
     }

@@ -139,15 +139,22 @@ extension World {
         if isDriven { return drivenAnswered(m) }
         switch m.payload {
         case .orderResponse(let order, let token, let product):
-            // A promotional offer the user chose comes back signed with the order, or not.
+            // A promotional offer the user chose comes back signed with the order, or not; a
+            // win-back offer needs no signature (the App Store judges the customer).
             var signature: OfferSignature?
+            var winBack: String?
             if case .order(_, let user, let offer?)? = app.inFlight[m.exchange] {
-                signature = server.signPromotionalOffer(
-                    offer, product: product, order: order, user: user, token: token, catalog: config.catalog, &outbox)
+                if config.catalog.winBackOffer(offer, of: product) != nil {
+                    winBack = offer
+                } else {
+                    signature = server.signPromotionalOffer(
+                        offer, product: product, order: order, user: user, token: token, catalog: config.catalog,
+                        &outbox)
+                }
             }
             app.orderAnswered(
                 exchange: m.exchange, order: order, token: token, product: product, signature: signature,
-                store: &store, &outbox)
+                winBack: winBack, store: &store, &outbox)
         case .rechargeResponse(let answer, let txn):
             app.rechargeAnswered(exchange: m.exchange, answer: answer, txn: txn, store: &store, &outbox)
         case .unavailable:

@@ -47,6 +47,8 @@ extension StoreKitFile {
         var terms = SubscriptionTerms(group: named, level: try level(item, id), period: try period(item, id))
         terms.intro = try offers(item, id)
         terms.promotional = try promotionalOffers(item, id)
+        terms.codes = try codeOffers(item, id)
+        terms.winBack = try winBackOffers(item, id)
         // Family Sharing of a subscription is modelled (Subscriptions/FamilySharing.swift).
         return Product(
             id: id, kind: .autoRenewable, priceCents: try price(item, id), coins: 0, title: try title(item, id),
@@ -79,26 +81,18 @@ extension StoreKitFile {
 
     /// Offers: the introductory offer is applied (`introductoryOffer`, or the first of an
     /// older file's `introductoryOffers`), the promotional ones with a signature
-    /// (`promotionalOffers`); offer codes, win-back offers and billing plans are read and
-    /// listed, not applied.
+    /// (`promotionalOffers`), offer codes and win-back offers as `StoreKitFile+Offers.swift`
+    /// reads them; billing plans are listed, not applied.
     mutating func offers(_ item: JSONNode, _ id: String) throws(ScenarioError) -> IntroductoryOffer? {
         var intro: [JSONNode] = []
         if let one = item["introductoryOffer"], case .object = one.value { intro.append(one) }
         intro += try items(item["introductoryOffers"], key: "introductoryOffers", limit: 100)
         let applied = try intro.first.map { node throws(ScenarioError) in try introductoryOffer(node, id) }
-        var any = false
-        let kinds = [
-            ("codeOffers", "offer code"), ("winbackOffers", "win-back offer"), ("billingPlans", "billing plan"),
-        ]
-        for (key, name) in kinds {
-            let found = try items(item[key], key: key, limit: 100)
-            if !found.isEmpty {
-                any = true
-                listed.append("\(id): \(found.count) \(name)\(found.count == 1 ? "" : "s")")
-            }
+        let plans = try items(item["billingPlans"], key: "billingPlans", limit: 100)
+        if !plans.isEmpty {
+            listed.append("\(id): \(plans.count) billing plan\(plans.count == 1 ? "" : "s")")
+            if !notModelled.contains("billing plans") { notModelled.append("billing plans") }
         }
-        let words = "offer-code and win-back offers"
-        if any, !notModelled.contains(words) { notModelled.append(words) }
         return applied
     }
 
@@ -107,28 +101,38 @@ extension StoreKitFile {
     mutating func promotionalOffers(_ item: JSONNode, _ id: String) throws(ScenarioError) -> [IntroductoryOffer] {
         var offers: [IntroductoryOffer] = []
         for node in try items(item["adHocOffers"], key: "adHocOffers", limit: 100) {
-            guard case .object = node.value else {
-                throw fail(node, "a promotional offer of \"\(id)\" must be an object, not \(node.kind)")
-            }
-            let idNode = node["offerID"]
-            guard let offerId = try string(node, "offerID"), !offerId.isEmpty else {
-                throw fail(
-                    idNode ?? node,
-                    "a promotional offer of \"\(id)\" has offerID \(idNode.map(describe) ?? "missing");"
-                        + " it must be a non-empty string (the offer's identifier in App Store Connect)")
-            }
-            let shown = VisibleText.escaped(offerId)
-            guard !offers.contains(where: { $0.promotionalId == shown }) else {
-                throw fail(
-                    idNode ?? node,
-                    "\"\(id)\" has two promotional offers with offerID \"\(shown)\"; each needs its own identifier")
-            }
-            var offer = try introductoryOffer(node, id, kind: "promotional offer \"\(shown)\"")
-            offer.promotionalId = shown
+            let offer = try identifiedOffer(node, id, kind: .promotional, taken: offers.compactMap(\.promotionalId))
             offers.append(offer)
-            listed.append("\(id): promotional offer \(shown) (\(offer.summary))")
+            listed.append("\(id): promotional offer \(offer.promotionalId ?? "") (\(offer.summary))")
         }
         return offers
+    }
+
+    /// One offer with its `offerID` (a promotional or win-back offer; not one of `taken`): its
+    /// terms, its kind and its id.
+    func identifiedOffer(
+        _ node: JSONNode, _ id: String, kind: IntroductoryOffer.Kind, taken: [String]
+    ) throws(ScenarioError) -> IntroductoryOffer {
+        let name = kind.words
+        guard case .object = node.value else {
+            throw fail(node, "a \(name) of \"\(id)\" must be an object, not \(node.kind)")
+        }
+        let idNode = node["offerID"]
+        guard let offerId = try string(node, "offerID"), !offerId.isEmpty else {
+            throw fail(
+                idNode ?? node,
+                "a \(name) of \"\(id)\" has offerID \(idNode.map(describe) ?? "missing");"
+                    + " it must be a non-empty string (the offer's identifier in App Store Connect)")
+        }
+        let shown = VisibleText.escaped(offerId)
+        guard !taken.contains(shown) else {
+            throw fail(
+                idNode ?? node, "\"\(id)\" has two \(name)s with offerID \"\(shown)\"; each needs its own identifier")
+        }
+        var offer = try introductoryOffer(node, id, kind: "\(name) \"\(shown)\"")
+        offer.promotionalId = shown
+        offer.kind = kind
+        return offer
     }
 
     /// One offer's terms (the introductory offer's, or a promotional offer's): `paymentMode`

@@ -85,8 +85,8 @@ enum FactFields {
         ] + (f.isUpgraded ? [("isUpgraded", JSONValue.bool(true))] : []) + offerFields(f.offer)
     }
 
-    /// An offer's fields (`offerType`, `offerIdentifier` for a promotional offer,
-    /// `offerDiscountType`, `offerPeriod`), none without one.
+    /// An offer's fields (`offerType`, `offerIdentifier` for a promotional or win-back offer or
+    /// an offer code, `offerDiscountType`, `offerPeriod`), none without one.
     static func offerFields(_ offer: OfferUse?) -> [(String, JSONValue)] {
         guard let o = offer else { return [] }
         return [("offerType", .int(o.type))] + (o.identifier.map { [("offerIdentifier", JSONValue.string($0))] } ?? [])
@@ -110,7 +110,10 @@ enum FactFields {
                 ("appAccountToken", r.appAccountToken.map(JSONValue.string) ?? .null),
                 ("appTransactionId", .string(r.appTransactionId)),
             ] + offerFields(r.offer)
-                + (r.priceIncreaseStatus.map { [("priceIncreaseStatus", JSONValue.int($0))] } ?? []))
+                + (r.priceIncreaseStatus.map { [("priceIncreaseStatus", JSONValue.int($0))] } ?? [])
+                + (r.eligibleWinBackOfferIds.isEmpty
+                    ? []
+                    : [("eligibleWinBackOfferIds", JSONValue.array(r.eligibleWinBackOfferIds.map(JSONValue.string)))]))
     }
 
     /// A notification V2 as its decoded payload: Apple's field names, the transaction inside.

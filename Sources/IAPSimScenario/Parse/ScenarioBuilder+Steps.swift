@@ -36,8 +36,11 @@ extension ScenarioBuilder {
         case .buy(let product), .subscription(.changePlan(let product)),
             .subscription(.priceIncrease(let product, _, _)), .subscription(.buyOffer(let product, _)):
             guard world == .one, catalog.product(product)?.subscription != nil else { return }
-            let doNode = (try? reader.entries(item, what: "a step"))?.first { $0.key == "do" }?.value ?? item
-            throw .subscriptionNeedsStoreKit2(at: reader.location(doNode), product: product)
+            throw .subscriptionNeedsStoreKit2(at: reader.location(doNode(item)), product: product)
+        case .subscription(.redeemCode(let code)):
+            // An offer code is a subscription's.
+            guard world == .one, let product = catalog.offerCode(code)?.product else { return }
+            throw .subscriptionNeedsStoreKit2(at: reader.location(doNode(item)), product: product)
         case .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login, .logout, .network,
             .networkFault, .storeFault, .askToBuy, .approve, .decline, .replay, .forge, .serverOutage, .serverAPIFault,
             .refundLoop, .spend, .subscription(.billingFail), .subscription(.autoRenew),
@@ -45,6 +48,11 @@ extension ScenarioBuilder {
             .subscription(.family), .heal, .setPolicy, .wait, .settle:
             return
         }
+    }
+
+    /// A step's `do` value (the step itself when it has none).
+    private func doNode(_ item: Node) -> Node {
+        (try? reader.entries(item, what: "a step"))?.first { $0.key == "do" }?.value ?? item
     }
 
     /// The earliest virtual time the steps so far end at, and the line of the step that

@@ -6,7 +6,7 @@ extension SimulatedStore {
     /// `product.purchase(options:)`: the payment is added at the current virtual time and
     /// the call waits for the App Store's answer.
     func purchase(
-        product: String, token: UUID?, promotional: PromotionalSignature? = nil
+        product: String, token: UUID?, promotional: PromotionalSignature? = nil, winBack: String? = nil
     ) async throws -> Product.PurchaseResult {
         guard noteCall() else { throw CancellationError() }
         return try await withCheckedThrowingContinuation { c in
@@ -21,6 +21,13 @@ extension SimulatedStore {
                         offerSignature(promotional, product: product, account: account), product: product,
                         token: account)
                     {
+                    case .success(let accepted): offer = accepted
+                    case .failure(let refusal): return .failure(Product.PurchaseError(refusal))
+                    }
+                }
+                if let winBack {
+                    guard sim.app.loggedIn != nil else { return .failure(StoreKitError.notEntitled) }
+                    switch sim.drivenWinBack(winBack, product: product) {
                     case .success(let accepted): offer = accepted
                     case .failure(let refusal): return .failure(Product.PurchaseError(refusal))
                     }

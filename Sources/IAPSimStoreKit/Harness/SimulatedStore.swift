@@ -47,6 +47,8 @@ public final class SimulatedStore: @unchecked Sendable {
     var sim: Simulation
     /// The In-App Purchase keys registered for promotional offers (`registerPromotionalOfferKey`).
     var offerKeys: [String: P256.Signing.PublicKey] = [:]
+    /// The code the customer types into the next offer code redemption sheet.
+    var enteredOfferCode: String?
     let catalog: Catalog
     let parser: CommandParser
     let signing: Signing

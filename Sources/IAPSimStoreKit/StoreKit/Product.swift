@@ -65,7 +65,8 @@ public struct Product: Sendable, Hashable, Identifiable {
         guard let store = SimulatedStore.current else { throw StoreKitError.unknown }
         let token = options.compactMap(\.token).first
         let promotional = options.compactMap(\.promotional).first
-        return try await store.purchase(product: id, token: token, promotional: promotional)
+        let winBack = options.compactMap(\.winBack).first
+        return try await store.purchase(product: id, token: token, promotional: promotional, winBack: winBack)
     }
 
     /// Buys the product, the confirmation shown in `scene` (StoreKit's `purchase(confirmIn:options:)`,
@@ -90,10 +91,19 @@ public struct Product: Sendable, Hashable, Identifiable {
         let token: UUID?
         /// A promotional offer with your server's signature (`PromotionalOffer.swift`).
         let promotional: PromotionalSignature?
+        /// A win-back offer's id (`winBackOffer(_:)`).
+        let winBack: String?
 
-        init(token: UUID? = nil, promotional: PromotionalSignature? = nil) {
+        init(token: UUID? = nil, promotional: PromotionalSignature? = nil, winBack: String? = nil) {
             self.token = token
             self.promotional = promotional
+            self.winBack = winBack
+        }
+
+        /// Applies a win-back offer (one of `SubscriptionInfo.winBackOffers`): the App Store
+        /// applies it if the customer is eligible, else `purchase` throws `ineligibleForOffer`.
+        public static func winBackOffer(_ offer: Product.SubscriptionOffer) -> PurchaseOption {
+            PurchaseOption(winBack: offer.id ?? "")
         }
 
         /// Ties the transaction to your account: the App Store signs it into the transaction
@@ -104,7 +114,8 @@ public struct Product: Sendable, Hashable, Identifiable {
     /// What a purchase call throws when the product cannot be bought. The simulated store
     /// throws `productUnavailable` (an unknown product, or the `invalid` payment failure),
     /// `invalidOfferIdentifier` and `invalidOfferSignature` (a promotional offer the App Store
-    /// refuses); the other cases exist for code written against StoreKit.
+    /// refuses), `ineligibleForOffer` (a win-back offer the customer may not have); the other
+    /// cases exist for code written against StoreKit.
     public enum PurchaseError: Error, Sendable, Equatable {
         case invalidQuantity
         case productUnavailable

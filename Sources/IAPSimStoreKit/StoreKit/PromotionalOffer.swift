@@ -66,7 +66,11 @@ extension Product.PurchaseOption {
 extension Product.PurchaseError {
     /// StoreKit's error for the App Store's refusal of a promotional offer.
     init(_ refusal: OfferRefusal) {
-        self = refusal == .unknownOffer ? .invalidOfferIdentifier : .invalidOfferSignature
+        switch refusal {
+        case .unknownOffer: self = .invalidOfferIdentifier
+        case .ineligible: self = .ineligibleForOffer
+        default: self = .invalidOfferSignature
+        }
     }
 }
 

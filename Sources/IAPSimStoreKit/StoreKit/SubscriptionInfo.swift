@@ -16,6 +16,10 @@ extension Product {
         /// The promotional offers (a `.storekit` file's `adHocOffers`): applied to a purchase
         /// only with your server's signature (`PurchaseOption.promotionalOffer`).
         public let promotionalOffers: [Product.SubscriptionOffer]
+        /// The win-back offers (a `.storekit` file's `winbackOffers`), eligible or not: the
+        /// renewal info's `eligibleWinBackOfferIDs` says which the customer may redeem; buy one
+        /// with `PurchaseOption.winBackOffer(_:)`.
+        public let winBackOffers: [Product.SubscriptionOffer]
         let productID: String
 
         init(productID: String, terms: SubscriptionTerms, storefront: String = "USA", currency: String = "USD") {
@@ -34,6 +38,12 @@ extension Product {
                     $0,
                     displayPrice: Product.displayPrice(
                         cents: $0.priceCents, storefront: storefront, currency: currency))
+            }
+            winBackOffers = terms.winBack.map {
+                Product.SubscriptionOffer(
+                    $0.offer,
+                    displayPrice: Product.displayPrice(
+                        cents: $0.offer.priceCents, storefront: storefront, currency: currency))
             }
         }
 
@@ -112,6 +122,9 @@ extension Product {
             public let renewalPrice: Decimal?
             /// Whether a price increase applies to the next renewal, and the customer's answer.
             public let priceIncreaseStatus: PriceIncreaseStatus
+            /// The win-back offers the customer may redeem now, best first (a lapsed
+            /// subscription only; none in billing grace or billing retry).
+            public let eligibleWinBackOfferIDs: [String]
             /// The JWS it was decoded from: `VerificationResult.jwsRepresentation`.
             let jws: String
 
@@ -130,6 +143,7 @@ extension Product {
                 appAccountToken = r.appAccountToken.flatMap(UUID.init(uuidString:))
                 renewalPrice = Decimal(r.renewalPrice) / 1000
                 priceIncreaseStatus = PriceIncreaseStatus(r.priceIncreaseStatus)
+                eligibleWinBackOfferIDs = r.eligibleWinBackOfferIds
                 self.jws = jws
             }
 
@@ -211,7 +225,12 @@ extension Product {
 
         init(_ offer: IntroductoryOffer, displayPrice: String) {
             id = offer.promotionalId
-            type = offer.promotionalId == nil ? .introductory : .promotional
+            switch offer.kind {
+            case .introductory: type = .introductory
+            case .promotional: type = .promotional
+            case .winBack: type = .winBack
+            case .code: type = OfferType(rawValue: "code")
+            }
             price = Decimal(offer.priceCents) / 100
             self.displayPrice = displayPrice
             period = Product.SubscriptionPeriod(offer.period)

@@ -117,7 +117,15 @@ extension Picker {
                             .run(.subscription(.buyOffer(product: p.id, offer: id))))
                     }
                 }
-                return [PickerItem(p.id, "\(aligned)  \(what)", .run(.buy(product: p.id)))] + offers
+                // Each win-back offer too (the App Store applies it to a lapsed subscriber its rules allow).
+                let winBack = (p.subscription?.winBack ?? []).map { w in
+                    PickerItem(
+                        "\(p.id) offer \(w.id)",
+                        "\(Self.priceColumn(catalog.settings.displayPrice(w.offer.priceCents)))  win-back offer, "
+                            + "\(w.offer.paymentMode.words), \(w.offer.periodCount) x \(w.offer.period.iso), if lapsed",
+                        .run(.subscription(.buyOffer(product: p.id, offer: w.id))))
+                }
+                return [PickerItem(p.id, "\(aligned)  \(what)", .run(.buy(product: p.id)))] + offers + winBack
             }.flatMap { $0 })
     }
 

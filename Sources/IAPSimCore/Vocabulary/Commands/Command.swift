@@ -156,7 +156,9 @@ extension CommandSpec {
             + "`no_ads` in the built-in one, a StoreKit file's own ids with `storekit:` (docs/storekit.md). "
             + "`offer OFFER` (StoreKit 2, a subscription): with its promotional offer OFFER (a `.storekit` file's "
             + "`adHocOffers`), which the merchant server signs with the order (`server-offer-signing`) and the App "
-            + "Store checks")
+            + "Store checks; or with its win-back offer OFFER (`winbackOffers`, `PurchaseOption.winBackOffer`), which "
+            + "the App Store applies to a lapsed subscriber its rules allow (never in billing grace or retry), else "
+            + "`purchase()` throws `ineligibleForOffer`")
     static let openStore = CommandSpec(
         "open-store", .openStore,
         explore: ExploreDraw(slot: 14, weight: 1) { rng, _ in

@@ -43,20 +43,37 @@ package struct CommandArguments: Sendable {
         return word.text
     }
 
-    /// Word `i`, a promotional offer of the product at word `product`.
+    /// Word `i`, a promotional or win-back offer of the product at word `product`.
     func promotionalOffer(_ i: Int, of product: Int) throws(CommandError) -> String {
         let word = words[i]
-        let offers = (catalog.product(words[product].text)?.subscription?.promotional ?? []).compactMap(\.promotionalId)
+        let terms = catalog.product(words[product].text)?.subscription
+        let offers = (terms?.promotional ?? []).compactMap(\.promotionalId) + (terms?.winBack ?? []).map(\.id)
         guard offers.contains(word.text) else {
             throw CommandError(
                 offset: word.offset,
                 problem: .badArgument(
                     "buy", word.text,
                     expected: offers.isEmpty
-                        ? "none: \(words[product].text) has no promotional offer (a .storekit file's adHocOffers)"
+                        ? "none: \(words[product].text) has no promotional or win-back offer (a .storekit file's"
+                            + " adHocOffers, winbackOffers)"
                         : offers.joined(separator: ", ")))
         }
         return word.text
+    }
+
+    /// Word `i`, an offer code of the catalog: an offer's custom code, or one of its one-time
+    /// codes (`CODE-1` to `CODE-9999`).
+    func offerCode(_ i: Int) throws(CommandError) -> String {
+        let word = words[i]
+        guard catalog.offerCode(word.text) == nil else { return word.text }
+        let codes = catalog.subscriptions.flatMap { $0.subscription?.codes ?? [] }.map(\.customCode)
+        throw CommandError(
+            offset: word.offset,
+            problem: .badArgument(
+                "redeem-code", word.text,
+                expected: codes.isEmpty
+                    ? "none: the catalog has no offer code (a .storekit file's codeOffers)"
+                    : codes.map { "\($0) (custom), \($0)-N (one-time, N from 1 to 9999)" }.joined(separator: ", ")))
     }
 
     func user(_ i: Int) throws(CommandError) -> String {
