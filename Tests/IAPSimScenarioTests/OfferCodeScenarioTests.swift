@@ -65,6 +65,20 @@ import Testing
         #expect(hardened.simulation.store.transactions.count == 1)
     }
 
+    /// A code redeemed outside the app names no account: the first account the app sends it
+    /// for is its subscriber (explore sk2-hardened seed 1 run 116: redeem-code, then login bob,
+    /// was wrong-account and renewal-unserved while the App Store kept its guess, alice).
+    @Test func theFirstAccountTheAppSendsARedeemedCodeForIsItsSubscriber() throws {
+        let text =
+            Self.head.replacingOccurrences(of: "users: [alice]", with: "users: [alice, bob]")
+            + "policy: sk2-hardened\nsteps:\n  - do: redeem-code STREAMERMONTH\n  - do: login bob\n  - do: wait 1h\n"
+        let sim = ScenarioPlayer.run(try ScenarioParser.parse(text: text, file: StoreKitFixtures.shipped("s.yaml")))
+            .result.simulation
+        #expect(sim.auditor.anomalies.isEmpty, "\(sim.auditor.anomalies.map(\.summary))")
+        #expect(sim.store.subscriptions.first?.user == "bob")
+        #expect(sim.server.hasAccess("bob", at: sim.now, policy: PolicyPreset.sk2Hardened.policy))
+    }
+
     @Test func oneTimeCodesWorkOnceAndALapsedCustomerResubscribesWithOne() throws {
         let r = try run([
             "redeem-code STREAMERMONTH-1", "wait 1m", "auto-renew off", "wait 35d", "redeem-code STREAMERMONTH-1",

@@ -12,6 +12,7 @@ extension AppProcess {
             return
         }
         guard let user = sender(of: r, &out) else { return }
+        store.claimRedeemedCode(r.txn, by: user, &out)
         // `receipt: fresh` reads the receipt again now: what was finished meanwhile is gone.
         // StoreKit 2 sends the kept `jwsRepresentation` and no receipt.
         let receipt = r.signed != nil ? nil : out.policy.receipt == .fresh ? store.readReceipt() : r.receipt
@@ -66,6 +67,7 @@ extension AppProcess {
         case .credited(let ids), .alreadyCredited(let ids):
             // The answer lists every credited transaction of the receipt: each is done.
             forget(txn, why: "the server answered", &out)
+            store.settleRedeemedCode(txn)
             // One pass over the records, not one per listed id: a receipt may list thousands.
             let held = ids.count > 1 ? heldTransactions : []
             for id in ids where id != txn && held.contains(id) {

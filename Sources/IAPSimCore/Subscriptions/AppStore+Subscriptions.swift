@@ -18,6 +18,9 @@ struct SubscriptionBook: Sendable, Hashable {
     var redeemedCodes: Set<String> = []
     /// The win-back offers redeemed, oldest first: their wait is counted from their end.
     var winBackUses: [WinBackUse] = []
+    /// The first transactions of codes redeemed outside the app that the app has not yet sent
+    /// for an account (`claimRedeemedCode`).
+    var unclaimedCodes: [String] = []
 
     struct Buyer: Sendable, Hashable {
         var txn: String

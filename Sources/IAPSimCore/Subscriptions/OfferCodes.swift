@@ -236,7 +236,48 @@ extension AppStore {
             .noted(
                 "offer code \(code) (\"\(c.referenceName)\") redeemed outside the app: \(t.id) of \(product),"
                     + " \(c.offer.summary); StoreKit hands it to Transaction.updates"))
+        let isNew = subscriptionIndex(group: group) == nil
         noteSubscriptionBuyer(t.id, user: user, promotional: c.offer)
         charge(t.id, out: &out)
+        if isNew { book.unclaimedCodes.append(t.id) }
+    }
+
+    /// A code redeemed outside the app names no app account (no `appAccountToken`): the App
+    /// Store's first guess is the account logged in at the redemption; the account the app
+    /// sends the transaction for becomes its subscriber (the auditor's timelines move to it),
+    /// until the server has answered one of those sends (`settleRedeemedCode`). Called when
+    /// the app sends a transaction to the server.
+    mutating func claimRedeemedCode(_ txn: String, by user: String, _ out: inout Outbox) {
+        guard subscriptionBook?.unclaimedCodes.contains(txn) == true else { return }
+        guard let i = subscriptionIndex(ofTransaction: txn), subscriptions[i].user != user else { return }
+        let guessed = subscriptions[i].user
+        // The guessed account keeps what its other subscriptions give it (the auditor's timeline
+        // is one per account).
+        var left = SubscriptionNote(
+            event: .codePassedOn, user: guessed, productId: subscriptions[i].productId, txn: txn, status: .expired,
+            expiresAt: out.now, graceUntil: nil, periodStart: out.now, priceCents: 0)
+        if let j = subscriptions.indices.last(where: { $0 != i && subscriptions[$0].user == guessed }) {
+            let other = subscriptions[j]
+            left.productId = other.productId
+            left.status = other.status
+            left.expiresAt = other.expiresAt
+            left.graceUntil = other.gracePeriodExpiresAt
+            left.periodStart = other.periods.last?.start ?? out.now
+            left.priceCents = other.periods.last?.priceCents ?? 0
+        }
+        out.log(.appStore, .subscriptionChanged(left))
+        book.subscriptions[i].user = user
+        out.log(
+            .appStore,
+            .noted(
+                "the code's subscription \(subscriptions[i].originalTransactionId) is \(user)'s: the app sent it first for \(user)"
+            ))
+        noteChange(i, .codeClaimed, txn: txn, &out)
+    }
+
+    /// The server answered a send of `txn`: the account it was sent for keeps it.
+    mutating func settleRedeemedCode(_ txn: String) {
+        guard let k = subscriptionBook?.unclaimedCodes.firstIndex(of: txn) else { return }
+        book.unclaimedCodes.remove(at: k)
     }
 }

@@ -19,6 +19,10 @@ package enum SubscriptionEvent: String, Sendable, Hashable {
     case familyRevoked = "no longer shared (REVOKE)"
     /// An active subscriber redeemed an offer code: the next renewal is at the offer.
     case codeRedeemed = "offer code redeemed for the next renewal"
+    /// A code redeemed outside the app, first sent by the app for this account: its subscriber.
+    case codeClaimed = "claimed: the app sent the redeemed code's transaction first for this account"
+    /// The account the App Store first guessed for such a code, when another claimed it.
+    case codePassedOn = "passed on: the redeemed code's transaction went to another account"
 
     /// The scenario event it is, if any.
     var trigger: TriggerEvent? {
@@ -28,7 +32,7 @@ package enum SubscriptionEvent: String, Sendable, Hashable {
         case .renewalFailed: return .renewalFailed
         case .expired: return .expired
         case .graceExpired, .revoked, .reinstated, .autoRenewOff, .autoRenewOn, .planChangeScheduled, .familyShared,
-            .familyRevoked, .codeRedeemed:
+            .familyRevoked, .codeRedeemed, .codeClaimed, .codePassedOn:
             return nil
         }
     }
