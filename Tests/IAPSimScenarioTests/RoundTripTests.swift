@@ -79,6 +79,8 @@ import Testing
         case .buy(let p), .subscription(.changePlan(let p)), .subscription(.priceIncrease(let p, _, _)),
             .subscription(.buyOffer(let p, _)):
             return Catalog.standard.product(p)?.subscription != nil
+        // An offer code is a subscription's (and the built-in catalog has none).
+        case .subscription(.redeemCode): return true
         default: return false
         }
     }
