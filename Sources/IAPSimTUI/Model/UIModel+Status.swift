@@ -21,8 +21,8 @@ extension UIModel {
         let when = "\(DurationText.clock(next.time)) (in \(DurationText.age(inMs)))"
         if let moot = simulation.moot(next.action) {
             guard case .storeDeliver = next.action else {
-                return
-                    "no fault armed; nothing due changes the world (at \(when) an old timer runs out: it does nothing)"
+                // A timer of a request already answered or of a process gone: nothing to say of it.
+                return "no fault armed; nothing due changes the world"
             }
             return "no fault armed; at \(when) StoreKit would deliver, but \(moot)"
         }
