@@ -136,8 +136,13 @@ extension WhatIf {
     /// (`account-token`, whose absence only a binding server refuses) did not act itself,
     /// and is not named (`SavingReplays.keys(saving:)`).
     /// Only the settings that save one of `identities` (the run's anomalies that end well,
-    /// and those of the other policy's run) are checked.
-    mutating func addMechanismChecks(to saving: inout SavingReplays, for identities: [AnomalyIdentity]) {
+    /// and those of the other policy's run) are checked. A second weakening that keeps the
+    /// anomaly away only by breaking something else (a purchase never credited is never
+    /// clawed back) undoes no harm: a replay that opens an anomaly ending badly that `run`
+    /// (the anomalies of the run) does not have is not counted.
+    mutating func addMechanismChecks(
+        to saving: inout SavingReplays, for identities: [AnomalyIdentity], run: [AnomalyIdentity]
+    ) {
         let base = input.policy
         for n in saving.replays.indices {
             guard identities.contains(where: { saving.replays[n].1.endsBadly($0) }) else { continue }
@@ -149,7 +154,9 @@ extension WhatIf {
                 guard (try? changed.set(saving.targets[n].key, to: saving.targets[n].value)) != nil,
                     (try? changed.set(other.key, to: other.value)) != nil
                 else { continue }
-                saving.through.append((n, verdict(changed)))
+                let both = verdict(changed)
+                guard both.newBadOnes(comparedWith: run).isEmpty else { continue }
+                saving.through.append((n, both))
             }
         }
     }
@@ -176,9 +183,13 @@ extension WhatIf {
         var out: [AvoidedAnomaly] = []
         let theirs = AnomalyIdentity.all(in: otherWorld, attacks: attacks(removing: []))
         // What the other side had and this one never did counts too, however it ended there.
+        // A purchase that went wrong here in another way (credited to someone else instead of
+        // lost) avoided nothing: it is not counted.
+        let worseHere = here.anomalies.filter { $0.status.isUnresolved }.map(\.identity)
         for (a, identity) in zip(otherWorld.auditor.anomalies, theirs)
         where a.status.isUnresolved || here.status(of: identity) == nil {
-            guard !here.endsBadly(identity) else { continue }
+            guard !here.endsBadly(identity), !worseHere.contains(where: { identity.samePurchase(as: $0) })
+            else { continue }
             let fresh = a.involved.first { id in
                 otherWorld.server.orders.contains { $0.id == id && $0.createdBy == .attacker }
             }

@@ -7,9 +7,17 @@ extension UIModel {
     /// Everything else is the start's: its catalog (a StoreKit file's), its grace period, its
     /// environment (a replay without the grace period can make no grace-cut, and so every
     /// candidate change seemed to prevent one).
+    /// The time that passed after the last action (`.`, `+`, a lesson's run) is a last step,
+    /// `at NOW: wait 0s`: without it the replays (and a saved session) stop where the last
+    /// action was taken, before the renewal or the grace period the world has since reached,
+    /// and every candidate change seemed to prevent what had not happened yet.
     var sessionScenario: Scenario {
         var scenario = player.scenario
         scenario.steps = session
+        let last = session.compactMap(\.atTime).max() ?? 0
+        if simulation.now > last {
+            scenario.steps.append(Step(.at(simulation.now), .wait(0)))
+        }
         scenario.expect = Expectations()
         return scenario
     }
