@@ -23,6 +23,17 @@ import Testing
         }
     }
 
+    /// Walkthrough 5, M4: a cut line keeps its mark within the width, after its last whole
+    /// alternative.
+    @Test func aCutKeyLineEndsWithItsMarkAfterAWholeAlternative() {
+        let line =
+            " prevented by: server-notifications true + server-grace honor | server-grace honor + server-status-poll 1h"
+        let cut = UIModel.cutMarked(line, width: 70, mark: "…")
+        #expect(cut == " prevented by: server-notifications true + server-grace honor | …", "\(cut)")
+        let tight = UIModel.cutMarked(line, width: 40, mark: "…")
+        #expect(tight.hasSuffix(" …") && TextWidth.of(tight) <= 40, "\(tight)")
+    }
+
     /// Walkthrough 5, M1: in the sandbox the replays run to the live clock. A grace cut
     /// reached by `.` (time passed after the last action) is prevented by the grace keys, as
     /// `play` of the same inputs says, not by nearly every key (replays that stopped at the
@@ -56,6 +67,10 @@ import Testing
                 "\(right)")
             let text = d.screen(width, height).text
             #expect(text.contains("avoided: grace-cut"), "\(text)")
+            // M4: at 80x24 the keys are cut only with a mark, never silently.
+            let keys = d.model.keyLines(prevented: [], saved: right, width: width / 2)
+            #expect(keys.joined().contains("server-grace honor") || keys.last?.hasSuffix("…") == true, "\(keys)")
+            #expect(keys.allSatisfy { TextWidth.of($0) <= width / 2 }, "\(keys)")
         }
     }
 }

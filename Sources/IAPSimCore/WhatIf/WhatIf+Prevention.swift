@@ -184,12 +184,14 @@ extension WhatIf {
         let theirs = AnomalyIdentity.all(in: otherWorld, attacks: attacks(removing: []))
         // What the other side had and this one never did counts too, however it ended there.
         // A purchase that went wrong here in another way (credited to someone else instead of
-        // lost) avoided nothing: it is not counted.
+        // lost), with no setting of this side to thank, avoided nothing: it is not counted.
         let worseHere = here.anomalies.filter { $0.status.isUnresolved }.map(\.identity)
         for (a, identity) in zip(otherWorld.auditor.anomalies, theirs)
         where a.status.isUnresolved || here.status(of: identity) == nil {
-            guard !here.endsBadly(identity), !worseHere.contains(where: { identity.samePurchase(as: $0) })
-            else { continue }
+            guard !here.endsBadly(identity) else { continue }
+            if saving.keys(saving: identity).isEmpty, worseHere.contains(where: { identity.samePurchase(as: $0) }) {
+                continue
+            }
             let fresh = a.involved.first { id in
                 otherWorld.server.orders.contains { $0.id == id && $0.createdBy == .attacker }
             }

@@ -267,7 +267,25 @@ extension UIModel {
     }
 
     func renderFooter(_ grid: inout Grid, row: Int) {
+        // An inspector covers the status line: what `H` did shows before its keys.
+        if case .inspect? = overlay, let said = handoutStatus {
+            let words = Span(" " + said + " ", Style(.info, bold: true))
+            let used = min(grid.width, TextWidth.of(words.text))
+            grid.put([words], x: 0, y: row, width: grid.width, ellipsis: glyphs.more)
+            guard grid.width - used > 10 else { return }
+            grid.put(
+                UIModel.footerSpans(footerEntries, width: grid.width - used), x: used, y: row, width: grid.width - used)
+            return
+        }
         grid.put(UIModel.footerSpans(footerEntries, width: grid.width), x: 0, y: row, width: grid.width)
+    }
+
+    /// The status line's words about a handout (written, or not), while they are news.
+    var handoutStatus: String? {
+        guard let status, status.hasPrefix("wrote the handout") || status.hasPrefix("could not save") else {
+            return nil
+        }
+        return status
     }
 
     /// A footer's entries in `width` columns after a one-column margin, keys bold and

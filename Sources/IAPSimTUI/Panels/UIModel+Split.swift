@@ -203,8 +203,22 @@ extension UIModel {
         let wrapped = Wrap.words(words, width: width - 1).map { " " + $0 }
         // The keys of what both sides have take a third line.
         let most = open.isEmpty ? 2 : 3
-        return wrapped.count > most
-            ? Array(wrapped.prefix(most - 1)) + [wrapped[most - 1] + " \(glyphs.more)"] : wrapped
+        guard wrapped.count > most else { return wrapped }
+        return Array(wrapped.prefix(most - 1)) + [Self.cutMarked(wrapped[most - 1], width: width, mark: glyphs.more)]
+    }
+
+    /// `line` cut so that it ends with `mark` within `width` columns: after its last whole
+    /// alternative (` | `) when it has one, else after a whole word; a key is never dropped
+    /// without the mark (walkthrough 5, M4).
+    static func cutMarked(_ line: String, width: Int, mark: Character) -> String {
+        let room = width - 2
+        var kept = line
+        if let bar = kept.range(of: " | ", options: .backwards), TextWidth.of(kept) > room {
+            kept = String(kept[..<bar.lowerBound]) + " |"
+        }
+        var words = kept.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        while words.count > 2, TextWidth.of(words.joined(separator: " ")) > room { words.removeLast() }
+        return words.joined(separator: " ") + " \(mark)"
     }
 
     /// One half of the split screen: its label, its key lines, then its Auditor, Merchant
