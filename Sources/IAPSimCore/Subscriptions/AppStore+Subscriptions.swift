@@ -13,6 +13,10 @@ struct SubscriptionBook: Sendable, Hashable {
     var clockEvents = 0
     /// The nonces of the promotional offer signatures the App Store accepted: each once.
     var offerNonces: Set<String> = []
+    /// What a new subscriber of a product pays after a price increase of it.
+    var newPrices: [String: Int] = [:]
+    /// `messages defer`: the app defers StoreKit's messages (no `display(in:)`).
+    var defersMessages = false
 
     struct Buyer: Sendable, Hashable {
         var txn: String
@@ -82,8 +86,7 @@ extension AppStore {
         let s = subscriptionBook!.subscriptions
         var info = s[i].renewalInfo(
             signedAt: now, environment: environment.payloadName,
-            renewalPriceCents: increasedRenewalPrice(s[i]) ?? catalog.read(s[i].autoRenewProductId) { $0.priceCents }
-                ?? 0)
+            renewalPriceCents: renewalPrice(s[i], of: s[i].autoRenewProductId) ?? 0)
         // A price increase of the next renewal: its status (0 not yet responded, 1 consented).
         if increasedRenewalPrice(s[i]) != nil { info.priceIncreaseStatus = s[i].priceIncrease?.status }
         return info
@@ -106,6 +109,10 @@ extension AppStore {
     /// group of an expired or revoked one (the same `originalTransactionId`).
     mutating func startSubscription(_ id: String, product: Product, terms: SubscriptionTerms, _ out: inout Outbox) {
         guard let t = transaction(id) else { return }
+        // After a price increase a new subscriber is charged the new price.
+        var product = product
+        let newPrice = book.newPrices[product.id]
+        if let newPrice { product.priceCents = newPrice }
         let user = book.buyers.first { $0.txn == id }?.user ?? t.applicationUsername ?? "?"
         // A promotional offer the payment carried (signed by the merchant server) applies;
         // else an eligible customer's first period is the introductory offer's (a free
@@ -123,6 +130,7 @@ extension AppStore {
                 originalTransactionId: original, expiresAt: end,
                 webOrderLineItemId: Self.webOrderLineItemId(original, number), reason: .purchase, group: terms.group,
                 offer: offer.map(OfferUse.init))
+            if newPrice != nil { $0.subscription?.chargedCents = product.priceCents }
         }
         let period = SubscriptionPeriod(
             start: out.now, end: end, productId: product.id, priceCents: offer?.priceCents ?? product.priceCents,
@@ -137,6 +145,8 @@ extension AppStore {
             book.subscriptions[k].retryStartedAt = nil
             endBillingRetry(k, at: out.now)
             book.subscriptions[k].expirationIntent = nil
+            // A new purchase is charged the price in force: no increase waits for consent.
+            book.subscriptions[k].priceIncrease = nil
             // The resubscription's token applies from now on (renewal info, renewals).
             book.subscriptions[k].appAccountToken = t.appAccountToken
             if out.now - book.subscriptions[k].paidUntil > timeRate.lapseResetMs {
@@ -156,6 +166,7 @@ extension AppStore {
         book.subscriptions[i].anchorDay = SubscriptionCalendar.date(offer == nil ? out.now : end).day
         book.subscriptions[i].introOffer = offer
         book.subscriptions[i].introPeriodsLeft = offer.map { $0.charges - 1 } ?? 0
+        book.subscriptions[i].ownPrice = newPrice.map { ProductPrice(productId: product.id, cents: $0) }
         let event: SubscriptionEvent = existing == nil ? .started : .resubscribed
         noteChange(i, event, txn: id, &out)
         if let offer {
@@ -280,10 +291,14 @@ extension AppStore {
         guard var product = catalog.product(s.autoRenewProductId), let terms = product.subscription,
             let first = transaction(s.originalTransactionId)
         else { return }
-        // A price increase the customer consented to (or was told of) is charged now, once.
+        // A price increase the customer consented to (or was told of) is charged now, and at
+        // every renewal after it.
         if let raised = increasedRenewalPrice(s) {
             product.priceCents = raised
             book.subscriptions[i].priceIncrease = nil
+            book.subscriptions[i].ownPrice = ProductPrice(productId: product.id, cents: raised)
+        } else if let own = s.ownPrice, own.productId == product.id {
+            product.priceCents = own.cents
         }
         // A pay-as-you-go introductory offer renews at its price for its remaining periods.
         let offer = s.introPeriodsLeft > 0 && s.autoRenewProductId == s.productId ? s.introOffer : nil
