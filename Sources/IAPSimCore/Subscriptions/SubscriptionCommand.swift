@@ -23,6 +23,8 @@ package enum SubscriptionCommand: Sendable, Hashable {
     case priceIncrease(product: String, cents: Int, consent: Bool)
     /// `consent`: the customer agrees to the pending price increase.
     case consentToPriceIncrease
+    /// `messages defer|show`: the app defers StoreKit's messages, or shows the deferred one.
+    case deferMessages(Bool)
     /// Family Sharing (FamilyCommand.swift): `join-family NAME`, `leave-family`,
     /// `family-share on|off`.
     case family(FamilyCommand)
@@ -50,6 +52,7 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .priceIncrease(let p, let cents, let consent):
             return "price-increase \(p) \(formatMoney(cents)) \(consent ? "consent" : "no-consent")"
         case .consentToPriceIncrease: return "consent"
+        case .deferMessages(let on): return "messages \(on ? "defer" : "show")"
         case .family(let c): return c.scenarioText
         }
     }
@@ -65,6 +68,7 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .buyOffer: return .buy
         case .priceIncrease: return .priceIncrease
         case .consentToPriceIncrease: return .consent
+        case .deferMessages: return .messages
         case .family(let c): return c.spec
         }
     }
@@ -73,7 +77,7 @@ package enum SubscriptionCommand: Sendable, Hashable {
     var narration: String {
         switch self {
         case .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod, .priceIncrease,
-            .consentToPriceIncrease, .family:
+            .consentToPriceIncrease, .deferMessages, .family:
             return scenarioText + "."
         case .buyOffer(let p, let o): return "The logged-in user buys \(p) with its promotional offer \(o)."
         }
@@ -129,11 +133,15 @@ extension World {
             if app.loggedIn == nil { return "nobody is logged in" }
         case .priceIncrease(let p, let cents, _):
             guard let i = store.priceIncreaseTarget(p) else { return "no subscription renews to \(p)" }
-            let now = store.increasedRenewalPrice(store.subscriptions[i]) ?? config.catalog.read(p, { $0.priceCents })
+            let now = store.renewalPrice(store.subscriptions[i], of: p)
             if let now, cents <= now { return "\(p) renews at \(formatMoney(now)): a price increase must be higher" }
             if store.subscriptions[i].priceIncrease != nil { return "a price increase of \(p) is already pending" }
         case .consentToPriceIncrease:
             if store.pendingConsentIndex == nil { return "no price increase waits for the customer's consent" }
+        case .deferMessages(let on):
+            if on && store.defersMessages { return "the app already defers StoreKit's messages" }
+            if !on && !store.defersMessages { return "the app defers no StoreKit message (messages defer first)" }
+            if !on && store.messageDeferred && !app.isRunning { return "the app is not running" }
         case .billingFail, .delayNextNotification, .family:
             break
         }
@@ -195,6 +203,8 @@ extension World {
             store.raisePrice(product, to: cents, consent: consent, appRunning: app.isRunning, &outbox)
         case .consentToPriceIncrease:
             store.consentToPriceIncrease(&outbox)
+        case .deferMessages(let on):
+            store.setDefersMessages(on, &outbox)
         }
     }
 }
@@ -265,6 +275,7 @@ extension SubscriptionCommand {
     /// from the families).
     static let specs: [CommandSpec] = [
         .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod, .priceIncrease, .consent,
+        .messages,
     ]
 }
 
