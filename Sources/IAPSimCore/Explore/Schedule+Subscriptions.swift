@@ -13,9 +13,15 @@ extension Schedule {
         var rng = SplitMix64(seed: seed).derive("schedule-subscriptions")
         let amount = swarm?.subscriptions ?? .usual
         guard amount == .many || rng.below(2) == 0, amount != .off, !products.isEmpty else { return }
-        gracePeriodMs = Self.graceChoices[rng.below(Self.graceChoices.count)]
+        let graces = swarm?.graceChoices ?? Self.graceChoices
+        gracePeriodMs = graces[rng.below(graces.count)]
         var added = [ScheduleStep(.after(0), .buy(product: products[rng.below(products.count)].id))]
-        let count = amount == .many ? 6 + rng.below(9) : 3 + rng.below(5)
+        let count: Int
+        if let range = swarm?.subscriptionSteps {
+            count = range.lowerBound + rng.below(range.count)
+        } else {
+            count = amount == .many ? 6 + rng.below(9) : 3 + rng.below(5)
+        }
         for _ in 0..<count {
             added.append(
                 ScheduleStep(
