@@ -125,7 +125,7 @@ import Testing
         }
     }
 
-    /// Every source path ARCHITECTURE.md names (`IAPSimTUI/Boxes/Overlay.swift`,
+    /// Every source path ARCHITECTURE.md names (`IAPSimTUI/Boxes/Box.swift`,
     /// `iapsim/Serve/ServeCommand*.swift`) is a file of `Sources/` (a pattern: at least one): a
     /// file moved or renamed without the page following fails here.
     @Test func everySourcePathArchitectureNamesExists() throws {

@@ -71,4 +71,37 @@ import Testing
             judged.verifier.stdout.contains("renewalInfo.priceIncreaseStatus: expected 1, decoded 0"),
             "\(judged.verifier.stdout)")
     }
+
+    /// The app defers the price increase message; the customer never consents; her new
+    /// purchase after the expiry and its renewal are signed at the new price (6990), the
+    /// first purchase at the old (4990): the prices set here, not read from the run's log.
+    @Test(.enabled(if: V.applePython != nil, V.skipReason))
+    func aNewPurchaseAfterAnIncreaseIsSignedAtTheNewPrice() throws {
+        let python = try #require(V.applePython)
+        var ids: [String] = []
+        let judged = try V.judge("Tests/Fixtures/subscriptions/price-increase-defer-sk2.yaml", python: python) {
+            lines in
+            lines.map { line in
+                guard var object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                    return line
+                }
+                func priced(_ t: [String: Any]) -> [String: Any] {
+                    guard let id = t["transactionId"] as? String else { return t }
+                    if !ids.contains(id) { ids.append(id) }
+                    var t = t
+                    t["price"] = ids.first == id ? 4_990 : 6_990
+                    return t
+                }
+                if let t = object["transaction"] as? [String: Any] {
+                    object["transaction"] = priced(t)
+                } else if object["transactionId"] != nil {
+                    object = priced(object)
+                }
+                return (try? V.json(object)) ?? line
+            }
+        }
+        #expect(judged.verifier.status == 0, "\(judged.verifier.stdout)\(judged.verifier.stderr)")
+        #expect(ids.count == 3, "\(ids)")
+        #expect(judged.verifier.stdout.hasSuffix("\(judged.expected.count) passed, 0 failed\n"))
+    }
 }

@@ -104,6 +104,16 @@ enum CLI {
         #expect(result.stderr == "no/such/file.yaml:1:1: cannot read the file: no such file\n")
     }
 
+    /// Walkthrough 5, F5: `learn` away from the checkout says where the lessons come from.
+    @Test func learnWithoutTheShippedScenariosSaysHowToFindThem() throws {
+        let result = try CLI.run(["learn", "--scenarios", "no/such/folder"])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "no/such/folder/lost-order-crash-at-charge-naive.yaml: no such file; the lessons are the shipped "
+                + "scenarios: run `iapsim learn` from the checkout, or give their folder with --scenarios DIR\n")
+    }
+
     @Test func aWhenThatNeverComesExitsOneNamingTheStep() throws {
         let result = try CLI.run(["run", CLI.fixture("stops.yaml")])
         #expect(result.status == 1)

@@ -65,17 +65,27 @@ import Testing
             "\(result.stdout)")
         var outputs: [[String]] = []
         for (rate, name) in [("{\"4\" : 6}", "map.storekit"), ("6", "number.storekit")] {
+            // Without the file's `_timeRate` 0, which would win over the compatibility rate.
             let file = try Self.write(
-                text.replacingOccurrences(
-                    of: "\"settings\" : {", with: "\"settings\" : {\n    \"_compatibilityTimeRate\" : \(rate),"),
+                text.replacingOccurrences(of: "    ],\n    \"_timeRate\" : 0\n", with: "    ]\n")
+                    .replacingOccurrences(
+                        of: "\"settings\" : {", with: "\"settings\" : {\n    \"_compatibilityTimeRate\" : \(rate),"),
                 name)
             let catalog = try CLI.run(["catalog", file])
             #expect(catalog.status == 0, "\(catalog.stderr)")
-            let lines = catalog.lines.filter { $0.hasPrefix("listed: ") || $0.hasPrefix("not modelled: ") }
-            #expect(lines.first { $0.hasPrefix("listed: ") }?.contains("_compatibilityTimeRate 6") == true, "\(lines)")
+            let lines = catalog.lines.filter {
+                $0.hasPrefix("listed: ") || $0.hasPrefix("not modelled: ") || $0.hasPrefix("honoured: ")
+            }
             #expect(
-                lines.first { $0.hasPrefix("not modelled: ") }?.contains(
-                    "_compatibilityTimeRate (renewals follow virtual time)") == true, "\(lines)")
+                lines.first { $0.hasPrefix("listed: ") }?.contains("_compatibilityTimeRate 6 (oneSecondIsOneDay)")
+                    == true,
+                "\(lines)")
+            #expect(lines.first { $0.hasPrefix("not modelled: ") }?.contains("TimeRate") == false, "\(lines)")
+            // Apple's name of the rate, and what it makes of a period (a day is 1 second).
+            #expect(
+                catalog.stdout.contains(
+                    "time rate oneSecondIsOneDay (a week lasts 7s, a month 30s, a year 6m5s; 16-day grace 16s, "
+                        + "billing retry 1m)"), "\(catalog.stdout)")
             outputs.append(lines)
         }
         #expect(outputs[0] == outputs[1])

@@ -33,6 +33,7 @@ import Testing
         (.gracePeriod(nil), false), (.gracePeriod(3 * 86_400_000), false), (.gracePeriod(28 * 86_400_000), false),
         (.priceIncrease(product: "pro_monthly", cents: 699, consent: true), true),
         (.priceIncrease(product: "pro_monthly", cents: 550, consent: false), false), (.consentToPriceIncrease, false),
+        (.subscription(.deferMessages(true)), false), (.subscription(.deferMessages(false)), false),
         (.joinFamily("kid"), false), (.leaveFamily, false), (.familyShare(on: false), true),
         (.familyShare(on: true), false), (.subscription(.redeemCode("WELCOMEBACK")), false),
         (.subscription(.redeemCode("WELCOMEBACK-3")), false),

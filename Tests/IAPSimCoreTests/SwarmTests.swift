@@ -90,16 +90,24 @@ import Testing
     @Test func runsSubscribeNeverAsBeforeOrMuchAsTheirSwarmSays() {
         let explorer = Explorer(policy: PolicyPreset.sk2Naive.policy, seed: 9, swarm: true)
         var steps: [Swarm.Amount: [Int]] = [:]
-        for index in 0..<300 {
-            let amount = explorer.swarmWeights(seed: explorer.runSeed(index))!.subscriptions
-            steps[amount, default: []].append(Self.subscriptionSteps(explorer.schedule(index)))
+        // The runs of the `usual` profile (no weights) draw as swarm off does.
+        let drawn = (0..<300).compactMap { index in
+            explorer.swarmWeights(seed: explorer.runSeed(index)).map { (index, $0) }
+        }
+        for (index, swarm) in drawn {
+            steps[swarm.subscriptions, default: []].append(Self.subscriptionSteps(explorer.schedule(index)))
         }
         #expect(Set(steps.keys) == Set(Swarm.Amount.allCases), "\(steps.keys)")
         // Off: no billing failure, auto-renew or plan change at all.
         #expect(steps[.off]!.allSatisfy { $0 == 0 })
         // Many: every run subscribes, with at least six steps, its buy and its long wait.
-        for index in 0..<300 where explorer.swarmWeights(seed: explorer.runSeed(index))!.subscriptions == .many {
+        // (A profile that sets its own count of subscription steps, `billing` or `plans`, has fewer.)
+        for (index, swarm) in drawn where swarm.subscriptions == .many && swarm.subscriptionSteps == nil {
             #expect(explorer.schedule(index).steps.count >= explorer.steps + 8)
+        }
+        for (index, swarm) in drawn where swarm.subscriptions == .many {
+            let range = swarm.subscriptionSteps ?? 6...14
+            #expect(explorer.schedule(index).steps.count >= explorer.steps + range.lowerBound + 2)
         }
         // Without swarm half the runs subscribe.
         let off = Explorer(policy: PolicyPreset.sk2Naive.policy, seed: 9)
@@ -113,7 +121,7 @@ import Testing
         let explorer = Explorer(policy: PolicyPreset.sk2Naive.policy, seed: 4, swarm: true)
         var seen: Set<Swarm.Amount> = []
         for index in 0..<200 {
-            let amount = explorer.swarmWeights(seed: explorer.runSeed(index))!.refunds
+            guard let amount = explorer.swarmWeights(seed: explorer.runSeed(index))?.refunds else { continue }
             seen.insert(amount)
             // The refund loop's own steps (a subscription's steps may refund too).
             var schedule = Schedule(users: Schedule.users, steps: [])
@@ -132,10 +140,13 @@ import Testing
     /// A swarm run whose world was still busy when the verdict waited for the auditor's last
     /// grace period: the clock jumped past a queued event and the world's invariant stopped
     /// the debug build. Now the verdict runs the world's events on the way, and the run ends
-    /// clean.
+    /// clean. (That run drew the mixed weights, `Swarm(seed:)`, which every run drew before
+    /// swarm's profiles; it is built with them here.)
     @Test func theVerdictNeverPassesAQueuedEvent() {
         let explorer = Explorer(policy: PolicyPreset.sk2Hardened.policy, seed: 32, swarm: true)
-        let outcome = explorer.run(349)
+        let seed = explorer.runSeed(349)
+        let schedule = explorer.schedule(seed: seed, weights: Swarm(seed: seed))
+        let outcome = Explorer.outcome(of: explorer.simulate(schedule, seed: seed), index: 349, seed: seed)
         #expect(outcome.failures.isEmpty, "\(outcome.anomalies)")
         #expect(outcome.events > 0)
     }

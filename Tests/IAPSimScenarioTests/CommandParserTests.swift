@@ -77,6 +77,8 @@ import Testing
             .priceIncrease(product: "pro_monthly", cents: 550, consent: false)
         ),
         ("consent", .consentToPriceIncrease),
+        ("messages defer", .subscription(.deferMessages(true))),
+        ("messages show", .subscription(.deferMessages(false))),
         ("delay-next-notification 2d", .delayNextNotification(2 * 86_400_000)),
         ("grace-period 16d", .gracePeriod(16 * 86_400_000)),
         ("grace-period off", .gracePeriod(nil)),

@@ -153,4 +153,74 @@ import Testing
                 text: Self.sk2 + "steps:\n  - do: price-increase pro_monthly 6.99 maybe\n", file: "s.yaml")
         }
     }
+
+    // MARK: the app defers StoreKit's message; the new price for new purchases
+
+    @Test func theAppDefersTheMessageAndShowsTheSheetWhenItChooses() throws {
+        let r = try run([
+            "messages defer", "buy pro_monthly", "wait 1m", "price-increase pro_monthly 6.99 consent", "wait 1h",
+        ])
+        let lines = r.simulation.log.map(\.fact.text)
+        let delivered = try #require(
+            lines.first { $0.hasPrefix("Message.messages: a Message with reason priceIncreaseConsent") })
+        #expect(
+            delivered.hasSuffix(
+                "the app defers it (no display(in:); StoreKit 1: paymentQueueShouldShowPriceConsent false): no sheet yet"
+            ))
+        #expect(!lines.contains { $0.contains("sheet is shown") || $0.contains("sheet of pro_monthly") })
+        // Delivered, deferred, still unanswered: Message.messages keeps it.
+        #expect(r.simulation.store.messageDeferred)
+        #expect(r.simulation.store.deliveredMessages.count == 1)
+        let shown = try run([
+            "messages defer", "buy pro_monthly", "wait 1m", "price-increase pro_monthly 6.99 consent", "wait 1h",
+            "messages show", "consent", "wait 31d",
+        ])
+        let after = shown.simulation.log.map(\.fact.text)
+        #expect(
+            after.contains(
+                "the app calls display(in:) on the deferred Message (StoreKit 1: showPriceConsentIfNeeded()): the price "
+                    + "increase sheet of pro_monthly at 6.99 is shown"))
+        #expect(!shown.simulation.store.messageDeferred && !shown.simulation.store.defersMessages)
+        #expect(shown.simulation.store.subscriptions[0].periods.map(\.priceCents) == [499, 699])
+    }
+
+    @Test func showingWithNothingDeferredAndDeferringTwiceAreRefused() throws {
+        let r = try run(["buy pro_monthly", "messages show", "messages defer", "messages defer"])
+        let refusals = r.simulation.log.compactMap { e -> String? in
+            guard case .commandIgnored(_, let reason) = e.fact else { return nil }
+            return reason
+        }
+        #expect(
+            refusals.contains { $0.contains("the app defers no StoreKit message (messages defer first)") },
+            "\(refusals)")
+        #expect(refusals.contains { $0.contains("the app already defers StoreKit's messages") }, "\(refusals)")
+    }
+
+    /// A price increase charged once is charged at every renewal after it, not only the first.
+    @Test func theNewPriceStaysForEveryRenewalAfterTheConsentedOne() throws {
+        let r = try run([
+            "buy pro_monthly", "wait 1m", "price-increase pro_monthly 6.99 consent", "consent", "wait 95d",
+        ])
+        let prices = r.simulation.store.subscriptions[0].periods.map(\.priceCents)
+        #expect(prices == [499, 699, 699, 699], "\(prices)")
+        #expect(r.simulation.store.renewalInfo(0, at: r.simulation.now).renewalPrice == 6_990)
+    }
+
+    /// After an increase, a new purchase (here a resubscription after the expiry without
+    /// consent) is charged the new price, signed with it, and renews at it.
+    @Test func aNewPurchaseAfterAPriceIncreaseIsChargedTheNewPrice() throws {
+        let r = try run([
+            "buy pro_monthly", "wait 1m", "price-increase pro_monthly 6.99 consent", "wait 35d", "buy pro_monthly",
+            "wait 32d",
+        ])
+        let sim = r.simulation
+        let s = sim.store.subscriptions[0]
+        #expect(s.periods.map(\.priceCents) == [499, 699, 699], "\(s.periods)")
+        let prices = signed(sim).values.filter { $0.productId == "pro_monthly" }.sorted {
+            $0.transactionId < $1.transactionId
+        }
+        .map(\.price)
+        #expect(prices == [4_990, 6_990, 6_990], "\(prices)")
+        #expect(notifications(sim).contains { $0.type == .subscribed && $0.subtype == .resubscribe })
+    }
 }

@@ -50,11 +50,9 @@ import Testing
                 "_storeKitErrors: 4 of 5 enabled (Load Products StoreKitError.unknown, Purchase StoreKitError.networkError, "
                     + "Refund Request Sheet Transaction.RefundRequestError.failed, "
                     + "Verification VerificationResult.VerificationError.invalidSignature)"), "\(loaded.listed)")
-        #expect(
-            loaded.notModelled == [
-                "Verification error outside IAPSimStoreKit", "Load Products error outside IAPSimStoreKit",
-                "Refund Request Sheet error",
-            ], "\(loaded.notModelled)")
+        // Verification and Load Products fail where they are called, in IAPSimStoreKit (the
+        // simulated app of `run` calls neither): modelled; a sheet has no call anywhere.
+        #expect(loaded.notModelled == ["Refund Request Sheet error"], "\(loaded.notModelled)")
     }
 
     @Test func anAPIStoreKitDoesNotHaveIsRefusedAtItsName() {

@@ -94,6 +94,19 @@ import Testing
         #expect(before.explanations.allSatisfy { $0.savedBy.isEmpty })
     }
 
+    @Test func aLivePresetChangeThatSavesAPurchaseNamesItsKeys() throws {
+        var scenario = try Self.load("lost-order-crash-at-charge-naive")
+        let launch = try #require(scenario.steps.firstIndex { $0.command == .launch })
+        scenario.steps.insert(Step(.after(0), .setPreset(.hardened)), at: launch)
+        let (result, report) = Self.explain(scenario)
+        let a = try #require(result.simulation.auditor.anomalies.first)
+        #expect(a.type == .lostOrder && !a.status.isUnresolved)
+        let x = try #require(report.explanation(of: a.id))
+        // Of every key the preset changes, the one whose value saved the purchase.
+        #expect(x.savedBy.map(\.words) == ["observer launch"])
+        #expect(x.account.line == "resolved by: observer launch")
+    }
+
     @Test func hardenedListsWhatItAvoided() throws {
         let (result, report) = Self.explain(try Self.load("lost-order-crash-at-charge-hardened"))
         #expect(result.simulation.auditor.anomalies.allSatisfy { !$0.status.isUnresolved })

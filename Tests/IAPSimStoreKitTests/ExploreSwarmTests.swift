@@ -103,4 +103,42 @@ import Testing
         }
         return steps
     }
+    /// Swarm's profiles (`ExploreSwarm.draw`): a share of the runs, `usual`, draws for its index
+    /// exactly the schedule swarm off draws (nothing the fixed mix finds is out of reach); the
+    /// focused ones keep two families of faults at their full weight, turn the others off, and
+    /// are longer; the share of each is near the one `profileShares` gives it.
+    @Test func aShareOfSwarmRunsKeepsTheScheduleOfSwarmOffAndTheRestFocus() {
+        let root = SplitMix64(seed: 3)
+        var counts: [ExploreSwarm.Profile: Int] = [:]
+        let runs = 1_600
+        for run in 0..<runs {
+            let swarm = ExploreSwarm.draw(root, run: run)
+            #expect(swarm == ExploreSwarm.draw(root, run: run))
+            counts[swarm?.profile ?? .usual, default: 0] += 1
+            var a = root.derive("run \(run)")
+            var b = a
+            let on = SimulatedStore.schedule(&a, maxSteps: 6, faults: Self.faults, swarm: swarm)
+            let off = SimulatedStore.schedule(&b, maxSteps: 6, faults: Self.faults)
+            guard let swarm else {
+                #expect(on == off, "run \(run)")
+                continue
+            }
+            if swarm.profile == .mixed {
+                #expect(swarm == ExploreSwarm(root.derive("swarm run \(run)")))
+                continue
+            }
+            let faultFamilies = ExploreSwarm.Family.allCases.filter { $0 != .wait }
+            #expect(faultFamilies.filter { swarm.weight($0) == ExploreSwarm.scale }.count == 2, "\(swarm)")
+            #expect(faultFamilies.filter { swarm.weight($0) == 0 }.count == faultFamilies.count - 2, "\(swarm)")
+            #expect(swarm.lengthFactor >= 2)
+            let kept = Set(faultFamilies.filter { swarm.weight($0) > 0 })
+            #expect(Self.families(on).allSatisfy { $0 == .wait || kept.contains($0) }, "\(on)")
+        }
+        let total = ExploreSwarm.profileShares.reduce(0) { $0 + $1.1 }
+        for (profile, share) in ExploreSwarm.profileShares {
+            let expected = Double(runs * share) / Double(total)
+            let count = Double(counts[profile] ?? 0)
+            #expect(abs(count - expected) < expected / 3 + 10, "\(profile): \(count), \(expected)")
+        }
+    }
 }

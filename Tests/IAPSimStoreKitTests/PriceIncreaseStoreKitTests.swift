@@ -58,4 +58,26 @@ import Testing
         let entitled = try await lists(store).entitled
         #expect(!entitled.contains("pass_weekly"))
     }
+
+    /// The app defers StoreKit's message (`messages defer`): `Message.messages` still hands it
+    /// the message (it is the app's to show), no sheet is shown until `messages show`; after
+    /// the expiry without consent a new purchase is charged the new price.
+    @Test func aDeferredMessageIsStillTheAppsAndANewPurchaseIsChargedTheNewPrice() async throws {
+        let store = try SimulatedStore(catalog: try dungeon())
+        let app = await store.launch { ListeningApp() }
+        _ = try #require(try await bought(store, app, "pass_weekly"))
+        try await store.perform("messages defer")
+        try await store.perform("price-increase pass_weekly 2.99 consent")
+        await store.settle()
+        let (_, messages) = try await Self.look(store)
+        #expect(messages == [.priceIncreaseConsent])
+        #expect(store.locked { store.sim.store.messageDeferred })
+        try await store.perform("messages show")
+        #expect(store.locked { !store.sim.store.messageDeferred })
+        await store.advance(by: .seconds(4 * 86_400))
+        await store.settle()
+        _ = try #require(try await bought(store, app, "pass_weekly"))
+        let prices = store.locked { store.sim.store.subscriptions.first?.periods.map(\.priceCents) }
+        #expect(prices == [0, 299], "\(String(describing: prices))")
+    }
 }

@@ -62,32 +62,32 @@ import Testing
         var pressed = 0
         // Help on a small screen, so that it scrolls both ways.
         pressed += try Self.pressEvery(
-            "help", OverlayKeys.help, open: { _ in Self.sandbox("?", width: 80, height: 24) },
+            "help", HelpBox.keys, open: { _ in Self.sandbox("?", width: 80, height: 24) },
             prepare: { action, d in if case .scroll(let n) = action, n < 0 { d.key(.end) } })
         pressed += try Self.pressEvery(
-            "inspector", OverlayKeys.inspector,
+            "inspector", InspectorBox.keys,
             open: { _ in
                 try InspectorTests.inspect(
                     "lost-order-crash-at-charge-naive.yaml", .lostOrder, width: 80, height: 24)
             },
             prepare: { action, d in if case .scroll(let n) = action, n < 0 { d.key(.end) } })
         pressed += try Self.pressEvery(
-            "page", OverlayKeys.page, open: { _ in Self.sandbox("w", width: 80, height: 24) },
+            "page", PageBox.keys, open: { _ in Self.sandbox("w", width: 80, height: 24) },
             prepare: { action, d in if case .scroll(let n) = action, n < 0 { d.key(.end) } })
         // `v`: twelve statuses, so that a page of moves has room both ways.
         pressed += try Self.pressEvery(
-            "picker", OverlayKeys.picker, open: { _ in Self.sandbox("v") },
+            "picker", PickerBox.keys, open: { _ in Self.sandbox("v") },
             prepare: { action, d in if case .move(let n) = action, n < 0 { d.key(.pageDown) } })
         pressed += try Self.pressEvery(
-            "policy", OverlayKeys.policy, open: { _ in Self.sandbox("p") },
+            "policy", PolicyBox.keys, open: { _ in Self.sandbox("p") },
             prepare: { action, d in if action == .move(-1) { d.key(.down) } })
-        pressed += try Self.pressEvery("confirm", OverlayKeys.confirm, open: { _ in Self.sandbox("R") })
+        pressed += try Self.pressEvery("confirm", ConfirmBox.keys, open: { _ in Self.sandbox("R") })
         pressed += try Self.pressEvery(
-            "search", OverlayKeys.search, open: { _ in Self.sandbox("/") },
+            "search", SearchBox.keys, open: { _ in Self.sandbox("/") },
             prepare: { action, d in if action == .erase || action == .submit { d.keys("bob") } })
         let rows = [
-            OverlayKeys.help.count, OverlayKeys.inspector.count, OverlayKeys.page.count, OverlayKeys.picker.count,
-            OverlayKeys.policy.count, OverlayKeys.confirm.count, OverlayKeys.search.count,
+            HelpBox.keys.count, InspectorBox.keys.count, PageBox.keys.count, PickerBox.keys.count,
+            PolicyBox.keys.count, ConfirmBox.keys.count, SearchBox.keys.count,
         ].reduce(0, +)
         #expect(pressed > rows)
     }
@@ -95,7 +95,7 @@ import Testing
     /// Every row is listed by help (in the box's own section) and by README's table.
     @Test func helpAndReadmeListEveryBoxsRows() {
         var d = Self.sandbox("?", width: 200, height: 200)
-        let help = d.model.helpLines().map { $0.map(\.text).joined() }
+        let help = HelpBox.lines(d.model).map { $0.map(\.text).joined() }
         for section in OverlayKeys.sections {
             guard let at = help.firstIndex(of: section.title) else {
                 Issue.record("help has no section \(section.title)")

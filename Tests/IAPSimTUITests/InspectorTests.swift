@@ -56,6 +56,14 @@ import Testing
         #expect(base.hasPrefix("iapsim-A") && base.hasSuffix("-lost-order"))
         #expect(contents.contains("## Caused by") && contents.contains("```mermaid"))
         #expect(d.model.overlay != nil, "the inspector stays open")
+        // Walkthrough 5, F1: the inspector covers the status line; where the file went shows
+        // on its footer, before its keys, at both sizes.
+        _ = d.model.update(.handoutSaved(path: "/tmp/class/iapsim-A1-lost-order-1.md"))
+        for (width, height) in [(120, 40), (80, 24)] {
+            let footer = d.screen(width, height).text.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(footer.contains("wrote the handout to /tmp/class/iapsim-A1-lost-order-1.md"), "\(footer)")
+            if width == 120 { #expect(footer.contains("close"), "\(footer)") }
+        }
     }
 
     @Test func aDuplicateReceiptNamesTheStaleTransactionSentInstead() throws {

@@ -23,6 +23,37 @@ import Testing
         }
     }
 
+    /// Walkthrough 5, M4: a cut line keeps its mark within the width, after its last whole
+    /// alternative.
+    @Test func aCutKeyLineEndsWithItsMarkAfterAWholeAlternative() {
+        let line =
+            " prevented by: server-notifications true + server-grace honor | server-grace honor + server-status-poll 1h"
+        let cut = UIModel.cutMarked(line, width: 70, mark: "…")
+        #expect(cut == " prevented by: server-notifications true + server-grace honor | …", "\(cut)")
+        let tight = UIModel.cutMarked(line, width: 40, mark: "…")
+        #expect(tight.hasSuffix(" …") && TextWidth.of(tight) <= 40, "\(tight)")
+    }
+
+    /// Walkthrough 5, M1: in the sandbox the replays run to the live clock. A grace cut
+    /// reached by `.` (time passed after the last action) is prevented by the grace keys, as
+    /// `play` of the same inputs says, not by nearly every key (replays that stopped at the
+    /// last action, where no grace cut had happened yet).
+    @Test func theSandboxGraceCutIsWorkedOutToTheLiveClock() throws {
+        var d = Driver(UIModel(preset: .sk2Naive, gracePeriodMs: .some(16 * 86_400_000)))
+        d.keys("b4")
+        d.wait(wallMs: 4_000)
+        d.keys("C1")
+        for _ in 0..<12 where !d.model.simulation.auditor.anomalies.contains(where: { $0.type == .graceCut }) {
+            d.keys(".")
+        }
+        let cut = try #require(d.model.simulation.auditor.anomalies.first { $0.type == .graceCut })
+        #expect(d.model.sessionScenario.steps.last?.atTime == d.model.simulation.now)
+        d.model.workOutWhatIf()
+        let line = try #require(d.model.whatIf?.explanation(of: cut.id)).account.line
+        #expect(line.hasPrefix("prevented by: server-notifications true + server-grace honor"), "\(line)")
+        #expect(!line.contains("observer launch"), "\(line)")
+    }
+
     /// Lesson 8's end: the side that never had the grace cut counts it avoided, with the keys
     /// (a subscription world is never idle, so the ended file's split works it out).
     @Test func theSplitAtTheEndOfTheGraceFileCountsTheCutAvoidedWithItsKeys() throws {
@@ -36,6 +67,10 @@ import Testing
                 "\(right)")
             let text = d.screen(width, height).text
             #expect(text.contains("avoided: grace-cut"), "\(text)")
+            // M4: at 80x24 the keys are cut only with a mark, never silently.
+            let keys = d.model.keyLines(prevented: [], saved: right, width: width / 2)
+            #expect(keys.joined().contains("server-grace honor") || keys.last?.hasSuffix("…") == true, "\(keys)")
+            #expect(keys.allSatisfy { TextWidth.of($0) <= width / 2 }, "\(keys)")
         }
     }
 }

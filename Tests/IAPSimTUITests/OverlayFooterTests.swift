@@ -163,7 +163,7 @@ import Testing
 
     @Test func helpFooterIsItsTable() {
         Self.atEverySize({ Self.sandbox("?", $0, $1, $2) }) { size, d, w, h in
-            Self.check("help \(size)", Self.footer(d, w, h), OverlayKeys.help)
+            Self.check("help \(size)", Self.footer(d, w, h), HelpBox.keys)
         }
     }
 
@@ -174,21 +174,21 @@ import Testing
             return d
         }) { size, d, w, h in
             guard case .inspect(.anomaly, _)? = d.model.overlay else { Issue.record("no anomaly inspector"); return }
-            Self.check("anomaly inspector \(size)", Self.footer(d, w, h), OverlayKeys.inspector)
+            Self.check("anomaly inspector \(size)", Self.footer(d, w, h), InspectorBox.keys)
         }
         Self.atEverySize({ Self.sandbox("i", $0, $1, $2) }) { size, d, w, h in
             guard case .inspect(.transaction, _)? = d.model.overlay else {
                 Issue.record("no transaction inspector"); return
             }
             Self.check(
-                "transaction inspector \(size)", Self.footer(d, w, h), OverlayKeys.inspector,
+                "transaction inspector \(size)", Self.footer(d, w, h), InspectorBox.keys,
                 hidden: [InspectorKeyAction.handout])
         }
     }
 
     @Test func aPageOffersEnterOnlyBeforeALessonsStep() throws {
         Self.atEverySize({ Self.sandbox("w", $0, $1, $2) }) { size, d, w, h in
-            Self.check("glossary \(size)", Self.footer(d, w, h), OverlayKeys.page, hidden: [PageKeyAction.goOn])
+            Self.check("glossary \(size)", Self.footer(d, w, h), PageBox.keys, hidden: [PageKeyAction.goOn])
         }
         let tour = try TourTests.tour()
         try Self.atEverySize({ w, h, ascii in
@@ -201,7 +201,7 @@ import Testing
             return d
         }) { size, d, w, h in
             guard case .page(.question, _)? = d.model.overlay else { Issue.record("no question"); return }
-            Self.check("question \(size)", Self.footer(d, w, h), OverlayKeys.page)
+            Self.check("question \(size)", Self.footer(d, w, h), PageBox.keys)
         }
     }
 
@@ -212,7 +212,7 @@ import Testing
             guard case .picker(let p)? = d.model.overlay else { Issue.record("\(open) opens no picker"); return }
             let letters = p.items.compactMap(\.key)
             let entries = Self.footer(d, w, h)
-            Self.check("picker \(open) \(size)", entries, OverlayKeys.picker, letters: letters)
+            Self.check("picker \(open) \(size)", entries, PickerBox.keys, letters: letters)
             // The items the digits reach, and each letter, are named; no digit past them.
             let picks = entries.first { $0.word == "pick" }?.keys.flatMap { Self.keys($0) ?? [] } ?? []
             let digits = (1...min(10, p.items.count)).map { Key.char(Character(String($0 % 10))) }
@@ -222,7 +222,7 @@ import Testing
 
     @Test func thePolicyPanelsFooterIsItsTable() {
         Self.atEverySize({ Self.sandbox("p", $0, $1, $2) }) { size, d, w, h in
-            Self.check("policy \(size)", Self.footer(d, w, h), OverlayKeys.policy)
+            Self.check("policy \(size)", Self.footer(d, w, h), PolicyBox.keys)
         }
     }
 
@@ -238,8 +238,8 @@ import Testing
         }) { size, d, w, h in
             guard case .confirm? = d.model.overlay else { Issue.record("\(open) asks nothing"); return }
             let screen = Self.footer(d, w, h), box = Self.boxFooter(d, title, w, h)
-            Self.check("\(title) \(size)", screen, OverlayKeys.confirm, ownWords: false)
-            Self.check("\(title) box \(size)", box, OverlayKeys.confirm, ownWords: false)
+            Self.check("\(title) \(size)", screen, ConfirmBox.keys, ownWords: false)
+            Self.check("\(title) box \(size)", box, ConfirmBox.keys, ownWords: false)
             #expect(box.map(\.description) == screen.map(\.description), "\(title) \(size): two footers differ")
             #expect(screen.first?.word != "yes", "\(title) \(size): y should say what it does")
         }
@@ -247,8 +247,8 @@ import Testing
 
     @Test func theSearchBoxsFooterIsItsTable() {
         Self.atEverySize({ Self.sandbox("/", $0, $1, $2) }) { size, d, w, h in
-            Self.check("search \(size)", Self.footer(d, w, h), OverlayKeys.search)
-            Self.check("search box \(size)", Self.boxFooter(d, "Search Events", w, h), OverlayKeys.search)
+            Self.check("search \(size)", Self.footer(d, w, h), SearchBox.keys)
+            Self.check("search box \(size)", Self.boxFooter(d, "Search Events", w, h), SearchBox.keys)
         }
     }
 
@@ -271,9 +271,9 @@ import Testing
     /// A row added to a table shows in the footer without another edit.
     @Test func aNewRowShowsInTheFooter() {
         let table =
-            OverlayKeys.search + [OverlayBinding([.tab], "complete the word", footer: "complete", SearchKeyAction.type)]
+            SearchBox.keys + [OverlayBinding([.tab], "complete the word", footer: "complete", SearchKeyAction.type)]
         let footer = table.footer(ascii: false)
         #expect(footer.last == FooterEntry(keys: ["Tab"], word: "complete"))
-        #expect(footer.dropLast() == OverlayKeys.search.footer(ascii: false)[...])
+        #expect(footer.dropLast() == SearchBox.keys.footer(ascii: false)[...])
     }
 }

@@ -107,6 +107,14 @@ import Testing
         let said = d.model.simulation.log.map(\.fact.text)
         #expect(!said.contains { $0.contains("can look it up") }, "\(said)")
         #expect(said.contains { $0.contains("under serve no one receives it") }, "\(said)")
+        // The Network panel says the same of it: it arrived, and no one heard it.
+        let report = d.model.simulation.network.recent.first { $0.route == .order && $0.direction == .request }
+        #expect(report?.fate == .unheard, "\(String(describing: report))")
+        var fresh = UIModel(preset: .sk2Hardened)
+        fresh.connectBackend { ExternalLink(merchant: PanelBackend()) }
+        var launched = Driver(fresh)
+        launched.wait(wallMs: 1_000)
+        #expect(launched.screen().text.contains("80ms no receiver"), "\(launched.screen().text)")
         d.keys("Ry")
         #expect((d.model.status ?? "").contains("policy \(d.model.policyName)"), "\(d.model.status ?? "")")
         #expect(!(d.model.status ?? "").contains("custom"), "\(d.model.status ?? "")")

@@ -116,7 +116,7 @@ import Testing
         d.key(.escape)
         d.keys("?")
         let help = d.screen().text
-        let all = d.model.helpLines().map { $0.map(\.text).joined() }.joined(separator: "\n")
+        let all = HelpBox.lines(d.model).map { $0.map(\.text).joined() }.joined(separator: "\n")
         #expect(all.contains("unfinished: in Transaction.unfinished") && all.contains("finish() called"), "\(all)")
         #expect(StoreKit2ScreenTests.storeKit2Free(help).isEmpty, "\(help)")
         d.key(.escape)

@@ -152,7 +152,7 @@ import Testing
     @Test func theGlossaryComesFromTheCoresTables() {
         var d = Driver(UIModel())
         d.keys("w")
-        let lines = d.model.pageLines(.glossary).map { $0.map(\.text).joined() }
+        let lines = PageBox.lines(.glossary, d.model).map { $0.map(\.text).joined() }
         for type in AnomalyType.allCases {
             #expect(
                 lines.contains { $0.hasPrefix(type.rawValue) && $0.contains(UIModel.plain(type.meaning(in: .one))) })

@@ -95,7 +95,7 @@ import Testing
         d.key(.end)
         d.key(.up, times: OverlayKeys.sections.reduce(0) { $0 + 1 + $1.rows.count })
         Golden.check(d.screen(80, 24), "help-legend-ascii-80x24")
-        let legend = d.model.helpLines().map { $0.map(\.text).joined() }
+        let legend = HelpBox.lines(d.model).map { $0.map(\.text).joined() }
         #expect(legend.contains { $0.contains("unfinished: still in the payment queue") }, "\(legend)")
         #expect(d.screen(80, 24).text.contains("REFUNDED"), "the legend ends with the refund marker")
     }

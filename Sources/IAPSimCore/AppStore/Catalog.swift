@@ -189,6 +189,8 @@ package struct CatalogSettings: Sendable, Hashable {
     package var failTransactions = false
     /// `_storeKitErrors`: the StoreKit APIs the file fails, each with its chosen error.
     package var storeKitErrors: [StoreKitAPI: ConfiguredStoreKitError] = [:]
+    /// `_timeRate`: how fast subscription periods, grace and billing retry run.
+    package var timeRate = TimeRate.realTime
 
     package init() {}
 

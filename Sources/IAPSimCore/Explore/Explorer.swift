@@ -41,8 +41,9 @@ package struct Explorer: Sendable {
         self.swarm = swarm
     }
 
-    /// The swarm weights of the run whose seed is `seed`, nil without swarm.
-    package func swarmWeights(seed: UInt64) -> Swarm? { swarm ? Swarm(seed: seed) : nil }
+    /// The swarm weights of the run whose seed is `seed`: nil without swarm, and for a swarm run
+    /// of the `usual` profile (which draws the schedule of swarm off).
+    package func swarmWeights(seed: UInt64) -> Swarm? { swarm ? Swarm.draw(seed: seed) : nil }
 
     /// The seed of run `index`: its schedule and its world both derive from it.
     package func runSeed(_ index: Int) -> UInt64 {
@@ -55,7 +56,12 @@ package struct Explorer: Sendable {
     /// The schedule of the run whose seed is `seed` (`runSeed(index)`); `served`: a run against
     /// a real backend, whose server-side faults `addServedFaultSteps` draws instead.
     func schedule(seed: UInt64, served: Bool = false) -> Schedule {
-        let weights = swarmWeights(seed: seed)
+        schedule(seed: seed, weights: swarmWeights(seed: seed), served: served)
+    }
+
+    /// The schedule of the run whose seed is `seed` under the swarm draws `weights` (nil: the
+    /// fixed mix).
+    func schedule(seed: UInt64, weights: Swarm?, served: Bool = false) -> Schedule {
         var schedule = Schedule.random(seed: seed, count: steps, catalog: catalog, swarm: weights)
         // Refunds and spending only where the server side is in play.
         if policy.storekit == .two || policy.serverSide {

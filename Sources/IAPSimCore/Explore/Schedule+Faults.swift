@@ -51,7 +51,9 @@ extension Schedule {
             }
             var inserted = [ScheduleStep(.after(Self.delays[rng.below(Self.delays.count)]), pair[0])]
             // Half the faults turned on stay on until the heal phase.
-            if pair.count > 1, rng.below(2) == 0 { inserted += [pause, ScheduleStep(.after(0), pair[1])] }
+            if pair.count > 1, rng.below(2) == 0, swarm?.outagesStayOn != true {
+                inserted += [pause, ScheduleStep(.after(0), pair[1])]
+            }
             steps.insert(contentsOf: inserted, at: at)
         }
     }

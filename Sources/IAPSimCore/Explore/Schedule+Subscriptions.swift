@@ -13,14 +13,21 @@ extension Schedule {
         var rng = SplitMix64(seed: seed).derive("schedule-subscriptions")
         let amount = swarm?.subscriptions ?? .usual
         guard amount == .many || rng.below(2) == 0, amount != .off, !products.isEmpty else { return }
-        gracePeriodMs = Self.graceChoices[rng.below(Self.graceChoices.count)]
+        let graces = swarm?.graceChoices ?? Self.graceChoices
+        gracePeriodMs = graces[rng.below(graces.count)]
         var added = [ScheduleStep(.after(0), .buy(product: products[rng.below(products.count)].id))]
-        let count = amount == .many ? 6 + rng.below(9) : 3 + rng.below(5)
+        let count: Int
+        if let range = swarm?.subscriptionSteps {
+            count = range.lowerBound + rng.below(range.count)
+        } else {
+            count = amount == .many ? 6 + rng.below(9) : 3 + rng.below(5)
+        }
         for _ in 0..<count {
             added.append(
                 ScheduleStep(
                     .after(Self.delays[rng.below(Self.delays.count)]),
-                    Self.subscriptionCommand(&rng, products: products, kinds: swarm?.subscriptionKinds)))
+                    Self.subscriptionCommand(
+                        &rng, products: products, kinds: swarm?.subscriptionKinds, rate: catalog.settings.timeRate)))
         }
         // In order, each at a random place after the one before.
         var at = rng.below(steps.count + 1)
@@ -30,10 +37,15 @@ extension Schedule {
             at = min(at, steps.count)
         }
         addFamilySteps(seed: seed, catalog: catalog)
-        steps.append(ScheduleStep(.after(0), .wait(Self.longWaits[rng.below(Self.longWaits.count)])))
+        let wait = Self.longWaits[rng.below(Self.longWaits.count)]
+        steps.append(ScheduleStep(.after(0), .wait(catalog.settings.timeRate.compressed(wait))))
     }
 
-    static func subscriptionCommand(_ rng: inout SplitMix64, products: [Product], kinds: [Int]? = nil) -> Command {
+    /// A long wait is months of real time, compressed as the catalog's time rate compresses a
+    /// month (a run over a catalog that renews every 2 seconds waits seconds, not 70 days).
+    static func subscriptionCommand(
+        _ rng: inout SplitMix64, products: [Product], kinds: [Int]? = nil, rate: TimeRate = .realTime
+    ) -> Command {
         switch roll(subscriptionKinds, kinds: kinds, &rng) {
         case 0: return .billingFail(on: true)
         case 1: return .billingFail(on: false)
@@ -43,7 +55,7 @@ extension Schedule {
         case 5: return .delayNextNotification([3_600_000, 86_400_000][rng.below(2)])
         case 6: return .openStore
         case 7: return priceIncreaseCommand(&rng, products: products)
-        default: return .wait(longWaits[rng.below(longWaits.count)])
+        default: return .wait(rate.compressed(longWaits[rng.below(longWaits.count)]))
         }
     }
 

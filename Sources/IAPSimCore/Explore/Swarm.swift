@@ -1,11 +1,11 @@
-/// Swarm draws (`--swarm on`): each run draws its own weight for each fault family and each
-/// kind of step from its run seed (a generator of its own, `derive("swarm")`), as swarm
-/// testing does: one run is nearly half crashes, another only network faults, another a long
-/// server outage, another never logs out, never refunds or subscribes and lets its
-/// subscription lapse; a bug that needs a rare combination, or one that some kind of step
-/// hides, waits less than under one fixed mix. Same run seed, same weights: a run index
-/// replays the same run. Without swarm (`--swarm off`) no weight is drawn and every schedule
-/// is the one drawn before swarm existed.
+/// Swarm draws (`--swarm on`): each run draws, from its run seed, a profile (`Swarm.draw`,
+/// Swarm+Profiles.swift) and with it its own weight for each fault family and each kind of
+/// step, as swarm testing does: one run is the run of the fixed mix, one nearly half crashes,
+/// another only network faults, another a long server outage, another a subscription that
+/// fails to bill through its grace period; a bug that needs a rare combination, or one that
+/// some kind of step hides, waits less than under one fixed mix. Same run seed, same weights:
+/// a run index replays the same run. Without swarm (`--swarm off`) no weight is drawn and every
+/// schedule is the one drawn before swarm existed.
 package struct Swarm: Sendable, Hashable {
     /// The families a weight belongs to. `other` is every step of the wheel that is not a
     /// fault (buying, opening the store, logging in, ...): never off, so a run always has
@@ -29,6 +29,14 @@ package struct Swarm: Sendable, Hashable {
     package var refunds: Amount = .usual
     /// Out of `Swarm.scale`, per kind of refund-loop step (`Schedule.refundLoopCommand`).
     package var refundKinds: [Int] = []
+    /// The profile the run drew (`Swarm.draw`); `mixed` for weights drawn by `Swarm(seed:)`.
+    package var profile: Profile = .mixed
+    /// A subscribing run's count of subscription steps, when its profile sets one.
+    package var subscriptionSteps: ClosedRange<Int>?
+    /// The billing grace periods a subscribing run draws from, when its profile sets them.
+    package var graceChoices: [VirtualTime?]?
+    /// Server faults turned on stay on until the heal phase (the `outage` profile).
+    package var outagesStayOn = false
 
     /// How many steps of a kind a run draws besides the wheel's.
     package enum Amount: Int, Sendable, Hashable, CaseIterable {
@@ -41,9 +49,14 @@ package struct Swarm: Sendable, Hashable {
 
     package init(weights: [Family: Int]) { self.weights = weights }
 
-    /// The weights of the run whose seed is `seed`.
+    /// The mixed draws of the run whose seed is `seed` (the `mixed` profile): each family off,
+    /// rare, half or at its full weight, each kind off one time in three.
     package init(seed: UInt64) {
         var rng = SplitMix64(seed: seed).derive("swarm")
+        self.init(mixed: &rng)
+    }
+
+    init(mixed rng: inout SplitMix64) {
         var weights: [Family: Int] = [:]
         for family in Family.allCases {
             // `other` is never below half: a run full of one fault still buys (a first try with

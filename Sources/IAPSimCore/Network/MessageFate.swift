@@ -6,4 +6,7 @@ package enum MessageFate: String, Sendable, Hashable {
     case timedOut = "timed out"
     case offline = "failed: offline"
     case lost = "lost (receiver gone)"
+    /// Arrived where no part listens: under serve, the launch-time appTransactionId report
+    /// (your backend gets the id in `POST /orders`).
+    case unheard = "no receiver"
 }

@@ -44,7 +44,7 @@ extension AppStore {
                     "upgrade from \(s.productId): \(formatMoney(refund)) refunded for the rest of the period"
                         + " (prorated; \(last.transactionId) ends now)"))
         }
-        let end = terms.period.end(after: out.now)
+        let end = periodEnd(terms.period, after: out.now)
         let t = chargePeriod(
             i, product, from: out.now, to: end, username: transaction(s.originalTransactionId)?.applicationUsername,
             reason: .purchase, &out)

@@ -33,7 +33,7 @@ extension AppStore {
         let terms = catalog.product(s.autoRenewProductId).flatMap { p in p.subscription.map { (p.priceCents, $0) } }
         guard let (regular, t) = terms else { return (s.expiresAt, 0) }
         let offer = s.introPeriodsLeft > 0 ? s.introOffer : nil
-        let length = (offer?.period ?? t.period).end(after: s.expiresAt) - s.expiresAt
+        let length = periodEnd(offer?.period ?? t.period, after: s.expiresAt) - s.expiresAt
         return (s.expiresAt - length, offer?.priceCents ?? regular)
     }
 

@@ -21,6 +21,10 @@ struct SubscriptionBook: Sendable, Hashable {
     /// The first transactions of codes redeemed outside the app that the app has not yet sent
     /// for an account (`claimRedeemedCode`).
     var unclaimedCodes: [String] = []
+    /// What a new subscriber of a product pays after a price increase of it.
+    var newPrices: [String: Int] = [:]
+    /// `messages defer`: the app defers StoreKit's messages (no `display(in:)`).
+    var defersMessages = false
 
     struct Buyer: Sendable, Hashable {
         var txn: String
@@ -33,18 +37,19 @@ struct SubscriptionBook: Sendable, Hashable {
 
 extension AppStore {
     /// The simulator retries a failed renewal once a day (its own choice; Apple does not
-    /// say how often), for up to 60 days (Apple's figure).
-    static let retryEveryMs: VirtualTime = 86_400_000
+    /// say how often), for up to 60 days (Apple's figure); a catalog's time rate shrinks
+    /// both (`TimeRate.retryEveryMs`).
     static let retryDays = 60
-    /// The App Store charges a renewal this long before `expiresDate` ("during the 24-hour
-    /// period before the subscription expires, the App Store starts trying to automatically
-    /// renew it": Apple, quoted in Developer Forums 72214); the simulator takes the start of
-    /// that window, a fixed lead. The new period still starts at the old `expiresDate`.
-    static let renewalLeadMs: VirtualTime = 86_400_000
-    /// `recentSubscriptionStartDate` ignores lapses of paid service of 60 days or less
-    /// (Apple's figure for production; its sandbox uses 10 minutes because its time is
-    /// compressed: the simulator's sandbox is not, so 60 days there too).
-    static let lapseResetMs: VirtualTime = 60 * 86_400_000
+    /// The catalog's time rate: the renewal lead (a day before `expiresDate` in real time:
+    /// "during the 24-hour period before the subscription expires, the App Store starts
+    /// trying to automatically renew it", Apple, quoted in Developer Forums 72214), the
+    /// retries, grace and the 60-day lapse of `recentSubscriptionStartDate` follow it.
+    var timeRate: TimeRate { catalog.settings.timeRate }
+
+    /// The end of a period of `period` starting at `t`, at the catalog's time rate.
+    func periodEnd(_ period: RenewalPeriod, after t: VirtualTime, day: Int? = nil) -> VirtualTime {
+        timeRate.end(of: period, after: t, day: day)
+    }
 
     var book: SubscriptionBook {
         get { subscriptionBook ?? SubscriptionBook() }
@@ -90,8 +95,7 @@ extension AppStore {
         let s = subscriptionBook!.subscriptions
         var info = s[i].renewalInfo(
             signedAt: now, environment: environment.payloadName,
-            renewalPriceCents: increasedRenewalPrice(s[i]) ?? catalog.read(s[i].autoRenewProductId) { $0.priceCents }
-                ?? 0)
+            renewalPriceCents: renewalPrice(s[i], of: s[i].autoRenewProductId) ?? 0)
         // A price increase of the next renewal: its status (0 not yet responded, 1 consented).
         if increasedRenewalPrice(s[i]) != nil { info.priceIncreaseStatus = s[i].priceIncrease?.status }
         if s[i].status == .expired {
@@ -103,7 +107,7 @@ extension AppStore {
     /// Schedules subscription `i`'s renewal charge: `renewalLeadMs` before its expiry (now,
     /// if that has passed).
     mutating func armRenewal(_ i: Int, _ out: inout Outbox) {
-        armClock(i, at: max(out.now, subscriptions[i].expiresAt - Self.renewalLeadMs), &out)
+        armClock(i, at: max(out.now, subscriptions[i].expiresAt - timeRate.renewalLeadMs), &out)
     }
 
     /// Schedules subscription `i`'s next clock event at `time`.
@@ -117,6 +121,10 @@ extension AppStore {
     /// group of an expired or revoked one (the same `originalTransactionId`).
     mutating func startSubscription(_ id: String, product: Product, terms: SubscriptionTerms, _ out: inout Outbox) {
         guard let t = transaction(id) else { return }
+        // After a price increase a new subscriber is charged the new price.
+        var product = product
+        let newPrice = book.newPrices[product.id]
+        if let newPrice { product.priceCents = newPrice }
         let user = book.buyers.first { $0.txn == id }?.user ?? t.applicationUsername ?? "?"
         // An offer the payment carried (a promotional offer signed by the merchant server, a
         // win-back offer, an offer code) applies; else an eligible customer's first period is
@@ -124,7 +132,7 @@ extension AppStore {
         // it by itself.
         let offer = promotionalOffer(of: id) ?? introOffer(for: terms)
         book.buyers.removeAll { $0.txn == id }
-        let end = (offer?.chargedSpan ?? terms.period).end(after: out.now)
+        let end = periodEnd(offer?.chargedSpan ?? terms.period, after: out.now)
         let existing = subscriptionIndex(group: terms.group)
         let original = existing.map { book.subscriptions[$0].originalTransactionId } ?? id
         let number = existing.map { book.subscriptions[$0].periods.count } ?? 0
@@ -135,6 +143,7 @@ extension AppStore {
                 originalTransactionId: original, expiresAt: end,
                 webOrderLineItemId: Self.webOrderLineItemId(original, number), reason: .purchase, group: terms.group,
                 offer: offer.map(OfferUse.init))
+            if newPrice != nil { $0.subscription?.chargedCents = product.priceCents }
         }
         let period = SubscriptionPeriod(
             start: out.now, end: end, productId: product.id, priceCents: offer?.priceCents ?? product.priceCents,
@@ -149,9 +158,11 @@ extension AppStore {
             book.subscriptions[k].retryStartedAt = nil
             endBillingRetry(k, at: out.now)
             book.subscriptions[k].expirationIntent = nil
+            // A new purchase is charged the price in force: no increase waits for consent.
+            book.subscriptions[k].priceIncrease = nil
             // The resubscription's token applies from now on (renewal info, renewals).
             book.subscriptions[k].appAccountToken = t.appAccountToken
-            if out.now - book.subscriptions[k].paidUntil > Self.lapseResetMs {
+            if out.now - book.subscriptions[k].paidUntil > timeRate.lapseResetMs {
                 book.subscriptions[k].recentStartAt = out.now
             }
             appendPeriod(k, period)
@@ -168,10 +179,11 @@ extension AppStore {
         book.subscriptions[i].anchorDay = SubscriptionCalendar.date(offer == nil ? out.now : end).day
         book.subscriptions[i].introOffer = offer
         book.subscriptions[i].introPeriodsLeft = offer.map { $0.charges - 1 } ?? 0
+        book.subscriptions[i].ownPrice = newPrice.map { ProductPrice(productId: product.id, cents: $0) }
         let event: SubscriptionEvent = existing == nil ? .started : .resubscribed
         noteChange(i, event, txn: id, &out)
         if let offer {
-            let regular = offer.span.end(after: out.now)
+            let regular = periodEnd(offer.span, after: out.now)
             out.log(
                 .appStore,
                 .noted(
@@ -193,9 +205,9 @@ extension AppStore {
     /// 3 where it is 3. Apple's announcement of Billing Grace Period (September 2019) gave
     /// weekly subscriptions 6 days and every longer one 16; the 3- and 28-day choices came
     /// later and Apple says nothing of weeks for them: the simulator keeps 6 at most.
-    static func billingGrace(_ setting: VirtualTime, period: RenewalPeriod?) -> VirtualTime {
-        guard period?.unit == .week else { return setting }
-        return min(setting, 6 * SubscriptionCalendar.dayMs)
+    /// A catalog's time rate shrinks it (`TimeRate.grace`).
+    func billingGrace(_ setting: VirtualTime, period: RenewalPeriod?) -> VirtualTime {
+        timeRate.grace(setting, weekly: period?.unit == .week)
     }
 
     /// `webOrderLineItemId` of a subscription's period `n`: one per period, unique.
@@ -242,7 +254,7 @@ extension AppStore {
             renew(i, recovered: false, &out)
         case .billingRetry, .grace:
             let start = s.retryStartedAt ?? s.expiresAt
-            let day = Int((out.now - start) / Self.retryEveryMs)
+            let day = Int((out.now - start) / timeRate.retryEveryMs)
             if day >= Self.retryDays || !s.autoRenew { return expire(i, intent: s.autoRenew ? 2 : 1, &out) }
             if s.priceIncrease?.blocksRenewal == true { return expire(i, intent: 3, &out) }
             if !book.billingFails { return renew(i, recovered: true, &out) }
@@ -254,7 +266,7 @@ extension AppStore {
                 noteChange(i, .graceExpired, txn: nil, &out)
                 notifySubscription(.gracePeriodExpired, nil, i, &out)
             }
-            armClock(i, at: out.now + Self.retryEveryMs, &out)
+            armClock(i, at: out.now + timeRate.retryEveryMs, &out)
         case .expired, .revoked:
             return
         }
@@ -269,7 +281,7 @@ extension AppStore {
         let fromTrial = book.subscriptions[i].periods.last.map { $0.priceCents == 0 } ?? false
         let covered = !(fromTrial && catalog.settings.graceRenewals == .paidToPaidOnly)
         let grace =
-            out.policy.storekit == .two && covered ? gracePeriodMs.map { Self.billingGrace($0, period: period) } : nil
+            out.policy.storekit == .two && covered ? gracePeriodMs.map { billingGrace($0, period: period) } : nil
         book.subscriptions[i].chargeFailed = false
         book.subscriptions[i].retryStartedAt = out.now
         book.subscriptions[i].billingRetries.append(
@@ -282,7 +294,7 @@ extension AppStore {
         }
         noteChange(i, .renewalFailed, txn: nil, &out)
         notifySubscription(.didFailToRenew, grace == nil ? nil : .gracePeriod, i, &out)
-        armClock(i, at: out.now + Self.retryEveryMs, &out)
+        armClock(i, at: out.now + timeRate.retryEveryMs, &out)
     }
 
     /// A renewal (or a recovery from billing retry): a new transaction with the same
@@ -293,10 +305,14 @@ extension AppStore {
         guard var product = catalog.product(s.autoRenewProductId), let terms = product.subscription,
             let first = transaction(s.originalTransactionId)
         else { return }
-        // A price increase the customer consented to (or was told of) is charged now, once.
+        // A price increase the customer consented to (or was told of) is charged now, and at
+        // every renewal after it.
         if let raised = increasedRenewalPrice(s) {
             product.priceCents = raised
             book.subscriptions[i].priceIncrease = nil
+            book.subscriptions[i].ownPrice = ProductPrice(productId: product.id, cents: raised)
+        } else if let own = s.ownPrice, own.productId == product.id {
+            product.priceCents = own.cents
         }
         // A pay-as-you-go introductory offer renews at its price for its remaining periods;
         // an offer code an active subscriber redeemed is the next renewal's.
@@ -305,8 +321,8 @@ extension AppStore {
         let restarts = recovered && s.status == .billingRetry
         let start = restarts ? out.now : s.expiresAt
         let day = restarts ? nil : s.anchorDay
-        var end = period.end(after: start, day: day)
-        while end <= out.now { end = period.end(after: end, day: day) }
+        var end = periodEnd(period, after: start, day: day)
+        while end <= out.now { end = periodEnd(period, after: end, day: day) }
         if restarts { book.subscriptions[i].anchorDay = SubscriptionCalendar.date(start).day }
         book.subscriptions[i].introPeriodsLeft = offer == nil ? 0 : s.introPeriodsLeft - 1
         let t = chargePeriod(

@@ -22,6 +22,10 @@ package struct PriceIncrease: Sendable, Hashable {
     /// StoreKit's `Message` (reason `priceIncreaseConsent`) still waits for the app's next
     /// launch: it is delivered to `Message.messages` when the app runs.
     package var messagePending: Bool
+    /// The app took the message and deferred it (`messages defer`: it did not call
+    /// `display(in:)`; StoreKit 1's `paymentQueueShouldShowPriceConsent` answered false): no
+    /// sheet until it shows it (`messages show`).
+    package var messageDeferred = false
 
     package init(productId: String, priceCents: Int, needsConsent: Bool) {
         self.productId = productId
@@ -36,6 +40,12 @@ package struct PriceIncrease: Sendable, Hashable {
     package var status: Int { consented ? 1 : 0 }
     /// The App Store may not charge the new price: the next renewal waits for consent.
     package var blocksRenewal: Bool { !consented }
+}
+
+/// A price of a product: what one subscriber pays for it.
+package struct ProductPrice: Sendable, Hashable {
+    package var productId: String
+    package var cents: Int
 }
 
 /// A message StoreKit hands the app (`Message`): its reason (`priceIncreaseConsent`) and
@@ -71,6 +81,8 @@ extension AppStore {
             deliverPriceIncreaseMessage(&increase, &out)
         }
         book.subscriptions[i].priceIncrease = increase
+        // New subscribers pay the new price from now on (App Store Connect's new price).
+        book.newPrices[product] = cents
         notifySubscription(.priceIncrease, consent ? .pending : .accepted, i, &out)
     }
 
@@ -88,6 +100,7 @@ extension AppStore {
         guard let i = pendingConsentIndex, let increase = book.subscriptions[i].priceIncrease else { return }
         book.subscriptions[i].priceIncrease?.consented = true
         book.subscriptions[i].priceIncrease?.messagePending = false
+        book.subscriptions[i].priceIncrease?.messageDeferred = false
         out.log(
             .appStore,
             .noted(
@@ -115,15 +128,63 @@ extension AppStore {
     }
 
     /// StoreKit hands the app a `Message` (reason `priceIncreaseConsent`), and the app shows
-    /// it (`display(in:)`): the customer sees the price increase sheet.
+    /// it (`display(in:)`): the customer sees the price increase sheet; or, while the app
+    /// defers messages, keeps it unshown.
     private func deliverPriceIncreaseMessage(_ increase: inout PriceIncrease, _ out: inout Outbox) {
         increase.messagePending = false
+        increase.messageDeferred = book.defersMessages
         out.log(
             .storeKit,
             .noted(
                 "Message.messages: a Message with reason priceIncreaseConsent (\(increase.productId) at "
-                    + "\(formatMoney(increase.priceCents))); the app calls display(in:): the price increase sheet is shown"
-            ))
+                    + "\(formatMoney(increase.priceCents))); "
+                    + (book.defersMessages
+                        ? "the app defers it (no display(in:); StoreKit 1: paymentQueueShouldShowPriceConsent "
+                            + "false): no sheet yet"
+                        : "the app calls display(in:): the price increase sheet is shown")))
+    }
+
+    /// `messages defer|show`: the app defers StoreKit's messages from now on, or shows the
+    /// one it deferred (`display(in:)`; StoreKit 1: `showPriceConsentIfNeeded()`) and every
+    /// later one as it comes.
+    mutating func setDefersMessages(_ on: Bool, _ out: inout Outbox) {
+        book.defersMessages = on
+        guard !on, let i = pendingConsentIndex, let p = book.subscriptions[i].priceIncrease, p.messageDeferred else {
+            return out.log(
+                .storeKit,
+                .noted(
+                    on
+                        ? "the app defers StoreKit's messages: it keeps each Message from Message.messages unshown"
+                        : "the app shows StoreKit's messages as they come"))
+        }
+        book.subscriptions[i].priceIncrease?.messageDeferred = false
+        out.log(
+            .storeKit,
+            .noted(
+                "the app calls display(in:) on the deferred Message (StoreKit 1: showPriceConsentIfNeeded()): "
+                    + "the price increase sheet of \(p.productId) at \(formatMoney(p.priceCents)) is shown"))
+    }
+
+    /// A deferred price increase message waits for the app to show it.
+    package var messageDeferred: Bool {
+        pendingConsentIndex.map { subscriptions[$0].priceIncrease?.messageDeferred == true } ?? false
+    }
+
+    /// `messages defer` is in force.
+    package var defersMessages: Bool { subscriptionBook?.defersMessages ?? false }
+
+    /// What subscription `s`'s next renewal of `product` is charged: a price increase that
+    /// applies to it, the price it pays since an increase, else the catalog's.
+    func renewalPrice(_ s: Subscription, of product: String) -> Int? {
+        if let p = s.priceIncrease, p.productId == product { return p.priceCents }
+        if let own = s.ownPrice, own.productId == product { return own.cents }
+        return catalog.read(product) { $0.priceCents }
+    }
+
+    /// The price a new subscriber of `product` pays: the newest price increase's, else the
+    /// catalog's.
+    func newSubscriberPrice(_ product: String) -> Int? {
+        subscriptionBook?.newPrices[product] ?? catalog.read(product) { $0.priceCents }
     }
 
     /// The StoreKit messages delivered to the app and not yet answered: the consent message
@@ -173,6 +234,21 @@ extension CommandSpec {
             + "without it by the renewal date the subscription expires (`EXPIRED` / `PRICE_INCREASE`). "
             + "`no-consent`: the customer is only told (`PRICE_INCREASE` / `ACCEPTED`). The next renewal is charged "
             + "PRICE")
+    static let messages = CommandSpec(
+        "messages", usage: "messages defer|show",
+        read: { a throws(CommandError) in
+            try a.exactly(1)
+            let word = a.words[0]
+            guard word.text == "defer" || word.text == "show" else {
+                throw CommandError(
+                    offset: word.offset, problem: .badArgument("messages", word.text, expected: "defer, show"))
+            }
+            return .subscription(.deferMessages(word.text == "defer"))
+        },
+        doc: "StoreKit 2 only: `defer`, the app defers StoreKit's messages from now on: it takes a price increase's "
+            + "`Message` from `Message.messages` and does not call `display(in:)` (StoreKit 1: "
+            + "`paymentQueueShouldShowPriceConsent` answers false), so no sheet is shown; `show`, it shows the one it "
+            + "deferred (`display(in:)`, StoreKit 1: `showPriceConsentIfNeeded()`) and every later one as it comes")
     static let consent = CommandSpec(
         "consent", usage: "consent",
         read: { a throws(CommandError) in

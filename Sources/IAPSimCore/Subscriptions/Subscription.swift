@@ -104,6 +104,9 @@ package struct Subscription: Sendable, Hashable {
     package var expirationIntent: Int?
     /// The price increase of the next renewal's product, until that renewal charges it.
     package var priceIncrease: PriceIncrease?
+    /// The price this subscriber's renewals of a product are charged since a price increase
+    /// (one charged to it, or one in force when it subscribed); nil: the catalog's.
+    package var ownPrice: ProductPrice?
     /// `recentSubscriptionStartDate`: the start of the latest run of periods without a gap.
     package var recentStartAt: VirtualTime
     /// The newest transaction of the subscription.

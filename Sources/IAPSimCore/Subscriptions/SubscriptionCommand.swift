@@ -26,6 +26,8 @@ package enum SubscriptionCommand: Sendable, Hashable {
     /// `redeem-code CODE`: the customer redeems an offer code outside any purchase call
     /// (OfferCodes.swift).
     case redeemCode(String)
+    /// `messages defer|show`: the app defers StoreKit's messages, or shows the deferred one.
+    case deferMessages(Bool)
     /// Family Sharing (FamilyCommand.swift): `join-family NAME`, `leave-family`,
     /// `family-share on|off`.
     case family(FamilyCommand)
@@ -54,6 +56,7 @@ package enum SubscriptionCommand: Sendable, Hashable {
             return "price-increase \(p) \(formatMoney(cents)) \(consent ? "consent" : "no-consent")"
         case .consentToPriceIncrease: return "consent"
         case .redeemCode(let code): return "redeem-code \(code)"
+        case .deferMessages(let on): return "messages \(on ? "defer" : "show")"
         case .family(let c): return c.scenarioText
         }
     }
@@ -70,6 +73,7 @@ package enum SubscriptionCommand: Sendable, Hashable {
         case .priceIncrease: return .priceIncrease
         case .consentToPriceIncrease: return .consent
         case .redeemCode: return .redeemCode
+        case .deferMessages: return .messages
         case .family(let c): return c.spec
         }
     }
@@ -78,7 +82,7 @@ package enum SubscriptionCommand: Sendable, Hashable {
     var narration: String {
         switch self {
         case .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod, .priceIncrease,
-            .consentToPriceIncrease, .family:
+            .consentToPriceIncrease, .deferMessages, .family:
             return scenarioText + "."
         case .buyOffer(let p, let o): return "The logged-in user buys \(p) with its offer \(o)."
         case .redeemCode(let code): return "The customer redeems the offer code \(code) in the App Store."
@@ -137,13 +141,17 @@ extension World {
             if app.loggedIn == nil { return "nobody is logged in" }
         case .priceIncrease(let p, let cents, _):
             guard let i = store.priceIncreaseTarget(p) else { return "no subscription renews to \(p)" }
-            let now = store.increasedRenewalPrice(store.subscriptions[i]) ?? config.catalog.read(p, { $0.priceCents })
+            let now = store.renewalPrice(store.subscriptions[i], of: p)
             if let now, cents <= now { return "\(p) renews at \(formatMoney(now)): a price increase must be higher" }
             if store.subscriptions[i].priceIncrease != nil { return "a price increase of \(p) is already pending" }
         case .consentToPriceIncrease:
             if store.pendingConsentIndex == nil { return "no price increase waits for the customer's consent" }
         case .redeemCode(let code):
             if config.catalog.offerCode(code) == nil { return "the catalog has no offer code \(code)" }
+        case .deferMessages(let on):
+            if on && store.defersMessages { return "the app already defers StoreKit's messages" }
+            if !on && !store.defersMessages { return "the app defers no StoreKit message (messages defer first)" }
+            if !on && store.messageDeferred && !app.isRunning { return "the app is not running" }
         case .billingFail, .delayNextNotification, .family:
             break
         }
@@ -208,6 +216,8 @@ extension World {
         case .redeemCode(let code):
             // The Apple ID's customer: the app account logged in, else the first.
             store.redeemCode(code, user: app.loggedIn ?? config.users[0], &outbox)
+        case .deferMessages(let on):
+            store.setDefersMessages(on, &outbox)
         }
     }
 }
@@ -293,6 +303,7 @@ extension SubscriptionCommand {
     static let specs: [CommandSpec] = [
         .billingFail, .autoRenew, .changePlan, .delayNextNotification, .gracePeriod, .priceIncrease, .consent,
         .redeemCode,
+        .messages,
     ]
 }
 

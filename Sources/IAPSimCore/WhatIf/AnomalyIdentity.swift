@@ -57,6 +57,13 @@ package struct AnomalyIdentity: Sendable, Hashable {
     /// True when `other` is this anomaly found again. A transaction decides when both name
     /// one; the order breaks a tie between several about one transaction (one receipt
     /// replayed twice) and decides when there is no transaction.
+    /// True when both are about the same purchase (its transaction, or else its order).
+    func samePurchase(as other: AnomalyIdentity) -> Bool {
+        if let txn, let theirs = other.txn { return txn == theirs }
+        if let order, let theirs = other.order { return order == theirs }
+        return false
+    }
+
     func loosely(_ other: AnomalyIdentity) -> Bool {
         // A blocked replay names no fresh order: it is any of the attacks on its transaction.
         guard type == other.type, attack == nil || other.attack == nil || attack == other.attack else { return false }

@@ -77,15 +77,50 @@ extension WhatIf {
     /// anomalies of `good` (the run's anomalies that end well): each step replayed away, the
     /// rest as run; an anomaly that then ends badly was saved by the step's setting. A
     /// setting from the start cannot say so (its replay leaves the step out, and the step
-    /// sets the key anyway).
+    /// sets the key anyway). A live preset change names the keys of it that saved
+    /// (`presetKeys(saving:preset:step:)`).
     mutating func liveSavings(of good: [AnomalyIdentity]) -> [AnomalyIdentity: [PolicyChange]] {
         guard !good.isEmpty else { return [:] }
         var out: [AnomalyIdentity: [PolicyChange]] = [:]
         for (i, step) in input.steps.enumerated() {
-            guard case .setPolicy(let setting) = step.command else { continue }
-            let without = verdict(input.policy, removing: [i])
-            for identity in good where without.endsBadly(identity) {
-                out[identity] = Self.union(out[identity] ?? [], [PolicyChange(setting.key, setting.value)])
+            if case .setPolicy(let setting) = step.command {
+                let without = verdict(input.policy, removing: [i])
+                for identity in good where without.endsBadly(identity) {
+                    out[identity] = Self.union(out[identity] ?? [], [PolicyChange(setting.key, setting.value)])
+                }
+            }
+            if case .setPreset(let preset) = step.command {
+                let without = verdict(input.policy, removing: [i])
+                let saved = good.filter { without.endsBadly($0) }
+                guard !saved.isEmpty else { continue }
+                for (identity, keys) in presetKeys(saving: saved, preset: preset, step: i) {
+                    out[identity] = Self.union(out[identity] ?? [], keys)
+                }
+            }
+        }
+        return out
+    }
+
+    /// The keys of a live preset change (step `step`, the policy panel's preset row) that
+    /// saved each of `saved`: each key the preset changes, set to the preset's value from the
+    /// start with the step left out; one that then keeps the anomaly from ending badly saved
+    /// it (`|`: any one of them). An anomaly no single key saves names nothing here.
+    mutating func presetKeys(
+        saving saved: [AnomalyIdentity], preset: PolicyPreset, step: Int
+    ) -> [AnomalyIdentity: [PolicyChange]] {
+        var before = input.policy
+        for earlier in input.steps.prefix(step) {
+            if case .setPolicy(let setting) = earlier.command { setting.apply(to: &before) }
+            if case .setPreset(let p) = earlier.command { before = p.policy }
+        }
+        var out: [AnomalyIdentity: [PolicyChange]] = [:]
+        for key in before.differences(from: preset.policy) {
+            let change = PolicyChange(key, preset.policy.value(of: key))
+            var changed = input.policy
+            guard (try? changed.set(key, to: change.value)) != nil else { continue }
+            let replay = verdict(changed, removing: [step])
+            for identity in saved where !replay.endsBadly(identity) {
+                out[identity, default: []].append(change)
             }
         }
         return out
@@ -101,8 +136,13 @@ extension WhatIf {
     /// (`account-token`, whose absence only a binding server refuses) did not act itself,
     /// and is not named (`SavingReplays.keys(saving:)`).
     /// Only the settings that save one of `identities` (the run's anomalies that end well,
-    /// and those of the other policy's run) are checked.
-    mutating func addMechanismChecks(to saving: inout SavingReplays, for identities: [AnomalyIdentity]) {
+    /// and those of the other policy's run) are checked. A second weakening that keeps the
+    /// anomaly away only by breaking something else (a purchase never credited is never
+    /// clawed back) undoes no harm: a replay that opens an anomaly ending badly that `run`
+    /// (the anomalies of the run) does not have is not counted.
+    mutating func addMechanismChecks(
+        to saving: inout SavingReplays, for identities: [AnomalyIdentity], run: [AnomalyIdentity]
+    ) {
         let base = input.policy
         for n in saving.replays.indices {
             guard identities.contains(where: { saving.replays[n].1.endsBadly($0) }) else { continue }
@@ -114,7 +154,9 @@ extension WhatIf {
                 guard (try? changed.set(saving.targets[n].key, to: saving.targets[n].value)) != nil,
                     (try? changed.set(other.key, to: other.value)) != nil
                 else { continue }
-                saving.through.append((n, verdict(changed)))
+                let both = verdict(changed)
+                guard both.newBadOnes(comparedWith: run).isEmpty else { continue }
+                saving.through.append((n, both))
             }
         }
     }
@@ -141,9 +183,15 @@ extension WhatIf {
         var out: [AvoidedAnomaly] = []
         let theirs = AnomalyIdentity.all(in: otherWorld, attacks: attacks(removing: []))
         // What the other side had and this one never did counts too, however it ended there.
+        // A purchase that went wrong here in another way (credited to someone else instead of
+        // lost), with no setting of this side to thank, avoided nothing: it is not counted.
+        let worseHere = here.anomalies.filter { $0.status.isUnresolved }.map(\.identity)
         for (a, identity) in zip(otherWorld.auditor.anomalies, theirs)
         where a.status.isUnresolved || here.status(of: identity) == nil {
             guard !here.endsBadly(identity) else { continue }
+            if saving.keys(saving: identity).isEmpty, worseHere.contains(where: { identity.samePurchase(as: $0) }) {
+                continue
+            }
             let fresh = a.involved.first { id in
                 otherWorld.server.orders.contains { $0.id == id && $0.createdBy == .attacker }
             }

@@ -228,7 +228,8 @@ package struct WhatIf: Sendable {
         let targets = explicit.map { [$0] } ?? PolicyPreset.presets(in: input.policy.storekit).prefix(2).map(\.policy)
         var saving = savedBy(towards: targets)
         let theirs = otherWorld.map { AnomalyIdentity.all(in: $0, attacks: attacks(removing: [])) } ?? []
-        addMechanismChecks(to: &saving, for: good + theirs)
+        addMechanismChecks(
+            to: &saving, for: good + theirs, run: AnomalyIdentity.all(in: run, attacks: attacks(removing: [])))
         var avoided = otherWorld.map { self.avoided(by: run, under: $0, saving: saving) } ?? []
         if good.contains(where: { saving.keys(saving: $0).isEmpty }) || avoided.contains(where: { $0.savedBy.isEmpty })
         {

@@ -25,7 +25,9 @@ extension World {
     /// has no such endpoint (it gets the id in `POST /orders`), so no one keeps it and no
     /// simulated server says it did.
     mutating func arriveUnserved(_ m: consuming Message, id: String) {
+        let (message, sentAt) = (m.id, m.sentAt)
         network.arrived(m, receiverAlive: true, &outbox)
+        network.setFate(message, .unheard, latency: outbox.now - sentAt)
         outbox.log(
             .network,
             .noted(

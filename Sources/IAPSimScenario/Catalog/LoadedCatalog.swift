@@ -40,6 +40,7 @@ package struct LoadedCatalog: Sendable, Hashable {
         guard let file else { return nil }
         let count = catalog.products.count + catalog.subscriptions.count
         var line = "catalog: \(file), \(count) product\(count == 1 ? "" : "s"), prices in \(catalog.settings.currency)"
+        if !catalog.settings.timeRate.isRealTime { line += ", time rate \(catalog.settings.timeRate.name)" }
         if !notModelled.isEmpty { line += "; not modelled: " + notModelled.joined(separator: ", ") }
         return line
     }

@@ -1,9 +1,9 @@
 import IAPSimCore
 
 extension StoreKitFile {
-    /// The settings the world obeys (`_failTransactionsEnabled` and enabled `_storeKitErrors`
-    /// among them), and the others listed (`_locale`) or named as not modelled (`_timeRate`
-    /// and `_compatibilityTimeRate` other than real time).
+    /// The settings the world obeys (`_failTransactionsEnabled`, enabled `_storeKitErrors`
+    /// and the time rate among them), and the others listed (`_locale`) or named as not
+    /// modelled.
     mutating func settings(_ node: JSONNode?) throws(ScenarioError) -> CatalogSettings {
         var settings = CatalogSettings()
         guard let node else { return settings }
@@ -24,9 +24,10 @@ extension StoreKitFile {
         settings.failTransactions = try bool(node, "_failTransactionsEnabled")
         if settings.failTransactions { listed.append("_failTransactionsEnabled on (purchases fail: SKError.unknown)") }
         if let errors = node["_storeKitErrors"] { settings.storeKitErrors = try storeKitErrors(errors) }
+        settings.timeRate = try timeRate(node)
         let honoured = [
             "_askToBuyEnabled", "_billingIssuesEnabled", "_billingGracePeriodEnabled", "_storefront",
-            "_failTransactionsEnabled", "_storeKitErrors",
+            "_failTransactionsEnabled", "_storeKitErrors", "_timeRate", "_compatibilityTimeRate",
         ]
         for m in members where !honoured.contains(m.key) { try other(m) }
         return settings
@@ -55,13 +56,12 @@ extension StoreKitFile {
                         + StoreKitAPI.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
             }
             found[api] = try chosenError(entry["current"], for: api)
-            // Only a purchase is failed in the world itself; your code under IAPSimStoreKit
-            // gets the errors of every API it can call; the sheets have no call there.
+            // A purchase fails in the world itself; the other APIs fail where they are called,
+            // in your code under IAPSimStoreKit (the simulated app of `run` calls none of
+            // them, so nothing of them is lost there); the sheets have no call anywhere.
             switch api {
-            case .purchase: break
             case .manageSubscriptions, .refundRequest, .offerCodeRedeem: notModelled.append("\(api.rawValue) error")
-            case .loadProducts, .verification, .appStoreSync, .subscriptionStatus, .appTransaction:
-                notModelled.append("\(api.rawValue) error outside IAPSimStoreKit")
+            case .purchase, .loadProducts, .verification, .appStoreSync, .subscriptionStatus, .appTransaction: break
             }
         }
         let on = found.keys.sorted { $0.rawValue < $1.rawValue }
@@ -104,22 +104,6 @@ extension StoreKitFile {
     private mutating func other(_ m: JSONNode.Member) throws(ScenarioError) {
         let key = VisibleText.escaped(m.key)
         switch (m.key, m.value.value) {
-        case ("_timeRate", .number(let rate)), ("_compatibilityTimeRate", .number(let rate)):
-            timeRate(key, [rate])
-        case ("_compatibilityTimeRate", .object(let versions)) where !versions.isEmpty:
-            // Xcode writes it as a number or as a map keyed by format version (`{"3": 6}`), and
-            // moves it into `_timeRate` when it reads the file: either form is a time rate.
-            var rates: [String] = []
-            for v in versions {
-                guard case .number(let rate) = v.value.value else {
-                    throw fail(
-                        v.value,
-                        "\"_compatibilityTimeRate\" \"\(VisibleText.escaped(v.key))\" is \(v.value.kind); "
-                            + "it must be a number (a time rate per format version)")
-                }
-                rates.append(rate)
-            }
-            timeRate(key, rates)
         case ("_disableDialogs", .bool(true)),
             ("_renewalBillingIssuesEnabled", .bool(true)):
             listed.append("\(key) on")
@@ -132,13 +116,56 @@ extension StoreKitFile {
         }
     }
 
-    /// A time rate (`_timeRate`, or the `_compatibilityTimeRate` Xcode moves into it): listed
-    /// with its rate (the distinct rates of a map keyed by version), not modelled unless every
-    /// rate is 0 (real time).
-    private mutating func timeRate(_ key: String, _ rates: [String]) {
-        var distinct: [String] = []
-        for r in rates where !distinct.contains(r) { distinct.append(r) }
-        listed.append("\(key) \(distinct.joined(separator: ", "))")
-        if distinct.contains(where: { $0 != "0" }) { notModelled.append("\(key) (renewals follow virtual time)") }
+    /// The time rate: `_timeRate`, else `_compatibilityTimeRate` (Xcode writes it as a number
+    /// or as a map keyed by format version, `{"3": 6}`, and moves it into `_timeRate` when it
+    /// reads the file; the highest version's rate is taken). Each is listed with its rate
+    /// and StoreKit Test's name; a value `SKTestSession.TimeRate` has not is refused where
+    /// it is written, with the accepted ones.
+    private mutating func timeRate(_ node: JSONNode) throws(ScenarioError) -> TimeRate {
+        var chosen: TimeRate?
+        if let rate = node["_timeRate"], rate.value != .null {
+            chosen = try timeRate(rate, key: "_timeRate")
+            listed.append("_timeRate \(chosen!.rawValue) (\(chosen!.name))")
+        }
+        guard let compatibility = node["_compatibilityTimeRate"], compatibility.value != .null else {
+            return chosen ?? .realTime
+        }
+        var rates: [(version: Int, rate: TimeRate)] = []
+        switch compatibility.value {
+        case .number: rates = [(0, try timeRate(compatibility, key: "_compatibilityTimeRate"))]
+        case .object(let versions):
+            for v in versions {
+                guard case .number = v.value.value else {
+                    throw fail(
+                        v.value,
+                        "\"_compatibilityTimeRate\" \"\(VisibleText.escaped(v.key))\" is \(v.value.kind); "
+                            + "it must be a number (a time rate per format version)")
+                }
+                rates.append((Int(v.key) ?? 0, try timeRate(v.value, key: "_compatibilityTimeRate")))
+            }
+        default:
+            throw fail(
+                compatibility,
+                "\"_compatibilityTimeRate\" is \(compatibility.kind); it must be a number or an object of numbers "
+                    + "keyed by format version")
+        }
+        var distinct: [TimeRate] = []
+        for r in rates where !distinct.contains(r.rate) { distinct.append(r.rate) }
+        listed.append(
+            "_compatibilityTimeRate " + distinct.map { "\($0.rawValue) (\($0.name))" }.joined(separator: ", "))
+        return chosen ?? rates.max { $0.version < $1.version }?.rate ?? .realTime
+    }
+
+    /// One time rate's raw value, refused at its line and column when StoreKit Test has none.
+    private func timeRate(_ node: JSONNode, key: String) throws(ScenarioError) -> TimeRate {
+        let text: String
+        if case .number(let n) = node.value { text = n } else { text = node.kind }
+        guard case .number = node.value, let raw = Int(text), let rate = TimeRate(rawValue: raw) else {
+            throw fail(
+                node,
+                "\"\(key)\" is \(VisibleText.escaped(text)); the time rates (SKTestSession.TimeRate) are "
+                    + TimeRate.acceptedWords)
+        }
+        return rate
     }
 }

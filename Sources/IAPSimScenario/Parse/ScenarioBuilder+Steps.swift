@@ -45,6 +45,7 @@ extension ScenarioBuilder {
             .networkFault, .storeFault, .askToBuy, .approve, .decline, .replay, .forge, .serverOutage, .serverAPIFault,
             .refundLoop, .spend, .subscription(.billingFail), .subscription(.autoRenew),
             .subscription(.delayNextNotification), .subscription(.gracePeriod), .subscription(.consentToPriceIncrease),
+            .subscription(.deferMessages),
             .subscription(.family), .heal, .setPolicy, .wait, .settle:
             return
         }

@@ -26,6 +26,8 @@ struct ExploreSwarm: Sendable, Hashable {
     var lengthFactor: Int
     /// One step in `buyOneIn` is a buy (3 without swarm).
     var buyOneIn: Int
+    /// The profile the run drew (`draw`); `mixed` for the draws of `init(_:)`.
+    var profile: Profile = .mixed
 
     static let scale = 8
     /// Off, rare, half, all (as often as without swarm).
@@ -37,6 +39,7 @@ struct ExploreSwarm: Sendable, Hashable {
         self.buyOneIn = buyOneIn
     }
 
+    /// The mixed draws: each family off, rare, half or at its full weight.
     init(_ generator: SplitMix64) {
         var rng = generator
         var weights: [Family: Int] = [:]
@@ -47,6 +50,49 @@ struct ExploreSwarm: Sendable, Hashable {
             weights[Family.allCases[rng.below(Family.allCases.count)]] = Self.scale
         }
         self.init(weights: weights, lengthFactor: 1 + rng.below(2), buyOneIn: [2, 3, 5][rng.below(3)])
+    }
+
+    /// What a swarm run concentrates on: the fixed mix of swarm off (`usual`), the mixed draws,
+    /// or two families of faults at their full weight and the others off, in runs up to
+    /// `lengthFactor` times as long.
+    enum Profile: String, Sendable, CaseIterable {
+        case usual, mixed, crashNetwork, crashPayment, accounts
+    }
+
+    /// Out of the sum: each profile's share of the runs. Crash with payment faults and crash
+    /// with network faults have the most: the planted bugs a fixed mix finds last need a
+    /// crash after one of them (README's bug zoo).
+    static let profileShares: [(Profile, Int)] = [
+        (.usual, 2), (.mixed, 1), (.crashNetwork, 5), (.crashPayment, 7), (.accounts, 1),
+    ]
+
+    /// The swarm draws of run `run` of a root generator: nil for a `usual` run (it draws the
+    /// schedule of swarm off), else its profile's weights.
+    static func draw(_ root: SplitMix64, run: Int) -> ExploreSwarm? {
+        var rng = root.derive("swarm profile \(run)")
+        let total = profileShares.reduce(0) { $0 + $1.1 }
+        var roll = rng.below(total)
+        var profile = Profile.usual
+        for (p, share) in profileShares {
+            if roll < share {
+                profile = p
+                break
+            }
+            roll -= share
+        }
+        let s = scale
+        let long = 2 + rng.below(3)
+        let weights: [Family: Int]
+        switch profile {
+        case .usual: return nil
+        case .mixed: return ExploreSwarm(root.derive("swarm run \(run)"))
+        case .crashNetwork: weights = [.crash: s, .network: s, .payment: 0, .lifecycle: 0, .wait: s]
+        case .crashPayment: weights = [.crash: s, .network: 0, .payment: s, .lifecycle: 0, .wait: s]
+        case .accounts: weights = [.crash: 0, .network: 0, .payment: s, .lifecycle: s, .wait: s]
+        }
+        var swarm = ExploreSwarm(weights: weights, lengthFactor: long)
+        swarm.profile = profile
+        return swarm
     }
 
     func weight(_ family: Family) -> Int { weights[family] ?? Self.scale }

@@ -48,7 +48,7 @@ extension SimulatedStore {
             played += 1
             var rng = root.derive("run \(run)")
             let runSeed = rng.next()
-            let weights = swarm ? ExploreSwarm(root.derive("swarm run \(run)")) : nil
+            let weights = swarm ? ExploreSwarm.draw(root, run: run) : nil
             let steps = Self.schedule(&rng, maxSteps: maxSteps, faults: exploreFaults, swarm: weights)
             let verdict = try await play(steps, seed: runSeed, as: appType, user: user)
             guard !verdict.isClean else { continue }

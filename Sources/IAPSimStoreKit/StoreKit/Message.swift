@@ -5,7 +5,10 @@ import IAPSimCore
 /// (reason `priceIncreaseConsent`), delivered at the app's launch. Not promised: StoreKit's
 /// `display(in:)` takes a window scene, which the harness has none of; the simulated world
 /// shows the sheet when it delivers the message (its log says so), and the customer's answer
-/// is a step (`consent`).
+/// is a step (`consent`). The app deferring the message (StoreKit 2: not calling
+/// `display(in:)`; StoreKit 1: `paymentQueueShouldShowPriceConsent` false) and showing it later
+/// are the steps `messages defer` and `messages show` (`SimulatedStore.perform`); a deferred
+/// message is still delivered here.
 public struct Message: Sendable, Hashable {
     /// Why the App Store sends the message (StoreKit's `Message.Reason`).
     public struct Reason: RawRepresentable, Sendable, Hashable {

@@ -158,60 +158,9 @@ extension Array {
     }
 }
 
-/// Help's keys.
-package enum HelpKeyAction: Sendable, Hashable {
-    case close
-    case scroll(Int)
-}
-
-/// An inspector's keys.
-package enum InspectorKeyAction: Sendable, Hashable {
-    case close
-    case scroll(Int)
-    /// `H`: the inspected anomaly's handout.
-    case handout
-}
-
-/// A page's keys (the story, the glossary, a lesson's question).
-package enum PageKeyAction: Sendable, Hashable {
-    case close
-    /// Enter: closes; after a lesson's question, runs the step it was asked before.
-    case goOn
-    case scroll(Int)
-}
-
-/// A picker's keys.
-package enum PickerKeyAction: Sendable, Hashable {
-    case close
-    case move(Int)
-    /// Enter: the selected item.
-    case choose
-    /// A digit or an item's letter: that item.
-    case pick
-}
-
-/// The policy panel's keys.
-package enum PolicyKeyAction: Sendable, Hashable {
-    case close
-    case move(Int)
-    /// The selected row's previous (-1) or next (1) value, applied at once.
-    case cycle(Int)
-}
-
-/// A y/n question's keys.
-package enum ConfirmKeyAction: Sendable, Hashable {
-    case yes, no
-}
-
-/// The search box's keys.
-package enum SearchKeyAction: Sendable, Hashable {
-    case cancel, submit, erase
-    /// A character: added to the text.
-    case type
-}
-
-/// Every overlay's key table. The overlay's handler finds a key's action here and nowhere
-/// else; help and README list these rows, so they cannot disagree.
+/// Every box's key table together. Each table is its box's own (`HelpBox.keys`,
+/// `PickerBox.keys`, ...: in the box's file, beside the handler that finds a key's action in
+/// it and nowhere else); help and README list these rows, so they cannot disagree.
 package enum OverlayKeys {
     /// The scrolling rows help, inspectors and pages share.
     static func scrolling<A>(_ scroll: (Int) -> A) -> [OverlayBinding<A>] {
@@ -225,68 +174,6 @@ package enum OverlayKeys {
         ]
     }
 
-    package static let help: [OverlayBinding<HelpKeyAction>] =
-        [
-            OverlayBinding(
-                [.escape, .char("q"), .char("?"), .other("F1"), .enter], named: 3, "close help (F1, Enter too)",
-                footer: "close", .close)
-        ] + scrolling { .scroll($0) }
-
-    package static let inspector: [OverlayBinding<InspectorKeyAction>] =
-        [
-            OverlayBinding(
-                [.escape, .char("q"), .enter], named: 2, "close the inspector (Enter too)", footer: "close", .close),
-            OverlayBinding(
-                [.char("H")], "an anomaly's inspector: write its handout (Markdown + Mermaid)", footer: "handout",
-                .handout),
-        ] + scrolling { .scroll($0) }
-
-    package static let page: [OverlayBinding<PageKeyAction>] =
-        [
-            OverlayBinding([.escape, .char("q")], "close the page", footer: "close", .close),
-            OverlayBinding(
-                [.enter], "close; after a lesson's question, run the step it asked about", footer: "run the step",
-                .goOn),
-        ] + scrolling { .scroll($0) }
-
-    package static let picker: [OverlayBinding<PickerKeyAction>] = [
-        OverlayBinding([.escape, .char("q")], "cancel: nothing is chosen", footer: "cancel", .close),
-        OverlayBinding([.char("k"), .up], "select the item above", footer: "move", .move(-1)),
-        OverlayBinding([.char("j"), .down], "select the item below", footer: "move", .move(1)),
-        OverlayBinding([.pageUp], "ten items up", .move(-10)),
-        OverlayBinding([.pageDown], "ten items down", .move(10)),
-        OverlayBinding([.enter], "choose the selected item", footer: "choose", .choose),
-        OverlayBinding(
-            .choice, "1-9, 0", "choose that item (0: the tenth; a letter past it)", footer: "pick", .pick),
-    ]
-
-    package static let policy: [OverlayBinding<PolicyKeyAction>] = [
-        OverlayBinding([.escape, .char("q"), .char("p")], "close the panel", footer: "close", .close),
-        OverlayBinding([.char("k"), .up], "the row above", footer: "row", .move(-1)),
-        OverlayBinding([.char("j"), .down], "the row below", footer: "row", .move(1)),
-        OverlayBinding(
-            [.char("h"), .left], "the row's previous value, applied now", footer: "change value (applies now)",
-            .cycle(-1)),
-        OverlayBinding(
-            [.char("l"), .right, .enter, .char(" ")], named: 2,
-            "the row's next value, applied now (Enter, Space too)", footer: "change value (applies now)",
-            .cycle(1)),
-    ]
-
-    package static let confirm: [OverlayBinding<ConfirmKeyAction>] = [
-        OverlayBinding([.char("y"), .char("Y")], named: 1, "yes: do it", footer: "yes", .yes),
-        OverlayBinding(
-            [.char("n"), .escape, .char("q"), .char("N")], named: 3, "no: the world is kept", footer: "no", .no),
-    ]
-
-    package static let search: [OverlayBinding<SearchKeyAction>] = [
-        OverlayBinding([.escape], "cancel: the search stays as it was", footer: "cancel", .cancel),
-        OverlayBinding(
-            [.enter], "keep only Events lines with the text; empty shows all", footer: "search", .submit),
-        OverlayBinding([.backspace], "erase the last character", footer: "erase", .erase),
-        OverlayBinding(.text, "a character", "add it to the text (q too: here it is a letter)", .type),
-    ]
-
     /// Every overlay's rows under its name, in the order help and README list them. Help,
     /// inspectors and pages scroll alike: their scrolling rows are listed once, first.
     package static var sections: [(title: String, rows: [OverlayKeyRow])] {
@@ -294,14 +181,17 @@ package enum OverlayKeys {
             table.filter { !scrolls($0.action) }.map(\.row)
         }
         return [
-            ("In a picker", picker.map(\.row)),
-            ("In the policy panel", policy.map(\.row)),
-            ("In a y/n question", confirm.map(\.row)),
-            ("In the search box", search.map(\.row)),
+            ("In a picker", PickerBox.keys.map(\.row)),
+            ("In the policy panel", PolicyBox.keys.map(\.row)),
+            ("In a y/n question", ConfirmBox.keys.map(\.row)),
+            ("In the search box", SearchBox.keys.map(\.row)),
             ("In help, an inspector, a page", scrolling { $0 }.map(\.row)),
-            ("In an inspector", unlessScrolling(inspector) { if case .scroll = $0 { true } else { false } }),
-            ("In help", unlessScrolling(help) { if case .scroll = $0 { true } else { false } }),
-            ("In a page (story, glossary)", unlessScrolling(page) { if case .scroll = $0 { true } else { false } }),
+            ("In an inspector", unlessScrolling(InspectorBox.keys) { if case .scroll = $0 { true } else { false } }),
+            ("In help", unlessScrolling(HelpBox.keys) { if case .scroll = $0 { true } else { false } }),
+            (
+                "In a page (story, glossary)",
+                unlessScrolling(PageBox.keys) { if case .scroll = $0 { true } else { false } }
+            ),
         ]
     }
 

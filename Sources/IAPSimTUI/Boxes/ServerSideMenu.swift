@@ -78,11 +78,3 @@ enum ServerSideMenu {
             } + [environment])
     }
 }
-
-extension UIModel {
-    /// The transaction selected in the Payment queue (or Transactions), if any.
-    var selectedTransactionId: String? {
-        let list = inspectableTransactions
-        return list.isEmpty ? nil : list[selectedIndex(.queue)].id
-    }
-}

@@ -49,7 +49,7 @@ extension UIModel {
     mutating func handle(_ key: Key) -> [UIEffect] {
         if key == .ctrlC { return [.quit] }
         if tooSmall { return key == .char("q") ? [.quit] : [] }
-        // An open box takes every key, through its own table (`OverlayKeys`): `q` closes it
+        // An open box takes every key, through its own table (its `keys`, in `Boxes/`): `q` closes it
         // as in less and htop; only the search box takes it as a letter.
         if let overlay { return handleOverlay(overlay, key) }
         status = nil
@@ -123,7 +123,7 @@ extension UIModel {
         case .nextStep: playNextStep()
         case .toEnd: playToEnd()
         case .stepBack: stepBack()
-        case .inspect: inspectSelected()
+        case .inspect: InspectorBox.open(&self)
         case .handout: return writeHandout()
         case .buy, .crash, .launch, .uninstall, .account, .openStore, .closeStore, .network, .drop, .outage,
             .fail, .askToBuy, .approve, .decline, .replay, .background, .storeStatus, .focusNext,
@@ -210,109 +210,6 @@ extension UIModel {
         }
     }
 
-    /// A key while a box is open: the action its table gives the key, or nothing (a key the
-    /// box has no row for changes nothing).
-    mutating func handleOverlay(_ current: Overlay, _ key: Key) -> [UIEffect] {
-        switch current {
-        case .help:
-            if let action = OverlayKeys.help.action(for: key) { helpKey(action) }
-        case .inspect(let target, let offset):
-            if let action = OverlayKeys.inspector.action(for: key) {
-                return inspectorKey(action, target, scroll: offset)
-            }
-        case .page(let page, let offset):
-            if let action = OverlayKeys.page.action(for: key) { pageKey(action, page, scroll: offset) }
-        case .picker(let picker):
-            let letters = picker.items.compactMap(\.key)
-            if let action = OverlayKeys.picker.action(for: key, letters: letters) {
-                return pickerKey(action, picker, key)
-            }
-        case .policy(let selected):
-            if let action = OverlayKeys.policy.action(for: key) { policyKey(action, selected: selected) }
-        case .confirm(let question):
-            if let action = OverlayKeys.confirm.action(for: key) { return confirmKey(action, question) }
-        case .search(let text):
-            if let action = OverlayKeys.search.action(for: key) { searchKey(action, text, key) }
-        }
-        return []
-    }
-
-    mutating func helpKey(_ action: HelpKeyAction) {
-        switch action {
-        case .close: overlay = nil
-        case .scroll(let delta): helpScroll = scrolled(helpScroll, by: delta)
-        }
-    }
-
-    mutating func inspectorKey(_ action: InspectorKeyAction, _ target: InspectTarget, scroll: Int) -> [UIEffect] {
-        switch action {
-        case .close:
-            overlay = nil
-            lessonInspectorClosed()
-        case .scroll(let delta): overlay = .inspect(target, scroll: scrolled(scroll, by: delta))
-        case .handout:
-            guard case .anomaly(let id) = target else {
-                status = "H writes an anomaly's handout: this inspector shows no anomaly"
-                return []
-            }
-            return writeHandout(id)
-        }
-        return []
-    }
-
-    mutating func pageKey(_ action: PageKeyAction, _ page: Page, scroll: Int) {
-        switch action {
-        case .close, .goOn:
-            overlay = nil
-            // The lesson's question: Enter goes on with the step it was asked before.
-            if case .question = page {
-                paused = false
-                // Esc: the status line's own words say that the clock waits for the step.
-                status = nil
-                if action == .goOn { playNextStep() }
-            }
-        case .scroll(let delta): overlay = .page(page, scroll: scrolled(scroll, by: delta))
-        }
-    }
-
-    mutating func confirmKey(_ action: ConfirmKeyAction, _ question: Confirmation) -> [UIEffect] {
-        overlay = nil
-        switch action {
-        case .yes:
-            switch question {
-            case .restart: restart()
-            case .uninstall: act(.uninstall)
-            case .leave(let delta): return openFile(by: delta)
-            case .browse: overlay = .picker(browser)
-            }
-        case .no: status = UIModel.declined(question)
-        }
-        return []
-    }
-
-    mutating func pickerKey(_ action: PickerKeyAction, _ current: Picker, _ key: Key) -> [UIEffect] {
-        var picker = current
-        switch action {
-        case .close: overlay = nil
-        case .move(let delta):
-            picker.selected = max(0, min(picker.items.count - 1, picker.selected + delta))
-            overlay = .picker(picker)
-        case .choose: return choose(picker.items[picker.selected])
-        case .pick:
-            guard case .char(let c) = key else { return [] }
-            if let item = picker.items.first(where: { $0.key == c }) { return choose(item) }
-            // 1-9, then 0 for the tenth.
-            let n = c.wholeNumberValue.map { $0 == 0 ? 10 : $0 } ?? 0
-            if n >= 1, n <= picker.items.count { return choose(picker.items[n - 1]) }
-        }
-        return []
-    }
-
-    /// An overlay's scroll position moved `delta` lines, kept within its text.
-    func scrolled(_ offset: Int, by delta: Int) -> Int {
-        max(0, min(overlayScrollLimit(), offset + delta))
-    }
-
     /// Adds a line of the UI's own to Events, before the log entry written at `position`
     /// (default: the next one). At most 200 are kept.
     mutating func note(
@@ -326,32 +223,100 @@ extension UIModel {
         if notes.count > 200 { notes.removeFirst(notes.count - 200) }
     }
 
-    mutating func choose(_ item: PickerItem) -> [UIEffect] {
-        if let why = item.refused {
-            // The picker stays open: the person picks something that can happen.
-            status = "\(item.label): \(why)"
-            return []
+    /// The status line's words when nothing else is said: the next event, its time and
+    /// what it is. A timer the world has made moot is not announced as if it would act.
+    var idleStatus: String {
+        // A lesson's question is due: the clock holds (the header says WAITING: answer).
+        if lessonWaitsForDecidingStep, result == nil {
+            return "the clock waits for the step the question asks about: Enter runs it"
         }
-        overlay = nil
-        switch item.action {
-        case .open(let path):
-            // In the tour, the browser lists the lessons: their files are read already.
-            if let t = tour, let index = t.lessons.firstIndex(where: { $0.naive.path == path }) {
-                openLesson(by: index - t.index)
-                return []
+        let next = simulation.nextEvent
+        if let end = simulation.auditor.nextGraceEnd, end < next?.time ?? .max {
+            // The auditor's own clock: a look, not an event of the world.
+            let inMs = max(0, end - simulation.now)
+            return
+                "no fault armed; the auditor's next look at \(DurationText.clock(end)) (in \(DurationText.age(inMs))): "
+                + "a grace period ends" + (next == nil ? "; the world has nothing scheduled" : "")
+        }
+        guard let next else { return "no fault armed; nothing scheduled" }
+        let inMs = max(0, next.time - simulation.now)
+        let when = "\(DurationText.clock(next.time)) (in \(DurationText.age(inMs)))"
+        if let moot = simulation.moot(next.action) {
+            guard case .storeDeliver = next.action else {
+                // A timer of a request already answered or of a process gone: nothing to say of it.
+                return "no fault armed; nothing due changes the world"
             }
-            return [.openScenario(path: path)]
-        case .run(let command): act(command)
-        case .environment(let environment):
-            pendingEnvironment = environment
-            status =
-                "environment \(environment.rawValue): it starts on restart, press R "
-                + "(a world's environment is chosen before its run)"
-        case .arm(let event, let command):
-            armed = ArmedCommand(event: event, command: command, armedAt: simulation.now)
-            // The status line's `armed:` span says it already; saying it twice reads as two faults.
-            note(.armed, "fault armed: \(command.scenarioText) right after the next '\(event.rawValue)'")
+            return "no fault armed; at \(when) StoreKit would deliver, but \(moot)"
         }
-        return []
+        return "no fault armed; next event at \(when): " + next.action.words(in: simulation.policy.storekit)
+    }
+
+    /// `R`: the sandbox starts again with the same seed, users and policy as now; play goes
+    /// back to step 0 of its file. The view (size, focus, recording) is kept.
+    mutating func restart() {
+        let start = player.scenario
+        var fresh: UIModel
+        switch mode {
+        case .sandbox:
+            // A preset of the other StoreKit world, chosen in the policy panel, starts here.
+            // The preset the world is at now (the header's), so that a saved session says so.
+            // Its catalog (a StoreKit file's) and grace period stay.
+            var scenario = start
+            scenario.policy = pendingPreset?.policy ?? simulation.policy
+            scenario.preset = pendingPreset ?? simulation.policy.matchingPreset ?? start.preset
+            scenario.environment = pendingEnvironment ?? simulation.config.environment
+            fresh = UIModel(scenario: scenario, mode: .sandbox, options: options)
+        case .play(let file):
+            fresh = UIModel(play: start, file: file, options: options)
+        }
+        fresh.keepView(of: self)
+        // `R` in a lesson plays it again from its start: the question is asked again.
+        if var t = fresh.tour {
+            t.stage = .playing
+            fresh.tour = t
+            fresh.split.close()
+        }
+        self = fresh
+        status =
+            isPlay
+            ? "restarted: back to step 0"
+            : "restarted: a fresh world, seed \(start.seed), policy \(policyName)"
+    }
+
+    /// `B` in play: a deterministic replay from the start to the step before the last one run.
+    /// Keys pressed in between are not part of the file, so they are not replayed.
+    mutating func stepBack() {
+        guard case .play(let file) = mode else { return }
+        let target = max(0, player.nextStep - 1)
+        var fresh = UIModel(play: player.scenario, file: file, options: options)
+        for _ in 0..<target { fresh.playNextStep() }
+        fresh.keepView(of: self)
+        fresh.paused = true
+        self = fresh
+        status =
+            target == 0
+            ? "back to the start (step 0)"
+            : "back to step \(target): replayed the file's first \(target) step(s); paused"
+    }
+
+    mutating func keepView(of old: UIModel) {
+        width = old.width
+        height = old.height
+        panels.keep(old.panels)
+        speedIndex = old.speedIndex
+        recording = old.recording
+        eventsView = old.eventsView
+        playlist = old.playlist
+        playlistGroups = old.playlistGroups
+        playlistTitles = old.playlistTitles
+        tour = old.tour
+        if let connect = old.backend { connectBackend(connect) }
+        if let other = old.twin { startTwin(policy: other.scenario.policy) }
+    }
+
+    /// `F`: Events shows every part, then one part at a time.
+    mutating func cycleEventFilter() {
+        status = eventsView.cycleFilter()
+        panels.scroll[.events] = 0
     }
 }

@@ -204,52 +204,141 @@ extension UIModel {
     var policyKeys: [PolicyKey] {
         PolicyKey.shown(in: simulation.policy.storekit, served: simulation.isExternal)
     }
+}
 
-    /// Rows: the preset, then every key of the run's world.
-    var policyRows: Int { 1 + policyKeys.count }
+extension Step {
+    /// The time of an `at` step.
+    var atTime: VirtualTime? {
+        if case .at(let t) = trigger { return t }
+        return nil
+    }
+}
 
-    mutating func policyKey(_ action: PolicyKeyAction, selected: Int) {
-        switch action {
-        case .close: overlay = nil
-        case .move(let delta): overlay = .policy(selected: max(0, min(policyRows - 1, selected + delta)))
-        case .cycle(let delta): cyclePolicy(row: selected, by: delta)
+extension UIModel {
+    /// `s`: the session so far as a scenario file. The `expect` block comes from replaying the
+    /// file itself and settling, so `iapsim run` on it passes by construction; the replay is
+    /// also compared with what happened live, and a difference is reported.
+    mutating func saveSession() -> [UIEffect] {
+        // The start's world as it is (catalog, StoreKit file, grace period, environment),
+        // with the session's steps.
+        var scenario = sessionScenario
+        scenario.title =
+            isPlay
+            ? ScenarioVocabulary.title(player.scenario.title, adding: " (played, with extra actions)")
+            : "Sandbox session"
+        scenario.story = nil
+        let (_, replay) = ScenarioPlayer.run(scenario)
+        scenario.expect = Expectations.verdict(of: replay.simulation)
+        scenario.story = story(actions: session.count, matchesLive: replayMatchesLive(scenario))
+        let text = ScenarioWriter.yaml(scenario)
+        do {
+            _ = try ScenarioParser.parse(text: text, file: "session")
+        } catch {
+            status = "could not save: the session does not read back as a scenario (\(error))"
+            return []
         }
+        status = "saving…"
+        return [.save(baseName: "iapsim-session", contents: text)]
     }
 
-    /// Moves the selected row to its previous or next value and applies it at once.
-    mutating func cyclePolicy(row: Int, by delta: Int) {
-        let policy = simulation.policy
-        if row == 0 {
-            let presets = PolicyPreset.allCases
-            let from = pendingPreset ?? policy.matchingPreset
-            let current = from.flatMap { presets.firstIndex(of: $0) } ?? -1
-            let next = presets[((current + delta) % presets.count + presets.count) % presets.count]
-            choosePreset(next)
-            return
-        }
-        let key = policyKeys[row - 1]
-        let choices = key.choices
-        let value = policy.value(of: key)
-        let index = choices.firstIndex(of: value) ?? (delta > 0 ? -1 : 0)
-        let next = choices[((index + delta) % choices.count + choices.count) % choices.count]
-        act(.setPolicy(key, next))
+    /// Replays the steps up to the live clock and compares the event logs.
+    func replayMatchesLive(_ scenario: Scenario) -> Bool {
+        var replay = ScenarioPlayer(scenario, logLimit: options.logLimit)
+        while !replay.stepsDone { _ = replay.playStep() }
+        if replay.timeout != nil { return false }
+        _ = replay.advance(until: simulation.now)
+        let a = replay.simulation, b = simulation
+        let n = min(a.log.count, b.log.count, 500)
+        return a.logCount == b.logCount && a.log.suffix(n) == b.log.suffix(n)
     }
 
-    /// A preset of this run's world applies now; one of the other StoreKit world waits for
-    /// the restart (`R`): the two worlds never mix within a run.
-    mutating func choosePreset(_ preset: PolicyPreset) {
-        guard preset.policy.storekit != simulation.policy.storekit else {
-            pendingPreset = nil
-            act(.setPreset(preset))
-            return
+    func story(actions: Int, matchesLive: Bool) -> String {
+        var text =
+            "Recorded in the iapsim terminal UI: \(actions) action(s) over "
+            + "\(DurationText.clock(simulation.now)) of virtual time, policy "
+            + "\(player.scenario.policy.matchingPreset?.rawValue ?? player.scenario.preset.rawValue + " with changes"), "
+            + "seed \(player.scenario.seed). "
+            + "The expect block is the auditor's verdict once the world has settled."
+        if !matchesLive {
+            text +=
+                " Note: replayed from this file, the run differs from the live session "
+                + "(an action taken between two events of the same millisecond)."
         }
-        guard case .sandbox = mode else {
-            status = "\(preset.rawValue): play runs the file's StoreKit world; change the file's policy"
-            return
+        return text + "\n"
+    }
+}
+
+extension UIModel {
+    /// The session so far (the file's or the sandbox's start, and every action since) as
+    /// the replays' inputs.
+    /// Everything else is the start's: its catalog (a StoreKit file's), its grace period, its
+    /// environment (a replay without the grace period can make no grace-cut, and so every
+    /// candidate change seemed to prevent one).
+    /// The time that passed after the last action (`.`, `+`, a lesson's run) is a last step,
+    /// `at NOW: wait 0s`: without it the replays (and a saved session) stop where the last
+    /// action was taken, before the renewal or the grace period the world has since reached,
+    /// and every candidate change seemed to prevent what had not happened yet.
+    var sessionScenario: Scenario {
+        var scenario = player.scenario
+        scenario.steps = session
+        let last = session.compactMap(\.atTime).max() ?? 0
+        if simulation.now > last {
+            scenario.steps.append(Step(.at(simulation.now), .wait(0)))
         }
-        pendingPreset = preset
-        status =
-            "\(preset.rawValue) is StoreKit \(preset.policy.storekit.rawValue): it starts on restart, "
-            + "press R (worlds switch only between runs)"
+        scenario.expect = Expectations()
+        return scenario
+    }
+
+    /// Works out caused by / prevented by / saved by for the world as it is now, by
+    /// replaying the session's actions on copies (the live world is not touched).
+    mutating func workOutWhatIf() {
+        // Under serve a real backend cannot be copied: nothing is replayed.
+        guard !simulation.isExternal else { return }
+        whatIf = sessionScenario.whatIf(simulation)
+    }
+
+    /// `H`: the selected anomaly's handout (or `id`'s, from its inspector), as Markdown.
+    mutating func writeHandout(_ id: Int? = nil) -> [UIEffect] {
+        let list = inspectableAnomalies
+        guard let id = id ?? (list.isEmpty ? nil : list[selectedIndex(.auditor)].id),
+            let anomaly = simulation.auditor.anomalies.first(where: { $0.id == id })
+        else {
+            status = "no anomaly yet: no handout to write"
+            return []
+        }
+        workOutWhatIf()  // the world may have moved since the inspector opened
+        let file: String
+        switch mode {
+        case .sandbox: file = "the sandbox"
+        case .play(let path): file = path
+        }
+        let source = Handout.Source(
+            title: player.scenario.title, file: file, sim: simulation, log: simulation.log,
+            records: recordsWithSteps(),
+            whatIf: whatIf)
+        status = "writing the handout of A\(id)…"
+        return [
+            .saveHandout(
+                baseName: "iapsim-A\(id)-\(anomaly.type.rawValue)", contents: Handout.markdown(anomaly, from: source))
+        ]
+    }
+}
+
+extension UIModel {
+    /// The world's log as records, with the steps played (from their notes) where they began.
+    func recordsWithSteps() -> [RunRecord] {
+        let log = simulation.log
+        let base = simulation.logCount - log.count
+        let steps = notes.compactMap { note in note.started.map { (note.position - base, $0) } }
+        var records: [RunRecord] = []
+        var next = 0
+        for (i, entry) in log.enumerated() {
+            while next < steps.count, steps[next].0 <= i {
+                records.append(steps[next].1)
+                next += 1
+            }
+            records.append(.entry(entry))
+        }
+        return records
     }
 }

@@ -56,7 +56,7 @@ extension PanelContent {
         case .delivered: fateStyle = Style(.good)
         case .inFlight: fateStyle = Style(.info)
         case .dropped, .lost: fateStyle = Style(.bad, bold: true)
-        case .timedOut, .offline: fateStyle = Style(.warn, bold: true)
+        case .timedOut, .offline, .unheard: fateStyle = Style(.warn, bold: true)
         }
         var line: Line = []
         if !narrow { line.append(Span(clock(m.sentAt) + " ", Style(.dim))) }

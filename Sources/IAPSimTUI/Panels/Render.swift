@@ -27,16 +27,7 @@ extension UIModel {
         }
         renderStatus(&grid, row: layout.statusRow)
         renderFooter(&grid, row: layout.footerRow)
-        switch overlay {
-        case .help?: renderHelp(&grid)
-        case .picker(let p)?: renderPicker(p, &grid)
-        case .policy(let selected)?: renderPolicy(selected: selected, &grid)
-        case .inspect(let target, let offset)?: renderInspector(target, scroll: offset, &grid)
-        case .page(let page, let offset)?: renderPage(page, scroll: offset, &grid)
-        case .confirm(let question)?: renderConfirm(question, &grid)
-        case .search(let text)?: renderSearch(text, &grid)
-        case nil: break
-        }
+        renderOverlay(&grid)
         return grid
     }
 
@@ -276,7 +267,25 @@ extension UIModel {
     }
 
     func renderFooter(_ grid: inout Grid, row: Int) {
+        // An inspector covers the status line: what `H` did shows before its keys.
+        if case .inspect? = overlay, let said = handoutStatus {
+            let words = Span(" " + said + " ", Style(.info, bold: true))
+            let used = min(grid.width, TextWidth.of(words.text))
+            grid.put([words], x: 0, y: row, width: grid.width, ellipsis: glyphs.more)
+            guard grid.width - used > 10 else { return }
+            grid.put(
+                UIModel.footerSpans(footerEntries, width: grid.width - used), x: used, y: row, width: grid.width - used)
+            return
+        }
         grid.put(UIModel.footerSpans(footerEntries, width: grid.width), x: 0, y: row, width: grid.width)
+    }
+
+    /// The status line's words about a handout (written, or not), while they are news.
+    var handoutStatus: String? {
+        guard let status, status.hasPrefix("wrote the handout") || status.hasPrefix("could not save") else {
+            return nil
+        }
+        return status
     }
 
     /// A footer's entries in `width` columns after a one-column margin, keys bold and
@@ -305,30 +314,6 @@ extension UIModel {
         .nextFile, .browse, .serverSide, .drop, .fail,
     ]
 
-    /// The open box's footer, from its own key table (`OverlayKeys`).
-    var overlayFooter: [FooterEntry]? {
-        let ascii = options.ascii
-        switch overlay {
-        case .help?: return OverlayKeys.help.footer(ascii: ascii)
-        case .inspect(let target, _)?:
-            // `H` writes an anomaly's handout: another inspector does not offer it.
-            let anomaly = if case .anomaly = target { true } else { false }
-            return OverlayKeys.inspector.footer(ascii: ascii) { $0 != .handout || anomaly }
-        case .page(let page, _)?:
-            // Enter goes on with a lesson's step; on another page it only closes, as Esc does.
-            let question = if case .question = page { true } else { false }
-            return OverlayKeys.page.footer(ascii: ascii) { $0 != .goOn || question }
-        case .picker(let p)?:
-            let count = Swift.min(p.items.count, 10)
-            let digits = count >= 10 ? ["1-9", "0"] : count > 1 ? ["1-\(count)"] : count == 1 ? ["1"] : []
-            return OverlayKeys.picker.footer(ascii: ascii, choices: digits + p.items.compactMap(\.key).map(String.init))
-        case .policy?: return OverlayKeys.policy.footer(ascii: ascii)
-        case .confirm(let question)?: return confirmFooter(question)
-        case .search?: return OverlayKeys.search.footer(ascii: ascii)
-        case nil: return nil
-        }
-    }
-
     /// The keys that work now, most useful first: the open box's, or the main screen's.
     var footerEntries: [FooterEntry] {
         if let overlayFooter { return overlayFooter }
@@ -347,5 +332,38 @@ extension UIModel {
             keys.append(FooterEntry(keys: [key], word: b.action == .pause && paused ? "resume" : b.footer!))
         }
         return keys
+    }
+
+    // MARK: the rows the Auditor and the queue select
+
+    /// The anomalies as the Auditor lists them: newest first.
+    var inspectableAnomalies: [Anomaly] {
+        Array(simulation.auditor.anomalies.suffix(PanelContent.historyLimit).reversed())
+    }
+
+    /// The transactions as the Payment queue lists them: unfinished, then finished newest first.
+    var inspectableTransactions: [StoreTransaction] {
+        let all = simulation.store.transactions
+        return all.filter { !$0.finished } + all.filter(\.finished).suffix(PanelContent.historyLimit).reversed()
+    }
+
+    /// The selected row of `panel`, kept inside the list as it grows or shrinks.
+    func selectedIndex(_ panel: Panel) -> Int {
+        let count = panel == .auditor ? inspectableAnomalies.count : inspectableTransactions.count
+        return panels.selected(panel, of: count)
+    }
+
+    /// The transaction selected in the Payment queue (or Transactions), if any.
+    var selectedTransactionId: String? {
+        let list = inspectableTransactions
+        return list.isEmpty ? nil : list[selectedIndex(.queue)].id
+    }
+
+    /// `iapsim serve`'s terminal UI: the user's backend plays the merchant server of this
+    /// world and of every world a restart makes. The split screen and the replays stay off:
+    /// a real backend cannot be copied.
+    package mutating func connectBackend(_ connect: @escaping @Sendable () -> ExternalLink) {
+        backend = connect
+        player.attach(connect())
     }
 }

@@ -39,20 +39,6 @@ extension UIModel {
         return nil
     }
 
-    /// `/`: letters build the text, Enter searches, Esc leaves the search as it was.
-    mutating func searchKey(_ action: SearchKeyAction, _ text: String, _ key: Key) {
-        switch action {
-        case .cancel: overlay = nil
-        case .submit:
-            overlay = nil
-            status = eventsView.searchFor(text)
-            panels.scroll[.events] = 0
-        case .erase: overlay = .search(String(text.dropLast()))
-        case .type:
-            if case .char(let c) = key, text.count < 60 { overlay = .search(text + String(c)) }
-        }
-    }
-
     /// `N`: Events without (or with again) the Network part's lines.
     mutating func toggleNetworkLines() {
         status = eventsView.toggleNetwork()
@@ -112,15 +98,6 @@ extension UIModel {
         return []
     }
 
-    /// The status line after `n`, Esc or `q` to a question.
-    static func declined(_ question: Confirmation) -> String {
-        switch question {
-        case .restart: return "not restarted"
-        case .uninstall: return "not uninstalled"
-        case .leave, .browse: return "stayed in this world"
-        }
-    }
-
     /// `]` / `[`: the next or previous file of the playlist (wrapping round).
     mutating func openFile(by delta: Int) -> [UIEffect] {
         if tour != nil {
@@ -143,53 +120,130 @@ extension UIModel {
         status = "playing \(file.path)\(n)"
     }
 
-    // MARK: pages
-
-    /// `S`: the story, then every step with its `say`; the steps run so far marked.
-    var storyLines: [Line] {
-        let s = player.scenario
-        var out: [Line] = [[Span(s.title, Style(.title, bold: true))], []]
-        // One line per paragraph (the file's line breaks are the author's, not the screen's):
-        // the box wraps them to its width.
-        let story = UIModel.plain(s.story ?? "(no story)").components(separatedBy: "\n\n")
-        for paragraph in story {
-            let words = paragraph.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            if !words.isEmpty { out += [[Span(words)], []] }
-        }
-        for (i, step) in s.steps.enumerated() {
-            let done = i < player.nextStep
-            out.append([
-                Span(done ? "\(glyphs.check) " : "  ", Style(.good)),
-                Span("step \(i + 1) (line \(step.line)) ", Style(.title, bold: !done)),
-                Span(UIModel.triggerText(step.trigger) + step.command.scenarioText, Style(bold: true)),
-            ])
-            if let say = step.say { out.append([Span("    " + UIModel.plain(say), Style(done ? .dim : .normal))]) }
-        }
-        return out
-    }
-
     /// A text from a file or the core, without Markdown's backticks (the screen shows no code font).
     static func plain(_ text: String) -> String { text.replacingOccurrences(of: "`", with: "") }
+}
 
-    /// The lines of `page`, before wrapping.
-    func pageLines(_ page: Page) -> [Line] {
-        switch page {
-        case .story: return storyLines
-        case .glossary: return Glossary.lines(world: simulation.policy.storekit, glyphs: glyphs)
-        case .question(let text):
-            return [[Span("Before the next step, a question", Style(.title, bold: true))], []]
-                + Wrap.words(text, width: 66).map { [Span($0, Style(bold: true))] }
-                + [[]]
-                + Wrap.words("Think it over (tell the class), then press Enter to run the step and see.", width: 66)
-                .map { [Span($0, Style(.dim))] }
+// MARK: the tour (`iapsim learn`)
+
+extension UIModel {
+    /// `iapsim learn`: the first lesson's naive file, played with its question.
+    package init(tour: Tour, options: UIOptions = UIOptions()) {
+        let first = tour.lesson.naive
+        self.init(play: first.scenario, file: first.path, options: options)
+        self.tour = tour
+        playlist = tour.lessons.map(\.naive.path)
+        status = lessonIntro
+    }
+
+    /// The status line as a lesson starts: its number only (its anomaly's name would answer
+    /// the question; the reveal names it).
+    var lessonIntro: String {
+        guard let tour else { return "" }
+        return "lesson \(tour.index + 1) of \(tour.lessons.count): watch; a question comes before the step "
+            + "that decides it. Enter runs each step; ] next lesson"
+    }
+
+    /// Before the decisive step: the question, once, with the clock stopped. True when asked.
+    /// Enter does not wait for the clock: what the steps before still have to do (a
+    /// purchase's charge and credit) runs first, so that the question is about what the
+    /// screen shows.
+    mutating func askIfDue() -> Bool {
+        guard var t = tour, t.stage == .playing, player.nextStep >= t.lesson.askBefore else { return false }
+        runToQuestion()
+        t.stage = .asked
+        tour = t
+        paused = true
+        overlay = .page(.question(t.lesson.question), scroll: 0)
+        return true
+    }
+
+    /// What the Auditor panel shows until the lesson's question is answered.
+    static let auditorHeldBack: [Line] = [
+        [Span("held back until you have answered the lesson's question", Style(.dim))],
+        [Span("(its money and findings would answer it)", Style(.dim))],
+    ]
+
+    /// The lesson before its question is answered: its title, story and file name would give
+    /// the answer away, so they are held back.
+    var lessonHoldsBack: Tour? {
+        guard let t = tour, t.stage == .playing || t.stage == .asked else { return nil }
+        return t
+    }
+
+    /// A lesson whose next step decides it: once its question is due, the clock waits for
+    /// Enter, whatever its speed, so that nothing decides the question before that step runs.
+    var lessonWaitsForDecidingStep: Bool {
+        guard let t = tour, player.nextStep == t.lesson.askBefore else { return false }
+        return t.stage == .asked || (t.stage == .playing && lessonReadyToAsk)
+    }
+
+    /// The deciding step is next and the steps before have done what they started: it is
+    /// due; or it waits for an event (`when`: the clock may not run towards it); or nothing
+    /// the world has scheduled before its time changes anything (the first event is after
+    /// it, or moot: a delivery with no observer, a dead process's timer).
+    var lessonReadyToAsk: Bool {
+        guard let t = tour, player.nextStep >= t.lesson.askBefore else { return false }
+        guard result == nil, !player.nextStepIsDue, let time = player.nextStepTime else { return true }
+        guard let next = simulation.nextEvent, next.time < time else { return true }
+        return simulation.moot(next.action) != nil
+    }
+
+    /// Runs the world, event by event, as its clock would, to where the lesson's question is
+    /// due; never into the deciding step (the player stops before a step's trigger).
+    mutating func runToQuestion() {
+        var events = 0
+        while !lessonReadyToAsk, simulation.nextEventTime != nil, events < 10_000 {
+            let moved = player.advance(until: Int.max / 2, maxEvents: 1, watch: armed?.event)
+            events += 1
+            if moved.watchFired { fireArmed() }
+            if moved.stepDue { playState.waitForStep() }
         }
     }
 
-    func pageTitle(_ page: Page) -> String {
-        switch page {
-        case .story: return "The story and its steps"
-        case .glossary: return "Glossary"
-        case .question: return "Lesson \((tour?.index ?? 0) + 1): what happens next?"
+    /// After each message: once the step before the decisive one has run, the question, with
+    /// the clock stopped whatever its speed (nothing may happen before it is asked); once it
+    /// is asked and the lesson's anomaly appears, the clock stops and its inspector opens,
+    /// with what caused it and what prevents it worked out by replay.
+    mutating func watchLesson() {
+        guard var t = tour, overlay == nil else { return }
+        if t.stage == .playing, result == nil, lessonReadyToAsk {
+            _ = askIfDue()
+            return
         }
+        guard t.stage == .asked, player.nextStep > t.lesson.askBefore || result != nil,
+            let found = simulation.auditor.anomalies.first(where: { $0.type == t.lesson.type })
+        else { return }
+        t.stage = .inspecting
+        tour = t
+        paused = true
+        workOutWhatIf()
+        overlay = .inspect(.anomaly(id: found.id), scroll: 0)
+        status = "the auditor found \(t.lesson.type.rawValue): read why, then Esc shows the fix beside it"
+    }
+
+    /// The inspector closed: the same steps under the hardened file's policy, beside this run.
+    mutating func lessonInspectorClosed() {
+        guard var t = tour, t.stage == .inspecting else { return }
+        t.stage = .comparing
+        tour = t
+        startTwin(policy: t.lesson.hardened.scenario.policy)
+        paused = false
+        let name = t.lesson.hardened.path.split(separator: "/").last.map(String.init) ?? t.lesson.hardened.path
+        status = "the fix beside it: the same steps under \(name)'s policy (right); G to the end, ] next lesson"
+    }
+
+    /// `]` / `[` during the tour: the next or previous lesson, from the files already read.
+    mutating func openLesson(by delta: Int) {
+        guard var t = tour else { return }
+        t.index = ((t.index + delta) % t.lessons.count + t.lessons.count) % t.lessons.count
+        t.stage = .playing
+        let file = t.lesson.naive
+        var fresh = UIModel(play: file.scenario, file: file.path, options: options)
+        fresh.keepView(of: self)
+        fresh.split.close()
+        fresh.tour = t
+        self = fresh
+        status = lessonIntro
     }
 }

@@ -63,6 +63,7 @@ struct CatalogCommand: ParsableCommand {
                         "\($0.key.rawValue) \($0.value.name)"
                     }
                     .joined(separator: "; ")),
+            "time rate \(s.timeRate.summary)",
         ].joined(separator: ", ")
     }
 }

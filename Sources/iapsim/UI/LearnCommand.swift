@@ -58,6 +58,13 @@ struct LearnCommand: ParsableCommand {
 
     func load(_ name: String) throws -> ScenarioFile {
         let path = (scenarios as NSString).appendingPathComponent(name)
+        // The lessons are the shipped scenarios: outside the checkout, say where to find them.
+        guard FileManager.default.fileExists(atPath: path) else {
+            Output.error(
+                "\(path): no such file; the lessons are the shipped scenarios: run `iapsim learn` from the "
+                    + "checkout, or give their folder with --scenarios DIR")
+            throw ExitCode(2)
+        }
         do {
             return ScenarioFile(path: path, scenario: try ScenarioParser.load(path: path, options: catalog.options))
         } catch {

@@ -1,92 +1,9 @@
 import IAPSimCore
 import IAPSimScenario
 
-/// A box drawn over the panels that takes the keys while it is open.
-package enum Overlay: Sendable, Hashable {
-    case help
-    case picker(Picker)
-    /// The policy panel; `selected` is the row (0: preset, then every policy key).
-    case policy(selected: Int)
-    /// An inspector: one anomaly or one transaction explained, scrolled `scroll` lines.
-    case inspect(InspectTarget, scroll: Int)
-    /// A question answered with y or n (`R`: restart?).
-    case confirm(Confirmation)
-    /// `/`: the text typed so far, searched for in Events on Enter.
-    case search(String)
-    /// A page of text: the whole story (`S`), the glossary (`w`), a lesson's question.
-    case page(Page, scroll: Int)
-}
-
-/// What a y/n question asks.
-package enum Confirmation: Sendable, Hashable {
-    case restart
-    /// `u`: the app and its files go; only the keychain survives.
-    case uninstall
-    /// `]` / `[` in a sandbox with a session: another file replaces this world.
-    case leave(by: Int)
-    /// `O` in a sandbox with a session: the file browser, whose choice replaces this world.
-    case browse
-}
-
-/// A page of text the UI shows whole, scrolled with j/k.
-package enum Page: Sendable, Hashable {
-    case story
-    case glossary
-    /// A lesson's question, before the step that decides it.
-    case question(String)
-}
-
-/// What an inspector shows.
-package enum InspectTarget: Sendable, Hashable {
-    case anomaly(id: Int)
-    case transaction(id: String)
-    /// A subscription (by its `originalTransactionId`): its renewal info and periods.
-    case subscription(original: String)
-}
-
-/// One choice of a picker: a label, a detail in grey, and what choosing it does.
-package struct PickerItem: Sendable, Hashable {
-    package var label: String
-    package var detail: String
-    package var action: PickerAction
-    /// Why it cannot happen now: the item is greyed and choosing it only says this.
-    package var refused: String?
-    /// The heading the item is listed under (the browser's failure modes); nil: none.
-    package var group: String?
-    /// The key that picks it, for an item past the tenth (the digits' reach); nil: its digit.
-    package var key: Character?
-
-    package init(_ label: String, _ detail: String = "", _ action: PickerAction) {
-        self.label = label
-        self.detail = detail
-        self.action = action
-    }
-}
-
-/// What a picker's choice does.
-package enum PickerAction: Sendable, Hashable {
-    case run(Command)
-    /// Arm a command that runs right after the next event of this kind.
-    case arm(TriggerEvent, Command)
-    /// Open another scenario file (the browser).
-    case open(String)
-    /// The App Store environment of the next run (`environment:`): it starts on restart.
-    case environment(StoreEnvironment)
-}
-
-/// A short list to choose from with arrows (or `j`/`k`) and Enter, or a digit.
-package struct Picker: Sendable, Hashable {
-    package var title: String
-    package var items: [PickerItem]
-    package var selected = 0
-
-    package init(title: String, items: [PickerItem], selected: Int = 0) {
-        self.title = title
-        self.items = items
-        self.selected = selected
-    }
-}
-
+// The pickers the main screen's keys open (`b`, `c`, `a`, `d`, `f`, `v`): each a list of
+// entries built from the world's data; the server side's (`m`) is `ServerSideMenu`, the
+// subscriptions' (`C`) `SubscriptionMenu`.
 extension Picker {
     /// What `b` offers: the products, and in the StoreKit 2 world the auto-renewable
     /// subscriptions (sold there only) with their periods; prices as the storefront writes
