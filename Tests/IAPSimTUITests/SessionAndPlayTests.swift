@@ -50,7 +50,9 @@ import Testing
         let scenario = try SessionAndPlayTests.saved(&d)
         let (_, result) = ScenarioPlayer.run(scenario)
         #expect(result.passed)
-        #expect(scenario.steps.count == d.model.session.count)
+        // Every action, then the time that passed after the last one (`at NOW: wait 0s`).
+        #expect(scenario.steps.count == d.model.session.count + 1)
+        #expect(scenario.steps.last?.command == .wait(0) && scenario.steps.last?.atTime == d.model.simulation.now)
         #expect(result.simulation.auditor.count(.replayFraud, .blocked) == 1, "\(ScenarioWriter.yaml(scenario))")
     }
 
