@@ -156,6 +156,10 @@ import Testing
             // A family member's access: the member's shared transaction and the REVOKE that
             // ended it (the purchaser's own purchase call is another account's chain).
             need(page.lines.contains { $0.contains("REVOKE") }, "the REVOKE that ended the share")
+        case "renewal-unserved" where page.lines.contains { $0.contains("redeemed outside the app") }:
+            // An offer code redeemed in the App Store app: no purchase call of the app; the App
+            // Store's redemption and its hand-off to StoreKit are drawn.
+            need(page.has("AppStore-->>StoreKit: "), "the redeemed transaction handed to StoreKit")
         case "grace-cut", "renewal-unserved", "access-after-revoke", "access-after-end":
             need(page.has(purchase), "the app's purchase call")
         default:
