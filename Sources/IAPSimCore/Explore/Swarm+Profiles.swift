@@ -39,7 +39,7 @@ extension Swarm {
         switch profile {
         case .usual: return nil
         case .mixed: return Swarm(seed: seed)
-        default:
+        case .crash, .network, .outage, .billing, .plans, .refunds:
             var rng = SplitMix64(seed: seed).derive("swarm")
             return Swarm(profile, &rng)
         }

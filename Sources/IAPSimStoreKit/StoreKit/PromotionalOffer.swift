@@ -69,7 +69,8 @@ extension Product.PurchaseError {
         switch refusal {
         case .unknownOffer: self = .invalidOfferIdentifier
         case .ineligible: self = .ineligibleForOffer
-        default: self = .invalidOfferSignature
+        case .otherProduct, .badSignature, .otherAccount, .expired, .reusedNonce, .otherCustomer:
+            self = .invalidOfferSignature
         }
     }
 }

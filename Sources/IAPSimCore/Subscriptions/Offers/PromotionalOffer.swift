@@ -78,7 +78,8 @@ package enum OfferRefusal: Error, Sendable, Hashable, CaseIterable {
         switch self {
         case .unknownOffer: return "invalidOfferIdentifier"
         case .ineligible: return "ineligibleForOffer"
-        default: return "invalidOfferSignature"
+        case .otherProduct, .badSignature, .otherAccount, .expired, .reusedNonce, .otherCustomer:
+            return "invalidOfferSignature"
         }
     }
 
