@@ -32,14 +32,30 @@ struct IAPSim: ParsableCommand {
         (1..<Int(CommandLine.argc)).compactMap { i in CommandLine.unsafeArgv[i].map { FileName.fromArgument($0) } }
     }
 
+    /// A first word that is neither a flag nor a command (`iapsim frobnicate`) is named as an
+    /// unknown command with the commands there are, not refused as an argument of the sandbox
+    /// (the default command, which takes none) with the sandbox's usage.
+    static func unknownCommand(_ args: [String]) -> String? {
+        guard let first = args.first, !first.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.map { $0._commandName }
+        guard !names.contains(first), first != "help" else { return nil }
+        return "unknown command '\(first)'; the commands are "
+            + names.joined(separator: ", ") + " (with none: the sandbox; `iapsim --help` tells more)"
+    }
+
     static func main() {
         signal(SIGPIPE, SIG_IGN)
         for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) < 0 {
             let held = open("/dev/null", O_RDONLY)
             if held >= 0 && held != fd { dup2(held, fd); close(held) }
         }
+        let args = arguments()
+        if let refusal = unknownCommand(args) {
+            Output.error(refusal)
+            Foundation.exit(2)
+        }
         do {
-            var command = try parseAsRoot(arguments())
+            var command = try parseAsRoot(args)
             try command.run()
         } catch let failure as Output.StandardOutputFailed {
             Output.error(failure.message)

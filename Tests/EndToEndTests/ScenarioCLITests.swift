@@ -104,6 +104,23 @@ enum CLI {
         #expect(result.stderr == "no/such/file.yaml:1:1: cannot read the file: no such file\n")
     }
 
+    /// Walkthrough 5: a mistyped command is named as a command, with the commands there are,
+    /// not refused as an argument of the sandbox with the sandbox's usage; flags still reach
+    /// the sandbox, and `help` is ArgumentParser's.
+    @Test func anUnknownCommandIsNamedWithTheCommandsThereAre() throws {
+        let result = try CLI.run(["frobnicate", "--seed", "1"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "unknown command 'frobnicate'; the commands are sandbox, play, run, check, explore, matrix, "
+                + "merge, certs, learn, serve, catalog (with none: the sandbox; `iapsim --help` tells more)\n")
+        let flag = try CLI.run(["--no-such-flag"])
+        #expect(flag.status == 2)
+        #expect(flag.stderr.contains("--no-such-flag"))
+        #expect(try CLI.run(["help", "run"]).stdout.contains("USAGE: iapsim run"))
+    }
+
     /// Walkthrough 5, F5: `learn` away from the checkout says where the lessons come from.
     @Test func learnWithoutTheShippedScenariosSaysHowToFindThem() throws {
         let result = try CLI.run(["learn", "--scenarios", "no/such/folder"])
