@@ -64,4 +64,34 @@ import Testing
         let found = try Self.violations(path)
         #expect(found.isEmpty, "\(path): \(found.prefix(6).joined(separator: "; "))")
     }
+
+    /// Walkthrough 5, M6: a naive app holds a missed order's receipt in memory only (its
+    /// request was lost, the transaction finished). A live change to the hardened preset
+    /// takes it: the periodic retry starts and credits it (resolved). A change of
+    /// `retry-interval` alone, with a server that does not deduplicate, starts no retry for
+    /// it (a receipt reconciliation may have credited would be credited twice), and the
+    /// auditor does not call it open: nothing will send it.
+    @Test(arguments: [("policy preset hardened", AnomalyStatus.resolved), ("policy retry-interval 5m", .permanent)])
+    func aLiveChangeTakesWhatTheRunningAppHoldsInMemory(change: String, status: AnomalyStatus) throws {
+        let text = """
+            format: 1
+            title: m6
+            policy: naive
+            users: [alice]
+            steps:
+              - do: drop-next-request recharge
+              - do: buy coins_100
+              - when: finished
+                do: wait 1m
+              - do: \(change)
+              - do: wait 1h
+
+            """
+        let input = try ScenarioParser.parse(text: text, file: "m6.yaml").replayInput
+        let sim = input.replay(policy: input.policy)
+        let found = ReplayVerdict(sim).anomalies
+        #expect(found.map(\.identity.type) == [.missedOrder])
+        #expect(found.first?.status == status)
+        #expect(sim.server.balances.first { $0.user == "alice" }?.coins == (status == .resolved ? 100 : 0))
+    }
 }

@@ -127,6 +127,9 @@ func storekitRefusal(_ text: String) -> String? {
         #expect(granted.catalog.unit(of: "gems_small") == "gems")
         #expect(granted.catalog.product("gems_chest")?.coins == 1)
         #expect(granted.catalog.balanceUnit == "units")
+        // Walkthrough 5: a balance of one reads `1 unit`, not `1 units`.
+        #expect(granted.catalog.balance(1) == "1 unit" && granted.catalog.balance(-1) == "-1 unit")
+        #expect(granted.catalog.balance(0) == "0 units" && granted.catalog.balance(81) == "81 units")
         #expect(granted.ungranted == ["gems_chest"])
         #expect(loaded.ungranted == ["gems_small", "gems_chest"])
         #expect(
@@ -144,6 +147,9 @@ func storekitRefusal(_ text: String) -> String? {
         #expect(copy.catalog.settings.billingGracePeriod)
         #expect(copy.catalog.product("coins_100")?.coins == 100 && copy.catalog.product("coins_550")?.coins == 550)
         #expect(copy.catalog.balanceUnit == "coins")
+        #expect(copy.catalog.balance(1) == "1 coin" && copy.catalog.balance(550) == "550 coins")
+        #expect(Catalog.singular("rubies") == "ruby" && Catalog.singular("lives") == "lives")
+        #expect(Catalog.singular("gold") == "gold" && Catalog.singular("gems") == "gem")
         #expect(copy.ungranted.isEmpty && copy.ungrantedLine == nil)
         #expect(copy.grantText(copy.catalog.product("coins_100")!) == "grants 100 coins")
         let regranted = copy.granting([Grant(product: "coins_100", amount: 5, unit: "gems")])

@@ -18,7 +18,7 @@ import Testing
             let flat = text.replacingOccurrences(of: "│", with: "").split(whereSeparator: \.isWhitespace).joined(
                 separator: " ")
             #expect(!flat.contains("no charge behind it"), "\(text)")
-            #expect(flat.contains("paid: 4.99 for pro_monthly"), "\(text)")
+            #expect(flat.contains("paid: $4.99 for pro_monthly"), "\(text)")
             #expect(flat.contains("prevented by: server-notifications true + server-grace honor"), "\(text)")
         }
     }

@@ -24,8 +24,12 @@ extension AppProcess {
             return retries
         }
         if isRunning, Self.holds(memory, txn) {
-            // An immediate retry counted for it may still be scheduled.
-            return waitingForLogin.contains(txn) || retriesUsed[txn] != nil || policy.retryIntervalMs != nil
+            // An immediate retry counted for it may still be scheduled; a periodic one only
+            // while its timer is armed (a live change to a policy with `retry-interval` arms
+            // none for what an app without it holds: only its memory has it, and a relaunch
+            // loses it).
+            return waitingForLogin.contains(txn) || retriesUsed[txn] != nil
+                || (periodicArmed && policy.retryIntervalMs != nil)
                 || policy.resends(on: .network) || policy.resends(on: .purchase) || policy.resends(on: .login)
         }
         return false

@@ -165,6 +165,21 @@ package struct Catalog: Sendable, Hashable {
         guard let first = units.first else { return "coins" }
         return units.allSatisfy { $0 == first } ? first : "units"
     }
+
+    /// An account's balance in words: `250 gems`, `1 gem`, `-1 coin`, `0 units`.
+    package func balance(_ amount: Int) -> String {
+        "\(amount) \(abs(amount) == 1 ? Self.singular(balanceUnit) : balanceUnit)"
+    }
+
+    /// A unit's word for one of it (`coins` -> `coin`, `rubies` -> `ruby`); a word that does
+    /// not read as an English plural (`lives`, `gold`, `status`) is kept.
+    package static func singular(_ unit: String) -> String {
+        if unit.hasSuffix("ies"), unit.count > 3 { return String(unit.dropLast(3)) + "y" }
+        if unit.hasSuffix("s"), !unit.hasSuffix("ss"), !unit.hasSuffix("us"), !unit.hasSuffix("ves") {
+            return String(unit.dropLast())
+        }
+        return unit
+    }
 }
 
 /// The settings of a StoreKit configuration file the world obeys; the defaults are the

@@ -236,7 +236,9 @@ extension PolicyKeySpec {
             .retryInterval, \.retryIntervalMs, .both, help: "periodic retry of pending receipts",
             example: "30s or 5m", choices: ["off", "30s", "1m", "5m", "15m"],
             presets: .all("off", except: [.hardened: "5m", .retryFile: "5m", .sk2Hardened: "5m"])
-        ).graded(),
+        ).graded().live(
+            "changed live: retries what the app holds now if the server deduplicates, else from the next pending receipt"
+        ),
         .interval(
             .retryMaxInterval, \.retryMaxIntervalMs, .both, help: "periodic retry backs off, doubling up to this",
             doc: "the periodic retry's back-off: when a round got no definite answer (credited, already credited, "

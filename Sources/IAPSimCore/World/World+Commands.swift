@@ -169,6 +169,11 @@ extension World {
     /// `resend-on launch`) waits for the next launch (the policy panel says so: `PolicyKey.liveEffect`).
     mutating func policyChangedLive(from before: Policy) {
         if policy.serverBindOrder && !before.serverBindOrder { server.bindsPurchasesFrom = now }
+        // The new rules take what the running app holds: a periodic retry starts for it, when
+        // the server then deduplicates. (Without it, a retry of a receipt the server has
+        // meanwhile credited another way, by reconciliation, is credited twice: the lesson
+        // of `server-dedup`, not of the change; the retry starts with the next pending one.)
+        if before.retryIntervalMs == nil, policy.serverDedup { app.armPeriodic(&outbox) }
         guard app.isRunning, !app.observerRegistered, policy.observer != before.observer else { return }
         let wanted = policy.observer == .launch || (policy.observer == .storeScreen && app.storeOpen)
         if wanted { app.registerObserver(atLaunch: policy.observer == .launch, store: &store, &outbox) }

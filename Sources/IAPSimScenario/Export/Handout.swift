@@ -206,7 +206,7 @@ package enum Handout {
             return ["- paid: no charge behind it"]
         }
         var out = [
-            "- paid: \(formatMoney(charge.priceCents)) by \(charge.buyer) at \(DurationText.clock(charge.chargedAt))"
+            "- paid: \(sim.config.catalog.settings.displayPrice(charge.priceCents)) by \(charge.buyer) at \(DurationText.clock(charge.chargedAt))"
         ]
         if charge.credits.isEmpty { out.append("- credited: nothing") }
         for c in charge.credits {
@@ -225,10 +225,11 @@ package enum Handout {
     /// A subscriber's money as the verdict counts it: each paid period, what Apple refunded
     /// of it, and what the timeline cost either side (`money:` in the verdict).
     package static func subscriptionMoney(_ s: Subscription, of user: String, in sim: Simulation) -> [String] {
+        let price = sim.config.catalog.settings.displayPrice
         var out = s.periods.map { p in
-            "- paid: \(formatMoney(p.priceCents)) for \(p.productId) (\(p.transactionId)), "
+            "- paid: \(price(p.priceCents)) for \(p.productId) (\(p.transactionId)), "
                 + "\(SubscriptionCalendar.iso(p.start)) to \(SubscriptionCalendar.iso(p.end))"
-                + (p.refundCents > 0 ? "; refunded \(formatMoney(p.refundCents))" : "")
+                + (p.refundCents > 0 ? "; refunded \(price(p.refundCents))" : "")
         }
         if out.isEmpty { out.append("- paid: nothing yet") }
         if let money = sim.auditor.timelineMoney(of: user) {

@@ -12,7 +12,7 @@ extension PanelContent {
                 var line: Line = [
                     Span(TextWidth.pad(a.id, to: 9), Style(bold: true)),
                     Span(
-                        "\(a.coins) \(sim.config.catalog.balanceUnit)",
+                        sim.config.catalog.balance(a.coins),
                         a.coins > 0 ? Style(.good, bold: true) : Style(.dim)),
                 ]
                 if !a.entitlements.isEmpty {

@@ -166,14 +166,14 @@ struct PanelContent {
 
     var server: [Line] {
         let s = sim.server
-        let unit = sim.config.catalog.balanceUnit
+        let catalog = sim.config.catalog
         var out: [Line] = []
         for b in s.balances {
             var line: Line = [
                 Span(TextWidth.pad(b.user, to: 9), Style(bold: true)),
                 b.coins < 0
-                    ? Span("\(b.coins) \(unit) (debt)", Style(.bad, bold: true))
-                    : Span("\(b.coins) \(unit)", b.coins > 0 ? Style(.good, bold: true) : Style(.dim)),
+                    ? Span("\(catalog.balance(b.coins)) (debt)", Style(.bad, bold: true))
+                    : Span(catalog.balance(b.coins), b.coins > 0 ? Style(.good, bold: true) : Style(.dim)),
             ]
             let owned = s.entitlements.filter { $0.user == b.user }.map { $0.product }
             if !owned.isEmpty { line.append(Span(" +" + owned.joined(separator: ","), Style(.info))) }
