@@ -175,6 +175,12 @@ struct EventLoop {
             case .openScenario(let path):
                 pending += model.update(open(path))
                 dirty = true
+            case .afterFrame(let message):
+                dirty = true
+                lastFrameMs = 0
+                drawIfDue()
+                pending += model.update(message)
+                dirty = true
             }
         }
         return nil

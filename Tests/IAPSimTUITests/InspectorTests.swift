@@ -42,6 +42,20 @@ import Testing
         if let t = anomaly.txn { #expect(text.contains(t)) }
     }
 
+    /// Walkthrough 5, F4: the replays take seconds in a long session; the inspector is drawn
+    /// first, saying they are under way (the edge draws it before it answers `.afterFrame`),
+    /// then with what they found.
+    @Test func theInspectorSaysTheReplaysAreUnderWayBeforeTheyRun() throws {
+        let d = try InspectorTests.inspect("missed-order-request-lost-naive.yaml", .missedOrder)
+        #expect(d.effects.contains(.afterFrame(.workOutWhatIf)), "\(d.effects)")
+        let before = try #require(d.framesBeforeWork.last).text
+        #expect(before.contains("caused by / prevented by: working it out…"), "\(before)")
+        #expect(!before.contains("prevented by: retry-immediate"), "\(before)")
+        let after = d.screen().text
+        #expect(!after.contains("working it out"), "\(after)")
+        #expect(after.contains("prevented by: retry-immediate 1"), "\(after)")
+    }
+
     @Test func hInTheInspectorAsksTheEdgeToWriteTheAnomalysHandout() throws {
         var d = try InspectorTests.inspect("lost-order-crash-at-charge-naive.yaml", .lostOrder)
         let text = d.screen().text

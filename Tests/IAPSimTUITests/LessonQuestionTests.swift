@@ -65,6 +65,13 @@ import Testing
             #expect(screen.contains("held back until you have answered"), "\(w)x\(h): \(screen)")
             #expect(!screen.contains("lost-order") && !screen.contains("wrong-account"), "\(w)x\(h): \(screen)")
         }
+        // Walkthrough 5, F2: once the step asked about has run, the Auditor waits for the
+        // finding, no longer for an answer.
+        d.key(.enter)
+        #expect(d.model.tour?.stage == .asked, "the wrong account opens later than the step asked about")
+        let answered = d.screen().text
+        #expect(!answered.contains("until you have answered"), "\(answered)")
+        #expect(answered.contains("held back until the auditor finds what the question was about"), "\(answered)")
         // The steps: once the lesson's anomaly opens its inspector, Events show the auditor's lines.
         for _ in 0..<20 where d.model.tour?.stage != .inspecting {
             d.key(.enter)

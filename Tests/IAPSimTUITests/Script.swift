@@ -7,6 +7,7 @@ import IAPSimScenario
 struct Driver {
     var model: UIModel
     var effects: [UIEffect] = []
+    var framesBeforeWork: [Grid] = []
 
     init(_ model: UIModel, width: Int = 120, height: Int = 40) {
         self.model = model
@@ -14,11 +15,23 @@ struct Driver {
     }
 
     mutating func keys(_ text: String) {
-        for ch in text { effects += model.update(.key(.char(ch))) }
+        for ch in text { take(model.update(.key(.char(ch)))) }
     }
 
     mutating func key(_ key: Key, times: Int = 1) {
-        for _ in 0..<times { effects += model.update(.key(key)) }
+        for _ in 0..<times { take(model.update(.key(key))) }
+    }
+
+    /// Keeps the effects, and answers `.afterFrame` at once, as the edge does after its frame
+    /// (`framesBeforeWork` keeps what each such frame showed).
+    mutating func take(_ new: [UIEffect]) {
+        for effect in new {
+            effects.append(effect)
+            if case .afterFrame(let message) = effect {
+                framesBeforeWork.append(screen())
+                take(model.update(message))
+            }
+        }
     }
 
     /// Lets `wallMs` of wall time pass in ticks of 100 ms.

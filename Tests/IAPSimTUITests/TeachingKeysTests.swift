@@ -195,6 +195,23 @@ import Testing
         #expect(d.model.twin == nil)
     }
 
+    /// Walkthrough 5, F3: at 80x24 the split's Auditors show their money lines, which the
+    /// halves are compared by, and each Merchant server its first account.
+    @Test func theSplitAt80x24KeepsEachAuditorsMoneyLines() throws {
+        var d = try DefectTests.play("lost-order-crash-at-charge-naive.yaml", width: 80, height: 24)
+        d.keys("G")
+        d.keys("V")
+        let grid = d.screen(80, 24)
+        let auditors = grid.lines.filter { $0.hasPrefix("│paid, not delivered") }
+        #expect(auditors.count == 1, "\(grid.text)")
+        #expect(auditors.first?.contains("│paid, not delivered $0.99") == true, "\(grid.text)")
+        #expect(auditors.first?.contains("││paid, not delivered $0.00") == true, "\(grid.text)")
+        #expect(
+            grid.lines.contains { $0.contains("│alice    0 coins") && $0.contains("│alice    100 coins") },
+            "\(grid.text)")
+        #expect(grid.lines.contains { $0.contains("┌ Events ") }, "\(grid.text)")
+    }
+
     @Test func theSplitStartedMidwayReplaysWhatCameBefore() {
         var d = Driver(UIModel(preset: .naive))
         d.keys("c2b")

@@ -10,6 +10,8 @@ struct Inspector {
     var whatIf: WhatIfReport? = nil
     /// The sandbox: its inputs are keys pressed, not a file's steps.
     var sandbox = false
+    /// The replays are under way (the frame before they run).
+    var working = false
 
     func title(_ target: InspectTarget) -> String {
         switch target {
@@ -97,7 +99,7 @@ struct Inspector {
             out += money(x.txn)
         }
         out.append(field("mechanism", x.mechanism.map(worldWords.anomaly) ?? "(none yet: \(x.status.rawValue))"))
-        for line in Prevention.lines(whatIf?.explanation(of: x.id), sandbox: sandbox) {
+        for line in Prevention.lines(whatIf?.explanation(of: x.id), sandbox: sandbox, working: working) {
             out.append([Span(line, Style(.good, bold: true))])
         }
         out.append(heading("chain of facts (\(ids.joined(separator: ", ")))"))

@@ -56,39 +56,51 @@ enum InspectorBox {
 
     /// `i`: the selected row's inspector: the Auditor's or the queue's when one of them has
     /// focus; from any other panel, the Auditor's selected anomaly, else the queue's row.
-    static func open(_ model: inout UIModel) {
+    static func open(_ model: inout UIModel) -> [UIEffect] {
         if model.subscriptionsView.shown {
             let rows = model.simulation.subscribers
-            guard !rows.isEmpty else { model.status = "no subscription yet: nothing to inspect"; return }
+            guard !rows.isEmpty else {
+                model.status = "no subscription yet: nothing to inspect"
+                return []
+            }
             let k = model.subscriptionsView.selected(of: rows.count)
             model.overlay = .inspect(.subscription(original: rows[k].subscription.originalTransactionId), scroll: 0)
-            return
+            return []
         }
         let anomalies = model.inspectableAnomalies, transactions = model.inspectableTransactions
         let anomaly = anomalies.isEmpty ? nil : anomalies[model.selectedIndex(.auditor)].id
         let transaction = transactions.isEmpty ? nil : transactions[model.selectedIndex(.queue)].id
         switch model.focus {
         case .auditor:
-            guard let anomaly else { model.status = "no anomaly yet: nothing to inspect"; return }
+            guard let anomaly else {
+                model.status = "no anomaly yet: nothing to inspect"
+                return []
+            }
             model.overlay = .inspect(.anomaly(id: anomaly), scroll: 0)
-            model.workOutWhatIf()
+            return model.workOutWhatIfAfterAFrame()
         case .queue:
-            guard let transaction else { model.status = "no transaction yet: nothing to inspect"; return }
+            guard let transaction else {
+                model.status = "no transaction yet: nothing to inspect"
+                return []
+            }
             model.overlay = .inspect(.transaction(id: transaction), scroll: 0)
         case .app, .server, .network, .events:
             if let anomaly {
                 model.overlay = .inspect(.anomaly(id: anomaly), scroll: 0)
-                model.workOutWhatIf()
+                return model.workOutWhatIfAfterAFrame()
             } else if let transaction {
                 model.overlay = .inspect(.transaction(id: transaction), scroll: 0)
             } else {
                 model.status = "nothing to inspect yet: no anomaly, no transaction"
             }
         }
+        return []
     }
 
     static func inspector(_ model: UIModel) -> Inspector {
-        Inspector(sim: model.simulation, glyphs: model.glyphs, whatIf: model.whatIf, sandbox: !model.isPlay)
+        Inspector(
+            sim: model.simulation, glyphs: model.glyphs, whatIf: model.whatIf, sandbox: !model.isPlay,
+            working: model.whatIfWorking)
     }
 
     /// The inspector's lines, wrapped for `innerWidth`.

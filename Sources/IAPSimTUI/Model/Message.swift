@@ -54,6 +54,9 @@ package enum UIMessage: Sendable, Hashable {
     /// The edge read a scenario file an `.openScenario` effect asked for.
     case scenarioOpened(ScenarioFile)
     case scenarioFailed(path: String, reason: String)
+    /// The edge has drawn the frame that says the replays are under way (`.afterFrame`):
+    /// work out what caused the anomaly and what prevents it now.
+    case workOutWhatIf
 }
 
 /// A scenario read from a file, as the edge hands it to the model.
@@ -85,4 +88,8 @@ package enum UIEffect: Sendable, Hashable {
     case saveHandout(baseName: String, contents: String)
     /// Read and parse the scenario at `path`; answer with `.scenarioOpened` or `.scenarioFailed`.
     case openScenario(path: String)
+    /// Draw the screen as it is now, then answer with `message`: what takes long (the
+    /// replays of an anomaly's inspector, seconds in a long session) shows that it is under
+    /// way before it starts.
+    case afterFrame(UIMessage)
 }

@@ -8,7 +8,12 @@ enum Prevention {
     /// The replays' lines for one anomaly, or a line saying they were not run.
     /// In the sandbox the inputs are the keys pressed, not steps of a file the screen never
     /// showed: each is named as the input it was, `your input 2 (crash)`.
-    static func lines(_ explanation: AnomalyExplanation?, sandbox: Bool = false) -> [String] {
+    static func lines(_ explanation: AnomalyExplanation?, sandbox: Bool = false, working: Bool = false) -> [String] {
+        if working {
+            return [
+                "caused by / prevented by: working it out… (replaying the session without each input, under each key)"
+            ]
+        }
         guard let x = explanation else { return ["caused by / prevented by: not worked out for this anomaly yet"] }
         guard sandbox, !x.causedBy.isEmpty else { return x.lines }
         let causes = x.causedBy.map { "your input \($0.number) (\($0.command.scenarioText))" }

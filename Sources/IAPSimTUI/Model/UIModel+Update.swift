@@ -40,6 +40,9 @@ extension UIModel {
             opened(file)
         case .scenarioFailed(let path, let reason):
             status = "could not open \(path): \(reason)"
+        case .workOutWhatIf:
+            // The inspector may have closed meanwhile (a key in the same burst).
+            if whatIfWorking { workOutWhatIf() }
         }
         syncTwin()
         watchLesson()
@@ -123,7 +126,7 @@ extension UIModel {
         case .nextStep: playNextStep()
         case .toEnd: playToEnd()
         case .stepBack: stepBack()
-        case .inspect: InspectorBox.open(&self)
+        case .inspect: return InspectorBox.open(&self)
         case .handout: return writeHandout()
         case .buy, .crash, .launch, .uninstall, .account, .openStore, .closeStore, .network, .drop, .outage,
             .fail, .askToBuy, .approve, .decline, .replay, .background, .storeStatus, .focusNext,

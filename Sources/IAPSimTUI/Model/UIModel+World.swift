@@ -292,9 +292,18 @@ extension UIModel {
     /// Works out caused by / prevented by / saved by for the world as it is now, by
     /// replaying the session's actions on copies (the live world is not touched).
     mutating func workOutWhatIf() {
+        whatIfWorking = false
         // Under serve a real backend cannot be copied: nothing is replayed.
         guard !simulation.isExternal else { return }
         whatIf = sessionScenario.whatIf(simulation)
+    }
+
+    /// An anomaly's inspector opened: its replays run after the frame that shows the
+    /// inspector saying they are under way (under serve nothing is replayed).
+    mutating func workOutWhatIfAfterAFrame() -> [UIEffect] {
+        guard !simulation.isExternal else { return [] }
+        whatIfWorking = true
+        return [.afterFrame(.workOutWhatIf)]
     }
 
     /// `H`: the selected anomaly's handout (or `id`'s, from its inspector), as Markdown.

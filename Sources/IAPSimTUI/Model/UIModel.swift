@@ -132,6 +132,8 @@ package struct UIModel: Sendable {
     /// The replays' answers (caused by, prevented by, saved by), worked out when an anomaly
     /// inspector opens (`workOutWhatIf`).
     package internal(set) var whatIf: WhatIfReport?
+    /// An anomaly's inspector is open and its replays wait for the frame that says so.
+    var whatIfWorking = false
     /// `iapsim serve`: makes the link to the user's backend for each new world (a restart is
     /// a world of its own, with its own user names and ids).
     package internal(set) var backend: (@Sendable () -> ExternalLink)?

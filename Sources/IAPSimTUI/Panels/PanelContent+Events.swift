@@ -104,7 +104,7 @@ extension PanelContent {
         [
             Span(clock(e.time) + " ", Style(.dim)),
             Span(TextWidth.pad(e.part.rawValue, to: narrow || width < 100 ? 9 : 16) + " ", UIStyle.part(e.part)),
-            Span(UIModel.auditorHeldBack[0].map(\.text).joined(), Style(.dim)),
+            Span(heldBackWords, Style(.dim)),
         ]
     }
 

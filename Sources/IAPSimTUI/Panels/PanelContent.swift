@@ -10,6 +10,8 @@ struct PanelContent {
     let width: Int
     /// Lines past this are not built: only what can show is (scroll offset + height).
     var limit = Int.max
+    /// The line standing for the Auditor's lines in Events while a lesson holds them back.
+    var heldBackWords = UIModel.heldBackWords(asked: false)
 
     var narrow: Bool { width < 40 }
 

@@ -155,6 +155,7 @@ extension UIModel {
     func renderPanel(_ panel: Panel, _ grid: inout Grid, _ r: Rect) {
         let inner = r.inner
         var content = PanelContent(sim: simulation, glyphs: glyphs, ascii: options.ascii, width: inner.width)
+        content.heldBackWords = auditorHeldBack[0].map(\.text).joined()
         let shift = panels.hscroll[panel] ?? 0
         let shiftBadge = shift > 0 ? "\(glyphs.right)+\(shift) " : ""
         let name =
@@ -179,7 +180,7 @@ extension UIModel {
         }
         // A lesson's question comes first: the auditor's money and findings would answer it.
         let heldBack = panel == .auditor && lessonHoldsBack != nil
-        let total = heldBack ? UIModel.auditorHeldBack.count : content.total(panel)
+        let total = heldBack ? auditorHeldBack.count : content.total(panel)
         let highlight = heldBack ? nil : selectedLines(panel, content: content)
         var offset = min(scrollOffset(panel), max(0, total - inner.height))
         if let h = highlight, focus == panel { offset = max(0, h.upperBound - inner.height) }
@@ -197,7 +198,7 @@ extension UIModel {
         case .queue: lines = content.queue; badge = content.queueBadge
         case .server: lines = simulation.isExternal ? content.backend : content.server
         case .network: lines = content.network
-        case .auditor: lines = heldBack ? UIModel.auditorHeldBack : content.auditor
+        case .auditor: lines = heldBack ? auditorHeldBack : content.auditor
         case .events: lines = []
         }
         if let h = highlight, focus == panel {

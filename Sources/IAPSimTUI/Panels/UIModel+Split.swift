@@ -169,12 +169,20 @@ extension UIModel {
             let prevented = UIModel.prevented(in: otherWorld, by: model.simulation)
             keyLines.append(model.keyLines(prevented: prevented, saved: saved, open: open, width: r.width))
         }
-        // Both halves keep their panels level: the taller key line sets the height.
+        // Both halves keep their panels level: the taller key line sets the height, the
+        // longer Auditor the Auditor's.
         let header = 1 + (keyLines.map(\.count).max() ?? 1)
+        let auditorLines =
+            halves.map { model, r, _ in
+                PanelContent(sim: model.simulation, glyphs: glyphs, ascii: options.ascii, width: r.width - 2).total(
+                    .auditor)
+            }.max() ?? 0
         for (i, (model, r, role)) in halves.enumerated() {
             let otherWorld = i == 0 ? twin.simulation : simulation
             let avoided = !UIModel.prevented(in: otherWorld, by: model.simulation).isEmpty
-            model.renderHalf(&grid, r, role: role, keyLines: keyLines[i], avoided: avoided, header: header)
+            model.renderHalf(
+                &grid, r, role: role, keyLines: keyLines[i], avoided: avoided, header: header,
+                auditorLines: auditorLines)
         }
     }
 
@@ -223,7 +231,13 @@ extension UIModel {
 
     /// One half of the split screen: its label, its key lines, then its Auditor, Merchant
     /// server and Events from row `header`.
-    func renderHalf(_ grid: inout Grid, _ r: Rect, role: String, keyLines: [String], avoided: Bool, header: Int) {
+    /// The Auditor, whose money and counts the halves are compared by, takes the rows its
+    /// `auditorLines` need from Events and the Merchant server when the screen is short
+    /// (80x24), down to one row of each.
+    func renderHalf(
+        _ grid: inout Grid, _ r: Rect, role: String, keyLines: [String], avoided: Bool, header: Int,
+        auditorLines: Int
+    ) {
         // A narrow half keeps the policy's name and the verdict.
         let label =
             r.width >= 60 ? " policy \(policyName) (\(role)): \(verdictWords)" : " \(policyName): \(verdictWords)"
@@ -232,7 +246,8 @@ extension UIModel {
             grid.put(line, x: r.x, y: r.y + 1 + k, Style(avoided ? .good : .dim, bold: avoided), maxWidth: r.width)
         }
         let body = r.height - header
-        let auditor = max(5, body * 35 / 100), server = max(4, body * 25 / 100)
+        let auditor = max(5, body * 35 / 100, min(auditorLines + 2, body - 3 - 3))
+        let server = max(3, min(max(4, body * 25 / 100), body - auditor - 3))
         var y = r.y + header
         for (panel, h) in [(Panel.auditor, auditor), (.server, server), (.events, body - auditor - server)] {
             renderPanel(panel, &grid, Rect(x: r.x, y: y, width: r.width, height: h))

@@ -158,11 +158,22 @@ extension UIModel {
         return true
     }
 
-    /// What the Auditor panel shows until the lesson's question is answered.
-    static let auditorHeldBack: [Line] = [
-        [Span("held back until you have answered the lesson's question", Style(.dim))],
-        [Span("(its money and findings would answer it)", Style(.dim))],
-    ]
+    /// What the Auditor panel shows while the lesson holds it back: until its question is
+    /// answered (Enter runs the step it was asked before), then, once that step has run,
+    /// until the auditor finds what the question was about (the inspector opens on it).
+    var auditorHeldBack: [Line] {
+        [
+            [Span(Self.heldBackWords(asked: tour.map { player.nextStep > $0.lesson.askBefore } ?? false), Style(.dim))],
+            [Span("(its money and findings would answer the question)", Style(.dim))],
+        ]
+    }
+
+    /// The held-back Auditor's first line (Events shows it for the Auditor's lines too).
+    static func heldBackWords(asked: Bool) -> String {
+        asked
+            ? "held back until the auditor finds what the question was about"
+            : "held back until you have answered the lesson's question"
+    }
 
     /// The lesson before its question is answered: its title, story and file name would give
     /// the answer away, so they are held back.
