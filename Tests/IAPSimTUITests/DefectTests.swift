@@ -193,6 +193,13 @@ extension DefectTests {
         d.key(.enter)
         d.keys("...")
         #expect(d.model.idleStatus.contains("StoreKit delivers 1000000000001 to the observer"), "\(d.model.idleStatus)")
+        // Walkthrough 5: played to the end, a renewal still scheduled 600 h away is not
+        // announced: the run has ended.
+        var ended = try! DefectTests.play("sub-refund-renewal-naive.yaml")
+        ended.keys("G")
+        #expect(ended.model.simulation.nextEvent != nil)
+        #expect(ended.model.idleStatus.hasPrefix("the run has ended: B steps back"), "\(ended.model.idleStatus)")
+        #expect(!ended.model.idleStatus.contains("next event"), "\(ended.model.idleStatus)")
     }
 
     /// A timer the world has made moot (its request answered, its process crashed) is named

@@ -85,6 +85,14 @@ import Testing
         #expect(lines.contains { $0.map(\.text).joined().contains("lost-order") })
     }
 
+    /// Walkthrough 5: in `learn` the footer's `]` is the next lesson, as its status line
+    /// says, not the next file.
+    @Test func theFootersBracketIsTheNextLessonInLearn() throws {
+        let learn = Driver(UIModel(tour: try TourTests.tour())).model.footerEntries
+        #expect(learn.contains { $0.keys == ["]"] && $0.word == "next lesson" }, "\(learn)")
+        #expect(!learn.contains { $0.word == "next file" }, "\(learn)")
+    }
+
     /// Lesson 1: the crash leaves StoreKit's delivery due at once, to an app that is not
     /// running. The status line says it delivers nothing, not that it delivers.
     @Test func aDeliveryToACrashedAppIsNotAnnouncedAsOne() throws {

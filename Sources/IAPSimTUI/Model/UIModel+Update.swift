@@ -233,6 +233,10 @@ extension UIModel {
         if lessonWaitsForDecidingStep, result == nil {
             return "the clock waits for the step the question asks about: Enter runs it"
         }
+        // Played to the end: the clock stops; what the world had scheduled never comes.
+        if result != nil {
+            return "the run has ended: B steps back, R restarts" + (playlist.isEmpty ? "" : ", ] opens the next file")
+        }
         let next = simulation.nextEvent
         if let end = simulation.auditor.nextGraceEnd, end < next?.time ?? .max {
             // The auditor's own clock: a look, not an event of the world.

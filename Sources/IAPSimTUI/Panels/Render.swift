@@ -330,7 +330,11 @@ extension UIModel {
         for b in shown.enumerated().sorted(by: { (rank($0.1), $0.0) < (rank($1.1), $1.0) }).map(\.1) {
             let first = b.written.split(separator: ",").first.map(String.init) ?? b.written
             let key = first == "Space" ? "space" : first.replacingOccurrences(of: "`", with: "")
-            keys.append(FooterEntry(keys: [key], word: b.action == .pause && paused ? "resume" : b.footer!))
+            // In `learn` the files are its lessons (`]` next lesson, as its status line says).
+            let word =
+                b.action == .pause && paused
+                ? "resume" : b.action == .nextFile && tour != nil ? "next lesson" : b.footer!
+            keys.append(FooterEntry(keys: [key], word: word))
         }
         return keys
     }
