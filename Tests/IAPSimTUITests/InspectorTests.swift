@@ -56,6 +56,16 @@ import Testing
         #expect(after.contains("prevented by: retry-immediate 1"), "\(after)")
     }
 
+    /// Walkthrough 5: a missed order opened permanent, then given its mechanism, is not
+    /// listed as `missed-order permanent` twice.
+    @Test func theStatusHistoryDoesNotRepeatAStatus() throws {
+        let d = try InspectorTests.inspect("missed-order-request-lost-naive.yaml", .missedOrder)
+        let text = d.screen().text
+        #expect(text.contains("opened as missed-order permanent"), "\(text)")
+        #expect(text.contains("still permanent: finished without credit"), "\(text)")
+        #expect(!text.contains("→ missed-order permanent"), "\(text)")
+    }
+
     @Test func hInTheInspectorAsksTheEdgeToWriteTheAnomalysHandout() throws {
         var d = try InspectorTests.inspect("lost-order-crash-at-charge-naive.yaml", .lostOrder)
         let text = d.screen().text

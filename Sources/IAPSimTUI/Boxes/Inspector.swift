@@ -128,19 +128,29 @@ struct Inspector {
 
     func statusHistory(_ id: Int) -> [Line] {
         var out: [Line] = []
+        // A change to the status it already has only says why (opened permanent, then its
+        // mechanism): the history does not repeat `missed-order permanent`.
+        var last: (AnomalyType, AnomalyStatus)?
         for e in sim.log {
             switch e.fact {
             case .anomalyOpened(id, let type, _, let status, _):
+                last = (type, status)
                 out.append([
                     Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
                     Span("opened as \(type.rawValue) \(status.rawValue)"),
                 ])
             case .anomalyStatusChanged(id, let type, let status, let mechanism):
+                let same = last.map { $0 == (type, status) } ?? false
+                last = (type, status)
+                if same && mechanism == nil { continue }
+                let words = mechanism.map { worldWords.anomaly($0) } ?? ""
                 out.append([
                     Span("  " + DurationText.clock(e.time) + " ", Style(.dim)),
                     Span(
-                        "\(glyphs.right) \(type.rawValue) \(status.rawValue)"
-                            + (mechanism.map { ": " + worldWords.anomaly($0) } ?? "")),
+                        same
+                            ? "still \(status.rawValue): \(words)"
+                            : "\(glyphs.right) \(type.rawValue) \(status.rawValue)"
+                                + (words.isEmpty ? "" : ": " + words)),
                 ])
             default: break
             }
