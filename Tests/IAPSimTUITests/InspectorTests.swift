@@ -111,6 +111,20 @@ import Testing
         #expect(d.model.overlay == nil)
     }
 
+    /// Walkthrough 5: a StoreKit 2 subscription's transaction inspector names what was paid
+    /// (the period it paid for) and the payload's `type` as Apple writes it.
+    @Test func aSubscriptionsTransactionNamesItsPrice() {
+        var d = Driver(UIModel(preset: .sk2Naive))
+        d.keys("b4")
+        d.wait(wallMs: 15_000)
+        d.key(.backTab, times: 4)  // Events -> Transactions
+        d.key(.enter)
+        let text = d.screen().text
+        #expect(text.contains("paid: $4.99 for pro_monthly, 2026-01-01T00:00:02Z to 2026-02-01T00:00:02Z"), "\(text)")
+        #expect(text.contains("type: Auto-Renewable Subscription"), "\(text)")
+        #expect(!text.contains("no charge behind it"), "\(text)")
+    }
+
     @Test func theReceiptNowListsAnUnfinishedPurchase() {
         var d = Driver.naiveCrashAtCharge()
         d.key(.backTab, times: 4)  // Events -> Payment queue

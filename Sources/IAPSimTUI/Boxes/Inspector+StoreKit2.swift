@@ -93,7 +93,7 @@ extension Inspector {
             field("  transactionId", s.transactionId),
             field("  originalTransactionId", s.originalTransactionId),
             field("  productId", s.productId),
-            field("  type", s.type == .consumable ? "Consumable" : "Non-Consumable"),
+            field("  type", s.typeName),
             field("  purchaseDate", DurationText.clock(s.purchaseDate)),
             field("  signedDate", DurationText.clock(s.signedDate)),
             field("  price", "\(s.price) (milliunits: \(formatMoney(s.price / 10)))"),

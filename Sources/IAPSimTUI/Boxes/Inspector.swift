@@ -182,10 +182,12 @@ struct Inspector {
         guard let t = sim.store.transaction(id) else {
             return id == "(none)" ? "(none): a failed transaction, which has no transactionIdentifier" : id
         }
-        let price =
-            sim.auditor.charges.first { $0.txn == id }.map {
-                " " + sim.config.catalog.settings.displayPrice($0.priceCents)
-            } ?? ""
+        // A purchase's price from its charge; a subscription period's from the period it
+        // paid for (a trial's is 0.00).
+        let cents =
+            sim.auditor.charges.first { $0.txn == id }?.priceCents
+            ?? sim.subscribers.lazy.flatMap(\.subscription.periods).first { $0.transactionId == id }?.priceCents
+        let price = cents.map { " " + sim.config.catalog.settings.displayPrice($0) } ?? ""
         return
             "\(id) (\(t.productId)\(price), \(worldWords.state(t, returned: WorldWords.returnedSuccess(sim))), \(t.finished ? "finished" : "unfinished"))"
     }
@@ -198,6 +200,17 @@ struct Inspector {
 
     func money(_ txn: String?) -> [Line] {
         guard let txn, let charge = sim.auditor.charges.first(where: { $0.txn == txn }) else {
+            // A subscription's period is paid for by its transaction (a trial's with 0.00).
+            if let txn,
+                let p = sim.subscribers.lazy.flatMap(\.subscription.periods).first(where: { $0.transactionId == txn })
+            {
+                return [
+                    field(
+                        "paid",
+                        "\(sim.config.catalog.settings.displayPrice(p.priceCents)) for \(p.productId), "
+                            + "\(SubscriptionCalendar.iso(p.start)) to \(SubscriptionCalendar.iso(p.end))")
+                ] + refundLines(txn)
+            }
             return [field("paid", "no charge behind it")]
         }
         var out = [
