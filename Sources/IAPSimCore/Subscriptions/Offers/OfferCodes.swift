@@ -89,6 +89,18 @@ package enum CodeRefusal: Sendable, Hashable {
 }
 
 extension Catalog {
+    /// The built-in catalog with an offer code on `pro_monthly` ("Welcome back", a month's
+    /// free trial: custom code `WELCOMEBACK`): the catalog the core's and the scenario
+    /// reader's tests read `redeem-code` with (the built-in catalog has no offer code).
+    package static let withOfferCode: Catalog = {
+        var subscriptions = Catalog.standard.subscriptions
+        let offer = IntroductoryOffer(
+            paymentMode: .freeTrial, period: RenewalPeriod(1, .month), promotionalId: "Welcome back", kind: .code)
+        subscriptions[0].subscription?.codes = [OfferCode(offer: offer)]
+        return Catalog(
+            products: Catalog.standard.products, subscriptions: subscriptions, settings: Catalog.standard.settings)
+    }()
+
     /// The offer code `code` names (its custom code, or one of its one-time codes `CODE-N`),
     /// with its product, and the one-time code's number.
     package func offerCode(_ code: String) -> (product: String, code: OfferCode, oneTime: Int?)? {
