@@ -71,16 +71,3 @@ import Testing
         }
     }
 }
-
-extension Catalog {
-    /// The built-in catalog with an offer code on `pro_monthly` ("Welcome back": custom code
-    /// `WELCOMEBACK`), so that `redeem-code` has a code to read.
-    static let withOfferCode: Catalog = {
-        var subscriptions = Catalog.standard.subscriptions
-        let offer = IntroductoryOffer(
-            paymentMode: .freeTrial, period: RenewalPeriod(1, .month), promotionalId: "Welcome back", kind: .code)
-        subscriptions[0].subscription?.codes = [OfferCode(offer: offer)]
-        return Catalog(
-            products: Catalog.standard.products, subscriptions: subscriptions, settings: Catalog.standard.settings)
-    }()
-}

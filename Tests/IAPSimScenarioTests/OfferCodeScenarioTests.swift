@@ -35,11 +35,19 @@ import Testing
 
     /// A copy of dungeon-offers.storekit whose offer code is also for current subscribers,
     /// beside a scenario path in the same folder.
-    func existingEligibleFolder() throws -> String {
+    /// With `levels`, the pass group's levels: pass_weekly's (the code's product) and
+    /// pass_yearly's (1 is the highest; the shipped file has both at 1).
+    func existingEligibleFolder(levels: (weekly: Int, yearly: Int) = (1, 1)) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("offer-codes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         var text = try String(contentsOfFile: StoreKitFixtures.shipped("dungeon-offers.storekit"), encoding: .utf8)
         text = text.replacingOccurrences(of: "\"new\",\n", with: "\"new\",\n                \"existing\",\n")
+        // The first two "groupNumber"s are pass_weekly's and pass_yearly's.
+        let parts = text.components(separatedBy: "\"groupNumber\" : 1,")
+        #expect(parts.count == 4, "dungeon-offers.storekit's three groupNumbers")
+        text =
+            parts[0] + "\"groupNumber\" : \(levels.weekly)," + parts[1] + "\"groupNumber\" : \(levels.yearly),"
+            + parts[2] + "\"groupNumber\" : 1," + parts[3]
         try text.write(to: dir.appendingPathComponent("dungeon-offers.storekit"), atomically: true, encoding: .utf8)
         return dir.appendingPathComponent("s.yaml").path
     }
@@ -111,6 +119,82 @@ import Testing
         let expires = try #require(renewal.subscription?.expiresAt)
         let start = try #require(renewal.chargedAt)
         #expect(expires - start > 27 * 86_400_000, "a month, not a week")
+    }
+
+    /// An active subscriber's code for a product of a higher level of the group is an upgrade
+    /// at once (Apple's plan change, Developer Forums 756304): the rest of the year is refunded
+    /// prorated, the new transaction is the code's offer (`offerType` 3, 2.99 for a month),
+    /// `OFFER_REDEEMED` / `UPGRADE`; after the offer, pass_weekly renews at its price.
+    @Test func anActiveSubscribersCodeForAHigherLevelIsAnUpgradeAtOnce() throws {
+        let file = try existingEligibleFolder(levels: (weekly: 1, yearly: 2))
+        let r = try run(["buy pass_yearly", "wait 1d", "redeem-code STREAMERMONTH", "wait 1h"], file: file)
+        var sim = r.simulation
+        let s = try #require(sim.store.subscriptions.first)
+        #expect(
+            sim.store.subscriptions.count == 1 && s.productId == "pass_weekly" && s.autoRenewProductId == "pass_weekly")
+        let upgraded = try #require(sim.store.transactions.last)
+        #expect(upgraded.productId == "pass_weekly" && upgraded.subscription?.reason == .purchase)
+        #expect(upgraded.subscription?.offer?.type == 3 && upgraded.subscription?.offer?.identifier == "Streamer month")
+        #expect(upgraded.subscription?.offer?.priceCents == 299)
+        #expect(upgraded.subscription?.originalTransactionId == s.originalTransactionId)
+        let yearly = try #require(s.periods.first)
+        #expect(yearly.productId == "pass_yearly" && yearly.refundCents > 4_800 && yearly.refundCents < 4_999)
+        let sent = notifications(sim).filter { $0.type == .offerRedeemed }
+        #expect(sent.map(\.subtype) == [.upgrade], "\(sent.map(\.subtype))")
+        #expect(!notifications(sim).contains { $0.type == .didChangeRenewalPref })
+        #expect(
+            noted(sim).contains { $0.contains("redeemed for pass_weekly by the subscriber of pass_yearly: an upgrade") }
+        )
+        let start = try #require(upgraded.chargedAt)
+        let expires = try #require(upgraded.subscription?.expiresAt)
+        #expect(expires - start > 27 * 86_400_000, "the offer's month, not a week")
+        sim.run(until: expires + 86_400_000)
+        let renewal = try #require(sim.store.transactions.last)
+        #expect(renewal.productId == "pass_weekly" && renewal.subscription?.reason == .renewal)
+        #expect(renewal.subscription?.offer == nil)
+        #expect(sim.store.subscriptions.first?.periods.last?.priceCents == 199)
+        #expect(sim.auditor.anomalies.isEmpty, "\(sim.auditor.anomalies.map(\.summary))")
+    }
+
+    /// A code for a lower level (or the same level: a crossgrade) waits for the next renewal,
+    /// which is of the code's product at the offer: `OFFER_REDEEMED` / `DOWNGRADE`, the
+    /// renewal info names the offer and its price; the current period is untouched.
+    @Test func anActiveSubscribersCodeForALowerLevelIsADowngradeAtTheNextRenewal() throws {
+        for levels in [(weekly: 2, yearly: 1), (weekly: 1, yearly: 1)] {
+            let file = try existingEligibleFolder(levels: levels)
+            let r = try run(["buy pass_yearly", "wait 1d", "redeem-code STREAMERMONTH", "wait 1h"], file: file)
+            var sim = r.simulation
+            let s = try #require(sim.store.subscriptions.first)
+            #expect(s.productId == "pass_yearly" && s.autoRenewProductId == "pass_weekly", "\(levels)")
+            #expect(sim.store.transactions.count == 1 && s.periods.first?.refundCents == 0)
+            let sent = notifications(sim).filter { $0.type == .offerRedeemed }
+            #expect(sent.map(\.subtype) == [.downgrade], "\(levels): \(sent.map(\.subtype))")
+            let info = sim.store.renewalInfo(0, at: sim.now)
+            #expect(info.autoRenewProductId == "pass_weekly" && info.offer?.type == 3, "\(levels)")
+            #expect(info.renewalPrice == 2_990, "\(levels): \(info.renewalPrice)")
+            sim.run(until: s.expiresAt + 86_400_000)
+            let renewal = try #require(sim.store.transactions.last)
+            #expect(renewal.productId == "pass_weekly" && renewal.subscription?.reason == .renewal)
+            #expect(renewal.subscription?.offer?.type == 3 && renewal.subscription?.offer?.priceCents == 299)
+            let start = try #require(renewal.chargedAt)
+            let expires = try #require(renewal.subscription?.expiresAt)
+            #expect(expires - start > 27 * 86_400_000, "\(levels): the offer's month")
+        }
+    }
+
+    /// A plain plan change away from the code's product after the code ends its offer: the
+    /// renewal to another product is at that product's price (no offer carried over).
+    @Test func aPlanChangeAfterADowngradeCodeDropsTheOffer() throws {
+        let file = try existingEligibleFolder(levels: (weekly: 2, yearly: 1))
+        let r = try run(
+            [
+                "buy pass_yearly", "wait 1d", "redeem-code STREAMERMONTH", "wait 1h", "change-plan pass_yearly",
+                "wait 1h",
+            ],
+            file: file)
+        let sim = r.simulation
+        let info = sim.store.renewalInfo(0, at: sim.now)
+        #expect(info.autoRenewProductId == "pass_yearly" && info.offer == nil && info.renewalPrice == 49_990)
     }
 
     @Test func winBackOffersAreForALapsedSubscriberByTheirRules() throws {

@@ -18,17 +18,29 @@ extension AppStore {
     /// effect at once, with a prorated refund of the rest of the old period and a new
     /// transaction; a downgrade or a crossgrade (same level, other duration) at the next
     /// renewal. Changing back to the current product cancels a pending change.
-    mutating func changePlan(to id: String, _ out: inout Outbox) {
+    ///
+    /// With `code`, the change is an offer code's for another product of the group, which
+    /// Apple handles as a plan change (Developer Forums 756304: "the standard plan change logic
+    /// will apply"): an upgrade's new transaction is the offer's first period, a downgrade's or
+    /// crossgrade's renewal is at the offer, and the notification is `OFFER_REDEEMED` /
+    /// `UPGRADE` or `DOWNGRADE` where a plain change sends `DID_CHANGE_RENEWAL_PREF`.
+    mutating func changePlan(to id: String, code: OfferCode? = nil, _ out: inout Outbox) {
         guard let i = liveSubscription, let product = catalog.product(id), let terms = product.subscription,
             let current = catalog.product(subscriptions[i].productId)?.subscription
         else { return }
         let s = subscriptions[i]
         guard terms.level < current.level else {
             book.subscriptions[i].autoRenewProductId = id
+            if let code {
+                book.subscriptions[i].introOffer = code.offer
+                book.subscriptions[i].introPeriodsLeft = code.offer.charges
+                book.subscriptions[i].introOfferProductId = id
+            }
             noteChange(i, .planChangeScheduled, txn: nil, &out)
             // Apple sends DOWNGRADE for a change that waits for the next renewal; changing
             // back to the current product sends the notification without a subtype.
-            notifySubscription(.didChangeRenewalPref, id == s.productId ? nil : .downgrade, i, &out)
+            notifySubscription(
+                code == nil ? .didChangeRenewalPref : .offerRedeemed, id == s.productId ? nil : .downgrade, i, &out)
             return
         }
         // The rest of the old period is refunded, prorated to the millisecond; the replaced
@@ -44,14 +56,18 @@ extension AppStore {
                     "upgrade from \(s.productId): \(formatMoney(refund)) refunded for the rest of the period"
                         + " (prorated; \(last.transactionId) ends now)"))
         }
-        let end = periodEnd(terms.period, after: out.now)
+        let offer = code?.offer
+        let end = periodEnd(offer?.chargedSpan ?? terms.period, after: out.now)
         let t = chargePeriod(
             i, product, from: out.now, to: end, username: transaction(s.originalTransactionId)?.applicationUsername,
-            reason: .purchase, &out)
+            reason: .purchase, offer: offer, &out)
         book.subscriptions[i].autoRenewProductId = id
-        book.subscriptions[i].anchorDay = SubscriptionCalendar.date(out.now).day
-        // An upgrade ends what was left of an introductory offer.
-        book.subscriptions[i].introPeriodsLeft = 0
+        // After a free trial of days the paid periods end on the day the trial ended.
+        book.subscriptions[i].anchorDay = SubscriptionCalendar.date(offer == nil ? out.now : end).day
+        // An upgrade ends what was left of an introductory offer; a code's offer starts with it.
+        book.subscriptions[i].introOffer = offer ?? s.introOffer
+        book.subscriptions[i].introPeriodsLeft = offer.map { $0.charges - 1 } ?? 0
+        book.subscriptions[i].introOfferProductId = nil
         if s.status == .grace {
             book.subscriptions[i].status = .active
             book.subscriptions[i].gracePeriodExpiresAt = nil
@@ -60,7 +76,7 @@ extension AppStore {
         }
         noteChange(i, .upgraded, txn: t.id, &out)
         out.after(0, .storeDeliver(txns: [t.id], redelivery: false, atForeground: false))
-        notifySubscription(.didChangeRenewalPref, .upgrade, i, &out)
+        notifySubscription(code == nil ? .didChangeRenewalPref : .offerRedeemed, .upgrade, i, &out)
         armRenewal(i, &out)
     }
 

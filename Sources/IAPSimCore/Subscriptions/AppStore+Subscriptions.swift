@@ -179,6 +179,7 @@ extension AppStore {
         book.subscriptions[i].anchorDay = SubscriptionCalendar.date(offer == nil ? out.now : end).day
         book.subscriptions[i].introOffer = offer
         book.subscriptions[i].introPeriodsLeft = offer.map { $0.charges - 1 } ?? 0
+        book.subscriptions[i].introOfferProductId = nil
         book.subscriptions[i].ownPrice = newPrice.map { ProductPrice(productId: product.id, cents: $0) }
         let event: SubscriptionEvent = existing == nil ? .started : .resubscribed
         noteChange(i, event, txn: id, &out)
@@ -316,7 +317,7 @@ extension AppStore {
         }
         // A pay-as-you-go introductory offer renews at its price for its remaining periods;
         // an offer code an active subscriber redeemed is the next renewal's.
-        let offer = s.introPeriodsLeft > 0 && s.autoRenewProductId == s.productId ? s.introOffer : nil
+        let offer = s.nextRenewalOffer
         let period = offer?.chargedSpan ?? terms.period
         let restarts = recovered && s.status == .billingRetry
         let start = restarts ? out.now : s.expiresAt

@@ -175,7 +175,7 @@ extension AppStore {
 
     /// What subscription `s`'s next renewal of `product` is charged: a price increase that
     /// applies to it, the price it pays since an increase, else the catalog's.
-    func renewalPrice(_ s: Subscription, of product: String) -> Int? {
+    package func renewalPrice(_ s: Subscription, of product: String) -> Int? {
         if let p = s.priceIncrease, p.productId == product { return p.priceCents }
         if let own = s.ownPrice, own.productId == product { return own.cents }
         return catalog.read(product) { $0.priceCents }

@@ -100,6 +100,9 @@ package struct Subscription: Sendable, Hashable {
     package var introOffer: IntroductoryOffer?
     /// How many renewals are still charged at the introductory offer's price (pay as you go).
     package var introPeriodsLeft = 0
+    /// The product the offer's renewals are for when it is not `productId`: an offer code
+    /// redeemed as a downgrade or crossgrade applies from the renewal to that product.
+    package var introOfferProductId: String?
     /// `expirationIntent`: 1 voluntary, 2 billing, 3 price increase not consented, once expired.
     package var expirationIntent: Int?
     /// The price increase of the next renewal's product, until that renewal charges it.
@@ -147,7 +150,7 @@ package struct Subscription: Sendable, Hashable {
     package func renewalInfo(signedAt now: VirtualTime, environment: String, renewalPriceCents: Int) -> RenewalInfo {
         // The next renewal is still one of the introductory offer's periods (pay as you go):
         // the renewal info names the offer and its price.
-        let offer = introPeriodsLeft > 0 && autoRenewProductId == productId ? introOffer : nil
+        let offer = nextRenewalOffer
         var info = RenewalInfo(
             originalTransactionId: originalTransactionId, autoRenewProductId: autoRenewProductId,
             productId: productId, autoRenewStatus: autoRenew ? 1 : 0,
@@ -236,5 +239,14 @@ package struct SubscriberView: Sendable, Hashable {
         }
         return ledgerEntitlement.map { "access (the ledger lists \($0))" }
             ?? "no access (the ledger lists no product of its group)"
+    }
+}
+
+extension Subscription {
+    /// The offer the next renewal is charged at, if any: the rest of a pay-as-you-go offer,
+    /// or an offer code redeemed for the product the subscription renews to. A plan change
+    /// to another product ends it.
+    package var nextRenewalOffer: IntroductoryOffer? {
+        introPeriodsLeft > 0 && autoRenewProductId == (introOfferProductId ?? productId) ? introOffer : nil
     }
 }

@@ -275,7 +275,9 @@ extension CommandSpec {
             + "of its one-time codes, `CODE-N` (each once). A customer new to the group or lapsed is charged the "
             + "offer now and the transaction (`offerType` 3, `offerIdentifier` the reference name) reaches the app "
             + "only on `Transaction.updates` (`OFFER_REDEEMED` `INITIAL_BUY` or `RESUBSCRIBE`); an active "
-            + "subscriber's next renewal is at the offer (`OFFER_REDEEMED`, no subtype). The App Store refuses a "
+            + "subscriber's next renewal is at the offer (`OFFER_REDEEMED`, no subtype), and a code of another "
+            + "product of the group is a plan change with the offer: an upgrade at once (`UPGRADE`), a downgrade "
+            + "or crossgrade at the next renewal (`DOWNGRADE`). The App Store refuses a "
             + "used code or a customer the offer is not for, and charges nothing")
     static let gracePeriod = CommandSpec(
         "grace-period", usage: "grace-period off|3d|16d|28d",

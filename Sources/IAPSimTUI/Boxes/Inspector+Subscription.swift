@@ -36,6 +36,16 @@ extension Inspector {
                 "expirationIntent",
                 r.expirationIntent.map { "\($0) (\($0 == 1 ? "voluntary" : "billing error"))" } ?? "absent"),
             field("renewalDate", date(r.renewalDate)),
+        ]
+        // A price increase that applies to the next renewal: Apple's status and the new price.
+        if let status = r.priceIncreaseStatus {
+            out.append(
+                field(
+                    "priceIncreaseStatus",
+                    "\(status) (\(status == 0 ? "the customer has not responded" : "consented or notified"))"))
+            out.append(field("renewalPrice", formatMoney(r.renewalPrice / 10)))
+        }
+        out += [
             field("recentSubscriptionStartDate", date(r.recentSubscriptionStartDate)),
             field("signedDate", date(r.signedDate)),
             field("environment", r.environment),

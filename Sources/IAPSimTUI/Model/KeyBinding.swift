@@ -175,7 +175,8 @@ extension KeyBinding {
             footer: "subs", .view, .subscriptions, when: .storeKit2),
         KeyBinding(
             chars("C"), "`C`",
-            "the subscription: billing fails / recovers, auto-renew off / on, change plan, refund a renewal, grace 16d / off (picker)",
+            "the subscription: billing fails / recovers, auto-renew off / on, change plan, refund a renewal, grace 16d / off, "
+                + "price increase, consent, StoreKit messages, Family Sharing, offer codes (picker)",
             footer: "subscription", .faults, .subscription, when: .storeKit2Live),
         KeyBinding(chars("A"), "`A`", "autopilot: seeded random purchases, faults", .faults, .autopilot, when: .live),
         KeyBinding(

@@ -89,6 +89,18 @@ package enum CodeRefusal: Sendable, Hashable {
 }
 
 extension Catalog {
+    /// The built-in catalog with an offer code on `pro_monthly` ("Welcome back", a month's
+    /// free trial: custom code `WELCOMEBACK`): the catalog the core's and the scenario
+    /// reader's tests read `redeem-code` with (the built-in catalog has no offer code).
+    package static let withOfferCode: Catalog = {
+        var subscriptions = Catalog.standard.subscriptions
+        let offer = IntroductoryOffer(
+            paymentMode: .freeTrial, period: RenewalPeriod(1, .month), promotionalId: "Welcome back", kind: .code)
+        subscriptions[0].subscription?.codes = [OfferCode(offer: offer)]
+        return Catalog(
+            products: Catalog.standard.products, subscriptions: subscriptions, settings: Catalog.standard.settings)
+    }()
+
     /// The offer code `code` names (its custom code, or one of its one-time codes `CODE-N`),
     /// with its product, and the one-time code's number.
     package func offerCode(_ code: String) -> (product: String, code: OfferCode, oneTime: Int?)? {
@@ -199,9 +211,7 @@ extension AppStore {
         case .active, .grace, .billingRetry:
             guard c.forExisting else { return .ineligible("the offer is not for current subscribers") }
             if s.status != .active { return .ineligible("the subscription is in billing grace or billing retry") }
-            if s.productId != product || s.autoRenewProductId != product {
-                return .ineligible("the subscription is \(s.productId), not \(product)")
-            }
+            // A code of another product of the group is a plan change (`redeemCode`).
             if s.introPeriodsLeft > 0 { return .ineligible("an offer already applies to the next renewal") }
             return nil
         }
@@ -211,7 +221,8 @@ extension AppStore {
     /// new to the group or lapsed is charged the offer's first period now (the transaction
     /// reaches the app on `Transaction.updates`, `OFFER_REDEEMED` `INITIAL_BUY` or
     /// `RESUBSCRIBE`); an active subscriber's next renewal is at the offer
-    /// (`OFFER_REDEEMED` without subtype).
+    /// (`OFFER_REDEEMED` without subtype), or, for another product of the group, a plan
+    /// change with the offer (`redeemCodeAsPlanChange`).
     mutating func redeemCode(_ code: String, user: String, _ out: inout Outbox) {
         if let refusal = codeRefusal(code) {
             return out.log(.appStore, .noted("offer code \(code) refused: \(refusal.words); nothing is charged"))
@@ -220,8 +231,13 @@ extension AppStore {
         else { return }
         book.redeemedCodes.insert(code)
         if let i = subscriptionIndex(group: group), subscriptions[i].status == .active {
+            let s = subscriptions[i]
+            if s.productId != product || s.autoRenewProductId != product {
+                return redeemCodeAsPlanChange(code, c, product: product, i, &out)
+            }
             book.subscriptions[i].introOffer = c.offer
             book.subscriptions[i].introPeriodsLeft = c.offer.charges
+            book.subscriptions[i].introOfferProductId = nil
             out.log(
                 .appStore,
                 .noted(
@@ -240,6 +256,29 @@ extension AppStore {
         noteSubscriptionBuyer(t.id, user: user, promotional: c.offer)
         charge(t.id, out: &out)
         if isNew { book.unclaimedCodes.append(t.id) }
+    }
+
+    /// An active subscriber's code for another product of the group (or for the current one
+    /// while a change to another waits): Apple's plan change with the code's offer on the new
+    /// product. An upgrade (a higher level) takes effect now: the rest of the period is refunded
+    /// prorated and the new transaction is the offer's first period (`OFFER_REDEEMED` /
+    /// `UPGRADE`); a downgrade or crossgrade waits for the next renewal, which is the offer's
+    /// (`OFFER_REDEEMED` / `DOWNGRADE`; back to the current product, no subtype).
+    private mutating func redeemCodeAsPlanChange(
+        _ code: String, _ c: OfferCode, product: String, _ i: Int, _ out: inout Outbox
+    ) {
+        let s = subscriptions[i]
+        let upgrade =
+            (catalog.product(product)?.subscription?.level ?? 0)
+            < (catalog.product(s.productId)?.subscription?.level ?? 0)
+        out.log(
+            .appStore,
+            .noted(
+                "offer code \(code) (\"\(c.referenceName)\") redeemed for \(product) by the subscriber of \(s.productId): "
+                    + (upgrade
+                        ? "an upgrade, at once, with \(c.offer.summary)"
+                        : "a plan change at the next renewal, which is \(c.offer.summary)")))
+        changePlan(to: product, code: c, &out)
     }
 
     /// A code redeemed outside the app names no app account (no `appAccountToken`): the App
