@@ -90,6 +90,22 @@ final class RefundNewsBackend: ExternalMerchant, @unchecked Sendable {
         #expect(words.contains("did not act on it"), "\(words)")
     }
 
+    /// A backend that restores at `REFUND_REVERSED`: its restore row undoes the clawback row in
+    /// the world's records too, so the balance is still its credits less its debits (a debug
+    /// build asserts it after every event; before, the clawback stayed and it stopped there) and
+    /// nothing is over-clawed.
+    @Test func aRestoreRowUndoesTheClawbackItReverses() throws {
+        let backend = RefundNewsBackend()
+        backend.restores = true
+        let sim = run(backend, reverse: true)
+        #expect(backend.restored.count == 1)
+        #expect(sim.world.server.balance(of: "alice") == 100)
+        // The clawback happened (its fact is in the log) and was undone.
+        #expect(sim.log.contains { if case .coinsClawedBack = $0.fact { true } else { false } })
+        #expect(sim.log.contains { if case .coinsRestored = $0.fact { true } else { false } })
+        #expect(sim.auditor.anomalies.filter { $0.status.isUnresolved }.isEmpty, "\(sim.auditor.anomalies)")
+    }
+
     @Test func aRefundAcknowledgedAndIgnoredIsNamedSo() throws {
         let backend = RefundNewsBackend()
         backend.clawsBack = false

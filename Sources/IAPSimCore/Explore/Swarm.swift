@@ -37,6 +37,14 @@ package struct Swarm: Sendable, Hashable {
     package var graceChoices: [VirtualTime?]?
     /// Server faults turned on stay on until the heal phase (the `outage` profile).
     package var outagesStayOn = false
+    /// The served profile the run drew (`Swarm.drawServed`, Swarm+Served.swift), if any.
+    package var served: ServedProfile?
+    /// A served run's count of served faults (`Schedule.addServedFaultSteps`), when its
+    /// profile sets one.
+    package var servedFaults: ClosedRange<Int>?
+    /// Out of `Swarm.scale`, per kind of served fault (`Schedule.addServedFaultSteps`: the
+    /// API failing, out, slow, the merchant server out, a forged JWS). Empty: every kind.
+    package var servedFaultKinds: [Int] = []
 
     /// How many steps of a kind a run draws besides the wheel's.
     package enum Amount: Int, Sendable, Hashable, CaseIterable {

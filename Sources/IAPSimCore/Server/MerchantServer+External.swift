@@ -20,8 +20,20 @@ extension MerchantServer {
         if !refundsHeard.contains(txn) { refundsHeard.append(txn) }
     }
 
-    /// A restore row (`REFUND_REVERSED`): the coins come back.
-    mutating func restore(_ user: String, _ coins: Int) {
+    /// A restore row (`REFUND_REVERSED`): the coins come back, and the clawbacks of `txn` that
+    /// took them are undone by as much, newest first, as the simulated server's `giveBack` does
+    /// (a balance is its credits less its debits: `World+Invariants`).
+    mutating func restore(_ user: String, _ coins: Int, txn: String) {
+        recordSide { records in
+            var left = coins
+            for k in records.debits.indices.reversed()
+            where left > 0 && records.debits[k].clawedBackFor == txn && records.debits[k].user == user {
+                let part = min(left, records.debits[k].coins)
+                records.debits[k].coins -= part
+                left -= part
+                if records.debits[k].coins == 0 { records.debits.remove(at: k) }
+            }
+        }
         if let i = balances.firstIndex(where: { $0.user == user }) {
             balances[i].coins += coins
         } else {

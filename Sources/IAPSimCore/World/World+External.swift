@@ -186,7 +186,7 @@ extension World {
         }
         for row in snapshot.restores.dropFirst(link.seenRestores) {
             let coins = row.coins ?? coinsOf(row)
-            server.restore(row.account, coins)
+            server.restore(row.account, coins, txn: row.transactionId)
             outbox.log(
                 .server,
                 .coinsRestored(
