@@ -43,8 +43,9 @@ import Testing
         let anomaly = try tmux.wait(for: "a replayed JWS: the genuine jwsRepresentation")
         expectNoStoreKit1Words(anomaly, "the anomaly inspector")
 
-        // The legend is at the help's end: scrolled to, as a reader would.
-        try tmux.send("Escape", "?", "j", "j", "j", "j", "j", "j", "j", "j")
+        // The legend is at the help's end: paged to, as a reader would (the keys above it
+        // grow as keys are added).
+        try tmux.send("Escape", "?", "NPage", "NPage", "NPage")
         let help = try tmux.wait(for: "unfinished: in Transaction.unfinished")
         expectNoStoreKit1Words(help, "the help overlay")
         try tmux.send("Escape", "q")
