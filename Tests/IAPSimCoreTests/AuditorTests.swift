@@ -105,7 +105,8 @@ import Testing
                 SubscriptionNote(
                     event: .renewed, user: "alice", productId: "pro_monthly", txn: "t1", status: .active,
                     expiresAt: 86_400_000, graceUntil: nil, periodStart: 0, priceCents: 499))
-        case .accessChanged: return .accessChanged(user: "alice", until: 86_400_000, why: "DID_RENEW (t1)")
+        case .accessChanged:
+            return .accessChanged(user: "alice", productId: "pro_monthly", until: 86_400_000, why: "DID_RENEW (t1)")
         case .anomalyOpened: return .anomalyOpened(id: 1, type: .lostOrder, txn: "t1", status: .open, summary: "lost")
         case .anomalyStatusChanged:
             return .anomalyStatusChanged(id: 1, type: .lostOrder, status: .resolved, mechanism: "redelivered at launch")

@@ -75,7 +75,7 @@ import Testing
             .policyChanged(.key(try! PolicySetting(.persist, "file"))), .policyChanged(.preset(.naive)),
             .rechargeWaitingForLogin(txn: "3"),
             .reconcileSkipped(reason: "none"), .replayUnavailable, .verifyRetriedInSandbox(txn: "4"),
-            .accessChanged(user: "alice", until: nil, why: "expired"),
+            .accessChanged(user: "alice", productId: "pro_monthly", until: nil, why: "expired"),
             .anomalyStatusChanged(id: 3, type: .lostOrder, status: .resolved, mechanism: nil),
             .paymentAdded(txn: "5", product: "p\u{1B}[2J", applicationUsername: nil, user: "bob", order: "o1"),
             .transactionsDelivered(txns: [], redelivery: false), .retryScheduled(txn: "6", inMs: -5, attempt: .max),

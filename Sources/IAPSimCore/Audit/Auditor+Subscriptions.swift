@@ -2,16 +2,28 @@
 /// Store's subscription facts (E) and the merchant server's access facts (G), and opens an
 /// anomaly where they differ for longer than its grace period; it resolves when they meet.
 extension Auditor {
-    /// The timeline of `user`, made on first sight.
-    mutating func timelineIndex(_ user: String) -> Int {
-        if let k = subscriberTimelines.firstIndex(where: { $0.user == user }) { return k }
-        subscriberTimelines.append(SubscriberTimeline(user: user))
+    /// The timeline of `user` in `productId`'s subscription group, made on first sight.
+    mutating func timelineIndex(_ user: String, productId: String) -> Int {
+        let group = timelineGroup(productId)
+        if let k = subscriberTimelines.firstIndex(where: { $0.user == user && $0.group == group }) { return k }
+        subscriberTimelines.append(SubscriberTimeline(user: user, group: group))
         return subscriberTimelines.count - 1
+    }
+
+    /// The subscription group of `productId` (itself when it names none).
+    func timelineGroup(_ productId: String) -> String {
+        (catalog.read(productId) { $0.subscription?.group } ?? nil) ?? productId
+    }
+
+    /// The timeline of `user` in `productId`'s subscription group, if the auditor keeps one.
+    package func timeline(of user: String, productId: String) -> SubscriberTimeline? {
+        let group = timelineGroup(productId)
+        return subscriberTimelines.first { $0.user == user && $0.group == group }
     }
 
     /// The App Store changed a subscription: E follows its status.
     mutating func observeSubscription(_ note: SubscriptionNote, at t: VirtualTime, _ out: inout [LogEntry]) {
-        let k = timelineIndex(note.user)
+        let k = timelineIndex(note.user, productId: note.productId)
         subscriberTimelines[k].advance(to: t)
         var line = subscriberTimelines[k]
         if note.event == .recovered {
@@ -38,9 +50,10 @@ extension Auditor {
 
     /// The merchant server changed the access it grants `user`.
     mutating func observeAccess(
-        user: String, until: VirtualTime?, why: String, at t: VirtualTime, _ out: inout [LogEntry]
+        user: String, productId: String, until: VirtualTime?, why: String, at t: VirtualTime,
+        _ out: inout [LogEntry]
     ) {
-        let k = timelineIndex(user)
+        let k = timelineIndex(user, productId: productId)
         subscriberTimelines[k].advance(to: t)
         subscriberTimelines[k].setGranted(until: until, at: t)
         subscriberTimelines[k].grantWhy = why
@@ -109,10 +122,14 @@ extension Auditor {
         timelineWakes.insert(time, at: i)
     }
 
-    /// The money of one subscriber's timeline, in cents (what the verdict's money line sums).
+    /// The money of one subscriber's timelines (every group), in cents (what the verdict's
+    /// money line sums).
     package func timelineMoney(of user: String) -> (paidNotDelivered: Int, grantedNotPaid: Int)? {
-        guard let line = subscriberTimelines.first(where: { $0.user == user }) else { return nil }
-        return (Int(line.paidUndelivered.rounded()), Int(line.grantedUnpaid.rounded()))
+        let lines = subscriberTimelines.filter { $0.user == user }
+        guard !lines.isEmpty else { return nil }
+        let paid = lines.reduce(0.0) { $0 + $1.paidUndelivered }
+        let granted = lines.reduce(0.0) { $0 + $1.grantedUnpaid }
+        return (Int(paid.rounded()), Int(granted.rounded()))
     }
 
     /// The money of the timelines, in cents: paid and not delivered, granted and not paid.

@@ -154,8 +154,8 @@ package struct Auditor: Sendable, Hashable {
                 mechanism: AnomalyWording.refusedAsAlreadyCredited, involved: [txn], &out)
         case .subscriptionChanged(let note) where judgesSubscriptions:
             observeSubscription(note, at: e.time, &out)
-        case .accessChanged(let user, let until, let why) where judgesSubscriptions:
-            observeAccess(user: user, until: until, why: why, at: e.time, &out)
+        case .accessChanged(let user, let productId, let until, let why) where judgesSubscriptions:
+            observeAccess(user: user, productId: productId, until: until, why: why, at: e.time, &out)
         default:
             break
         }

@@ -2,9 +2,13 @@
 /// auditor"): E(t), entitled by Apple's rules (the subscription is active or in grace), and
 /// G(t), the access the merchant server grants. Both are step functions of time: E changes
 /// at the App Store's subscription facts, G at the server's access facts and, with no fact,
-/// at the end of the access it granted (`grantedUntil`).
+/// at the end of the access it granted (`grantedUntil`). One per account and subscription
+/// group: an account subscribes in each group apart, and a server grants each group's access
+/// apart (a guild membership ending takes nothing from a pass still paid).
 package struct SubscriberTimeline: Sendable, Hashable {
     package var user: String
+    /// The subscription group (a product's id when it names no group).
+    package var group: String
     /// Closed stretches of E and G, oldest first.
     package var entitledSpans: [Range<VirtualTime>] = []
     package var grantedSpans: [Range<VirtualTime>] = []
@@ -39,7 +43,10 @@ package struct SubscriberTimeline: Sendable, Hashable {
     var paidUndelivered = 0.0
     var graceUndelivered = 0.0
 
-    package init(user: String) { self.user = user }
+    package init(user: String, group: String) {
+        self.user = user
+        self.group = group
+    }
 
     /// Whether E holds now.
     var entitled: Bool { entitledSince != nil }

@@ -121,7 +121,11 @@ extension MerchantServer {
             subscriptionCredits.append(signed.transactionId)
         }
         if after != before {
-            out.log(.server, .accessChanged(user: a.user, until: after, why: news.words + " (\(signed.transactionId))"))
+            out.log(
+                .server,
+                .accessChanged(
+                    user: a.user, productId: a.productId, until: after,
+                    why: news.words + " (\(signed.transactionId))"))
         }
     }
 

@@ -75,7 +75,7 @@ extension Fact {
             case .expired, .revoked: break
             }
             return line
-        case .accessChanged(let user, let until, let why):
+        case .accessChanged(let user, _, let until, let why):
             guard let until else { return "access of \(user): none (\(why))" }
             return "access of \(user) until \(SubscriptionCalendar.iso(until)) (\(why))"
         default: return text

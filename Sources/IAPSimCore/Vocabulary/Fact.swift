@@ -102,8 +102,9 @@ package enum Fact: Sendable, Hashable {
     // Subscriptions (docs/world.md, "Subscriptions").
     /// The App Store changed a subscription: what happened, and its status after it.
     case subscriptionChanged(SubscriptionNote)
-    /// The merchant server changed the access it grants `user` (until `until`; nil: none).
-    case accessChanged(user: String, until: VirtualTime?, why: String)
+    /// The merchant server changed the access it grants `user` to `productId`'s subscription
+    /// group (until `until`; nil: none).
+    case accessChanged(user: String, productId: String, until: VirtualTime?, why: String)
     // The auditor.
     case anomalyOpened(id: Int, type: AnomalyType, txn: String?, status: AnomalyStatus, summary: String)
     case anomalyStatusChanged(id: Int, type: AnomalyType, status: AnomalyStatus, mechanism: String?)

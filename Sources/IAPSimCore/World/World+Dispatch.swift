@@ -95,6 +95,7 @@ extension World {
             server.receiveRecharge(
                 request, sender: m.sender, exchange: m.exchange,
                 catalog: config.catalog, &outbox)
+            settleBoundCode(request.transactionId)
         case .verifyRequest(let receipt):
             network.arrived(m, receiverAlive: true, &outbox)
             outbox.after(AppStore.verificationMs, .storeVerifyDone(exchange: m.exchange, receipt: receipt))

@@ -121,3 +121,18 @@ extension World {
         store.subscriptions.reduce(0) { $0 + $1.periods.filter { $0.refundCents > 0 }.count }
     }
 }
+
+extension World {
+    /// A code redeemed outside the app is the account's the server first bound it to: once the
+    /// server applied a send of `txn` (its access names the account), a later send for another
+    /// account (a retry after a lost answer, made as whoever is logged in then) moves nothing.
+    /// Without this the App Store's guess would follow the retry while the server, rightly,
+    /// keeps the subscription with the account it first heard of.
+    mutating func settleBoundCode(_ txn: String) {
+        guard store.subscriptionBook?.unclaimedCodes.contains(txn) == true,
+            let bound = server.subscriberAccess.first(where: { $0.originalTransactionId == txn })?.user
+        else { return }
+        store.claimRedeemedCode(txn, by: bound, &outbox)
+        store.settleRedeemedCode(txn)
+    }
+}

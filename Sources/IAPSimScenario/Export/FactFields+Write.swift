@@ -182,8 +182,9 @@ extension JSONLineWriter {
         case .reconcileSkipped(let reason): add("reason", reason)
         // A struct without labels of its own: reflection's `value` and its description.
         case .subscriptionChanged(let note): add("value", String(describing: note))
-        case .accessChanged(let user, let until, let why):
+        case .accessChanged(let user, let productId, let until, let why):
             add("user", user)
+            add("productId", productId)
             add("until", until)
             add("why", why)
         case .anomalyOpened(let id, let type, let txn, let status, let summary):

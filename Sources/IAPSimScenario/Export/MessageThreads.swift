@@ -123,7 +123,7 @@ package struct MessageThreads: Sendable {
         case .rechargeRefused(let txn, let why, _):
             current.txn = txn
             current.answer = "refused \(txn): \(why)"
-        case .accessChanged(_, let until, _):
+        case .accessChanged(_, _, let until, _):
             current.answer =
                 (until == nil ? "access ended" : "access granted") + (current.txn.map { " to \($0)" } ?? "")
         case .serverUnavailable:

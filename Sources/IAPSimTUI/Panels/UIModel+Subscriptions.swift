@@ -9,10 +9,10 @@ extension UIModel {
 
     /// One row per subscription of the Apple ID, in the order bought.
     var subscriberRows: [SubscriberRow] {
-        let timelines = simulation.auditor.subscriberTimelines
+        let auditor = simulation.auditor
         return simulation.subscribers.map { view in
             let s = view.subscription
-            let line = timelines.first { $0.user == view.user }
+            let line = auditor.timeline(of: view.user, productId: s.productId)
             let ids = s.originalTransactionId
             let anomalies = simulation.auditor.anomalies.filter {
                 $0.involved.contains(ids)
