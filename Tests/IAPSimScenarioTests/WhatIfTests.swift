@@ -184,6 +184,28 @@ import Testing
         #expect(dedup.explanations.first?.account.line == "resolved by: server-dedup true")
     }
 
+    /// Issue 52, M3: a refund that `sk2-hardened` claws back is put right two ways (the
+    /// `REFUND` notification, or the reconciliation over the history); the run's own account
+    /// and the split's `avoided` line name both, as the naive side's `prevented by` names the
+    /// notification's keys, not only the key every way needs.
+    @Test func aRefundClawedBackUnderSK2HardenedNamesEveryWayItWasPutRight() throws {
+        var scenario = try Self.load("server-refund-unclawed-naive")
+        scenario.preset = .sk2Hardened
+        scenario.policy = PolicyPreset.sk2Hardened.policy
+        let (result, report) = Self.explain(scenario)
+        let a = try #require(result.simulation.auditor.anomalies.first)
+        #expect(a.type == .refundUnclawed && !a.status.isUnresolved)
+        let ways = [
+            "server-clawback refunded-share + server-notifications true",
+            "server-clawback refunded-share + server-reconcile 1h + server-history v2",
+        ]
+        let explanation = try #require(report.explanation(of: a.id))
+        #expect(Self.words(explanation.savedWays) == ways)
+        #expect(explanation.account.line == "resolved by: " + ways.joined(separator: " | "))
+        let avoided = try #require(report.avoided.first)
+        #expect(avoided.line == "refund-unclawed o1, resolved by: " + ways.joined(separator: " | "))
+    }
+
     @Test func theValuesOfOneKeyThatEachPreventItAreNamedOnce() throws {
         let (_, report) = Self.explain(try Self.load("missed-order-request-lost-naive"))
         let line = try #require(report.explanations.first?.preventedByLine)

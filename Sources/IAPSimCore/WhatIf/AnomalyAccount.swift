@@ -42,6 +42,7 @@ extension AnomalyExplanation {
     /// when it was put right by no setting of this policy (what would have kept it from
     /// happening); `resolved by` the settings in effect that put it right.
     package var account: AnomalyAccount {
+        if !endsBadly, !savedWays.isEmpty { return AnomalyAccount(.resolved, keys: savedWays) }
         if !endsBadly, !savedBy.isEmpty { return AnomalyAccount(resolvedBy: savedBy, together: savedTogether) }
         return AnomalyAccount(.prevented, keys: preventedBy)
     }
@@ -53,6 +54,7 @@ extension AvoidedAnomaly {
     /// it on the side that had it.
     package var account: AnomalyAccount {
         let fix: AnomalyAccount.Fix = happenedHere ? .resolved : .prevented
+        if !savedWays.isEmpty { return AnomalyAccount(fix, keys: savedWays) }
         guard savedBy.isEmpty else {
             var account = AnomalyAccount(resolvedBy: savedBy, together: together)
             account.fix = fix

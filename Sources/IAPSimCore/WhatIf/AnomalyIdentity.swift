@@ -89,9 +89,13 @@ package struct ReplayVerdict: Sendable {
     /// with time up to the verdict's moment: a subscription's purchase is judged by its
     /// anomaly, which must end well).
     var paidNotDeliveredCents = 0
+    /// For each anomaly, when its status last changed and by what mechanism: two replays that
+    /// end it alike but by another path (a notification instead of a reconciliation) differ.
+    var trails: [String] = []
 
     package init(_ sim: Simulation, attacks: [Int] = []) {
         anomalies = Array(zip(AnomalyIdentity.all(in: sim, attacks: attacks), sim.auditor.anomalies.map(\.status)))
+        trails = sim.auditor.anomalies.map { "\($0.status) \($0.changedAt) \($0.mechanism ?? "")" }
         for c in sim.auditor.charges where !c.credits.isEmpty {
             if let n = sim.store.index(of: c.txn) { delivered.insert(n) }
         }
@@ -124,6 +128,13 @@ package struct ReplayVerdict: Sendable {
         if let exact = anomalies.first(where: { $0.identity == identity }) { return exact.status }
         let alike = anomalies.filter { $0.identity.loosely(identity) }
         return alike.isEmpty ? nil : alike[min(identity.occurrence, alike.count - 1)].status
+    }
+
+    /// How `identity` ended and by what path (`trails`), or nil when it never opened.
+    func trail(of identity: AnomalyIdentity) -> String? {
+        if let exact = anomalies.firstIndex(where: { $0.identity == identity }) { return trails[exact] }
+        let alike = anomalies.indices.filter { anomalies[$0].identity.loosely(identity) }
+        return alike.isEmpty ? nil : trails[alike[min(identity.occurrence, alike.count - 1)]]
     }
 
     /// True when `identity` opened and ended `open` or `permanent`.

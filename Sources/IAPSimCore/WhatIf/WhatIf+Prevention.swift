@@ -161,6 +161,35 @@ extension WhatIf {
         }
     }
 
+    /// For each of `identities` that some settings save alone (`SavingReplays.acting`): the
+    /// pairs of other settings whose change together makes it end badly too, so that the
+    /// account names every way it was put right (`server-clawback refunded-share +
+    /// server-notifications true | server-clawback refunded-share + server-reconcile 1h`, as the
+    /// other side's `prevented by` names the same keys). One key of each pair is a setting
+    /// whose change alone altered the anomaly's path (it ended alike, later or by another
+    /// mechanism: `ReplayVerdict.trails`); the other is any setting not named already.
+    mutating func addBesidePairs(to saving: inout SavingReplays, for identities: [AnomalyIdentity], run: ReplayVerdict) {
+        let base = input.policy
+        var tried: Set<[Int]> = []
+        for identity in identities {
+            let singles = saving.acting(identity)
+            guard !singles.isEmpty else { continue }
+            let others = saving.replays.indices.filter { !singles.contains($0) && !saving.replays[$0].1.endsBadly(identity) }
+            let touched = others.filter { saving.replays[$0].1.trail(of: identity) != run.trail(of: identity) }
+            for n in touched {
+                for m in others where m != n && saving.targets[m].key != saving.targets[n].key {
+                    let pair = [min(n, m), max(n, m)]
+                    guard tried.insert(pair).inserted else { continue }
+                    var changed = base
+                    guard (try? changed.set(saving.targets[n].key, to: saving.targets[n].value)) != nil,
+                        (try? changed.set(saving.targets[m].key, to: saving.targets[m].value)) != nil
+                    else { continue }
+                    saving.beside.append(([saving.replays[pair[0]].0, saving.replays[pair[1]].0], verdict(changed)))
+                }
+            }
+        }
+    }
+
     /// Adds the pairs of keys to `saving`, for when some anomaly no single key saved.
     mutating func addPairs(to saving: inout SavingReplays) {
         guard saving.pairs.isEmpty else { return }
@@ -196,10 +225,15 @@ extension WhatIf {
                 otherWorld.server.orders.contains { $0.id == id && $0.createdBy == .attacker }
             }
             let words = [a.type.rawValue, fresh ?? a.order ?? a.txn].compactMap { $0 }.joined(separator: " ")
-            out.append(
-                AvoidedAnomaly(
-                    identity: identity, words: words, savedBy: saving.keys(saving: identity),
-                    together: saving.together(identity), happenedHere: here.status(of: identity) != nil))
+            var avoided = AvoidedAnomaly(
+                identity: identity, words: words, savedBy: saving.keys(saving: identity),
+                together: saving.together(identity), happenedHere: here.status(of: identity) != nil)
+            let ways = saving.alternatives(saving: identity)
+            if ways.count > 1, !avoided.together {
+                avoided.savedWays = ways
+                avoided.savedBy = ways.reduce([]) { WhatIf.union($0, $1) }
+            }
+            out.append(avoided)
         }
         return out
     }
@@ -250,6 +284,33 @@ struct SavingReplays: Sendable {
     var pairs: [([PolicyChange], ReplayVerdict)] = []
     /// A single replay's index, and a verdict with its key and another changed together.
     var through: [(Int, ReplayVerdict)] = []
+    /// Two keys changed together, neither of which alone makes an anomaly some other setting
+    /// saves end badly (`WhatIf.addBesidePairs`).
+    var beside: [([PolicyChange], ReplayVerdict)] = []
+
+    /// Every way the settings in effect put `identity` right, as alternatives (` | `) of
+    /// settings together (` + `): each setting that alone matters is in every alternative;
+    /// a pair that matters only together (`beside`) gives two alternatives, one with each.
+    /// A single alternative when no such pair is found; the pair's two keys when no setting
+    /// alone matters (`together`).
+    func alternatives(saving identity: AnomalyIdentity) -> [[PolicyChange]] {
+        let singles = keys(saving: identity)
+        guard !singles.isEmpty else { return [] }
+        if together(identity) { return singles.map { [$0] } }
+        var terms: [[PolicyChange]] = [singles]
+        for (pair, replay) in beside where replay.endsBadly(identity) && !pair.contains(where: singles.contains) {
+            var next: [[PolicyChange]] = []
+            for term in terms {
+                for change in pair {
+                    let grown = term.contains(change) ? term : term + [change]
+                    if !next.contains(where: { Set($0) == Set(grown) }) { next.append(grown) }
+                }
+            }
+            // A way that holds another whole way is not a way of its own.
+            terms = next.filter { t in !next.contains { o in o.count < t.count && o.allSatisfy(t.contains) } }
+        }
+        return terms
+    }
 
     /// The settings in effect whose change makes `identity` end badly: each key alone, or
     /// else the first pair that does it together.

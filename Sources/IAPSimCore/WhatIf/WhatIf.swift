@@ -33,6 +33,9 @@ package struct AnomalyExplanation: Sendable, Hashable {
     /// token a binding server asks for) is left out.
     package var savedBy: [PolicyChange]
     package var savedTogether = false
+    /// Every way the settings in effect put it right, when there is more than one that
+    /// holds several settings (`SavingReplays.alternatives`); else empty.
+    package var savedWays: [[PolicyChange]] = []
 }
 
 /// An anomaly that ends badly under the other policy and not under the run's own: what the
@@ -43,6 +46,8 @@ package struct AvoidedAnomaly: Sendable, Hashable {
     package var words: String
     package var savedBy: [PolicyChange]
     package var together = false
+    /// As `AnomalyExplanation.savedWays`.
+    package var savedWays: [[PolicyChange]] = []
     /// It opened on this side too (and ended well): put right, not kept from happening.
     package var happenedHere = false
     /// When no setting of this side is named (`savedBy` empty): the hardening changes that
@@ -205,13 +210,18 @@ package struct WhatIf: Sendable {
         var explanations: [AnomalyExplanation] = []
         for (a, identity) in zip(anomalies, identities) {
             let endsBadly = a.status.isUnresolved
-            explanations.append(
-                AnomalyExplanation(
-                    anomalyId: a.id, endsBadly: endsBadly,
-                    causedBy: causes[identity] ?? [], causeUnknown: unknownCauses,
-                    preventedBy: (endsBadly ? fixes[identity] : quietFixes[identity]) ?? [],
-                    savedBy: endsBadly ? [] : Self.union(saving.keys(saving: identity), live[identity] ?? []),
-                    savedTogether: !endsBadly && live[identity] == nil && saving.together(identity)))
+            let ways = endsBadly || live[identity] != nil ? [] : saving.alternatives(saving: identity)
+            var explanation = AnomalyExplanation(
+                anomalyId: a.id, endsBadly: endsBadly,
+                causedBy: causes[identity] ?? [], causeUnknown: unknownCauses,
+                preventedBy: (endsBadly ? fixes[identity] : quietFixes[identity]) ?? [],
+                savedBy: endsBadly ? [] : Self.union(saving.keys(saving: identity), live[identity] ?? []),
+                savedTogether: !endsBadly && live[identity] == nil && saving.together(identity))
+            if ways.count > 1, !explanation.savedTogether {
+                explanation.savedWays = ways
+                explanation.savedBy = ways.reduce([]) { Self.union($0, $1) }
+            }
+            explanations.append(explanation)
         }
         return WhatIfReport(
             explanations: explanations, avoided: avoided, other: other, replays: replays, events: events,
@@ -230,6 +240,7 @@ package struct WhatIf: Sendable {
         let theirs = otherWorld.map { AnomalyIdentity.all(in: $0, attacks: attacks(removing: [])) } ?? []
         addMechanismChecks(
             to: &saving, for: good + theirs, run: AnomalyIdentity.all(in: run, attacks: attacks(removing: [])))
+        addBesidePairs(to: &saving, for: good + theirs, run: ReplayVerdict(run, attacks: attacks(removing: [])))
         var avoided = otherWorld.map { self.avoided(by: run, under: $0, saving: saving) } ?? []
         if good.contains(where: { saving.keys(saving: $0).isEmpty }) || avoided.contains(where: { $0.savedBy.isEmpty })
         {
