@@ -133,6 +133,9 @@ def column(by_seed, count, bound):
     values = [by_seed.get(s, bound + 1) for s in range(1, count + 1)]
     worst = max(values)
     return statistics.median(values), (f">{bound}" if worst > bound else str(worst))
+def shown(median, bound):
+    # A median over seeds most of which found nothing is no number of runs: ">N".
+    return f">{bound}" if median > bound else f"{median:g}"
 rows = []
 for (where, bug), by in found.items():
     count, bound = (serve_seeds, serve_runs) if where == "serve" else (seeds, runs)
@@ -141,7 +144,7 @@ for (where, bug), by in found.items():
     name = bug
     if where != bug and (where == "serve" or where == "PurchaseManager"):
         name = f"{bug} ({', '.join(sorted(types.get((where, bug), {'none found'})))})"
-    rows.append((off_median, where, name, off_worst, on_median, on_worst))
+    rows.append((off_median, where, name, off_worst, on_median, on_worst, bound))
 rows.sort(key=lambda r: (-r[0], r[1], r[2]))
 serve_note = ""
 if any(where == "serve" for where, _ in found) and (serve_seeds, serve_runs) != (seeds, runs):
@@ -151,19 +154,20 @@ print(f"Runs to first detection (median, worst) over seeds 1-{seeds}, at most {r
 print()
 print("| where | planted bug | swarm off median | off worst | swarm on median | on worst | off/on |")
 print("|---|---|---:|---:|---:|---:|---:|")
-for off_median, where, name, off_worst, on_median, on_worst in rows:
-    ratio = off_median / on_median if on_median else float("inf")
-    print(f"| {where} | {name} | {off_median:g} | {off_worst} | {on_median:g} | {on_worst} | {ratio:.2f} |")
+for off_median, where, name, off_worst, on_median, on_worst, bound in rows:
+    ratio = f"{off_median / on_median:.2f}" if max(off_median, on_median) <= bound else "-"
+    print(f"| {where} | {name} | {shown(off_median, bound)} | {off_worst} | {shown(on_median, bound)} | {on_worst} | {ratio} |")
 serve_rows = "serve" in parts.split() or any(where == "serve" for where, _ in found)
 if serve_rows:
     print("| serve | BUGS=no-expiry | - | - | - | - | - |")
     print("| serve | BUGS=no-pagination | - | - | - | - | - |")
-rarest = rows[:5]
+# The rarest five of the presets and the app (serve's rows have their own, smaller bound).
+rarest = [r for r in rows if r[1] != "serve"][:5]
 if rarest:
     off = statistics.median(r[0] for r in rarest)
     on = statistics.median(r[4] for r in rarest)
     print()
-    print(f"rarest five (by swarm-off median): median of medians {off:g} off, {on:g} on ({off / on:.2f}x)")
+    print(f"rarest five of the presets and the app (by swarm-off median): median of medians {off:g} off, {on:g} on ({off / on:.2f}x)")
 if serve_rows:
     print("BUGS=no-expiry: not detectable by explore (it leaves no anomaly; serve judges a subscription's")
     print("access only by a scenario's expectation: scenarios/serve/subscription-expired.yaml fails).")

@@ -195,9 +195,8 @@ class Backend:
         if "no-clawback" in BUGS:
             return  # BUG no-clawback: a REFUND is acknowledged and nothing is taken back
         txn = t["transactionId"]
-        if self.db.execute("SELECT 1 FROM clawbacks WHERE transaction_id = ? AND row > COALESCE("
-                           "(SELECT MAX(row) FROM restores WHERE transaction_id = ?), 0)", (txn, txn)).fetchone():
-            return
+        if self.outstanding_clawbacks(txn):
+            return  # taken back already, and not given back since
         share = t.get("revocationPercentage") or 100_000
         for account, product, coins in self.db.execute(
                 "SELECT account, product_id, coins FROM credits WHERE transaction_id = ?", (txn,)).fetchall():
@@ -209,14 +208,20 @@ class Backend:
             else:
                 self.db.execute("DELETE FROM entitlements WHERE account = ? AND product_id = ?", (account, product))
 
+    def outstanding_clawbacks(self, txn):
+        """The clawback rows of the transaction not given back yet: each restore row gives back
+        one clawback row, in order, so those past the transaction's count of restores (both
+        tables stay append-only; never row numbers compared across the two tables, which a
+        retried REFUND_REVERSED once turned into a second restore of one clawback)."""
+        given = self.db.execute("SELECT COUNT(*) FROM restores WHERE transaction_id = ?", (txn,)).fetchone()[0]
+        return self.db.execute("SELECT account, product_id, coins FROM clawbacks WHERE transaction_id = ? "
+                               "ORDER BY row LIMIT -1 OFFSET ?", (txn, given)).fetchall()
+
     def restore(self, t):
-        """REFUND_REVERSED: gives back what the last clawback of the transaction took."""
+        """REFUND_REVERSED: gives back what the clawbacks of the transaction took and no
+        earlier REFUND_REVERSED gave back."""
         txn = t["transactionId"]
-        last_restore = self.db.execute("SELECT COALESCE(MAX(row), 0) FROM restores WHERE transaction_id = ?",
-                                       (txn,)).fetchone()[0]
-        for account, product, coins in self.db.execute(
-                "SELECT account, product_id, coins FROM clawbacks WHERE transaction_id = ? AND row > ?",
-                (txn, last_restore)).fetchall():
+        for account, product, coins in self.outstanding_clawbacks(txn):
             self.db.execute("INSERT INTO restores (transaction_id, account, product_id, coins) VALUES (?, ?, ?, ?)",
                             (txn, account, product, coins))
             if coins:

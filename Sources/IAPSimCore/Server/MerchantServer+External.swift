@@ -22,10 +22,13 @@ extension MerchantServer {
 
     /// A restore row (`REFUND_REVERSED`): the coins come back, and the clawbacks of `txn` that
     /// took them are undone by as much, newest first, as the simulated server's `giveBack` does
-    /// (a balance is its credits less its debits: `World+Invariants`).
+    /// (a balance is its credits less its debits: `World+Invariants`). A backend that gives
+    /// back more than it took back (a second restore of one clawback) gets only what its
+    /// clawbacks took: its own balance is then above the expected one, which the ledger check
+    /// reports as `ledger-mismatch` (`World.applyLedger`) instead of breaking the records.
     mutating func restore(_ user: String, _ coins: Int, txn: String) {
+        var left = coins
         recordSide { records in
-            var left = coins
             for k in records.debits.indices.reversed()
             where left > 0 && records.debits[k].clawedBackFor == txn && records.debits[k].user == user {
                 let part = min(left, records.debits[k].coins)
@@ -34,10 +37,11 @@ extension MerchantServer {
                 if records.debits[k].coins == 0 { records.debits.remove(at: k) }
             }
         }
+        let given = coins - left
         if let i = balances.firstIndex(where: { $0.user == user }) {
-            balances[i].coins += coins
+            balances[i].coins += given
         } else {
-            balances.append((user, coins))
+            balances.append((user, given))
         }
     }
 }
