@@ -213,6 +213,22 @@ import Testing
         #expect(!line.contains("| retry-immediate 2"), "\(line)")
     }
 
+    /// Issue 52, item 4: the values of one key beside the same other keys are named once, as a
+    /// single key's are (`server-status-poll 1h (or 12h … 24h)`, not three alternatives).
+    @Test func theValuesOfOneKeyBesideOthersAreNamedOnce() throws {
+        let (_, report) = Self.explain(try Self.load("sub-grace-cut-naive"))
+        let line = try #require(report.explanations.first?.account.line)
+        #expect(
+            line == "prevented by: server-notifications true + server-grace honor"
+                + " | server-grace honor + server-status-poll 1h (or 12h … 24h)", "\(line)")
+        let words = AnomalyExplanation.alternatives([
+            [PolicyChange(.serverStatusPoll, "1h"), PolicyChange(.serverGrace, "honor")],
+            [PolicyChange(.serverStatusPoll, "12h"), PolicyChange(.serverGrace, "honor")],
+            [PolicyChange(.serverStatusPoll, "12h"), PolicyChange(.serverGrace, "ignore")],
+        ])
+        #expect(words == "server-grace honor + server-status-poll 1h (or 12h) | server-status-poll 12h + server-grace ignore")
+    }
+
     @Test func weakeningValuesDoNotHarden() {
         #expect(PolicyKey.observer.hardening(in: .one) == ["launch"])
         #expect(PolicyKey.finish.hardening(in: .two) == ["after-credit"])

@@ -21,27 +21,35 @@ extension AnomalyExplanation {
     /// The account's line (`AnomalyAccount`): `prevented by: …` or `resolved by: …`.
     package var preventedByLine: String? { account.line }
 
-    /// Alternatives joined by ` | `, each a change or changes joined by ` + `; the single
-    /// changes of one key folded into one (its first value, then the others in brackets).
+    /// Alternatives joined by ` | `, each a change or changes joined by ` + `; alternatives
+    /// that differ only in the value of one key folded into one, that key last (its first
+    /// value, then the others in brackets): `retry-immediate 1 (or 2 … 10)`,
+    /// `server-grace honor + server-status-poll 1h (or 12h … 24h)`.
     package static func alternatives(_ fixes: [[PolicyChange]]) -> String {
         var words: [String] = []
-        var folded: [PolicyKey] = []
-        for fix in fixes {
-            guard fix.count == 1, let key = fix.first?.key else {
-                words.append(fix.map(\.words).joined(separator: " + "))
-                continue
+        var done = Set<Int>()
+        for (n, fix) in fixes.enumerated() where !done.contains(n) && !fix.isEmpty {
+            // The position whose key's other values make the most other alternatives.
+            var best: (position: Int, mates: [Int]) = (fix.count - 1, [])
+            for p in fix.indices {
+                let mates = fixes.indices.filter { m in
+                    m != n && !done.contains(m) && fixes[m].count == fix.count && fixes[m][p].key == fix[p].key
+                        && fixes[m].indices.allSatisfy { $0 == p || fixes[m][$0] == fix[$0] }
+                }
+                if mates.count > best.mates.count { best = (p, mates) }
             }
-            guard !folded.contains(key) else { continue }
-            folded.append(key)
-            let values = fixes.filter { $0.count == 1 && $0[0].key == key }.map { $0[0].value }
-            let rest = Array(values.dropFirst())
+            done.insert(n)
+            done.formUnion(best.mates)
+            let varying = fix[best.position]
+            let rest = best.mates.map { fixes[$0][best.position].value }
             let others =
                 switch rest.count {
                 case 0: ""
                 case 1: " (or \(rest[0]))"
                 default: " (or \(rest[0]) … \(rest[rest.count - 1]))"
                 }
-            words.append("\(key.rawValue) \(values[0])" + others)
+            let fixed = fix.indices.filter { $0 != best.position }.map { fix[$0].words }
+            words.append((fixed + [varying.words + others]).joined(separator: " + "))
         }
         return words.joined(separator: " | ")
     }
