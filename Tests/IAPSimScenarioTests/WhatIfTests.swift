@@ -226,7 +226,9 @@ import Testing
             [PolicyChange(.serverStatusPoll, "12h"), PolicyChange(.serverGrace, "honor")],
             [PolicyChange(.serverStatusPoll, "12h"), PolicyChange(.serverGrace, "ignore")],
         ])
-        #expect(words == "server-grace honor + server-status-poll 1h (or 12h) | server-status-poll 12h + server-grace ignore")
+        #expect(
+            words
+                == "server-grace honor + server-status-poll 1h (or 12h) | server-status-poll 12h + server-grace ignore")
     }
 
     @Test func weakeningValuesDoNotHarden() {

@@ -168,13 +168,16 @@ extension WhatIf {
     /// other side's `prevented by` names the same keys). One key of each pair is a setting
     /// whose change alone altered the anomaly's path (it ended alike, later or by another
     /// mechanism: `ReplayVerdict.trails`); the other is any setting not named already.
-    mutating func addBesidePairs(to saving: inout SavingReplays, for identities: [AnomalyIdentity], run: ReplayVerdict) {
+    mutating func addBesidePairs(to saving: inout SavingReplays, for identities: [AnomalyIdentity], run: ReplayVerdict)
+    {
         let base = input.policy
         var tried: Set<[Int]> = []
         for identity in identities {
             let singles = saving.acting(identity)
             guard !singles.isEmpty else { continue }
-            let others = saving.replays.indices.filter { !singles.contains($0) && !saving.replays[$0].1.endsBadly(identity) }
+            let others = saving.replays.indices.filter {
+                !singles.contains($0) && !saving.replays[$0].1.endsBadly(identity)
+            }
             let touched = others.filter { saving.replays[$0].1.trail(of: identity) != run.trail(of: identity) }
             for n in touched {
                 for m in others where m != n && saving.targets[m].key != saving.targets[n].key {
