@@ -43,6 +43,33 @@ struct IAPSim: ParsableCommand {
             + names.joined(separator: ", ") + " (with none: the sandbox; `iapsim --help` tells more)"
     }
 
+    /// Flags people reach for that are named otherwise here (walkthrough 6: `--catalog` got no
+    /// hint, where a misspelt `--polcy` gets ArgumentParser's "Did you mean").
+    static let synonyms = [
+        "--catalog": "--storekit", "--products": "--storekit", "--grace": "--grace-period", "--preset": "--policy",
+        "--against": "--policy",
+    ]
+
+    /// A "Did you mean" for an unknown flag that is a synonym of one of ours, in
+    /// ArgumentParser's message (at the end of the line that names it, instead of its guess).
+    static func synonymHint(_ message: String) -> ((String) -> String)? {
+        guard
+            let (word, flag) = synonyms.sorted(by: { $0.key < $1.key }).first(where: {
+                // Only a flag this command has (its usage line names it).
+                message.contains("Unknown option '\($0.key)'") && message.contains("[\($0.value) ")
+            })
+        else { return nil }
+        return { text in
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if let i = lines.firstIndex(where: { $0.contains("Unknown option '\(word)'") }) {
+                // Ours over ArgumentParser's nearest spelling (`--grace`: `--grace-period`, not `--grants`).
+                if let guess = lines[i].range(of: " Did you mean") { lines[i] = String(lines[i][..<guess.lowerBound]) }
+                lines[i] += (lines[i].hasSuffix(".") ? "" : ".") + " Did you mean '\(flag)'?"
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+
     static func main() {
         signal(SIGPIPE, SIG_IGN)
         for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) < 0 {
@@ -64,7 +91,8 @@ struct IAPSim: ParsableCommand {
             let code = exitCode(for: error)
             if code == .success { exit(withError: error) }
             // ArgumentParser's message quotes the flags' values as given: made visible too.
-            let message = fullMessage(for: error)
+            var message = fullMessage(for: error)
+            if let hint = synonymHint(message) { message = hint(message) }
             if !message.isEmpty {
                 Output.raw(
                     message.split(separator: "\n", omittingEmptySubsequences: false)

@@ -121,6 +121,21 @@ enum CLI {
         #expect(try CLI.run(["help", "run"]).stdout.contains("USAGE: iapsim run"))
     }
 
+    /// Walkthrough 6, N10: a flag people reach for that is named otherwise here gets the
+    /// flag it means (`--catalog`: `--storekit`), over ArgumentParser's nearest spelling
+    /// (`--grace`: `--grace-period`, not `--grants`), and only where the command has it.
+    @Test func aSynonymOfAFlagIsPointedToTheFlag() throws {
+        let catalog = try CLI.run(["--catalog", "scenarios/dungeon.storekit"])
+        #expect(catalog.status == 2)
+        #expect(catalog.stderr.hasPrefix("Error: Unknown option '--catalog'. Did you mean '--storekit'?\n"))
+        let grace = try CLI.run(["--grace", "3d"])
+        #expect(grace.stderr.hasPrefix("Error: Unknown option '--grace'. Did you mean '--grace-period'?\n"))
+        // `run` has no --policy: no hint that would be refused in turn.
+        let run = try CLI.run(["run", "--preset", "naive", "x.yaml"])
+        #expect(run.status == 2)
+        #expect(!run.stderr.contains("Did you mean '--policy'"))
+    }
+
     /// Walkthrough 5, F5: `learn` away from the checkout says where the lessons come from.
     @Test func learnWithoutTheShippedScenariosSaysHowToFindThem() throws {
         let result = try CLI.run(["learn", "--scenarios", "no/such/folder"])

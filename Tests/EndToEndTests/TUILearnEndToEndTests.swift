@@ -21,7 +21,7 @@ import Testing
         try tmux.wait(for: "Anomaly A1", timeout: 20)
         try tmux.wait(for: "A1 lost-order")
         try tmux.send("q")  // closes the inspector; the fix comes beside it
-        try tmux.wait(for: "policy hardened (same inputs)")
+        try tmux.wait(for: "policy hardened (same inputs")
         try tmux.wait(for: "avoided: lost-order")
         try tmux.send("]")
         try tmux.wait(for: "lesson 2 of 8: watch")

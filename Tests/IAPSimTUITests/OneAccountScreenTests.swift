@@ -54,6 +54,25 @@ import Testing
         #expect(!line.contains("observer launch"), "\(line)")
     }
 
+    /// Walkthrough 6: while a step waits (the clock held), the split names the keys of what
+    /// the other side avoided, not only at the end ("avoided: grace-cut …0001 prevented" with no
+    /// key, for as long as the step waited).
+    @Test func theSplitNamesTheKeysWhileAStepWaits() throws {
+        var d = try DefectTests.play("sub-grace-cut-naive.yaml")
+        d.keys("V")
+        var steps = 0
+        while d.model.simulation.auditor.anomalies.isEmpty, d.model.result == nil, steps < 10 {
+            d.key(.enter)
+            steps += 1
+        }
+        #expect(d.model.result == nil && d.model.waitingForStep, "steps: \(steps)")
+        #expect(!d.model.simulation.auditor.anomalies.isEmpty)
+        let right = d.model.splitAvoided?.right ?? []
+        // At this moment (the cut open, not yet recovered) the grace rule alone keeps it away.
+        #expect(right.first == "grace-cut 1000000000001, prevented by: server-grace honor", "\(right)")
+        #expect(d.screen(120, 40).text.contains("avoided: grace-cut …0001, prevented by: server-grace honor"))
+    }
+
     /// Lesson 8's end: the side that never had the grace cut counts it avoided, with the keys
     /// (a subscription world is never idle, so the ended file's split works it out).
     @Test func theSplitAtTheEndOfTheGraceFileCountsTheCutAvoidedWithItsKeys() throws {
@@ -67,10 +86,13 @@ import Testing
                 "\(right)")
             let text = d.screen(width, height).text
             #expect(text.contains("avoided: grace-cut"), "\(text)")
-            // M4: at 80x24 the keys are cut only with a mark, never silently.
+            // M4: at 80x24 the keys are cut only with a mark, never silently; walkthrough 6: the
+            // first whole alternative, with the key the lesson teaches, is on screen at both sizes.
             let keys = d.model.keyLines(prevented: [], saved: right, width: width / 2)
-            #expect(keys.joined().contains("server-grace honor") || keys.last?.hasSuffix("…") == true, "\(keys)")
+            let joined = keys.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            #expect(joined.contains("server-notifications true + server-grace honor"), "\(keys)")
             #expect(keys.allSatisfy { TextWidth.of($0) <= width / 2 }, "\(keys)")
+            #expect(keys.joined().contains("grace-cut …0001"), "\(keys)")
         }
     }
 }

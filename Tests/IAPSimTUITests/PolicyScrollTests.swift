@@ -19,4 +19,20 @@ import Testing
         let top = d.screen(80, 24).text
         #expect(top.contains("preset") && top.contains("sk2-hardened"))
     }
+
+    /// Walkthrough 6, N7: a StoreKit 2 world's policy panel says the observer key in StoreKit 2's
+    /// words (its App panel says `updates listening`), a StoreKit 1 world in StoreKit 1's.
+    @Test func theObserverKeysHelpIsInTheWorldsWords() {
+        for (preset, words, not) in [
+            (PolicyPreset.sk2Naive, "Transaction.updates listener", "SKPaymentQueue"),
+            (.naive, "SKPaymentQueue.default().add(observer)", "Transaction.updates listener"),
+        ] {
+            var d = Driver(UIModel(preset: preset))
+            d.keys("p")
+            d.key(.down)  // from the preset to the observer
+            let text = d.screen(120, 40).text
+            #expect(text.contains(words), "\(preset): \(text)")
+            #expect(!text.contains(not), "\(preset): \(text)")
+        }
+    }
 }

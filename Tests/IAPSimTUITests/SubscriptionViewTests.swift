@@ -7,6 +7,19 @@ import Testing
 /// The Subscriptions view (`T`): each subscriber's paid periods, E and G on one calendar,
 /// the cells where they differ marked; the picker (`C`) offers the subscription commands.
 @Suite struct SubscriptionViewTests {
+    /// Walkthrough 6, N5: a free trial (the dungeon's weekly pass, 3 days at 0.00) is drawn
+    /// `f` (free), not `$`, and the paid weeks after it `$`.
+    @Test func aFreeTrialIsDrawnFreeNotPaid() throws {
+        var d = try DefectTests.play("game-weekly-pass-renewal-naive.yaml")
+        d.keys("G")
+        let row = try #require(d.model.subscriberRows.first)
+        let marks = row.strip.periods.map(\.mark)
+        #expect(marks.first == .free, "\(marks)")
+        #expect(marks.dropFirst().contains(.paid), "\(marks)")
+        d.keys("T")
+        #expect(d.screen(120, 40).text.contains("f free"))
+    }
+
     @Test func theGraceCutShowsAsMarksBetweenEAndG() throws {
         var d = try DefectTests.play("sub-grace-cut-naive.yaml")
         d.keys("G")

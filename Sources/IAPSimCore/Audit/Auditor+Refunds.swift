@@ -23,7 +23,9 @@ extension Auditor {
             if c.clawedBack {
                 if let id = c.refundAnomalyId {
                     change(
-                        id, type: .refundUnclawed, status: .resolved, mechanism: AnomalyWording.clawedBack,
+                        id, type: .refundUnclawed, status: .resolved,
+                        mechanism: AnomalyWording.clawedBack(
+                            unlock: catalog.read(c.productId) { $0.coins == 0 } ?? false),
                         at: now, &out)
                 }
                 continue
@@ -97,7 +99,13 @@ extension AnomalyWording {
         s += " was not taken back"
         return s
     }
-    static var clawedBack: String { "clawed back: the coins were taken back (a balance may go negative: debt)" }
+    /// A refunded charge's credit taken back: its coins, or (`unlock`: a non-consumable or
+    /// non-renewing product, no coins) the entitlement it granted.
+    static func clawedBack(unlock: Bool) -> String {
+        unlock
+            ? "clawed back: the unlock was taken back (the product is locked again)"
+            : "clawed back: the coins were taken back (a balance may go negative: debt)"
+    }
     static var coinsKept: String { "the server hears of the refund but keeps the coins (server-clawback off)" }
     static var shareRoundsToNothing: String {
         "the server hears of the refund, but its refunded share rounds down to nothing to take back"

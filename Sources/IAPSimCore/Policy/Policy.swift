@@ -197,11 +197,13 @@ extension PolicyKeySpec {
                 + "when its `Transaction.updates` listener starts): at launch, or when the store screen opens",
             presets: .all(
                 "launch", except: [.naive: "store-screen", .retryFile: "store-screen", .sk2Naive: "store-screen"])
-        ).live("changed live: registered now if the app runs; one registered stays"),
+        ).storeKit2Help("when the app's Transaction.updates listener starts").live(
+            "changed live: registered now if the app runs; one registered stays"),
         .choice(
             .finish, \.finish, .both, help: "when finishTransaction runs for a purchased transaction",
             doc: "when `finishTransaction` (StoreKit 2: `finish()`) runs for a purchased transaction",
-            presets: .all("after-credit", except: [.naive: "on-purchase", .sk2Naive: "on-purchase"])),
+            presets: .all("after-credit", except: [.naive: "on-purchase", .sk2Naive: "on-purchase"])
+        ).storeKit2Help("when finish() runs for a purchased transaction"),
         .flag(
             .finishFailed, \.finishFailed, .storeKit1, help: "whether failed transactions are finished",
             presets: .all("false", except: [.hardened: "true", .sk2Hardened: "true"])),

@@ -34,6 +34,8 @@ package struct PolicyKeySpec: Sendable {
     /// running world does not read at once (`Simulation.policyChangedLive`); nil: from the
     /// next moment the key is read. `.live("...")` on a row.
     package var liveEffect: String?
+    /// The short help in StoreKit 2's words, where StoreKit 1's differ (`.storeKit2Help`).
+    var helpStoreKit2: String?
 
     /// This row, its values graded (`graded`).
     func graded(_ yes: Bool = true) -> PolicyKeySpec {
@@ -43,6 +45,14 @@ package struct PolicyKeySpec: Sendable {
     }
 
     /// This row, with when a live change of it takes effect (`liveEffect`).
+    /// This row with its short help in StoreKit 2's words (walkthrough 6: a StoreKit 2 world's
+    /// policy panel said `SKPaymentQueue.default().add(observer)`).
+    func storeKit2Help(_ words: String) -> PolicyKeySpec {
+        var row = self
+        row.helpStoreKit2 = words
+        return row
+    }
+
     func live(_ words: String) -> PolicyKeySpec {
         var row = self
         row.liveEffect = words
@@ -179,6 +189,10 @@ extension PolicyKey {
 
     /// What the key decides, in one short line (the policy panel's help).
     package var help: String { spec.help }
+    /// The short help in `world`'s words.
+    package func help(in world: StoreKitWorld) -> String {
+        world == .two ? spec.helpStoreKit2 ?? spec.help : spec.help
+    }
     /// What the key accepts, in words fit for an error message.
     var acceptedValues: String { spec.accepted }
     /// The values a picker offers for this key, in order (a sample for open-ended keys).

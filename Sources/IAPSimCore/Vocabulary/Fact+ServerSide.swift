@@ -45,6 +45,9 @@ extension Fact {
         case .serverUnavailable(let route):
             out.write(string: "\(route.rawValue) request answered 503: the merchant server is down")
         case .refundHeard(let txn, let outcome): out.write(string: "refund of \(txn) heard: \(outcome)")
+        case .coinsClawedBack(let user, 0, let txn, _):
+            // An unlock's clawback (no coins): the entitlement it granted is taken back.
+            out.write(string: "the unlock of refunded \(txn) taken back from \(user): locked again")
         case .coinsClawedBack(let user, let coins, let txn, let balance):
             out.write(
                 string:

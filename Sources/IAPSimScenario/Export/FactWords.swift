@@ -9,7 +9,7 @@ extension Fact {
         case .transactionUpdated(let txn, let p, .deferred):
             return "\(txn) \(p): purchase() returned .pending (a parent must approve)"
         case .transactionUpdated(let txn, let p, .purchased):
-            return "\(txn) \(p): charged; a signed Transaction exists (verified)"
+            return "\(txn) \(p): purchased; a signed Transaction exists (verified)"
         default: return nil
         }
     }

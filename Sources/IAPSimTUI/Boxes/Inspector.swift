@@ -236,16 +236,20 @@ struct Inspector {
     /// A refund and what the server took back for it, from the log (and the store's record).
     func refundLines(_ txn: String) -> [Line] {
         var out: [Line] = []
+        let product = sim.store.transaction(txn)?.productId ?? ""
         if let at = sim.store.transaction(txn)?.refundedAt {
             out.append(
                 field("refunded", "by Apple at \(DurationText.clock(at)) (revocationDate)", Style(.warn, bold: true)))
         }
         for e in sim.log {
             if case .coinsClawedBack(let user, let coins, txn, let balance) = e.fact {
+                let unlock = coins == 0 && (sim.store.catalog.read(product) { $0.coins == 0 } ?? false)
                 out.append(
                     field(
                         "clawed back",
-                        "\(coins) coins from \(user) at \(DurationText.clock(e.time)) (balance \(balance))",
+                        unlock
+                            ? "the unlock of \(product) from \(user) at \(DurationText.clock(e.time)) (locked again)"
+                            : "\(coins) coins from \(user) at \(DurationText.clock(e.time)) (balance \(balance))",
                         Style(.good)))
             }
         }

@@ -105,7 +105,8 @@ enum PolicyBox {
             rows.append(
                 (
                     key.rawValue, policy.value(of: key),
-                    key.help + "; " + key.hardeningWords(in: policy.storekit) + (key.liveEffect.map { "; " + $0 } ?? "")
+                    key.help(in: policy.storekit) + "; " + key.hardeningWords(in: policy.storekit)
+                        + (key.liveEffect.map { "; " + $0 } ?? "")
                 ))
         }
         let rowRoom = renderRows(rows, selected: selected, box: r, noteLines: noteLines.count, glyphs, &grid)

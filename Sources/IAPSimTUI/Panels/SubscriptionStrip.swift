@@ -9,6 +9,8 @@ struct SubscriptionStrip: Sendable, Hashable {
     enum PeriodMark: Sendable, Hashable {
         /// Charged (a purchase, a renewal, a recovery).
         case paid
+        /// Nothing paid: a free trial or a free offer period (walkthrough 6: a trial was `$`).
+        case free
         /// Charged, then refunded.
         case refunded
         /// Billing failed: the App Store is retrying, no access (no grace period).
@@ -20,6 +22,7 @@ struct SubscriptionStrip: Sendable, Hashable {
         var symbol: Character {
             switch self {
             case .paid: "$"
+            case .free: "f"
             case .refunded: "R"
             case .retry: "x"
             case .grace: "g"

@@ -82,9 +82,13 @@ extension UIModel {
     mutating func refreshSplitAvoided() {
         // A subscription world is never idle (its next renewal is always due): an ended file
         // counts as settled, its twin once it has caught up with it.
+        // A held clock (paused, a step or a lesson's question waiting) moves no log either: the
+        // keys are worked out then too, not only at the end (walkthrough 6: the split named no
+        // key for as long as a lesson's step waited).
         let ended = result != nil
-        guard let twin, simulation.isIdle || ended,
-            twin.simulation.isIdle || (ended && twin.simulation.now >= simulation.now)
+        let settled = ended || paused || waitingForStep || lessonWaitsForDecidingStep
+        guard let twin, simulation.isIdle || settled,
+            twin.simulation.isIdle || (settled && twin.simulation.now >= simulation.now)
         else { return }
         let stamp = [simulation.logCount, twin.simulation.logCount, session.count]
         if split.avoided?.stamp == stamp { return }
@@ -180,6 +184,12 @@ extension UIModel {
         for (i, (model, r, role)) in halves.enumerated() {
             let otherWorld = i == 0 ? twin.simulation : simulation
             let avoided = !UIModel.prevented(in: otherWorld, by: model.simulation).isEmpty
+            // A twin that settled further on (its reconciliation, its notifications' retries)
+            // says its own clock: its Auditor's ages run from there (walkthrough 6, N2).
+            var role = role
+            if i == 1, twin.simulation.now != simulation.now {
+                role += r.width >= 60 ? ", at \(DurationText.clock(twin.simulation.now))" : ""
+            }
             model.renderHalf(
                 &grid, r, role: role, keyLines: keyLines[i], avoided: avoided, header: header,
                 auditorLines: auditorLines)
@@ -202,17 +212,42 @@ extension UIModel {
                 words += "; both have " + first + (open.count > 1 ? " +\(open.count - 1)" : "")
             }
         } else {
+            // Before the replays: what it avoided, and when its keys come.
             words =
                 "avoided: "
                 + prevented.prefix(4).map { "\($0.0.type.rawValue) \(PanelContent.shortId($0.0.txn)) \($0.1)" }.joined(
                     separator: ", ")
                 + (prevented.count > 4 ? " +\(prevented.count - 4)" : "")
+                + " (its keys once the clock stops: Space)"
         }
+        // Ids as the panels write them (`…0001`), on both halves and at every moment.
+        words = Self.shortIds(words)
         let wrapped = Wrap.words(words, width: width - 1).map { " " + $0 }
-        // The keys of what both sides have take a third line.
-        let most = open.isEmpty ? 2 : 3
+        // The keys of what both sides have take a third line; a narrow half (80 columns) one
+        // more, so that its first whole alternative fits.
+        let most = (open.isEmpty ? 2 : 3) + (width < 60 ? 1 : 0)
         guard wrapped.count > most else { return wrapped }
         return Array(wrapped.prefix(most - 1)) + [Self.cutMarked(wrapped[most - 1], width: width, mark: glyphs.more)]
+    }
+
+    /// `text` with each transaction id (13 digits or more) shortened as the panels write it.
+    static func shortIds(_ text: String) -> String {
+        var out = ""
+        var digits = ""
+        func flush() {
+            out += digits.count >= 13 ? PanelContent.shortId(digits) : digits
+            digits = ""
+        }
+        for ch in text {
+            if ch.isASCII, ch.isNumber {
+                digits.append(ch)
+            } else {
+                flush()
+                out.append(ch)
+            }
+        }
+        flush()
+        return out
     }
 
     /// `line` cut so that it ends with `mark` within `width` columns: after its last whole

@@ -36,7 +36,8 @@ extension UIModel {
     /// grace) that followed a failed renewal, kept after it ended, up to now.
     static func paidPeriods(_ s: Subscription, now: VirtualTime) -> [SubscriptionStrip.Period] {
         var out = s.periods.map {
-            SubscriptionStrip.Period(start: $0.start, end: $0.end, mark: $0.refunded ? .refunded : .paid)
+            SubscriptionStrip.Period(
+                start: $0.start, end: $0.end, mark: $0.refunded ? .refunded : $0.priceCents == 0 ? .free : .paid)
         }
         for retry in s.billingRetries where now > retry.start {
             let end = min(retry.end ?? now, now)
@@ -213,7 +214,7 @@ extension UIModel {
     /// What each mark means, wrapped at whole entries to `width` (80 columns hold it).
     func legend(width: Int) -> [Line] {
         let entries = [
-            "\(nowMark) now", "$ paid", "R refunded", "x billing retry", "g grace", "U upgrade",
+            "\(nowMark) now", "$ paid", "f free", "R refunded", "x billing retry", "g grace", "U upgrade",
             "D plan change at renewal", ". none", "\(SubscriptionStrip.notYet) not yet", "E entitled (Apple's rules)",
             "G granted (merchant server)", "^ E and G differ > 30s",
         ]
