@@ -7,6 +7,16 @@ import Testing
 /// Walkthrough 3, defect 18 (the small things) and defect 11 (serve), each through the
 /// model and its rendered screen.
 @Suite struct SmallThingsTests {
+    /// Walkthrough 6, N8: `]` onto a file that is refused names the file once, before its
+    /// line and column, so that the problem keeps the room of the status line.
+    @Test func aRefusedFileIsNamedOnceOnTheStatusLine() {
+        var model = UIModel()
+        _ = model.update(.scenarioFailed(path: "/tmp/d/b.yaml", reason: "/tmp/d/b.yaml:8:9: unknown command 'lunch'"))
+        #expect(model.status == "could not open /tmp/d/b.yaml:8:9: unknown command 'lunch'")
+        _ = model.update(.scenarioFailed(path: "/tmp/d/c.yaml", reason: "no such file"))
+        #expect(model.status == "could not open /tmp/d/c.yaml: no such file")
+    }
+
     @Test func theSplitHeaderWrapsTheKeyLineInsteadOfCuttingIt() throws {
         var d = try DefectTests.play("missed-order-request-lost-naive.yaml")
         d.keys("VG")

@@ -39,7 +39,8 @@ extension UIModel {
         case .scenarioOpened(let file):
             opened(file)
         case .scenarioFailed(let path, let reason):
-            status = "could not open \(path): \(reason)"
+            // A refusal that names the file (`FILE:LINE:COL: ...`) names it once.
+            status = reason.hasPrefix(path + ":") ? "could not open \(reason)" : "could not open \(path): \(reason)"
         case .workOutWhatIf:
             // The inspector may have closed meanwhile (a key in the same burst).
             if whatIfWorking { workOutWhatIf() }
