@@ -72,7 +72,11 @@ import Testing
         #expect(text.contains("caused by: step "), "\(text)")
         #expect(text.contains("Fault"), "the chain has the crash: \(text)")
         d.effects = []
+        d.framesBeforeWork = []
         d.key(.char("H"))
+        // Walkthrough 6, N9: a frame says the handout is being written before the replays run.
+        let before = d.framesBeforeWork.last?.text.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(before.contains("writing the handout of A"), "\(before)")
         guard case .saveHandout(let base, let contents)? = d.effects.last else {
             Issue.record("no handout effect: \(d.effects)")
             return
@@ -88,6 +92,24 @@ import Testing
             #expect(footer.contains("wrote the handout to /tmp/class/iapsim-A1-lost-order-1.md"), "\(footer)")
             if width == 120 { #expect(footer.contains("close"), "\(footer)") }
         }
+    }
+
+    /// Walkthrough 6, N9: a handout of the sandbox names each cause as the inspector does, the
+    /// input it was (`your input 3 (crash)`), not a step of a file that does not exist.
+    @Test func aSandboxHandoutNamesItsCausesAsInputs() throws {
+        var d = Driver.naiveCrashAtCharge()
+        d.wait(wallMs: 60_000)
+        let anomaly = try #require(d.model.simulation.auditor.anomalies.first)
+        d.effects = []
+        d.key(.char("H"))
+        guard case .saveHandout(_, let contents)? = d.effects.last else {
+            Issue.record("no handout effect for A\(anomaly.id): \(d.effects)")
+            return
+        }
+        let causes = contents.components(separatedBy: "## Caused by").last?.components(separatedBy: "##").first ?? ""
+        #expect(causes.contains("- your input "), "\(causes)")
+        #expect(!causes.contains("- step "), "\(causes)")
+        #expect(contents.contains("From the sandbox"), "\(contents.prefix(300))")
     }
 
     @Test func aDuplicateReceiptNamesTheStaleTransactionSentInstead() throws {

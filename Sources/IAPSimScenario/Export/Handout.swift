@@ -34,6 +34,11 @@ package enum Handout {
         }
     }
 
+    /// The `file` of a handout written from the sandbox, whose inputs are keys pressed, not
+    /// steps of a file: each is named as the input it was, `your input 5 (refund …)`, as the
+    /// inspector names it.
+    package static let sandbox = "the sandbox"
+
     /// `A1-lost-order.md`
     package static func fileName(_ a: Anomaly) -> String { "A\(a.id)-\(a.type.rawValue).md" }
 
@@ -48,7 +53,7 @@ package enum Handout {
             "**What happened.** \(AnomalyType.text(a.summary, in: world))", "",
         ]
         if let mechanism = a.mechanism { out += ["**How it ended.** \(AnomalyType.text(mechanism, in: world))", ""] }
-        out += section("Caused by", x.map { causes($0) } ?? ["- not worked out"])
+        out += section("Caused by", x.map { causes($0, sandbox: source.file == sandbox) } ?? ["- not worked out"])
         let facts = chainEntries(a, source: source, causes: x?.causedBy ?? [])
         out += section("Chain of facts", chain(facts, in: world))
         out += section("Money", money(a, in: source.sim))
@@ -68,10 +73,13 @@ package enum Handout {
 
     static func section(_ title: String, _ body: [String]) -> [String] { ["## \(title)", ""] + body + [""] }
 
-    static func causes(_ x: AnomalyExplanation) -> [String] {
+    static func causes(_ x: AnomalyExplanation, sandbox: Bool = false) -> [String] {
         x.causedBy.isEmpty
             ? ["No injected input: it happens without any fault, account switch, attack or refund."]
-            : ["Without these inputs it does not happen:", ""] + x.causedBy.map { "- \($0.words)" }
+            : ["Without these inputs it does not happen:", ""]
+                + x.causedBy.map {
+                    sandbox ? "- your input \($0.number) (\($0.command.scenarioText))" : "- \($0.words)"
+                }
     }
 
     /// The account's line (`AnomalyAccount`), then each alternative on its own line.

@@ -57,6 +57,10 @@ package enum UIMessage: Sendable, Hashable {
     /// The edge has drawn the frame that says the replays are under way (`.afterFrame`):
     /// work out what caused the anomaly and what prevents it now.
     case workOutWhatIf
+    /// The edge has drawn the frame that says anomaly `id`'s handout is being written
+    /// (`.afterFrame`): replay the session and write it (walkthrough 6, N9: `H` showed
+    /// nothing for as long as the replays took).
+    case writeHandout(id: Int)
 }
 
 /// A scenario read from a file, as the edge hands it to the model.

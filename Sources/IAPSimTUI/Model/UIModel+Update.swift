@@ -41,6 +41,8 @@ extension UIModel {
         case .scenarioFailed(let path, let reason):
             // A refusal that names the file (`FILE:LINE:COL: ...`) names it once.
             status = reason.hasPrefix(path + ":") ? "could not open \(reason)" : "could not open \(path): \(reason)"
+        case .writeHandout(let id):
+            return writeHandoutNow(id)
         case .workOutWhatIf:
             // The inspector may have closed meanwhile (a key in the same burst).
             if whatIfWorking { workOutWhatIf() }

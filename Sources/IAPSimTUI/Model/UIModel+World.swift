@@ -310,22 +310,29 @@ extension UIModel {
     mutating func writeHandout(_ id: Int? = nil) -> [UIEffect] {
         let list = inspectableAnomalies
         guard let id = id ?? (list.isEmpty ? nil : list[selectedIndex(.auditor)].id),
-            let anomaly = simulation.auditor.anomalies.first(where: { $0.id == id })
+            simulation.auditor.anomalies.contains(where: { $0.id == id })
         else {
             status = "no anomaly yet: no handout to write"
             return []
         }
+        // A frame that says so first: the replays take a while on a long session.
+        status = "writing the handout of A\(id)… (replaying the session without each input, under each key)"
+        return [.afterFrame(.writeHandout(id: id))]
+    }
+
+    /// The handout of anomaly `id`, once the frame that announces it is drawn.
+    mutating func writeHandoutNow(_ id: Int) -> [UIEffect] {
+        guard let anomaly = simulation.auditor.anomalies.first(where: { $0.id == id }) else { return [] }
         workOutWhatIf()  // the world may have moved since the inspector opened
         let file: String
         switch mode {
-        case .sandbox: file = "the sandbox"
+        case .sandbox: file = Handout.sandbox
         case .play(let path): file = path
         }
         let source = Handout.Source(
             title: player.scenario.title, file: file, sim: simulation, log: simulation.log,
             records: recordsWithSteps(),
             whatIf: whatIf)
-        status = "writing the handout of A\(id)…"
         return [
             .saveHandout(
                 baseName: "iapsim-A\(id)-\(anomaly.type.rawValue)", contents: Handout.markdown(anomaly, from: source))

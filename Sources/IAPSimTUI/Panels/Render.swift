@@ -281,9 +281,13 @@ extension UIModel {
         grid.put(UIModel.footerSpans(footerEntries, width: grid.width), x: 0, y: row, width: grid.width)
     }
 
-    /// The status line's words about a handout (written, or not), while they are news.
+    /// The status line's words about a handout (being written, written, or not), while they
+    /// are news.
     var handoutStatus: String? {
-        guard let status, status.hasPrefix("wrote the handout") || status.hasPrefix("could not save") else {
+        guard let status,
+            status.hasPrefix("writing the handout") || status.hasPrefix("wrote the handout")
+                || status.hasPrefix("could not save")
+        else {
             return nil
         }
         return status
