@@ -24,6 +24,22 @@ import Testing
         #expect(between.contains("    Server-xApp: credited 1000000000001 (lost: its receiver is gone)"))
     }
 
+    /// Walkthrough 6 (issue 52, item 10): the chain of facts shows an anomaly's opening once,
+    /// not again as a status change to the status it opened with at the same moment.
+    @Test func theChainShowsEachOpeningOnce() throws {
+        let dir = CLI.temporaryFile("once")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try CLI.run([
+            "run", "scenarios/double-credit-crash-before-finish-naive.yaml", "--quiet", "--handout", dir,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOfFile: dir + "/A1-double-credit.md", encoding: .utf8)
+        let chain = page.components(separatedBy: "## Chain of facts").last?.components(separatedBy: "## Money").first
+        let rows = (chain ?? "").split(separator: "\n").filter { $0.contains("| Auditor |") }
+        #expect(rows.count == 1, "\(rows)")
+        #expect(rows.first?.contains("A1 double-credit permanent") == true, "\(rows)")
+    }
+
     @Test func finishAfterTheRequestIsDrawnAfterIt() throws {
         let lines = try diagram("wrong-account-switch-before-delivery-naive.yaml")
         let sent = try #require(lines.firstIndex(of: "    App->>Server: POST /recharge (1000000000001, no order)"))

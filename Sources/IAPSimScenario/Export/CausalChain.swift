@@ -45,6 +45,32 @@ package enum CausalChain {
         return out
     }
 
+    /// Whether `entry` only repeats an anomaly's opening: its status change at the moment it
+    /// opened, to the status it opened with (`A1 double-credit -> permanent: credited twice`
+    /// under `A1 double-credit permanent: …`). The chain shows each opening once (walkthrough
+    /// 6); the mechanism is the page's "how it ended" and the inspector's `mechanism:` line.
+    /// `openings` keeps the openings seen so far, in log order.
+    package static func repeatsOpening(_ entry: LogEntry, openings: inout [Int: LogEntry]) -> Bool {
+        switch entry.fact {
+        case .anomalyOpened(let id, _, _, _, _):
+            openings[id] = entry
+            return false
+        case .anomalyStatusChanged(let id, _, let status, _):
+            guard let opened = openings[id], opened.time == entry.time,
+                case .anomalyOpened(_, _, _, status, _) = opened.fact
+            else { return false }
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// `entries` without the status changes that only repeat an opening (`repeatsOpening`).
+    package static func openedOnce(_ entries: [LogEntry]) -> [LogEntry] {
+        var openings: [Int: LogEntry] = [:]
+        return entries.filter { !repeatsOpening($0, openings: &openings) }
+    }
+
     package static func words(_ text: String) -> Set<String> {
         Set(text.split { !($0.isLetter || $0.isNumber) }.map(String.init))
     }

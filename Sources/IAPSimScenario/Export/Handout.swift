@@ -96,7 +96,8 @@ package enum Handout {
     }
 
     static func chainEntries(_ a: Anomaly, source: Source, causes: [ReplayStep]) -> [LogEntry] {
-        CausalChain.entries(source.log, anomaly: a.id, ids: ids(of: a), causes: causes, words: source.words)
+        CausalChain.openedOnce(
+            CausalChain.entries(source.log, anomaly: a.id, ids: ids(of: a), causes: causes, words: source.words))
     }
 
     /// The transactions and orders an anomaly names.

@@ -280,8 +280,10 @@ struct Inspector {
         var out: [Line] = []
         var carried = Set<Int>()
         var sending = false
+        var openings: [Int: LogEntry] = [:]
         for i in first...last {
             let e = log[i]
+            if CausalChain.repeatsOpening(e, openings: &openings) { continue }
             let include: Bool
             switch e.fact {
             case .messageSent(let id, _, .request, _, _) where sending:
