@@ -178,6 +178,18 @@ import Testing
 
     /// The split screen: the same steps under hardened; what hardened avoided is named, with
     /// the settings that saved it.
+    /// Walkthrough 6, N2: a twin an hour further on (its reconciliation) says so, and its
+    /// verdict is never cut for it.
+    @Test func aTwinFurtherOnSaysItsClockAndKeepsItsVerdict() throws {
+        var d = try DefectTests.play("server-refund-unclawed-naive.yaml")
+        d.keys("VG")
+        let wide = d.screen(120, 40).text
+        #expect(wide.contains(" sk2-hardened at 1:00:00.000: 1 anomaly, 0 unresolved"), "\(wide)")
+        #expect(wide.contains(" policy sk2-naive (this run): 1 anomaly, 1 unresolved"), "\(wide)")
+        let narrow = d.screen(80, 24).text
+        #expect(narrow.contains(" sk2-hardened: 1 anomaly, 0 unresolved"), "\(narrow)")
+    }
+
     @Test func theSplitRunsTheSameInputsUnderThePairedPreset() throws {
         var d = try DefectTests.play("missed-order-request-lost-naive.yaml")
         d.keys("V")
@@ -189,6 +201,8 @@ import Testing
         // which its Auditor's ages run (walkthrough 6, N2).
         #expect(d.model.twin?.simulation.now != d.model.simulation.now)
         #expect(text.contains("policy hardened (same inputs, at 0:01:13.780): no anomaly"), "\(text)")
+        // At 80 columns the clock stays and the verdict is whole.
+        #expect(d.screen(80, 24).text.contains(" hardened at 0:01:13.780: no anomaly"), "\(d.screen(80, 24).text)")
         // Once both worlds are idle the replays say what saved it, as `run --against` does.
         #expect(text.contains("avoided: missed-order o1, prevented by: retry-immediate"), "\(text)")
         #expect(d.model.splitAvoided?.right.first?.hasPrefix("missed-order o1, prevented by: ") == true)

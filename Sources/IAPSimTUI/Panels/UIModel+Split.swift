@@ -186,12 +186,9 @@ extension UIModel {
             let avoided = !UIModel.prevented(in: otherWorld, by: model.simulation).isEmpty
             // A twin that settled further on (its reconciliation, its notifications' retries)
             // says its own clock: its Auditor's ages run from there (walkthrough 6, N2).
-            var role = role
-            if i == 1, twin.simulation.now != simulation.now {
-                role += r.width >= 60 ? ", at \(DurationText.clock(twin.simulation.now))" : ""
-            }
+            let at = i == 1 && twin.simulation.now != simulation.now ? DurationText.clock(twin.simulation.now) : nil
             model.renderHalf(
-                &grid, r, role: role, keyLines: keyLines[i], avoided: avoided, header: header,
+                &grid, r, role: role, at: at, keyLines: keyLines[i], avoided: avoided, header: header,
                 auditorLines: auditorLines)
         }
     }
@@ -270,12 +267,25 @@ extension UIModel {
     /// `auditorLines` need from Events and the Merchant server when the screen is short
     /// (80x24), down to one row of each.
     func renderHalf(
-        _ grid: inout Grid, _ r: Rect, role: String, keyLines: [String], avoided: Bool, header: Int,
+        _ grid: inout Grid, _ r: Rect, role: String, at: String? = nil, keyLines: [String], avoided: Bool,
+        header: Int,
         auditorLines: Int
     ) {
-        // A narrow half keeps the policy's name and the verdict.
-        let label =
-            r.width >= 60 ? " policy \(policyName) (\(role)): \(verdictWords)" : " \(policyName): \(verdictWords)"
+        // The first label that fits: the verdict is what the halves are compared by, so the
+        // word "policy", the role and last the twin's own clock (a twin that settled further
+        // on: its Auditor's ages run from there) give way before it. A narrow half (80
+        // columns) names no role.
+        let tail = ": \(verdictWords)"
+        var candidates: [String] = []
+        if let at {
+            if r.width >= 60 {
+                candidates += [" policy \(policyName) (\(role), at \(at))", " \(policyName) (\(role), at \(at))"]
+            }
+            candidates.append(" \(policyName) at \(at)")
+        }
+        if r.width >= 60 { candidates.append(" policy \(policyName) (\(role))") }
+        candidates.append(" \(policyName)")
+        let label = (candidates.first { TextWidth.of($0 + tail) <= r.width } ?? candidates[candidates.count - 1]) + tail
         grid.put(label, x: r.x, y: r.y, Style(.title, bold: true, reverse: true), maxWidth: r.width)
         for (k, line) in keyLines.enumerated() {
             grid.put(line, x: r.x, y: r.y + 1 + k, Style(avoided ? .good : .dim, bold: avoided), maxWidth: r.width)
