@@ -23,9 +23,12 @@ import Testing
     }()
 
     /// This process's cooperative threads are shared with the tests that wait synchronously
-    /// (tmux, subprocesses): on two cores the server's start may queue behind them for more
-    /// than the 10 s a user's `--api-listen` gets.
-    static let listenSeconds: Int64 = 300
+    /// (tmux, subprocesses): on two cores the server's start, each hop of its handlers and the
+    /// client's continuations queue behind them, for more than the 10 s a user's
+    /// `--api-listen` gets, and more than 300 s (a fresh-clone CI run of stop 64 timed out a
+    /// request at 1,236 s into the run). The bound is the whole suite's length: the queue
+    /// drains when those tests end, so only a server that never answers waits it out.
+    static let listenSeconds: Int64 = 1_800
 
     static func fetch(_ url: String, auth: String?) async throws -> (Int, [String: String], Data) {
         var request = URLRequest(url: try #require(URL(string: url)))
