@@ -51,18 +51,15 @@ package enum CausalChain {
     /// 6); the mechanism is the page's "how it ended" and the inspector's `mechanism:` line.
     /// `openings` keeps the openings seen so far, in log order.
     package static func repeatsOpening(_ entry: LogEntry, openings: inout [Int: LogEntry]) -> Bool {
-        switch entry.fact {
-        case .anomalyOpened(let id, _, _, _, _):
+        // Two facts of the log's many matter here: no `default:` branch over the rest.
+        if case .anomalyOpened(let id, _, _, _, _) = entry.fact {
             openings[id] = entry
             return false
-        case .anomalyStatusChanged(let id, _, let status, _):
-            guard let opened = openings[id], opened.time == entry.time,
-                case .anomalyOpened(_, _, _, status, _) = opened.fact
-            else { return false }
-            return true
-        default:
-            return false
         }
+        guard case .anomalyStatusChanged(let id, _, let status, _) = entry.fact, let opened = openings[id],
+            opened.time == entry.time, case .anomalyOpened(_, _, _, status, _) = opened.fact
+        else { return false }
+        return true
     }
 
     /// `entries` without the status changes that only repeat an opening (`repeatsOpening`).
