@@ -38,6 +38,9 @@ import Testing
         try tmux.send("l")
         try tmux.wait(for: "lost-order resolved", timeout: 30)
         try tmux.send("i")
+        try tmux.wait(for: "Anomaly A1")
+        // The what-if replays run after the first frame; on two loaded cores they take a while.
+        try tmux.waitGone("working it out", timeout: 180)
         let text = try inspector(tmux)
         #expect(text.contains("resolved by: observer launch"), "\(text)")
         try tmux.send("q", "q")

@@ -31,7 +31,7 @@ import Testing
             #expect(menu.contains("1-9 0 a m f s pick"), "\(width)x\(height) footer:\n\(menu)")
             try tmux.send("9")
             let raised = try tmux.wait(for: "> price-increase pro_monthly 5.99 consent")
-            #expect(raised.panel("Events").contains("price of pro_monthly raised from 4.99 to 5.99"), "\(raised)")
+            #expect(raised.panel("Events").contains("price of pro_monthly raised from $4.99 to $5.99"), "\(raised)")
             // The renewal info as signed now, in the subscription's inspector.
             try tmux.send("T", "i")
             let inspector = try tmux.wait("the renewal info's price increase") {

@@ -11,7 +11,7 @@ final class Tmux {
 
     nonisolated(unsafe) private static var counter = 0
     /// Generous: CI runs these beside the mutation test on two cores; polling makes a pass fast.
-    static let timeout: Double = 15
+    static let timeout: Double = 45
 
     let socket: String
     private var alive = true
@@ -168,8 +168,8 @@ final class Tmux {
         try wait("\"\(text)\"", timeout: timeout) { Tmux.flat($0).contains(Tmux.flat(text)) }
     }
 
-    func waitGone(_ text: String) throws {
-        try wait("\"\(text)\" to go") { !$0.contains(text) }
+    func waitGone(_ text: String, timeout: Double = Tmux.timeout) throws {
+        try wait("\"\(text)\" to go", timeout: timeout) { !$0.contains(text) }
     }
 
     static func flat(_ s: String) -> String {

@@ -196,4 +196,30 @@ import Testing
         #expect(text.contains("2 charge(s), 1 anomaly"), "\(text)")
         #expect(d.screen(80, 24).text.contains("no access since Feb 1"), "\(d.screen(80, 24).text)")
     }
+
+    /// Walkthrough 6: a refunded renewal has no order row to say so; the Merchant panel's
+    /// `refunded` line names it, at both sizes. A run with no refund has no such line.
+    @Test func theMerchantPanelNamesARefundedRenewal() throws {
+        var d = try DefectTests.play("sub-refund-renewal-naive.yaml")
+        d.keys("G")
+        let refunded = try #require(d.model.simulation.store.subscriptions.first?.periods.first { $0.refunded })
+        for (w, h) in [(120, 40), (80, 24)] {
+            let merchant = DefectTests.panel(d.screen(w, h), "Merchant server")
+            let line = merchant.first { $0.hasPrefix("refunded ") }
+            #expect(line?.contains(refunded.transactionId.suffix(4)) == true, "\(w)x\(h):\n\(merchant)")
+        }
+        var clean = try DefectTests.play("sub-billing-retry-naive.yaml")
+        clean.keys("G")
+        #expect(!DefectTests.panel(clean.screen(120, 40), "Merchant server").contains { $0.hasPrefix("refunded") })
+    }
+
+    /// Walkthrough 6: the `C` menu's price increase names its price as `b` does (`$5.99`).
+    @Test func thePriceIncreaseRowNamesTheCurrency() {
+        var d = Driver(UIModel(users: ["alice"], preset: .sk2Naive))
+        d.keys("b4")
+        d.wait(wallMs: 6_000)
+        let rows = SubscriptionMenu.commands(for: d.model)
+        let increase = rows.first { $0.label == "price increase (consent)" }
+        #expect(increase?.detail == "$5.99 at the next renewal, if agreed", "\(String(describing: increase?.detail))")
+    }
 }

@@ -72,7 +72,7 @@ extension AppStore {
         out.log(
             .appStore,
             .noted(
-                "price of \(product) raised from \(formatMoney(old)) to \(formatMoney(cents)) for the subscriber of "
+                "price of \(product) raised from \(catalog.settings.displayPrice(old)) to \(catalog.settings.displayPrice(cents)) for the subscriber of "
                     + "\(book.subscriptions[i].originalTransactionId): "
                     + (consent
                         ? "the customer must consent before the renewal of \(SubscriptionCalendar.iso(book.subscriptions[i].expiresAt))"

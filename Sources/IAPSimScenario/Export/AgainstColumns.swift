@@ -24,10 +24,16 @@ package enum AgainstColumns {
         var out = [side.title, String(repeating: "-", count: side.title.count)]
         if auditor.anomalies.isEmpty { out.append("anomalies: none") }
         for x in auditor.anomalies {
-            // A replay is named by the attacker's fresh order, when the auditor names it.
-            let fresh = x.involved.first { id in
-                id != x.order && side.sim.server.orders.contains { $0.id == id && $0.createdBy == .attacker }
-            }
+            // A replay is named by the attacker's fresh order: the one the auditor names, or for
+            // a replay refused at the door, the attacker's newest order made before it (as the
+            // other side, where it was credited, names it).
+            let orders = side.sim.server.orders
+            let fresh =
+                x.involved.first { id in
+                    id != x.order && orders.contains { $0.id == id && $0.createdBy == .attacker }
+                }
+                ?? (x.type == .replayFraud && x.status == .blocked
+                    ? orders.last { $0.createdBy == .attacker && $0.createdAt <= x.openedAt }?.id : nil)
             out.append(
                 "A\(x.id) \(x.type.rawValue) \(x.status.rawValue)"
                     + (fresh ?? x.order ?? x.txn).map { " \($0)" }.orEmpty)

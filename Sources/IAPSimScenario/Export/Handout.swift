@@ -58,7 +58,13 @@ package enum Handout {
         out += section("Chain of facts", chain(facts, in: world))
         out += section("Money", money(a, in: source.sim))
         if let x {
-            out += section(x.account.fix == .resolved ? "Resolved by" : "Prevented by", account(x))
+            let title =
+                switch x.account.fix {
+                case .prevented: "Prevented by"
+                case .resolved: "Resolved by"
+                case .blocked: "Blocked by"
+                }
+            out += section(title, account(x))
         } else {
             out += section(a.status.isUnresolved ? "Prevented by" : "Resolved by", ["- not worked out"])
         }
@@ -88,10 +94,13 @@ package enum Handout {
         let head = "`\(account.line)` (` | `: any one; ` + `: all together)"
         guard !account.keys.isEmpty else { return [head] }
         let meaning =
-            account.fix == .resolved
-            ? "Settings in effect that put it right: set to the other preset's value, it ends badly:"
-            : "Hardening changes, set from the start, after which it does not happen or ends well "
-                + "(and nothing new goes wrong):"
+            switch account.fix {
+            case .blocked: "Settings in effect that refused it: set to the other preset's value, it ends badly:"
+            case .resolved: "Settings in effect that put it right: set to the other preset's value, it ends badly:"
+            case .prevented:
+                "Hardening changes, set from the start, after which it does not happen or ends well "
+                    + "(and nothing new goes wrong):"
+            }
         return [head, "", meaning, ""] + account.keys.map { "- " + $0.map { "`\($0.words)`" }.joined(separator: " + ") }
     }
 
@@ -242,8 +251,8 @@ package enum Handout {
         }
         if out.isEmpty { out.append("- paid: nothing yet") }
         if let money = sim.auditor.timelineMoney(of: user) {
-            out.append("- paid and not delivered: \(formatMoney(money.paidNotDelivered))")
-            out.append("- granted without payment: \(formatMoney(money.grantedNotPaid))")
+            out.append("- paid and not delivered: \(price(money.paidNotDelivered))")
+            out.append("- granted without payment: \(price(money.grantedNotPaid))")
         }
         return out
     }

@@ -169,7 +169,7 @@ package enum MermaidExport {
             switch command {
             // The user's own proxy sends a replay or a forgery, not the app.
             case .replay, .forge: return arrow("User", "->>", "Attacker", command.scenarioText)
-            default: return arrow("User", "->>", "App", command.scenarioText)
+            default: return arrow("User", "->>", Self.recipient(of: command), command.scenarioText)
             }
         case .observerRegistered:
             return arrow("App", "->>", "StoreKit", "add(observer)")
@@ -278,6 +278,25 @@ package enum MermaidExport {
 
     static func arrow(_ from: String, _ kind: String, _ to: String, _ text: String) -> String {
         "    \(from)\(kind)\(to): \(escape(text))"
+    }
+
+    /// Who a person's command goes to: Apple grants refunds, Ask to Buy and its answers, the
+    /// customer's Settings, consents and offer codes, and App Store Connect's prices and
+    /// grace period (the App Store); the rest is done in the app.
+    static func recipient(of command: Command) -> String {
+        switch command {
+        case .refundLoop, .askToBuy, .approve, .decline: return "AppStore"
+        case .subscription(let c):
+            switch c {
+            case .autoRenew, .gracePeriod, .priceIncrease, .consentToPriceIncrease, .redeemCode, .family:
+                return "AppStore"
+            case .billingFail, .changePlan, .delayNextNotification, .buyOffer, .deferMessages: return "App"
+            }
+        case .buy, .openStore, .closeStore, .crash, .launch, .background, .foreground, .uninstall, .login, .logout,
+            .network, .networkFault, .storeFault, .replay, .forge, .serverOutage, .serverAPIFault, .spend,
+            .heal, .setPolicy, .setPreset, .wait, .settle:
+            return "App"
+        }
     }
 
     /// The diagram's participant for a part of the world.

@@ -56,7 +56,7 @@ enum SubscriptionMenu {
                     label: "grace period off",
                     detail: "App Store Connect: a renewal that fails goes to billing retry at once",
                     command: .gracePeriod(nil)))
-        if !catalog.subscriptions.isEmpty { rows += priceIncreaseRows(live, store) }
+        if !catalog.subscriptions.isEmpty { rows += priceIncreaseRows(live, store, catalog.settings) }
         if catalog.subscriptions.contains(where: \.familyShareable) { rows += familyRows(model) }
         rows += codeRows(catalog)
         return rows
@@ -64,11 +64,11 @@ enum SubscriptionMenu {
 
     /// A price increase of the product the live subscription renews to (a dollar over what it
     /// renews at), with and without the customer's consent; the consent; StoreKit's messages.
-    static func priceIncreaseRows(_ live: SubscriberView?, _ store: AppStore) -> [Row] {
+    static func priceIncreaseRows(_ live: SubscriberView?, _ store: AppStore, _ settings: CatalogSettings) -> [Row] {
         let product = live?.subscription.autoRenewProductId
         let cents = live.flatMap { store.renewalPrice($0.subscription, of: $0.subscription.autoRenewProductId) }
         let raise = product.flatMap { p in cents.map { (product: p, cents: $0 + 100) } }
-        let to = raise.map { formatMoney($0.cents) } ?? "a dollar more"
+        let to = raise.map { settings.displayPrice($0.cents) } ?? "a dollar more"
         let defers = store.defersMessages
         return [
             Row(

@@ -195,6 +195,18 @@ struct PanelContent {
         // everything newest first: transaction ids grow with time.
         credited += s.subscriptionCredits.suffix(48).filter { !credited.contains($0) }
         credited.sort { ($0.count, $0) > ($1.count, $1) }
+        // Apple refunded some of them (a purchase, or a subscription period: a renewal has
+        // no order row to say so): which, whatever the server did about it; above the
+        // credited line, so that a short panel keeps it.
+        let refunded = credited.filter { t in
+            sim.store.transaction(t)?.refundedAt != nil
+                || sim.subscribers.contains { view in
+                    view.subscription.periods.contains { $0.transactionId == t && $0.refunded }
+                }
+        }
+        if !refunded.isEmpty {
+            out.append(label("refunded", refunded.prefix(12).map(txn).joined(separator: " "), Style(.bad, bold: true)))
+        }
         out.append(
             label(
                 "credited", credited.isEmpty ? "none yet" : credited.prefix(12).map(txn).joined(separator: " "),
