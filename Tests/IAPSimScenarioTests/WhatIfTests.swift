@@ -73,8 +73,7 @@ import Testing
         #expect(result.simulation.auditor.anomalies.allSatisfy { $0.status == .blocked })
         for x in report.explanations {
             #expect(x.savedBy.map(\.words) == ["server-dedup true"])
-            #expect(x.account.fix == .blocked)
-            #expect(x.account.line == "blocked by: server-dedup true")
+            #expect(x.account.fix == .resolved)
         }
     }
 
@@ -178,11 +177,11 @@ import Testing
 
     @Test func eitherOfTwoSettingsIsJoinedByABarAndEachNeededOneByAPlus() throws {
         let (_, blocked) = Self.explain(try Self.load("replay-fraud-blocked-hardened"))
-        #expect(blocked.explanations.first?.account.line == "blocked by: server-dedup true | server-bind-order true")
+        #expect(blocked.explanations.first?.account.line == "resolved by: server-dedup true | server-bind-order true")
         var scenario = try Self.load("replay-fraud-naive")
         scenario.policy.serverDedup = true
         let (_, dedup) = Self.explain(scenario)
-        #expect(dedup.explanations.first?.account.line == "blocked by: server-dedup true")
+        #expect(dedup.explanations.first?.account.line == "resolved by: server-dedup true")
     }
 
     /// Issue 52, M3: a refund that `sk2-hardened` claws back is put right two ways (the

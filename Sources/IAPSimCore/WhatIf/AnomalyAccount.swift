@@ -11,11 +11,6 @@ package struct AnomalyAccount: Sendable, Hashable {
         case prevented
         /// It happened and these keys, in effect, put it right.
         case resolved
-        /// It was tried and these keys, in effect, refused it at the door (a replay, a forgery).
-        case blocked
-
-        /// The settings in effect did it (`resolved`, `blocked`), not changes to make.
-        package var bySettingsInEffect: Bool { self != .prevented }
     }
 
     package var fix: Fix
@@ -45,16 +40,10 @@ package struct AnomalyAccount: Sendable, Hashable {
 extension AnomalyExplanation {
     /// This anomaly's account: `prevented by` the changes that stop it when it ends badly, or
     /// when it was put right by no setting of this policy (what would have kept it from
-    /// happening); `resolved by` the settings in effect that put it right (`blocked by` when
-    /// they refused it at the door).
+    /// happening); `resolved by` the settings in effect that put it right.
     package var account: AnomalyAccount {
-        let fix: AnomalyAccount.Fix = blocked ? .blocked : .resolved
-        if !endsBadly, !savedWays.isEmpty { return AnomalyAccount(fix, keys: savedWays) }
-        if !endsBadly, !savedBy.isEmpty {
-            var account = AnomalyAccount(resolvedBy: savedBy, together: savedTogether)
-            account.fix = fix
-            return account
-        }
+        if !endsBadly, !savedWays.isEmpty { return AnomalyAccount(.resolved, keys: savedWays) }
+        if !endsBadly, !savedBy.isEmpty { return AnomalyAccount(resolvedBy: savedBy, together: savedTogether) }
         return AnomalyAccount(.prevented, keys: preventedBy)
     }
 }
@@ -64,7 +53,7 @@ extension AvoidedAnomaly {
     /// never happened here; the settings in effect that did it, or else the changes that stop
     /// it on the side that had it.
     package var account: AnomalyAccount {
-        let fix: AnomalyAccount.Fix = blockedHere ? .blocked : happenedHere ? .resolved : .prevented
+        let fix: AnomalyAccount.Fix = happenedHere ? .resolved : .prevented
         if !savedWays.isEmpty { return AnomalyAccount(fix, keys: savedWays) }
         guard savedBy.isEmpty else {
             var account = AnomalyAccount(resolvedBy: savedBy, together: together)

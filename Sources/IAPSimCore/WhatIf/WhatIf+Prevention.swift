@@ -231,7 +231,6 @@ extension WhatIf {
             var avoided = AvoidedAnomaly(
                 identity: identity, words: words, savedBy: saving.keys(saving: identity),
                 together: saving.together(identity), happenedHere: here.status(of: identity) != nil)
-            avoided.blockedHere = here.status(of: identity) == .blocked
             let ways = saving.alternatives(saving: identity)
             if ways.count > 1, !avoided.together {
                 avoided.savedWays = ways

@@ -17,8 +17,6 @@ package struct AnomalyExplanation: Sendable, Hashable {
     package var anomalyId: Int
     /// Left `open` or `permanent` by the run's verdict.
     var endsBadly: Bool
-    /// Ended `blocked` (refused at the door): its settings blocked it, not put it right.
-    var blocked = false
     /// The smallest set of injected inputs without which it does not open; empty when it
     /// opens without any of them (or the run injected none).
     package var causedBy: [ReplayStep]
@@ -52,8 +50,6 @@ package struct AvoidedAnomaly: Sendable, Hashable {
     package var savedWays: [[PolicyChange]] = []
     /// It opened on this side too (and ended well): put right, not kept from happening.
     package var happenedHere = false
-    /// It opened on this side as `blocked`: refused at the door.
-    package var blockedHere = false
     /// When no setting of this side is named (`savedBy` empty): the hardening changes that
     /// stop it on the side that had it (its `preventedBy` there).
     package var preventedThere: [[PolicyChange]] = []
@@ -221,7 +217,6 @@ package struct WhatIf: Sendable {
                 preventedBy: (endsBadly ? fixes[identity] : quietFixes[identity]) ?? [],
                 savedBy: endsBadly ? [] : Self.union(saving.keys(saving: identity), live[identity] ?? []),
                 savedTogether: !endsBadly && live[identity] == nil && saving.together(identity))
-            explanation.blocked = a.status == .blocked
             if ways.count > 1, !explanation.savedTogether {
                 explanation.savedWays = ways
                 explanation.savedBy = ways.reduce([]) { Self.union($0, $1) }

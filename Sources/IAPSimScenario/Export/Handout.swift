@@ -58,13 +58,7 @@ package enum Handout {
         out += section("Chain of facts", chain(facts, in: world))
         out += section("Money", money(a, in: source.sim))
         if let x {
-            let title =
-                switch x.account.fix {
-                case .prevented: "Prevented by"
-                case .resolved: "Resolved by"
-                case .blocked: "Blocked by"
-                }
-            out += section(title, account(x))
+            out += section(x.account.fix == .resolved ? "Resolved by" : "Prevented by", account(x))
         } else {
             out += section(a.status.isUnresolved ? "Prevented by" : "Resolved by", ["- not worked out"])
         }
@@ -94,13 +88,10 @@ package enum Handout {
         let head = "`\(account.line)` (` | `: any one; ` + `: all together)"
         guard !account.keys.isEmpty else { return [head] }
         let meaning =
-            switch account.fix {
-            case .blocked: "Settings in effect that refused it: set to the other preset's value, it ends badly:"
-            case .resolved: "Settings in effect that put it right: set to the other preset's value, it ends badly:"
-            case .prevented:
-                "Hardening changes, set from the start, after which it does not happen or ends well "
-                    + "(and nothing new goes wrong):"
-            }
+            account.fix == .resolved
+            ? "Settings in effect that put it right: set to the other preset's value, it ends badly:"
+            : "Hardening changes, set from the start, after which it does not happen or ends well "
+                + "(and nothing new goes wrong):"
         return [head, "", meaning, ""] + account.keys.map { "- " + $0.map { "`\($0.words)`" }.joined(separator: " + ") }
     }
 

@@ -180,7 +180,7 @@ public struct Verdict: Sendable, Hashable, CustomStringConvertible {
                 type: a.type.rawValue, status: a.status.rawValue, cause: a.mechanism, summary: a.summary,
                 transactionID: a.txn, user: a.user, isUnresolved: a.status.isUnresolved, causedBy: x?.causedByLine,
                 preventedBy: account?.fix == .prevented ? account?.line : nil,
-                savedBy: account?.fix.bySettingsInEffect == true ? account?.line : nil)
+                savedBy: account?.fix == .resolved ? account?.line : nil)
         }
         avoided = whatIf?.avoided.map(\.line) ?? []
         paidNotDeliveredCents = auditor.paidNotDeliveredCents
