@@ -70,6 +70,24 @@ import Testing
         #expect(money.contains("- granted without payment: $0.36"))
         #expect(money.contains("- paid and not delivered: $0.00"))
         #expect(page.contains("    Note left of User: step 5: refund newest"))
+        #expect(page.contains("    User->>AppStore: refund newest"), "Apple refunds, not the app")
+    }
+
+    /// Walkthrough 6: the renewal that put a grace cut right is drawn whole (the App Store's
+    /// recovery, `Transaction.updates`, the report), not a `POST /recharge` from nowhere.
+    @Test func theRenewalThatPutItRightIsDrawn() throws {
+        let dir = CLI.temporaryFile("handouts-grace")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try CLI.run(["run", "scenarios/sub-grace-cut-naive.yaml", "--handout", dir, "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOfFile: dir + "/A1-grace-cut.md", encoding: .utf8)
+        let diagram = try #require(page.components(separatedBy: "```mermaid").last)
+        let lines = diagram.split(separator: "\n").map(String.init)
+        let recovered = lines.firstIndex { $0.contains("recovered from billing retry (1000000000002)") }
+        let updates = lines.firstIndex { $0.contains("StoreKit-->>App: Transaction.updates emitted [1000000000002]") }
+        let report = lines.firstIndex { $0.contains("App->>Server: POST /recharge (1000000000002, no order)") }
+        #expect(recovered != nil && updates != nil && report != nil, "\(diagram)")
+        if let recovered, let updates, let report { #expect(recovered < updates && updates < report, "\(diagram)") }
     }
 }
 

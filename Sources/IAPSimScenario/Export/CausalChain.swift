@@ -68,6 +68,18 @@ package enum CausalChain {
         return entries.filter { !repeatsOpening($0, openings: &openings) }
     }
 
+    /// `ids` and the transactions the anomaly's status changes name: the one that put it
+    /// right (`access granted by the app's report (1000000000002)`, a recovered renewal), whose
+    /// facts belong to its story as much as the first purchase's.
+    package static func ids(_ ids: Set<String>, resolvedThrough log: [LogEntry], anomaly: Int) -> Set<String> {
+        var out = ids
+        for entry in log {
+            guard case .anomalyStatusChanged(let id, _, _, let mechanism?) = entry.fact, id == anomaly else { continue }
+            out.formUnion(words(mechanism).filter { $0.count >= 10 && $0.allSatisfy(\.isNumber) })
+        }
+        return out
+    }
+
     package static func words(_ text: String) -> Set<String> {
         Set(text.split { !($0.isLetter || $0.isNumber) }.map(String.init))
     }

@@ -97,7 +97,9 @@ package enum Handout {
 
     static func chainEntries(_ a: Anomaly, source: Source, causes: [ReplayStep]) -> [LogEntry] {
         CausalChain.openedOnce(
-            CausalChain.entries(source.log, anomaly: a.id, ids: ids(of: a), causes: causes, words: source.words))
+            CausalChain.entries(
+                source.log, anomaly: a.id, ids: CausalChain.ids(ids(of: a), resolvedThrough: source.log, anomaly: a.id),
+                causes: causes, words: source.words))
     }
 
     /// The transactions and orders an anomaly names.
@@ -114,7 +116,7 @@ package enum Handout {
     /// has it: the requests and answers between app, server, attacker and App Store that
     /// the chain's facts (a credit, a refusal) were the ends of; and the app's `purchase()`.
     static func withMessages(_ chain: [LogEntry], of a: Anomaly, source: Source) -> [LogEntry] {
-        let names = ids(of: a).union(["A\(a.id)"])
+        let names = CausalChain.ids(ids(of: a), resolvedThrough: source.log, anomaly: a.id).union(["A\(a.id)"])
         var out: [LogEntry] = []
         var next = 0
         var sentLast = false

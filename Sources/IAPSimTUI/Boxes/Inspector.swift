@@ -103,7 +103,7 @@ struct Inspector {
             out.append([Span(line, Style(.good, bold: true))])
         }
         out.append(heading("chain of facts (\(ids.joined(separator: ", ")))"))
-        out += chain(ids: Set(ids), anomalyId: x.id)
+        out += chain(ids: CausalChain.ids(Set(ids), resolvedThrough: sim.log, anomaly: x.id), anomalyId: x.id)
         return out
     }
 
