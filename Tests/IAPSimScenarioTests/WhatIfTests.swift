@@ -66,6 +66,38 @@ import Testing
         #expect(!Self.words(x.preventedBy).contains("persist keychain"))
     }
 
+    /// Walkthrough 6, N4: under naive, `server-notifications true + server-clawback full`
+    /// takes a refund back too, but the naive server (no `server-dedup`) credits the
+    /// `ONE_TIME_CHARGE` notification a second time: no fix here, while hardened names it.
+    /// The explanation says so, and the inspector shows it.
+    @Test func aChangeThatOpensAnotherAnomalyIsNamedAsNoFixHere() throws {
+        let text = """
+            format: 1
+            title: a refund under naive
+            policy: naive
+            seed: 1
+            users: [alice]
+            steps:
+              - do: buy coins_100
+              - when: credited
+                do: wait 1m
+              - do: refund newest
+            """
+        let (result, report) = Self.explain(try ScenarioParser.parse(text: text, file: "n4.yaml"))
+        let a = try #require(result.simulation.auditor.anomalies.first)
+        #expect(a.type == .refundUnclawed && a.status == .permanent)
+        let x = try #require(report.explanation(of: a.id))
+        #expect(!Self.words(x.preventedBy).contains("server-notifications true + server-clawback full"))
+        let setBack = x.setBacks.first {
+            Set($0.changes.map(\.words)) == ["server-notifications true", "server-clawback full"]
+        }
+        #expect(setBack?.opens.first == .doubleCredit, "\(x.setBacks)")
+        #expect(
+            setBack?.words == "server-notifications true + server-clawback full: double-credit, refund-overclawed "
+                + "end badly after it", "\(String(describing: setBack?.words))")
+        #expect(x.setBacks.count <= 3)
+    }
+
     @Test func aReplayBlockedByDedupIsSavedByDedup() throws {
         var scenario = try Self.load("replay-fraud-naive")
         scenario.policy.serverDedup = true

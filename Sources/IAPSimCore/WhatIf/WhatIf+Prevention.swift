@@ -33,7 +33,10 @@ extension WhatIf {
         var out: [AnomalyIdentity: [[PolicyChange]]] = [:]
         for (change, policy) in singles {
             let replay = verdict(policy)
-            guard replay.newBadOnes(comparedWith: before).isEmpty else { continue }
+            guard replay.newBadOnes(comparedWith: before).isEmpty else {
+                noteSetBack([change], replay, bad, before: before, run: run, opening: opening)
+                continue
+            }
             for identity in bad where replay.prevents(identity, as: run, opening: opening) {
                 out[identity, default: []].append([change])
             }
@@ -45,13 +48,31 @@ extension WhatIf {
                 var policy = first.policy
                 guard (try? policy.set(second.change.key, to: second.change.value)) != nil else { continue }
                 let replay = verdict(policy)
-                guard replay.newBadOnes(comparedWith: before).isEmpty else { continue }
+                guard replay.newBadOnes(comparedWith: before).isEmpty else {
+                    noteSetBack(
+                        [first.change, second.change], replay, unprevented, before: before, run: run, opening: opening)
+                    continue
+                }
                 for identity in unprevented where replay.prevents(identity, as: run, opening: opening) {
                     out[identity, default: []].append([first.change, second.change])
                 }
             }
         }
         return out
+    }
+
+    /// `changes` (whose `replay` made an anomaly not in `before` end badly) kept some of `bad`
+    /// from ending badly: each of those notes it as a set-back (its first `SetBack.kept`).
+    mutating func noteSetBack(
+        _ changes: [PolicyChange], _ replay: ReplayVerdict, _ bad: [AnomalyIdentity], before: [AnomalyIdentity],
+        run: ReplayVerdict, opening: Bool
+    ) {
+        let opens = replay.newBadOnes(comparedWith: before).map(\.type)
+        for identity in bad where (setBacks[identity]?.count ?? 0) < SetBack.kept {
+            guard replay.prevents(identity, as: run, opening: opening) else { continue }
+            let unique = opens.reduce(into: [AnomalyType]()) { if !$0.contains($1) { $0.append($1) } }
+            setBacks[identity, default: []].append(SetBack(changes: changes, opens: unique))
+        }
     }
 
     /// The keys whose value in the run's policy differs from a target's (the other policy

@@ -36,6 +36,26 @@ package struct AnomalyExplanation: Sendable, Hashable {
     /// Every way the settings in effect put it right, when there is more than one that
     /// holds several settings (`SavingReplays.alternatives`); else empty.
     package var savedWays: [[PolicyChange]] = []
+    /// Changes that kept it from ending badly but are no fix, since another anomaly ends
+    /// badly after them (at most `SetBack.kept`): why an alternative the other side names is
+    /// missing here (walkthrough 6, N4).
+    package var setBacks: [SetBack] = []
+}
+
+/// A change that kept an anomaly from ending badly and made another end badly: no fix.
+package struct SetBack: Sendable, Hashable {
+    package var changes: [PolicyChange]
+    /// The types of the anomalies that end badly after it and did not before.
+    package var opens: [AnomalyType]
+    /// The most kept per anomaly.
+    static let kept = 3
+
+    /// `server-notifications true + server-clawback full: double-credit, refund-overclawed end
+    /// badly after it`
+    package var words: String {
+        changes.map(\.words).joined(separator: " + ") + ": "
+            + opens.map(\.rawValue).joined(separator: ", ") + (opens.count > 1 ? " end" : " ends") + " badly after it"
+    }
 }
 
 /// An anomaly that ends badly under the other policy and not under the run's own: what the
@@ -103,6 +123,9 @@ package struct WhatIf: Sendable {
     /// The replay without every injected input could not be played: no anomaly's cause is
     /// known, and none is said to have none.
     package internal(set) var unknownCauses = false
+    /// For each anomaly the search for fixes met: changes that kept it from ending badly but
+    /// made another one end badly, so they are no fix (`SetBack`), in the order tried.
+    var setBacks: [AnomalyIdentity: [SetBack]] = [:]
 
     struct ReplayKey: Hashable {
         var policy: Policy
@@ -221,6 +244,7 @@ package struct WhatIf: Sendable {
                 explanation.savedWays = ways
                 explanation.savedBy = ways.reduce([]) { Self.union($0, $1) }
             }
+            if endsBadly { explanation.setBacks = setBacks[identity] ?? [] }
             explanations.append(explanation)
         }
         return WhatIfReport(

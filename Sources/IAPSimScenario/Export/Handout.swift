@@ -92,7 +92,13 @@ package enum Handout {
             ? "Settings in effect that put it right: set to the other preset's value, it ends badly:"
             : "Hardening changes, set from the start, after which it does not happen or ends well "
                 + "(and nothing new goes wrong):"
+        let setBacks =
+            x.setBacks.isEmpty
+            ? []
+            : ["", "Not a fix here: each kept it from ending badly, but another anomaly ends badly after it:", ""]
+                + x.setBacks.map { "- `\($0.words)`" }
         return [head, "", meaning, ""] + account.keys.map { "- " + $0.map { "`\($0.words)`" }.joined(separator: " + ") }
+            + setBacks
     }
 
     static func chainEntries(_ a: Anomaly, source: Source, causes: [ReplayStep]) -> [LogEntry] {

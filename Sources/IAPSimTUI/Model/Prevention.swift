@@ -15,8 +15,11 @@ enum Prevention {
             ]
         }
         guard let x = explanation else { return ["caused by / prevented by: not worked out for this anomaly yet"] }
-        guard sandbox, !x.causedBy.isEmpty else { return x.lines }
+        // Hardening that kept it from ending badly but is no fix here: why an alternative
+        // that another policy names is missing from this one's list (walkthrough 6, N4).
+        let setBacks = x.setBacks.map { "  not a fix here: " + $0.words }
+        guard sandbox, !x.causedBy.isEmpty else { return x.lines + setBacks }
         let causes = x.causedBy.map { "your input \($0.number) (\($0.command.scenarioText))" }
-        return ["caused by: " + causes.joined(separator: "; ")] + Array(x.lines.dropFirst())
+        return ["caused by: " + causes.joined(separator: "; ")] + Array(x.lines.dropFirst()) + setBacks
     }
 }
