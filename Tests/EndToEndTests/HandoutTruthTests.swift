@@ -67,8 +67,8 @@ import Testing
         #expect(!money.contains("no charge behind it"))
         #expect(money.contains("- paid: $4.99 for pro_monthly (1000000000002)"))
         #expect(money.contains("; refunded $4.99"))
-        #expect(money.contains("- granted without payment: $0.36"))
-        #expect(money.contains("- paid and not delivered: $0.00"))
+        #expect(money.contains("- granted without payment (all of alice's subscriptions): $0.36"))
+        #expect(money.contains("- paid and not delivered (all of alice's subscriptions): $0.00"))
         #expect(page.contains("    Note left of User: step 5: refund newest"))
         #expect(page.contains("    User->>AppStore: refund newest"), "Apple refunds, not the app")
     }

@@ -250,8 +250,10 @@ package enum Handout {
         }
         if out.isEmpty { out.append("- paid: nothing yet") }
         if let money = sim.auditor.timelineMoney(of: user) {
-            out.append("- paid and not delivered: \(price(money.paidNotDelivered))")
-            out.append("- granted without payment: \(price(money.grantedNotPaid))")
+            // The account's totals over the run, not this anomaly's share (walkthrough 5: an
+            // access-after-revoke page showed the grace cut's 1.13 as if it were its own).
+            out.append("- paid and not delivered (all of \(user)'s subscriptions): \(price(money.paidNotDelivered))")
+            out.append("- granted without payment (all of \(user)'s subscriptions): \(price(money.grantedNotPaid))")
         }
         return out
     }
