@@ -296,7 +296,7 @@ import Testing
         #expect(Self.summary(a) == ["double-credit:permanent", "replay-fraud:permanent"])
         #expect(
             a.anomalies.first?.summary
-                == "coins_100 paid by alice (t1, order o1) credited 2 times (delivered on the first try) on order o1")
+                == "coins_100 paid by alice (t1, order o1) credited 2 times (first try) on order o1")
         #expect(a.anomalies.last?.summary == "old receipt of t1 replayed with fresh order o7 and credited again to bob")
         #expect(a.anomalies.first?.mechanism != a.anomalies.last?.mechanism, "a replay reads unlike a double credit")
         #expect(a.grantedNotPaidCents == 198 && a.paidNotDeliveredCents == 0)

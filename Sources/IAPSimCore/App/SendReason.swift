@@ -32,7 +32,9 @@ package enum SendReason: Sendable, Hashable, Worded {
 
     package var words: String {
         switch self {
-        case .firstDelivery: return "delivered on the first try"
+        // The first send of a transaction StoreKit delivered: whatever then happens to the
+        // request (walkthrough 7: "delivered" beside "request lost" misled).
+        case .firstDelivery: return "first try"
         case .redelivery(.launch): return "redelivered at launch"
         case .redelivery(.storeScreen): return "redelivered when the store screen opened"
         case .foregroundRedelivery: return "redelivered at foreground"

@@ -196,10 +196,6 @@ extension PanelContent {
         case .receiptVerified(let status, let n):
             return
                 "verifyReceipt answered status \(status) (\(VerifyStatus.words(status))), \(n) in_app entr\(n == 1 ? "y" : "ies")"
-        case .rechargeSent(let txn, let order, let user, let reason, _):
-            // Sent, not yet delivered: the first send is a "first try", whatever happens to it.
-            let why = reason == .firstDelivery ? "first try" : reason.words
-            return "POST /recharge \(txn) order \(order ?? "-") uid \(user) (\(why))"
         default:
             return fact.text
         }
