@@ -141,6 +141,20 @@ import Testing
         #expect(d.model.simulation.store.defersMessages)
     }
 
+    /// Walkthrough 7, M5: after a subscription ended, a row that needs a live one says so,
+    /// not "no subscription yet".
+    @Test func aRowWithoutALiveSubscriptionSaysTheLastOneEnded() throws {
+        var d = try DefectTests.play("sub-refund-renewal-naive.yaml")
+        d.keys("G")
+        let status = try #require(d.model.simulation.subscribers.last?.subscription.status)
+        #expect(status == .revoked || status == .expired)
+        let refused = SubscriptionMenu.picker(for: d.model).items.compactMap(\.refused)
+        #expect(refused.contains("no live subscription: the last one is \(status.word)"), "\(refused)")
+        #expect(!refused.contains("no subscription yet"), "\(refused)")
+        let fresh = Driver(UIModel(users: ["alice"], preset: .sk2Naive))
+        #expect(SubscriptionMenu.picker(for: fresh.model).items.compactMap(\.refused).contains("no subscription yet"))
+    }
+
     /// The member's name is an account of their own: none of the run's.
     @Test func theJoiningMemberIsNoneOfTheRunsAccounts() {
         let d = Driver(UIModel(users: ["kid", "alice"], preset: .sk2Naive))

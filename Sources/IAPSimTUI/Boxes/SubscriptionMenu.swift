@@ -139,7 +139,10 @@ enum SubscriptionMenu {
     }
 
     static func picker(for model: UIModel) -> Picker {
-        Picker(
+        // A row that needs a live subscription: none yet, or the last one ended (walkthrough
+        // 7: "no subscription yet" after three months of one, refunded).
+        let ended = model.simulation.subscribers.last.map { "no live subscription: the last one is \($0.status.word)" }
+        return Picker(
             title: "Subscription",
             items: commands(for: model).enumerated().map { index, row in
                 var item: PickerItem
@@ -147,7 +150,7 @@ enum SubscriptionMenu {
                     item = PickerItem(row.label, row.detail + " (\(command.scenarioText))", .run(command))
                 } else {
                     item = PickerItem(row.label, row.detail, .run(.wait(0)))
-                    item.refused = "no subscription yet"
+                    item.refused = ended ?? "no subscription yet"
                 }
                 // The first ten keep their digits.
                 item.key = index >= 10 ? row.key : nil
