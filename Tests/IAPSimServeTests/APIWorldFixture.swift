@@ -61,7 +61,7 @@ enum APIWorldFixture {
     static func token(
         key: P256.Signing.PrivateKey? = nil, kid: String = APIKey.keyId, iss: String = APIKey.issuerId,
         aud: String = "appstoreconnect-v1", bid: String = APIKey.bundleId,
-        exp: Int = Int(Date().timeIntervalSince1970) + 300
+        exp: Int = Int(Date().timeIntervalSince1970) + 3_600
     ) throws -> String {
         let header = JSONText.members([("alg", .string("ES256")), ("kid", .string(kid)), ("typ", .string("JWT"))])
         let claims = JSONText.members([

@@ -111,6 +111,10 @@ extension AnomalyWording {
         "the server hears of the refund, but its refunded share rounds down to nothing to take back"
     }
     static var refundNeverTold: String { "nothing will tell the server: no REFUND notification, no reconciliation" }
+    static var historyLeavesOut: String {
+        "nothing will tell the server: no REFUND notification, and the history its reconciliation reads leaves it out "
+            + "(server-history v1 omits finished consumables; server-history-pages first, all past the first page)"
+    }
     static var refundedInstead: String { "refunded: the customer has the money back" }
     static var refundNotTakenEvenHealed: String {
         "even with every fault healed, the server that heard of the refund does not take the coins back"

@@ -193,17 +193,29 @@ extension MerchantServer {
         {
             return policy.serverClawback == .off ? AnomalyWording.coinsKept : AnomalyWording.shareRoundsToNothing
         }
-        guard store.notificationPending(txn, .refund) || policy.serverReconcileMs != nil else {
-            return AnomalyWording.refundNeverTold
+        guard store.notificationPending(txn, .refund) || reconciliationReads(txn, store: store, policy: policy) else {
+            return policy.serverReconcileMs == nil ? AnomalyWording.refundNeverTold : AnomalyWording.historyLeavesOut
         }
         return policy.serverClawback == .off ? AnomalyWording.coinsKept : nil
+    }
+
+    /// Whether the reconciliation job will read `txn` in Get Transaction History: the job
+    /// runs (`server-reconcile`) and the history it reads lists it (`server-history v1`
+    /// leaves out finished consumables; a job that reads one page, the 21st transaction on).
+    /// Walkthrough 7, M3: the auditor said "the server hears of the refund" of a consumable
+    /// a v1 history never lists.
+    func reconciliationReads(_ txn: String, store: AppStore, policy: Policy) -> Bool {
+        guard policy.serverReconcileMs != nil, let t = store.transaction(txn), store.inHistory(t, policy) else {
+            return false
+        }
+        return policy.serverHistoryPages != .first || store.historyList(policy).list.contains { $0.id == txn }
     }
 
     /// The server's answer to the auditor: whether it will still hear that Apple reversed the
     /// refund of `txn` (a `REFUND_REVERSED` still being delivered, or its reconciliation,
     /// which reads the transaction unrevoked in the history).
     func willStillHearReversal(_ txn: String, store: AppStore, policy: Policy) -> Bool {
-        store.notificationPending(txn, .refundReversed) || policy.serverReconcileMs != nil
+        store.notificationPending(txn, .refundReversed) || reconciliationReads(txn, store: store, policy: policy)
     }
 
     /// The server's answer to the auditor: whether something still scheduled sets what it
@@ -213,7 +225,7 @@ extension MerchantServer {
     func willStillLowerClawback(_ txn: String, store: AppStore, policy: Policy) -> Bool {
         guard let t = store.transaction(txn) else { return false }
         guard owesRestore(txn, percent: t.refundedAt == nil ? 0 : t.refundPercent, policy: policy) else { return false }
-        if policy.serverReconcileMs != nil { return true }
+        if reconciliationReads(txn, store: store, policy: policy) { return true }
         let newest = policy.serverRefundOrder == .signedDate ? sideRecords?.refundNewsSigned[txn] : nil
         return store.pendingNotifications.contains { n in
             n.transaction.transactionId == txn && (n.type == .refund || n.type == .refundReversed)

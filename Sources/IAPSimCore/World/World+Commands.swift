@@ -168,6 +168,10 @@ extension World {
     /// made before without a token (`MerchantServer.bindsPurchasesFrom`). What only a launch does (`sweep-unfinished`'s first sweep,
     /// `resend-on launch`) waits for the next launch (the policy panel says so: `PolicyKey.liveEffect`).
     mutating func policyChangedLive(from before: Policy) {
+        // What the reconciliation would find depends on the rules too (a clawback switched on
+        // gives a refund it heard of work): its idle stamp no longer says (walkthrough 7, M3:
+        // a refund left `open` with nothing scheduled after `server-clawback full` live).
+        server.jobs.reconcileIdleAt = nil
         if policy.serverBindOrder && !before.serverBindOrder { server.bindsPurchasesFrom = now }
         // The new rules take what the running app holds: a periodic retry starts for it, when
         // the server then deduplicates. (Without it, a retry of a receipt the server has

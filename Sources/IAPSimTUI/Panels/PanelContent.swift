@@ -195,11 +195,13 @@ struct PanelContent {
         // everything newest first: transaction ids grow with time.
         credited += s.subscriptionCredits.suffix(48).filter { !credited.contains($0) }
         credited.sort { ($0.count, $0) > ($1.count, $1) }
-        // Apple refunded some of them (a purchase, or a subscription period: a renewal has
-        // no order row to say so): which, whatever the server did about it; above the
-        // credited line, so that a short panel keeps it.
+        // Apple refunded some of them that no order row names (a subscription's renewal; an
+        // order's row says `refunded` itself): which, whatever the server did about it;
+        // above the credited line, so that a short panel keeps it.
+        let ordered = Set(s.orders.compactMap(\.transactionId))
         let refunded = credited.filter { t in
-            sim.store.transaction(t)?.refundedAt != nil
+            guard !ordered.contains(t) else { return false }
+            return sim.store.transaction(t)?.refundedAt != nil
                 || sim.subscribers.contains { view in
                     view.subscription.periods.contains { $0.transactionId == t && $0.refunded }
                 }
